@@ -1,0 +1,7 @@
+"""Entry point of ``python -m rules``."""
+
+import sys
+
+from rules.cli import main
+
+sys.exit(main())

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.game import Game
 from rules.maps import SectorId
-from rules.orders import Rejection, SideOrders
+from rules.orders import Attack, Rejection, SideOrders
 from rules.ruleset import FocLimits, Outcome
 from rules.state import CampaignState, SideId
 from rules.validation import accept_orders
@@ -114,10 +114,12 @@ def _number_battles(
 ) -> list[Battle]:
     battles: list[Battle] = []
     rules = game.ruleset
+    by_sector: dict[SectorId, list[tuple[SideId, Attack]]] = {}
+    for side in state.sides():
+        for attack in accepted[side].attacks:
+            by_sector.setdefault(attack.sector, []).append((side, attack))
     for sector in game.map.sector_ids():
-        declared = [
-            (side, attack) for side in state.sides() for attack in accepted[side].attacks_in(sector)
-        ]
+        declared = by_sector.get(sector)
         if not declared:
             continue
         fortified_count: dict[SideId, int] = {}

@@ -111,9 +111,14 @@ class CampaignMap(BaseModel):
         """Neighbour sets by sector id."""
         return {sector.id: frozenset(sector.neighbours) for sector in self.sectors}
 
-    def sector_ids(self) -> tuple[SectorId, ...]:
+    @cached_property
+    def ids(self) -> tuple[SectorId, ...]:
         """Sector ids in map order."""
         return tuple(sector.id for sector in self.sectors)
+
+    def sector_ids(self) -> tuple[SectorId, ...]:
+        """Sector ids in map order."""
+        return self.ids
 
     def adjacent(self, a: SectorId, b: SectorId) -> bool:
         """True when armies may move between ``a`` and ``b``."""

@@ -1,4 +1,4 @@
-"""Test-wide settings: hypothesis runs without deadlines (no timing in tests), reproducibly in CI."""
+"""Test-wide settings: hypothesis without deadlines (no timing in tests), reproducible in CI."""
 
 import os
 

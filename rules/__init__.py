@@ -11,7 +11,7 @@ from rules.deployment import (
     default_deployment,
     deployed_state,
 )
-from rules.game import Game, RulesModule, Step, StepHook, UnknownModuleError
+from rules.game import Game, RulesModule, StateOffMapError, Step, StepHook, UnknownModuleError
 from rules.legal import AttackOption, LegalOrders, MoveOption, SectorOptions, legal_orders
 from rules.maps import (
     BUILTIN_MAPS,
@@ -81,6 +81,7 @@ __all__ = [
     "SectorOptions",
     "SideId",
     "SideOrders",
+    "StateOffMapError",
     "Step",
     "StepHook",
     "TurnReport",

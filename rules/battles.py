@@ -87,8 +87,10 @@ def plan_battles(
     """Validate every side's orders and list the battles they make.
 
     Battles are numbered from 1 by sector (map order), attacking side (state order), then
-    declaration order. Sides with orders but no armies get every order rejected.
+    declaration order. Sides with orders but no armies get every order rejected. Raises
+    :class:`rules.game.StateOffMapError` if the state has armies off the map.
     """
+    game.check_state(state)
     sides = [*state.sides(), *(side for side in orders if side not in state.armies)]
     accepted: dict[SideId, SideOrders] = {}
     rejected: list[Rejection] = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
@@ -112,10 +112,10 @@ def _load_ruleset(overrides: dict[str, Any]) -> Ruleset:
 
 
 def _first_errors(error: ValidationError, limit: int = 5) -> str:
-    parts = [
-        ".".join(str(part) for part in issue["loc"]) + ": " + issue["msg"]
-        for issue in error.errors()[:limit]
-    ]
+    parts = []
+    for issue in error.errors()[:limit]:
+        where = ".".join(str(part) for part in issue["loc"])
+        parts.append(f"{where}: {issue['msg']}" if where else issue["msg"])
     more = error.error_count() - limit
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
@@ -129,13 +129,14 @@ class _ResultDoc(BaseModel):
 
 
 def _results(raw: list[Any]) -> list[BattleResult]:
-    try:
-        return [
-            BattleResult.model_validate(_ResultDoc.model_validate(item).model_dump())
-            for item in raw
-        ]
-    except ValidationError as error:
-        raise DocumentError("results: " + _first_errors(error)) from error
+    results: list[BattleResult] = []
+    for index, item in enumerate(raw):
+        try:
+            given = _ResultDoc.model_validate(item)
+            results.append(BattleResult.model_validate(given.model_dump()))
+        except ValidationError as error:
+            raise DocumentError(f"results[{index}]: " + _first_errors(error)) from error
+    return results
 
 
 def describe_rejection(rejection: Rejection) -> str:
@@ -224,6 +225,15 @@ def resolve_answer(text: str) -> dict[str, Any]:
     }
 
 
+class _UsageError(Exception):
+    """Bad command-line arguments."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
 COMMANDS = {"battles": battles_answer, "resolve": resolve_answer}
 
 
@@ -235,12 +245,17 @@ def main(
 ) -> int:
     """Run the command line; returns the exit status."""
     stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m rules",
         description="Adjudicate a turn of the planetary campaign from a JSON document on stdin.",
     )
     parser.add_argument("command", choices=sorted(COMMANDS), help="what to compute")
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as error:
+        print(parser.format_usage().rstrip(), file=stderr)
+        print(f"python -m rules: {error}", file=stderr)
+        return 2
     try:
         answer = COMMANDS[args.command](stdin.read())
     except (DocumentError, UnknownModuleError) as error:

@@ -73,6 +73,17 @@ class RulesModule:
         return ()
 
 
+class StateOffMapError(ValueError):
+    """A state places armies in sectors that are not on the game's map."""
+
+    def __init__(self, misplaced: list[tuple[SideId, str]]) -> None:
+        self.misplaced = misplaced
+        super().__init__(
+            "armies in sectors not on the map: "
+            + ", ".join(f"{side} in {sector}" for side, sector in misplaced)
+        )
+
+
 class UnknownModuleError(KeyError):
     """A ruleset names a module whose implementation was not supplied."""
 
@@ -103,6 +114,17 @@ class Game:
             ruleset=ruleset,
             modules=tuple(by_name[name] for name in ruleset.modules),
         )
+
+    def check_state(self, state: CampaignState) -> None:
+        """Raise :class:`StateOffMapError` if ``state`` has armies off this game's map."""
+        misplaced = [
+            (side, sector)
+            for side, sectors in state.armies.items()
+            for sector in sectors
+            if sector not in self.map.by_id
+        ]
+        if misplaced:
+            raise StateOffMapError(misplaced)
 
     def module(self, name: str) -> RulesModule | None:
         """The enabled module called ``name``, if any."""

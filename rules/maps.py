@@ -125,6 +125,14 @@ class CampaignMap(BaseModel):
         return b in self.adjacency.get(a, frozenset())
 
 
+def sector_id_key(sector: SectorId) -> tuple[int, int, str]:
+    """Sort key for "lowest sector id": numeric ids by value ("2" < "10"), before other ids,
+    which compare as text."""
+    if sector.isdigit():
+        return (0, int(sector), sector)
+    return (1, 0, sector)
+
+
 def _graph_problems(sectors: tuple[Sector, ...]) -> list[MapProblem]:
     problems: list[MapProblem] = []
     seen: set[str] = set()

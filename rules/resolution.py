@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 
 from rules.battles import Battle, BattleResult, plan_battles
 from rules.game import Game, Step
-from rules.maps import SectorId
+from rules.maps import SectorId, sector_id_key
 from rules.orders import Rejection, SideOrders
 from rules.ruleset import Outcome
 from rules.state import CampaignState, SideId
@@ -372,7 +372,6 @@ def _step_replenishment(work: TurnWork, _: tuple[int, ...]) -> None:
 
 def _step_reinforcement(work: TurnWork, _: tuple[int, ...]) -> None:
     amount = work.game.ruleset.reinforcement
-    order = work.game.map.order
     for side in work.start.sides():
         held = {sector: n for sector, n in work.armies[side].items() if n > 0}
         if not held:
@@ -386,7 +385,7 @@ def _step_reinforcement(work: TurnWork, _: tuple[int, ...]) -> None:
             target = declared
         else:
             fallback = "none_declared" if declared is None else "declared_sector_lost"
-            target = min(held, key=lambda sector: (held[sector], order[sector]))
+            target = min(held, key=lambda sector: (held[sector], sector_id_key(sector)))
         work.add(side, target, amount, Step.REINFORCEMENT.value)
         work.reinforcements.append(
             Reinforcement(

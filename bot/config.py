@@ -1,0 +1,32 @@
+"""Configuration from the environment (or a ``.env`` file), read once at start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything an operator sets. Without ``BOT_TOKEN`` the bot runs the offline demo."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    bot_token: SecretStr | None = None
+    database_path: Path = Path("data/strategium.sqlite3")
+    bot_api_base: str | None = Field(
+        default=None, description="a local Bot API server, e.g. http://127.0.0.1:8081"
+    )
+    webhook_url: str | None = Field(default=None, description="public URL: webhook mode if set")
+    webhook_secret: SecretStr | None = None
+    webhook_host: str = "0.0.0.0"
+    webhook_port: int = 8080
+    webhook_path: str = "/telegram/webhook"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    default_language: Literal["en", "ru"] = "en"
+    test_clock_control: bool = Field(
+        default=False,
+        description="test only: lets end-to-end tests set the bot's clock; never in production",
+    )

@@ -1,0 +1,372 @@
+"""Words for the rules core's values, in the current language (aiogram i18n context).
+
+The rules core speaks in enums and parameters; this module is the only place they become
+sentences. Every string here is a catalog message id (English), translated in
+``bot/locales/ru``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from aiogram.utils.i18n import gettext as _
+
+from rules import (
+    Attack,
+    Battle,
+    CampaignMap,
+    FocLimits,
+    Fortify,
+    ModuleOrder,
+    Move,
+    OrderRule,
+    Outcome,
+    Reinforce,
+    Rejection,
+    SideOrders,
+    TurnReport,
+)
+from rules.deployment import DeploymentProblem
+from rules.maps import MapProblem, MapProblemCode
+
+SideNames = Mapping[str, str]
+
+
+def armies(count: int) -> str:
+    """ "1 army", "3 armies" (and the three Russian forms)."""
+    return _("{n} army", "{n} armies", count).format(n=count)
+
+
+def sector_label(campaign_map: CampaignMap, sector: str, language: str) -> str:
+    """ "2 West": a sector's id and name, as players see it on the map."""
+    found = campaign_map.by_id.get(sector)
+    if found is None:
+        return sector
+    return f"{sector} {found.display_name(language)}"
+
+
+def outcome_name(outcome: Outcome) -> str:
+    """The outcome's name."""
+    names = {
+        Outcome.DRAW: _("draw"),
+        Outcome.BLOODY_DRAW: _("bloody draw (someone lost over half)"),
+        Outcome.SOLID: _("solid victory"),
+        Outcome.CRUSHING: _("crushing victory"),
+        Outcome.SLAUGHTER: _("slaughter"),
+    }
+    return names[outcome]
+
+
+def describe_order(
+    order: Move | Attack | Fortify | Reinforce | ModuleOrder,
+    campaign_map: CampaignMap,
+    sides: SideNames,
+    language: str,
+) -> str:
+    """One order in words."""
+    match order:
+        case Move():
+            return _("move {armies} from {source} to {to}").format(
+                armies=armies(order.count),
+                source=sector_label(campaign_map, order.source, language),
+                to=sector_label(campaign_map, order.to, language),
+            )
+        case Attack():
+            return _("attack {side} in {sector}").format(
+                side=sides.get(order.target, order.target),
+                sector=sector_label(campaign_map, order.sector, language),
+            )
+        case Fortify():
+            return _("fortify {sector}").format(
+                sector=sector_label(campaign_map, order.sector, language)
+            )
+        case Reinforce():
+            return _("orbital reinforcement to {sector}").format(
+                sector=sector_label(campaign_map, order.sector, language)
+            )
+        case ModuleOrder():
+            return _("{module} order").format(module=order.module)
+
+
+def describe_rejection(
+    rejection: Rejection, campaign_map: CampaignMap, sides: SideNames, language: str
+) -> str:
+    """Why an order was refused and what to do instead."""
+    p = rejection.params
+    sector = sector_label(campaign_map, str(p.get("sector", "")), language)
+    to = sector_label(campaign_map, str(p.get("to", "")), language)
+    target = sides.get(str(p.get("target", "")), str(p.get("target", "")))
+    match rejection.rule:
+        case OrderRule.SIDE_NOT_IN_PLAY:
+            return _("Your side has no armies left on the map, so it gives no orders.")
+        case OrderRule.UNKNOWN_SECTOR:
+            return _("There is no sector {sector} on this map.").format(sector=p.get("sector"))
+        case OrderRule.NO_ARMIES_IN_SECTOR:
+            return _(
+                "You had no armies in {sector} at the start of the turn: "
+                "orders are for sectors you hold."
+            ).format(sector=sector)
+        case OrderRule.SECOND_MOVE_FROM_SECTOR:
+            return _(
+                "Armies already move from {sector} to {to}: one destination per sector. "
+                "Fortify {sector} first to change it."
+            ).format(sector=sector, to=to)
+        case OrderRule.MOVE_TO_SAME_SECTOR:
+            return _("A move must go to another sector.")
+        case OrderRule.MOVE_NOT_ADJACENT:
+            return _("{to} is not next to {sector}: armies move to an adjacent sector.").format(
+                to=to, sector=sector
+            )
+        case OrderRule.MOVE_COUNT_OUT_OF_RANGE:
+            if int(p.get("max", 0)) < 1:
+                return _(
+                    "Only one army in {sector}: at least one must stay, so none can move."
+                ).format(sector=sector)
+            return _("You can move {min} to {max} from {sector}: at least one army stays.").format(
+                min=p.get("min"), max=p.get("max"), sector=sector
+            )
+        case OrderRule.MOVE_AND_ATTACK_IN_SECTOR:
+            return _(
+                "Armies move out of {sector}: a sector either moves or attacks, not both."
+            ).format(sector=sector)
+        case OrderRule.ATTACK_OWN_SIDE:
+            return _("You cannot attack your own side.")
+        case OrderRule.UNKNOWN_SIDE:
+            return _("There is no side {side} in this campaign.").format(side=target)
+        case OrderRule.ATTACK_WITHOUT_OPPONENT:
+            return _("{side} had no armies in {sector} at the start of the turn.").format(
+                side=target, sector=sector
+            )
+        case OrderRule.ATTACK_LIMIT_EXCEEDED:
+            return _(
+                "{armies} in {sector} allow {limit} attack(s): one per 3 armies, rounded up."
+            ).format(armies=armies(int(p.get("armies", 0))), sector=sector, limit=p.get("limit"))
+        case OrderRule.REINFORCE_WITHOUT_ARMIES:
+            return _("Reinforcements land only where you have armies; {sector} is not one.").format(
+                sector=sector
+            )
+        case OrderRule.UNKNOWN_MODULE | OrderRule.MODULE_RULE:
+            return _("This order is not part of this campaign's rules.")
+        case _:
+            return describe_deployment_rule(rejection.rule, p)
+
+
+def describe_deployment_rule(rule: OrderRule, params: Mapping[str, str | int]) -> str:
+    """Why a deployment was refused."""
+    match rule:
+        case OrderRule.DEPLOY_UNKNOWN_SECTOR:
+            return _("There is no sector {sector} on this map.").format(sector=params.get("sector"))
+        case OrderRule.DEPLOY_SECTOR_EMPTY:
+            return _("Each chosen sector needs at least 1 army ({sector} has {count}).").format(
+                sector=params.get("sector"), count=params.get("count")
+            )
+        case OrderRule.DEPLOY_WRONG_TOTAL:
+            return _("Place exactly {required} armies in all (now {total}).").format(
+                required=params.get("required"), total=params.get("total")
+            )
+        case OrderRule.DEPLOY_WRONG_SECTOR_COUNT:
+            return _("Use exactly {required} different sectors (now {sectors}).").format(
+                required=params.get("required"), sectors=params.get("sectors")
+            )
+        case _:
+            return str(rule.value)
+
+
+def describe_deployment_problem(problem: DeploymentProblem) -> str:
+    """A deployment problem in words."""
+    return describe_deployment_rule(problem.rule, problem.params)
+
+
+def describe_map_problem(problem: MapProblem) -> str:
+    """Why an uploaded map file was refused."""
+    sector, other, detail = problem.sector, problem.other, problem.detail or ""
+    match problem.code:
+        case MapProblemCode.SYNTAX:
+            return _("The file is not valid TOML: {detail}").format(detail=detail)
+        case MapProblemCode.SCHEMA:
+            return _("A map field is wrong: {detail}").format(detail=detail)
+        case MapProblemCode.EMPTY:
+            return _("The map has no sectors.")
+        case MapProblemCode.DUPLICATE_ID:
+            return _("Sector id {sector} is used twice.").format(sector=sector)
+        case MapProblemCode.UNKNOWN_NEIGHBOUR:
+            return _("Sector {sector} names neighbour {other}, which is not on the map.").format(
+                sector=sector, other=other
+            )
+        case MapProblemCode.SELF_NEIGHBOUR:
+            return _("Sector {sector} names itself as a neighbour.").format(sector=sector)
+        case MapProblemCode.ASYMMETRIC_EDGE:
+            return _(
+                "Sector {sector} lists {other} as a neighbour, but {other} does not list {sector}."
+            ).format(sector=sector, other=other)
+        case MapProblemCode.UNREACHABLE_SECTOR:
+            return _("Sector {sector} cannot be reached from sector {other}.").format(
+                sector=sector, other=other
+            )
+        case MapProblemCode.BAD_GEOMETRY:
+            return _("Sector {sector} has bad geometry: {detail}").format(
+                sector=sector, detail=detail
+            )
+
+
+def describe_orders(
+    orders: SideOrders,
+    holdings: Mapping[str, int],
+    campaign_map: CampaignMap,
+    sides: SideNames,
+    language: str,
+) -> list[str]:
+    """The whole order set, one line per held sector (map order), then the reinforcement."""
+    lines = []
+    for sector in campaign_map.sector_ids():
+        count = holdings.get(sector, 0)
+        if count == 0:
+            continue
+        label = sector_label(campaign_map, sector, language)
+        move = orders.move_from(sector)
+        attacks = orders.attacks_in(sector)
+        if move is not None:
+            what = describe_order(move, campaign_map, sides, language)
+        elif attacks:
+            what = "; ".join(describe_order(a, campaign_map, sides, language) for a in attacks)
+        else:
+            what = _("fortify")
+        lines.append(f"{label} ({armies(count)}): {what}")
+    if orders.reinforce is not None:
+        target = sector_label(campaign_map, orders.reinforce, language)
+        lines.append(_("Reinforcement: {sector}").format(sector=target))
+    else:
+        lines.append(_("Reinforcement: not chosen (it will go to your smallest sector)"))
+    return lines
+
+
+def describe_foc(limits: FocLimits) -> str:
+    """Force organisation limits in one line."""
+    text = _("HQ {hq}, Troops {low}-{high}, Elite {elite}, Fast Attack {fa}, Heavy Support {hs}")
+    line = text.format(
+        hq=limits.hq,
+        low=limits.troops[0],
+        high=limits.troops[1],
+        elite=limits.elite,
+        fa=limits.fast_attack,
+        hs=limits.heavy_support,
+    )
+    if limits.elite_fa_hs_total is not None:
+        line += _(" (at most {n} of Elite, Fast Attack and Heavy Support together)").format(
+            n=limits.elite_fa_hs_total
+        )
+    return line
+
+
+def describe_battle(
+    battle: Battle, campaign_map: CampaignMap, sides: SideNames, language: str
+) -> list[str]:
+    """A battle of the Friday list: who, where, army counts, FOC, points, fortified advantage."""
+    attacker, defender = (
+        sides.get(battle.attacker, battle.attacker),
+        sides.get(battle.defender, battle.defender),
+    )
+    lines = [
+        _("Battle {id}: {attacker} attacks {defender} in {sector}, {points} points").format(
+            id=battle.id,
+            attacker=attacker,
+            defender=defender,
+            sector=sector_label(campaign_map, battle.sector, language),
+            points=battle.points,
+        ),
+    ]
+    for side in battle.participants():
+        lines.append(
+            f"  {sides.get(side, side)}: {armies(battle.armies[side])}; "
+            f"{describe_foc(battle.foc[side])}"
+        )
+    if battle.fortified is not None:
+        lines.append(
+            "  "
+            + _(
+                "{side} fortified: it chooses the table side and may re-roll for the first "
+                "turn, once this turn in this sector ({n} battle(s) there)."
+            ).format(
+                side=sides.get(battle.fortified, battle.fortified),
+                n=battle.fortified_battles_in_sector,
+            )
+        )
+    return lines
+
+
+def describe_report(
+    report: TurnReport, campaign_map: CampaignMap, sides: SideNames, language: str
+) -> list[str]:
+    """What happened in a resolved turn, in the order of RULES.md 3.4."""
+    name = sides.get
+
+    def label(sector: str) -> str:
+        return sector_label(campaign_map, sector, language)
+
+    lines: list[str] = [_("Turn {turn} resolved.").format(turn=report.turn)]
+    for result in report.results:
+        battle = report.battles[result.battle - 1]
+        if result.battle in report.unreported:
+            how = _("no result reported: counted as a draw without losses")
+        elif result.winner is not None:
+            how = _("{winner}: {outcome}").format(
+                winner=name(result.winner, result.winner), outcome=outcome_name(result.outcome)
+            )
+        else:
+            how = outcome_name(result.outcome)
+        lines.append(
+            _("Battle {id} in {sector}: {how}").format(
+                id=battle.id, sector=label(battle.sector), how=how
+            )
+        )
+    for casualty in report.casualties:
+        if casualty.lost:
+            lines.append(
+                _("{side} lost {armies} in {sector}").format(
+                    side=name(casualty.side, casualty.side),
+                    armies=armies(casualty.lost),
+                    sector=label(casualty.sector),
+                )
+            )
+    for arrival in report.arrivals:
+        lines.append(
+            _("{side}: {armies} arrived in {to} from {source}").format(
+                side=name(arrival.side, arrival.side),
+                armies=armies(arrival.count),
+                to=label(arrival.to),
+                source=label(arrival.source),
+            )
+        )
+    for side, held in report.captured.items():
+        if held:
+            lines.append(
+                _("{side} holds {sectors}").format(
+                    side=name(side, side), sectors=", ".join(label(s) for s in held)
+                )
+            )
+    for gain in report.gains:
+        if gain.reason == "replenishment":
+            lines.append(
+                _("{side} replenished +{n} in {sector}").format(
+                    side=name(gain.side, gain.side), n=gain.armies, sector=label(gain.sector)
+                )
+            )
+    for reinforcement in report.reinforcements:
+        if reinforcement.fallback is None:
+            line = _("{side}: orbital reinforcement +{n} in {sector}")
+        else:
+            line = _("{side}: orbital reinforcement +{n} in {sector} (its smallest sector)")
+        lines.append(
+            line.format(
+                side=name(reinforcement.side, reinforcement.side),
+                n=reinforcement.armies,
+                sector=label(reinforcement.sector),
+            )
+        )
+    for side in report.eliminated:
+        lines.append(_("{side} has no armies left and is out.").format(side=name(side, side)))
+    if report.winner is not None:
+        lines.append(_("{side} wins the campaign!").format(side=name(report.winner, report.winner)))
+    elif report.game_over:
+        lines.append(_("No side has armies left: the campaign ends without a winner."))
+    return lines

@@ -1,0 +1,362 @@
+"""Turn steps that need both the rules core and storage: start, battle list, resolution,
+correction, undo.
+
+Pure async functions over a :class:`~storage.CampaignStore`: no Telegram, no clock (``now`` is
+passed in). Storage gives atomic primitives (compare-and-set on the campaign's clock, one
+transaction per step); the rules core computes. Every step queues its public posts in the same
+transaction as the change they announce, under a key that names the step, so a retried step
+neither loses nor doubles a post.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from rules import (
+    BattleResult,
+    Game,
+    Ruleset,
+    RulesModule,
+    TurnResolution,
+    builtin_map,
+    check_results,
+    deployed_state,
+    plan_battles,
+    resolve_turn,
+)
+from storage import (
+    Campaign,
+    CampaignStatus,
+    CampaignStore,
+    CorrectionOutcome,
+    CorrectionResult,
+    NewOutboxMessage,
+    Phase,
+    Role,
+    TransitionOutcome,
+    TransitionResult,
+    TurnInputs,
+    UnreportedPolicy,
+)
+from storage.models import SideId, UserId
+
+
+def game_for(campaign: Campaign, modules: Iterable[RulesModule] = ()) -> Game:
+    """The campaign's fixed rules: its map (built-in or its own) and its ruleset overrides."""
+    campaign_map = builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
+    return Game.create(campaign_map, Ruleset.with_overrides(campaign.ruleset_overrides), modules)
+
+
+def _group_post(campaign: Campaign, kind: str, key: str, **payload: int | str) -> NewOutboxMessage:
+    return NewOutboxMessage(
+        campaign_id=campaign.id,
+        chat_id=campaign.chat_id,
+        thread_id=campaign.thread_id,
+        kind=kind,
+        payload={"campaign_id": campaign.id, **payload},
+        dedup_key=f"campaign:{campaign.id}:{key}",
+    )
+
+
+class FirstTurnOutcome(StrEnum):
+    """What :func:`begin_first_turn` did."""
+
+    STARTED = "started"
+    MISSING_PLACEMENTS = "missing_placements"  # tell the GM; never place a side silently
+    NOT_STARTED = "not_started"  # the clock did not move: see ``transition``
+
+
+class FirstTurnResult(BaseModel):
+    """The outcome of starting turn 1, the sides still to deploy, and the clock change."""
+
+    model_config = ConfigDict(frozen=True)
+
+    outcome: FirstTurnOutcome
+    missing: tuple[SideId, ...] = ()
+    transition: TransitionResult | None = None
+
+
+async def begin_first_turn(
+    store: CampaignStore,
+    campaign_id: int,
+    actor: UserId | None,
+    now: datetime,
+    modules: Iterable[RulesModule] = (),
+) -> FirstTurnResult:
+    """End deployment: build turn 1's state from every side's placement and open the orders.
+
+    Sides are in the order they were added (it numbers battles). If a side has not deployed,
+    nothing moves and the missing sides are named (the GM places them or accepts the default).
+    A stored placement that breaks the deployment rules raises ``rules.DeploymentError``.
+    """
+    campaign = await store.campaign(campaign_id)
+    if campaign is None:
+        return FirstTurnResult(outcome=FirstTurnOutcome.NOT_STARTED)
+    sides = await store.sides(campaign_id)
+    placements = await store.placements(campaign_id)
+    missing = tuple(side.id for side in sides if side.id not in placements)
+    if missing:
+        return FirstTurnResult(outcome=FirstTurnOutcome.MISSING_PLACEMENTS, missing=missing)
+    state = deployed_state(
+        game_for(campaign, modules), {side.id: placements[side.id].placement for side in sides}
+    )
+    step = len(await store.phase_history(campaign_id)) + 1
+    transition = await store.transition(
+        campaign_id,
+        0,
+        Phase.DEPLOYMENT,
+        1,
+        Phase.ORDERS,
+        actor,
+        "deployment closed",
+        now,
+        new_status=CampaignStatus.RUNNING,
+        turn_start=state,
+        outbox=[_group_post(campaign, "map", f"step:{step}:map", turn=1)],
+    )
+    outcome = FirstTurnOutcome.STARTED if transition.applied else FirstTurnOutcome.NOT_STARTED
+    return FirstTurnResult(outcome=outcome, transition=transition)
+
+
+async def publish_battle_list(
+    store: CampaignStore,
+    campaign_id: int,
+    turn: int,
+    actor: UserId | None,
+    now: datetime,
+    modules: Iterable[RulesModule] = (),
+) -> TransitionResult:
+    """Close the orders window: plan the battles from the stored orders, publish the list to the
+    group and tell each participating side's players their battles, all in one step."""
+    campaign = await store.campaign(campaign_id)
+    if campaign is None:
+        return TransitionResult(
+            outcome=TransitionOutcome.NOT_FOUND, campaign=None, message=f"no campaign {campaign_id}"
+        )
+    if (campaign.turn, campaign.phase) != (turn, Phase.ORDERS):
+        # Nothing to plan: the compare-and-set says whether it was done already or is a conflict.
+        return await store.publish_battles(campaign_id, turn, (), (), actor, now)
+    inputs = await store.turn_inputs(campaign_id, turn)
+    plan = plan_battles(game_for(campaign, modules), inputs.state, inputs.orders)
+    step = len(await store.phase_history(campaign_id)) + 1
+    outbox = [_group_post(campaign, "battle_list", f"step:{step}:battle_list", turn=turn)]
+    fighting = {side for battle in plan.battles for side in battle.participants()}
+    for member in await store.members(campaign_id):
+        if member.side_id in fighting and member.roles & {Role.TACTICIAN, Role.STRATEGIST}:
+            outbox.append(
+                NewOutboxMessage(
+                    campaign_id=campaign_id,
+                    chat_id=member.user_id,
+                    kind="battle_notice",
+                    payload={"campaign_id": campaign_id, "turn": turn, "side": member.side_id},
+                    dedup_key=f"campaign:{campaign_id}:step:{step}:battle_notice:{member.user_id}",
+                )
+            )
+    return await store.publish_battles(
+        campaign_id, turn, plan.battles, plan.rejected, actor, now, outbox
+    )
+
+
+class ResolveOutcome(StrEnum):
+    """What :func:`resolve_and_store` did."""
+
+    RESOLVED = "resolved"
+    ALREADY_DONE = "already_done"
+    WAITING_FOR_RESULTS = "waiting_for_results"  # policy: wait for the GM
+    CONFLICT = "conflict"
+    NOT_FOUND = "not_found"
+
+
+class ResolveResult(BaseModel):
+    """The outcome of a resolution attempt, the battles without a result and the new state."""
+
+    model_config = ConfigDict(frozen=True)
+
+    outcome: ResolveOutcome
+    message: str
+    unreported: tuple[int, ...] = ()
+    resolution: TurnResolution | None = None
+    transition: TransitionResult | None = None
+
+
+def _unreported(inputs: TurnInputs) -> tuple[int, ...]:
+    if inputs.battle_list is None:
+        return ()
+    given = {result.battle for result in inputs.results}
+    return tuple(battle.id for battle in inputs.battle_list.battles if battle.id not in given)
+
+
+async def resolve_and_store(
+    store: CampaignStore,
+    campaign_id: int,
+    turn: int,
+    actor: UserId | None,
+    now: datetime,
+    *,
+    force: bool = False,
+    modules: Iterable[RulesModule] = (),
+) -> ResolveResult:
+    """Resolve ``turn`` from what is stored and start the next turn (or finish the game).
+
+    Moves (turn, battles) to (turn, resolution) first. With the "wait for the GM" policy and
+    battles still unreported, stops there unless ``force`` (the GM's "resolve now"): unreported
+    battles then count as draws without losses. Safe to run twice: the second run finds the
+    turn resolved and does nothing.
+    """
+    campaign = await store.campaign(campaign_id)
+    if campaign is None:
+        return ResolveResult(outcome=ResolveOutcome.NOT_FOUND, message=f"no campaign {campaign_id}")
+    if campaign.turn > turn:
+        return ResolveResult(
+            outcome=ResolveOutcome.ALREADY_DONE, message=f"turn {turn} is already resolved"
+        )
+    if campaign.turn != turn or campaign.phase not in (Phase.BATTLES, Phase.RESOLUTION):
+        where = f"turn {campaign.turn} {campaign.phase.value}"
+        return ResolveResult(
+            outcome=ResolveOutcome.CONFLICT, message=f"turn {turn} cannot resolve at {where}"
+        )
+    if campaign.phase is Phase.BATTLES:
+        moved = await store.transition(
+            campaign_id, turn, Phase.BATTLES, turn, Phase.RESOLUTION, actor, "results due", now
+        )
+        if moved.outcome not in (TransitionOutcome.APPLIED, TransitionOutcome.ALREADY_DONE):
+            return ResolveResult(
+                outcome=ResolveOutcome.CONFLICT, message=moved.message, transition=moved
+            )
+    inputs = await store.turn_inputs(campaign_id, turn)
+    unreported = _unreported(inputs)
+    if unreported and campaign.unreported_policy is UnreportedPolicy.WAIT_FOR_GM and not force:
+        return ResolveResult(
+            outcome=ResolveOutcome.WAITING_FOR_RESULTS,
+            message=f"waiting for the GM: battles {', '.join(map(str, unreported))} unreported",
+            unreported=unreported,
+        )
+    resolution = resolve_turn(
+        game_for(campaign, modules), inputs.state, inputs.orders, inputs.results
+    )
+    revision = len(await store.resolutions(campaign_id, turn, include_retired=True)) + 1
+    stored = await store.store_resolution(
+        campaign_id,
+        Phase.RESOLUTION,
+        inputs,
+        resolution,
+        revision,
+        actor,
+        now,
+        [_group_post(campaign, "map", f"turn:{turn}:resolution:{revision}:map", turn=turn + 1)],
+    )
+    if stored.applied:
+        outcome = ResolveOutcome.RESOLVED
+    elif stored.outcome is TransitionOutcome.ALREADY_DONE or (
+        stored.campaign is not None and stored.campaign.turn > turn
+    ):
+        outcome = ResolveOutcome.ALREADY_DONE
+    else:
+        outcome = ResolveOutcome.CONFLICT
+    return ResolveResult(
+        outcome=outcome,
+        message=stored.message,
+        unreported=unreported,
+        resolution=resolution if stored.applied else None,
+        transition=stored,
+    )
+
+
+async def correct_result(
+    store: CampaignStore,
+    campaign_id: int,
+    turn: int,
+    results: Sequence[BattleResult],
+    actor: UserId,
+    reason: str,
+    now: datetime,
+    modules: Iterable[RulesModule] = (),
+) -> CorrectionResult:
+    """Fix battle results of the latest resolved turn and re-resolve it from its stored inputs.
+
+    The stored turn-start state, orders and results of the current resolution are replayed with
+    ``results`` put in place (as GM overrides); the new state replaces the next turn's start,
+    the old revision is kept as superseded, and a corrected map is queued. Raises
+    ``rules.ResultsError`` for a result that does not fit the turn's battle list.
+    """
+    campaign = await store.campaign(campaign_id)
+    current = await store.resolutions(campaign_id, turn)
+    battle_list = await store.battle_list(campaign_id, turn)
+    if campaign is None or not current:
+        return CorrectionResult(
+            outcome=CorrectionOutcome.NOT_FOUND,
+            resolution=None,
+            campaign=campaign,
+            message=f"turn {turn} of campaign {campaign_id} has no resolution",
+        )
+    old = current[-1]
+    check_results(old.report.battles, results)
+    fixed = {result.battle: result for result in old.results}
+    fixed.update({result.battle: result for result in results})
+    ordered = tuple(fixed[battle.id] for battle in old.report.battles if battle.id in fixed)
+    inputs = TurnInputs(
+        campaign_id=campaign_id,
+        turn=turn,
+        state=old.state,
+        orders=old.orders,
+        results=ordered,
+        battle_list=battle_list,
+    )
+    resolution = resolve_turn(game_for(campaign, modules), old.state, old.orders, ordered)
+    revision = len(await store.resolutions(campaign_id, turn, include_retired=True)) + 1
+    return await store.supersede_resolution(
+        campaign_id,
+        turn,
+        old.revision,
+        results,
+        inputs,
+        resolution,
+        actor,
+        reason,
+        now,
+        [
+            _group_post(
+                campaign,
+                "corrected_map",
+                f"turn:{turn}:resolution:{revision}:map",
+                turn=turn + 1,
+                corrects=turn,
+            )
+        ],
+    )
+
+
+async def undo_last_step(
+    store: CampaignStore,
+    campaign_id: int,
+    expected_turn: int,
+    expected_phase: Phase,
+    actor: UserId,
+    reason: str,
+    now: datetime,
+) -> TransitionResult:
+    """Roll the campaign back to the start of its previous phase and tell the group.
+
+    Compare-and-set on (expected_turn, expected_phase): a repeated undo does nothing. What is
+    kept and what is retired is described in :meth:`storage.CampaignStore.undo_last_step`.
+    """
+    campaign = await store.campaign(campaign_id)
+    if campaign is None:
+        return TransitionResult(
+            outcome=TransitionOutcome.NOT_FOUND, campaign=None, message=f"no campaign {campaign_id}"
+        )
+    step = len(await store.phase_history(campaign_id))
+    notice = _group_post(
+        campaign,
+        "undo_notice",
+        f"undo:{step}:{expected_turn}:{expected_phase.value}",
+        turn=expected_turn,
+        phase=expected_phase.value,
+    )
+    return await store.undo_last_step(
+        campaign_id, expected_turn, expected_phase, actor, reason, now, [notice]
+    )

@@ -1,0 +1,567 @@
+"""What storage keeps, as typed records: the repository takes these in and gives these out.
+
+Records are frozen pydantic models. Rules data (state, orders, battles, results, reports) are
+the rules core's own models, stored as their JSON. Times are timezone-aware; storage keeps them
+in UTC and never reads a clock: every write takes ``now`` from its caller.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, time
+from enum import IntEnum, StrEnum
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, field_validator
+
+from rules import (
+    Battle,
+    BattleResult,
+    CampaignMap,
+    CampaignState,
+    Rejection,
+    SideOrders,
+    TurnReport,
+)
+
+CampaignId = int
+UserId = int
+ChatId = int
+SectorId = str
+SideId = str
+
+_RECORD = ConfigDict(frozen=True, extra="forbid")
+
+
+class CampaignStatus(StrEnum):
+    """Where a campaign is in its life, as the GM sees it (separate from the turn's phase)."""
+
+    SETUP = "setup"
+    DEPLOYMENT = "deployment"
+    RUNNING = "running"
+    PAUSED = "paused"
+    FINISHED = "finished"
+
+
+class Phase(StrEnum):
+    """The phase of the campaign's clock (RULES.md 3): one (turn, phase) pair at a time."""
+
+    SETUP = "setup"
+    DEPLOYMENT = "deployment"
+    ORDERS = "orders"
+    BATTLES = "battles"
+    RESOLUTION = "resolution"
+    FINISHED = "finished"
+
+
+class Role(StrEnum):
+    """What a person may do in a campaign (RULES.md 2). A person may hold several roles."""
+
+    GM = "gm"
+    CO_GM = "co_gm"
+    STRATEGIST = "strategist"
+    TACTICIAN = "tactician"
+
+    @property
+    def needs_side(self) -> bool:
+        """Strategists and tacticians belong to a side; GMs do not."""
+        return self in (Role.STRATEGIST, Role.TACTICIAN)
+
+
+GM_ROLES = frozenset({Role.GM, Role.CO_GM})
+
+
+class UnreportedPolicy(StrEnum):
+    """What resolution does with a battle that has no result (RULES.md 3.4)."""
+
+    DRAW = "draw"
+    WAIT_FOR_GM = "wait_for_gm"
+
+
+class Weekday(IntEnum):
+    """Day of the week, Monday = 0 as in :meth:`datetime.weekday`."""
+
+    MONDAY = 0
+    TUESDAY = 1
+    WEDNESDAY = 2
+    THURSDAY = 3
+    FRIDAY = 4
+    SATURDAY = 5
+    SUNDAY = 6
+
+
+class WeeklyTime(BaseModel):
+    """A moment of the week in the campaign's time zone."""
+
+    model_config = _RECORD
+
+    weekday: Weekday
+    at: time
+
+
+class Schedule(BaseModel):
+    """The weekly rhythm of RULES.md 3.2-3.4, in the campaign's time zone."""
+
+    model_config = _RECORD
+
+    orders_open: WeeklyTime = WeeklyTime(weekday=Weekday.TUESDAY, at=time(0, 0))
+    orders_close: WeeklyTime = WeeklyTime(weekday=Weekday.THURSDAY, at=time(23, 59))
+    battle_list: WeeklyTime = WeeklyTime(weekday=Weekday.FRIDAY, at=time(12, 0))
+    resolution: WeeklyTime = WeeklyTime(weekday=Weekday.MONDAY, at=time(12, 0))
+    deployment_deadline: AwareDatetime | None = None
+
+
+def _check_time_zone(value: str) -> str:
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise ValueError(f"unknown time zone {value!r}") from error
+    return value
+
+
+class CampaignSettings(BaseModel):
+    """What a GM may change after creation; ``None`` leaves a field as it is."""
+
+    model_config = _RECORD
+
+    title: str | None = Field(default=None, min_length=1, max_length=128)
+    time_zone: str | None = None
+    schedule: Schedule | None = None
+    ruleset_overrides: dict[str, JsonValue] | None = None
+    map: str | CampaignMap | None = None
+    unreported_policy: UnreportedPolicy | None = None
+
+    @field_validator("time_zone")
+    @classmethod
+    def _zone(cls, value: str | None) -> str | None:
+        return None if value is None else _check_time_zone(value)
+
+
+class NewCampaign(BaseModel):
+    """A campaign to create. ``thread_id`` is the forum topic (0 for a group without topics)."""
+
+    model_config = _RECORD
+
+    chat_id: ChatId
+    thread_id: int = 0
+    title: str = Field(min_length=1, max_length=128)
+    time_zone: str = "UTC"
+    schedule: Schedule = Schedule()
+    ruleset_overrides: dict[str, JsonValue] = Field(default_factory=dict)
+    map: str | CampaignMap = "planet-5"
+    unreported_policy: UnreportedPolicy = UnreportedPolicy.DRAW
+    created_by: UserId
+    creator_name: str = Field(min_length=1, max_length=128)
+
+    @field_validator("time_zone")
+    @classmethod
+    def _zone(cls, value: str) -> str:
+        return _check_time_zone(value)
+
+
+class Campaign(BaseModel):
+    """A campaign as stored: settings plus where its clock stands (turn, phase, status)."""
+
+    model_config = _RECORD
+
+    id: CampaignId
+    chat_id: ChatId
+    thread_id: int
+    title: str
+    time_zone: str
+    schedule: Schedule
+    ruleset_overrides: dict[str, JsonValue]
+    map: str | CampaignMap
+    unreported_policy: UnreportedPolicy
+    status: CampaignStatus
+    phase: Phase
+    turn: int
+    created_by: UserId
+    created_at: AwareDatetime
+    updated_at: AwareDatetime
+
+
+class NewSide(BaseModel):
+    """A side to add. ``id`` is the side id the rules use (``CampaignState.armies`` keys)."""
+
+    model_config = _RECORD
+
+    id: SideId = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
+    name: str = Field(min_length=1, max_length=64)
+    colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+
+
+class Side(BaseModel):
+    """A side of a campaign; ``position`` is the order sides were added in."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    id: SideId
+    name: str
+    colour: str
+    position: int
+
+
+class Member(BaseModel):
+    """A person in a campaign, with every role they hold and the side they play, if any."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    user_id: UserId
+    display_name: str
+    side_id: SideId | None
+    roles: frozenset[Role]
+    joined_at: AwareDatetime
+
+    @property
+    def is_gm(self) -> bool:
+        """True for the GM and co-GMs."""
+        return bool(self.roles & GM_ROLES)
+
+
+class Membership(BaseModel):
+    """One campaign a person is in, with their membership there."""
+
+    model_config = _RECORD
+
+    campaign: Campaign
+    member: Member
+
+
+class TransitionOutcome(StrEnum):
+    """What a compare-and-set on the campaign's clock did."""
+
+    APPLIED = "applied"
+    ALREADY_DONE = "already_done"  # the same step ran before: nothing changed
+    CONFLICT = "conflict"  # the campaign is elsewhere (moved on differently, or undone)
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    NOT_FOUND = "not_found"
+
+
+class TransitionResult(BaseModel):
+    """The outcome of a phase change, and where the campaign stands afterwards."""
+
+    model_config = _RECORD
+
+    outcome: TransitionOutcome
+    campaign: Campaign | None
+    message: str
+
+    @property
+    def applied(self) -> bool:
+        """True when this call changed the campaign."""
+        return self.outcome is TransitionOutcome.APPLIED
+
+
+class PhaseEntry(BaseModel):
+    """One entry into a (turn, phase); ``undone_at`` is set when an undo stepped back over it."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    seq: int
+    turn: int
+    phase: Phase
+    status: CampaignStatus
+    entered_at: AwareDatetime
+    actor: UserId | None
+    reason: str
+    undone_at: AwareDatetime | None
+    undone_by: UserId | None
+
+
+class RetiredReason(StrEnum):
+    """Why a stored revision is no longer current (it is kept, never deleted)."""
+
+    UNDONE = "undone"
+    SUPERSEDED = "superseded"
+
+
+class OrdersRecord(BaseModel):
+    """A side's current orders for a turn (turn 1 on). ``edits`` counts every save so far."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    turn: int
+    side_id: SideId
+    orders: SideOrders
+    ready: bool
+    updated_by: UserId
+    updated_at: AwareDatetime
+    edits: int
+
+
+class PlacementRecord(BaseModel):
+    """A side's deployment (turn 0): armies by sector, secret until turn 1 starts."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    side_id: SideId
+    placement: dict[SectorId, int]
+    ready: bool
+    updated_by: UserId
+    updated_at: AwareDatetime
+    edits: int
+
+
+class OrderEdit(BaseModel):
+    """One save of a side's orders (or placement): who, when, and the whole set after it."""
+
+    model_config = _RECORD
+
+    seq: int
+    orders: SideOrders | None
+    placement: dict[SectorId, int] | None
+    ready: bool
+    edited_by: UserId
+    edited_at: AwareDatetime
+    retired: bool
+
+
+class WriteOutcome(StrEnum):
+    """What a player-facing write did."""
+
+    SAVED = "saved"
+    PHASE_CLOSED = "phase_closed"  # the campaign is not in the phase that takes this write
+    UNKNOWN_SIDE = "unknown_side"
+    NO_SUCH_BATTLE = "no_such_battle"
+    NO_REPORT = "no_report"  # confirm or dispute with nothing reported
+    REPORT_CHANGED = "report_changed"  # confirm of a result that is no longer the reported one
+    NOT_FOUND = "not_found"
+
+
+class OrdersWrite(BaseModel):
+    """The outcome of saving orders or a placement, and the record as it now is."""
+
+    model_config = _RECORD
+
+    outcome: WriteOutcome
+    orders: OrdersRecord | None = None
+    placement: PlacementRecord | None = None
+
+
+class BattleListRecord(BaseModel):
+    """The battle list as published for a turn (one revision; an undo retires it)."""
+
+    model_config = _RECORD
+
+    id: int
+    campaign_id: CampaignId
+    turn: int
+    revision: int
+    battles: tuple[Battle, ...]
+    rejected: tuple[Rejection, ...]
+    published_at: AwareDatetime
+    published_by: UserId | None
+    retired_at: AwareDatetime | None
+    retired_reason: RetiredReason | None
+
+
+class BattleReport(BaseModel):
+    """Everything reported about one battle of the current battle list.
+
+    The effective result is the GM's override, else a confirmed undisputed report, else none.
+    """
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    turn: int
+    battle: int
+    reported: BattleResult | None
+    reported_by: UserId | None
+    reported_at: AwareDatetime | None
+    confirmed_by: UserId | None
+    confirmed_at: AwareDatetime | None
+    disputed_by: UserId | None
+    disputed_at: AwareDatetime | None
+    override: BattleResult | None
+    override_by: UserId | None
+    override_at: AwareDatetime | None
+
+    def effective(self) -> BattleResult | None:
+        """The result resolution uses: GM override > confirmed report > none (unreported)."""
+        if self.override is not None:
+            return self.override
+        if self.reported is not None and self.confirmed_by is not None:
+            return self.reported
+        return None
+
+
+class ReportWrite(BaseModel):
+    """The outcome of reporting, confirming, disputing or overriding a result."""
+
+    model_config = _RECORD
+
+    outcome: WriteOutcome
+    report: BattleReport | None = None
+
+
+class TurnInputs(BaseModel):
+    """Everything a turn's resolution is a function of, as stored now.
+
+    ``orders`` are the sides' current orders (missing sides fortify everywhere); ``results`` are
+    the effective results of the current battle list, in battle order.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    campaign_id: CampaignId
+    turn: int
+    state: CampaignState
+    orders: dict[SideId, SideOrders]
+    results: tuple[BattleResult, ...]
+    battle_list: BattleListRecord | None
+
+
+class ResolutionRecord(BaseModel):
+    """One revision of a turn's resolution: the inputs it used, the report and the new state."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    campaign_id: CampaignId
+    turn: int
+    revision: int
+    state: CampaignState
+    orders: dict[SideId, SideOrders]
+    results: tuple[BattleResult, ...]
+    report: TurnReport
+    state_after: CampaignState
+    created_at: AwareDatetime
+    created_by: UserId | None
+    retired_at: AwareDatetime | None
+    retired_reason: RetiredReason | None
+
+
+class TurnRecord(BaseModel):
+    """A turn as it can be shown or replayed: start state, battle list, current resolution."""
+
+    model_config = ConfigDict(frozen=True)
+
+    campaign_id: CampaignId
+    turn: int
+    state: CampaignState
+    battle_list: BattleListRecord | None
+    resolution: ResolutionRecord | None
+
+
+class AuditAction(StrEnum):
+    """Kinds of GM action and clock change the audit log records."""
+
+    CAMPAIGN_CREATED = "campaign_created"
+    SETTINGS_CHANGED = "settings_changed"
+    SIDE_ADDED = "side_added"
+    SIDE_CHANGED = "side_changed"
+    SIDE_REMOVED = "side_removed"
+    MEMBER_SET = "member_set"
+    MEMBER_REMOVED = "member_removed"
+    STATUS_CHANGED = "status_changed"
+    PHASE_CHANGED = "phase_changed"
+    BATTLES_PUBLISHED = "battles_published"
+    TURN_RESOLVED = "turn_resolved"
+    TURN_CORRECTED = "turn_corrected"
+    RESULT_OVERRIDDEN = "result_overridden"
+    ORDERS_SET_BY_GM = "orders_set_by_gm"
+    PLACEMENT_SET_BY_GM = "placement_set_by_gm"
+    UNDONE = "undone"
+
+
+class AuditEntry(BaseModel):
+    """Who did what, when, and the record before and after (JSON; ``None`` where none)."""
+
+    model_config = _RECORD
+
+    id: int
+    campaign_id: CampaignId
+    at: AwareDatetime
+    actor: UserId | None
+    action: AuditAction
+    turn: int
+    phase: Phase
+    before: JsonValue
+    after: JsonValue
+    reason: str
+
+
+class OutboxState(StrEnum):
+    """Where an outgoing message is: waiting, being sent under a lease, done, or given up."""
+
+    PENDING = "pending"
+    SENDING = "sending"
+    SENT = "sent"
+    DEAD = "dead"  # failed for good: the worker gave up; it no longer holds back its chat
+    CANCELLED = "cancelled"  # the step that queued it was undone or superseded before sending
+
+
+class NewOutboxMessage(BaseModel):
+    """A message that must reach Telegram. ``dedup_key`` makes enqueueing idempotent."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId | None
+    chat_id: ChatId
+    thread_id: int = 0
+    kind: str = Field(min_length=1, max_length=64)
+    payload: dict[str, JsonValue]
+    dedup_key: str = Field(min_length=1, max_length=256)
+    not_before: AwareDatetime | None = None
+
+
+class OutboxMessage(BaseModel):
+    """A queued message and its delivery state. ``claim_token`` changes with every claim."""
+
+    model_config = _RECORD
+
+    id: int
+    campaign_id: CampaignId | None
+    chat_id: ChatId
+    thread_id: int
+    kind: str
+    payload: dict[str, JsonValue]
+    dedup_key: str
+    state: OutboxState
+    attempts: int
+    created_at: AwareDatetime
+    not_before: AwareDatetime
+    lease_until: AwareDatetime | None
+    claim_token: str | None
+    telegram_message_id: int | None
+    sent_at: AwareDatetime | None
+    last_error: str | None
+
+
+class CorrectionOutcome(StrEnum):
+    """What a correction of a resolved turn did."""
+
+    APPLIED = "applied"
+    STALE_REVISION = "stale_revision"  # another correction or an undo came first
+    NOT_LATEST_TURN = "not_latest_turn"  # only the latest resolved turn can be corrected
+    NOT_FOUND = "not_found"
+
+
+class CorrectionResult(BaseModel):
+    """The outcome of a correction and the resolution revision now current."""
+
+    model_config = ConfigDict(frozen=True)
+
+    outcome: CorrectionOutcome
+    resolution: ResolutionRecord | None
+    campaign: Campaign | None
+    message: str
+
+
+def json_of(record: BaseModel | None) -> Any:
+    """A record as JSON data for the audit log (``None`` stays ``None``)."""
+    return None if record is None else record.model_dump(mode="json")
+
+
+def utc(moment: datetime) -> datetime:
+    """``moment`` in UTC; a naive time is refused (storage never guesses a time zone)."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"naive datetime {moment!r}: storage needs timezone-aware times")
+    return moment.astimezone(ZoneInfo("UTC"))

@@ -1,0 +1,122 @@
+"""Schema migrations: every older version migrates to the latest; numbering is enforced."""
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage import Database, MigrationError, latest_version, load_migrations, migrate
+from storage.db import Migration, connect
+
+
+def _schema(path: Path) -> list[tuple[str, str]]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name"
+        ).fetchall()
+    return [(name, sql) for name, sql in rows]
+
+
+def test_migration_files_are_numbered_consecutively_from_one() -> None:
+    migrations = load_migrations()
+    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    assert latest_version() == len(migrations) >= 1
+    folder = Path(__file__).parents[2] / "storage" / "migrations"
+    sql_files = sorted(p.name for p in folder.iterdir() if p.suffix == ".sql")
+    assert sql_files == [m.name for m in migrations]
+
+
+@pytest.mark.parametrize(
+    ("names", "problem"),
+    [
+        (["0001_a.sql", "0003_c.sql"], "without gaps"),
+        (["0001_a.sql", "0001_b.sql"], "without gaps"),
+        (["0002_b.sql"], "without gaps"),
+        (["0001_a.sql", "2_b.sql"], "NNNN_words"),
+    ],
+)
+def test_a_badly_numbered_migration_is_refused(
+    tmp_path: Path, names: list[str], problem: str
+) -> None:
+    for name in names:
+        (tmp_path / name).write_text("SELECT 1;", encoding="utf-8")
+    with pytest.raises(MigrationError, match=problem):
+        load_migrations(tmp_path)
+
+
+@pytest.mark.parametrize("version", range(latest_version()))
+async def test_a_database_of_every_older_version_migrates_to_the_latest(
+    tmp_path: Path, version: int
+) -> None:
+    old = tmp_path / f"v{version}.sqlite3"
+    conn = await connect(old)
+    try:
+        assert await migrate(conn, target=version) == version
+    finally:
+        await conn.close()
+    db = await Database.open(old)
+    await db.close()
+    fresh = tmp_path / "fresh.sqlite3"
+    fresh_db = await Database.open(fresh)
+    await fresh_db.close()
+    with sqlite3.connect(old) as conn_check:
+        assert conn_check.execute("PRAGMA user_version").fetchone()[0] == latest_version()
+        assert conn_check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn_check.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert _schema(old) == _schema(fresh)
+
+
+async def test_opening_twice_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "twice.sqlite3"
+    for _ in range(2):
+        db = await Database.open(path)
+        await db.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == latest_version()
+
+
+async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "newer.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {latest_version() + 1}")
+    with pytest.raises(MigrationError, match="newer"):
+        await Database.open(path)
+
+
+async def test_a_failing_migration_leaves_the_previous_version_intact(tmp_path: Path) -> None:
+    steps = (
+        Migration(1, "0001_a.sql", "CREATE TABLE a (x INTEGER);"),
+        Migration(2, "0002_b.sql", "CREATE TABLE b (x INTEGER); INSERT INTO nowhere VALUES (1);"),
+    )
+    conn = await connect(tmp_path / "failing.sqlite3")
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="nowhere"):
+            await migrate(conn, migrations=steps)
+        async with conn.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        assert row[0] == 1
+        async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
+            tables = [r[0] for r in await cursor.fetchall()]
+        assert tables == ["a"]
+    finally:
+        await conn.close()
+
+
+async def test_connections_use_wal_full_sync_and_foreign_keys(tmp_path: Path) -> None:
+    conn = await connect(tmp_path / "pragmas.sqlite3")
+    try:
+        values = {}
+        for pragma in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout"):
+            async with conn.execute(f"PRAGMA {pragma}") as cursor:
+                row = await cursor.fetchone()
+            assert row is not None
+            values[pragma] = row[0]
+    finally:
+        await conn.close()
+    assert values == {
+        "journal_mode": "wal",
+        "synchronous": 2,
+        "foreign_keys": 1,
+        "busy_timeout": 10_000,
+    }

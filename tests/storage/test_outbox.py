@@ -1,0 +1,109 @@
+"""The outbox: idempotent enqueue, leases, per-chat order, retries, and concurrent workers."""
+
+import asyncio
+from pathlib import Path
+
+from storage import CampaignStore, NewOutboxMessage, OutboxState, SqliteCampaignStore
+from tests.storage.campaign_script import at
+
+
+def _message(chat: int, key: str) -> NewOutboxMessage:
+    return NewOutboxMessage(
+        campaign_id=None, chat_id=chat, kind="notice", payload={"text": key}, dedup_key=key
+    )
+
+
+async def test_enqueue_is_idempotent_on_the_dedup_key(store: CampaignStore) -> None:
+    first = await store.enqueue(_message(1, "k"), at(0))
+    again = await store.enqueue(
+        NewOutboxMessage(
+            campaign_id=None, chat_id=2, kind="other", payload={"x": 1}, dedup_key="k"
+        ),
+        at(0, 1),
+    )
+    assert again == first
+    claimed = await store.claim_due(at(0, 2), 10, 60)
+    assert [m.id for m in claimed] == [first.id]
+    assert await store.mark_sent(first.id, 555, at(0, 2))
+    # Enqueueing a message that was already sent does not send it again.
+    after = await store.enqueue(_message(1, "k"), at(0, 3))
+    assert after.state is OutboxState.SENT
+    assert after.telegram_message_id == 555
+    assert await store.claim_due(at(0, 4), 10, 60) == []
+    assert not await store.mark_sent(first.id, 556, at(0, 5))
+
+
+async def test_a_lease_hides_a_message_until_it_runs_out(store: CampaignStore) -> None:
+    queued = await store.enqueue(_message(1, "a"), at(0))
+    (claimed,) = await store.claim_due(at(0), 10, lease_seconds=60)
+    assert claimed.state is OutboxState.SENDING
+    assert claimed.attempts == 1
+    assert await store.claim_due(at(0, 0.01), 10, 60) == []  # 36 s later: still leased
+    (reclaimed,) = await store.claim_due(at(0, 0.02), 10, 60)  # 72 s later: the sender died
+    assert reclaimed.id == queued.id
+    assert reclaimed.attempts == 2
+    assert reclaimed.claim_token != claimed.claim_token
+
+
+async def test_messages_of_one_chat_go_out_in_queue_order(store: CampaignStore) -> None:
+    a1 = await store.enqueue(_message(1, "a1"), at(0))
+    a2 = await store.enqueue(_message(1, "a2"), at(0))
+    b1 = await store.enqueue(_message(2, "b1"), at(0))
+    first = await store.claim_due(at(0), 10, 60)
+    assert [m.id for m in first] == [a1.id, b1.id]  # a2 waits behind a1
+    await store.mark_sent(a1.id, 1, at(0))
+    failed = await store.mark_failed(b1.id, "429 Too Many Requests", at(0, 1), at(0))
+    assert failed
+    second = await store.claim_due(at(0, 0.5), 10, 60)
+    assert [m.id for m in second] == [a2.id]  # b1 is not due before its retry time
+    await store.mark_sent(a2.id, 2, at(0, 0.5))
+    third = await store.claim_due(at(0, 1), 10, 60)
+    assert [m.id for m in third] == [b1.id]
+    retried = await store.outbox_message(b1.id)
+    assert retried is not None
+    assert retried.last_error == "429 Too Many Requests"
+
+
+async def test_a_dead_message_stops_holding_back_its_chat(store: CampaignStore) -> None:
+    bad = await store.enqueue(_message(1, "bad"), at(0))
+    good = await store.enqueue(_message(1, "good"), at(0))
+    await store.claim_due(at(0), 10, 60)
+    assert await store.mark_failed(bad.id, "400 chat not found", None, at(0))
+    dead = await store.outbox_message(bad.id)
+    assert dead is not None
+    assert dead.state is OutboxState.DEAD
+    assert [m.id for m in await store.claim_due(at(0), 10, 60)] == [good.id]
+
+
+async def test_two_workers_never_claim_the_same_message(
+    store: CampaignStore, db_path: Path
+) -> None:
+    for chat in range(20):
+        for n in range(3):
+            await store.enqueue(_message(chat, f"{chat}-{n}"), at(0))
+    other = await SqliteCampaignStore.open(db_path)
+    try:
+        sent: list[int] = []
+        for _ in range(3):
+            batches = await asyncio.gather(
+                store.claim_due(at(0), 7, 60),
+                other.claim_due(at(0), 7, 60),
+                store.claim_due(at(0), 7, 60),
+            )
+            claimed = [m.id for batch in batches for m in batch]
+            assert len(claimed) == len(set(claimed))
+            for message_id in claimed:
+                assert await store.mark_sent(message_id, message_id, at(0))
+            sent.extend(claimed)
+    finally:
+        await other.close()
+    assert len(sent) == len(set(sent))
+    # Whatever is left goes out too, each message exactly once, in order per chat.
+    while batch := await store.claim_due(at(0), 100, 60):
+        for message in batch:
+            await store.mark_sent(message.id, message.id, at(0))
+        sent.extend(m.id for m in batch)
+    assert sorted(sent) == list(range(1, 61))
+    for chat in range(20):
+        ids = [chat * 3 + n + 1 for n in range(3)]
+        assert [i for i in sent if i in ids] == ids

@@ -21,7 +21,7 @@ import struct
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import IO, Literal, NoReturn, Self
 
@@ -75,8 +75,8 @@ INK: Rgb = (0x22, 0x22, 0x22)
 MUTED: Rgb = (0x5F, 0x63, 0x68)
 CONNECTOR: Rgb = (0xA3, 0xA8, 0xB0)
 WHITE: Rgb = (0xFF, 0xFF, 0xFF)
-PNG_COMPRESS_LEVEL = 6
-FONT_FILES = {False: "PTSans-Regular.ttf", True: "PTSans-Bold.ttf"}
+PNG_COMPRESS_LEVEL = 3
+FONT_FILES = {False: "PT_Sans-Web-Regular.ttf", True: "PT_Sans-Web-Bold.ttf"}
 
 _HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -236,6 +236,7 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     )
 
 
+@lru_cache(maxsize=4096)
 def _text_width(text: str, font: ImageFont.FreeTypeFont) -> float:
     return float(font.getlength(text))
 
@@ -303,7 +304,7 @@ def _styles(sides: Sequence[SideView]) -> dict[SideId, _Style]:
     return styles
 
 
-# Segments of an inline row: text, or a small drawn icon ("swords", "flag", "link", "arrow").
+# Segments of an inline row: text, a small drawn icon, or a side-coloured chip with text.
 @dataclass(frozen=True)
 class _Text:
     text: str
@@ -314,7 +315,7 @@ class _Text:
 
 @dataclass(frozen=True)
 class _Icon:
-    kind: Literal["swords", "flag", "link", "arrow", "plus"]
+    kind: Literal["swords", "flag", "link", "arrow"]
     size: int
     colour: Rgb = INK
 
@@ -352,12 +353,12 @@ def _draw_icon(draw: ImageDraw.ImageDraw, icon: _Icon, left: float, middle: floa
             draw.line([(left, top), (right, bottom)], fill=icon.colour, width=width)
             draw.line([(left, bottom), (right, top)], fill=icon.colour, width=width)
             guard = s * 0.2
-            for cx, cy, dx in (
+            for cx, cy, slope in (
                 (left + s * 0.28, bottom - s * 0.28, 1),
                 (right - s * 0.28, bottom - s * 0.28, -1),
             ):
                 draw.line(
-                    [(cx - guard, cy - dx * guard), (cx + guard, cy + dx * guard)],
+                    [(cx - guard, cy - slope * guard), (cx + guard, cy + slope * guard)],
                     fill=icon.colour,
                     width=width,
                 )
@@ -389,13 +390,6 @@ def _draw_icon(draw: ImageDraw.ImageDraw, icon: _Icon, left: float, middle: floa
                     ],
                     fill=icon.colour,
                 )
-        case "plus":
-            draw.line([(left, middle), (right, middle)], fill=icon.colour, width=width + 1)
-            draw.line(
-                [((left + right) / 2, top), ((left + right) / 2, bottom)],
-                fill=icon.colour,
-                width=width + 1,
-            )
 
 
 def _draw_chip(draw: ImageDraw.ImageDraw, chip: _Chip, left: float, middle: float) -> None:
@@ -525,8 +519,8 @@ def _map_bounds(campaign_map: CampaignMap) -> tuple[float, float, float, float]:
     ys: list[float] = []
     for sector in campaign_map.sectors:
         if sector.polygon is not None:
-            xs.extend(x for x, _ in sector.polygon)
-            ys.extend(y for _, y in sector.polygon)
+            xs.extend((sector.x, *(x for x, _ in sector.polygon)))
+            ys.extend((sector.y, *(y for _, y in sector.polygon)))
         else:
             radius = radii[sector.id]
             xs.extend((sector.x - radius, sector.x + radius))
@@ -578,6 +572,7 @@ def _content_box(
                 ),
                 key=lambda size: size[0] * size[1],
             )
+    half_w, half_h = max(half_w, 24.0), max(half_h, 24.0)  # a centre outside its own polygon
     pad = max(4.0, min(half_w, half_h) * 0.08)
     return (cx - half_w + pad, cy - half_h + pad, cx + half_w - pad, cy + half_h - pad)
 
@@ -660,7 +655,7 @@ def png_bytes(image: Image.Image) -> bytes:
     """
     width, height = image.size
     stride = width * 3
-    pixels = image.convert("RGB").tobytes()
+    pixels = (image if image.mode == "RGB" else image.convert("RGB")).tobytes()
     rows = b"".join(b"\x00" + pixels[y * stride : (y + 1) * stride] for y in range(height))
 
     def chunk(kind: bytes, data: bytes) -> bytes:
@@ -678,13 +673,14 @@ def png_bytes(image: Image.Image) -> bytes:
 
 
 def render_image(view: MapView) -> Image.Image:
-    """The map as a Pillow image (RGB, 1280 pixels wide, at most 1280 high)."""
+    """The map as a Pillow image: RGB, 1280 pixels wide, as high as the map's shape needs and
+    at most 1280 unless so many sides are listed that the legend needs more."""
     styles = _styles(view.sides)
     columns = 1 if len(view.sides) <= 1 else 2 if len(view.sides) <= 4 else 3
     legend_rows = max(1, math.ceil(len(view.sides) / columns))
     legend_height = legend_rows * 66 + 28
     left, top, right, bottom = _map_bounds(view.map)
-    budget = MAX_HEIGHT - HEADER_HEIGHT - legend_height
+    budget = max(MAX_HEIGHT - HEADER_HEIGHT - legend_height, 480)  # taller with many sides
     span_w, span_h = max(right - left, 1e-6), max(bottom - top, 1e-6)
     scale = min((WIDTH - 2 * MARGIN) / span_w, (budget - 2 * MARGIN) / span_h)
     map_height = math.ceil(span_h * scale) + 2 * MARGIN
@@ -697,12 +693,19 @@ def render_image(view: MapView) -> Image.Image:
     links = _draw_connectors(draw, view.map, shapes, scale)
     holder = {sector: side for side, sectors in (view.captured or {}).items() for sector in sectors}
     for shape in shapes.values():
-        _draw_sector(draw, view, styles, shape, holder.get(shape.sector.id), links[shape.sector.id])
+        _draw_outline(draw, styles, shape, holder.get(shape.sector.id))
+    # Move arrows go under the sectors' contents, so that they never hide a count: their heads
+    # end at the destination's edge, where no content is drawn; their count labels go on top.
+    labels: list[tuple[_Chip, Point]] = []
     if view.private is not None:
         for move in view.private.orders.moves:
             a, b = shapes[move.source], shapes[move.to]
-            bend = 0.32 if _blocked(a, b, shapes) else 0.14
-            _draw_move(draw, styles[view.private.side], a.centre, b.centre, bend, move.count, scale)
+            style = styles[view.private.side]
+            labels.append(_draw_move(draw, style, a, b, _blocked(a, b, shapes), move.count, scale))
+    for shape in shapes.values():
+        _draw_sector(draw, view, styles, shape, holder.get(shape.sector.id), links[shape.sector.id])
+    for label, middle in labels:
+        _draw_chip(draw, label, middle[0] - _segment_width(label) / 2, middle[1])
     _draw_header(draw, view, styles)
     _draw_legend(draw, view, styles, HEADER_HEIGHT + map_height, columns)
     return image
@@ -733,20 +736,14 @@ def _draw_connectors(
     return links
 
 
-def _draw_sector(
-    draw: ImageDraw.ImageDraw,
-    view: MapView,
-    styles: dict[SideId, _Style],
-    shape: _Shape,
-    holder: SideId | None,
-    links: list[SectorId],
+def _draw_outline(
+    draw: ImageDraw.ImageDraw, styles: dict[SideId, _Style], shape: _Shape, holder: SideId | None
 ) -> None:
-    left, top, right, bottom = shape.box
-    width, height = right - left, bottom - top
-    base = min(width, height)
+    """A sector's area: white, or tinted and bordered in the colour of the side holding it."""
     held = styles[holder] if holder is not None else None
     fill = _tint(held.colour, 0.2) if held is not None else SECTOR_FILL
-    border = max(5, round(base * 0.035))
+    left, top, right, bottom = shape.box
+    border = max(5, round(min(right - left, bottom - top) * 0.035))
     if shape.polygon is not None:
         draw.polygon(shape.polygon, fill=fill, outline=INK, width=2)
         if held is not None:
@@ -759,6 +756,18 @@ def _draw_sector(
             draw.ellipse((x - r, y - r, x + r, y + r), outline=held.colour, width=border)
             draw.ellipse((x - r, y - r, x + r, y + r), outline=INK, width=2)
 
+
+def _draw_sector(
+    draw: ImageDraw.ImageDraw,
+    view: MapView,
+    styles: dict[SideId, _Style],
+    shape: _Shape,
+    holder: SideId | None,
+    links: list[SectorId],
+) -> None:
+    left, top, right, bottom = shape.box
+    width, height = right - left, bottom - top
+    base = min(width, height)
     title_size = min(max(round(base * 0.11), 14), 30)
     title_middle = top + title_size * 0.6
     sector_id = _Text(shape.sector.id, title_size, True)
@@ -779,7 +788,8 @@ def _draw_sector(
         for side in view.sides
         if view.state.armies_of(side.id, shape.sector.id) > 0
     ]
-    _draw_armies(draw, styles, occupants, (left, area_top, right, area_bottom))
+    inset = width * 0.08
+    _draw_armies(draw, styles, occupants, (left + inset, area_top, right - inset, area_bottom))
 
 
 def _badge_rows(
@@ -793,28 +803,28 @@ def _badge_rows(
     height: float,
 ) -> list[list[_Segment]]:
     """Rows drawn at the bottom of a sector: capture, battles, orders, and the adjacencies no
-    line can show. Each has a compact form, used when the full ones do not fit."""
-    full: list[list[_Segment]] = []
-    compact: list[list[_Segment]] = []
+    line can show. Each kind has a compact form, used when the full ones do not fit."""
     chip = round(size * 0.85)
+    kinds: list[tuple[list[list[_Segment]], list[list[_Segment]]]] = []  # (full, compact)
     if holder is not None:
         held = styles[holder]
         flag: list[_Segment] = [_Icon("flag", size, held.colour), _Chip(held.tag, chip, held)]
-        full.append([*flag, _Text(view.labels.captured, size)])
-        compact.append(flag)
+        kinds.append(([[*flag, _Text(view.labels.captured, size)]], [flag]))
     battles = [battle for battle in view.battles or () if battle.sector == sector]
     if battles:
-        for battle in battles:
-            full.append(
-                [
-                    _Icon("swords", size),
-                    _Text(f"#{battle.id}", size, True),
-                    _Chip(styles[battle.attacker].tag, chip, styles[battle.attacker]),
-                    _Icon("arrow", size),
-                    _Chip(styles[battle.defender].tag, chip, styles[battle.defender]),
-                ]
-            )
-        compact.append([_Icon("swords", size), _Text(f"×{len(battles)}", size, True)])
+        listed: list[list[_Segment]] = [
+            [
+                _Icon("swords", size),
+                _Text(f"#{battle.id}", size, True),
+                _Chip(styles[battle.attacker].tag, chip, styles[battle.attacker]),
+                _Icon("arrow", size),
+                _Chip(styles[battle.defender].tag, chip, styles[battle.defender]),
+            ]
+            for battle in battles
+        ]
+        ids = " ".join(f"#{battle.id}" for battle in battles)
+        short = _Text(ids if len(battles) <= 3 else f"×{len(battles)}", size, True)
+        kinds.append((listed, [[_Icon("swords", size), short]]))
     if view.private is not None:
         own = styles[view.private.side]
         orders = view.private.orders
@@ -822,28 +832,29 @@ def _badge_rows(
         for attack in orders.attacks_in(sector):
             targets[attack.target] = targets.get(attack.target, 0) + 1
         if targets:
-            row: list[_Segment] = [
-                _Icon("swords", size, own.colour if own.colour != WHITE else INK)
-            ]
+            row: list[_Segment] = [_Icon("swords", size, own.colour)]
             for target, count in targets.items():
                 row.append(_Chip(styles[target].tag, chip, styles[target]))
                 if count > 1:
                     row.append(_Text(f"×{count}", size, True))
-            full.append(row)
-            compact.append(row)
+            kinds.append(([row], [row]))
         if orders.reinforce == sector:
-            full.append([_Chip("+1", chip, own), _Text(view.labels.reinforce, size)])
-            compact.append([_Chip("+1", chip, own)])
+            plus = _Chip("+1", chip, own)
+            kinds.append(([[plus, _Text(view.labels.reinforce, size)]], [[plus]]))
     if links:
         row = [_Icon("link", size, MUTED), _Text(" ".join(links), size, True, MUTED)]
-        full.append(row)
-        compact.append(row)
+        kinds.append(([row], [row]))
     gap = size * 0.3
-    limit = max(1, int(height * 0.42 // (size * 1.55)))
-    rows = full
-    if len(full) > limit or any(_row_width(row, gap) > width for row in full):
-        rows = compact
-    return rows[:limit]
+    limit = max(1, int(height * 0.5 // (size * 1.55)))
+    longest = max((len(full) for full, _ in kinds), default=0)
+    candidates = [
+        [row for full, compact in kinds for row in (full if len(full) < keep else compact)]
+        for keep in (longest + 1, 2, 0)
+    ]
+    for rows in candidates:
+        if len(rows) <= limit and all(_row_width(row, gap) <= width for row in rows):
+            return rows
+    return candidates[-1][:limit]
 
 
 def _draw_armies(
@@ -922,32 +933,42 @@ def _draw_army_chip(
 def _draw_move(
     draw: ImageDraw.ImageDraw,
     style: _Style,
-    source: Point,
-    destination: Point,
-    bend: float,
+    source: _Shape,
+    destination: _Shape,
+    blocked: bool,
     count: int,
     scale: float,
-) -> None:
-    """A move order: a curved arrow between two sectors with the count at its middle."""
-    at = _curve(source, destination, bend)
-    points = [at(0.25 + 0.45 * step / 24) for step in range(25)]
+) -> tuple[_Chip, Point]:
+    """A move order: a curved arrow from inside ``source`` to the edge of ``destination``.
+
+    Returns the count label and where it goes (midway between the two sectors' edges), to be
+    drawn over everything else.
+    """
+    at = _curve(source.centre, destination.centre, 0.32 if blocked else 0.14)
+    chord = math.dist(source.centre, destination.centre) or 1.0
+    steps = [step / 200 for step in range(201)]
+    leaves = next((t for t in steps if not source.contains(at(t))), 0.5)
+    enters = next((t for t in steps if t > leaves and destination.contains(at(t))), 1.0)
+    end = min(enters + 26 / chord, 1.0)
+    start = max(min(leaves - 0.15, end - 0.3), 0.0)
+    points = [at(start + (end - start) * step / 24) for step in range(25)]
     width = max(6, round(scale * 0.011))
-    draw.line(points, fill=INK, width=width + 4, joint="curve")
-    draw.line(points[:-1], fill=style.colour, width=width, joint="curve")
+    head = width * 2.6
     (x1, y1), (x2, y2) = points[-2], points[-1]
     length = math.dist((x1, y1), (x2, y2)) or 1.0
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    head = width * 2.6
-    tip = (x2 + ux * head * 0.6, y2 + uy * head * 0.6)
+    base = (x2 - ux * head, y2 - uy * head)
+    shaft = [p for p in points if math.dist(p, points[0]) < math.dist(base, points[0])]
+    draw.line([*shaft, base], fill=INK, width=width + 4, joint="curve")
+    draw.line([*shaft, base], fill=style.colour, width=width, joint="curve")
     wings = [
-        (x2 - ux * head * 0.4 - uy * head * 0.7, y2 - uy * head * 0.4 + ux * head * 0.7),
-        (x2 - ux * head * 0.4 + uy * head * 0.7, y2 - uy * head * 0.4 - ux * head * 0.7),
+        (base[0] - uy * head * 0.6, base[1] + ux * head * 0.6),
+        (base[0] + uy * head * 0.6, base[1] - ux * head * 0.6),
     ]
-    draw.polygon([tip, *wings], fill=style.colour, outline=INK, width=2)
+    draw.polygon([(x2, y2), *wings], fill=style.colour, outline=INK, width=2)
     size = max(16, min(44, round(scale * 0.036)))
     label = _Chip(str(count), size, style)
-    middle = at(0.5)
-    _draw_chip(draw, label, middle[0] - _segment_width(label) / 2, middle[1])
+    return label, at(max(leaves - (_segment_width(label) / 2 + 4) / chord, start))
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, view: MapView, styles: dict[SideId, _Style]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, time
 from enum import IntEnum, StrEnum
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, field_validator
@@ -31,6 +31,8 @@ SectorId = str
 SideId = str
 
 _RECORD = ConfigDict(frozen=True, extra="forbid")
+
+Language = Literal["en", "ru"]
 
 
 class CampaignStatus(StrEnum):
@@ -130,6 +132,7 @@ class CampaignSettings(BaseModel):
     ruleset_overrides: dict[str, JsonValue] | None = None
     map: str | CampaignMap | None = None
     unreported_policy: UnreportedPolicy | None = None
+    language: Language | None = None
 
     @field_validator("time_zone")
     @classmethod
@@ -150,6 +153,7 @@ class NewCampaign(BaseModel):
     ruleset_overrides: dict[str, JsonValue] = Field(default_factory=dict)
     map: str | CampaignMap = "planet-5"
     unreported_policy: UnreportedPolicy = UnreportedPolicy.DRAW
+    language: Language = "en"
     created_by: UserId
     creator_name: str = Field(min_length=1, max_length=128)
 
@@ -179,6 +183,8 @@ class Campaign(BaseModel):
     created_by: UserId
     created_at: AwareDatetime
     updated_at: AwareDatetime
+    language: Language = "en"
+    status_message_id: int | None = None
 
 
 class NewSide(BaseModel):
@@ -553,6 +559,64 @@ class CorrectionResult(BaseModel):
     resolution: ResolutionRecord | None
     campaign: Campaign | None
     message: str
+
+
+class Person(BaseModel):
+    """Someone the bot has seen. ``language`` is their own choice (``None``: their Telegram's)."""
+
+    model_config = _RECORD
+
+    user_id: UserId
+    display_name: str
+    username: str | None
+    telegram_language: str | None
+    language: Language | None
+    private_started_at: AwareDatetime | None
+    current_campaign_id: CampaignId | None
+    updated_at: AwareDatetime
+
+    @property
+    def can_receive_private(self) -> bool:
+        """True once the person has opened a private chat with the bot."""
+        return self.private_started_at is not None
+
+
+class JoinRequest(BaseModel):
+    """A person who pressed "join" in the group and has not finished in the private chat."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    user_id: UserId
+    display_name: str
+    requested_at: AwareDatetime
+
+
+class Prompt(BaseModel):
+    """What the bot waits for a person to type in a chat: ``field`` names the dialogue step."""
+
+    model_config = _RECORD
+
+    chat_id: ChatId
+    user_id: UserId
+    campaign_id: CampaignId | None
+    field: str
+    data: dict[str, JsonValue]
+    message_id: int | None
+    created_at: AwareDatetime
+
+
+class UiMessage(BaseModel):
+    """A bot message a person's screen is built on, edited in place (``kind`` says which)."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    user_id: UserId
+    kind: str
+    chat_id: ChatId
+    message_id: int
+    updated_at: AwareDatetime
 
 
 def json_of(record: BaseModel | None) -> Any:

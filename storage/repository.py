@@ -19,7 +19,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-import aiosqlite
 from pydantic import TypeAdapter
 
 from rules import (
@@ -75,6 +74,19 @@ from storage.models import (
     WriteOutcome,
     json_of,
     utc,
+)
+from storage.people import PeopleRecords, PeopleStore
+from storage.sql import (
+    Conn,
+    Row,
+    changed_rows,
+    dt,
+    dump_json,
+    fetch_all,
+    fetch_one,
+    insert_row,
+    opt_dt,
+    ts,
 )
 
 _BATTLES = TypeAdapter(tuple[Battle, ...])
@@ -307,22 +319,6 @@ class CampaignStore(Protocol):
     async def close(self) -> None: ...
 
 
-def _ts(moment: datetime) -> str:
-    return utc(moment).isoformat(timespec="microseconds")
-
-
-def _dt(text: str) -> datetime:
-    return datetime.fromisoformat(text)
-
-
-def _opt_dt(text: str | None) -> datetime | None:
-    return None if text is None else _dt(text)
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
 def _state_json(state: CampaignState) -> str:
     return state.model_dump_json()
 
@@ -336,35 +332,6 @@ def _appendix_state(state: CampaignState) -> dict[str, Any]:
 
 def _position(campaign: Campaign) -> dict[str, Any]:
     return {"turn": campaign.turn, "phase": campaign.phase.value, "status": campaign.status.value}
-
-
-Row = sqlite3.Row
-Conn = aiosqlite.Connection
-
-
-async def _one(conn: Conn, sql: str, params: Sequence[Any] = ()) -> Row | None:
-    async with conn.execute(sql, params) as cursor:
-        row: Row | None = await cursor.fetchone()
-    return row
-
-
-async def _all(conn: Conn, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-    async with conn.execute(sql, params) as cursor:
-        rows = await cursor.fetchall()
-    return list(rows)
-
-
-async def _changed(conn: Conn, sql: str, params: Sequence[Any] = ()) -> int:
-    async with conn.execute(sql, params) as cursor:
-        return cursor.rowcount
-
-
-async def _insert(conn: Conn, sql: str, params: Sequence[Any] = ()) -> int:
-    async with conn.execute(sql, params) as cursor:
-        row_id = cursor.lastrowid
-    if row_id is None:
-        raise RuntimeError(f"insert returned no row id: {sql}")
-    return row_id
 
 
 def _campaign(row: Row) -> Campaign:
@@ -387,8 +354,10 @@ def _campaign(row: Row) -> Campaign:
         phase=Phase(row["phase"]),
         turn=row["turn"],
         created_by=row["created_by"],
-        created_at=_dt(row["created_at"]),
-        updated_at=_dt(row["updated_at"]),
+        created_at=dt(row["created_at"]),
+        updated_at=dt(row["updated_at"]),
+        language=row["language"],
+        status_message_id=row["status_message_id"],
     )
 
 
@@ -409,10 +378,10 @@ def _phase_entry(row: Row) -> PhaseEntry:
         turn=row["turn"],
         phase=Phase(row["phase"]),
         status=CampaignStatus(row["status"]),
-        entered_at=_dt(row["entered_at"]),
+        entered_at=dt(row["entered_at"]),
         actor=row["actor"],
         reason=row["reason"],
-        undone_at=_opt_dt(row["undone_at"]),
+        undone_at=opt_dt(row["undone_at"]),
         undone_by=row["undone_by"],
     )
 
@@ -425,9 +394,9 @@ def _battle_list(row: Row) -> BattleListRecord:
         revision=row["revision"],
         battles=_BATTLES.validate_json(row["battles_json"]),
         rejected=_REJECTIONS.validate_json(row["rejected_json"]),
-        published_at=_dt(row["published_at"]),
+        published_at=dt(row["published_at"]),
         published_by=row["published_by"],
-        retired_at=_opt_dt(row["retired_at"]),
+        retired_at=opt_dt(row["retired_at"]),
         retired_reason=None
         if row["retired_reason"] is None
         else RetiredReason(row["retired_reason"]),
@@ -445,9 +414,9 @@ def _resolution(row: Row) -> ResolutionRecord:
         results=_RESULTS.validate_json(row["results_json"]),
         report=TurnReport.model_validate_json(row["report_json"]),
         state_after=CampaignState.model_validate_json(row["state_after_json"]),
-        created_at=_dt(row["created_at"]),
+        created_at=dt(row["created_at"]),
         created_by=row["created_by"],
-        retired_at=_opt_dt(row["retired_at"]),
+        retired_at=opt_dt(row["retired_at"]),
         retired_reason=None
         if row["retired_reason"] is None
         else RetiredReason(row["retired_reason"]),
@@ -462,7 +431,7 @@ def _orders_record(row: Row) -> OrdersRecord:
         orders=SideOrders.model_validate_json(row["body_json"]),
         ready=bool(row["ready"]),
         updated_by=row["updated_by"],
-        updated_at=_dt(row["updated_at"]),
+        updated_at=dt(row["updated_at"]),
         edits=row["edits"],
     )
 
@@ -474,7 +443,7 @@ def _placement_record(row: Row) -> PlacementRecord:
         placement=_PLACEMENT.validate_json(row["body_json"]),
         ready=bool(row["ready"]),
         updated_by=row["updated_by"],
-        updated_at=_dt(row["updated_at"]),
+        updated_at=dt(row["updated_at"]),
         edits=row["edits"],
     )
 
@@ -508,14 +477,14 @@ def _battle_report(
         battle=battle,
         reported=_optional_result(row["reported_json"]),
         reported_by=row["reported_by"],
-        reported_at=_opt_dt(row["reported_at"]),
+        reported_at=opt_dt(row["reported_at"]),
         confirmed_by=row["confirmed_by"],
-        confirmed_at=_opt_dt(row["confirmed_at"]),
+        confirmed_at=opt_dt(row["confirmed_at"]),
         disputed_by=row["disputed_by"],
-        disputed_at=_opt_dt(row["disputed_at"]),
+        disputed_at=opt_dt(row["disputed_at"]),
         override=_optional_result(row["override_json"]),
         override_by=row["override_by"],
-        override_at=_opt_dt(row["override_at"]),
+        override_at=opt_dt(row["override_at"]),
     )
 
 
@@ -530,18 +499,22 @@ def _outbox(row: Row) -> OutboxMessage:
         dedup_key=row["dedup_key"],
         state=OutboxState(row["state"]),
         attempts=row["attempts"],
-        created_at=_dt(row["created_at"]),
-        not_before=_dt(row["not_before"]),
-        lease_until=_opt_dt(row["lease_until"]),
+        created_at=dt(row["created_at"]),
+        not_before=dt(row["not_before"]),
+        lease_until=opt_dt(row["lease_until"]),
         claim_token=row["claim_token"],
         telegram_message_id=row["telegram_message_id"],
-        sent_at=_opt_dt(row["sent_at"]),
+        sent_at=opt_dt(row["sent_at"]),
         last_error=row["last_error"],
     )
 
 
-class SqliteCampaignStore:
-    """:class:`CampaignStore` on one SQLite file (see ``docs/storage.md``)."""
+class Store(CampaignStore, PeopleStore, Protocol):
+    """Everything the bot keeps: campaigns and turns, and what it knows of people."""
+
+
+class SqliteCampaignStore(PeopleRecords):
+    """:class:`Store` on one SQLite file (see ``docs/storage.md``)."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -558,7 +531,7 @@ class SqliteCampaignStore:
     # ---- shared pieces, always called inside a transaction -----------------------------------
 
     async def _campaign_in(self, conn: Conn, campaign_id: CampaignId) -> Campaign | None:
-        row = await _one(conn, "SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
+        row = await fetch_one(conn, "SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
         return None if row is None else _campaign(row)
 
     async def _require_campaign(self, conn: Conn, campaign_id: CampaignId) -> Campaign:
@@ -583,13 +556,13 @@ class SqliteCampaignStore:
             " after_json, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 campaign.id,
-                _ts(now),
+                ts(now),
                 actor,
                 action.value,
                 campaign.turn,
                 campaign.phase.value,
-                _dump(before),
-                _dump(after),
+                dump_json(before),
+                dump_json(after),
                 reason,
             ),
         )
@@ -605,7 +578,7 @@ class SqliteCampaignStore:
         reason: str,
         now: datetime,
     ) -> int:
-        row = await _one(
+        row = await fetch_one(
             conn,
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM phase_history WHERE campaign_id = ?",
             (campaign_id,),
@@ -614,7 +587,7 @@ class SqliteCampaignStore:
         await conn.execute(
             "INSERT INTO phase_history (campaign_id, seq, turn, phase, status, entered_at, actor,"
             " reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (campaign_id, seq, turn, phase.value, status.value, _ts(now), actor, reason),
+            (campaign_id, seq, turn, phase.value, status.value, ts(now), actor, reason),
         )
         return seq
 
@@ -636,7 +609,7 @@ class SqliteCampaignStore:
         if before is None:
             return _result(TransitionOutcome.NOT_FOUND, None, f"no campaign {campaign_id}"), None
         try:
-            changed = await _changed(
+            changed = await changed_rows(
                 conn,
                 "UPDATE campaigns SET turn = ?, phase = ?, status = COALESCE(?, status),"
                 " updated_at = ? WHERE id = ? AND turn = ? AND phase = ? AND status <> 'paused'",
@@ -644,7 +617,7 @@ class SqliteCampaignStore:
                     new_turn,
                     new_phase.value,
                     None if new_status is None else new_status.value,
-                    _ts(now),
+                    ts(now),
                     campaign_id,
                     expected_turn,
                     expected_phase.value,
@@ -658,7 +631,7 @@ class SqliteCampaignStore:
             raise
         campaign = await self._require_campaign(conn, campaign_id)
         if changed == 0:
-            done = await _one(
+            done = await fetch_one(
                 conn,
                 "SELECT 1 FROM phase_history WHERE campaign_id = ? AND turn = ? AND phase = ?"
                 " AND undone_at IS NULL",
@@ -706,21 +679,23 @@ class SqliteCampaignStore:
                 message.chat_id,
                 message.thread_id,
                 message.kind,
-                _dump(message.payload),
+                dump_json(message.payload),
                 message.dedup_key,
-                _ts(now),
-                _ts(not_before),
+                ts(now),
+                ts(not_before),
                 phase_seq,
                 resolution_id,
             ),
         )
-        row = await _one(conn, "SELECT * FROM outbox WHERE dedup_key = ?", (message.dedup_key,))
+        row = await fetch_one(
+            conn, "SELECT * FROM outbox WHERE dedup_key = ?", (message.dedup_key,)
+        )
         if row is None:
             raise RuntimeError(f"outbox row {message.dedup_key!r} vanished inside its transaction")
         return _outbox(row)
 
     async def _current_list_row(self, conn: Conn, campaign_id: CampaignId, turn: int) -> Row | None:
-        return await _one(
+        return await fetch_one(
             conn,
             "SELECT * FROM battle_lists WHERE campaign_id = ? AND turn = ? AND retired_at IS NULL",
             (campaign_id, turn),
@@ -729,7 +704,7 @@ class SqliteCampaignStore:
     async def _state_in(
         self, conn: Conn, campaign_id: CampaignId, turn: int
     ) -> CampaignState | None:
-        row = await _one(
+        row = await fetch_one(
             conn,
             "SELECT state_json FROM turn_starts WHERE campaign_id = ? AND turn = ?"
             " AND retired_at IS NULL",
@@ -749,7 +724,7 @@ class SqliteCampaignStore:
         await conn.execute(
             "INSERT INTO turn_starts (campaign_id, turn, state_json, resolution_id, created_at,"
             " created_by) VALUES (?, ?, ?, ?, ?, ?)",
-            (campaign_id, state.turn, _state_json(state), resolution_id, _ts(now), actor),
+            (campaign_id, state.turn, _state_json(state), resolution_id, ts(now), actor),
         )
 
     # ---- campaigns ----------------------------------------------------------------------------
@@ -760,25 +735,26 @@ class SqliteCampaignStore:
         map_json = None if isinstance(new.map, str) else new.map.model_dump_json()
         async with self._db.transaction() as conn:
             try:
-                campaign_id = await _insert(
+                campaign_id = await insert_row(
                     conn,
                     "INSERT INTO campaigns (chat_id, thread_id, title, time_zone, schedule_json,"
                     " ruleset_json, map_name, map_json, unreported_policy, status, phase, turn,"
-                    " created_by, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'setup', 'setup', 0, ?, ?, ?)",
+                    " created_by, created_at, updated_at, language)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'setup', 'setup', 0, ?, ?, ?, ?)",
                     (
                         new.chat_id,
                         new.thread_id,
                         new.title,
                         new.time_zone,
                         new.schedule.model_dump_json(),
-                        _dump(new.ruleset_overrides),
+                        dump_json(new.ruleset_overrides),
                         map_name,
                         map_json,
                         new.unreported_policy.value,
                         new.created_by,
-                        _ts(now),
-                        _ts(now),
+                        ts(now),
+                        ts(now),
+                        new.language,
                     ),
                 )
             except sqlite3.IntegrityError as error:
@@ -790,7 +766,7 @@ class SqliteCampaignStore:
             await conn.execute(
                 "INSERT INTO members (campaign_id, user_id, display_name, side_id, joined_at)"
                 " VALUES (?, ?, ?, NULL, ?)",
-                (campaign_id, new.created_by, new.creator_name, _ts(now)),
+                (campaign_id, new.created_by, new.creator_name, ts(now)),
             )
             await conn.execute(
                 "INSERT INTO member_roles (campaign_id, user_id, role) VALUES (?, ?, 'gm')",
@@ -826,7 +802,7 @@ class SqliteCampaignStore:
     async def active_campaign(self, chat_id: ChatId, thread_id: int = 0) -> Campaign | None:
         """The unfinished campaign of a group chat (forum topic ``thread_id``), if any."""
         async with self._db.snapshot() as conn:
-            row = await _one(
+            row = await fetch_one(
                 conn,
                 "SELECT * FROM campaigns WHERE chat_id = ? AND thread_id = ?"
                 " AND status <> 'finished'",
@@ -837,7 +813,7 @@ class SqliteCampaignStore:
     async def campaigns_in_chat(self, chat_id: ChatId) -> list[Campaign]:
         """Every campaign a chat has run, oldest first."""
         async with self._db.snapshot() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn, "SELECT * FROM campaigns WHERE chat_id = ? ORDER BY id", (chat_id,)
             )
         return [_campaign(row) for row in rows]
@@ -845,7 +821,7 @@ class SqliteCampaignStore:
     async def unfinished_campaigns(self) -> list[Campaign]:
         """Every campaign not finished, oldest first (the scheduler's list after a restart)."""
         async with self._db.snapshot() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn, "SELECT * FROM campaigns WHERE status <> 'finished' ORDER BY id"
             )
         return [_campaign(row) for row in rows]
@@ -872,14 +848,16 @@ class SqliteCampaignStore:
             if settings.schedule is not None:
                 columns["schedule_json"] = settings.schedule.model_dump_json()
             if settings.ruleset_overrides is not None:
-                columns["ruleset_json"] = _dump(settings.ruleset_overrides)
+                columns["ruleset_json"] = dump_json(settings.ruleset_overrides)
             if settings.unreported_policy is not None:
                 columns["unreported_policy"] = settings.unreported_policy.value
+            if settings.language is not None:
+                columns["language"] = settings.language
             if isinstance(settings.map, str):
                 columns["map_name"], columns["map_json"] = settings.map, None
             elif settings.map is not None:
                 columns["map_name"], columns["map_json"] = None, settings.map.model_dump_json()
-            columns["updated_at"] = _ts(now)
+            columns["updated_at"] = ts(now)
             assignments = ", ".join(f"{name} = ?" for name in columns)
             await conn.execute(
                 f"UPDATE campaigns SET {assignments} WHERE id = ?",
@@ -909,10 +887,10 @@ class SqliteCampaignStore:
     ) -> TransitionResult:
         """Compare-and-set the status alone (pause, resume); the phase does not move."""
         async with self._db.transaction() as conn:
-            changed = await _changed(
+            changed = await changed_rows(
                 conn,
                 "UPDATE campaigns SET status = ?, updated_at = ? WHERE id = ? AND status = ?",
-                (new.value, _ts(now), campaign_id, expected.value),
+                (new.value, ts(now), campaign_id, expected.value),
             )
             campaign = await self._campaign_in(conn, campaign_id)
             if campaign is None:
@@ -946,7 +924,7 @@ class SqliteCampaignStore:
         """Add a side at the end of the side order."""
         async with self._db.transaction() as conn:
             campaign = await self._require_campaign(conn, campaign_id)
-            row = await _one(
+            row = await fetch_one(
                 conn,
                 "SELECT COALESCE(MAX(position), 0) + 1 FROM sides WHERE campaign_id = ?",
                 (campaign_id,),
@@ -969,7 +947,7 @@ class SqliteCampaignStore:
         """Rename or recolour side ``side.id``."""
         async with self._db.transaction() as conn:
             campaign = await self._require_campaign(conn, campaign_id)
-            row = await _one(
+            row = await fetch_one(
                 conn, "SELECT * FROM sides WHERE campaign_id = ? AND id = ?", (campaign_id, side.id)
             )
             if row is None:
@@ -999,7 +977,7 @@ class SqliteCampaignStore:
             campaign = await self._require_campaign(conn, campaign_id)
             if campaign.phase is not Phase.SETUP:
                 raise SettingsLockedError("sides can be removed only during setup")
-            row = await _one(
+            row = await fetch_one(
                 conn, "SELECT * FROM sides WHERE campaign_id = ? AND id = ?", (campaign_id, side_id)
             )
             if row is None:
@@ -1034,7 +1012,7 @@ class SqliteCampaignStore:
     async def sides(self, campaign_id: CampaignId) -> list[Side]:
         """The campaign's sides in the order they were added."""
         async with self._db.snapshot() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn, "SELECT * FROM sides WHERE campaign_id = ? ORDER BY position", (campaign_id,)
             )
         return [_side(row) for row in rows]
@@ -1042,14 +1020,14 @@ class SqliteCampaignStore:
     async def _member_in(
         self, conn: Conn, campaign_id: CampaignId, user_id: UserId
     ) -> Member | None:
-        row = await _one(
+        row = await fetch_one(
             conn,
             "SELECT * FROM members WHERE campaign_id = ? AND user_id = ?",
             (campaign_id, user_id),
         )
         if row is None:
             return None
-        roles = await _all(
+        roles = await fetch_all(
             conn,
             "SELECT role FROM member_roles WHERE campaign_id = ? AND user_id = ?",
             (campaign_id, user_id),
@@ -1060,7 +1038,7 @@ class SqliteCampaignStore:
             display_name=row["display_name"],
             side_id=row["side_id"],
             roles=frozenset(Role(r["role"]) for r in roles),
-            joined_at=_dt(row["joined_at"]),
+            joined_at=dt(row["joined_at"]),
         )
 
     async def put_member(
@@ -1085,7 +1063,7 @@ class SqliteCampaignStore:
                 "INSERT INTO members (campaign_id, user_id, display_name, side_id, joined_at)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (campaign_id, user_id) DO UPDATE SET"
                 " display_name = excluded.display_name, side_id = excluded.side_id",
-                (campaign_id, user_id, display_name, side_id, _ts(now)),
+                (campaign_id, user_id, display_name, side_id, ts(now)),
             )
             await conn.execute(
                 "DELETE FROM member_roles WHERE campaign_id = ? AND user_id = ?",
@@ -1128,7 +1106,7 @@ class SqliteCampaignStore:
     async def members(self, campaign_id: CampaignId) -> list[Member]:
         """Everyone in a campaign, by user id."""
         async with self._db.snapshot() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn,
                 "SELECT user_id FROM members WHERE campaign_id = ? ORDER BY user_id",
                 (campaign_id,),
@@ -1139,7 +1117,7 @@ class SqliteCampaignStore:
     async def memberships(self, user_id: UserId) -> list[Membership]:
         """Every campaign a person is in, oldest first."""
         async with self._db.snapshot() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn,
                 "SELECT c.* FROM campaigns c JOIN members m ON m.campaign_id = c.id"
                 " WHERE m.user_id = ? ORDER BY c.id",
@@ -1224,14 +1202,14 @@ class SqliteCampaignStore:
             )
             if seq is None or result.campaign is None:
                 return result
-            row = await _one(
+            row = await fetch_one(
                 conn,
                 "SELECT COALESCE(MAX(revision), 0) + 1 FROM battle_lists"
                 " WHERE campaign_id = ? AND turn = ?",
                 (campaign_id, turn),
             )
             revision = int(row[0]) if row is not None else 1
-            list_id = await _insert(
+            list_id = await insert_row(
                 conn,
                 "INSERT INTO battle_lists (campaign_id, turn, revision, battles_json,"
                 " rejected_json, published_at, published_by) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -1241,7 +1219,7 @@ class SqliteCampaignStore:
                     revision,
                     _BATTLES.dump_json(tuple(battles)).decode(),
                     _REJECTIONS.dump_json(tuple(rejected)).decode(),
-                    _ts(now),
+                    ts(now),
                     actor,
                 ),
             )
@@ -1278,7 +1256,7 @@ class SqliteCampaignStore:
     ) -> list[int]:
         """Copy the reports of the previous (undone) list revision to the new one for every
         battle that is identical in both, so an undo and republish keeps results already in."""
-        previous = await _one(
+        previous = await fetch_one(
             conn,
             "SELECT * FROM battle_lists WHERE campaign_id = ? AND turn = ? AND revision = ?",
             (campaign_id, turn, revision - 1),
@@ -1288,7 +1266,7 @@ class SqliteCampaignStore:
         before = {battle.id: battle for battle in _battle_list(previous).battles}
         carried = [battle.id for battle in battles if before.get(battle.id) == battle]
         for battle_id in carried:
-            copied = await _changed(
+            copied = await changed_rows(
                 conn,
                 "INSERT INTO battle_reports SELECT ?, battle, reported_json, reported_by,"
                 " reported_at, confirmed_by, confirmed_at, disputed_by, disputed_at,"
@@ -1300,7 +1278,7 @@ class SqliteCampaignStore:
                 await conn.execute(
                     "INSERT INTO battle_report_events (battle_list_id, battle, kind, actor, at)"
                     " VALUES (?, ?, 'carried_over', ?, ?)",
-                    (list_id, battle_id, actor, _ts(now)),
+                    (list_id, battle_id, actor, ts(now)),
                 )
         return carried
 
@@ -1321,7 +1299,7 @@ class SqliteCampaignStore:
         turn = inputs.turn
         over = resolution.report.game_over
         async with self._db.transaction() as conn:
-            stored = await _one(
+            stored = await fetch_one(
                 conn,
                 "SELECT COALESCE(MAX(revision), 0) FROM resolutions WHERE campaign_id = ?"
                 " AND turn = ?",
@@ -1380,7 +1358,7 @@ class SqliteCampaignStore:
         actor: UserId | None,
         now: datetime,
     ) -> int:
-        return await _insert(
+        return await insert_row(
             conn,
             "INSERT INTO resolutions (campaign_id, turn, revision, battle_list_id, state_json,"
             " orders_json, results_json, report_json, state_after_json, created_at, created_by)"
@@ -1395,7 +1373,7 @@ class SqliteCampaignStore:
                 _RESULTS.dump_json(inputs.results).decode(),
                 resolution.report.model_dump_json(),
                 _state_json(resolution.state),
-                _ts(now),
+                ts(now),
                 actor,
             ),
         )
@@ -1427,7 +1405,7 @@ class SqliteCampaignStore:
                     campaign=None,
                     message=f"no campaign {campaign_id}",
                 )
-            old_row = await _one(
+            old_row = await fetch_one(
                 conn,
                 "SELECT * FROM resolutions WHERE campaign_id = ? AND turn = ?"
                 " AND retired_at IS NULL",
@@ -1463,19 +1441,19 @@ class SqliteCampaignStore:
             await conn.execute(
                 "UPDATE resolutions SET retired_at = ?, retired_by = ?, retired_reason ="
                 " 'superseded' WHERE id = ?",
-                (_ts(now), actor, old.id),
+                (ts(now), actor, old.id),
             )
             await conn.execute(
                 "UPDATE turn_starts SET retired_at = ?, retired_by = ?, retired_reason ="
                 " 'superseded' WHERE campaign_id = ? AND turn = ? AND retired_at IS NULL",
-                (_ts(now), actor, campaign_id, turn + 1),
+                (ts(now), actor, campaign_id, turn + 1),
             )
             await conn.execute(
                 "UPDATE outbox SET state = 'cancelled' WHERE resolution_id = ? AND state ="
                 " 'pending'",
                 (old.id,),
             )
-            revision_row = await _one(
+            revision_row = await fetch_one(
                 conn,
                 "SELECT MAX(revision) + 1 FROM resolutions WHERE campaign_id = ? AND turn = ?",
                 (campaign_id, turn),
@@ -1513,7 +1491,7 @@ class SqliteCampaignStore:
                 await self._enqueue_in(
                     conn, message, now, phase_seq=phase_seq, resolution_id=new_id
                 )
-            new_row = await _one(conn, "SELECT * FROM resolutions WHERE id = ?", (new_id,))
+            new_row = await fetch_one(conn, "SELECT * FROM resolutions WHERE id = ?", (new_id,))
         if new_row is None:
             raise RuntimeError(f"resolution {new_id} vanished inside its transaction")
         return CorrectionResult(
@@ -1541,7 +1519,7 @@ class SqliteCampaignStore:
         await conn.execute(
             "UPDATE phase_history SET undone_at = ?, undone_by = ? WHERE campaign_id = ? AND seq"
             " = (SELECT MAX(seq) FROM phase_history WHERE campaign_id = ? AND undone_at IS NULL)",
-            (_ts(now), actor, campaign.id, campaign.id),
+            (ts(now), actor, campaign.id, campaign.id),
         )
         await self._set_position(conn, campaign.id, campaign.turn, phase, status, now)
         return await self._enter_phase(
@@ -1560,7 +1538,7 @@ class SqliteCampaignStore:
         try:
             await conn.execute(
                 "UPDATE campaigns SET turn = ?, phase = ?, status = ?, updated_at = ? WHERE id = ?",
-                (turn, phase.value, status.value, _ts(now), campaign_id),
+                (turn, phase.value, status.value, ts(now), campaign_id),
             )
         except sqlite3.IntegrityError as error:
             if "campaigns.chat_id" in str(error):
@@ -1595,7 +1573,7 @@ class SqliteCampaignStore:
                 return _result(TransitionOutcome.NOT_FOUND, None, f"no campaign {campaign_id}")
             entries = [
                 _phase_entry(row)
-                for row in await _all(
+                for row in await fetch_all(
                     conn,
                     "SELECT * FROM phase_history WHERE campaign_id = ? ORDER BY seq",
                     (campaign_id,),
@@ -1624,7 +1602,7 @@ class SqliteCampaignStore:
                 else back_to.status
             )
             await self._set_position(conn, campaign_id, back_to.turn, back_to.phase, status, now)
-            stamp = (_ts(now), actor)
+            stamp = (ts(now), actor)
             await conn.execute(
                 "UPDATE phase_history SET undone_at = ?, undone_by = ? WHERE campaign_id = ?"
                 " AND seq = ?",
@@ -1636,7 +1614,7 @@ class SqliteCampaignStore:
                 " AND retired_at IS NULL",
                 (*stamp, campaign_id, back_to.turn),
             )
-            retired_resolutions = await _all(
+            retired_resolutions = await fetch_all(
                 conn,
                 "SELECT id FROM resolutions WHERE campaign_id = ? AND turn >= ?"
                 " AND retired_at IS NULL",
@@ -1689,7 +1667,7 @@ class SqliteCampaignStore:
     async def phase_history(self, campaign_id: CampaignId) -> list[PhaseEntry]:
         """Every phase entry of a campaign, undone ones included, in order."""
         async with self._db.snapshot() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn,
                 "SELECT * FROM phase_history WHERE campaign_id = ? ORDER BY seq",
                 (campaign_id,),
@@ -1710,7 +1688,7 @@ class SqliteCampaignStore:
             if state is None:
                 return None
             list_row = await self._current_list_row(conn, campaign_id, turn)
-            resolution_row = await _one(
+            resolution_row = await fetch_one(
                 conn,
                 "SELECT * FROM resolutions WHERE campaign_id = ? AND turn = ?"
                 " AND retired_at IS NULL",
@@ -1757,7 +1735,7 @@ class SqliteCampaignStore:
         """A turn's resolution revisions, oldest first (only the current one by default)."""
         only_current = "" if include_retired else " AND retired_at IS NULL"
         async with self._db.snapshot() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn,
                 "SELECT * FROM resolutions WHERE campaign_id = ? AND turn = ?"
                 + only_current
@@ -1785,12 +1763,12 @@ class SqliteCampaignStore:
                 return WriteOutcome.NOT_FOUND, None
             if campaign.turn != turn or campaign.phase is not phase:
                 return WriteOutcome.PHASE_CLOSED, None
-            side = await _one(
+            side = await fetch_one(
                 conn, "SELECT 1 FROM sides WHERE campaign_id = ? AND id = ?", (campaign_id, side_id)
             )
             if side is None:
                 return WriteOutcome.UNKNOWN_SIDE, None
-            current = await _one(
+            current = await fetch_one(
                 conn,
                 "SELECT * FROM order_sets WHERE campaign_id = ? AND turn = ? AND side_id = ?"
                 " AND retired_at IS NULL",
@@ -1798,11 +1776,11 @@ class SqliteCampaignStore:
             )
             kind = "placement" if turn == 0 else "orders"
             if current is None:
-                set_id = await _insert(
+                set_id = await insert_row(
                     conn,
                     "INSERT INTO order_sets (campaign_id, turn, side_id, kind, body_json, ready,"
                     " updated_by, updated_at, edits) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)",
-                    (campaign_id, turn, side_id, kind, body, int(ready), actor, _ts(now)),
+                    (campaign_id, turn, side_id, kind, body, int(ready), actor, ts(now)),
                 )
                 seq = 1
             else:
@@ -1810,12 +1788,12 @@ class SqliteCampaignStore:
                 await conn.execute(
                     "UPDATE order_sets SET body_json = ?, ready = ?, updated_by = ?,"
                     " updated_at = ?, edits = ? WHERE id = ?",
-                    (body, int(ready), actor, _ts(now), seq, set_id),
+                    (body, int(ready), actor, ts(now), seq, set_id),
                 )
             await conn.execute(
                 "INSERT INTO order_edits (order_set_id, seq, body_json, ready, edited_by,"
                 " edited_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (set_id, seq, body, int(ready), actor, _ts(now)),
+                (set_id, seq, body, int(ready), actor, ts(now)),
             )
             member = await self._member_in(conn, campaign_id, actor)
             own_side = member is not None and member.side_id == side_id
@@ -1833,7 +1811,7 @@ class SqliteCampaignStore:
                     {"side": side_id, "body": json.loads(body), "ready": ready},
                     now,
                 )
-            row = await _one(conn, "SELECT * FROM order_sets WHERE id = ?", (set_id,))
+            row = await fetch_one(conn, "SELECT * FROM order_sets WHERE id = ?", (set_id,))
         return WriteOutcome.SAVED, row
 
     async def save_orders(
@@ -1878,7 +1856,7 @@ class SqliteCampaignStore:
     async def _orders_in(
         self, conn: Conn, campaign_id: CampaignId, turn: int
     ) -> dict[SideId, OrdersRecord]:
-        rows = await _all(
+        rows = await fetch_all(
             conn,
             "SELECT o.* FROM order_sets o JOIN sides s ON s.campaign_id = o.campaign_id"
             " AND s.id = o.side_id WHERE o.campaign_id = ? AND o.turn = ? AND o.kind = 'orders'"
@@ -1904,7 +1882,7 @@ class SqliteCampaignStore:
     async def placements(self, campaign_id: CampaignId) -> dict[SideId, PlacementRecord]:
         """Every side's current deployment."""
         async with self._db.snapshot() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn,
                 "SELECT o.* FROM order_sets o JOIN sides s ON s.campaign_id = o.campaign_id"
                 " AND s.id = o.side_id WHERE o.campaign_id = ? AND o.kind = 'placement'"
@@ -1918,7 +1896,7 @@ class SqliteCampaignStore:
     ) -> list[OrderEdit]:
         """Every save of a side's orders (turn 0: placement) for a turn, retired sets included."""
         async with self._db.snapshot() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn,
                 "SELECT e.*, o.kind, o.retired_at FROM order_edits e JOIN order_sets o"
                 " ON o.id = e.order_set_id WHERE o.campaign_id = ? AND o.turn = ?"
@@ -1940,7 +1918,7 @@ class SqliteCampaignStore:
                 ),
                 ready=bool(row["ready"]),
                 edited_by=row["edited_by"],
-                edited_at=_dt(row["edited_at"]),
+                edited_at=dt(row["edited_at"]),
                 retired=row["retired_at"] is not None,
             )
             for row in rows
@@ -1949,7 +1927,7 @@ class SqliteCampaignStore:
     async def revealed_orders(self, campaign_id: CampaignId) -> dict[int, dict[SideId, SideOrders]]:
         """Orders as resolved, by turn: only turns whose resolution is current (after reveal)."""
         async with self._db.snapshot() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn,
                 "SELECT turn, orders_json FROM resolutions WHERE campaign_id = ?"
                 " AND retired_at IS NULL ORDER BY turn",
@@ -1968,7 +1946,7 @@ class SqliteCampaignStore:
     ) -> list[BattleReport]:
         if battle_list is None:
             return []
-        rows = await _all(
+        rows = await fetch_all(
             conn, "SELECT * FROM battle_reports WHERE battle_list_id = ?", (battle_list.id,)
         )
         by_battle = {row["battle"]: row for row in rows}
@@ -1994,7 +1972,7 @@ class SqliteCampaignStore:
         return WriteOutcome.SAVED, campaign, list_row["id"]
 
     async def _report_row(self, conn: Conn, list_id: int, battle: int) -> Row | None:
-        return await _one(
+        return await fetch_one(
             conn,
             "SELECT * FROM battle_reports WHERE battle_list_id = ? AND battle = ?",
             (list_id, battle),
@@ -2019,7 +1997,7 @@ class SqliteCampaignStore:
                 kind,
                 None if result is None else result.model_dump_json(),
                 actor,
-                _ts(now),
+                ts(now),
             ),
         )
 
@@ -2042,7 +2020,7 @@ class SqliteCampaignStore:
                 battle,
                 None if result is None else result.model_dump_json(),
                 actor,
-                _ts(now),
+                ts(now),
             ),
         )
         await self._report_event(conn, list_id, battle, "override", result, actor, now)
@@ -2066,7 +2044,7 @@ class SqliteCampaignStore:
                 " DO UPDATE SET reported_json = excluded.reported_json, reported_by ="
                 " excluded.reported_by, reported_at = excluded.reported_at, confirmed_by = NULL,"
                 " confirmed_at = NULL, disputed_by = NULL, disputed_at = NULL",
-                (list_id, result.battle, result.model_dump_json(), actor, _ts(now)),
+                (list_id, result.battle, result.model_dump_json(), actor, ts(now)),
             )
             await self._report_event(conn, list_id, result.battle, "report", result, actor, now)
             row = await self._report_row(conn, list_id, result.battle)
@@ -2103,7 +2081,7 @@ class SqliteCampaignStore:
             await conn.execute(
                 "UPDATE battle_reports SET confirmed_by = ?, confirmed_at = ?, disputed_by = NULL,"
                 " disputed_at = NULL WHERE battle_list_id = ? AND battle = ?",
-                (actor, _ts(now), list_id, expected.battle),
+                (actor, ts(now), list_id, expected.battle),
             )
             await self._report_event(
                 conn, list_id, expected.battle, "confirm", expected, actor, now
@@ -2128,7 +2106,7 @@ class SqliteCampaignStore:
             await conn.execute(
                 "UPDATE battle_reports SET disputed_by = ?, disputed_at = ?, confirmed_by = NULL,"
                 " confirmed_at = NULL WHERE battle_list_id = ? AND battle = ?",
-                (actor, _ts(now), list_id, battle),
+                (actor, ts(now), list_id, battle),
             )
             await self._report_event(conn, list_id, battle, "dispute", None, actor, now)
             row = await self._report_row(conn, list_id, battle)
@@ -2192,14 +2170,14 @@ class SqliteCampaignStore:
     async def audit_log(self, campaign_id: CampaignId) -> list[AuditEntry]:
         """Every audit row of a campaign, oldest first."""
         async with self._db.snapshot() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn, "SELECT * FROM audit_log WHERE campaign_id = ? ORDER BY id", (campaign_id,)
             )
         return [
             AuditEntry(
                 id=row["id"],
                 campaign_id=row["campaign_id"],
-                at=_dt(row["at"]),
+                at=dt(row["at"]),
                 actor=row["actor"],
                 action=AuditAction(row["action"]),
                 turn=row["turn"],
@@ -2229,10 +2207,10 @@ class SqliteCampaignStore:
         the order they were queued. Claimed rows are ``sending`` until ``lease_seconds`` pass;
         each claim gets a fresh ``claim_token`` and counts an attempt.
         """
-        stamp = _ts(now)
-        lease_until = _ts(now + timedelta(seconds=lease_seconds))
+        stamp = ts(now)
+        lease_until = ts(now + timedelta(seconds=lease_seconds))
         async with self._db.transaction() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn,
                 "SELECT o.id FROM outbox o WHERE o.state IN ('pending', 'sending')"
                 " AND o.not_before <= ? AND (o.state = 'pending' OR o.lease_until <= ?)"
@@ -2247,7 +2225,7 @@ class SqliteCampaignStore:
                     " attempts = attempts + 1 WHERE id = ?",
                     (lease_until, uuid.uuid4().hex, row["id"]),
                 )
-                updated = await _one(conn, "SELECT * FROM outbox WHERE id = ?", (row["id"],))
+                updated = await fetch_one(conn, "SELECT * FROM outbox WHERE id = ?", (row["id"],))
                 if updated is not None:
                     claimed.append(_outbox(updated))
         return claimed
@@ -2263,11 +2241,11 @@ class SqliteCampaignStore:
         runs out during a slow send (keep leases well above the request timeout).
         """
         async with self._db.transaction() as conn:
-            changed = await _changed(
+            changed = await changed_rows(
                 conn,
                 "UPDATE outbox SET state = 'sent', telegram_message_id = ?, sent_at = ?,"
                 " lease_until = NULL WHERE id = ? AND state IN ('pending', 'sending')",
-                (telegram_message_id, _ts(now), message_id),
+                (telegram_message_id, ts(now), message_id),
             )
         return changed == 1
 
@@ -2281,31 +2259,31 @@ class SqliteCampaignStore:
         """
         async with self._db.transaction() as conn:
             if retry_at is None:
-                changed = await _changed(
+                changed = await changed_rows(
                     conn,
                     "UPDATE outbox SET state = 'dead', last_error = ?, lease_until = NULL"
                     " WHERE id = ? AND state IN ('pending', 'sending')",
                     (error, message_id),
                 )
             else:
-                changed = await _changed(
+                changed = await changed_rows(
                     conn,
                     "UPDATE outbox SET state = 'pending', last_error = ?, not_before = ?,"
                     " lease_until = NULL WHERE id = ? AND state IN ('pending', 'sending')",
-                    (error, _ts(max(utc(retry_at), utc(now))), message_id),
+                    (error, ts(max(utc(retry_at), utc(now))), message_id),
                 )
         return changed == 1
 
     async def outbox_message(self, message_id: int) -> OutboxMessage | None:
         """One outbox row."""
         async with self._db.snapshot() as conn:
-            row = await _one(conn, "SELECT * FROM outbox WHERE id = ?", (message_id,))
+            row = await fetch_one(conn, "SELECT * FROM outbox WHERE id = ?", (message_id,))
         return None if row is None else _outbox(row)
 
     async def outbox_messages(self, campaign_id: CampaignId) -> list[OutboxMessage]:
         """Every message a campaign queued, in queue order, whatever its state."""
         async with self._db.snapshot() as conn:
-            rows = await _all(
+            rows = await fetch_all(
                 conn, "SELECT * FROM outbox WHERE campaign_id = ? ORDER BY id", (campaign_id,)
             )
         return [_outbox(row) for row in rows]
@@ -2326,17 +2304,17 @@ class SqliteCampaignStore:
         """
         async with self._db.snapshot() as conn:
             campaign = await self._require_campaign(conn, campaign_id)
-            side_rows = await _all(
+            side_rows = await fetch_all(
                 conn, "SELECT * FROM sides WHERE campaign_id = ? ORDER BY position", (campaign_id,)
             )
-            resolution_rows = await _all(
+            resolution_rows = await fetch_all(
                 conn,
                 "SELECT * FROM resolutions WHERE campaign_id = ? AND retired_at IS NULL"
                 " ORDER BY turn",
                 (campaign_id,),
             )
             first = await self._state_in(conn, campaign_id, 1)
-            placement_rows = await _all(
+            placement_rows = await fetch_all(
                 conn,
                 "SELECT o.* FROM order_sets o JOIN sides s ON s.campaign_id = o.campaign_id"
                 " AND s.id = o.side_id WHERE o.campaign_id = ? AND o.kind = 'placement'"

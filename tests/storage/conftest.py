@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import CampaignStore, SqliteCampaignStore
+from storage import SqliteCampaignStore, Store
 
 
 @pytest.fixture
@@ -15,7 +15,7 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[CampaignStore]:
+async def store(db_path: Path) -> AsyncIterator[Store]:
     """A store on a fresh file, closed after the test."""
     opened = await SqliteCampaignStore.open(db_path)
     yield opened

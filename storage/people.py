@@ -1,0 +1,338 @@
+"""What the bot keeps about people and its own messages: languages, private chats, pending
+joins, dialogue steps waiting for typed input, and messages edited in place.
+
+None of it may live only in memory: a restart in the middle of a dialogue, or between a "join"
+press and the private chat, must lose nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Protocol
+
+from pydantic import JsonValue
+
+from storage.db import Database
+from storage.models import (
+    CampaignId,
+    ChatId,
+    JoinRequest,
+    Language,
+    Person,
+    Prompt,
+    UiMessage,
+    UserId,
+    utc,
+)
+from storage.sql import Conn, Row, dt, dump_json, fetch_all, fetch_one, opt_dt, ts
+
+
+class PeopleStore(Protocol):
+    """The people part of the store."""
+
+    async def see_person(
+        self,
+        user_id: UserId,
+        display_name: str,
+        username: str | None,
+        telegram_language: str | None,
+        in_private_chat: bool,
+        now: datetime,
+    ) -> Person: ...
+    async def person(self, user_id: UserId) -> Person | None: ...
+    async def people(self, user_ids: list[UserId]) -> dict[UserId, Person]: ...
+    async def set_language(
+        self, user_id: UserId, language: Language | None, now: datetime
+    ) -> Person: ...
+    async def set_current_campaign(
+        self, user_id: UserId, campaign_id: CampaignId | None, now: datetime
+    ) -> Person: ...
+    async def set_status_message(self, campaign_id: CampaignId, message_id: int | None) -> None: ...
+    async def request_join(
+        self, campaign_id: CampaignId, user_id: UserId, display_name: str, now: datetime
+    ) -> JoinRequest: ...
+    async def join_requests(self, campaign_id: CampaignId) -> list[JoinRequest]: ...
+    async def drop_join_request(self, campaign_id: CampaignId, user_id: UserId) -> bool: ...
+    async def set_prompt(
+        self,
+        chat_id: ChatId,
+        user_id: UserId,
+        campaign_id: CampaignId | None,
+        field: str,
+        data: dict[str, JsonValue],
+        message_id: int | None,
+        now: datetime,
+    ) -> Prompt: ...
+    async def prompt(self, chat_id: ChatId, user_id: UserId) -> Prompt | None: ...
+    async def clear_prompt(self, chat_id: ChatId, user_id: UserId) -> bool: ...
+    async def remember_ui_message(
+        self,
+        campaign_id: CampaignId,
+        user_id: UserId,
+        kind: str,
+        chat_id: ChatId,
+        message_id: int,
+        now: datetime,
+    ) -> UiMessage: ...
+    async def ui_message(
+        self, campaign_id: CampaignId, user_id: UserId, kind: str
+    ) -> UiMessage | None: ...
+
+
+def _person(row: Row) -> Person:
+    return Person(
+        user_id=row["user_id"],
+        display_name=row["display_name"],
+        username=row["username"],
+        telegram_language=row["telegram_language"],
+        language=row["language"],
+        private_started_at=opt_dt(row["private_started_at"]),
+        current_campaign_id=row["current_campaign_id"],
+        updated_at=dt(row["updated_at"]),
+    )
+
+
+def _prompt(row: Row) -> Prompt:
+    return Prompt(
+        chat_id=row["chat_id"],
+        user_id=row["user_id"],
+        campaign_id=row["campaign_id"],
+        field=row["field"],
+        data=json.loads(row["data_json"]),
+        message_id=row["message_id"],
+        created_at=dt(row["created_at"]),
+    )
+
+
+def _ui_message(row: Row) -> UiMessage:
+    return UiMessage(
+        campaign_id=row["campaign_id"],
+        user_id=row["user_id"],
+        kind=row["kind"],
+        chat_id=row["chat_id"],
+        message_id=row["message_id"],
+        updated_at=dt(row["updated_at"]),
+    )
+
+
+async def _require_person(conn: Conn, user_id: UserId) -> Person:
+    row = await fetch_one(conn, "SELECT * FROM people WHERE user_id = ?", (user_id,))
+    if row is None:
+        raise LookupError(f"no person {user_id}")
+    return _person(row)
+
+
+class PeopleRecords:
+    """:class:`PeopleStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
+
+    _db: Database
+
+    async def see_person(
+        self,
+        user_id: UserId,
+        display_name: str,
+        username: str | None,
+        telegram_language: str | None,
+        in_private_chat: bool,
+        now: datetime,
+    ) -> Person:
+        """Record (or refresh) someone who just wrote to the bot; their choices are kept."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO people (user_id, display_name, username, telegram_language,"
+                " private_started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name,"
+                " username = excluded.username, telegram_language = excluded.telegram_language,"
+                " private_started_at = COALESCE(people.private_started_at,"
+                " excluded.private_started_at), updated_at = excluded.updated_at",
+                (
+                    user_id,
+                    display_name,
+                    username,
+                    telegram_language,
+                    ts(now) if in_private_chat else None,
+                    ts(now),
+                ),
+            )
+            return await _require_person(conn, user_id)
+
+    async def person(self, user_id: UserId) -> Person | None:
+        """The person, or ``None`` if the bot never saw them."""
+        async with self._db.snapshot() as conn:
+            row = await fetch_one(conn, "SELECT * FROM people WHERE user_id = ?", (user_id,))
+        return None if row is None else _person(row)
+
+    async def people(self, user_ids: list[UserId]) -> dict[UserId, Person]:
+        """The people among ``user_ids`` the bot has seen."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        async with self._db.snapshot() as conn:
+            rows = await fetch_all(
+                conn, f"SELECT * FROM people WHERE user_id IN ({marks})", tuple(user_ids)
+            )
+        return {row["user_id"]: _person(row) for row in rows}
+
+    async def set_language(
+        self, user_id: UserId, language: Language | None, now: datetime
+    ) -> Person:
+        """Set the person's language (``None``: follow their Telegram app)."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE people SET language = ?, updated_at = ? WHERE user_id = ?",
+                (language, ts(now), user_id),
+            )
+            return await _require_person(conn, user_id)
+
+    async def set_current_campaign(
+        self, user_id: UserId, campaign_id: CampaignId | None, now: datetime
+    ) -> Person:
+        """The campaign the person's private commands are about when they are in several."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE people SET current_campaign_id = ?, updated_at = ? WHERE user_id = ?",
+                (campaign_id, ts(now), user_id),
+            )
+            return await _require_person(conn, user_id)
+
+    async def set_status_message(self, campaign_id: CampaignId, message_id: int | None) -> None:
+        """Remember the group's pinned status message (edited in place after each change)."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE campaigns SET status_message_id = ? WHERE id = ?",
+                (message_id, campaign_id),
+            )
+
+    async def request_join(
+        self, campaign_id: CampaignId, user_id: UserId, display_name: str, now: datetime
+    ) -> JoinRequest:
+        """Note that someone pressed "join"; a second press keeps the first time."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO join_requests (campaign_id, user_id, display_name, requested_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, user_id)"
+                " DO UPDATE SET display_name = excluded.display_name",
+                (campaign_id, user_id, display_name, ts(now)),
+            )
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM join_requests WHERE campaign_id = ? AND user_id = ?",
+                (campaign_id, user_id),
+            )
+        if row is None:
+            raise LookupError(f"join request of {user_id} vanished inside its transaction")
+        return JoinRequest(
+            campaign_id=row["campaign_id"],
+            user_id=row["user_id"],
+            display_name=row["display_name"],
+            requested_at=dt(row["requested_at"]),
+        )
+
+    async def join_requests(self, campaign_id: CampaignId) -> list[JoinRequest]:
+        """Everyone still to finish joining, oldest first."""
+        async with self._db.snapshot() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT * FROM join_requests WHERE campaign_id = ? ORDER BY requested_at, user_id",
+                (campaign_id,),
+            )
+        return [
+            JoinRequest(
+                campaign_id=row["campaign_id"],
+                user_id=row["user_id"],
+                display_name=row["display_name"],
+                requested_at=dt(row["requested_at"]),
+            )
+            for row in rows
+        ]
+
+    async def drop_join_request(self, campaign_id: CampaignId, user_id: UserId) -> bool:
+        """Forget a join request (joined, or cancelled); False if there was none."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM join_requests WHERE campaign_id = ? AND user_id = ?",
+                (campaign_id, user_id),
+            )
+            return cursor.rowcount > 0
+
+    async def set_prompt(
+        self,
+        chat_id: ChatId,
+        user_id: UserId,
+        campaign_id: CampaignId | None,
+        field: str,
+        data: dict[str, JsonValue],
+        message_id: int | None,
+        now: datetime,
+    ) -> Prompt:
+        """Wait for ``user_id`` to type ``field`` in ``chat_id`` (replacing any earlier wait)."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT OR REPLACE INTO prompts (chat_id, user_id, campaign_id, field, data_json,"
+                " message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (chat_id, user_id, campaign_id, field, dump_json(data), message_id, ts(now)),
+            )
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM prompts WHERE chat_id = ? AND user_id = ?",
+                (chat_id, user_id),
+            )
+        if row is None:
+            raise LookupError(f"prompt of {user_id} in {chat_id} vanished inside its transaction")
+        return _prompt(row)
+
+    async def prompt(self, chat_id: ChatId, user_id: UserId) -> Prompt | None:
+        """What the bot waits for ``user_id`` to type in ``chat_id``, if anything."""
+        async with self._db.snapshot() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM prompts WHERE chat_id = ? AND user_id = ?",
+                (chat_id, user_id),
+            )
+        return None if row is None else _prompt(row)
+
+    async def clear_prompt(self, chat_id: ChatId, user_id: UserId) -> bool:
+        """Stop waiting for typed input; False if nothing was awaited."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM prompts WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)
+            )
+            return cursor.rowcount > 0
+
+    async def remember_ui_message(
+        self,
+        campaign_id: CampaignId,
+        user_id: UserId,
+        kind: str,
+        chat_id: ChatId,
+        message_id: int,
+        now: datetime,
+    ) -> UiMessage:
+        """Remember which message shows ``kind`` for ``user_id``, to edit it in place later."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT OR REPLACE INTO ui_messages (campaign_id, user_id, kind, chat_id,"
+                " message_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (campaign_id, user_id, kind, chat_id, message_id, ts(now)),
+            )
+        return UiMessage(
+            campaign_id=campaign_id,
+            user_id=user_id,
+            kind=kind,
+            chat_id=chat_id,
+            message_id=message_id,
+            updated_at=utc(now),
+        )
+
+    async def ui_message(
+        self, campaign_id: CampaignId, user_id: UserId, kind: str
+    ) -> UiMessage | None:
+        """The message that shows ``kind`` for ``user_id``, if one was remembered."""
+        async with self._db.snapshot() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM ui_messages WHERE campaign_id = ? AND user_id = ? AND kind = ?",
+                (campaign_id, user_id, kind),
+            )
+        return None if row is None else _ui_message(row)

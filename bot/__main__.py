@@ -1,0 +1,35 @@
+"""``python -m bot``: serves Telegram with ``BOT_TOKEN``; without it, explains what to set."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+from bot.config import Settings
+from bot.runner import serve
+
+
+def main() -> int:
+    """Read the settings from the environment and serve until interrupted."""
+    settings = Settings()
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if settings.bot_token is None:
+        print(
+            "BOT_TOKEN is not set: nothing to serve. Set BOT_TOKEN (from @BotFather) to run the "
+            "bot; see README.md.",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        asyncio.run(serve(settings))
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""Commands every chat has: ``/help``, ``/start`` without a payload, ``/lang`` in private."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandStart
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import gettext as _
+
+from bot.callbacks import LanguageChoice
+from bot.clock import Clock
+from bot.i18n import LANGUAGES, language_of
+from storage import Language, Person, Store
+
+LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
+
+
+def help_text(in_group: bool) -> str:
+    """What the bot does, for a group or a private chat."""
+    if in_group:
+        return _(
+            "Strategium runs a map campaign in this group.\n\n"
+            "GM: /newcampaign creates one here, step by step; /gm opens the GM tools.\n"
+            "Players: /join, then give your orders in a private chat with me.\n"
+            "Everyone: /status (phase, deadline, who is ready), /map, /battles, /rules."
+        )
+    return _(
+        "Here you give your side's secret orders; nobody else sees them before the turn "
+        "resolves.\n\n"
+        "/deploy: place your starting armies.\n"
+        "/orders: this turn's orders, with buttons; or type them, one per line, e.g.\n"
+        "  2 -> 1 x2\n  attack blue in 1\n  fortify 4\n  reinforce 4\n"
+        "/battles: your battles and their results.\n"
+        "/campaigns: if you play in several, choose one.\n"
+        "/lang: your language."
+    )
+
+
+async def show_help(message: Message) -> None:
+    """``/help``."""
+    await message.answer(help_text(message.chat.type != "private"))
+
+
+async def greet(message: Message) -> None:
+    """``/start`` with no payload (a payload is a join or a screen link, handled elsewhere)."""
+    await message.answer(
+        _("Hello! I run map campaigns for tabletop wargames.") + "\n\n" + help_text(False)
+    )
+
+
+def _language_keyboard(current: str | None) -> InlineKeyboardMarkup:
+    buttons = [
+        InlineKeyboardButton(
+            text=("• " if current == code else "") + LANGUAGE_NAMES[code],
+            callback_data=LanguageChoice(language=code).pack(),
+        )
+        for code in LANGUAGES
+    ]
+    auto = InlineKeyboardButton(
+        text=("• " if current is None else "") + _("As my Telegram app"),
+        callback_data=LanguageChoice(language="auto").pack(),
+    )
+    return InlineKeyboardMarkup(inline_keyboard=[buttons, [auto]])
+
+
+async def choose_language(message: Message, person: Person) -> None:
+    """``/lang`` in private: the person's own language."""
+    await message.answer(
+        _("Choose your language:"), reply_markup=_language_keyboard(person.language)
+    )
+
+
+async def set_language(
+    query: CallbackQuery, callback_data: LanguageChoice, store: Store, clock: Clock, i18n: I18n
+) -> None:
+    """A language button: store the choice and confirm in that language."""
+    choices: dict[str, Language | None] = {"en": "en", "ru": "ru", "auto": None}
+    if callback_data.language not in choices:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    person = await store.set_language(
+        query.from_user.id, choices[callback_data.language], clock.now()
+    )
+    shown = person.language or language_of(person.telegram_language)
+    await query.answer()
+    if isinstance(query.message, Message):
+        with i18n.use_locale(shown):
+            text = _("Language: {name}.").format(name=LANGUAGE_NAMES[shown])
+            keyboard = _language_keyboard(person.language)
+        await query.message.edit_text(text, reply_markup=keyboard)
+
+
+def build() -> Router:
+    """This module's router (a new one per dispatcher)."""
+    router = Router(name=__name__)
+    router.message.register(show_help, Command("help"))
+    router.message.register(greet, CommandStart(), F.chat.type == "private")
+    router.message.register(choose_language, Command("lang"), F.chat.type == "private")
+    router.callback_query.register(
+        set_language, LanguageChoice.filter(), F.message.chat.type == "private"
+    )
+    return router

@@ -1,0 +1,38 @@
+"""The last resort: an error no handler expected is logged with its update and answered with a
+calm message, so the bot never goes silent on a person and never crashes its polling loop."""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Router
+from aiogram.types import ErrorEvent
+from aiogram.utils.i18n import gettext as _
+
+log = logging.getLogger(__name__)
+
+
+async def unexpected_error(event: ErrorEvent) -> bool:
+    """Log the failure (update id and chat, never the text of an order) and tell the person."""
+    update = event.update
+    chat = update.event.chat.id if hasattr(update.event, "chat") and update.event.chat else None
+    log.error(
+        "unhandled error in update %s (chat %s): %r",
+        update.update_id,
+        chat,
+        event.exception,
+        exc_info=event.exception,
+    )
+    text = _("Something went wrong on my side; nothing was changed. Please try again in a minute.")
+    if update.callback_query is not None:
+        await update.callback_query.answer(text, show_alert=True)
+    elif update.message is not None:
+        await update.message.answer(text)
+    return True
+
+
+def build() -> Router:
+    """This module's router (a new one per dispatcher)."""
+    router = Router(name=__name__)
+    router.errors.register(unexpected_error)
+    return router

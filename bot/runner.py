@@ -1,0 +1,98 @@
+"""Runs the bot as a service: store, dispatcher, background workers, then polling or webhook."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine, Sequence
+from contextlib import AsyncExitStack
+from typing import Any
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+from aiohttp import web
+
+from bot.app import build_dispatcher
+from bot.clock import Clock, SystemClock
+from bot.commands import set_command_menus
+from bot.config import Settings
+from bot.i18n import build_i18n
+from storage import SqliteCampaignStore, Store
+
+log = logging.getLogger(__name__)
+
+Worker = Callable[[Bot, Store, Clock], Coroutine[Any, Any, None]]
+
+
+def make_bot(settings: Settings) -> Bot:
+    """A bot on Telegram, or on the local Bot API server ``BOT_API_BASE`` names."""
+    if settings.bot_token is None:
+        raise ValueError("BOT_TOKEN is not set")
+    session = (
+        AiohttpSession(api=TelegramAPIServer.from_base(settings.bot_api_base))
+        if settings.bot_api_base
+        else AiohttpSession()
+    )
+    return Bot(
+        settings.bot_token.get_secret_value(),
+        session=session,
+        default=DefaultBotProperties(link_preview_is_disabled=True),
+    )
+
+
+async def serve(
+    settings: Settings,
+    clock: Clock | None = None,
+    workers: Sequence[Worker] = (),
+) -> None:
+    """Serve until cancelled: polling, or a webhook server when ``WEBHOOK_URL`` is set."""
+    clock = clock or SystemClock()
+    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
+    async with AsyncExitStack() as stack:
+        store = await SqliteCampaignStore.open(settings.database_path)
+        stack.push_async_callback(store.close)
+        bot = make_bot(settings)
+        stack.push_async_callback(bot.session.close)
+        i18n = build_i18n()
+        dispatcher = build_dispatcher(store, clock, i18n)
+        await set_command_menus(bot, i18n)
+        tasks = [asyncio.create_task(worker(bot, store, clock)) for worker in workers]
+        try:
+            if settings.webhook_url:
+                await _serve_webhook(settings, bot, dispatcher)
+            else:
+                log.info("polling %s", settings.bot_api_base or "Telegram")
+                await dispatcher.start_polling(bot, handle_signals=False)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _serve_webhook(settings: Settings, bot: Bot, dispatcher: Dispatcher) -> None:
+    """A webhook server that accepts only Telegram's secret-token header, when one is set."""
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    application = web.Application()
+    SimpleRequestHandler(dispatcher=dispatcher, bot=bot, secret_token=secret).register(
+        application, path=settings.webhook_path
+    )
+    setup_application(application, dispatcher, bot=bot)
+    runner = web.AppRunner(application)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
+    await site.start()
+    await bot.set_webhook(
+        settings.webhook_url.rstrip("/") + settings.webhook_path if settings.webhook_url else "",
+        secret_token=secret,
+        drop_pending_updates=False,
+    )
+    log.info(
+        "webhook on %s:%s%s", settings.webhook_host, settings.webhook_port, settings.webhook_path
+    )
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

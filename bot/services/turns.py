@@ -86,12 +86,14 @@ async def begin_first_turn(
     actor: UserId | None,
     now: datetime,
     modules: Iterable[RulesModule] = (),
+    notices: Sequence[NewOutboxMessage] = (),
 ) -> FirstTurnResult:
     """End deployment: build turn 1's state from every side's placement and open the orders.
 
     Sides are in the order they were added (it numbers battles). If a side has not deployed,
     nothing moves and the missing sides are named (the GM places them or accepts the default).
     A stored placement that breaks the deployment rules raises ``rules.DeploymentError``.
+    ``notices`` (the strategists' "orders are open") are queued in the same transaction.
     """
     campaign = await store.campaign(campaign_id)
     if campaign is None:
@@ -116,7 +118,7 @@ async def begin_first_turn(
         now,
         new_status=CampaignStatus.RUNNING,
         turn_start=state,
-        outbox=[_group_post(campaign, "map", f"step:{step}:map", turn=1)],
+        outbox=[_group_post(campaign, "map", f"step:{step}:map", turn=1), *notices],
     )
     outcome = FirstTurnOutcome.STARTED if transition.applied else FirstTurnOutcome.NOT_STARTED
     return FirstTurnResult(outcome=outcome, transition=transition)
@@ -199,13 +201,15 @@ async def resolve_and_store(
     *,
     force: bool = False,
     modules: Iterable[RulesModule] = (),
+    notices: Sequence[NewOutboxMessage] = (),
 ) -> ResolveResult:
     """Resolve ``turn`` from what is stored and start the next turn (or finish the game).
 
     Moves (turn, battles) to (turn, resolution) first. With the "wait for the GM" policy and
     battles still unreported, stops there unless ``force`` (the GM's "resolve now"): unreported
     battles then count as draws without losses. Safe to run twice: the second run finds the
-    turn resolved and does nothing.
+    turn resolved and does nothing. ``notices`` (the next orders window) are queued with the
+    resolution, unless the game ends.
     """
     campaign = await store.campaign(campaign_id)
     if campaign is None:
@@ -247,7 +251,10 @@ async def resolve_and_store(
         revision,
         actor,
         now,
-        [_group_post(campaign, "map", f"turn:{turn}:resolution:{revision}:map", turn=turn + 1)],
+        [
+            _group_post(campaign, "map", f"turn:{turn}:resolution:{revision}:map", turn=turn + 1),
+            *(() if resolution.report.game_over else notices),
+        ],
     )
     if stored.applied:
         outcome = ResolveOutcome.RESOLVED

@@ -9,17 +9,21 @@ from __future__ import annotations
 
 from aiogram import F, Router
 
-from bot.handlers import common, errors
+from bot.handlers import common, errors, group, private
 
 
 def build_router() -> Router:
     """The bot's root router: private screens, group screens, then the common commands."""
     root = Router(name="strategium")
-    private = Router(name="private")
-    private.message.filter(F.chat.type == "private")
-    private.callback_query.filter(F.message.chat.type == "private")
-    group = Router(name="group")
-    group.message.filter(F.chat.type.in_({"group", "supergroup"}))
-    group.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
-    root.include_routers(private, group, common.build(), errors.build())
+    private_chats = Router(name="private")
+    private_chats.message.filter(F.chat.type == "private")
+    private_chats.callback_query.filter(F.message.chat.type == "private")
+    for router in private.build():
+        private_chats.include_router(router)
+    group_chats = Router(name="group")
+    group_chats.message.filter(F.chat.type.in_({"group", "supergroup"}))
+    group_chats.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
+    for router in group.build():
+        group_chats.include_router(router)
+    root.include_routers(private_chats, group_chats, common.build(), errors.build())
     return root

@@ -111,6 +111,9 @@ class Schedule(BaseModel):
     battle_list: WeeklyTime = WeeklyTime(weekday=Weekday.FRIDAY, at=time(12, 0))
     resolution: WeeklyTime = WeeklyTime(weekday=Weekday.MONDAY, at=time(12, 0))
     deployment_deadline: AwareDatetime | None = None
+    mode: Literal["weekly", "manual"] = "weekly"  # manual: the GM advances every phase
+    close_orders_early: bool = False  # close the orders window once every side is ready
+    max_extension_hours: int = Field(default=72, ge=0, le=24 * 14)  # per phase, in all
 
 
 def _check_time_zone(value: str) -> str:

@@ -29,13 +29,16 @@ from storage import OutboxMessage, Store
 @dataclass(frozen=True)
 class Post:
     """One message to send. With ``photo`` (PNG bytes) the text is its caption. ``pin`` pins it
-    in the chat; ``edit_message_id`` edits that message in place instead of sending a new one."""
+    in the chat; ``edit_message_id`` edits that message in place instead of sending a new one
+    (the sender sends a new one if that message is gone). ``on_sent`` is called with the id of
+    the message that now shows the post (e.g. to remember a pinned status board)."""
 
     text: str
     photo: bytes | None = None
     keyboard: InlineKeyboardMarkup | None = None
     pin: bool = False
     edit_message_id: int | None = None
+    on_sent: Callable[[int], Awaitable[None]] | None = None
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import TelegramNetworkError, TelegramServerError
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
 
@@ -43,6 +44,22 @@ def make_bot(settings: Settings) -> Bot:
     )
 
 
+async def wait_for_telegram(bot: Bot, first_delay: float = 1.0, max_delay: float = 60.0) -> None:
+    """Ask Telegram who we are until it answers, waiting longer after each failure: a bot that
+    starts while the network or Telegram is down keeps trying instead of exiting."""
+    delay = first_delay
+    while True:
+        try:
+            me = await bot.me()
+        except (TelegramNetworkError, TelegramServerError) as error:
+            log.warning("Telegram not reachable (%s); trying again in %.0f s", error, delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, max_delay)
+        else:
+            log.info("connected as @%s", me.username)
+            return
+
+
 async def serve(
     settings: Settings,
     clock: Clock | None = None,
@@ -58,7 +75,11 @@ async def serve(
         stack.push_async_callback(bot.session.close)
         i18n = build_i18n()
         dispatcher = build_dispatcher(store, clock, i18n)
-        await set_command_menus(bot, i18n)
+        await wait_for_telegram(bot)
+        try:
+            await set_command_menus(bot, i18n)
+        except (TelegramNetworkError, TelegramServerError) as error:
+            log.warning("command menus not set now (%s); they are set at the next start", error)
         tasks = [asyncio.create_task(worker(bot, store, clock)) for worker in workers]
         try:
             if settings.webhook_url:

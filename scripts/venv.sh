@@ -20,14 +20,17 @@ find_python() {
 
 stamp="$venv/.strategium-lock"
 wanted="$(cat "$root/requirements.lock" "$root/pyproject.toml" | cksum)"
-if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+if [ ! -x "$venv/bin/python" ]; then
     python="$(find_python)"
     echo "Setting up $venv with $("$python" --version) ..." >&2
-    if ! "$python" -m venv --clear "$venv"; then
+    if ! "$python" -m venv "$venv"; then
         echo "Could not create a virtual environment. On Debian/Ubuntu: apt-get install python3-venv" >&2
         exit 1
     fi
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
+fi
+if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+    # In place (no --clear): another shell may be using this environment right now.
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
         -r "$root/requirements.lock" -e "$root[dev]"
     echo "$wanted" >"$stamp"

@@ -20,6 +20,7 @@ from bot.app import build_dispatcher
 from bot.clock import Clock, SystemClock
 from bot.commands import set_command_menus
 from bot.config import Settings
+from bot.health import beat, heartbeat_path
 from bot.i18n import build_i18n
 from storage import SqliteCampaignStore, Store
 
@@ -81,6 +82,7 @@ async def serve(
         except (TelegramNetworkError, TelegramServerError) as error:
             log.warning("command menus not set now (%s); they are set at the next start", error)
         tasks = [asyncio.create_task(worker(bot, store, clock)) for worker in workers]
+        tasks.append(asyncio.create_task(beat(heartbeat_path(settings), clock)))
         try:
             if settings.webhook_url:
                 await _serve_webhook(settings, bot, dispatcher)

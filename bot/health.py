@@ -1,0 +1,60 @@
+"""Liveness for containers: the running bot touches a heartbeat file; ``python -m bot.health``
+exits 0 while that file is fresh and the database answers, 1 otherwise (with the reason)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.clock import Clock
+from bot.config import Settings
+
+HEARTBEAT_EVERY = timedelta(seconds=30)
+STALE_AFTER = timedelta(seconds=120)
+
+
+def heartbeat_path(settings: Settings) -> Path:
+    """Where the heartbeat lives: beside the database, on the same volume."""
+    return settings.database_path.with_name("heartbeat")
+
+
+async def beat(path: Path, clock: Clock, every: timedelta = HEARTBEAT_EVERY) -> None:
+    """Write the current time to ``path`` now and every ``every`` until cancelled."""
+    while True:
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(clock.now().isoformat(), encoding="utf-8")
+        temporary.replace(path)
+        await asyncio.sleep(every.total_seconds())
+
+
+def check(settings: Settings, now: datetime) -> str | None:
+    """Why the bot is unhealthy, or ``None`` when it is healthy."""
+    path = heartbeat_path(settings)
+    try:
+        last = datetime.fromisoformat(path.read_text(encoding="utf-8").strip())
+    except (OSError, ValueError) as error:
+        return f"no heartbeat at {path}: {error}"
+    if now - last > STALE_AFTER:
+        return f"heartbeat is {int((now - last).total_seconds())} s old"
+    try:
+        with sqlite3.connect(f"file:{settings.database_path}?mode=ro", uri=True) as conn:
+            conn.execute("SELECT count(*) FROM campaigns").fetchone()
+    except sqlite3.Error as error:
+        return f"database {settings.database_path} does not answer: {error}"
+    return None
+
+
+def main() -> int:
+    """Exit 0 if healthy; else print why and exit 1."""
+    problem = check(Settings(), datetime.now(UTC))
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -286,7 +286,9 @@ def _step_losses(work: TurnWork, unreported: tuple[int, ...]) -> None:
     for battle in work.battles:
         result = work.results[battle.id]
         per_side: dict[SideId, int] = {}
-        if result.outcome.has_winner:
+        if battle.id in unreported:
+            per_side = {battle.attacker: 0, battle.defender: 0}  # a draw *without* losses
+        elif result.outcome.has_winner:
             loser = battle.defender if result.winner == battle.attacker else battle.attacker
             per_side[loser] = losses.for_outcome(result.outcome)
         else:

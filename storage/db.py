@@ -132,6 +132,17 @@ async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
         raise
 
 
+def database_problem(path: Path) -> str | None:
+    """Why the database file cannot answer a read right now, or ``None`` if it can (for a
+    health check: opens read-only, runs one small query, closes)."""
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            conn.execute("SELECT count(*) FROM campaigns").fetchone()
+    except sqlite3.Error as error:
+        return f"database {path} does not answer: {error}"
+    return None
+
+
 async def connect(path: Path) -> aiosqlite.Connection:
     """A connection with the settings above, schema not touched. The caller closes it."""
     conn = await aiosqlite.connect(path, isolation_level=None)

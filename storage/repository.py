@@ -76,6 +76,7 @@ from storage.models import (
     utc,
 )
 from storage.people import PeopleRecords, PeopleStore
+from storage.schedule import ScheduleRecords, ScheduleStore
 from storage.sql import (
     Conn,
     Row,
@@ -509,11 +510,11 @@ def _outbox(row: Row) -> OutboxMessage:
     )
 
 
-class Store(CampaignStore, PeopleStore, Protocol):
-    """Everything the bot keeps: campaigns and turns, and what it knows of people."""
+class Store(CampaignStore, PeopleStore, ScheduleStore, Protocol):
+    """Everything the bot keeps: campaigns and turns, what it knows of people, and the clock."""
 
 
-class SqliteCampaignStore(PeopleRecords):
+class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
     """:class:`Store` on one SQLite file (see ``docs/storage.md``)."""
 
     def __init__(self, db: Database) -> None:
@@ -2204,8 +2205,10 @@ class SqliteCampaignStore(PeopleRecords):
 
         A message is due when it is pending (or its sender's lease ran out) and ``not_before``
         has come, and no older unsent message waits in the same chat: a chat's posts go out in
-        the order they were queued. Claimed rows are ``sending`` until ``lease_seconds`` pass;
-        each claim gets a fresh ``claim_token`` and counts an attempt.
+        the order they were queued. An older message scheduled for later and never tried (the
+        Friday battle list, queued Thursday night) does not hold the chat back; one waiting to
+        be retried does, so a failure never reorders a chat. Claimed rows are ``sending`` until
+        ``lease_seconds`` pass; each claim gets a fresh ``claim_token`` and counts an attempt.
         """
         stamp = ts(now)
         lease_until = ts(now + timedelta(seconds=lease_seconds))
@@ -2215,8 +2218,9 @@ class SqliteCampaignStore(PeopleRecords):
                 "SELECT o.id FROM outbox o WHERE o.state IN ('pending', 'sending')"
                 " AND o.not_before <= ? AND (o.state = 'pending' OR o.lease_until <= ?)"
                 " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.chat_id = o.chat_id"
-                " AND p.id < o.id AND p.state IN ('pending', 'sending')) ORDER BY o.id LIMIT ?",
-                (stamp, stamp, limit),
+                " AND p.id < o.id AND p.state IN ('pending', 'sending')"
+                " AND (p.not_before <= ? OR p.attempts > 0)) ORDER BY o.id LIMIT ?",
+                (stamp, stamp, stamp, limit),
             )
             claimed: list[OutboxMessage] = []
             for row in rows:

@@ -1,6 +1,7 @@
 """The outbox: idempotent enqueue, leases, per-chat order, retries, and concurrent workers."""
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from storage import CampaignStore, NewOutboxMessage, OutboxState, SqliteCampaignStore
@@ -107,3 +108,45 @@ async def test_two_workers_never_claim_the_same_message(
     for chat in range(20):
         ids = [chat * 3 + n + 1 for n in range(3)]
         assert [i for i in sent if i in ids] == ids
+
+
+async def test_a_post_scheduled_for_later_does_not_hold_back_the_chat(store: CampaignStore) -> None:
+    now = datetime(2026, 3, 5, 23, 59, tzinfo=UTC)
+    friday = now + timedelta(hours=12)
+    held = await store.enqueue(
+        NewOutboxMessage(
+            campaign_id=None,
+            chat_id=-9,
+            kind="battle_list",
+            payload={},
+            dedup_key="held",
+            not_before=friday,
+        ),
+        now,
+    )
+    later = await store.enqueue(
+        NewOutboxMessage(campaign_id=None, chat_id=-9, kind="text", payload={}, dedup_key="n"),
+        now,
+    )
+    assert [m.id for m in await store.claim_due(now, 10, 60)] == [later.id]
+    assert await store.mark_sent(later.id, 1, now)
+    assert await store.claim_due(now + timedelta(hours=1), 10, 60) == []
+    assert [m.id for m in await store.claim_due(friday, 10, 60)] == [held.id]
+
+
+async def test_a_post_waiting_for_a_retry_still_holds_back_the_chat(store: CampaignStore) -> None:
+    now = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
+    first = await store.enqueue(
+        NewOutboxMessage(campaign_id=None, chat_id=-9, kind="text", payload={}, dedup_key="a"),
+        now,
+    )
+    second = await store.enqueue(
+        NewOutboxMessage(campaign_id=None, chat_id=-9, kind="text", payload={}, dedup_key="b"),
+        now,
+    )
+    assert [m.id for m in await store.claim_due(now, 10, 60)] == [first.id]
+    assert await store.mark_failed(first.id, "500", now + timedelta(minutes=5), now)
+    assert await store.claim_due(now + timedelta(minutes=1), 10, 60) == []
+    retried = await store.claim_due(now + timedelta(minutes=5), 10, 60)
+    assert [m.id for m in retried] == [first.id]
+    assert second.id not in [m.id for m in retried]

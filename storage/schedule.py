@@ -1,0 +1,601 @@
+"""The campaign's clock as the scheduler keeps it: the current phase's deadline, pauses,
+extensions, reminders sent, and a log of late runs, alarms and GM time tools.
+
+The scheduler is only a clock; this is what it must not forget across a restart. Each write is
+one transaction, and the ones that announce something queue their post in the same transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, JsonValue
+
+from storage.db import Database
+from storage.models import (
+    AuditAction,
+    Campaign,
+    CampaignId,
+    CampaignStatus,
+    NewOutboxMessage,
+    OutboxMessage,
+    Phase,
+    TransitionOutcome,
+    TransitionResult,
+    UserId,
+)
+from storage.sql import Conn, Row, changed_rows, dt, dump_json, fetch_all, fetch_one, opt_dt, ts
+
+_RECORD = ConfigDict(frozen=True, extra="forbid")
+_PAUSABLE = (CampaignStatus.DEPLOYMENT, CampaignStatus.RUNNING)
+
+
+class ClockNoteKind(StrEnum):
+    """What a clock-log row records."""
+
+    RAN_LATE = "ran_late"  # a deadline passed while the bot was down; run at start
+    OVERDUE = "overdue"  # a deadline passed while the bot ran (a stuck job); run by the sweep
+    BLOCKED = "blocked"  # a deadline came but the step cannot happen (sides not deployed...)
+    EARLY_CLOSE = "early_close"  # every side was ready: the orders window closed early
+    PAUSED = "paused"
+    RESUMED = "resumed"
+    EXTENDED = "extended"
+    ADVANCED = "advanced"  # the GM's "advance now"
+
+
+class ClockState(BaseModel):
+    """The deadline of the phase entry ``entry_seq`` and the pause/extension around it."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    entry_seq: int
+    turn: int
+    phase: Phase
+    anchor: AwareDatetime
+    deadline: AwareDatetime | None
+    basis: str
+    extension_hours: int
+    paused_at: AwareDatetime | None
+    paused_status: CampaignStatus | None
+    updated_at: AwareDatetime
+
+
+class ClockNote(BaseModel):
+    """One row of the clock log."""
+
+    model_config = _RECORD
+
+    id: int
+    campaign_id: CampaignId
+    at: AwareDatetime
+    actor: UserId | None
+    kind: ClockNoteKind
+    turn: int
+    phase: Phase
+    deadline: AwareDatetime | None
+    detail: dict[str, JsonValue]
+
+
+class ReminderSent(BaseModel):
+    """A reminder that went (was queued) to one person."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    turn: int
+    phase: Phase
+    kind: str
+    user_id: UserId
+    sent_at: AwareDatetime
+
+
+class ExtendOutcome(StrEnum):
+    """What an extension did."""
+
+    EXTENDED = "extended"
+    OVER_LIMIT = "over_limit"  # the phase's extensions would pass ``max_extension_hours``
+    NO_DEADLINE = "no_deadline"  # manual mode, or a phase without a deadline
+    STALE = "stale"  # the campaign moved on since the deadline was read
+
+
+class ExtendResult(BaseModel):
+    """The outcome of an extension and the clock afterwards."""
+
+    model_config = _RECORD
+
+    outcome: ExtendOutcome
+    clock: ClockState | None
+
+
+class ScheduleStore(Protocol):
+    """The scheduler's part of the store."""
+
+    async def clock_state(self, campaign_id: CampaignId) -> ClockState | None: ...
+    async def set_clock(
+        self,
+        campaign_id: CampaignId,
+        entry_seq: int,
+        turn: int,
+        phase: Phase,
+        anchor: datetime,
+        deadline: datetime | None,
+        basis: str,
+        now: datetime,
+    ) -> ClockState: ...
+    async def extend_deadline(
+        self,
+        campaign_id: CampaignId,
+        entry_seq: int,
+        hours: int,
+        max_hours: int,
+        actor: UserId,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> ExtendResult: ...
+    async def pause_clock(
+        self,
+        campaign_id: CampaignId,
+        actor: UserId,
+        reason: str,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> TransitionResult: ...
+    async def resume_clock(
+        self,
+        campaign_id: CampaignId,
+        actor: UserId,
+        reason: str,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> TransitionResult: ...
+    async def send_reminders(
+        self,
+        campaign_id: CampaignId,
+        turn: int,
+        phase: Phase,
+        kind: str,
+        messages: Sequence[tuple[UserId, NewOutboxMessage]],
+        now: datetime,
+    ) -> list[UserId]: ...
+    async def reminders_sent(self, campaign_id: CampaignId) -> list[ReminderSent]: ...
+    async def note_clock(
+        self,
+        campaign_id: CampaignId,
+        kind: ClockNoteKind,
+        turn: int,
+        phase: Phase,
+        deadline: datetime | None,
+        actor: UserId | None,
+        detail: dict[str, JsonValue],
+        now: datetime,
+        *,
+        dedup: str | None = None,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> bool: ...
+    async def clock_log(self, campaign_id: CampaignId) -> list[ClockNote]: ...
+
+
+def _clock(row: Row) -> ClockState:
+    return ClockState(
+        campaign_id=row["campaign_id"],
+        entry_seq=row["entry_seq"],
+        turn=row["turn"],
+        phase=Phase(row["phase"]),
+        anchor=dt(row["anchor"]),
+        deadline=opt_dt(row["deadline"]),
+        basis=row["basis"],
+        extension_hours=row["extension_hours"],
+        paused_at=opt_dt(row["paused_at"]),
+        paused_status=(
+            None if row["paused_status"] is None else CampaignStatus(row["paused_status"])
+        ),
+        updated_at=dt(row["updated_at"]),
+    )
+
+
+def _note(row: Row) -> ClockNote:
+    return ClockNote(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        at=dt(row["at"]),
+        actor=row["actor"],
+        kind=ClockNoteKind(row["kind"]),
+        turn=row["turn"],
+        phase=Phase(row["phase"]),
+        deadline=opt_dt(row["deadline"]),
+        detail=json.loads(row["detail_json"]),
+    )
+
+
+def _status_result(
+    outcome: TransitionOutcome, campaign: Campaign | None, message: str
+) -> TransitionResult:
+    return TransitionResult(outcome=outcome, campaign=campaign, message=message)
+
+
+class ScheduleRecords:
+    """:class:`ScheduleStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
+
+    _db: Database
+
+    if TYPE_CHECKING:
+        # Provided by SqliteCampaignStore: the shared pieces every write uses.
+        async def _campaign_in(self, conn: Conn, campaign_id: CampaignId) -> Campaign | None: ...
+        async def _audit(
+            self,
+            conn: Conn,
+            campaign: Campaign,
+            actor: UserId | None,
+            action: AuditAction,
+            before: Any,
+            after: Any,
+            now: datetime,
+            reason: str = "",
+        ) -> None: ...
+        async def _enqueue_in(
+            self,
+            conn: Conn,
+            message: NewOutboxMessage,
+            now: datetime,
+            phase_seq: int | None = None,
+            resolution_id: int | None = None,
+        ) -> OutboxMessage: ...
+
+    async def _clock_in(self, conn: Conn, campaign_id: CampaignId) -> ClockState | None:
+        row = await fetch_one(
+            conn, "SELECT * FROM campaign_clocks WHERE campaign_id = ?", (campaign_id,)
+        )
+        return None if row is None else _clock(row)
+
+    async def _log_in(
+        self,
+        conn: Conn,
+        campaign_id: CampaignId,
+        kind: ClockNoteKind,
+        turn: int,
+        phase: Phase,
+        deadline: datetime | None,
+        actor: UserId | None,
+        detail: dict[str, JsonValue],
+        now: datetime,
+        dedup: str | None = None,
+    ) -> bool:
+        cursor = await conn.execute(
+            "INSERT INTO clock_log (campaign_id, at, actor, kind, turn, phase, deadline,"
+            " detail_json, dedup) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (dedup) DO NOTHING",
+            (
+                campaign_id,
+                ts(now),
+                actor,
+                kind.value,
+                turn,
+                phase.value,
+                None if deadline is None else ts(deadline),
+                dump_json(detail),
+                dedup,
+            ),
+        )
+        return cursor.rowcount == 1
+
+    async def clock_state(self, campaign_id: CampaignId) -> ClockState | None:
+        """The campaign's clock row, if the scheduler has seen the campaign."""
+        async with self._db.snapshot() as conn:
+            return await self._clock_in(conn, campaign_id)
+
+    async def set_clock(
+        self,
+        campaign_id: CampaignId,
+        entry_seq: int,
+        turn: int,
+        phase: Phase,
+        anchor: datetime,
+        deadline: datetime | None,
+        basis: str,
+        now: datetime,
+    ) -> ClockState:
+        """Record the deadline of phase entry ``entry_seq``, computed from ``anchor`` with the
+        settings ``basis`` names. The same entry and basis again changes nothing (the first
+        writer wins a race). A new entry starts with no extension used; a new basis for the same
+        entry (the GM changed the schedule) keeps the extension used. A pause in force is kept."""
+        async with self._db.transaction() as conn:
+            clock = await self._clock_in(conn, campaign_id)
+            if clock is not None and clock.entry_seq == entry_seq:
+                if clock.basis != basis:
+                    moved = (
+                        None
+                        if deadline is None
+                        else deadline + timedelta(hours=clock.extension_hours)
+                    )
+                    await conn.execute(
+                        "UPDATE campaign_clocks SET deadline = ?, basis = ?, updated_at = ?"
+                        " WHERE campaign_id = ?",
+                        (None if moved is None else ts(moved), basis, ts(now), campaign_id),
+                    )
+            else:
+                await conn.execute(
+                    "INSERT INTO campaign_clocks (campaign_id, entry_seq, turn, phase, anchor,"
+                    " deadline, basis, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (campaign_id) DO UPDATE SET entry_seq = excluded.entry_seq,"
+                    " turn = excluded.turn, phase = excluded.phase, anchor = excluded.anchor,"
+                    " deadline = excluded.deadline, basis = excluded.basis, extension_hours = 0,"
+                    " updated_at = excluded.updated_at",
+                    (
+                        campaign_id,
+                        entry_seq,
+                        turn,
+                        phase.value,
+                        ts(anchor),
+                        None if deadline is None else ts(deadline),
+                        basis,
+                        ts(now),
+                    ),
+                )
+            after = await self._clock_in(conn, campaign_id)
+        if after is None:
+            raise LookupError(f"clock of campaign {campaign_id} vanished inside its transaction")
+        return after
+
+    async def extend_deadline(
+        self,
+        campaign_id: CampaignId,
+        entry_seq: int,
+        hours: int,
+        max_hours: int,
+        actor: UserId,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> ExtendResult:
+        """Move the current deadline ``hours`` later, if the phase is still entry ``entry_seq``
+        and its extensions stay within ``max_hours``; logged, with ``outbox`` queued."""
+        if hours <= 0:
+            raise ValueError(f"an extension is a positive number of hours, not {hours}")
+        async with self._db.transaction() as conn:
+            clock = await self._clock_in(conn, campaign_id)
+            if clock is None or clock.entry_seq != entry_seq:
+                return ExtendResult(outcome=ExtendOutcome.STALE, clock=clock)
+            if clock.deadline is None:
+                return ExtendResult(outcome=ExtendOutcome.NO_DEADLINE, clock=clock)
+            if clock.extension_hours + hours > max_hours:
+                return ExtendResult(outcome=ExtendOutcome.OVER_LIMIT, clock=clock)
+            deadline = clock.deadline + timedelta(hours=hours)
+            await conn.execute(
+                "UPDATE campaign_clocks SET deadline = ?, extension_hours = extension_hours + ?,"
+                " updated_at = ? WHERE campaign_id = ?",
+                (ts(deadline), hours, ts(now), campaign_id),
+            )
+            await self._log_in(
+                conn,
+                campaign_id,
+                ClockNoteKind.EXTENDED,
+                clock.turn,
+                clock.phase,
+                deadline,
+                actor,
+                {"hours": hours, "before": ts(clock.deadline)},
+                now,
+            )
+            for message in outbox:
+                await self._enqueue_in(conn, message, now)
+            after = await self._clock_in(conn, campaign_id)
+        return ExtendResult(outcome=ExtendOutcome.EXTENDED, clock=after)
+
+    async def pause_clock(
+        self,
+        campaign_id: CampaignId,
+        actor: UserId,
+        reason: str,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> TransitionResult:
+        """Pause a campaign in deployment or running: status compare-and-set, the moment the
+        pause began (deadlines move by the paused time on resume), audit, log and ``outbox``."""
+        async with self._db.transaction() as conn:
+            before = await self._campaign_in(conn, campaign_id)
+            if before is None:
+                return _status_result(
+                    TransitionOutcome.NOT_FOUND, None, f"no campaign {campaign_id}"
+                )
+            if before.status is CampaignStatus.PAUSED:
+                return _status_result(TransitionOutcome.ALREADY_DONE, before, "already paused")
+            if before.status not in _PAUSABLE:
+                return _status_result(
+                    TransitionOutcome.CONFLICT, before, f"cannot pause in {before.status.value}"
+                )
+            changed = await changed_rows(
+                conn,
+                "UPDATE campaigns SET status = 'paused', updated_at = ?"
+                " WHERE id = ? AND status = ?",
+                (ts(now), campaign_id, before.status.value),
+            )
+            if changed == 0:
+                return _status_result(TransitionOutcome.CONFLICT, before, "status changed")
+            await conn.execute(
+                "UPDATE campaign_clocks SET paused_at = ?, paused_status = ?, updated_at = ?"
+                " WHERE campaign_id = ?",
+                (ts(now), before.status.value, ts(now), campaign_id),
+            )
+            after = await self._campaign_in(conn, campaign_id)
+            if after is None:
+                raise LookupError(f"campaign {campaign_id} vanished inside its transaction")
+            await self._audit(
+                conn,
+                after,
+                actor,
+                AuditAction.STATUS_CHANGED,
+                {"status": before.status.value},
+                {"status": after.status.value},
+                now,
+                reason,
+            )
+            await self._log_in(
+                conn,
+                campaign_id,
+                ClockNoteKind.PAUSED,
+                after.turn,
+                after.phase,
+                None,
+                actor,
+                {"reason": reason},
+                now,
+            )
+            for message in outbox:
+                await self._enqueue_in(conn, message, now)
+        return _status_result(TransitionOutcome.APPLIED, after, "paused")
+
+    async def resume_clock(
+        self,
+        campaign_id: CampaignId,
+        actor: UserId,
+        reason: str,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> TransitionResult:
+        """Resume a paused campaign in the status it had; its deadline moves by the time it was
+        paused. Audited and logged, with ``outbox`` queued, in one transaction."""
+        async with self._db.transaction() as conn:
+            before = await self._campaign_in(conn, campaign_id)
+            if before is None:
+                return _status_result(
+                    TransitionOutcome.NOT_FOUND, None, f"no campaign {campaign_id}"
+                )
+            if before.status is not CampaignStatus.PAUSED:
+                outcome = (
+                    TransitionOutcome.ALREADY_DONE
+                    if before.status in _PAUSABLE
+                    else TransitionOutcome.CONFLICT
+                )
+                return _status_result(outcome, before, f"status is {before.status.value}")
+            clock = await self._clock_in(conn, campaign_id)
+            status = (
+                clock.paused_status
+                if clock is not None and clock.paused_status is not None
+                else (
+                    CampaignStatus.DEPLOYMENT
+                    if before.phase is Phase.DEPLOYMENT
+                    else CampaignStatus.RUNNING
+                )
+            )
+            await conn.execute(
+                "UPDATE campaigns SET status = ?, updated_at = ?"
+                " WHERE id = ? AND status = 'paused'",
+                (status.value, ts(now), campaign_id),
+            )
+            shift = timedelta(0)
+            if clock is not None and clock.paused_at is not None:
+                shift = max(timedelta(0), now - clock.paused_at)
+                moved = None if clock.deadline is None else clock.deadline + shift
+                await conn.execute(
+                    "UPDATE campaign_clocks SET deadline = ?, paused_at = NULL,"
+                    " paused_status = NULL, updated_at = ? WHERE campaign_id = ?",
+                    (None if moved is None else ts(moved), ts(now), campaign_id),
+                )
+            after = await self._campaign_in(conn, campaign_id)
+            if after is None:
+                raise LookupError(f"campaign {campaign_id} vanished inside its transaction")
+            await self._audit(
+                conn,
+                after,
+                actor,
+                AuditAction.STATUS_CHANGED,
+                {"status": before.status.value},
+                {"status": after.status.value},
+                now,
+                reason,
+            )
+            await self._log_in(
+                conn,
+                campaign_id,
+                ClockNoteKind.RESUMED,
+                after.turn,
+                after.phase,
+                None,
+                actor,
+                {"reason": reason, "paused_seconds": int(shift.total_seconds())},
+                now,
+            )
+            for message in outbox:
+                await self._enqueue_in(conn, message, now)
+        return _status_result(TransitionOutcome.APPLIED, after, f"status {status.value}")
+
+    async def send_reminders(
+        self,
+        campaign_id: CampaignId,
+        turn: int,
+        phase: Phase,
+        kind: str,
+        messages: Sequence[tuple[UserId, NewOutboxMessage]],
+        now: datetime,
+    ) -> list[UserId]:
+        """Queue each person's reminder unless they already had this one (turn, phase, kind);
+        who got one now. Recorded and queued in one transaction, so a restart never doubles."""
+        sent: list[UserId] = []
+        async with self._db.transaction() as conn:
+            for user_id, message in messages:
+                cursor = await conn.execute(
+                    "INSERT INTO reminders_sent (campaign_id, turn, phase, kind, user_id, sent_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    (campaign_id, turn, phase.value, kind, user_id, ts(now)),
+                )
+                if cursor.rowcount == 1:
+                    await self._enqueue_in(conn, message, now)
+                    sent.append(user_id)
+        return sent
+
+    async def reminders_sent(self, campaign_id: CampaignId) -> list[ReminderSent]:
+        """Every reminder the campaign sent, in the order sent."""
+        async with self._db.snapshot() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT * FROM reminders_sent WHERE campaign_id = ? ORDER BY sent_at, user_id",
+                (campaign_id,),
+            )
+        return [
+            ReminderSent(
+                campaign_id=row["campaign_id"],
+                turn=row["turn"],
+                phase=Phase(row["phase"]),
+                kind=row["kind"],
+                user_id=row["user_id"],
+                sent_at=dt(row["sent_at"]),
+            )
+            for row in rows
+        ]
+
+    async def note_clock(
+        self,
+        campaign_id: CampaignId,
+        kind: ClockNoteKind,
+        turn: int,
+        phase: Phase,
+        deadline: datetime | None,
+        actor: UserId | None,
+        detail: dict[str, JsonValue],
+        now: datetime,
+        *,
+        dedup: str | None = None,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> bool:
+        """Log a clock event and queue ``outbox`` with it. With ``dedup``, only the first call
+        does anything (False for the later ones): a late run is announced once."""
+        async with self._db.transaction() as conn:
+            logged = await self._log_in(
+                conn, campaign_id, kind, turn, phase, deadline, actor, detail, now, dedup
+            )
+            if logged:
+                for message in outbox:
+                    await self._enqueue_in(conn, message, now)
+        return logged
+
+    async def clock_log(self, campaign_id: CampaignId) -> list[ClockNote]:
+        """The campaign's clock log, oldest first."""
+        async with self._db.snapshot() as conn:
+            rows = await fetch_all(
+                conn, "SELECT * FROM clock_log WHERE campaign_id = ? ORDER BY id", (campaign_id,)
+            )
+        return [_note(row) for row in rows]

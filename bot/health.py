@@ -4,13 +4,13 @@ exits 0 while that file is fresh and the database answers, 1 otherwise (with the
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.clock import Clock
 from bot.config import Settings
+from storage.db import database_problem
 
 HEARTBEAT_EVERY = timedelta(seconds=30)
 STALE_AFTER = timedelta(seconds=120)
@@ -39,12 +39,7 @@ def check(settings: Settings, now: datetime) -> str | None:
         return f"no heartbeat at {path}: {error}"
     if now - last > STALE_AFTER:
         return f"heartbeat is {int((now - last).total_seconds())} s old"
-    try:
-        with sqlite3.connect(f"file:{settings.database_path}?mode=ro", uri=True) as conn:
-            conn.execute("SELECT count(*) FROM campaigns").fetchone()
-    except sqlite3.Error as error:
-        return f"database {settings.database_path} does not answer: {error}"
-    return None
+    return database_problem(settings.database_path)
 
 
 def main() -> int:

@@ -46,7 +46,7 @@ reinforce: REINFORCE (TO | IN)? ref
 ref: (WORD | NUMBER)+
 count: TIMES NUMBER | COUNT | NUMBER
 
-MOVE.3: /(move|mv|go|march|перемест\w*|перевод\w*|двин\w*|иди|идти)(?!\w)/i
+MOVE.3: /(move|mv|go|march|перемест\w*|перевод\w*|перевест\w*|перевед\w*|двин\w*|иди|идти)(?!\w)/i
 ATTACK.3: /(attack\w*|atk|атак\w*|напасть|напад\w*)(?!\w)/i
 FORTIFY.3: /(fortify|fort|hold|defend|укреп\w*|оборон\w*|держать)(?!\w)/i
 REINFORCE.3: /(reinforce\w*|reinf|подкреп\w*|орбит\w*)(?!\w)/i
@@ -311,3 +311,51 @@ def parse_orders_text(message: str, vocabulary: Vocabulary) -> list[ParsedLine]:
         for n, line in lines[MAX_LINES:]
     )
     return parsed
+
+
+_PLACEMENT_PAIR = re.compile(r"\s*([^:=,;\n]+?)\s*[:=]\s*(\d{1,4})\s*[,;]?")
+
+
+@dataclass(frozen=True)
+class ParsedPlacement:
+    """A typed deployment (``1:4 2:3 4:3``): armies by sector, or the problem and the word."""
+
+    placement: dict[SectorId, int] | None
+    problem: LineProblem | None = None
+    word: str | None = None
+
+
+def _placement_pairs(text: str) -> list[tuple[str, int]] | None:
+    pairs: list[tuple[str, int]] = []
+    position = 0
+    while position < len(text):
+        found = _PLACEMENT_PAIR.match(text, position)
+        if found is None or found.end() == position:
+            return None
+        pairs.append((found.group(1), int(found.group(2))))
+        position = found.end()
+    return pairs or None
+
+
+def parse_placement(text: str, vocabulary: Vocabulary) -> ParsedPlacement:
+    """Read ``sector:count`` pairs (ids or names, ``:`` or ``=``); never raises. Whether the
+    placement is legal is the rules core's question (``rules.check_deployment``)."""
+    text = " ".join(text.split())
+    if len(text) > MAX_LINE_LENGTH:
+        return ParsedPlacement(None, LineProblem.TOO_LONG)
+    pairs = _placement_pairs(text)
+    if pairs is None:
+        return ParsedPlacement(None, LineProblem.NOT_UNDERSTOOD)
+    placement: dict[SectorId, int] = {}
+    for name, count in pairs:
+        sector = None
+        for spelling in (name, name.translate(_TO_RU), name.translate(_TO_EN)):
+            sector, _ = _lookup(normalise(spelling), vocabulary.sectors)
+            if sector is not None:
+                break
+        if sector is None:
+            return ParsedPlacement(None, LineProblem.UNKNOWN_SECTOR, name)
+        if sector in placement:
+            return ParsedPlacement(None, LineProblem.AMBIGUOUS, name)
+        placement[sector] = count
+    return ParsedPlacement(placement)

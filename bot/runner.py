@@ -1,4 +1,10 @@
-"""Runs the bot as a service: store, dispatcher, background workers, then polling or webhook."""
+"""Runs the bot as a service: store, dispatcher, background workers, then polling or webhook.
+
+Two workers always run beside the dispatcher: the campaign scheduler (catches up from the
+database at start, then APScheduler fires each campaign's deadlines and reminders) and the
+outbox sender (takes queued posts to Telegram); the scheduler wakes the sender when it queued
+something. Further ``workers`` may be passed in.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +28,8 @@ from bot.commands import set_command_menus
 from bot.config import Settings
 from bot.health import beat, heartbeat_path
 from bot.i18n import build_i18n
+from bot.services.outbox_sender import OutboxSender
+from bot.services.schedule import CampaignScheduler
 from storage import SqliteCampaignStore, Store
 
 log = logging.getLogger(__name__)
@@ -81,15 +89,22 @@ async def serve(
             await set_command_menus(bot, i18n)
         except (TelegramNetworkError, TelegramServerError) as error:
             log.warning("command menus not set now (%s); they are set at the next start", error)
+        stop = asyncio.Event()
+        sender = OutboxSender(bot, store, clock, i18n)
+        scheduler = CampaignScheduler(store, clock, on_queued=sender.wake)
         tasks = [asyncio.create_task(worker(bot, store, clock)) for worker in workers]
         tasks.append(asyncio.create_task(beat(heartbeat_path(settings), clock)))
+        tasks.append(asyncio.create_task(sender.run(stop)))
         try:
+            await scheduler.start()
             if settings.webhook_url:
                 await _serve_webhook(settings, bot, dispatcher)
             else:
                 log.info("polling %s", settings.bot_api_base or "Telegram")
                 await dispatcher.start_polling(bot, handle_signals=False)
         finally:
+            scheduler.shutdown()
+            stop.set()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

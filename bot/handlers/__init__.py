@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from aiogram import F, Router
 
-from bot.handlers import common, errors, group, private
+from bot.handlers import common, errors, group, joining, private
+from bot.handlers.group import misplaced
 
 
 def build_router() -> Router:
-    """The bot's root router: private screens, group screens, then the common commands."""
+    """The bot's root router: joining (both chats), private screens, group screens, group
+    commands sent in private, then the common commands."""
     root = Router(name="strategium")
     private_chats = Router(name="private")
     private_chats.message.filter(F.chat.type == "private")
@@ -25,5 +27,14 @@ def build_router() -> Router:
     group_chats.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
     for router in group.build():
         group_chats.include_router(router)
-    root.include_routers(private_chats, group_chats, common.build(), errors.build())
+    misplaced_commands = misplaced.build()
+    misplaced_commands.message.filter(F.chat.type == "private")
+    root.include_routers(
+        joining.build(),
+        private_chats,
+        group_chats,
+        misplaced_commands,
+        common.build(),
+        errors.build(),
+    )
     return root

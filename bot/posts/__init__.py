@@ -111,7 +111,10 @@ def build_registry(*modules: Mapping[str, Renderer]) -> dict[str, Renderer]:
     return registry
 
 
-REGISTRY: dict[str, Renderer] = build_registry()
+# Feature modules import Post and Renderer from here, so their tables are joined last.
+from bot.posts import group, private, turns  # noqa: E402
+
+REGISTRY: dict[str, Renderer] = build_registry(group.RENDERERS, private.RENDERERS, turns.RENDERERS)
 
 
 async def render(context: PostContext, message: OutboxMessage) -> Post | None:

@@ -131,11 +131,14 @@ async def advance(
     *,
     force: bool = False,
     modules: Iterable[RulesModule] = (),
+    post_at: datetime | None = None,
 ) -> AdvanceResult:
     """Move the campaign from (``expected_turn``, ``expected_phase``) to its next phase.
 
     ``force`` is the GM's "resolve now" under the wait-for-the-GM policy: battles without a
-    result then count as draws without losses. Queued posts go out through the outbox.
+    result then count as draws without losses. ``post_at`` holds the battle list and its
+    notices in the outbox until then (orders close Thursday, the list is posted Friday).
+    Queued posts go out through the outbox.
     """
     campaign = await store.campaign(campaign_id)
     if campaign is None:
@@ -155,7 +158,7 @@ async def advance(
             return await _start_first_turn(store, campaign, actor, now, modules)
         case Phase.ORDERS:
             result = await publish_battle_list(
-                store, campaign.id, campaign.turn, actor, now, modules
+                store, campaign.id, campaign.turn, actor, now, modules, post_at
             )
             return AdvanceResult(outcome=_from_transition(result), campaign=result.campaign)
         case Phase.BATTLES | Phase.RESOLUTION:

@@ -51,7 +51,14 @@ def game_for(campaign: Campaign, modules: Iterable[RulesModule] = ()) -> Game:
     return Game.create(campaign_map, Ruleset.with_overrides(campaign.ruleset_overrides), modules)
 
 
-def _group_post(campaign: Campaign, kind: str, key: str, **payload: int | str) -> NewOutboxMessage:
+def _group_post(
+    campaign: Campaign,
+    kind: str,
+    key: str,
+    *,
+    not_before: datetime | None = None,
+    **payload: int | str,
+) -> NewOutboxMessage:
     return NewOutboxMessage(
         campaign_id=campaign.id,
         chat_id=campaign.chat_id,
@@ -59,6 +66,7 @@ def _group_post(campaign: Campaign, kind: str, key: str, **payload: int | str) -
         kind=kind,
         payload={"campaign_id": campaign.id, **payload},
         dedup_key=f"campaign:{campaign.id}:{key}",
+        not_before=not_before,
     )
 
 
@@ -90,8 +98,9 @@ async def begin_first_turn(
 ) -> FirstTurnResult:
     """End deployment: build turn 1's state from every side's placement and open the orders.
 
-    Sides are in the order they were added (it numbers battles). If a side has not deployed,
-    nothing moves and the missing sides are named (the GM places them or accepts the default).
+    Sides are in the order they were added (it numbers battles). If a side has not deployed
+    (no placement, or only an unconfirmed draft from the +/- screen), nothing moves and the
+    missing sides are named (the GM places them or accepts the default).
     A stored placement that breaks the deployment rules raises ``rules.DeploymentError``.
     ``notices`` (the strategists' "orders are open") are queued in the same transaction.
     """
@@ -100,7 +109,9 @@ async def begin_first_turn(
         return FirstTurnResult(outcome=FirstTurnOutcome.NOT_STARTED)
     sides = await store.sides(campaign_id)
     placements = await store.placements(campaign_id)
-    missing = tuple(side.id for side in sides if side.id not in placements)
+    missing = tuple(
+        side.id for side in sides if side.id not in placements or not placements[side.id].ready
+    )
     if missing:
         return FirstTurnResult(outcome=FirstTurnOutcome.MISSING_PLACEMENTS, missing=missing)
     state = deployed_state(
@@ -131,9 +142,11 @@ async def publish_battle_list(
     actor: UserId | None,
     now: datetime,
     modules: Iterable[RulesModule] = (),
+    post_at: datetime | None = None,
 ) -> TransitionResult:
     """Close the orders window: plan the battles from the stored orders, publish the list to the
-    group and tell each participating side's players their battles, all in one step."""
+    group and tell each participating side's players their battles, all in one step. With
+    ``post_at`` (the Friday moment), the list and the notices wait until then in the outbox."""
     campaign = await store.campaign(campaign_id)
     if campaign is None:
         return TransitionResult(
@@ -145,7 +158,11 @@ async def publish_battle_list(
     inputs = await store.turn_inputs(campaign_id, turn)
     plan = plan_battles(game_for(campaign, modules), inputs.state, inputs.orders)
     step = len(await store.phase_history(campaign_id)) + 1
-    outbox = [_group_post(campaign, "battle_list", f"step:{step}:battle_list", turn=turn)]
+    outbox = [
+        _group_post(
+            campaign, "battle_list", f"step:{step}:battle_list", not_before=post_at, turn=turn
+        )
+    ]
     fighting = {side for battle in plan.battles for side in battle.participants()}
     for member in await store.members(campaign_id):
         if member.side_id in fighting and member.roles & {Role.TACTICIAN, Role.STRATEGIST}:
@@ -156,6 +173,7 @@ async def publish_battle_list(
                     kind="battle_notice",
                     payload={"campaign_id": campaign_id, "turn": turn, "side": member.side_id},
                     dedup_key=f"campaign:{campaign_id}:step:{step}:battle_notice:{member.user_id}",
+                    not_before=post_at,
                 )
             )
     return await store.publish_battles(

@@ -1,14 +1,35 @@
-"""The post registry: kinds are unique; text posts render with their buttons."""
+"""The post registry: kinds are unique, every queued kind has a renderer, text posts render."""
 
+import re
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.posts import PostContext, build_registry, render, render_text
+from bot.posts import REGISTRY, PostContext, build_registry, render, render_text
 from storage import NewCampaign, NewOutboxMessage, Store
 
+ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def _queued_kinds() -> set[str]:
+    """Every ``kind="..."`` the code puts in an outbox message, and every ``_group_post`` kind."""
+    kinds: set[str] = set()
+    for path in (ROOT / "bot").rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        kinds.update(re.findall(r'kind="([a-z_]+)"', source))
+        kinds.update(re.findall(r'_group_post\(\s*campaign,\s*"([a-z_]+)"', source))
+    return kinds
+
+
+def test_every_kind_the_code_queues_has_a_renderer() -> None:
+    queued = _queued_kinds()
+    assert "text" in REGISTRY
+    assert {"map", "battle_list"} <= queued
+    missing = queued - set(REGISTRY)
+    assert not missing, f"no renderer for post kinds {sorted(missing)}"
 
 
 def test_a_kind_defined_twice_is_refused() -> None:

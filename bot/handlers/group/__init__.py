@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from aiogram import Router
 
+from bot.handlers.group import clock, gm, setup, status
+
 
 def build() -> list[Router]:
     """The group screens' routers (each a new ``Router`` per dispatcher)."""
-    return []
+    return [setup.build(), gm.build(), status.build(), clock.build()]

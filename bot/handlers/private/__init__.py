@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from aiogram import Router
 
+from bot.handlers.private import battles, campaigns, deployment, orders, typed
+
 
 def build() -> list[Router]:
-    """The private screens' routers (each a new ``Router`` per dispatcher)."""
-    return []
+    """The private screens' routers (each a new ``Router`` per dispatcher); plain text last."""
+    return [
+        orders.build(),
+        deployment.build(),
+        battles.build(),
+        campaigns.build(),
+        typed.build(),
+    ]

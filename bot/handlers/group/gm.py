@@ -1,0 +1,839 @@
+"""``/gm``: the GM's tools in the group, one panel with buttons; and the group's ``/lang``.
+
+Every button names (campaign, turn, phase) and is re-checked when pressed: the presser must be
+a GM of *this* campaign and the campaign still where the button was made, or the press is
+answered as stale and changes nothing. Every action is audited by storage and announced in
+the group through the outbox.
+"""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import gettext as _
+
+from bot.clock import Clock
+from bot.handlers.common import LANGUAGE_NAMES
+from bot.handlers.group.clock import clock_buttons
+from bot.handlers.group.guards import (
+    AwaitedAnswer,
+    ask,
+    ask_again,
+    campaign_here,
+    gm_member,
+    no_campaign_text,
+    not_gm_text,
+    pressed_campaign,
+)
+from bot.handlers.joining import role_name
+from bot.posts.group import colour_mark, position_line
+from bot.services import campaigns, turns
+from bot.texts import describe_deployment_problem, outcome_name, sector_label
+from rules import BattleResult, Outcome, ResultsError
+from storage import (
+    Campaign,
+    CampaignSettings,
+    CorrectionOutcome,
+    Member,
+    Person,
+    Phase,
+    Prompt,
+    Role,
+    Store,
+    WriteOutcome,
+)
+
+REASON = "GM tool in the group"
+
+
+class GmPress(CallbackData, prefix="gm"):
+    """A GM panel button: campaign, the turn and phase it was made for, action, value."""
+
+    c: int
+    t: int
+    p: str
+    a: str
+    v: str = ""
+
+
+class GroupLanguage(CallbackData, prefix="gl"):
+    """The group's ``/lang``: the campaign's language for its posts."""
+
+    c: int
+    language: str
+
+
+def _button(text: str, campaign: Campaign, action: str, value: str = "") -> InlineKeyboardButton:
+    data = GmPress(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a=action, v=value)
+    return InlineKeyboardButton(text=text, callback_data=data.pack())
+
+
+def _back(campaign: Campaign) -> list[InlineKeyboardButton]:
+    return [_button(_("◀ GM tools"), campaign, "menu")]
+
+
+def _results_turn(campaign: Campaign) -> tuple[int, bool] | None:
+    """The turn whose results the GM may set now, and whether that is a correction."""
+    if campaign.phase in (Phase.BATTLES, Phase.RESOLUTION):
+        return campaign.turn, False
+    if campaign.phase is Phase.ORDERS and campaign.turn > 1:
+        return campaign.turn - 1, True
+    return None
+
+
+def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
+    """The main GM panel."""
+    rows: list[list[InlineKeyboardButton]] = []
+    rows.extend(clock_buttons(campaign))
+    rows.append([_button(_("👥 Members"), campaign, "members")])
+    if _results_turn(campaign) is not None:
+        rows.append([_button(_("⚔️ Battle results"), campaign, "results")])
+    if campaign.phase is Phase.DEPLOYMENT:
+        rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
+    if campaign.phase is not Phase.SETUP:
+        rows.append([_button(_("↩️ Undo the last step"), campaign, "undo")])
+    rows.append([_button(_("🏁 End the campaign"), campaign, "end")])
+    text = _("GM tools: «{title}», {position}.").format(
+        title=campaign.title, position=position_line(campaign)
+    )
+    return text, InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+async def open_panel(message: Message, store: Store, person: Person) -> None:
+    """``/gm``: the panel, for a GM of this chat's campaign only."""
+    campaign = await campaign_here(store, message)
+    if campaign is None:
+        await message.answer(no_campaign_text())
+        return
+    if await gm_member(store, campaign, person.user_id) is None:
+        await message.answer(not_gm_text())
+        return
+    if campaign.phase is Phase.SETUP:
+        await message.answer(_("The campaign is still being set up: /newcampaign continues."))
+        return
+    text, keyboard = panel(campaign)
+    await message.answer(text, reply_markup=keyboard)
+
+
+# ---- the buttons ----
+
+
+async def pressed(
+    query: CallbackQuery, callback_data: GmPress, store: Store, clock: Clock, person: Person
+) -> None:
+    """Any GM button: re-check campaign, turn, phase and the presser's role, then act."""
+    campaign = await pressed_campaign(
+        store, query, callback_data.c, callback_data.t, callback_data.p
+    )
+    if campaign is None:
+        return
+    gm = await gm_member(store, campaign, person.user_id)
+    if gm is None:
+        await query.answer(not_gm_text(), show_alert=True)
+        return
+    if not isinstance(query.message, Message):
+        await query.answer()
+        return
+    action, value = callback_data.a, callback_data.v
+    screens = {
+        "menu": _menu,
+        "members": _members,
+        "member": _member_screen,
+        "side": _move,
+        "role": _toggle,
+        "kick": _kick_confirm,
+        "kick!": _kick,
+        "results": _results,
+        "battle": _battle_screen,
+        "set": _set_result,
+        "place": _place_list,
+        "placeside": _place_side,
+        "placedef": _place_default,
+        "placetype": _place_typed_prompt,
+        "undo": _undo_confirm,
+        "undo!": _undo,
+        "end": _end_confirm,
+        "end!": _end,
+    }
+    handler = screens.get(action)
+    if handler is None:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    await handler(GmContext(query, query.message, store, clock, person, gm, campaign), value)
+
+
+class GmContext:
+    """What a GM screen works with: the press, its message, services, the GM and the campaign."""
+
+    def __init__(
+        self,
+        query: CallbackQuery,
+        message: Message,
+        store: Store,
+        clock: Clock,
+        person: Person,
+        gm: Member,
+        campaign: Campaign,
+    ) -> None:
+        self.query = query
+        self.message = message
+        self.store = store
+        self.clock = clock
+        self.person = person
+        self.gm = gm
+        self.campaign = campaign
+
+    async def show(self, text: str, rows: list[list[InlineKeyboardButton]]) -> None:
+        """Answer the press and show a screen in the panel's message."""
+        await self.query.answer()
+        await self.message.edit_text(text, reply_markup=InlineKeyboardMarkup(inline_keyboard=rows))
+
+    async def announce(self, text: str) -> None:
+        """Tell the group what the GM did (queued: it must arrive), show the GM the same words,
+        and turn the panel back to the menu."""
+        now = self.clock.now()
+        await self.store.enqueue(campaigns.group_notice(self.campaign, text, now), now)
+        await self.query.answer(text)
+        fresh = await self.store.campaign(self.campaign.id) or self.campaign
+        menu_text, keyboard = panel(fresh)
+        await self.message.edit_text(menu_text, reply_markup=keyboard)
+
+
+async def _menu(ctx: GmContext, value: str) -> None:
+    text, keyboard = panel(ctx.campaign)
+    await ctx.show(text, keyboard.inline_keyboard)
+
+
+# ---- members ----
+
+
+def _roles_text(member: Member) -> str:
+    return ", ".join(role_name(role) for role in sorted(member.roles)) or "—"
+
+
+async def _members(ctx: GmContext, value: str) -> None:
+    sides = {side.id: side for side in await ctx.store.sides(ctx.campaign.id)}
+    rows = []
+    for member in await ctx.store.members(ctx.campaign.id):
+        side = sides.get(member.side_id or "")
+        mark = f"{colour_mark(side.colour)} {side.name}" if side else "—"
+        label = f"{member.display_name}: {mark}, {_roles_text(member)}"
+        rows.append([_button(label[:60], ctx.campaign, "member", str(member.user_id))])
+    rows.append(_back(ctx.campaign))
+    await ctx.show(_("Members: choose one to move, change roles or remove."), rows)
+
+
+async def _target(ctx: GmContext, value: str) -> Member | None:
+    user_id = value.split(".", maxsplit=1)[0]
+    member = await ctx.store.member(ctx.campaign.id, int(user_id)) if user_id.isdigit() else None
+    if member is None:
+        await ctx.query.answer(_("That person is not in the campaign any more."), show_alert=True)
+    return member
+
+
+async def _member_screen(ctx: GmContext, value: str) -> None:
+    member = await _target(ctx, value)
+    if member is None:
+        return
+    uid = str(member.user_id)
+    rows = [
+        [
+            _button(
+                f"→ {colour_mark(side.colour)} {side.name}",
+                ctx.campaign,
+                "side",
+                f"{uid}.{side.id}",
+            )
+        ]
+        for side in await ctx.store.sides(ctx.campaign.id)
+        if side.id != member.side_id
+    ]
+    if member.side_id is not None:
+        rows.append(
+            [
+                _button(_toggle_label(member, role), ctx.campaign, "role", f"{uid}.{role.value}")
+                for role in (Role.STRATEGIST, Role.TACTICIAN)
+            ]
+        )
+    if Role.GM not in member.roles:
+        rows.append(
+            [_button(_toggle_label(member, Role.CO_GM), ctx.campaign, "role", f"{uid}.co_gm")]
+        )
+        rows.append([_button(_("✖ Remove from the campaign"), ctx.campaign, "kick", uid)])
+    rows.append(_back(ctx.campaign))
+    await ctx.show(
+        _("{name}: {roles}.").format(name=member.display_name, roles=_roles_text(member)), rows
+    )
+
+
+def _toggle_label(member: Member, role: Role) -> str:
+    return ("✓ " if role in member.roles else "+ ") + role_name(role)
+
+
+async def _move(ctx: GmContext, value: str) -> None:
+    member = await _target(ctx, value)
+    if member is None:
+        return
+    side_id = value.partition(".")[2]
+    moved = await campaigns.move_member(
+        ctx.store, ctx.campaign, member, side_id, ctx.person.user_id, ctx.clock.now()
+    )
+    if moved is None:
+        await ctx.query.answer(_("That side is gone."), show_alert=True)
+        return
+    side = next(s for s in await ctx.store.sides(ctx.campaign.id) if s.id == side_id)
+    await ctx.announce(
+        _("GM {gm} moved {name} to {side}.").format(
+            gm=ctx.person.display_name, name=member.display_name, side=side.name
+        )
+    )
+
+
+async def _toggle(ctx: GmContext, value: str) -> None:
+    member = await _target(ctx, value)
+    if member is None:
+        return
+    role_value = value.partition(".")[2]
+    role = Role(role_value) if role_value in {r.value for r in Role} else Role.GM
+    if role is Role.CO_GM and Role.GM not in ctx.gm.roles:
+        await ctx.query.answer(_("Only the campaign's creator names co-GMs."), show_alert=True)
+        return
+    updated = await campaigns.toggle_role(
+        ctx.store, ctx.campaign, member, role, ctx.person.user_id, ctx.clock.now()
+    )
+    if updated is None:
+        await ctx.query.answer(
+            _("That change is not possible: a player keeps at least one role on their side."),
+            show_alert=True,
+        )
+        return
+    await ctx.announce(
+        _("GM {gm} changed {name}'s roles: {roles}.").format(
+            gm=ctx.person.display_name, name=member.display_name, roles=_roles_text(updated)
+        )
+    )
+
+
+async def _kick_confirm(ctx: GmContext, value: str) -> None:
+    member = await _target(ctx, value)
+    if member is None:
+        return
+    rows = [
+        [
+            _button(
+                _("Yes, remove {name}").format(name=member.display_name),
+                ctx.campaign,
+                "kick!",
+                value,
+            )
+        ],
+        _back(ctx.campaign),
+    ]
+    await ctx.show(
+        _("Remove {name} from the campaign? Their past orders and results stay.").format(
+            name=member.display_name
+        ),
+        rows,
+    )
+
+
+async def _kick(ctx: GmContext, value: str) -> None:
+    member = await _target(ctx, value)
+    if member is None:
+        return
+    if not await campaigns.remove_member(
+        ctx.store, ctx.campaign, member, ctx.person.user_id, ctx.clock.now()
+    ):
+        await ctx.query.answer(_("The campaign's creator cannot be removed."), show_alert=True)
+        return
+    await ctx.announce(
+        _("GM {gm} removed {name} from the campaign.").format(
+            gm=ctx.person.display_name, name=member.display_name
+        )
+    )
+
+
+# ---- battle results ----
+
+
+async def _battles_of(
+    ctx: GmContext, turn: int, correction: bool
+) -> list[tuple[int, str, str, str]]:
+    """(battle id, attacker, defender, sector label) of ``turn``'s list."""
+    if correction:
+        resolved = await ctx.store.resolutions(ctx.campaign.id, turn)
+        battles = resolved[-1].report.battles if resolved else ()
+    else:
+        listed = await ctx.store.battle_list(ctx.campaign.id, turn)
+        battles = listed.battles if listed else ()
+    game_map = turns.game_for(ctx.campaign).map
+    return [
+        (b.id, b.attacker, b.defender, sector_label(game_map, b.sector, ctx.campaign.language))
+        for b in battles
+    ]
+
+
+def _result_words(result: BattleResult | None, names: dict[str, str]) -> str:
+    if result is None:
+        return _("no result")
+    if result.winner is not None:
+        return _("{winner}: {outcome}").format(
+            winner=names.get(result.winner, result.winner), outcome=outcome_name(result.outcome)
+        )
+    return outcome_name(result.outcome)
+
+
+async def _results(ctx: GmContext, value: str) -> None:
+    found = _results_turn(ctx.campaign)
+    if found is None:
+        await ctx.query.answer(_("No battle results to set in this phase."), show_alert=True)
+        return
+    turn, correction = found
+    names = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
+    lines = [
+        _("Turn {turn} (resolved): correct a result and the turn is resolved again.").format(
+            turn=turn
+        )
+        if correction
+        else _("Turn {turn}: set or correct a result (the GM's word is final).").format(turn=turn)
+    ]
+    effective: dict[int, BattleResult | None] = {}
+    status: dict[int, str] = {}
+    if correction:
+        resolved = await ctx.store.resolutions(ctx.campaign.id, turn)
+        given = {r.battle: r for r in (resolved[-1].results if resolved else ())}
+        for battle_id, *_rest in await _battles_of(ctx, turn, correction):
+            effective[battle_id] = given.get(battle_id)
+            status[battle_id] = ""
+    else:
+        for report in await ctx.store.battle_reports(ctx.campaign.id, turn):
+            effective[report.battle] = report.effective()
+            if report.override is not None:
+                status[report.battle] = _("set by the GM")
+            elif report.disputed_by is not None:
+                status[report.battle] = _("⚠️ disputed: {result}").format(
+                    result=_result_words(report.reported, names)
+                )
+            elif report.reported is not None and report.confirmed_by is None:
+                status[report.battle] = _("reported, not confirmed: {result}").format(
+                    result=_result_words(report.reported, names)
+                )
+            else:
+                status[report.battle] = ""
+    rows = []
+    for battle_id, attacker, defender, sector in await _battles_of(ctx, turn, correction):
+        line = _("Battle {id}: {attacker} vs {defender} in {sector}: {result}").format(
+            id=battle_id,
+            attacker=names.get(attacker, attacker),
+            defender=names.get(defender, defender),
+            sector=sector,
+            result=_result_words(effective.get(battle_id), names),
+        )
+        if status.get(battle_id):
+            line += f" ({status[battle_id]})"
+        lines.append(line)
+        rows.append(
+            [
+                _button(
+                    _("Battle {id}").format(id=battle_id),
+                    ctx.campaign,
+                    "battle",
+                    f"{turn}.{battle_id}",
+                )
+            ]
+        )
+    if not rows:
+        lines.append(_("No battles."))
+    rows.append(_back(ctx.campaign))
+    await ctx.show("\n".join(lines), rows)
+
+
+async def _battle_screen(ctx: GmContext, value: str) -> None:
+    turn_text, _sep, battle_text = value.partition(".")
+    found = _results_turn(ctx.campaign)
+    battles = []
+    if found is not None and str(found[0]) == turn_text:
+        battles = await _battles_of(ctx, found[0], found[1])
+    battle = next((b for b in battles if str(b[0]) == battle_text), None)
+    if battle is None:
+        await ctx.query.answer(_("That battle is not on the list."), show_alert=True)
+        return
+    battle_id, attacker, defender, sector = battle
+    names = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
+    base = f"{turn_text}.{battle_id}"
+    rows = [
+        [
+            _button(outcome_name(Outcome.DRAW), ctx.campaign, "set", f"{base}.draw."),
+            _button(_("bloody draw"), ctx.campaign, "set", f"{base}.bloody_draw."),
+        ]
+    ]
+    for outcome in (Outcome.SOLID, Outcome.CRUSHING, Outcome.SLAUGHTER):
+        rows.append(
+            [
+                _button(
+                    f"{names.get(side, side)}: {outcome_name(outcome)}",
+                    ctx.campaign,
+                    "set",
+                    f"{base}.{outcome.value}.{side}",
+                )
+                for side in (attacker, defender)
+            ]
+        )
+    rows.append(_back(ctx.campaign))
+    await ctx.show(
+        _("Battle {id}: {attacker} vs {defender} in {sector}. The result:").format(
+            id=battle_id,
+            attacker=names.get(attacker, attacker),
+            defender=names.get(defender, defender),
+            sector=sector,
+        ),
+        rows,
+    )
+
+
+async def _set_result(ctx: GmContext, value: str) -> None:
+    parts = value.split(".")
+    found = _results_turn(ctx.campaign)
+    if len(parts) != 4 or not parts[0].isdigit() or not parts[1].isdigit() or found is None:
+        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    turn, battle = int(parts[0]), int(parts[1])
+    result = campaigns.battle_result(battle, parts[2], parts[3])
+    if result is None or turn != found[0]:
+        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    names = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
+    now = ctx.clock.now()
+    if found[1]:
+        try:
+            corrected = await turns.correct_result(
+                ctx.store, ctx.campaign.id, turn, [result], ctx.person.user_id, REASON, now
+            )
+        except ResultsError:
+            await ctx.query.answer(_("That result does not fit the battle."), show_alert=True)
+            return
+        if corrected.outcome is not CorrectionOutcome.APPLIED:
+            await ctx.query.answer(
+                _("The turn changed meanwhile; open /gm again."), show_alert=True
+            )
+            return
+        await ctx.announce(
+            _(
+                "GM {gm} corrected battle {id} of turn {turn}: {result}. The turn was resolved "
+                "again; the corrected map follows."
+            ).format(
+                gm=ctx.person.display_name,
+                id=battle,
+                turn=turn,
+                result=_result_words(result, names),
+            )
+        )
+        return
+    written = await ctx.store.override_result(
+        ctx.campaign.id, turn, battle, result, ctx.person.user_id, REASON, now
+    )
+    if written.outcome is not WriteOutcome.SAVED:
+        await ctx.query.answer(_("That battle is not on the list."), show_alert=True)
+        return
+    await ctx.store.enqueue(campaigns.board_refresh(ctx.campaign, f"result:{battle}", now), now)
+    await ctx.announce(
+        _("GM {gm} set the result of battle {id}: {result}.").format(
+            gm=ctx.person.display_name, id=battle, result=_result_words(result, names)
+        )
+    )
+
+
+# ---- placing a side that did not deploy ----
+
+
+def _placement_text(placement: dict[str, int]) -> str:
+    return " ".join(f"{sector}:{count}" for sector, count in placement.items())
+
+
+async def _place_list(ctx: GmContext, value: str) -> None:
+    missing = await campaigns.missing_placements(ctx.store, ctx.campaign)
+    rows = [
+        [_button(f"{colour_mark(side.colour)} {side.name}", ctx.campaign, "placeside", side.id)]
+        for side in missing
+    ]
+    rows.append(_back(ctx.campaign))
+    text = (
+        _("Sides that have not deployed: choose one to place it.")
+        if missing
+        else _("Every side has deployed.")
+    )
+    await ctx.show(text, rows)
+
+
+async def _place_side(ctx: GmContext, value: str) -> None:
+    missing = {s.id: s for s in await campaigns.missing_placements(ctx.store, ctx.campaign)}
+    side = missing.get(value)
+    if side is None:
+        await ctx.query.answer(_("That side has deployed already."), show_alert=True)
+        return
+    proposal = await campaigns.proposed_placement(ctx.store, ctx.campaign, side.id)
+    rows = [
+        [_button(_("✅ Use the default placement"), ctx.campaign, "placedef", side.id)],
+        [_button(_("⌨️ Type a placement"), ctx.campaign, "placetype", side.id)],
+        _back(ctx.campaign),
+    ]
+    # The proposal depends on where the other sides deployed, which is secret until turn 1:
+    # it is shown only to the GM who pressed, in the pop-up.
+    await ctx.query.answer(
+        _("Default for {side} (sector:armies): {placement}").format(
+            side=side.name, placement=_placement_text(proposal)
+        ),
+        show_alert=True,
+    )
+    await ctx.message.edit_text(
+        _(
+            "Place {side}: use the default placement (shown to you in the pop-up) or type one."
+        ).format(side=side.name),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=rows),
+    )
+
+
+async def _place_default(ctx: GmContext, value: str) -> None:
+    missing = {s.id: s for s in await campaigns.missing_placements(ctx.store, ctx.campaign)}
+    side = missing.get(value)
+    if side is None:
+        await ctx.query.answer(_("That side has deployed already."), show_alert=True)
+        return
+    proposal = await campaigns.proposed_placement(ctx.store, ctx.campaign, side.id)
+    await _store_placement(ctx, side.id, side.name, proposal)
+
+
+async def _store_placement(
+    ctx: GmContext, side_id: str, side_name: str, placement: dict[str, int]
+) -> None:
+    outcome, problems = await campaigns.place_side(
+        ctx.store, ctx.campaign, side_id, placement, ctx.person.user_id, ctx.clock.now()
+    )
+    if outcome is campaigns.PlaceOutcome.INVALID:
+        await ctx.query.answer(
+            "\n".join(describe_deployment_problem(p) for p in problems), show_alert=True
+        )
+        return
+    if outcome is campaigns.PlaceOutcome.CLOSED:
+        await ctx.query.answer(_("Deployment is over."), show_alert=True)
+        return
+    await ctx.announce(
+        _("GM {gm} placed {side}, which had not deployed.").format(
+            gm=ctx.person.display_name, side=side_name
+        )
+    )
+
+
+async def _place_typed_prompt(ctx: GmContext, value: str) -> None:
+    missing = {s.id: s for s in await campaigns.missing_placements(ctx.store, ctx.campaign)}
+    side = missing.get(value)
+    if side is None:
+        await ctx.query.answer(_("That side has deployed already."), show_alert=True)
+        return
+    await ctx.store.set_prompt(
+        ctx.message.chat.id,
+        ctx.person.user_id,
+        ctx.campaign.id,
+        "gm.place",
+        {"side": side.id},
+        ctx.message.message_id,
+        ctx.clock.now(),
+    )
+    await ctx.query.answer()
+    await ask(
+        ctx.message,
+        ctx.query.from_user,
+        _(
+            "{name}, reply with {side}'s placement as sector:armies pairs, e.g. «1:4 2:3 4:3» "
+            "({armies} armies in {sectors} sectors)."
+        ).format(
+            name=ctx.query.from_user.full_name,
+            side=side.name,
+            armies=turns.game_for(ctx.campaign).ruleset.start_armies,
+            sectors=turns.game_for(ctx.campaign).ruleset.start_sectors,
+        ),
+    )
+
+
+async def typed_placement(
+    message: Message, store: Store, clock: Clock, person: Person, prompt: Prompt
+) -> None:
+    """The GM's typed placement for a side that did not deploy."""
+    campaign = await store.campaign(prompt.campaign_id or 0)
+    side_id = str(prompt.data.get("side", ""))
+    if (
+        campaign is None
+        or campaign.phase is not Phase.DEPLOYMENT
+        or await gm_member(store, campaign, person.user_id) is None
+    ):
+        await store.clear_prompt(message.chat.id, person.user_id)
+        await message.answer(_("Deployment is over; nothing was changed."))
+        return
+    try:
+        placement = campaigns.parse_placement(message.text or "")
+    except campaigns.PlacementInputError:
+        await ask_again(
+            message, _("Write the placement as sector:armies pairs, e.g. «1:4 2:3 4:3».")
+        )
+        return
+    outcome, problems = await campaigns.place_side(
+        store, campaign, side_id, placement, person.user_id, clock.now()
+    )
+    if outcome is campaigns.PlaceOutcome.INVALID:
+        await ask_again(
+            message,
+            "\n".join(describe_deployment_problem(p) for p in problems)
+            + "\n"
+            + _("Send the placement again."),
+        )
+        return
+    await store.clear_prompt(message.chat.id, person.user_id)
+    if outcome is campaigns.PlaceOutcome.CLOSED:
+        await message.answer(_("Deployment is over; nothing was changed."))
+        return
+    side = next((s for s in await store.sides(campaign.id) if s.id == side_id), None)
+    notice = _("GM {gm} placed {side}, which had not deployed.").format(
+        gm=person.display_name, side=side.name if side else side_id
+    )
+    await store.enqueue(campaigns.group_notice(campaign, notice, clock.now()), clock.now())
+    await message.reply(_("Saved. The group is told."))
+
+
+# ---- undo and end ----
+
+
+async def _undo_confirm(ctx: GmContext, value: str) -> None:
+    rows = [[_button(_("Yes, undo"), ctx.campaign, "undo!")], _back(ctx.campaign)]
+    await ctx.show(
+        _(
+            "Undo the last step? The campaign goes back to the start of the previous phase "
+            "(now: {position}). Nothing is deleted: the audit log keeps it."
+        ).format(position=position_line(ctx.campaign)),
+        rows,
+    )
+
+
+async def _undo(ctx: GmContext, value: str) -> None:
+    result = await turns.undo_last_step(
+        ctx.store,
+        ctx.campaign.id,
+        ctx.campaign.turn,
+        ctx.campaign.phase,
+        ctx.person.user_id,
+        REASON,
+        ctx.clock.now(),
+    )
+    if not result.applied or result.campaign is None:
+        await ctx.query.answer(_("There is nothing to undo here."), show_alert=True)
+        return
+    await ctx.store.enqueue(
+        campaigns.board_refresh(result.campaign, "undo", ctx.clock.now()), ctx.clock.now()
+    )
+    ctx.campaign = result.campaign
+    await ctx.announce(
+        _("GM {gm} undid the last step: now {position}.").format(
+            gm=ctx.person.display_name, position=position_line(result.campaign)
+        )
+    )
+
+
+async def _end_confirm(ctx: GmContext, value: str) -> None:
+    rows = [[_button(_("Yes, end it now"), ctx.campaign, "end!")], _back(ctx.campaign)]
+    await ctx.show(
+        _("End «{title}» now? It cannot be resumed; the group can start a new campaign.").format(
+            title=ctx.campaign.title
+        ),
+        rows,
+    )
+
+
+async def _end(ctx: GmContext, value: str) -> None:
+    ended = await campaigns.end_campaign(
+        ctx.store, ctx.campaign, ctx.person.user_id, ctx.clock.now()
+    )
+    if ended is None:
+        await ctx.query.answer(
+            _("The campaign changed meanwhile; open /gm again."), show_alert=True
+        )
+        return
+    notice = _("GM {gm} ended «{title}». Thank you for playing!").format(
+        gm=ctx.person.display_name, title=ctx.campaign.title
+    )
+    await ctx.store.enqueue(campaigns.group_notice(ended, notice, ctx.clock.now()), ctx.clock.now())
+    await ctx.query.answer(notice)
+    await ctx.message.edit_text(_("«{title}» is over.").format(title=ctx.campaign.title))
+
+
+# ---- the group's language ----
+
+
+async def group_language(message: Message, store: Store, person: Person) -> None:
+    """``/lang`` in the group: the campaign's language for its posts (GMs only)."""
+    campaign = await campaign_here(store, message)
+    if campaign is None:
+        await message.answer(no_campaign_text())
+        return
+    if await gm_member(store, campaign, person.user_id) is None:
+        await message.answer(
+            _(
+                "Only the GM sets the language of this campaign's posts. Your own: /lang in a "
+                "private chat with me."
+            )
+        )
+        return
+    buttons = [
+        InlineKeyboardButton(
+            text=("• " if campaign.language == code else "") + name,
+            callback_data=GroupLanguage(c=campaign.id, language=code).pack(),
+        )
+        for code, name in LANGUAGE_NAMES.items()
+    ]
+    await message.answer(
+        _("Language of the campaign's posts in this chat:"),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=[buttons]),
+    )
+
+
+async def group_language_pressed(
+    query: CallbackQuery,
+    callback_data: GroupLanguage,
+    store: Store,
+    clock: Clock,
+    person: Person,
+    i18n: I18n,
+) -> None:
+    """A group language button: GMs of this campaign only."""
+    campaign = await pressed_campaign(store, query, callback_data.c, None, None)
+    if campaign is None:
+        return
+    if await gm_member(store, campaign, person.user_id) is None:
+        await query.answer(not_gm_text(), show_alert=True)
+        return
+    if callback_data.language not in LANGUAGE_NAMES or not isinstance(query.message, Message):
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    language = "ru" if callback_data.language == "ru" else "en"
+    await store.update_settings(
+        campaign.id, CampaignSettings(language=language), person.user_id, clock.now(), REASON
+    )
+    await query.answer()
+    with i18n.use_locale(language):
+        await query.message.edit_text(
+            _("Language of the campaign's posts here: {name}.").format(
+                name=LANGUAGE_NAMES[language]
+            )
+        )
+
+
+def build() -> Router:
+    """This module's router (a new one per dispatcher)."""
+    router = Router(name=__name__)
+    router.message.register(open_panel, Command("gm"))
+    router.message.register(group_language, Command("lang"))
+    router.message.register(typed_placement, F.text, AwaitedAnswer("gm.place"))
+    router.callback_query.register(pressed, GmPress.filter())
+    router.callback_query.register(group_language_pressed, GroupLanguage.filter())
+    return router

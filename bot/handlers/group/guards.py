@@ -1,0 +1,105 @@
+"""Checks every group screen makes: which campaign a chat (topic) runs, whether the sender is one
+of its GMs, whether a button is still current, and which typed answer the bot is waiting for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiogram.filters import Filter
+from aiogram.types import CallbackQuery, ForceReply, Message, MessageEntity, User
+from aiogram.utils.i18n import gettext as _
+
+from storage import Campaign, Member, Phase, Store
+
+
+def thread_of(message: Message) -> int:
+    """The forum topic a message belongs to (0 outside topics)."""
+    if message.is_topic_message and message.message_thread_id is not None:
+        return message.message_thread_id
+    return 0
+
+
+async def campaign_here(store: Store, message: Message) -> Campaign | None:
+    """The unfinished campaign of the chat (topic) ``message`` is in."""
+    return await store.active_campaign(message.chat.id, thread_of(message))
+
+
+async def gm_member(store: Store, campaign: Campaign, user_id: int) -> Member | None:
+    """The sender as a GM or co-GM of *this* campaign, else ``None``."""
+    member = await store.member(campaign.id, user_id)
+    return member if member is not None and member.is_gm else None
+
+
+def no_campaign_text() -> str:
+    """What to say when a group has no campaign."""
+    return _("There is no campaign in this chat yet. A GM starts one with /newcampaign.")
+
+
+def not_gm_text() -> str:
+    """What to say to someone who is not a GM of this campaign."""
+    return _("Only this campaign's GM can do that. Ask the GM, or see /status.")
+
+
+def stale_text() -> str:
+    """What a stale button says."""
+    return _("This button is out of date: the campaign has moved on. Open /gm for fresh buttons.")
+
+
+async def pressed_campaign(
+    store: Store, query: CallbackQuery, campaign_id: int, turn: int | None, phase: str | None
+) -> Campaign | None:
+    """The campaign a button names, if it belongs to this chat and (when given) is still at
+    ``turn`` and ``phase``; otherwise the press is answered as stale and ``None`` returned."""
+    campaign = await store.campaign(campaign_id)
+    chat_id = query.message.chat.id if query.message is not None else None
+    if campaign is None or campaign.chat_id != chat_id:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return None
+    moved = (turn is not None and campaign.turn != turn) or (
+        phase is not None and campaign.phase.value != phase
+    )
+    if moved or campaign.phase is Phase.FINISHED or campaign.status.value == "finished":
+        await query.answer(stale_text(), show_alert=True)
+        return None
+    return campaign
+
+
+class AwaitedAnswer(Filter):
+    """Passes a text (or file) when the bot waits for this person to type a ``prefix`` step in
+    this chat; gives the handler the stored ``prompt``."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    async def __call__(self, message: Message, store: Store) -> bool | dict[str, Any]:
+        if message.from_user is None or (message.text or "").startswith("/"):
+            return False
+        prompt = await store.prompt(message.chat.id, message.from_user.id)
+        if prompt is None or not prompt.field.startswith(self.prefix):
+            return False
+        return {"prompt": prompt}
+
+
+def _utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+async def ask(chat: Message, user: User, text: str) -> None:
+    """Ask ``user`` to type an answer in the chat of ``chat``. Bots in groups see only commands
+    and replies to them (privacy mode), so the question forces a reply, addressed to ``user``
+    alone by a mention of their name (its first occurrence in ``text``)."""
+    name = user.full_name
+    at = text.find(name)
+    entities = None
+    if name and at >= 0:
+        entities = [
+            MessageEntity(
+                type="text_mention", offset=_utf16(text[:at]), length=_utf16(name), user=user
+            )
+        ]
+    await chat.answer(text, entities=entities, reply_markup=ForceReply(selective=True))
+
+
+async def ask_again(answer: Message, text: str) -> None:
+    """Refuse a typed answer and ask its author to reply once more."""
+    await answer.reply(text, reply_markup=ForceReply(selective=True))

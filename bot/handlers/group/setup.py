@@ -1,0 +1,636 @@
+"""``/newcampaign``: the setup wizard in the group, step by step with buttons.
+
+Steps: name, time zone, map, sides (name and colour), schedule, unreported battles, then one
+summary to confirm (where rules, language and any earlier step can be changed). Everything the
+wizard knows is in the database: the campaign row (status ``setup``) and a ``Prompt`` when it
+waits for typed input, so a restart in the middle continues where it was.
+"""
+
+from __future__ import annotations
+
+import io
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import (
+    CallbackQuery,
+    ForceReply,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+)
+from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import gettext as _
+
+from bot.clock import Clock
+from bot.handlers.common import LANGUAGE_NAMES
+from bot.handlers.group.guards import (
+    AwaitedAnswer,
+    ask,
+    ask_again,
+    campaign_here,
+    gm_member,
+    not_gm_text,
+    pressed_campaign,
+    thread_of,
+)
+from bot.handlers.joining import join_keyboard
+from bot.posts.group import colour_mark, colour_name, phase_name
+from bot.posts.turns import format_moment
+from bot.services import campaigns
+from bot.services.clockwork import AdvanceOutcome, advance
+from bot.texts import describe_map_problem
+from rules import MapError, builtin_map
+from storage import (
+    Campaign,
+    CampaignSettings,
+    ChatHasActiveCampaignError,
+    NewCampaign,
+    Person,
+    Phase,
+    Prompt,
+    Store,
+    UnreportedPolicy,
+)
+
+ZONES = (
+    "Europe/Kaliningrad",
+    "Europe/Moscow",
+    "Europe/Samara",
+    "Asia/Yekaterinburg",
+    "Asia/Novosibirsk",
+    "Asia/Vladivostok",
+    "Europe/London",
+    "Europe/Berlin",
+    "UTC",
+)
+STEPS = ("zone", "map", "sides", "schedule", "policy", "summary")
+
+
+class SetupPress(CallbackData, prefix="su"):
+    """A wizard button: campaign, action, value."""
+
+    c: int
+    a: str
+    v: str = ""
+
+
+def _button(text: str, campaign: Campaign, action: str, value: str = "") -> InlineKeyboardButton:
+    return InlineKeyboardButton(
+        text=text, callback_data=SetupPress(c=campaign.id, a=action, v=value).pack()
+    )
+
+
+def _next(campaign: Campaign, step: str) -> list[InlineKeyboardButton]:
+    following = STEPS[STEPS.index(step) + 1]
+    return [_button(_("Next ▶"), campaign, "go", following)]
+
+
+def map_label(campaign: Campaign) -> str:
+    """The campaign's map: its name and size."""
+    shown = builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
+    name = shown.names.get(campaign.language, shown.name)
+    return _("{name} ({n} sectors)").format(name=name, n=len(shown.sectors))
+
+
+def schedule_label(campaign: Campaign) -> str:
+    """The schedule in one line, with the end of deployment."""
+    schedule = campaign.schedule
+    if schedule.mode == "manual":
+        return _("manual: the GM moves every phase with /gm")
+    weekly = _("weekly: orders Tue 00:00 to Thu 23:59, battle list Fri 12:00, resolution Mon 12:00")
+    if schedule.deployment_deadline is None:
+        deployment = _("deployment ends when the GM advances it")
+    else:
+        moment = format_moment(schedule.deployment_deadline, campaign.time_zone, campaign.language)
+        deployment = _("deployment ends {moment}").format(moment=moment)
+    return f"{weekly}; {deployment}"
+
+
+def policy_label(policy: UnreportedPolicy) -> str:
+    """The unreported-battle policy in words."""
+    if policy is UnreportedPolicy.WAIT_FOR_GM:
+        return _("resolution waits for the GM")
+    return _("counted as a draw without losses")
+
+
+def rules_label(campaign: Campaign) -> str:
+    """The ruleset overrides, or "standard"."""
+    if not campaign.ruleset_overrides:
+        return _("standard (RULES.md)")
+    return ", ".join(f"{key}={value}" for key, value in campaign.ruleset_overrides.items())
+
+
+async def sides_lines(store: Store, campaign: Campaign) -> list[str]:
+    """Each side with its colour, one a line."""
+    lines = []
+    for side in await store.sides(campaign.id):
+        colour = campaigns.colour_by_hex(side.colour)
+        name = colour_name(colour.key) if colour is not None else side.colour
+        lines.append(f"{colour_mark(side.colour)} {side.name} ({name})")
+    return lines or [_("none yet")]
+
+
+async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, InlineKeyboardMarkup]:
+    """The wizard's ``step`` for ``campaign``: its text and buttons."""
+    rows: list[list[InlineKeyboardButton]] = []
+    head = _("New campaign «{title}»").format(title=campaign.title)
+    if step == "zone":
+        text = _(
+            "Step 2 of 6: time zone. Deadlines are set and shown in it. Now: {zone}.\n"
+            "Choose one, or type any IANA name (e.g. Asia/Omsk) after «Type another»."
+        ).format(zone=campaign.time_zone)
+        zone_buttons = [_button(zone.split("/")[-1], campaign, "tz", zone) for zone in ZONES]
+        rows = [zone_buttons[i : i + 3] for i in range(0, len(zone_buttons), 3)]
+        rows.append([_button(_("⌨️ Type another"), campaign, "ask", "zone")])
+    elif step == "map":
+        text = _(
+            "Step 3 of 6: map. Now: {map}.\nUse planet-5 (five sectors, RULES.md) or upload "
+            "your own map as a TOML file."
+        ).format(map=map_label(campaign))
+        rows = [
+            [_button("planet-5", campaign, "map", "planet-5")],
+            [_button(_("📎 Upload a map file"), campaign, "ask", "map")],
+        ]
+    elif step == "sides":
+        sides = await store.sides(campaign.id)
+        text = _(
+            "Step 4 of 6: sides (2 to 8). Each has a name and a colour from a colour-blind safe "
+            "palette.\n{sides}"
+        ).format(sides="\n".join(await sides_lines(store, campaign)))
+        if len(sides) < campaigns.MAX_SIDES:
+            rows.append([_button(_("➕ Add a side"), campaign, "ask", "side")])
+        for side in sides:
+            rows.append(
+                [
+                    _button(
+                        _("{mark} {name}: colour").format(
+                            mark=colour_mark(side.colour), name=side.name
+                        ),
+                        campaign,
+                        "pick",
+                        side.id,
+                    ),
+                    _button(_("✖ Remove {name}").format(name=side.name), campaign, "del", side.id),
+                ]
+            )
+    elif step == "schedule":
+        text = _(
+            "Step 5 of 6: schedule. Now: {schedule}.\nDeployment can end by itself: choose "
+            "when, then the weekly rhythm or manual mode."
+        ).format(schedule=schedule_label(campaign))
+        rows = [
+            [
+                _button(_("Deployment: until I advance"), campaign, "dep", "0"),
+                _button(_("3 days"), campaign, "dep", "3"),
+                _button(_("7 days"), campaign, "dep", "7"),
+            ],
+            [_button(_("Weekly (RULES.md)"), campaign, "sched", "weekly")],
+            [_button(_("Manual: I advance each phase"), campaign, "sched", "manual")],
+        ]
+    elif step == "policy":
+        text = _("Step 6 of 6: a battle nobody reported by the deadline. Now: {policy}.").format(
+            policy=policy_label(campaign.unreported_policy)
+        )
+        rows = [
+            [_button(_("Draw without losses"), campaign, "pol", UnreportedPolicy.DRAW.value)],
+            [_button(_("Wait for the GM"), campaign, "pol", UnreportedPolicy.WAIT_FOR_GM.value)],
+        ]
+    else:
+        return await summary(store, campaign)
+    rows.append(_next(campaign, step))
+    return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
+    """Everything chosen, in one message, with a button to change each part and one to start."""
+    other = "ru" if campaign.language == "en" else "en"
+    text = "\n".join(
+        [
+            _("New campaign «{title}»: check and confirm.").format(title=campaign.title),
+            "",
+            _("Time zone: {zone}").format(zone=campaign.time_zone),
+            _("Map: {map}").format(map=map_label(campaign)),
+            _("Rules: {rules}").format(rules=rules_label(campaign)),
+            _("Sides:"),
+            *(f"  {line}" for line in await sides_lines(store, campaign)),
+            _("Schedule: {schedule}").format(schedule=schedule_label(campaign)),
+            _("Unreported battles: {policy}").format(
+                policy=policy_label(campaign.unreported_policy)
+            ),
+            _("Language of posts here: {language}").format(
+                language=LANGUAGE_NAMES[campaign.language]
+            ),
+            "",
+            _("«Open deployment» starts the campaign: players join and place their armies."),
+        ]
+    )
+    rows = [
+        [
+            _button(_("Name"), campaign, "ask", "title"),
+            _button(_("Time zone"), campaign, "go", "zone"),
+            _button(_("Map"), campaign, "go", "map"),
+        ],
+        [
+            _button(_("Rules"), campaign, "ask", "rules"),
+            _button(_("Sides"), campaign, "go", "sides"),
+            _button(_("Schedule"), campaign, "go", "schedule"),
+        ],
+        [
+            _button(_("Unreported battles"), campaign, "go", "policy"),
+            _button(LANGUAGE_NAMES[other], campaign, "lang", other),
+        ],
+        [_button(_("✅ Open deployment"), campaign, "ok")],
+        [_button(_("✖ Cancel this campaign"), campaign, "cancel")],
+    ]
+    return text, InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+# ---- commands and typed answers ----------------------------------------------------------------
+
+
+async def new_campaign(
+    message: Message,
+    command: CommandObject,
+    store: Store,
+    clock: Clock,
+    person: Person,
+    i18n: I18n,
+) -> None:
+    """``/newcampaign [name]``: create the campaign (or resume the one being set up here)."""
+    existing = await campaign_here(store, message)
+    if existing is not None:
+        if existing.phase is not Phase.SETUP:
+            await message.answer(
+                _(
+                    "This chat already runs «{title}» ({phase}). A chat runs one campaign at a "
+                    "time: finish it with /gm first, or use another forum topic."
+                ).format(title=existing.title, phase=phase_name(existing.phase))
+            )
+            return
+        if await gm_member(store, existing, person.user_id) is None:
+            await message.answer(not_gm_text())
+            return
+        text, keyboard = await summary(store, existing)
+        await message.answer(text, reply_markup=keyboard)
+        return
+    title = (command.args or "").strip()
+    if not title:
+        await store.set_prompt(
+            message.chat.id,
+            person.user_id,
+            None,
+            "setup.title",
+            {"thread": thread_of(message)},
+            None,
+            clock.now(),
+        )
+        await message.reply(
+            _(
+                "Step 1 of 6: what is the campaign called? Reply to this message with the name "
+                "(up to 128 characters)."
+            ),
+            reply_markup=ForceReply(selective=True),
+        )
+        return
+    await _create(message, store, clock, person, i18n, title)
+
+
+async def _create(
+    message: Message, store: Store, clock: Clock, person: Person, i18n: I18n, title: str
+) -> None:
+    if len(title) > 128:
+        await ask_again(message, _("That name is too long: keep it under 128 characters."))
+        return
+    language = "ru" if i18n.current_locale == "ru" else "en"
+    try:
+        campaign = await store.create_campaign(
+            NewCampaign(
+                chat_id=message.chat.id,
+                thread_id=thread_of(message),
+                title=title,
+                created_by=person.user_id,
+                creator_name=person.display_name,
+                language=language,
+            ),
+            clock.now(),
+        )
+    except ChatHasActiveCampaignError:
+        await message.answer(_("This chat already runs a campaign: see /status."))
+        return
+    await store.clear_prompt(message.chat.id, person.user_id)
+    text, keyboard = await screen(store, campaign, "zone")
+    await message.answer(text, reply_markup=keyboard)
+
+
+async def typed_answer(
+    message: Message, store: Store, clock: Clock, person: Person, i18n: I18n, prompt: Prompt
+) -> None:
+    """A typed wizard answer: name, time zone, a side's name or rules."""
+    text = (message.text or "").strip()
+    if prompt.field == "setup.title" and prompt.campaign_id is None:
+        await _create(message, store, clock, person, i18n, text)
+        return
+    campaign = await store.campaign(prompt.campaign_id or 0)
+    if campaign is None or campaign.phase is not Phase.SETUP:
+        await store.clear_prompt(message.chat.id, person.user_id)
+        await message.answer(_("That setup is over; nothing was changed."))
+        return
+    now = clock.now()
+    step = "summary"
+    if prompt.field == "setup.title":
+        if not 1 <= len(text) <= 128:
+            await ask_again(message, _("That name is too long: keep it under 128 characters."))
+            return
+        campaign = await store.update_settings(
+            campaign.id, CampaignSettings(title=text), person.user_id, now
+        )
+    elif prompt.field == "setup.zone":
+        zone = campaigns.find_time_zone(text)
+        if zone is None:
+            await ask_again(
+                message,
+                _(
+                    "I do not know the time zone «{text}». Type an IANA name such as "
+                    "Europe/Moscow or Asia/Novosibirsk (list: "
+                    "https://en.wikipedia.org/wiki/List_of_tz_database_time_zones)."
+                ).format(text=text[:64]),
+            )
+            return
+        campaign = await store.update_settings(
+            campaign.id, CampaignSettings(time_zone=zone), person.user_id, now
+        )
+        step = "map"
+    elif prompt.field == "setup.side":
+        outcome, _side = await campaigns.add_side(store, campaign, text, person.user_id, now)
+        if outcome is not campaigns.AddSideOutcome.ADDED:
+            await ask_again(message, _add_side_refusal(outcome))
+            return
+        step = "sides"
+    elif prompt.field == "setup.rules":
+        try:
+            overrides = campaigns.parse_ruleset_overrides(text)
+        except campaigns.RulesetInputError as error:
+            await ask_again(message, _rules_help(error.field))
+            return
+        campaign = await store.update_settings(
+            campaign.id,
+            CampaignSettings(ruleset_overrides=dict(overrides)),
+            person.user_id,
+            now,
+        )
+    else:
+        await ask_again(message, _("Send the map as a TOML file, not as text."))
+        return
+    await store.clear_prompt(message.chat.id, person.user_id)
+    text, keyboard = await screen(store, campaign, step)
+    await message.answer(text, reply_markup=keyboard)
+
+
+async def uploaded_map(
+    message: Message, bot: Bot, store: Store, clock: Clock, person: Person, prompt: Prompt
+) -> None:
+    """A TOML map file sent while the wizard waits for one: validated by the rules core."""
+    campaign = await store.campaign(prompt.campaign_id or 0)
+    if campaign is None or campaign.phase is not Phase.SETUP or message.document is None:
+        await store.clear_prompt(message.chat.id, person.user_id)
+        return
+    if (message.document.file_size or 0) > campaigns.MAX_MAP_BYTES:
+        await ask_again(message, _("That file is too large for a map: the limit is 256 KB."))
+        return
+    content = io.BytesIO()
+    await bot.download(message.document.file_id, destination=content)
+    try:
+        campaign_map = campaigns.read_map_file(content.getvalue())
+    except MapError as error:
+        problems = "\n".join(f"• {describe_map_problem(p)}" for p in error.problems[:10])
+        await ask_again(
+            message,
+            _("I cannot use that map:\n{problems}\nFix the file and send it again.").format(
+                problems=problems
+            ),
+        )
+        return
+    campaign = await store.update_settings(
+        campaign.id, CampaignSettings(map=campaign_map), person.user_id, clock.now()
+    )
+    await store.clear_prompt(message.chat.id, person.user_id)
+    text, keyboard = await screen(store, campaign, "sides")
+    await message.answer(
+        _("Map «{name}» accepted.").format(name=campaign_map.name) + "\n\n" + text,
+        reply_markup=keyboard,
+    )
+
+
+def _add_side_refusal(outcome: campaigns.AddSideOutcome) -> str:
+    match outcome:
+        case campaigns.AddSideOutcome.TOO_MANY:
+            return _("A campaign has at most 8 sides.")
+        case campaigns.AddSideOutcome.NAME_TAKEN:
+            return _("There is a side with that name already: send another name.")
+        case _:
+            return _("A side's name is 1 to 64 characters: send another name.")
+
+
+def _rules_help(field: str) -> str:
+    names = ", ".join(campaigns.TYPED_RULE_FIELDS)
+    problem = (
+        _("«{field}» cannot be used that way.").format(field=field)
+        if field
+        else _("Those numbers do not make a valid ruleset.")
+    )
+    return (
+        problem
+        + " "
+        + _(
+            "Send overrides as name=number, e.g. «start_armies=12 sectors_to_win=4», or "
+            "«default». Names: {names}."
+        ).format(names=names)
+    )
+
+
+# ---- buttons -----------------------------------------------------------------------------------
+
+
+async def pressed(
+    query: CallbackQuery,
+    callback_data: SetupPress,
+    store: Store,
+    clock: Clock,
+    person: Person,
+    i18n: I18n,
+) -> None:
+    """Any wizard button: re-check the campaign is still in setup and the presser is its GM."""
+    campaign = await pressed_campaign(store, query, callback_data.c, 0, Phase.SETUP.value)
+    if campaign is None:
+        return
+    if await gm_member(store, campaign, person.user_id) is None:
+        await query.answer(not_gm_text(), show_alert=True)
+        return
+    if not isinstance(query.message, Message):
+        await query.answer()
+        return
+    now = clock.now()
+    action, value = callback_data.a, callback_data.v
+    if action == "ask" and value in ("title", "zone", "map", "side", "rules"):
+        await store.set_prompt(
+            query.message.chat.id,
+            person.user_id,
+            campaign.id,
+            f"setup.{value}",
+            {},
+            query.message.message_id,
+            now,
+        )
+        await query.answer()
+        await ask(query.message, query.from_user, _ask_text(value, query.from_user.full_name))
+        return
+    if action == "pick":
+        await _colour_choice(query, store, campaign, value)
+        return
+    if action == "ok":
+        await _confirm(query, store, clock, person, campaign)
+        return
+    if action == "cancel":
+        await campaigns.end_campaign(store, campaign, person.user_id, now)
+        await query.answer()
+        await query.message.edit_text(
+            _("Setup of «{title}» cancelled. /newcampaign starts again.").format(
+                title=campaign.title
+            )
+        )
+        return
+    changed = await _change(store, campaign, person, action, value, clock)
+    if changed is None:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    campaign, step, note = changed
+    await query.answer(note or "", show_alert=note is not None)
+    with i18n.use_locale(campaign.language):
+        text, keyboard = await screen(store, campaign, step)
+    await query.message.edit_text(text, reply_markup=keyboard)
+
+
+async def _change(
+    store: Store, campaign: Campaign, person: Person, action: str, value: str, clock: Clock
+) -> tuple[Campaign, str, str | None] | None:
+    """Apply a settings button; the campaign after it, the step to show and a note (or
+    ``None`` for a button that does not fit)."""
+    now, actor = clock.now(), person.user_id
+    settings: CampaignSettings | None = None
+    step, note = "summary", None
+    if action == "go" and value in STEPS:
+        step = value
+    elif action == "tz" and value in ZONES:
+        settings, step = CampaignSettings(time_zone=value), "map"
+    elif action == "map" and value == "planet-5":
+        settings, step = CampaignSettings(map="planet-5"), "sides"
+    elif action == "col":
+        side_id, _sep, key = value.partition(".")
+        colour = campaigns.colour_by_key(key)
+        recoloured = colour and await campaigns.recolour_side(
+            store, campaign, side_id, colour, actor, now
+        )
+        note = None if recoloured else _("That colour is taken now; choose another.")
+        step = "sides"
+    elif action == "del":
+        await store.remove_side(campaign.id, value, actor, now)
+        step = "sides"
+    elif action == "sched" and value in ("weekly", "manual"):
+        schedule = campaign.schedule.model_copy(update={"mode": value})
+        settings, step = CampaignSettings(schedule=schedule), "policy"
+    elif action == "dep" and value in ("0", "3", "7"):
+        deadline = campaigns.deployment_deadline(now, campaign.time_zone, int(value))
+        schedule = campaign.schedule.model_copy(update={"deployment_deadline": deadline})
+        settings, step = CampaignSettings(schedule=schedule), "schedule"
+    elif action == "pol" and value in {p.value for p in UnreportedPolicy}:
+        settings = CampaignSettings(unreported_policy=UnreportedPolicy(value))
+    elif action == "lang" and value in LANGUAGE_NAMES:
+        settings = CampaignSettings(language="ru" if value == "ru" else "en")
+    else:
+        return None
+    if settings is not None:
+        campaign = await store.update_settings(campaign.id, settings, actor, now)
+    return campaign, step, note
+
+
+def _ask_text(what: str, name: str) -> str:
+    asks = {
+        "title": _("{name}, reply to this message with the campaign's new name."),
+        "zone": _("{name}, reply with the time zone, e.g. Europe/Moscow or Asia/Omsk."),
+        "map": _("{name}, reply to this message with the map as a TOML file (up to 256 KB)."),
+        "side": _("{name}, reply with the new side's name, e.g. «Imperium» or «Red»."),
+        "rules": _(
+            "{name}, reply with rule overrides as name=number, e.g. «start_armies=12 "
+            "sectors_to_win=4», or «default» for the standard rules."
+        ),
+    }
+    return asks[what].format(name=name)
+
+
+async def _colour_choice(
+    query: CallbackQuery, store: Store, campaign: Campaign, side_id: str
+) -> None:
+    sides = await store.sides(campaign.id)
+    side = next((s for s in sides if s.id == side_id), None)
+    if side is None or not isinstance(query.message, Message):
+        await query.answer(_("That side is gone."), show_alert=True)
+        return
+    others = [s for s in sides if s.id != side_id]
+    buttons = [
+        _button(f"{colour_mark(c.hex)} {colour_name(c.key)}", campaign, "col", f"{side.id}.{c.key}")
+        for c in campaigns.free_colours(others)
+    ]
+    rows = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+    rows.append([_button(_("◀ Back"), campaign, "go", "sides")])
+    await query.answer()
+    await query.message.edit_text(
+        _("Colour for {name}:").format(name=side.name),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=rows),
+    )
+
+
+async def _confirm(
+    query: CallbackQuery, store: Store, clock: Clock, person: Person, campaign: Campaign
+) -> None:
+    chosen = campaign.schedule.deployment_deadline
+    if chosen is not None and chosen <= clock.now():
+        await query.answer(
+            _("The end of deployment you chose has passed: choose it again under «Schedule»."),
+            show_alert=True,
+        )
+        return
+    result = await advance(store, campaign.id, 0, Phase.SETUP, person.user_id, clock.now())
+    if result.outcome is AdvanceOutcome.BLOCKED:
+        await query.answer(
+            _("A campaign needs at least two sides: add them under «Sides» first."),
+            show_alert=True,
+        )
+        return
+    if not result.advanced or not isinstance(query.message, Message):
+        await query.answer(_("The campaign has already started."), show_alert=True)
+        return
+    await store.enqueue(campaigns.board_refresh(campaign, "deployment", clock.now()), clock.now())
+    await query.answer()
+    text, _keyboard = await summary(store, campaign)
+    await query.message.edit_text(text.rsplit("\n\n", 1)[0])
+    link = join_keyboard(campaign)
+    await query.message.answer(
+        _(
+            "«{title}» has begun! Deployment is open.\n"
+            "Players: tap «Join», then «Start» in the private chat, and choose your side. "
+            "Orders and deployments are secret and given there."
+        ).format(title=campaign.title),
+        reply_markup=link,
+    )
+
+
+def build() -> Router:
+    """This module's router (a new one per dispatcher)."""
+    router = Router(name=__name__)
+    router.message.register(new_campaign, Command("newcampaign"))
+    router.message.register(uploaded_map, F.document, AwaitedAnswer("setup.map"))
+    router.message.register(typed_answer, F.text, AwaitedAnswer("setup."))
+    router.callback_query.register(pressed, SetupPress.filter())
+    return router

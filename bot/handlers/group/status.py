@@ -1,0 +1,161 @@
+"""Public commands in the group: ``/status``, ``/map``, ``/battles``, ``/rules``; and a pointer to
+the private chat for the secret ones (``/orders``, ``/deploy``)."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.i18n import gettext as _
+
+from bot.handlers.group.guards import campaign_here, no_campaign_text
+from bot.handlers.group.setup import map_label, policy_label, rules_label, schedule_label
+from bot.posts.group import board_text, deadline_line
+from bot.posts.turns import deadline_of, format_moment
+from bot.services import campaigns
+from bot.services.turns import game_for
+from bot.texts import describe_battle
+from rules.render import MapView, SideView, render_map
+from storage import Campaign, Phase, Store
+
+
+async def show_status(message: Message, command: CommandObject, store: Store) -> None:
+    """``/status [time zone]``: position, deadline (also in the given zone) and the board
+    (readiness only, never orders)."""
+    campaign = await campaign_here(store, message)
+    if campaign is None:
+        await message.answer(no_campaign_text())
+        return
+    deadline = await deadline_line(store, campaign, campaign.language)
+    if command.args:
+        deadline = await _deadline_in(store, campaign, command.args, deadline)
+    await message.answer(board_text(await campaigns.board(store, campaign), deadline))
+
+
+async def _deadline_in(store: Store, campaign: Campaign, asked: str, line: str | None) -> str:
+    zone = campaigns.find_time_zone(asked)
+    if zone is None:
+        note = _("I do not know the time zone «{text}»; try e.g. /status Asia/Omsk.").format(
+            text=asked.strip()[:64]
+        )
+    else:
+        deadline = await deadline_of(store, campaign, campaign.turn, campaign.phase)
+        note = (
+            _("In {zone}: {moment}.").format(
+                zone=zone, moment=format_moment(deadline, zone, campaign.language)
+            )
+            if deadline is not None
+            else ""
+        )
+    return "\n".join(part for part in (line, note) if part)
+
+
+async def show_map(message: Message, store: Store) -> None:
+    """``/map``: the map as it stood at the start of the current turn."""
+    campaign = await campaign_here(store, message)
+    if campaign is None:
+        await message.answer(no_campaign_text())
+        return
+    state = await store.turn_start(campaign.id, campaign.turn) if campaign.turn >= 1 else None
+    if state is None:
+        await message.answer(
+            _("The map is posted when deployment ends; until then the armies are secret.")
+        )
+        return
+    sides = await store.sides(campaign.id)
+    captured = None
+    if campaign.turn > 1:
+        resolved = await store.resolutions(campaign.id, campaign.turn - 1)
+        captured = resolved[-1].report.captured if resolved else None
+    game = game_for(campaign)
+    view = MapView(
+        map=game.map,
+        state=state,
+        sides=tuple(SideView(id=s.id, name=s.name, colour=s.colour) for s in sides),
+        title=_("{title}, turn {turn}").format(title=campaign.title, turn=campaign.turn)[:120],
+        language=campaign.language,
+        captured=captured,
+    )
+    await message.answer_photo(
+        BufferedInputFile(render_map(view), filename=f"map-{campaign.id}-{campaign.turn}.png"),
+        caption=_("{title}: the map at the start of turn {turn}.").format(
+            title=campaign.title, turn=campaign.turn
+        ),
+    )
+
+
+async def show_battles(message: Message, store: Store) -> None:
+    """``/battles``: this turn's battle list, once it is published."""
+    campaign = await campaign_here(store, message)
+    if campaign is None:
+        await message.answer(no_campaign_text())
+        return
+    listed = None
+    if campaign.phase in (Phase.BATTLES, Phase.RESOLUTION):
+        listed = await store.battle_list(campaign.id, campaign.turn)
+    if listed is None:
+        await message.answer(
+            _("No battle list this turn yet: it is published when the orders window closes.")
+        )
+        return
+    if not listed.battles:
+        await message.answer(_("No battles this turn."))
+        return
+    game = game_for(campaign)
+    names = {side.id: side.name for side in await store.sides(campaign.id)}
+    lines = [_("Turn {turn}: battles").format(turn=campaign.turn)]
+    for battle in listed.battles:
+        lines.extend(describe_battle(battle, game.map, names, campaign.language))
+    await message.answer("\n".join(lines))
+
+
+async def show_rules(message: Message, store: Store) -> None:
+    """``/rules``: the campaign's settings and numbers in short."""
+    campaign = await campaign_here(store, message)
+    if campaign is None:
+        await message.answer(no_campaign_text())
+        return
+    ruleset = game_for(campaign).ruleset
+    lines = [
+        campaign.title,
+        _("Map: {map}").format(map=map_label(campaign)),
+        _("Rules: {rules}").format(rules=rules_label(campaign)),
+        _(
+            "Each side starts with {armies} armies in {sectors} sectors; one attack per "
+            "{per} armies in a sector; {capture}+ armies alone capture a sector; "
+            "{win} captured sectors win."
+        ).format(
+            armies=ruleset.start_armies,
+            sectors=ruleset.start_sectors,
+            per=ruleset.armies_per_attack,
+            capture=ruleset.capture_min_armies,
+            win=ruleset.sectors_to_win,
+        ),
+        _("Time zone: {zone}").format(zone=campaign.time_zone),
+        _("Schedule: {schedule}").format(schedule=schedule_label(campaign)),
+        _("Unreported battles: {policy}").format(policy=policy_label(campaign.unreported_policy)),
+    ]
+    await message.answer("\n".join(lines))
+
+
+async def secret_elsewhere(message: Message, bot: Bot) -> None:
+    """``/orders`` or ``/deploy`` in the group: they are secret, so they live in private."""
+    me = await bot.me()
+    button = InlineKeyboardButton(
+        text=_("Open the private chat"), url=f"https://t.me/{me.username}"
+    )
+    await message.answer(
+        _("Orders are secret: give them to me in a private chat, not here."),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
+    )
+
+
+def build() -> Router:
+    """This module's router (a new one per dispatcher)."""
+    router = Router(name=__name__)
+    router.message.register(show_status, Command("status"))
+    router.message.register(show_map, Command("map"))
+    router.message.register(show_battles, Command("battles"))
+    router.message.register(show_rules, Command("rules"))
+    router.message.register(secret_elsewhere, Command("orders", "deploy"))
+    return router

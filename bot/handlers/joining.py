@@ -1,0 +1,249 @@
+"""Joining a campaign, across both chats.
+
+In the group: ``/join`` or the «Join» button notes a join request and opens a deep link
+``https://t.me/<bot>?start=join-<campaign>``. A bot may write only to people who started it, so
+the join finishes in the private chat: ``/start join-<id>``, choose a side, choose a role. The
+group is told, and the status board lists who still has to open the private chat.
+"""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import gettext as _
+
+from bot.clock import Clock
+from bot.handlers.group.guards import campaign_here, no_campaign_text
+from bot.posts.group import colour_mark
+from bot.services import campaigns
+from storage import Campaign, CampaignStatus, Person, Role, Store
+
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+JOIN_PAYLOAD = r"^join-(\d{1,12})$"
+
+
+class JoinPress(CallbackData, prefix="jn"):
+    """The group's «Join» button."""
+
+    c: int
+
+
+class JoinChoice(CallbackData, prefix="jc"):
+    """A side (and then a role) chosen in the private chat; ``r`` empty until the role step."""
+
+    c: int
+    s: str
+    r: str = ""
+
+
+async def join_link(bot: Bot, campaign: Campaign) -> str:
+    """The deep link that opens the private chat on this campaign's join screen."""
+    me = await bot.me()
+    return f"https://t.me/{me.username}?start=join-{campaign.id}"
+
+
+def join_keyboard(campaign: Campaign) -> InlineKeyboardMarkup:
+    """The «Join» button for a group post (a callback: it records the request, then links)."""
+    button = InlineKeyboardButton(text=_("🙋 Join"), callback_data=JoinPress(c=campaign.id).pack())
+    return InlineKeyboardMarkup(inline_keyboard=[[button]])
+
+
+async def _request(store: Store, clock: Clock, person: Person, campaign: Campaign) -> str | None:
+    """Record a join request; the refusal text if the person cannot join."""
+    if campaign.status is CampaignStatus.FINISHED:
+        return _("This campaign is over.")
+    member = await store.member(campaign.id, person.user_id)
+    if member is not None and member.side_id is not None:
+        return _("You already play in this campaign. /status shows your side.")
+    await store.request_join(campaign.id, person.user_id, person.display_name, clock.now())
+    await store.enqueue(
+        campaigns.board_refresh(campaign, f"request:{person.user_id}", clock.now()), clock.now()
+    )
+    return None
+
+
+async def join_command(
+    message: Message, bot: Bot, store: Store, clock: Clock, person: Person
+) -> None:
+    """``/join`` in the group: note the request and give the link to the private chat."""
+    campaign = await campaign_here(store, message)
+    if campaign is None:
+        await message.answer(no_campaign_text())
+        return
+    refusal = await _request(store, clock, person, campaign)
+    if refusal is not None:
+        await message.answer(refusal)
+        return
+    link = InlineKeyboardButton(text=_("Open the private chat"), url=await join_link(bot, campaign))
+    await message.answer(
+        _(
+            "{name}, tap the button, then «Start»: you choose your side there. Until you do, "
+            "I cannot send you your secret orders screen."
+        ).format(name=person.display_name),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[link]]),
+    )
+
+
+async def join_pressed(
+    query: CallbackQuery,
+    callback_data: JoinPress,
+    bot: Bot,
+    store: Store,
+    clock: Clock,
+    person: Person,
+) -> None:
+    """The «Join» button: record the request and open the private chat in one tap."""
+    campaign = await store.campaign(callback_data.c)
+    chat_id = query.message.chat.id if query.message is not None else None
+    if campaign is None or campaign.chat_id != chat_id:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    refusal = await _request(store, clock, person, campaign)
+    if refusal is not None:
+        await query.answer(refusal, show_alert=True)
+        return
+    await query.answer(url=await join_link(bot, campaign))
+
+
+async def start_join(
+    message: Message, command: CommandObject, store: Store, person: Person
+) -> None:
+    """``/start join-<id>`` in private: show the campaign's sides to choose from."""
+    campaign_id = int((command.args or "join-0").removeprefix("join-"))
+    campaign = await store.campaign(campaign_id)
+    if campaign is None or campaign.status is CampaignStatus.FINISHED:
+        await message.answer(
+            _("That campaign is over or does not exist. Ask your GM for a new link.")
+        )
+        return
+    member = await store.member(campaign.id, person.user_id)
+    if member is not None and member.side_id is not None:
+        await message.answer(
+            _("You already play in «{title}». The GM can move you to another side.").format(
+                title=campaign.title
+            )
+        )
+        return
+    sides = await store.sides(campaign.id)
+    if not sides:
+        await message.answer(
+            _("«{title}» has no sides yet: try again once the GM adds them.").format(
+                title=campaign.title
+            )
+        )
+        return
+    rows = [
+        [
+            InlineKeyboardButton(
+                text=f"{colour_mark(side.colour)} {side.name}",
+                callback_data=JoinChoice(c=campaign.id, s=side.id).pack(),
+            )
+        ]
+        for side in sides
+    ]
+    await message.answer(
+        _("«{title}»: which side do you play?").format(title=campaign.title),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=rows),
+    )
+
+
+async def choice_pressed(
+    query: CallbackQuery,
+    callback_data: JoinChoice,
+    store: Store,
+    clock: Clock,
+    person: Person,
+    i18n: I18n,
+) -> None:
+    """A side, then a role: join (re-checked: campaign open, side exists, not yet playing)."""
+    campaign = await store.campaign(callback_data.c)
+    if campaign is None or not isinstance(query.message, Message):
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    sides = {side.id: side for side in await store.sides(campaign.id)}
+    side = sides.get(callback_data.s)
+    if side is None:
+        await query.answer(_("That side is gone; send the join link again."), show_alert=True)
+        return
+    if not callback_data.r:
+        rows = [
+            [
+                InlineKeyboardButton(
+                    text=_("Strategist: gives the side's orders"),
+                    callback_data=JoinChoice(
+                        c=campaign.id, s=side.id, r=Role.STRATEGIST.value
+                    ).pack(),
+                )
+            ],
+            [
+                InlineKeyboardButton(
+                    text=_("Tactician: plays the side's battles"),
+                    callback_data=JoinChoice(
+                        c=campaign.id, s=side.id, r=Role.TACTICIAN.value
+                    ).pack(),
+                )
+            ],
+        ]
+        await query.answer()
+        await query.message.edit_text(
+            _("{side}: which role?").format(side=side.name),
+            reply_markup=InlineKeyboardMarkup(inline_keyboard=rows),
+        )
+        return
+    role = Role(callback_data.r) if callback_data.r in {"strategist", "tactician"} else None
+    if role is None:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    now = clock.now()
+    outcome, _member = await campaigns.join_side(
+        store, campaign, person.user_id, person.display_name, side.id, role, now
+    )
+    if outcome is campaigns.JoinOutcome.ALREADY_PLAYING:
+        await query.answer(_("You already play in this campaign."), show_alert=True)
+        return
+    if outcome is not campaigns.JoinOutcome.JOINED:
+        await query.answer(_("That campaign is over."), show_alert=True)
+        return
+    await query.answer()
+    await query.message.edit_text(
+        _("You play {side} as {role} in «{title}». I will write here when you are needed.").format(
+            side=side.name, role=role_name(role), title=campaign.title
+        )
+    )
+    with i18n.use_locale(campaign.language):
+        notice = _("{name} joined {side} as {role}.").format(
+            name=person.display_name, side=side.name, role=role_name(role)
+        )
+    await store.enqueue(campaigns.group_notice(campaign, notice, now), now)
+
+
+def role_name(role: Role) -> str:
+    """A role's name."""
+    names = {
+        Role.GM: _("GM"),
+        Role.CO_GM: _("co-GM"),
+        Role.STRATEGIST: _("strategist"),
+        Role.TACTICIAN: _("tactician"),
+    }
+    return names[role]
+
+
+def build() -> Router:
+    """This module's router: it sets its own chat filters (it serves both kinds of chat)."""
+    router = Router(name=__name__)
+    router.message.register(join_command, Command("join"), GROUPS)
+    router.callback_query.register(
+        join_pressed, JoinPress.filter(), F.message.chat.type.in_({"group", "supergroup"})
+    )
+    router.message.register(
+        start_join,
+        CommandStart(deep_link=True, magic=F.args.regexp(JOIN_PAYLOAD)),
+        F.chat.type == "private",
+    )
+    router.callback_query.register(
+        choice_pressed, JoinChoice.filter(), F.message.chat.type == "private"
+    )
+    return router

@@ -1,0 +1,235 @@
+"""Battles and results in private: ``/battles`` lists the person's battles of the turn (the
+same facts as the Friday notice); a participant reports an outcome with buttons, the other
+side confirms or disputes it; the GM's override (group GM tools) is final."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
+from aiogram.utils.i18n import gettext as _
+
+from bot.clock import Clock
+from bot.handlers.private import screens
+from bot.handlers.private.base import seat_or_answer, show_screen
+from bot.handlers.private.callbacks import BATTLES_PHASE, ResultButton
+from bot.services.orders import (
+    Refusal,
+    ResultWrite,
+    Seat,
+    answer_result,
+    open_battles,
+    report_result,
+    seat_in,
+    side_names,
+)
+from bot.services.turns import game_for
+from bot.texts import describe_battle, outcome_name
+from rules import Battle, BattleResult
+from storage import Person, Store
+
+KIND = "battles"
+
+
+async def battles_view(store: Store, seat: Seat) -> tuple[str, screens.Keyboard] | None:
+    """The person's battles now, or ``None`` before the battle list is out."""
+    desk = await open_battles(store, seat)
+    if desk is None:
+        return None
+    names = await side_names(store, seat.campaign.id)
+    return screens.battles_screen(desk, game_for(desk.campaign).map, names, seat.side, seat.is_gm)
+
+
+async def show_battles(message: Message, store: Store, clock: Clock, person: Person) -> None:
+    """``/battles``: this turn's battles of the person's side, with result buttons."""
+    seat = await seat_or_answer(message, store, person)
+    if seat is None:
+        return
+    view = await battles_view(store, seat)
+    if view is None:
+        campaign = await store.campaign(seat.campaign.id) or seat.campaign
+        await message.answer(_("No battle list yet.") + " " + screens.phase_words(campaign))
+        return
+    if message.bot is not None:
+        await show_screen(message.bot, store, clock, seat, KIND, message.chat.id, *view, None)
+
+
+def _outcome_keyboard(data: ResultButton) -> screens.Keyboard:
+    buttons = [
+        InlineKeyboardButton(
+            text=outcome_name(outcome),
+            callback_data=ResultButton(
+                campaign=data.campaign,
+                turn=data.turn,
+                battle=data.battle,
+                action="out",
+                outcome=code,
+            ).pack(),
+        )
+        for code, outcome in screens.OUTCOME_CODES.items()
+    ]
+    back = InlineKeyboardButton(
+        text=_("« Back"),
+        callback_data=ResultButton(campaign=data.campaign, turn=data.turn, action="list").pack(),
+    )
+    return screens.Keyboard(inline_keyboard=[[b] for b in buttons] + [[back]])
+
+
+def _winner_keyboard(data: ResultButton, battle: Battle, names: dict[str, str]) -> screens.Keyboard:
+    rows = [
+        [
+            InlineKeyboardButton(
+                text=_("{side} won").format(side=names.get(side, side)),
+                callback_data=ResultButton(
+                    campaign=data.campaign,
+                    turn=data.turn,
+                    battle=data.battle,
+                    action="win",
+                    outcome=data.outcome,
+                    winner=index,
+                ).pack(),
+            )
+        ]
+        for index, side in enumerate(battle.participants())
+    ]
+    rows.append(
+        [
+            InlineKeyboardButton(
+                text=_("« Back"),
+                callback_data=ResultButton(
+                    campaign=data.campaign, turn=data.turn, battle=data.battle, action="pick"
+                ).pack(),
+            )
+        ]
+    )
+    return screens.Keyboard(inline_keyboard=rows)
+
+
+async def press(
+    query: CallbackQuery, callback_data: ResultButton, store: Store, clock: Clock, bot: Bot
+) -> None:
+    """Report, confirm or dispute a result; re-checks who pressed and that the turn is on."""
+    seat = await seat_in(store, query.from_user.id, callback_data.campaign)
+    if seat is None:
+        await query.answer(screens.refusal_words(Refusal.NOT_MEMBER, None), show_alert=True)
+        return
+    message_id = query.message.message_id if query.message is not None else None
+    desk = await open_battles(store, seat)
+    if (
+        desk is None
+        or desk.campaign.turn != callback_data.turn
+        or callback_data.phase != BATTLES_PHASE
+    ):
+        await _refuse(query, store, clock, bot, seat, Refusal.STALE, message_id, callback_data.turn)
+        return
+    battle = next((b for b in desk.battles if b.id == callback_data.battle), None)
+    names = await side_names(store, seat.campaign.id)
+    action = callback_data.action
+    outcome = screens.OUTCOME_CODES.get(callback_data.outcome)
+    if action == "list":
+        await query.answer()
+        await _show_list(store, clock, bot, seat, query.from_user.id, message_id)
+        return
+    if battle is None:
+        await _refuse(query, store, clock, bot, seat, Refusal.NOT_PARTICIPANT, message_id)
+        return
+    if action == "pick":
+        await query.answer()
+        text = "\n".join(
+            [
+                *describe_battle(battle, game_for(desk.campaign).map, names, screens.language()),
+                "",
+                _("How did battle {id} end?").format(id=battle.id),
+            ]
+        )
+        await show_screen(
+            bot,
+            store,
+            clock,
+            seat,
+            KIND,
+            query.from_user.id,
+            text,
+            _outcome_keyboard(callback_data),
+            message_id,
+        )
+        return
+    if outcome is None:
+        await _refuse(query, store, clock, bot, seat, Refusal.STALE, message_id, callback_data.turn)
+        return
+    winner = battle.participants()[callback_data.winner] if callback_data.winner in (0, 1) else None
+    if action == "out" and outcome.has_winner:
+        await query.answer()
+        text = _("Battle {id}, {outcome}: who won?").format(
+            id=battle.id, outcome=outcome_name(outcome)
+        )
+        await show_screen(
+            bot,
+            store,
+            clock,
+            seat,
+            KIND,
+            query.from_user.id,
+            text,
+            _winner_keyboard(callback_data, battle, names),
+            message_id,
+        )
+        return
+    now = clock.now()
+    written: ResultWrite
+    if action in ("out", "win"):
+        written = await report_result(
+            store, seat, callback_data.turn, battle.id, outcome, winner, now
+        )
+        done = _("Reported; the other side is asked to confirm.")
+    elif action in ("yes", "dis"):
+        try:
+            expected = BattleResult(battle=battle.id, outcome=outcome, winner=winner)
+        except ValueError:
+            expected = None
+        confirm = action == "yes"
+        written = await answer_result(
+            store, seat, callback_data.turn, battle.id, expected, confirm, now
+        )
+        done = _("Confirmed.") if confirm else _("Disputed: the GM will decide.")
+    else:
+        await _refuse(query, store, clock, bot, seat, Refusal.STALE, message_id, callback_data.turn)
+        return
+    if written.refusal is not None:
+        await _refuse(query, store, clock, bot, seat, written.refusal, message_id)
+        return
+    await query.answer(done)
+    await _show_list(store, clock, bot, seat, query.from_user.id, message_id)
+
+
+async def _show_list(
+    store: Store, clock: Clock, bot: Bot, seat: Seat, chat_id: int, message_id: int | None
+) -> None:
+    view = await battles_view(store, seat)
+    if view is None:
+        campaign = await store.campaign(seat.campaign.id) or seat.campaign
+        view = (screens.phase_words(campaign), screens.Keyboard(inline_keyboard=[]))
+    await show_screen(bot, store, clock, seat, KIND, chat_id, *view, message_id)
+
+
+async def _refuse(
+    query: CallbackQuery,
+    store: Store,
+    clock: Clock,
+    bot: Bot,
+    seat: Seat,
+    refusal: Refusal,
+    message_id: int | None,
+    button_turn: int | None = None,
+) -> None:
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    await query.answer(screens.refusal_words(refusal, campaign, button_turn), show_alert=True)
+    await _show_list(store, clock, bot, seat, query.from_user.id, message_id)
+
+
+def build() -> Router:
+    """This module's router (a new one per dispatcher)."""
+    router = Router(name=__name__)
+    router.message.register(show_battles, Command("battles"))
+    router.callback_query.register(press, ResultButton.filter())
+    return router

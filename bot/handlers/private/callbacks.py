@@ -1,0 +1,57 @@
+"""Callback data of the private screens. Each carries the campaign, the turn and the phase it
+was made for, so a button pressed after the campaign moved on is recognised as stale. Sectors
+and sides are indexes (map order; turn-start state order) to stay within Telegram's 64 bytes;
+handlers look them up again and never trust them."""
+
+from __future__ import annotations
+
+from aiogram.filters.callback_data import CallbackData
+
+ORDERS_PHASE = "o"
+DEPLOYMENT_PHASE = "d"
+BATTLES_PHASE = "b"
+
+
+class OrdersButton(CallbackData, prefix="po"):
+    """The orders screen. ``action``: ``home``, ``sec`` (a sector), ``mv`` (move: pick a
+    destination), ``to`` (move: pick a count), ``n`` (move ``arg`` armies), ``at`` (attack side
+    ``arg``), ``fo`` (fortify), ``rf`` (reinforcement list), ``rs`` (reinforce there), ``rev``
+    (review), ``ok`` / ``no`` (ready / not ready), ``map``."""
+
+    campaign: int
+    turn: int
+    phase: str = ORDERS_PHASE
+    action: str
+    sector: int = -1
+    to: int = -1
+    arg: int = -1
+
+
+class DeployButton(CallbackData, prefix="pd"):
+    """The deployment screen: ``+`` / ``-`` one army in ``sector``, ``ok`` confirm, ``home``."""
+
+    campaign: int
+    turn: int = 0
+    phase: str = DEPLOYMENT_PHASE
+    action: str
+    sector: int = -1
+
+
+class ResultButton(CallbackData, prefix="pr"):
+    """A battle's result: ``pick`` (choose an outcome), ``out`` (outcome ``outcome``; for a
+    victory then ``win`` with ``winner`` 0 attacker / 1 defender), ``yes`` / ``dis`` confirm or
+    dispute the reported ``outcome``/``winner``, ``list`` back to the battles."""
+
+    campaign: int
+    turn: int
+    phase: str = BATTLES_PHASE
+    battle: int = 0
+    action: str
+    outcome: str = ""
+    winner: int = -1
+
+
+class CampaignButton(CallbackData, prefix="pc"):
+    """/campaigns: make ``campaign`` the current one."""
+
+    campaign: int

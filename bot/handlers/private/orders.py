@@ -1,0 +1,358 @@
+"""The orders screen in private: ``/orders``, its buttons, typed orders, the review and the
+side's private map (``/map``).
+
+One message shows the side's sectors and their orders and is edited in place as the
+strategist taps through sector -> move (destination, count) / attack (target) / fortify, and the
+reinforcement. Every change is saved as a draft and echoed in words; "Ready" confirms.
+"""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.filters import Command
+from aiogram.types import BufferedInputFile, CallbackQuery, Message
+from aiogram.utils.i18n import gettext as _
+
+from bot.clock import Clock
+from bot.handlers.private import screens
+from bot.handlers.private.base import seat_or_answer, show_screen
+from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
+from bot.order_text import Vocabulary, parse_orders_text
+from bot.services.orders import (
+    Desk,
+    EntryResult,
+    Refusal,
+    Seat,
+    enter_orders,
+    gm_overview,
+    open_desk,
+    seat_in,
+    set_ready,
+)
+from bot.services.turns import game_for
+from bot.texts import describe_rejection
+from rules import Attack, CampaignState, Fortify, Move, Reinforce
+from storage import Person, Phase, Store
+
+KIND = "orders"
+
+
+async def _words(store: Store, desk: Desk) -> tuple[dict[str, str], str, str | None]:
+    """Side names, this side's name, and who changed the orders last."""
+    sides = await store.sides(desk.campaign.id)
+    names = {side.id: side.name for side in sides}
+    editor = None
+    if desk.updated_by is not None:
+        member = await store.member(desk.campaign.id, desk.updated_by)
+        editor = member.display_name if member else None
+    return names, names.get(desk.side, desk.side), editor
+
+
+async def home_screen(store: Store, desk: Desk) -> tuple[str, screens.Keyboard]:
+    """The orders screen's home view."""
+    names, side_name, editor = await _words(store, desk)
+    return screens.orders_text(desk, names, side_name, editor), screens.orders_keyboard(desk, names)
+
+
+async def show_orders(message: Message, store: Store, clock: Clock, person: Person) -> None:
+    """``/orders``: the current set with buttons (strategists), or to view (tacticians, GM)."""
+    seat = await seat_or_answer(message, store, person)
+    if seat is None:
+        return
+    if seat.side is None and seat.is_gm:
+        await _gm_view(message, store, seat)
+        return
+    opened = await open_desk(store, seat, closed=True)
+    if opened.desk is None:
+        await message.answer(
+            screens.refusal_words(opened.refusal or Refusal.WRONG_PHASE, seat.campaign)
+        )
+        return
+    desk = opened.desk
+    if not seat.gives_orders or desk.campaign.phase is not Phase.ORDERS:
+        names, side_name, editor = await _words(store, desk)
+        await message.answer(screens.viewer_text(desk, names, side_name, editor))
+        return
+    text, keyboard = await home_screen(store, desk)
+    if message.bot is not None:
+        await show_screen(
+            message.bot, store, clock, seat, KIND, message.chat.id, text, keyboard, None
+        )
+
+
+async def _gm_view(message: Message, store: Store, seat: Seat) -> None:
+    desks = await gm_overview(store, seat)
+    if not desks:
+        await message.answer(screens.refusal_words(Refusal.WRONG_PHASE, seat.campaign))
+        return
+    parts = []
+    for desk in desks.values():
+        names, side_name, editor = await _words(store, desk)
+        parts.append(screens.orders_text(desk, names, side_name, editor))
+    await message.answer("\n\n".join(parts))
+
+
+async def typed_orders(
+    message: Message, store: Store, clock: Clock, person: Person, seat: Seat
+) -> None:
+    """Orders typed one per line: each line recorded or refused on its own, then the whole set
+    as now recorded, under the screen's buttons."""
+    opened = await open_desk(store, seat)
+    if opened.desk is None:
+        await message.answer(
+            screens.refusal_words(opened.refusal or Refusal.WRONG_PHASE, seat.campaign)
+        )
+        return
+    desk = opened.desk
+    sides = await store.sides(seat.campaign.id)
+    vocabulary = Vocabulary.build(
+        desk.game.map, {side.id: [side.name] for side in sides if side.id in desk.state.armies}
+    )
+    parsed = parse_orders_text(message.text or "", vocabulary)
+    readable = [line.orders for line in parsed if line.problem is None]
+    result = await enter_orders(store, seat, readable, clock.now())
+    if result.refusal is not None or result.desk is None:
+        await message.answer(
+            screens.refusal_words(result.refusal or Refusal.WRONG_PHASE, seat.campaign)
+        )
+        return
+    names = {side.id: side.name for side in sides}
+    report = screens.text_results(parsed, result, result.desk, names)
+    text, keyboard = await home_screen(store, result.desk)
+    heading = _("Saved as a draft.") if result.changed else _("Nothing changed.")
+    body = "\n".join([*report, "", heading, "", text])
+    if message.bot is not None:
+        await show_screen(
+            message.bot, store, clock, seat, KIND, message.chat.id, body, keyboard, None
+        )
+
+
+def _sector(desk: Desk, index: int) -> str | None:
+    sectors = desk.game.map.sector_ids()
+    return sectors[index] if 0 <= index < len(sectors) else None
+
+
+def _order_of(desk: Desk, data: OrdersButton) -> Move | Attack | Fortify | Reinforce | None:
+    """The order a button gives, or ``None`` if the button is not one of the kinds that do."""
+    sector = _sector(desk, data.sector)
+    if sector is None:
+        return None
+    match data.action:
+        case "n":
+            to = _sector(desk, data.to)
+            return None if to is None else Move(source=sector, to=to, count=data.arg)
+        case "at":
+            sides = desk.state.sides()
+            if not 0 <= data.arg < len(sides):
+                return None
+            return Attack(sector=sector, target=sides[data.arg])
+        case "fo":
+            return Fortify(sector=sector)
+        case "rs":
+            return Reinforce(sector=sector)
+    return None
+
+
+async def press(
+    query: CallbackQuery, callback_data: OrdersButton, store: Store, clock: Clock, bot: Bot
+) -> None:
+    """Any button of the orders screen; re-checks who pressed and that the turn is still on."""
+    seat = await seat_in(store, query.from_user.id, callback_data.campaign)
+    if seat is None:
+        await query.answer(screens.refusal_words(Refusal.NOT_MEMBER, None), show_alert=True)
+        return
+    campaign = seat.campaign
+    current = (campaign.turn, campaign.phase) == (callback_data.turn, Phase.ORDERS)
+    if not current or callback_data.phase != ORDERS_PHASE:
+        await _stale(query, store, clock, bot, seat, callback_data.turn)
+        return
+    opened = await open_desk(store, seat)
+    if opened.desk is None or not seat.gives_orders:
+        refusal = Refusal.NOT_STRATEGIST if opened.desk is not None else opened.refusal
+        await query.answer(
+            screens.refusal_words(refusal or Refusal.WRONG_PHASE, campaign), show_alert=True
+        )
+        return
+    desk = opened.desk
+    action = callback_data.action
+    order = _order_of(desk, callback_data) if action in ("n", "at", "fo", "rs") else None
+    if action in ("n", "at", "fo", "rs"):
+        if order is None:
+            await query.answer(_("That button is not valid any more."), show_alert=True)
+            return
+        await _give(query, store, clock, bot, seat, desk, order)
+        return
+    if action in ("ok", "no"):
+        result = await set_ready(store, seat, callback_data.turn, action == "ok", clock.now())
+        if result.desk is None:
+            await query.answer(
+                screens.refusal_words(result.refusal or Refusal.STALE, campaign), show_alert=True
+            )
+            return
+        await query.answer(
+            _("Ready: your orders are confirmed.") if action == "ok" else _("Back to draft.")
+        )
+        await _show_review(query, store, clock, bot, seat, result.desk, with_map=False)
+        return
+    await query.answer()
+    await _navigate(query, store, clock, bot, seat, desk, callback_data)
+
+
+async def _navigate(
+    query: CallbackQuery,
+    store: Store,
+    clock: Clock,
+    bot: Bot,
+    seat: Seat,
+    desk: Desk,
+    data: OrdersButton,
+) -> None:
+    names, _side, _editor = await _words(store, desk)
+    sector = _sector(desk, data.sector)
+    view: tuple[str, screens.Keyboard] | None = None
+    match data.action:
+        case "sec" if sector is not None and sector in desk.holdings:
+            view = screens.sector_screen(desk, sector, names)
+        case "mv" if sector is not None:
+            view = screens.move_destination_screen(desk, sector)
+        case "to" if sector is not None and (to := _sector(desk, data.to)) is not None:
+            view = screens.move_count_screen(desk, sector, to)
+        case "rf":
+            view = screens.reinforce_screen(desk)
+        case "rev":
+            await _show_review(query, store, clock, bot, seat, desk, with_map=True)
+            return
+        case "map":
+            await send_side_map(bot, store, query.from_user.id, desk)
+            return
+    if view is None:
+        view = await home_screen(store, desk)
+    await _edit(query, store, clock, bot, seat, *view)
+
+
+async def _edit(
+    query: CallbackQuery,
+    store: Store,
+    clock: Clock,
+    bot: Bot,
+    seat: Seat,
+    text: str,
+    keyboard: screens.Keyboard,
+) -> None:
+    message_id = query.message.message_id if query.message is not None else None
+    await show_screen(bot, store, clock, seat, KIND, query.from_user.id, text, keyboard, message_id)
+
+
+async def _give(
+    query: CallbackQuery,
+    store: Store,
+    clock: Clock,
+    bot: Bot,
+    seat: Seat,
+    desk: Desk,
+    order: Move | Attack | Fortify | Reinforce,
+) -> None:
+    result: EntryResult = await enter_orders(store, seat, [[order]], clock.now(), desk.turn)
+    if result.desk is None:
+        await query.answer(
+            screens.refusal_words(result.refusal or Refusal.STALE, seat.campaign), show_alert=True
+        )
+        return
+    names, _side, _editor = await _words(store, result.desk)
+    rejection = result.lines[0].rejection if result.lines else None
+    if rejection is not None:
+        words = describe_rejection(rejection, desk.game.map, names, screens.language())
+        await query.answer(words, show_alert=True)
+        return
+    await query.answer(screens.change_toast(order, result.desk, names))
+    after = result.desk
+    sector = order.sector
+    if isinstance(order, Attack) and (options := after.attack_options(sector)) and options.attack:
+        view = screens.sector_screen(after, sector, names)
+    else:
+        view = await home_screen(store, after)
+    await _edit(query, store, clock, bot, seat, *view)
+
+
+async def _show_review(
+    query: CallbackQuery,
+    store: Store,
+    clock: Clock,
+    bot: Bot,
+    seat: Seat,
+    desk: Desk,
+    with_map: bool,
+) -> None:
+    names, side_name, editor = await _words(store, desk)
+    text, keyboard = screens.review_screen(desk, names, side_name, editor)
+    await _edit(query, store, clock, bot, seat, text, keyboard)
+    if with_map:
+        await send_side_map(bot, store, query.from_user.id, desk)
+
+
+async def _stale(
+    query: CallbackQuery, store: Store, clock: Clock, bot: Bot, seat: Seat, button_turn: int
+) -> None:
+    """A button from another turn or phase: say so, change nothing, show the current screen."""
+    campaign = seat.campaign
+    words = screens.refusal_words(Refusal.STALE, campaign, button_turn)
+    await query.answer(words, show_alert=True)
+    opened = await open_desk(store, seat)
+    if opened.desk is not None and seat.gives_orders:
+        text, keyboard = await home_screen(store, opened.desk)
+        await _edit(query, store, clock, bot, seat, text, keyboard)
+        return
+    await _edit(
+        query,
+        store,
+        clock,
+        bot,
+        seat,
+        screens.phase_words(campaign),
+        screens.Keyboard(inline_keyboard=[]),
+    )
+
+
+async def send_side_map(bot: Bot, store: Store, chat_id: int, desk: Desk) -> None:
+    """The side's private map: the turn-start map with its own orders drawn."""
+    sides = await store.sides(desk.campaign.id)
+    png = screens.map_png(desk.campaign, desk.game.map, desk.state, sides, (desk.side, desk.orders))
+    caption = _("Secret: your side's orders for turn {turn}, as now recorded.").format(
+        turn=desk.turn
+    )
+    await bot.send_photo(chat_id, BufferedInputFile(png, "orders.png"), caption=caption)
+
+
+async def show_map(message: Message, store: Store, person: Person, bot: Bot) -> None:
+    """``/map`` in private: the current map; with the side's own orders while they are open."""
+    seat = await seat_or_answer(message, store, person)
+    if seat is None:
+        return
+    campaign = seat.campaign
+    if seat.side is not None:
+        opened = await open_desk(store, seat)
+        if opened.desk is not None:
+            await send_side_map(bot, store, message.chat.id, opened.desk)
+            return
+    sides = await store.sides(campaign.id)
+    state = await store.turn_start(campaign.id, campaign.turn)
+    if campaign.phase is Phase.DEPLOYMENT and seat.side is not None:
+        placement = (await store.placements(campaign.id)).get(seat.side)
+        armies = {seat.side: dict(placement.placement)} if placement else {}
+        state = CampaignState(turn=0, armies=armies)
+    if state is None:
+        await message.answer(screens.phase_words(campaign))
+        return
+    png = screens.map_png(campaign, game_for(campaign).map, state, sides, None)
+    await bot.send_photo(
+        message.chat.id, BufferedInputFile(png, "map.png"), caption=screens.phase_words(campaign)
+    )
+
+
+def build() -> Router:
+    """This module's router (a new one per dispatcher)."""
+    router = Router(name=__name__)
+    router.message.register(show_orders, Command("orders"))
+    router.message.register(show_map, Command("map"))
+    router.callback_query.register(press, OrdersButton.filter())
+    return router

@@ -1,0 +1,700 @@
+"""Words and buttons of the private screens, built from the services' views.
+
+Every order button comes from the rules engine's listing (``Desk.change_options``,
+``Desk.attack_options``, ``Desk.listing``), so no button offers an order the rules refuse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import get_i18n
+from aiogram.utils.i18n import gettext as _
+
+from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton
+from bot.order_text import LineProblem, ParsedLine, ParsedPlacement
+from bot.services.orders import (
+    BattleDesk,
+    Deployment,
+    Desk,
+    EntryResult,
+    Refusal,
+)
+from bot.texts import (
+    armies,
+    describe_battle,
+    describe_deployment_problem,
+    describe_order,
+    describe_orders,
+    describe_rejection,
+    outcome_name,
+    sector_label,
+)
+from rules import (
+    Attack,
+    Battle,
+    CampaignMap,
+    CampaignState,
+    DeploymentProblem,
+    Fortify,
+    Move,
+    Order,
+    OrderRule,
+    Outcome,
+    Reinforce,
+    SideOrders,
+)
+from rules.render import MapLabels, MapView, PrivateOrders, SideView, render_map
+from storage import BattleReport, Campaign, Phase, Side, UnreportedPolicy
+
+Keyboard = InlineKeyboardMarkup
+Names = Mapping[str, str]
+
+OUTCOME_CODES = {
+    "d": Outcome.DRAW,
+    "b": Outcome.BLOODY_DRAW,
+    "s": Outcome.SOLID,
+    "c": Outcome.CRUSHING,
+    "x": Outcome.SLAUGHTER,
+}
+CODE_OF_OUTCOME = {outcome: code for code, outcome in OUTCOME_CODES.items()}
+
+
+def language() -> str:
+    """The language of the current update."""
+    return get_i18n().current_locale
+
+
+def _button(text: str, data: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data)
+
+
+def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+
+
+# ---- refusals and phases --------------------------------------------------------------------
+
+
+def phase_words(campaign: Campaign) -> str:
+    """Where the campaign stands and what a player can do now."""
+    match campaign.phase:
+        case Phase.SETUP:
+            return _("«{title}» has not started yet: the GM is still setting it up.").format(
+                title=campaign.title
+            )
+        case Phase.DEPLOYMENT:
+            return _("«{title}» is in deployment: place your starting armies with /deploy.").format(
+                title=campaign.title
+            )
+        case Phase.ORDERS:
+            return _("«{title}», turn {turn}: the orders window is open (/orders).").format(
+                title=campaign.title, turn=campaign.turn
+            )
+        case Phase.BATTLES | Phase.RESOLUTION:
+            return _(
+                "«{title}», turn {turn}: the orders are closed and the battles are on (/battles)."
+            ).format(title=campaign.title, turn=campaign.turn)
+        case Phase.FINISHED:
+            return _("«{title}» is over.").format(title=campaign.title)
+
+
+def refusal_words(
+    refusal: Refusal, campaign: Campaign | None, button_turn: int | None = None
+) -> str:
+    """Why nothing was done, and what to do instead (``button_turn``: the turn a stale button
+    was made for)."""
+    match refusal:
+        case Refusal.NOT_MEMBER:
+            return _(
+                "You are not in that campaign, so you cannot see or give its orders. "
+                "Join it from its group with /join."
+            )
+        case Refusal.NO_SIDE:
+            return _(
+                "You play no side in this campaign, so you give no orders. The GM places a "
+                "side that did not deploy with the GM tools in the group (/gm)."
+            )
+        case Refusal.NOT_STRATEGIST:
+            return _(
+                "Only your side's strategists give its orders; you can view them with /orders. "
+                "Ask the GM if you should be a strategist."
+            )
+        case Refusal.WRONG_PHASE:
+            if campaign is None:
+                return _("That is not possible now.")
+            return _("Not now: {where}").format(where=phase_words(campaign))
+        case Refusal.STALE:
+            if campaign is None:
+                return _("That button is not valid any more.")
+            if button_turn is None or button_turn == campaign.turn:
+                return _(
+                    "This button is from an earlier phase; now: {where} Here is the current screen."
+                ).format(where=phase_words(campaign))
+            return _(
+                "This button is from turn {old}; the campaign is at turn {turn} now. Here is "
+                "the current screen."
+            ).format(old=button_turn, turn=campaign.turn)
+        case Refusal.NOT_PARTICIPANT:
+            return _("Your side does not fight this battle, so it does not report it.")
+        case Refusal.NOT_OPPONENT:
+            return _(
+                "Your side reported this result: the other side (or the GM) confirms or "
+                "disputes it."
+            )
+        case Refusal.NO_SUCH_BATTLE:
+            return _("There is no such battle on this turn's list (/battles shows them).")
+        case Refusal.NO_REPORT:
+            return _("Nothing is reported for this battle yet.")
+        case Refusal.REPORT_CHANGED:
+            return _(
+                "The result was reported again meanwhile; look at the new one before "
+                "confirming (/battles)."
+            )
+        case Refusal.BAD_WINNER:
+            return _("A victory needs a winner from this battle; a draw has none.")
+
+
+# ---- orders ---------------------------------------------------------------------------------
+
+
+def _orders_button(desk: Desk, action: str, sector: str | None = None, **extra: int) -> str:
+    index = -1 if sector is None else desk.game.map.order[sector]
+    return OrdersButton(
+        campaign=desk.campaign.id, turn=desk.turn, action=action, sector=index, **extra
+    ).pack()
+
+
+def status_line(desk: Desk, editor: str | None) -> str:
+    """Draft or ready, and who changed it last."""
+    status = (
+        _("✅ Ready: confirmed. You can still change them until the window closes.")
+        if desk.ready
+        else _("📝 Draft: not confirmed yet.")
+    )
+    if editor:
+        status += "\n" + _("Last change by {name}.").format(name=editor)
+    return status
+
+
+def orders_lines(desk: Desk, names: Names) -> list[str]:
+    """The whole recorded set in words."""
+    return describe_orders(desk.orders, desk.holdings, desk.game.map, names, language())
+
+
+def orders_text(desk: Desk, names: Names, side_name: str, editor: str | None) -> str:
+    """The orders screen's words: whose orders, their status and the whole set."""
+    header = _("«{title}», turn {turn}: orders of {side}").format(
+        title=desk.campaign.title, turn=desk.turn, side=side_name
+    )
+    return "\n".join([header, status_line(desk, editor), "", *orders_lines(desk, names)])
+
+
+def _short_order(desk: Desk, sector: str, names: Names) -> str:
+    move = desk.orders.move_from(sector)
+    if move is not None:
+        return f"→ {move.to} ×{move.count}"
+    attacks = desk.orders.attacks_in(sector)
+    if attacks:
+        targets = ", ".join(dict.fromkeys(names.get(a.target, a.target) for a in attacks))
+        return f"⚔ {targets} ×{len(attacks)}"
+    return "🛡"
+
+
+def orders_keyboard(desk: Desk, names: Names) -> Keyboard:
+    """Home: a button per held sector, the reinforcement, review and map."""
+    map_ = desk.game.map
+    sectors = [
+        _button(
+            f"{sector_label(map_, options.sector, language())}: "
+            f"{_short_order(desk, options.sector, names)}",
+            _orders_button(desk, "sec", options.sector),
+        )
+        for options in desk.listing().sectors
+    ]
+    rows = _rows(sectors, 1)
+    reinforce = (
+        sector_label(map_, desk.orders.reinforce, language())
+        if desk.orders.reinforce
+        else _("not chosen")
+    )
+    rows.append(
+        [
+            _button(
+                _("🛰 Reinforcement: {sector}").format(sector=reinforce), _orders_button(desk, "rf")
+            )
+        ]
+    )
+    rows.append(
+        [
+            _button(_("📋 Review and confirm"), _orders_button(desk, "rev")),
+            _button(_("🗺 Map"), _orders_button(desk, "map")),
+        ]
+    )
+    return Keyboard(inline_keyboard=rows)
+
+
+def sector_screen(desk: Desk, sector: str, names: Names) -> tuple[str, Keyboard]:
+    """One sector: its order now and every order it may be given instead."""
+    map_ = desk.game.map
+    label = sector_label(map_, sector, language())
+    count = desk.holdings.get(sector, 0)
+    lines = [line for line in orders_lines(desk, names) if line.startswith(f"{label} (")]
+    text = "\n".join(
+        [
+            _("{sector}: {armies} at the start of the turn.").format(
+                sector=label, armies=armies(count)
+            ),
+            *lines,
+            "",
+            _("Choose this sector's order:"),
+        ]
+    )
+    buttons: list[InlineKeyboardButton] = []
+    change = desk.change_options(sector)
+    if change is not None and change.move is not None:
+        buttons.append(_button(_("➡ Move armies…"), _orders_button(desk, "mv", sector)))
+    adding = desk.attack_options(sector)
+    if adding is not None and adding.attack is not None:
+        attack = adding.attack
+        declared = len(desk.orders.attacks_in(sector))
+        for target in attack.targets:
+            index = desk.state.sides().index(target)
+            word = (
+                _("⚔ Attack {side} ({n} of {limit})")
+                if declared
+                else _("⚔ Attack {side} (limit {limit})")
+            )
+            buttons.append(
+                _button(
+                    word.format(side=names.get(target, target), n=declared + 1, limit=attack.limit),
+                    _orders_button(desk, "at", sector, arg=index),
+                )
+            )
+    if not desk.orders.is_fortifying(sector):
+        buttons.append(
+            _button(_("🛡 Fortify (clear this order)"), _orders_button(desk, "fo", sector))
+        )
+    rows = _rows(buttons, 1)
+    rows.append([_button(_("« All sectors"), _orders_button(desk, "home"))])
+    return text, Keyboard(inline_keyboard=rows)
+
+
+def move_destination_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | None:
+    """Where armies from ``sector`` may go (``None`` if they may not move)."""
+    change = desk.change_options(sector)
+    if change is None or change.move is None:
+        return None
+    map_ = desk.game.map
+    buttons = [
+        _button(
+            sector_label(map_, to, language()),
+            _orders_button(desk, "to", sector, to=map_.order[to]),
+        )
+        for to in change.move.destinations
+    ]
+    rows = _rows(buttons, 2)
+    rows.append([_button(_("« Back"), _orders_button(desk, "sec", sector))])
+    text = _("Move from {sector}: where to?").format(sector=sector_label(map_, sector, language()))
+    return text, Keyboard(inline_keyboard=rows)
+
+
+def move_count_screen(desk: Desk, sector: str, to: str) -> tuple[str, Keyboard] | None:
+    """How many armies move (``None`` if this move is not allowed)."""
+    change = desk.change_options(sector)
+    if change is None or change.move is None or to not in change.move.destinations:
+        return None
+    map_ = desk.game.map
+    counts = range(change.move.min_count, change.move.max_count + 1)
+    buttons = [
+        _button(str(n), _orders_button(desk, "n", sector, to=map_.order[to], arg=n)) for n in counts
+    ]
+    rows = _rows(buttons, 5)
+    rows.append([_button(_("« Back"), _orders_button(desk, "mv", sector))])
+    text = _("Move from {sector} to {to}: how many armies? (at least one stays)").format(
+        sector=sector_label(map_, sector, language()), to=sector_label(map_, to, language())
+    )
+    return text, Keyboard(inline_keyboard=rows)
+
+
+def reinforce_screen(desk: Desk) -> tuple[str, Keyboard]:
+    """Where the turn's orbital reinforcement may land."""
+    map_ = desk.game.map
+    buttons = [
+        _button(
+            ("• " if sector == desk.orders.reinforce else "")
+            + sector_label(map_, sector, language()),
+            _orders_button(desk, "rs", sector),
+        )
+        for sector in desk.listing().reinforce
+    ]
+    rows = _rows(buttons, 2)
+    rows.append([_button(_("« All sectors"), _orders_button(desk, "home"))])
+    text = _(
+        "Orbital reinforcement: +1 army in a sector where you have armies now. Without a "
+        "choice it goes to your smallest sector."
+    )
+    return text, Keyboard(inline_keyboard=rows)
+
+
+def review_screen(
+    desk: Desk, names: Names, side_name: str, editor: str | None
+) -> tuple[str, Keyboard]:
+    """The whole set in words with Ready / Edit."""
+    header = _("Review: «{title}», turn {turn}, orders of {side}").format(
+        title=desk.campaign.title, turn=desk.turn, side=side_name
+    )
+    text = "\n".join(
+        [
+            header,
+            "",
+            *orders_lines(desk, names),
+            "",
+            status_line(desk, editor),
+            _("Sectors without an order fortify."),
+        ]
+    )
+    ready = (
+        _button(_("↩ Not ready (keep editing)"), _orders_button(desk, "no"))
+        if desk.ready
+        else _button(_("✅ Ready"), _orders_button(desk, "ok"))
+    )
+    rows = [
+        [ready, _button(_("✏️ Edit"), _orders_button(desk, "home"))],
+        [_button(_("🗺 Map"), _orders_button(desk, "map"))],
+    ]
+    return text, Keyboard(inline_keyboard=rows)
+
+
+def viewer_text(desk: Desk, names: Names, side_name: str, editor: str | None) -> str:
+    """The orders without buttons: for a tactician or the GM, or once the window closed."""
+    if desk.campaign.phase is not Phase.ORDERS:
+        note = _("The orders window is closed; these are the orders as given for turn {turn}.")
+        return orders_text(desk, names, side_name, editor) + "\n\n" + note.format(turn=desk.turn)
+    return (
+        orders_text(desk, names, side_name, editor)
+        + "\n\n"
+        + _("You can view these orders; your side's strategists give them.")
+    )
+
+
+def _suggestion(desk: Desk, order: Order, rule: OrderRule, names: Names) -> str | None:
+    map_ = desk.game.map
+    listing = desk.listing()
+    held = ", ".join(sector_label(map_, s.sector, language()) for s in listing.sectors)
+    match rule:
+        case OrderRule.NO_ARMIES_IN_SECTOR | OrderRule.REINFORCE_WITHOUT_ARMIES:
+            return _("Your sectors: {sectors}.").format(sectors=held)
+        case OrderRule.MOVE_NOT_ADJACENT if isinstance(order, Move):
+            options = desk.change_options(order.source)
+            if options is not None and options.move is not None:
+                places = ", ".join(
+                    sector_label(map_, s, language()) for s in options.move.destinations
+                )
+                return _("From there you can move to: {sectors}.").format(sectors=places)
+        case OrderRule.ATTACK_WITHOUT_OPPONENT | OrderRule.ATTACK_OWN_SIDE if isinstance(
+            order, Attack
+        ):
+            options = desk.attack_options(order.sector)
+            if options is not None and options.attack is not None:
+                targets = ", ".join(names.get(t, t) for t in options.attack.targets)
+                return _("There you can attack: {sides}.").format(sides=targets)
+            return _("Nobody else had armies there at the start of the turn.")
+        case _:
+            return None
+    return None
+
+
+def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
+    """Why a typed line was not understood, and what to type instead."""
+    map_ = desk.game.map
+    match line.problem:
+        case LineProblem.UNKNOWN_SECTOR:
+            sectors = ", ".join(sector_label(map_, s, language()) for s in map_.sector_ids())
+            return _("There is no sector «{word}». Sectors: {sectors}.").format(
+                word=line.word, sectors=sectors
+            )
+        case LineProblem.UNKNOWN_SIDE:
+            sides = ", ".join(names.get(s, s) for s in desk.state.sides())
+            return _("There is no side «{word}». Sides: {sides}.").format(
+                word=line.word, sides=sides
+            )
+        case LineProblem.MISSING_COUNT:
+            return _("How many armies move? Add the count, e.g. 2 -> 1 x2.")
+        case LineProblem.BAD_COUNT:
+            return _("The count {word} is not possible here.").format(word=line.word)
+        case LineProblem.AMBIGUOUS:
+            return _(
+                "This could mean more than one thing; use sector numbers, e.g. attack blue in 1."
+            )
+        case LineProblem.TOO_LONG:
+            return _("The line is too long; one order per line.")
+        case LineProblem.TOO_MANY_LINES:
+            return _("Too many lines in one message; send the rest separately.")
+        case _:
+            return _(
+                "Not understood. One order per line, e.g. 2 -> 1 x2, attack blue in 1, "
+                "fortify 4, reinforce 4."
+            )
+
+
+def text_results(
+    parsed: Sequence[ParsedLine], result: EntryResult, desk: Desk, names: Names
+) -> list[str]:
+    """Line by line: what was recorded, or why not and what to do instead."""
+    lang = language()
+    outcomes = iter(result.lines)
+    lines: list[str] = []
+    for line in parsed:
+        if line.problem is not None:
+            lines.append(f"✗ «{line.text}»: {parse_problem_words(line, desk, names)}")
+            continue
+        outcome = next(outcomes)
+        words = "; ".join(
+            dict.fromkeys(describe_order(o, desk.game.map, names, lang) for o in outcome.orders)
+        )
+        if len(outcome.orders) > 1:
+            words += f" ×{len(outcome.orders)}"
+        if outcome.rejection is None:
+            lines.append(f"✓ {words}")
+            continue
+        reason = describe_rejection(outcome.rejection, desk.game.map, names, lang)
+        order = outcome.rejection.order
+        hint = (
+            _suggestion(desk, order, outcome.rejection.rule, names)
+            if isinstance(order, Move | Attack | Fortify | Reinforce)
+            else None
+        )
+        lines.append(f"✗ «{line.text}»: {reason}" + (f" {hint}" if hint else ""))
+    return lines
+
+
+def change_toast(order: Order, desk: Desk, names: Names) -> str:
+    """A short confirmation of one order given by a button."""
+    return _("Saved: {order}").format(order=describe_order(order, desk.game.map, names, language()))
+
+
+def map_labels() -> MapLabels:
+    """The map's words in the current language."""
+    return MapLabels(
+        turn=_("Turn"),
+        armies=_("armies"),
+        captured=_("captured"),
+        battles=_("Battles of the week"),
+        orders=_("Secret orders"),
+        reinforce=_("reinforcement"),
+    )
+
+
+def side_views(sides: Sequence[Side]) -> tuple[SideView, ...]:
+    """How each side is drawn."""
+    return tuple(SideView(id=side.id, name=side.name, colour=side.colour) for side in sides)
+
+
+def map_png(
+    campaign: Campaign,
+    map_: CampaignMap,
+    state: CampaignState,
+    sides: Sequence[Side],
+    private: tuple[str, SideOrders] | None,
+) -> bytes:
+    """The current map, with one side's orders drawn when ``private`` is given."""
+    view = MapView(
+        map=map_,
+        state=state,
+        sides=side_views(sides),
+        title=_("«{title}», turn {turn}").format(title=campaign.title, turn=state.turn)[:120],
+        language=language(),
+        labels=map_labels(),
+        private=None if private is None else PrivateOrders(side=private[0], orders=private[1]),
+    )
+    return render_map(view)
+
+
+# ---- deployment -----------------------------------------------------------------------------
+
+
+def deployment_screen(deployment: Deployment, side_name: str) -> tuple[str, Keyboard]:
+    """Buttons per sector with +/- counts, the running total, and Confirm."""
+    rules = deployment.game.ruleset
+    map_ = deployment.game.map
+    campaign = deployment.campaign
+    lines = [
+        _("«{title}»: deployment of {side}").format(title=campaign.title, side=side_name),
+        _("Place {armies} over exactly {sectors} sectors, at least 1 in each.").format(
+            armies=armies(rules.start_armies), sectors=rules.start_sectors
+        ),
+        "",
+    ]
+    for sector in map_.sector_ids():
+        count = deployment.placement.get(sector, 0)
+        if count:
+            lines.append(f"{sector_label(map_, sector, language())}: {armies(count)}")
+    used = sum(1 for c in deployment.placement.values() if c > 0)
+    lines.append(
+        _("Placed {total} of {required}; sectors {used} of {sectors}.").format(
+            total=deployment.total,
+            required=rules.start_armies,
+            used=used,
+            sectors=rules.start_sectors,
+        )
+    )
+    lines.append(
+        _("✅ Confirmed. You can still change it until deployment closes.")
+        if deployment.ready
+        else _("📝 Draft: not confirmed yet. Or type it in one line, e.g. 1:4 2:3 4:3")
+    )
+    rows: list[list[InlineKeyboardButton]] = []
+    for index, sector in enumerate(map_.sector_ids()):
+        count = deployment.placement.get(sector, 0)
+
+        def data(action: str, at: int = index) -> str:
+            return DeployButton(campaign=campaign.id, action=action, sector=at).pack()
+
+        row = [_button(f"{sector_label(map_, sector, language())}: {count}", data("home"))]
+        if count > 0:
+            row.append(_button("−", data("-")))
+        if deployment.can_add(sector):
+            row.append(_button("+", data("+")))
+        rows.append(row)
+    if not deployment.ready and not deployment.problems():
+        rows.append(
+            [
+                _button(
+                    _("✅ Confirm deployment"),
+                    DeployButton(campaign=campaign.id, action="ok").pack(),
+                )
+            ]
+        )
+    return "\n".join(lines), Keyboard(inline_keyboard=rows)
+
+
+def deployment_problems(problems: Sequence[DeploymentProblem]) -> list[str]:
+    """Every rule a placement breaks."""
+    return [f"✗ {describe_deployment_problem(p)}" for p in problems]
+
+
+def placement_problem_words(parsed: ParsedPlacement) -> str:
+    """Why a typed placement was not read."""
+    match parsed.problem:
+        case LineProblem.UNKNOWN_SECTOR:
+            return _("There is no sector «{word}».").format(word=parsed.word)
+        case LineProblem.AMBIGUOUS:
+            return _("Sector «{word}» is given twice.").format(word=parsed.word)
+        case _:
+            return _("Type the placement as sector:armies pairs, e.g. 1:4 2:3 4:3")
+
+
+# ---- battles --------------------------------------------------------------------------------
+
+
+def report_status(report: BattleReport | None, names: Names) -> str:
+    """What is known about a battle's result."""
+    if report is None:
+        return _("Result: not reported yet.")
+    if report.override is not None:
+        return _("Result (GM's decision, final): {result}").format(
+            result=result_words(report.override.outcome, report.override.winner, names)
+        )
+    if report.reported is None:
+        return _("Result: not reported yet.")
+    result = result_words(report.reported.outcome, report.reported.winner, names)
+    if report.confirmed_by is not None:
+        return _("Result: {result} (confirmed).").format(result=result)
+    if report.disputed_by is not None:
+        return _("Result: {result}, DISPUTED: the GM decides.").format(result=result)
+    return _("Result: {result}, waiting for the other side to confirm.").format(result=result)
+
+
+def result_words(outcome: Outcome, winner: str | None, names: Names) -> str:
+    """ "Red: crushing victory" or "draw"."""
+    if winner is None:
+        return outcome_name(outcome)
+    return _("{winner}: {outcome}").format(
+        winner=names.get(winner, winner), outcome=outcome_name(outcome)
+    )
+
+
+def policy_words(campaign: Campaign) -> str:
+    """What happens to a battle with no result by the deadline (RULES.md 3.4)."""
+    if campaign.unreported_policy is UnreportedPolicy.WAIT_FOR_GM:
+        return _("A battle with no result by the deadline waits for the GM's decision.")
+    return _("A battle with no result by the deadline counts as a draw without losses.")
+
+
+def battles_screen(
+    desk: BattleDesk, map_: CampaignMap, names: Names, side: str | None, is_gm: bool
+) -> tuple[str, Keyboard]:
+    """The person's battles this turn, each with its status and result buttons."""
+    campaign = desk.campaign
+    lines = [
+        _("«{title}», turn {turn}: your battles").format(title=campaign.title, turn=campaign.turn)
+    ]
+    rows: list[list[InlineKeyboardButton]] = []
+    if not desk.battles:
+        lines.append(_("Your side has no battles this turn."))
+    for battle in desk.battles:
+        lines.append("")
+        lines.extend(describe_battle(battle, map_, names, language()))
+        report = desk.reports.get(battle.id)
+        lines.append(report_status(report, names))
+
+        settled = report is not None and report.override is not None
+        if not settled:
+            rows.append(
+                [
+                    _button(
+                        _("✍ Report battle {id}").format(id=battle.id),
+                        ResultButton(
+                            campaign=campaign.id,
+                            turn=campaign.turn,
+                            battle=battle.id,
+                            action="pick",
+                        ).pack(),
+                    )
+                ]
+            )
+        reported = report.reported if report is not None else None
+        reporter_side = desk.reporters.get(battle.id)
+        may_answer = is_gm or (
+            side is not None and reporter_side is not None and side != reporter_side
+        )
+        if (
+            not settled
+            and reported is not None
+            and report is not None
+            and report.confirmed_by is None
+            and may_answer
+        ):
+            rows.append(
+                answer_buttons(
+                    campaign.id, campaign.turn, battle, reported.outcome, reported.winner
+                )
+            )
+    lines.append("")
+    lines.append(policy_words(campaign))
+    return "\n".join(lines), Keyboard(inline_keyboard=rows)
+
+
+def answer_buttons(
+    campaign_id: int, turn: int, battle: Battle, outcome: Outcome, winner: str | None
+) -> list[InlineKeyboardButton]:
+    """[Confirm] [Dispute] for a reported result."""
+    index = -1 if winner is None else list(battle.participants()).index(winner)
+    code = CODE_OF_OUTCOME[outcome]
+
+    def data(action: str) -> str:
+        return ResultButton(
+            campaign=campaign_id,
+            turn=turn,
+            battle=battle.id,
+            action=action,
+            outcome=code,
+            winner=index,
+        ).pack()
+
+    return [
+        _button(_("👍 Confirm battle {id}").format(id=battle.id), data("yes")),
+        _button(_("⚠ Dispute"), data("dis")),
+    ]

@@ -1,0 +1,48 @@
+"""Plain text in private, when no dialogue waits for it: a placement during deployment, orders
+during the orders window, and a clear answer in any other phase."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.types import Message
+
+from bot.clock import Clock
+from bot.handlers.private import screens
+from bot.handlers.private.base import seat_or_answer
+from bot.handlers.private.deployment import typed_placement
+from bot.handlers.private.orders import typed_orders
+from bot.services.orders import Refusal
+from storage import Person, Phase, Store
+
+
+async def no_prompt_waiting(message: Message, store: Store) -> bool:
+    """True when no other dialogue waits for this person's typed input (a stored Prompt)."""
+    if message.from_user is None:
+        return False
+    return await store.prompt(message.chat.id, message.from_user.id) is None
+
+
+async def typed(message: Message, store: Store, clock: Clock, person: Person) -> None:
+    """Read the text as what the campaign's phase takes."""
+    seat = await seat_or_answer(message, store, person)
+    if seat is None:
+        return
+    match seat.campaign.phase:
+        case Phase.DEPLOYMENT:
+            await typed_placement(message, store, clock, seat)
+        case Phase.ORDERS:
+            if seat.side is None:
+                await message.answer(screens.refusal_words(Refusal.NO_SIDE, seat.campaign))
+            elif not seat.gives_orders:
+                await message.answer(screens.refusal_words(Refusal.NOT_STRATEGIST, seat.campaign))
+            else:
+                await typed_orders(message, store, clock, person, seat)
+        case _:
+            await message.answer(screens.refusal_words(Refusal.WRONG_PHASE, seat.campaign))
+
+
+def build() -> Router:
+    """This module's router (a new one per dispatcher); register it after the others."""
+    router = Router(name=__name__)
+    router.message.register(typed, F.text, ~F.text.startswith("/"), no_prompt_waiting)
+    return router

@@ -1,0 +1,163 @@
+"""Group posts of the campaign itself: the pinned status board, edited in place.
+
+The board says which sides are ready, saved or silent and who still has to finish joining;
+it never says what anyone ordered (a test checks).
+"""
+
+from __future__ import annotations
+
+from aiogram.utils.i18n import gettext as _
+
+from bot.posts import Post, PostContext, Renderer
+from bot.posts.turns import deadline_of, format_moment
+from bot.services.campaigns import PALETTE, Board, Readiness, board, colour_by_hex
+from storage import Campaign, CampaignStatus, OutboxMessage, OutboxState, Phase, Store
+
+COLOUR_MARKS = {
+    "orange": "🟧",
+    "sky": "🩵",
+    "green": "🟩",
+    "yellow": "🟨",
+    "blue": "🟦",
+    "vermillion": "🟥",
+    "purple": "🟪",
+    "black": "⬛",
+}
+
+
+def colour_name(key: str) -> str:
+    """A palette colour's name."""
+    names = {
+        "orange": _("orange"),
+        "sky": _("sky blue"),
+        "green": _("bluish green"),
+        "yellow": _("yellow"),
+        "blue": _("blue"),
+        "vermillion": _("vermillion"),
+        "purple": _("reddish purple"),
+        "black": _("black"),
+    }
+    return names.get(key, key)
+
+
+def colour_mark(hex_colour: str) -> str:
+    """A coloured square for a side's colour (a cue beside its name, not the only one)."""
+    colour = colour_by_hex(hex_colour)
+    return COLOUR_MARKS.get(colour.key, "▪️") if colour is not None else "▪️"
+
+
+def phase_name(phase: Phase) -> str:
+    """The phase's name."""
+    names = {
+        Phase.SETUP: _("setup"),
+        Phase.DEPLOYMENT: _("deployment"),
+        Phase.ORDERS: _("orders"),
+        Phase.BATTLES: _("battles"),
+        Phase.RESOLUTION: _("resolution"),
+        Phase.FINISHED: _("finished"),
+    }
+    return names[phase]
+
+
+def position_line(campaign: Campaign) -> str:
+    """ "Turn 2, orders" (or the phase alone before turn 1), "paused" when it is."""
+    if campaign.turn >= 1 and campaign.phase is not Phase.FINISHED:
+        line = _("Turn {turn}: {phase}").format(
+            turn=campaign.turn, phase=phase_name(campaign.phase)
+        )
+    else:
+        line = phase_name(campaign.phase).capitalize()
+    if campaign.status is CampaignStatus.PAUSED:
+        line += " " + _("(paused)")
+    elif campaign.status is CampaignStatus.FINISHED:
+        line = _("The campaign is over.")
+    return line
+
+
+async def deadline_line(store: Store, campaign: Campaign, language: str) -> str | None:
+    """ "Deadline: Thu 5 Mar, 23:59 (Europe/Moscow)." in the campaign's time zone; ``None``
+    outside the phases that have one, or while paused (the schedule moves it on resume)."""
+    if campaign.status is CampaignStatus.PAUSED or campaign.phase in (Phase.SETUP, Phase.FINISHED):
+        return None
+    deadline = await deadline_of(store, campaign, campaign.turn, campaign.phase)
+    if deadline is None:
+        return _("No deadline: the GM advances this phase.")
+    return _("Deadline: {moment}.").format(
+        moment=format_moment(deadline, campaign.time_zone, language)
+    )
+
+
+def board_text(current: Board, deadline: str | None = None) -> str:
+    """The board in words: position and deadline, sides with their players and readiness
+    (never their orders), and joins still to finish."""
+    campaign = current.campaign
+    marks = {
+        Readiness.READY: "✅ " + _("ready"),
+        Readiness.SAVED: "✏️ " + _("saved, not marked ready"),
+        Readiness.SILENT: "💤 " + _("nothing yet"),
+    }
+    lines = [campaign.title, position_line(campaign)]
+    if deadline is not None:
+        lines.append(deadline)
+    lines.append("")
+    if not current.sides:
+        lines.append(_("No sides yet."))
+    for line in current.sides:
+        players = ", ".join(line.players) or _("no players yet")
+        text = f"{colour_mark(line.side.colour)} {line.side.name} ({players})"
+        if line.readiness is not None:
+            text += f": {marks[line.readiness]}"
+        lines.append(text)
+    if current.battles is not None:
+        lines.append("")
+        lines.append(
+            _("Battle results in: {done} of {total}.").format(
+                done=current.results_in, total=current.battles
+            )
+        )
+    if current.must_open_private:
+        lines.append("")
+        lines.append(
+            _("Still to open a private chat with me (tap Join, then Start): {names}").format(
+                names=", ".join(current.must_open_private)
+            )
+        )
+    if current.choosing_side:
+        lines.append(
+            _("Still choosing a side in the private chat: {names}").format(
+                names=", ".join(current.choosing_side)
+            )
+        )
+    return "\n".join(lines)
+
+
+async def render_status_board(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The pinned board, edited in place; ``None`` while a newer board post waits (one edit per
+    burst) or when the campaign is gone."""
+    campaign_id = message.payload.get("campaign_id")
+    if not isinstance(campaign_id, int):
+        return None
+    campaign = await context.store.campaign(campaign_id)
+    if campaign is None:
+        return None
+    waiting = (OutboxState.PENDING, OutboxState.SENDING)
+    for other in await context.store.outbox_messages(campaign_id):
+        if other.kind == "status_board" and other.id > message.id and other.state in waiting:
+            return None
+    store = context.store
+
+    async def remember(message_id: int) -> None:
+        await store.set_status_message(campaign_id, message_id)
+
+    deadline = await deadline_line(store, campaign, context.i18n.current_locale)
+    return Post(
+        text=board_text(await board(store, campaign), deadline),
+        pin=True,
+        edit_message_id=campaign.status_message_id,
+        on_sent=remember,
+    )
+
+
+RENDERERS: dict[str, Renderer] = {"status_board": render_status_board}
+
+__all__ = ["PALETTE", "RENDERERS", "board_text", "colour_mark", "colour_name", "phase_name"]

@@ -1,0 +1,485 @@
+"""Posts of the campaign's week: maps, the battle list and notices, phase notices, reminders,
+and the clock's own notes (ran late, overdue, blocked, paused, resumed, extended, advanced).
+
+Each renderer reads what it needs at send time, so a post shows the deadline as it is when it
+goes out (after a pause or an extension), and a reminder to a side that became ready meanwhile
+is not sent at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from aiogram.utils.i18n import gettext as _
+from babel.dates import format_datetime
+
+from bot import texts
+from bot.posts import Post, PostContext, Renderer
+from bot.services.deadlines import phase_deadline
+from bot.services.schedule import current_entry
+from bot.services.turns import game_for
+from rules import Battle, CampaignMap, CampaignState, TurnReport
+from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView, render_map
+from storage import Campaign, OutboxMessage, Phase, Side, Store
+
+
+def phase_name(phase: Phase) -> str:
+    """The phase's name."""
+    names = {
+        Phase.SETUP: _("setup"),
+        Phase.DEPLOYMENT: _("deployment"),
+        Phase.ORDERS: _("orders"),
+        Phase.BATTLES: _("battles"),
+        Phase.RESOLUTION: _("resolution"),
+        Phase.FINISHED: _("finished"),
+    }
+    return names[phase]
+
+
+def format_moment(moment: datetime, zone: str, language: str) -> str:
+    """ "Thu 26 Mar, 23:59 (Europe/Berlin)": a moment on the campaign's wall clock."""
+    local = format_datetime(moment, "EEE d MMM, HH:mm", tzinfo=ZoneInfo(zone), locale=language)
+    return f"{local} ({zone})"
+
+
+def _language(context: PostContext) -> str:
+    return context.i18n.current_locale
+
+
+def _int(message: OutboxMessage, key: str) -> int | None:
+    value = message.payload.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _str(message: OutboxMessage, key: str) -> str | None:
+    value = message.payload.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _phase(message: OutboxMessage) -> Phase | None:
+    value = _str(message, "phase")
+    return Phase(value) if value in {phase.value for phase in Phase} else None
+
+
+def _moment(message: OutboxMessage, key: str) -> datetime | None:
+    value = _str(message, key)
+    return datetime.fromisoformat(value) if value else None
+
+
+async def _campaign(context: PostContext, message: OutboxMessage) -> Campaign | None:
+    campaign_id = _int(message, "campaign_id") or message.campaign_id
+    return None if campaign_id is None else await context.store.campaign(campaign_id)
+
+
+async def deadline_of(store: Store, campaign: Campaign, turn: int, phase: Phase) -> datetime | None:
+    """The deadline of (turn, phase) if the campaign is there: as the scheduler recorded it, or
+    as it will compute it (a post may go out before the scheduler has looked)."""
+    if (campaign.turn, campaign.phase) != (turn, phase):
+        return None
+    seq, entered = await current_entry(store, campaign)
+    clock = await store.clock_state(campaign.id)
+    if clock is not None and clock.entry_seq == seq:
+        return clock.deadline
+    return phase_deadline(phase, entered, campaign.schedule, ZoneInfo(campaign.time_zone))
+
+
+async def _deadline_line(context: PostContext, campaign: Campaign, turn: int, phase: Phase) -> str:
+    deadline = await deadline_of(context.store, campaign, turn, phase)
+    if deadline is None:
+        return _("No deadline: the GM advances this phase.")
+    return _("Deadline: {moment}.").format(
+        moment=format_moment(deadline, campaign.time_zone, _language(context))
+    )
+
+
+def _names(sides: Sequence[Side]) -> dict[str, str]:
+    return {side.id: side.name for side in sides}
+
+
+def _map_of(campaign: Campaign) -> CampaignMap:
+    return game_for(campaign).map
+
+
+async def _picture(
+    context: PostContext,
+    campaign: Campaign,
+    state: CampaignState,
+    sides: Sequence[Side],
+    captured: dict[str, tuple[str, ...]] | None = None,
+    battles: tuple[Battle, ...] | None = None,
+) -> bytes:
+    language = _language(context)
+    view = MapView(
+        map=_map_of(campaign),
+        state=state,
+        sides=tuple(SideView(id=side.id, name=side.name, colour=side.colour) for side in sides),
+        title=campaign.title[:120],
+        language=language,
+        labels=RUSSIAN_LABELS if language == "ru" else MapLabels(),
+        captured=captured,
+        battles=battles,
+    )
+    return await asyncio.to_thread(render_map, view)
+
+
+async def _last_report(store: Store, campaign_id: int, turn: int) -> TurnReport | None:
+    if turn < 1:
+        return None
+    resolutions = await store.resolutions(campaign_id, turn)
+    return resolutions[-1].report if resolutions else None
+
+
+async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The map at the start of ``turn``; after a resolution, with its summary (Monday)."""
+    campaign = await _campaign(context, message)
+    turn = _int(message, "turn")
+    if campaign is None or turn is None:
+        return None
+    state = await context.store.turn_start(campaign.id, turn)
+    if state is None:
+        return None
+    sides = await context.store.sides(campaign.id)
+    report = await _last_report(context.store, campaign.id, turn - 1)
+    lines: list[str] = []
+    if report is not None:
+        lines += texts.describe_report(report, _map_of(campaign), _names(sides), _language(context))
+    if report is None or not report.game_over:
+        lines.append(_("Turn {turn} begins: orders are open.").format(turn=turn))
+        lines.append(await _deadline_line(context, campaign, turn, Phase.ORDERS))
+    photo = await _picture(
+        context, campaign, state, sides, captured=None if report is None else report.captured
+    )
+    return Post(text="\n".join(lines), photo=photo)
+
+
+async def render_corrected_map(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The map after the GM corrected a resolved turn, with the corrected summary."""
+    campaign = await _campaign(context, message)
+    turn, corrects = _int(message, "turn"), _int(message, "corrects")
+    if campaign is None or turn is None or corrects is None:
+        return None
+    state = await context.store.turn_start(campaign.id, turn)
+    report = await _last_report(context.store, campaign.id, corrects)
+    if state is None or report is None:
+        return None
+    sides = await context.store.sides(campaign.id)
+    lines = [
+        _("Correction: the GM changed results of turn {turn}; the turn was resolved again.").format(
+            turn=corrects
+        ),
+        *texts.describe_report(report, _map_of(campaign), _names(sides), _language(context)),
+    ]
+    photo = await _picture(context, campaign, state, sides, captured=report.captured)
+    return Post(text="\n".join(lines), photo=photo)
+
+
+def shared_advantages(battles: Sequence[Battle], sides: dict[str, str]) -> list[str]:
+    """One line per sector where several battles share one fortified advantage."""
+    by_sector: dict[tuple[str, str], list[int]] = {}
+    for battle in battles:
+        if battle.fortified is not None:
+            by_sector.setdefault((battle.sector, battle.fortified), []).append(battle.id)
+    return [
+        _(
+            "Battles {ids} in sector {sector} share {side}'s fortified advantage: "
+            "it is used once this turn, in one of them."
+        ).format(ids=", ".join(map(str, ids)), sector=sector, side=sides.get(side, side))
+        for (sector, side), ids in by_sector.items()
+        if len(ids) > 1
+    ]
+
+
+async def render_battle_list(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The Friday list to the group: every battle with counts, FOC, points and advantage."""
+    campaign = await _campaign(context, message)
+    turn = _int(message, "turn")
+    if campaign is None or turn is None:
+        return None
+    battle_list = await context.store.battle_list(campaign.id, turn)
+    state = await context.store.turn_start(campaign.id, turn)
+    if battle_list is None or state is None:
+        return None
+    sides = await context.store.sides(campaign.id)
+    names = _names(sides)
+    language = _language(context)
+    lines = [_("Turn {turn}: the battle list.").format(turn=turn)]
+    if not battle_list.battles:
+        lines.append(_("No battles this turn."))
+    for battle in battle_list.battles:
+        lines += texts.describe_battle(battle, _map_of(campaign), names, language)
+    lines += shared_advantages(battle_list.battles, names)
+    lines.append(await _deadline_line(context, campaign, turn, Phase.BATTLES))
+    photo = await _picture(context, campaign, state, sides, battles=battle_list.battles)
+    return Post(text="\n".join(lines), photo=photo)
+
+
+async def render_battle_notice(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A participant's own battles, in private: opponent, sector, armies, FOC and points."""
+    campaign = await _campaign(context, message)
+    turn, side = _int(message, "turn"), _str(message, "side")
+    if campaign is None or turn is None or side is None:
+        return None
+    battle_list = await context.store.battle_list(campaign.id, turn)
+    if battle_list is None:
+        return None
+    names = _names(await context.store.sides(campaign.id))
+    mine = [battle for battle in battle_list.battles if side in battle.participants()]
+    if not mine:
+        return None
+    lines = [
+        _("{campaign}, turn {turn}: your battles ({side}).").format(
+            campaign=campaign.title, turn=turn, side=names.get(side, side)
+        )
+    ]
+    for battle in mine:
+        lines += texts.describe_battle(battle, _map_of(campaign), names, _language(context))
+    lines.append(_("Report each result with /battles once it is played."))
+    lines.append(await _deadline_line(context, campaign, turn, Phase.BATTLES))
+    return Post(text="\n".join(lines))
+
+
+async def render_undo_notice(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The GM undid the last step: where the campaign is now."""
+    campaign = await _campaign(context, message)
+    if campaign is None:
+        return None
+    line = _("The GM undid the last step. The campaign is back at turn {turn}: {phase}.").format(
+        turn=campaign.turn, phase=phase_name(campaign.phase)
+    )
+    deadline = await _deadline_line(context, campaign, campaign.turn, campaign.phase)
+    return Post(text=f"{line}\n{deadline}")
+
+
+def _phase_started(phase: Phase, turn: int) -> str:
+    match phase:
+        case Phase.DEPLOYMENT:
+            return _(
+                "Deployment is open: each side places its starting armies in secret "
+                "(/deploy in the private chat with the bot)."
+            )
+        case Phase.ORDERS:
+            return _("Turn {turn}: orders are open (/orders in the private chat).").format(
+                turn=turn
+            )
+        case Phase.BATTLES:
+            return _("Turn {turn}: battles are on; report results with /battles.").format(turn=turn)
+        case Phase.RESOLUTION:
+            return _("Turn {turn}: the resolution waits for the last results.").format(turn=turn)
+        case Phase.FINISHED:
+            return _("The campaign is over.")
+        case _:
+            return _("The campaign is being set up.")
+
+
+async def render_phase_notice(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A new phase has begun (group): what it is and its deadline, in the campaign's zone."""
+    campaign = await _campaign(context, message)
+    turn, phase = _int(message, "turn"), _phase(message)
+    if campaign is None or turn is None or phase is None:
+        return None
+    deadline = await _deadline_line(context, campaign, turn, phase)
+    return Post(text=f"{_phase_started(phase, turn)}\n{deadline}")
+
+
+async def render_private_phase_notice(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A strategist's private note: deployment or orders are open, the command, the deadline."""
+    campaign = await _campaign(context, message)
+    turn, phase = _int(message, "turn"), _phase(message)
+    if campaign is None or turn is None or phase is None:
+        return None
+    if phase is Phase.DEPLOYMENT:
+        line = _("{campaign}: deployment is open. Place your starting armies with /deploy.")
+    else:
+        line = _("{campaign}, turn {turn}: orders are open. Give your side's orders with /orders.")
+    deadline = await _deadline_line(context, campaign, turn, phase)
+    return Post(text=line.format(campaign=campaign.title, turn=turn) + "\n" + deadline)
+
+
+async def _still_concerned(
+    store: Store, campaign: Campaign, user_id: int, phase: Phase, turn: int
+) -> bool:
+    """Whether the reminder still concerns its person (their side may have become ready)."""
+    if (campaign.turn, campaign.phase) != (turn, phase):
+        return False
+    member = await store.member(campaign.id, user_id)
+    if member is None or member.side_id is None:
+        return False
+    if phase is Phase.ORDERS:
+        orders = await store.orders(campaign.id, turn, member.side_id)
+        return orders is None or not orders.ready
+    if phase is Phase.DEPLOYMENT:
+        placement = (await store.placements(campaign.id)).get(member.side_id)
+        return placement is None or not placement.ready
+    return True
+
+
+async def render_reminder(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A deadline reminder to one person; nothing if it no longer concerns them."""
+    campaign = await _campaign(context, message)
+    turn, phase, kind = _int(message, "turn"), _phase(message), _str(message, "reminder")
+    if campaign is None or turn is None or phase is None or kind is None:
+        return None
+    if not await _still_concerned(context.store, campaign, message.chat_id, phase, turn):
+        return None
+    deadline = await _deadline_line(context, campaign, turn, phase)
+    if phase is Phase.BATTLES:
+        line = _(
+            "{campaign}, turn {turn}: a battle of your side still has no confirmed result. "
+            "Report or confirm it with /battles."
+        )
+    elif phase is Phase.DEPLOYMENT:
+        line = _("{campaign}: your side has not confirmed its deployment yet. Use /deploy.")
+    else:
+        line = _("{campaign}, turn {turn}: your side's orders are not marked ready. Use /orders.")
+    return Post(text=line.format(campaign=campaign.title, turn=turn) + "\n" + deadline)
+
+
+def _step_name(phase: Phase) -> str:
+    match phase:
+        case Phase.DEPLOYMENT:
+            return _("the end of deployment")
+        case Phase.ORDERS:
+            return _("the close of the orders window and the battle list")
+        case Phase.BATTLES | Phase.RESOLUTION:
+            return _("the resolution")
+        case _:
+            return phase_name(phase)
+
+
+async def render_ran_late(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The group: a deadline passed while the bot was offline; its step ran late, once."""
+    campaign = await _campaign(context, message)
+    turn, phase = _int(message, "turn"), _phase(message)
+    deadline, ran_at = _moment(message, "deadline"), _moment(message, "ran_at")
+    if campaign is None or turn is None or phase is None or deadline is None or ran_at is None:
+        return None
+    language = _language(context)
+    return Post(
+        text=_(
+            "The bot was offline at {deadline}: {step} of turn {turn} ran late, at {ran_at}."
+        ).format(
+            deadline=format_moment(deadline, campaign.time_zone, language),
+            step=_step_name(phase),
+            turn=turn,
+            ran_at=format_moment(ran_at, campaign.time_zone, language),
+        )
+    )
+
+
+async def render_overdue_alarm(context: PostContext, message: OutboxMessage) -> Post | None:
+    """To the GMs: a deadline's step was overdue while the bot ran (a stuck job); it ran now."""
+    campaign = await _campaign(context, message)
+    turn, phase = _int(message, "turn"), _phase(message)
+    deadline, ran_at = _moment(message, "deadline"), _moment(message, "ran_at")
+    if campaign is None or turn is None or phase is None or deadline is None or ran_at is None:
+        return None
+    language = _language(context)
+    return Post(
+        text=_(
+            "{campaign}: {step} of turn {turn} was due at {deadline} but had not run. "
+            "It ran at {ran_at}. Please check the bot's log."
+        ).format(
+            campaign=campaign.title,
+            step=_step_name(phase),
+            turn=turn,
+            deadline=format_moment(deadline, campaign.time_zone, language),
+            ran_at=format_moment(ran_at, campaign.time_zone, language),
+        )
+    )
+
+
+async def render_blocked_alarm(context: PostContext, message: OutboxMessage) -> Post | None:
+    """To the GMs: a deadline came but its step cannot happen; what to do."""
+    campaign = await _campaign(context, message)
+    reason = _str(message, "reason")
+    if campaign is None or reason is None:
+        return None
+    names = _names(await context.store.sides(campaign.id))
+    listed = message.payload.get("sides")
+    sides = ", ".join(names.get(str(s), str(s)) for s in listed) if isinstance(listed, list) else ""
+    battles = message.payload.get("battles")
+    numbers = ", ".join(str(b) for b in battles) if isinstance(battles, list) else ""
+    if reason == "sides_not_deployed":
+        text = _(
+            "{campaign}: the deployment deadline has passed, but these sides have not deployed: "
+            "{sides}. Place them; the first turn starts as soon as every side is placed."
+        )
+    elif reason == "results_missing":
+        text = _(
+            "{campaign}: the resolution waits for you: battles {battles} have no result. "
+            "Set their results, or force the resolution (they count as draws without losses)."
+        )
+    else:
+        text = _("{campaign}: the deadline has passed, but the next step cannot start yet.")
+    return Post(text=text.format(campaign=campaign.title, sides=sides, battles=numbers))
+
+
+async def render_clock_paused(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The GM paused the campaign."""
+    campaign = await _campaign(context, message)
+    if campaign is None:
+        return None
+    return Post(
+        text=_(
+            "The GM paused the campaign. Deadlines stand still until it is resumed; "
+            "orders can still be given."
+        )
+    )
+
+
+async def render_clock_resumed(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The GM resumed the campaign; the deadline moved by the time paused."""
+    campaign = await _campaign(context, message)
+    if campaign is None:
+        return None
+    deadline = await _deadline_line(context, campaign, campaign.turn, campaign.phase)
+    return Post(text=_("The campaign runs again.") + "\n" + deadline)
+
+
+async def render_deadline_extended(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The GM extended the current deadline."""
+    campaign = await _campaign(context, message)
+    turn, phase, hours = _int(message, "turn"), _phase(message), _int(message, "hours")
+    if campaign is None or turn is None or phase is None or hours is None:
+        return None
+    line = _(
+        "The GM extended the deadline by {n} hour.",
+        "The GM extended the deadline by {n} hours.",
+        hours,
+    ).format(n=hours)
+    deadline = await _deadline_line(context, campaign, turn, phase)
+    return Post(text=f"{line}\n{deadline}")
+
+
+async def render_gm_advanced(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The GM advanced the campaign by hand: the phase it is in now."""
+    campaign = await _campaign(context, message)
+    turn, phase = _int(message, "turn"), _phase(message)
+    if campaign is None or turn is None or phase is None:
+        return None
+    deadline = await _deadline_line(context, campaign, turn, phase)
+    return Post(
+        text=_("The GM advanced the campaign.") + f"\n{_phase_started(phase, turn)}\n{deadline}"
+    )
+
+
+RENDERERS: dict[str, Renderer] = {
+    "map": render_turn_map,
+    "corrected_map": render_corrected_map,
+    "battle_list": render_battle_list,
+    "battle_notice": render_battle_notice,
+    "undo_notice": render_undo_notice,
+    "phase_notice": render_phase_notice,
+    "private_phase_notice": render_private_phase_notice,
+    "reminder": render_reminder,
+    "ran_late": render_ran_late,
+    "overdue_alarm": render_overdue_alarm,
+    "blocked_alarm": render_blocked_alarm,
+    "clock_paused": render_clock_paused,
+    "clock_resumed": render_clock_resumed,
+    "deadline_extended": render_deadline_extended,
+    "gm_advanced": render_gm_advanced,
+}

@@ -1,0 +1,486 @@
+"""Campaign setup and membership: the steps behind the group's wizard, joining and GM tools.
+
+Pure async functions over the :class:`~storage.Store` (no Telegram, no clock: ``now`` is passed
+in). They check what the rules and storage need and return values; the handlers word them.
+Phase changes go through :func:`bot.services.clockwork.advance` only.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from enum import StrEnum
+from zoneinfo import ZoneInfo, available_timezones
+
+from pydantic import ValidationError
+
+from bot.services.turns import game_for
+from rules import (
+    BattleResult,
+    CampaignMap,
+    MapError,
+    MapProblem,
+    MapProblemCode,
+    Outcome,
+    Ruleset,
+    check_deployment,
+    default_deployment,
+    parse_map_toml,
+)
+from rules.deployment import DeploymentProblem
+from rules.render import OKABE_ITO
+from storage import (
+    Campaign,
+    CampaignStatus,
+    Member,
+    NewOutboxMessage,
+    NewSide,
+    Phase,
+    Role,
+    Side,
+    Store,
+)
+from storage.models import SectorId, SideId, UserId
+
+MAX_SIDES = len(OKABE_ITO)
+MAX_MAP_BYTES = 256 * 1024
+PLAYER_ROLES = frozenset({Role.STRATEGIST, Role.TACTICIAN})
+
+
+@dataclass(frozen=True)
+class Colour:
+    """A side colour of the Okabe-Ito palette: a short key, its name and its hex value."""
+
+    key: str
+    name: str
+    hex: str
+
+
+def _colour_key(name: str) -> str:
+    return "sky" if name == "sky blue" else name.rsplit(maxsplit=1)[-1]
+
+
+PALETTE: tuple[Colour, ...] = tuple(
+    Colour(key=_colour_key(name), name=name, hex=f"#{r:02x}{g:02x}{b:02x}")
+    for name, (r, g, b) in OKABE_ITO
+)
+"""The eight colours offered for sides, in palette order (colour-blind safe)."""
+
+
+def colour_by_key(key: str) -> Colour | None:
+    """The palette colour with ``key``, if any."""
+    return next((colour for colour in PALETTE if colour.key == key), None)
+
+
+def colour_by_hex(value: str) -> Colour | None:
+    """The palette colour with hex ``value``, if any."""
+    return next((colour for colour in PALETTE if colour.hex == value.lower()), None)
+
+
+def free_colours(sides: list[Side]) -> list[Colour]:
+    """Palette colours no side uses yet."""
+    used = {side.colour.lower() for side in sides}
+    return [colour for colour in PALETTE if colour.hex not in used]
+
+
+# ---- setup -------------------------------------------------------------------------------------
+
+
+def find_time_zone(text: str) -> str | None:
+    """The IANA zone named by ``text`` (any letter case, spaces for underscores), else ``None``."""
+    wanted = text.strip().replace(" ", "_")
+    if not wanted or len(wanted) > 64:
+        return None
+    if wanted.upper() == "UTC":
+        return "UTC"
+    for zone in available_timezones():
+        if zone.lower() == wanted.lower():
+            ZoneInfo(zone)
+            return zone
+    return None
+
+
+def deployment_deadline(now: datetime, time_zone: str, days: int) -> datetime | None:
+    """The end of deployment ``days`` days from ``now``: 23:59 of that day in the campaign's
+    time zone (``0``: no deadline, the GM advances it)."""
+    if days <= 0:
+        return None
+    zone = ZoneInfo(time_zone)
+    day = (now.astimezone(zone) + timedelta(days=days)).date()
+    return datetime.combine(day, time(23, 59), zone)
+
+
+def read_map_file(content: bytes) -> CampaignMap:
+    """A GM's uploaded TOML map, validated by the rules core; :class:`MapError` says why not."""
+    if len(content) > MAX_MAP_BYTES:
+        detail = f"the file is larger than {MAX_MAP_BYTES // 1024} KB"
+        raise MapError([MapProblem(code=MapProblemCode.SYNTAX, detail=detail)])
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as error:
+        detail = f"not UTF-8 text ({error.reason})"
+        raise MapError([MapProblem(code=MapProblemCode.SYNTAX, detail=detail)]) from error
+    try:
+        return parse_map_toml(text)
+    except tomllib.TOMLDecodeError as error:
+        raise MapError([MapProblem(code=MapProblemCode.SYNTAX, detail=str(error))]) from error
+
+
+class RulesetInputError(ValueError):
+    """Typed ruleset overrides that cannot be used; ``field`` names the culprit (or ``""``)."""
+
+    def __init__(self, field: str) -> None:
+        self.field = field
+        super().__init__(field)
+
+
+TYPED_RULE_FIELDS = (
+    "start_armies",
+    "start_sectors",
+    "armies_per_attack",
+    "capture_min_armies",
+    "sectors_to_win",
+    "battle_points",
+    "replenishment",
+    "reinforcement",
+)
+
+
+def parse_ruleset_overrides(text: str) -> dict[str, int]:
+    """``start_armies=12 sectors_to_win=4`` as overrides, checked as a whole ruleset.
+
+    ``default`` (or ``-``) gives no overrides. Raises :class:`RulesetInputError`.
+    """
+    words = text.replace(",", " ").replace("\n", " ").split()
+    if [w.lower() for w in words] in (["default"], ["-"]):
+        return {}
+    overrides: dict[str, int] = {}
+    for word in words:
+        name, sep, value = word.partition("=")
+        name = name.strip().lower()
+        if not sep or name not in TYPED_RULE_FIELDS or not value.strip().isdigit():
+            raise RulesetInputError(name if name in TYPED_RULE_FIELDS else word)
+        overrides[name] = int(value)
+    if not overrides:
+        raise RulesetInputError("")
+    try:
+        Ruleset.with_overrides(dict(overrides))
+    except ValidationError as error:
+        location = error.errors()[0].get("loc") or ("",)
+        raise RulesetInputError(str(location[0])) from error
+    return overrides
+
+
+class AddSideOutcome(StrEnum):
+    """What :func:`add_side` did."""
+
+    ADDED = "added"
+    TOO_MANY = "too_many"
+    NAME_TAKEN = "name_taken"
+    BAD_NAME = "bad_name"
+
+
+async def add_side(
+    store: Store, campaign: Campaign, name: str, actor: UserId, now: datetime
+) -> tuple[AddSideOutcome, Side | None]:
+    """Add a side named ``name`` with the first free palette colour (the GM may change it)."""
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= 64:
+        return AddSideOutcome.BAD_NAME, None
+    sides = await store.sides(campaign.id)
+    if len(sides) >= MAX_SIDES:
+        return AddSideOutcome.TOO_MANY, None
+    if any(side.name.casefold() == name.casefold() for side in sides):
+        return AddSideOutcome.NAME_TAKEN, None
+    used_ids = {side.id for side in sides}
+    side_id = next(f"s{n}" for n in range(1, MAX_SIDES * 4) if f"s{n}" not in used_ids)
+    colour = free_colours(sides)[0]
+    side = await store.add_side(
+        campaign.id, NewSide(id=side_id, name=name, colour=colour.hex), actor, now
+    )
+    return AddSideOutcome.ADDED, side
+
+
+async def recolour_side(
+    store: Store, campaign: Campaign, side_id: SideId, colour: Colour, actor: UserId, now: datetime
+) -> Side | None:
+    """Give a side a palette colour no other side uses; ``None`` if the side or colour is taken."""
+    sides = await store.sides(campaign.id)
+    side = next((s for s in sides if s.id == side_id), None)
+    taken = {s.colour.lower() for s in sides if s.id != side_id}
+    if side is None or colour.hex in taken:
+        return None
+    return await store.update_side(
+        campaign.id, NewSide(id=side.id, name=side.name, colour=colour.hex), actor, now
+    )
+
+
+# ---- membership ----------------------------------------------------------------------------------
+
+
+class JoinOutcome(StrEnum):
+    """What :func:`join_side` did."""
+
+    JOINED = "joined"
+    ALREADY_PLAYING = "already_playing"
+    UNKNOWN_SIDE = "unknown_side"
+    CLOSED = "closed"
+
+
+async def join_side(
+    store: Store,
+    campaign: Campaign,
+    user_id: UserId,
+    name: str,
+    side_id: SideId,
+    role: Role,
+    now: datetime,
+) -> tuple[JoinOutcome, Member | None]:
+    """Put a person on a side with a player role (a GM keeps their GM role) and finish the join."""
+    if campaign.status is CampaignStatus.FINISHED or role not in PLAYER_ROLES:
+        return JoinOutcome.CLOSED, None
+    if side_id not in {side.id for side in await store.sides(campaign.id)}:
+        return JoinOutcome.UNKNOWN_SIDE, None
+    current = await store.member(campaign.id, user_id)
+    if current is not None and current.side_id is not None:
+        return JoinOutcome.ALREADY_PLAYING, current
+    roles = frozenset({role}) | (current.roles if current is not None else frozenset())
+    member = await store.put_member(campaign.id, user_id, name, roles, side_id, user_id, now)
+    await store.drop_join_request(campaign.id, user_id)
+    await store.enqueue(board_refresh(campaign, f"joined:{user_id}", now), now)
+    return JoinOutcome.JOINED, member
+
+
+async def move_member(
+    store: Store, campaign: Campaign, member: Member, side_id: SideId, actor: UserId, now: datetime
+) -> Member | None:
+    """Move a member to another side (a member without a player role becomes a strategist)."""
+    if side_id not in {side.id for side in await store.sides(campaign.id)}:
+        return None
+    roles = member.roles if member.roles & PLAYER_ROLES else member.roles | {Role.STRATEGIST}
+    moved = await store.put_member(
+        campaign.id, member.user_id, member.display_name, roles, side_id, actor, now
+    )
+    await store.enqueue(board_refresh(campaign, f"moved:{member.user_id}", now), now)
+    return moved
+
+
+async def toggle_role(
+    store: Store, campaign: Campaign, member: Member, role: Role, actor: UserId, now: datetime
+) -> Member | None:
+    """Give or take a role: co-GM, or strategist/tactician on the member's side.
+
+    ``None`` when the change is not possible: the creator's GM role stays, a player role needs a
+    side, and a side member keeps at least one player role.
+    """
+    if role is Role.GM:
+        return None
+    roles = member.roles ^ {role}
+    if role in PLAYER_ROLES and (member.side_id is None or not roles & PLAYER_ROLES):
+        return None
+    updated = await store.put_member(
+        campaign.id, member.user_id, member.display_name, roles, member.side_id, actor, now
+    )
+    await store.enqueue(board_refresh(campaign, f"role:{member.user_id}", now), now)
+    return updated
+
+
+async def remove_member(
+    store: Store, campaign: Campaign, member: Member, actor: UserId, now: datetime
+) -> bool:
+    """Remove a member; the campaign's creator cannot be removed."""
+    if Role.GM in member.roles:
+        return False
+    removed = await store.remove_member(campaign.id, member.user_id, actor, now)
+    await store.enqueue(board_refresh(campaign, f"removed:{member.user_id}", now), now)
+    return removed
+
+
+# ---- the status board ------------------------------------------------------------------------
+
+
+class Readiness(StrEnum):
+    """How far a side is with this phase's secret input (never what it is)."""
+
+    READY = "ready"
+    SAVED = "saved"  # something saved, not marked ready
+    SILENT = "silent"  # nothing yet
+
+
+@dataclass(frozen=True)
+class SideLine:
+    """A side on the board: who plays it and how far it is (no orders, ever)."""
+
+    side: Side
+    players: tuple[str, ...]
+    readiness: Readiness | None  # None outside deployment and orders
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the status board shows: the campaign, each side's readiness, unfinished joins."""
+
+    campaign: Campaign
+    sides: tuple[SideLine, ...]
+    must_open_private: tuple[str, ...]  # pressed "join", never started the bot
+    choosing_side: tuple[str, ...]  # started the bot, no side yet
+    results_in: int | None = None  # battles with a result, in battles and resolution
+    battles: int | None = None
+
+
+async def board(store: Store, campaign: Campaign) -> Board:
+    """The current board of ``campaign``: readiness flags only, never what a side ordered."""
+    sides = await store.sides(campaign.id)
+    members = await store.members(campaign.id)
+    readiness: dict[SideId, Readiness] = {}
+    if campaign.phase is Phase.DEPLOYMENT:
+        placed = await store.placements(campaign.id)
+        readiness = {
+            s: Readiness.READY if record.ready else Readiness.SAVED for s, record in placed.items()
+        }
+    elif campaign.phase is Phase.ORDERS:
+        given = await store.orders_for_turn(campaign.id, campaign.turn)
+        readiness = {
+            s: Readiness.READY if record.ready else Readiness.SAVED for s, record in given.items()
+        }
+    tracked = campaign.phase in (Phase.DEPLOYMENT, Phase.ORDERS)
+    lines = tuple(
+        SideLine(
+            side=side,
+            players=tuple(m.display_name for m in members if m.side_id == side.id),
+            readiness=readiness.get(side.id, Readiness.SILENT) if tracked else None,
+        )
+        for side in sides
+    )
+    requests = await store.join_requests(campaign.id)
+    people = await store.people([r.user_id for r in requests])
+    opened = {uid for uid, person in people.items() if person.can_receive_private}
+    results_in = battles = None
+    if campaign.phase in (Phase.BATTLES, Phase.RESOLUTION):
+        reports = await store.battle_reports(campaign.id, campaign.turn)
+        battles = len(reports)
+        results_in = sum(1 for report in reports if report.effective() is not None)
+    return Board(
+        campaign=campaign,
+        sides=lines,
+        must_open_private=tuple(r.display_name for r in requests if r.user_id not in opened),
+        choosing_side=tuple(r.display_name for r in requests if r.user_id in opened),
+        results_in=results_in,
+        battles=battles,
+    )
+
+
+def board_refresh(campaign: Campaign, reason: str, now: datetime) -> NewOutboxMessage:
+    """Queue this after any change the status board shows; bursts collapse into one edit."""
+    stamp = now.strftime("%Y%m%dT%H%M%S%f")
+    return NewOutboxMessage(
+        campaign_id=campaign.id,
+        chat_id=campaign.chat_id,
+        thread_id=campaign.thread_id,
+        kind="status_board",
+        payload={"campaign_id": campaign.id, "reason": reason[:64]},
+        dedup_key=f"campaign:{campaign.id}:board:{stamp}:{uuid.uuid4().hex}",
+    )
+
+
+def group_notice(campaign: Campaign, text: str, now: datetime) -> NewOutboxMessage:
+    """A ready-worded announcement to the campaign's group (the ``text`` post kind)."""
+    stamp = now.strftime("%Y%m%dT%H%M%S%f")
+    return NewOutboxMessage(
+        campaign_id=campaign.id,
+        chat_id=campaign.chat_id,
+        thread_id=campaign.thread_id,
+        kind="text",
+        payload={"text": text},
+        dedup_key=f"campaign:{campaign.id}:notice:{stamp}:{uuid.uuid4().hex}",
+    )
+
+
+# ---- GM tools --------------------------------------------------------------------------------
+
+
+async def missing_placements(store: Store, campaign: Campaign) -> list[Side]:
+    """Sides that have not deployed (deployment phase)."""
+    placed = await store.placements(campaign.id)
+    return [side for side in await store.sides(campaign.id) if side.id not in placed]
+
+
+async def proposed_placement(
+    store: Store, campaign: Campaign, side_id: SideId
+) -> dict[SectorId, int]:
+    """The documented default placement for a side that did not deploy (``rules``)."""
+    placed = await store.placements(campaign.id)
+    others = {s: record.placement for s, record in placed.items() if s != side_id}
+    return default_deployment(game_for(campaign), others)
+
+
+class PlaceOutcome(StrEnum):
+    """What :func:`place_side` did."""
+
+    PLACED = "placed"
+    INVALID = "invalid"  # the rules refuse it: see the problems
+    CLOSED = "closed"  # deployment is over
+
+
+class PlacementInputError(ValueError):
+    """A typed placement could not be read (not ``sector:armies`` pairs)."""
+
+
+def parse_placement(text: str) -> dict[SectorId, int]:
+    """``1:4 2:3 4:3`` as a placement (``x`` or ``=`` also separate sector and count)."""
+    placement: dict[SectorId, int] = {}
+    for word in text.replace(",", " ").split():
+        for separator in (":", "=", "x", "х"):
+            if separator in word:
+                sector, _, count = word.partition(separator)
+                break
+        else:
+            raise PlacementInputError(word)
+        if not count.isdigit() or not sector or sector in placement:
+            raise PlacementInputError(word)
+        placement[sector] = int(count)
+    if not placement:
+        raise PlacementInputError(text)
+    return placement
+
+
+async def place_side(
+    store: Store,
+    campaign: Campaign,
+    side_id: SideId,
+    placement: dict[SectorId, int],
+    actor: UserId,
+    now: datetime,
+) -> tuple[PlaceOutcome, list[DeploymentProblem]]:
+    """Store the GM's placement for a side, checked by the rules first (audited as the GM's)."""
+    problems = check_deployment(game_for(campaign), placement)
+    if problems:
+        return PlaceOutcome.INVALID, problems
+    written = await store.save_placement(campaign.id, side_id, placement, True, actor, now)
+    if written.placement is None:
+        return PlaceOutcome.CLOSED, []
+    await store.enqueue(board_refresh(campaign, f"placed:{side_id}", now), now)
+    return PlaceOutcome.PLACED, []
+
+
+def battle_result(battle: int, outcome: str, winner: str) -> BattleResult | None:
+    """A result from a button's parts; ``None`` if they do not make one."""
+    try:
+        return BattleResult(battle=battle, outcome=Outcome(outcome), winner=winner or None)
+    except ValueError:
+        return None
+
+
+async def end_campaign(
+    store: Store, campaign: Campaign, actor: UserId, now: datetime
+) -> Campaign | None:
+    """Finish the campaign now (the GM confirmed); ``None`` if it changed meanwhile."""
+    result = await store.set_status(
+        campaign.id, campaign.status, CampaignStatus.FINISHED, actor, "ended by the GM", now
+    )
+    if not result.applied or result.campaign is None:
+        return None
+    await store.enqueue(board_refresh(result.campaign, "ended", now), now)
+    return result.campaign

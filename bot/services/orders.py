@@ -1,0 +1,737 @@
+"""A side's secret business in private: deployment, the week's orders, battle results.
+
+Pure async functions over the :class:`~storage.Store` (no Telegram). Who may do what:
+strategists give the side's orders and placement; tacticians and the GM view them; members of
+a battle's sides report its result and the other side confirms or disputes it (the GM may do
+both). Orders are entered one at a time with :func:`rules.enter_order` against the turn-start
+state and the stored set ("last write wins"); every change is saved as a draft (``ready`` off)
+and the side's other strategists are told. Outcomes are values: a refusal says which rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from bot.services.campaigns import board_refresh
+from bot.services.turns import game_for
+from rules import (
+    Battle,
+    BattleResult,
+    CampaignState,
+    DeploymentProblem,
+    Game,
+    LegalOrders,
+    Order,
+    Outcome,
+    Rejection,
+    SectorOptions,
+    SideOrders,
+    check_deployment,
+    enter_order,
+    legal_orders,
+)
+from rules.maps import SectorId
+from storage import (
+    BattleReport,
+    Campaign,
+    CampaignStatus,
+    Member,
+    Membership,
+    NewOutboxMessage,
+    Person,
+    Phase,
+    Role,
+    Store,
+    WriteOutcome,
+)
+from storage.models import SideId, UserId
+
+NOTICE_WINDOW_SECONDS = 300
+"""Edits within one window give the side's other strategists one notice, sent at its end."""
+
+
+class Refusal(StrEnum):
+    """Why a request from a person was not carried out (nothing changed)."""
+
+    NOT_MEMBER = "not_member"  # not in this campaign
+    NO_SIDE = "no_side"  # in the campaign but on no side (a GM)
+    NOT_STRATEGIST = "not_strategist"  # only the side's strategists give orders
+    WRONG_PHASE = "wrong_phase"  # the campaign is not in the phase this needs
+    STALE = "stale"  # a button made for another turn or phase
+    NOT_PARTICIPANT = "not_participant"  # the person's side does not fight this battle
+    NOT_OPPONENT = "not_opponent"  # only the other side (or the GM) confirms or disputes
+    NO_SUCH_BATTLE = "no_such_battle"
+    NO_REPORT = "no_report"  # nothing reported yet to confirm or dispute
+    REPORT_CHANGED = "report_changed"  # the result was reported again meanwhile
+    BAD_WINNER = "bad_winner"  # a victory without a winner from the battle, or a draw with one
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A person's place in one campaign: the campaign as it is now and their membership."""
+
+    campaign: Campaign
+    member: Member
+
+    @property
+    def side(self) -> SideId | None:
+        """The side they play, if any."""
+        return self.member.side_id
+
+    @property
+    def gives_orders(self) -> bool:
+        """True for a strategist of a side."""
+        return self.side is not None and Role.STRATEGIST in self.member.roles
+
+    @property
+    def is_gm(self) -> bool:
+        """True for the GM and co-GMs."""
+        return self.member.is_gm
+
+
+@dataclass(frozen=True)
+class CampaignPick:
+    """The campaign a person's private commands are about, or the choices when unclear."""
+
+    seat: Seat | None
+    choices: tuple[Membership, ...] = ()
+
+
+def is_active(campaign: Campaign) -> bool:
+    """Still being played (not finished)."""
+    return campaign.status is not CampaignStatus.FINISHED
+
+
+async def pick_campaign(store: Store, person: Person) -> CampaignPick:
+    """The person's current campaign: the one chosen with /campaigns if still active, else the
+    only active one; with several and no choice, ``seat`` is ``None`` and ``choices`` lists
+    them."""
+    active = tuple(m for m in await store.memberships(person.user_id) if is_active(m.campaign))
+    chosen = next((m for m in active if m.campaign.id == person.current_campaign_id), None)
+    if chosen is None and len(active) == 1:
+        chosen = active[0]
+    if chosen is None:
+        return CampaignPick(seat=None, choices=active)
+    return CampaignPick(seat=Seat(chosen.campaign, chosen.member), choices=active)
+
+
+async def seat_in(store: Store, user_id: UserId, campaign_id: int) -> Seat | None:
+    """The person's seat in ``campaign_id``, or ``None`` if they are not in it."""
+    campaign = await store.campaign(campaign_id)
+    member = await store.member(campaign_id, user_id)
+    if campaign is None or member is None:
+        return None
+    return Seat(campaign, member)
+
+
+async def side_names(store: Store, campaign_id: int) -> dict[SideId, str]:
+    """Each side's display name."""
+    return {side.id: side.name for side in await store.sides(campaign_id)}
+
+
+# ---- orders ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Desk:
+    """A side's orders for the current turn as stored, with what it may order next."""
+
+    campaign: Campaign
+    game: Game
+    state: CampaignState
+    side: SideId
+    orders: SideOrders
+    ready: bool
+    edits: int
+    updated_by: UserId | None
+
+    @property
+    def turn(self) -> int:
+        """The turn these orders are for."""
+        return self.campaign.turn
+
+    @property
+    def holdings(self) -> dict[SectorId, int]:
+        """The side's armies by sector at the start of the turn."""
+        return dict(self.state.armies.get(self.side, {}))
+
+    def listing(self) -> LegalOrders:
+        """Every order that may be added to the current set."""
+        return legal_orders(self.game, self.state, self.side, self.orders)
+
+    def change_options(self, sector: SectorId) -> SectorOptions | None:
+        """What ``sector`` may be given instead of its order (a move replaces it)."""
+        listing = legal_orders(self.game, self.state, self.side, self.orders.without_sector(sector))
+        return listing.for_sector(sector)
+
+    def attack_options(self, sector: SectorId) -> SectorOptions | None:
+        """What may be added in ``sector`` keeping its attacks (an attack replaces a move)."""
+        listing = legal_orders(self.game, self.state, self.side, self.orders.without_move(sector))
+        return listing.for_sector(sector)
+
+
+@dataclass(frozen=True)
+class DeskResult:
+    """A desk, or why there is none."""
+
+    desk: Desk | None
+    refusal: Refusal | None = None
+
+
+async def open_desk(
+    store: Store, seat: Seat, side: SideId | None = None, *, closed: bool = False
+) -> DeskResult:
+    """The side's orders for the current turn (``side`` defaults to the seat's; a GM may name
+    any side). Only while the window is open, unless ``closed`` (to view them until the turn
+    resolves)."""
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    side = side or seat.side
+    if side is None:
+        return DeskResult(None, Refusal.NO_SIDE)
+    if side != seat.side and not seat.is_gm:
+        return DeskResult(None, Refusal.NOT_MEMBER)
+    viewable = (Phase.ORDERS, Phase.BATTLES, Phase.RESOLUTION) if closed else (Phase.ORDERS,)
+    if campaign.phase not in viewable:
+        return DeskResult(None, Refusal.WRONG_PHASE)
+    state = await store.turn_start(campaign.id, campaign.turn)
+    if state is None:
+        return DeskResult(None, Refusal.WRONG_PHASE)
+    record = await store.orders(campaign.id, campaign.turn, side)
+    return DeskResult(
+        Desk(
+            campaign=campaign,
+            game=game_for(campaign),
+            state=state,
+            side=side,
+            orders=record.orders if record else SideOrders(),
+            ready=record.ready if record else False,
+            edits=record.edits if record else 0,
+            updated_by=record.updated_by if record else None,
+        )
+    )
+
+
+@dataclass(frozen=True)
+class LineOutcome:
+    """One line (or button) of orders: the orders it gave and the first rejection, if any."""
+
+    orders: tuple[Order, ...]
+    rejection: Rejection | None = None
+
+    @property
+    def accepted(self) -> bool:
+        """True when every order of the line is now recorded."""
+        return self.rejection is None
+
+
+@dataclass(frozen=True)
+class EntryResult:
+    """What entering orders did: per line, and the desk as now stored."""
+
+    refusal: Refusal | None = None
+    desk: Desk | None = None
+    lines: tuple[LineOutcome, ...] = ()
+    changed: bool = False
+    notices: tuple[NewOutboxMessage, ...] = ()
+
+
+def _may_order(seat: Seat, expected_turn: int | None, campaign: Campaign) -> Refusal | None:
+    if seat.side is None:
+        return Refusal.NO_SIDE
+    if not seat.gives_orders:
+        return Refusal.NOT_STRATEGIST
+    if expected_turn is not None and (campaign.turn, campaign.phase) != (
+        expected_turn,
+        Phase.ORDERS,
+    ):
+        return Refusal.STALE
+    if campaign.phase is not Phase.ORDERS:
+        return Refusal.WRONG_PHASE
+    return None
+
+
+def apply_lines(
+    game: Game,
+    state: CampaignState,
+    side: SideId,
+    current: SideOrders,
+    lines: Sequence[Sequence[Order]],
+) -> tuple[SideOrders, list[LineOutcome]]:
+    """Enter lines of orders with :func:`rules.enter_order`, each line whole or not at all."""
+    orders = current
+    outcomes: list[LineOutcome] = []
+    for line in lines:
+        attempt, rejection = orders, None
+        for order in line:
+            attempt, rejection = enter_order(game, state, side, attempt, order)
+            if rejection is not None:
+                break
+        outcomes.append(LineOutcome(tuple(line), rejection))
+        if rejection is None:
+            orders = attempt
+    return orders, outcomes
+
+
+async def enter_orders(
+    store: Store,
+    seat: Seat,
+    lines: Sequence[Sequence[Order]],
+    now: datetime,
+    expected_turn: int | None = None,
+) -> EntryResult:
+    """Give the side's orders, line by line, "last write wins".
+
+    Each line is taken whole or refused whole (its first rejection named), against the orders
+    as the earlier lines left them; a refused line changes nothing. A change is saved as a
+    draft (the side is no longer ready) and the side's other strategists are told.
+    ``expected_turn`` (from a button) refuses with ``STALE`` once the turn or phase moved on.
+    """
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    refusal = _may_order(seat, expected_turn, campaign)
+    if refusal is not None:
+        return EntryResult(refusal=refusal)
+    opened = await open_desk(store, Seat(campaign, seat.member))
+    if opened.desk is None:
+        return EntryResult(refusal=opened.refusal)
+    desk = opened.desk
+    orders, outcomes = apply_lines(desk.game, desk.state, desk.side, desk.orders, lines)
+    if orders == desk.orders:
+        return EntryResult(desk=desk, lines=tuple(outcomes))
+    saved = await store.save_orders(
+        campaign.id, campaign.turn, desk.side, orders, False, seat.member.user_id, now
+    )
+    if saved.outcome is not WriteOutcome.SAVED or saved.orders is None:
+        return EntryResult(refusal=Refusal.WRONG_PHASE, lines=tuple(outcomes))
+    record = saved.orders
+    after = Desk(
+        campaign=campaign,
+        game=desk.game,
+        state=desk.state,
+        side=desk.side,
+        orders=record.orders,
+        ready=record.ready,
+        edits=record.edits,
+        updated_by=record.updated_by,
+    )
+    notices = await _tell_side(store, campaign, desk.side, seat.member.user_id, now)
+    await store.enqueue(board_refresh(campaign, f"orders:{desk.side}", now), now)
+    return EntryResult(desk=after, lines=tuple(outcomes), changed=True, notices=notices)
+
+
+async def set_ready(
+    store: Store, seat: Seat, expected_turn: int, ready: bool, now: datetime
+) -> EntryResult:
+    """Confirm the side's orders as they stand (``ready``), or take the confirmation back."""
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    refusal = _may_order(seat, expected_turn, campaign)
+    if refusal is not None:
+        return EntryResult(refusal=refusal)
+    opened = await open_desk(store, Seat(campaign, seat.member))
+    if opened.desk is None:
+        return EntryResult(refusal=opened.refusal)
+    desk = opened.desk
+    if desk.ready == ready and (desk.edits > 0 or not ready):
+        return EntryResult(desk=desk)
+    saved = await store.save_orders(
+        campaign.id, campaign.turn, desk.side, desk.orders, ready, seat.member.user_id, now
+    )
+    if saved.outcome is not WriteOutcome.SAVED or saved.orders is None:
+        return EntryResult(refusal=Refusal.WRONG_PHASE)
+    record = saved.orders
+    after = Desk(
+        campaign=campaign,
+        game=desk.game,
+        state=desk.state,
+        side=desk.side,
+        orders=record.orders,
+        ready=record.ready,
+        edits=record.edits,
+        updated_by=record.updated_by,
+    )
+    notices = await _tell_side(store, campaign, desk.side, seat.member.user_id, now)
+    await store.enqueue(board_refresh(campaign, f"ready:{desk.side}", now), now)
+    return EntryResult(desk=after, changed=True, notices=notices)
+
+
+def orders_notice(
+    campaign: Campaign, side: SideId, user_id: UserId, now: datetime
+) -> NewOutboxMessage:
+    """ "Your side's orders changed": one per person per window, sent at the window's end and
+    worded then, so it shows the set as it is after the last edit of the window."""
+    window = int(now.timestamp()) // NOTICE_WINDOW_SECONDS
+    send_at = datetime.fromtimestamp((window + 1) * NOTICE_WINDOW_SECONDS, tz=now.tzinfo)
+    return NewOutboxMessage(
+        campaign_id=campaign.id,
+        chat_id=user_id,
+        kind="orders_changed",
+        payload={"campaign_id": campaign.id, "turn": campaign.turn, "side": side},
+        dedup_key=(
+            f"campaign:{campaign.id}:turn:{campaign.turn}:orders_changed:{side}:{user_id}:{window}"
+        ),
+        not_before=send_at,
+    )
+
+
+async def _tell_side(
+    store: Store, campaign: Campaign, side: SideId, editor: UserId, now: datetime
+) -> tuple[NewOutboxMessage, ...]:
+    """Queue the notice for the side's other strategists who can get private messages."""
+    others = [
+        m
+        for m in await store.members(campaign.id)
+        if m.side_id == side and Role.STRATEGIST in m.roles and m.user_id != editor
+    ]
+    people = await store.people([m.user_id for m in others])
+    queued: list[NewOutboxMessage] = []
+    for member in others:
+        person = people.get(member.user_id)
+        if person is None or not person.can_receive_private:
+            continue
+        notice = orders_notice(campaign, side, member.user_id, now)
+        await store.enqueue(notice, now)
+        queued.append(notice)
+    return tuple(queued)
+
+
+async def gm_overview(store: Store, seat: Seat) -> dict[SideId, Desk]:
+    """Every side's orders this turn until it resolves, for the GM (empty for anyone else)."""
+    if not seat.is_gm:
+        return {}
+    desks: dict[SideId, Desk] = {}
+    for side in await store.sides(seat.campaign.id):
+        opened = await open_desk(store, seat, side.id, closed=True)
+        if opened.desk is not None and side.id in opened.desk.state.armies:
+            desks[side.id] = opened.desk
+    return desks
+
+
+# ---- deployment -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """A side's placement as stored (draft or confirmed) and the rules it must meet."""
+
+    campaign: Campaign
+    game: Game
+    side: SideId
+    placement: dict[SectorId, int]
+    ready: bool
+
+    @property
+    def total(self) -> int:
+        """Armies placed so far."""
+        return sum(self.placement.values())
+
+    def problems(self) -> list[DeploymentProblem]:
+        """Every deployment rule the placement breaks."""
+        return check_deployment(self.game, self.placement)
+
+    def can_add(self, sector: SectorId) -> bool:
+        """True when one more army may go to ``sector`` without passing the limits."""
+        rules = self.game.ruleset
+        used = sum(1 for count in self.placement.values() if count > 0)
+        opens_sector = self.placement.get(sector, 0) == 0
+        return self.total < rules.start_armies and (not opens_sector or used < rules.start_sectors)
+
+
+@dataclass(frozen=True)
+class DeploymentResult:
+    """What a deployment request did: the placement now, or why nothing changed."""
+
+    refusal: Refusal | None = None
+    deployment: Deployment | None = None
+    problems: tuple[DeploymentProblem, ...] = ()
+    changed: bool = False
+
+
+async def open_deployment(store: Store, seat: Seat) -> DeploymentResult:
+    """The side's placement now (empty if none saved)."""
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    if seat.side is None:
+        return DeploymentResult(refusal=Refusal.NO_SIDE)
+    if campaign.phase is not Phase.DEPLOYMENT:
+        return DeploymentResult(refusal=Refusal.WRONG_PHASE)
+    record = (await store.placements(campaign.id)).get(seat.side)
+    return DeploymentResult(
+        deployment=Deployment(
+            campaign=campaign,
+            game=game_for(campaign),
+            side=seat.side,
+            placement=dict(record.placement) if record else {},
+            ready=record.ready if record else False,
+        )
+    )
+
+
+async def _write_placement(
+    store: Store,
+    seat: Seat,
+    opened: Deployment,
+    placement: dict[SectorId, int],
+    ready: bool,
+    now: datetime,
+) -> DeploymentResult:
+    kept = {sector: count for sector, count in placement.items() if count > 0}
+    saved = await store.save_placement(
+        opened.campaign.id, opened.side, kept, ready, seat.member.user_id, now
+    )
+    if saved.outcome is not WriteOutcome.SAVED or saved.placement is None:
+        return DeploymentResult(refusal=Refusal.WRONG_PHASE)
+    await store.enqueue(board_refresh(opened.campaign, f"placement:{opened.side}", now), now)
+    after = Deployment(
+        campaign=opened.campaign,
+        game=opened.game,
+        side=opened.side,
+        placement=dict(saved.placement.placement),
+        ready=saved.placement.ready,
+    )
+    return DeploymentResult(deployment=after, changed=True)
+
+
+async def _deployment_for_change(store: Store, seat: Seat) -> DeploymentResult:
+    if seat.side is not None and not seat.gives_orders:
+        return DeploymentResult(refusal=Refusal.NOT_STRATEGIST)
+    return await open_deployment(store, seat)
+
+
+async def change_placement(
+    store: Store, seat: Seat, sector: SectorId, delta: int, now: datetime
+) -> DeploymentResult:
+    """One army more (``delta`` 1) or less (-1) in ``sector``: saved as an unconfirmed draft.
+    A change past the limits (below 0, over the armies or sectors allowed) changes nothing."""
+    opened = await _deployment_for_change(store, seat)
+    deployment = opened.deployment
+    if deployment is None:
+        return opened
+    count = deployment.placement.get(sector, 0)
+    allowed = (
+        sector in deployment.game.map.by_id
+        and delta in (1, -1)
+        and (deployment.can_add(sector) if delta > 0 else count > 0)
+    )
+    if not allowed:
+        return DeploymentResult(deployment=deployment)
+    placement = {**deployment.placement, sector: count + delta}
+    return await _write_placement(store, seat, deployment, placement, False, now)
+
+
+async def replace_placement(
+    store: Store, seat: Seat, placement: Mapping[SectorId, int], now: datetime
+) -> DeploymentResult:
+    """A whole placement typed at once: refused with every rule it breaks, else saved as the
+    draft (still to be confirmed)."""
+    opened = await _deployment_for_change(store, seat)
+    deployment = opened.deployment
+    if deployment is None:
+        return opened
+    problems = check_deployment(deployment.game, placement)
+    if problems:
+        return DeploymentResult(deployment=deployment, problems=tuple(problems))
+    return await _write_placement(store, seat, deployment, dict(placement), False, now)
+
+
+async def confirm_placement(store: Store, seat: Seat, now: datetime) -> DeploymentResult:
+    """Confirm the draft if it meets the deployment rules; else name the rules it breaks."""
+    opened = await _deployment_for_change(store, seat)
+    deployment = opened.deployment
+    if deployment is None:
+        return opened
+    problems = deployment.problems()
+    if problems:
+        return DeploymentResult(deployment=deployment, problems=tuple(problems))
+    if deployment.ready:
+        return DeploymentResult(deployment=deployment)
+    return await _write_placement(store, seat, deployment, deployment.placement, True, now)
+
+
+# ---- battles and results --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BattleDesk:
+    """This turn's battles a person may see (their side's, or all for the GM) and reports."""
+
+    campaign: Campaign
+    battles: tuple[Battle, ...]
+    reports: Mapping[int, BattleReport]
+    reporters: Mapping[int, SideId | None]  # battle -> side of whoever reported it
+
+
+async def open_battles(store: Store, seat: Seat) -> BattleDesk | None:
+    """The person's battles of the current turn's list; ``None`` before the list is out."""
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    if campaign.phase not in (Phase.BATTLES, Phase.RESOLUTION):
+        return None
+    listed = await store.battle_list(campaign.id, campaign.turn)
+    if listed is None:
+        return None
+    mine = tuple(
+        battle
+        for battle in listed.battles
+        if seat.is_gm or (seat.side is not None and seat.side in battle.participants())
+    )
+    reports = {r.battle: r for r in await store.battle_reports(campaign.id, campaign.turn)}
+    members = {m.user_id: m for m in await store.members(campaign.id)}
+    reporters: dict[int, SideId | None] = {}
+    for number, report in reports.items():
+        who = members.get(report.reported_by) if report.reported_by is not None else None
+        reporters[number] = who.side_id if who else None
+    return BattleDesk(campaign=campaign, battles=mine, reports=reports, reporters=reporters)
+
+
+@dataclass(frozen=True)
+class ResultWrite:
+    """What a report, confirmation or dispute did."""
+
+    refusal: Refusal | None = None
+    battle: Battle | None = None
+    report: BattleReport | None = None
+    notices: tuple[NewOutboxMessage, ...] = ()
+
+
+async def _battle_for(
+    store: Store, seat: Seat, expected_turn: int, battle_id: int
+) -> tuple[Campaign, Battle | None, Refusal | None]:
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    if campaign.turn != expected_turn or campaign.phase not in (Phase.BATTLES, Phase.RESOLUTION):
+        return campaign, None, Refusal.STALE
+    listed = await store.battle_list(campaign.id, campaign.turn)
+    battle = (
+        None if listed is None else next((b for b in listed.battles if b.id == battle_id), None)
+    )
+    if battle is None:
+        return campaign, None, Refusal.NO_SUCH_BATTLE
+    if not seat.is_gm and seat.side not in battle.participants():
+        return campaign, battle, Refusal.NOT_PARTICIPANT
+    return campaign, battle, None
+
+
+def result_notice(
+    campaign: Campaign, turn: int, battle: int, user_id: UserId, event: str, seq: int
+) -> NewOutboxMessage:
+    """A private note about a battle's result (reported, confirmed, disputed) to one person."""
+    return NewOutboxMessage(
+        campaign_id=campaign.id,
+        chat_id=user_id,
+        kind="battle_result",
+        payload={"campaign_id": campaign.id, "turn": turn, "battle": battle, "event": event},
+        dedup_key=f"campaign:{campaign.id}:turn:{turn}:battle:{battle}:{event}:{seq}:{user_id}",
+    )
+
+
+async def _tell_sides(
+    store: Store,
+    campaign: Campaign,
+    battle: Battle,
+    sides: set[SideId],
+    actor: UserId,
+    event: str,
+    now: datetime,
+) -> tuple[NewOutboxMessage, ...]:
+    members = [
+        m
+        for m in await store.members(campaign.id)
+        if m.side_id in sides and m.user_id != actor and m.roles & {Role.STRATEGIST, Role.TACTICIAN}
+    ]
+    people = await store.people([m.user_id for m in members])
+    seq = int(now.timestamp() * 1000)
+    queued: list[NewOutboxMessage] = []
+    for member in members:
+        person = people.get(member.user_id)
+        if person is None or not person.can_receive_private:
+            continue
+        notice = result_notice(campaign, campaign.turn, battle.id, member.user_id, event, seq)
+        await store.enqueue(notice, now)
+        queued.append(notice)
+    return tuple(queued)
+
+
+async def report_result(
+    store: Store,
+    seat: Seat,
+    expected_turn: int,
+    battle_id: int,
+    outcome: Outcome,
+    winner: SideId | None,
+    now: datetime,
+) -> ResultWrite:
+    """A participant (or the GM) reports how a battle ended; the other side is asked to
+    confirm. Reporting again replaces the report and needs a new confirmation."""
+    campaign, battle, refusal = await _battle_for(store, seat, expected_turn, battle_id)
+    if refusal is not None or battle is None:
+        return ResultWrite(refusal=refusal)
+    if (winner is None) == outcome.has_winner or (
+        winner is not None and winner not in battle.participants()
+    ):
+        return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle)
+    result = BattleResult(battle=battle.id, outcome=outcome, winner=winner)
+    written = await store.report_result(
+        campaign.id, campaign.turn, result, seat.member.user_id, now
+    )
+    if written.outcome is not WriteOutcome.SAVED:
+        return ResultWrite(refusal=Refusal.STALE, battle=battle)
+    others = set(battle.participants()) - ({seat.side} if seat.side else set())
+    notices = await _tell_sides(
+        store, campaign, battle, others, seat.member.user_id, "reported", now
+    )
+    await store.enqueue(board_refresh(campaign, f"result:{battle.id}", now), now)
+    return ResultWrite(battle=battle, report=written.report, notices=notices)
+
+
+async def answer_result(
+    store: Store,
+    seat: Seat,
+    expected_turn: int,
+    battle_id: int,
+    expected: BattleResult | None,
+    confirm: bool,
+    now: datetime,
+) -> ResultWrite:
+    """The other side (or the GM) confirms the reported result (only if it is still
+    ``expected``) or disputes it for the GM to settle."""
+    campaign, battle, refusal = await _battle_for(store, seat, expected_turn, battle_id)
+    if refusal is not None or battle is None:
+        return ResultWrite(refusal=refusal)
+    reports = {r.battle: r for r in await store.battle_reports(campaign.id, campaign.turn)}
+    report = reports.get(battle.id)
+    if report is None or report.reported is None or report.reported_by is None:
+        return ResultWrite(refusal=Refusal.NO_REPORT, battle=battle)
+    reporter = await store.member(campaign.id, report.reported_by)
+    reporter_side = reporter.side_id if reporter else None
+    if not seat.is_gm and (seat.side is None or seat.side == reporter_side):
+        return ResultWrite(refusal=Refusal.NOT_OPPONENT, battle=battle, report=report)
+    if confirm:
+        if expected is None:
+            return ResultWrite(refusal=Refusal.REPORT_CHANGED, battle=battle, report=report)
+        written = await store.confirm_result(
+            campaign.id, campaign.turn, expected, seat.member.user_id, now
+        )
+    else:
+        written = await store.dispute_result(
+            campaign.id, campaign.turn, battle.id, seat.member.user_id, now
+        )
+    match written.outcome:
+        case WriteOutcome.SAVED:
+            pass
+        case WriteOutcome.REPORT_CHANGED:
+            return ResultWrite(refusal=Refusal.REPORT_CHANGED, battle=battle, report=written.report)
+        case WriteOutcome.NO_REPORT:
+            return ResultWrite(refusal=Refusal.NO_REPORT, battle=battle)
+        case _:
+            return ResultWrite(refusal=Refusal.STALE, battle=battle)
+    told = set(battle.participants()) - ({seat.side} if seat.side else set())
+    notices = await _tell_sides(
+        store,
+        campaign,
+        battle,
+        told,
+        seat.member.user_id,
+        "confirmed" if confirm else "disputed",
+        now,
+    )
+    await store.enqueue(board_refresh(campaign, f"result:{battle.id}", now), now)
+    return ResultWrite(battle=battle, report=written.report, notices=notices)

@@ -1,0 +1,105 @@
+"""Steps shared by the group tests: a GM sets up a campaign through the real wizard."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from aiogram.types import Chat, User
+
+from bot.services.clockwork import advance
+from rules import Attack, SideOrders
+from storage import Campaign, Phase, Store
+from tests.bot.telegram import FakeTelegram, Sent
+
+
+def button(sent: Sent | None, label: str) -> str:
+    """The callback data of the button whose text contains ``label``."""
+    assert sent is not None, "no request was sent"
+    found = [data for text, data in sent.buttons() if label in text]
+    assert found, f"no button {label!r} in {sent.buttons()}"
+    return found[0]
+
+
+async def tap(telegram: FakeTelegram, user: User, sent: Sent | None, label: str) -> Sent | None:
+    """``user`` presses the button labelled ``label`` under ``sent``."""
+    assert sent is not None
+    return await telegram.feed(telegram.press(user, sent, button(sent, label)))
+
+
+async def say(telegram: FakeTelegram, user: User, chat: Chat | int, text: str) -> Sent | None:
+    """``user`` writes ``text`` in ``chat``; the last request it caused."""
+    return await telegram.feed(telegram.message(user, chat, text))
+
+
+async def set_up_campaign(
+    telegram: FakeTelegram,
+    store: Store,
+    gm: User,
+    group: Chat,
+    *,
+    title: str = "Siege of Vraks",
+    sides: tuple[str, ...] = ("Red", "Blue"),
+    labels: dict[str, str] | None = None,
+    open_deployment: bool = True,
+) -> Campaign:
+    """The whole wizard with the default choices, in English (``labels`` maps to other words)."""
+    words = {
+        "add": "Add a side",
+        "next": "Next",
+        "weekly": "Weekly",
+        "draw": "Draw without losses",
+        "open": "Open deployment",
+    } | (labels or {})
+    await say(telegram, gm, group, "/newcampaign")
+    screen = await say(telegram, gm, group, title)
+    screen = await tap(telegram, gm, screen, "Moscow")
+    screen = await tap(telegram, gm, screen, "planet-5")
+    for name in sides:
+        await tap(telegram, gm, screen, words["add"])
+        screen = await say(telegram, gm, group, name)
+    screen = await tap(telegram, gm, screen, words["next"])
+    screen = await tap(telegram, gm, screen, words["weekly"])
+    screen = await tap(telegram, gm, screen, words["draw"])
+    if open_deployment:
+        await tap(telegram, gm, screen, words["open"])
+    campaign = await store.active_campaign(group.id)
+    assert campaign is not None
+    return campaign
+
+
+RED_PLACEMENT = {"1": 4, "2": 3, "4": 3}
+BLUE_PLACEMENT = {"1": 3, "3": 5, "5": 2}
+
+
+async def to_orders(store: Store, campaign: Campaign, now: datetime) -> Campaign:
+    """Both sides deploy (as their players would) and turn 1's orders open."""
+    red, blue = (side.id for side in await store.sides(campaign.id))
+    await store.save_placement(campaign.id, red, RED_PLACEMENT, True, campaign.created_by, now)
+    await store.save_placement(campaign.id, blue, BLUE_PLACEMENT, True, campaign.created_by, now)
+    result = await advance(store, campaign.id, 0, Phase.DEPLOYMENT, campaign.created_by, now)
+    assert result.advanced, result
+    assert result.campaign is not None
+    return result.campaign
+
+
+async def to_battles(store: Store, campaign: Campaign, now: datetime) -> Campaign:
+    """From deployment: turn 1 with Red attacking Blue twice in sector 1, battle list out."""
+    campaign = await to_orders(store, campaign, now)
+    red, blue = (side.id for side in await store.sides(campaign.id))
+    orders = SideOrders(
+        attacks=(Attack(sector="1", target=blue), Attack(sector="1", target=blue)), reinforce="4"
+    )
+    await store.save_orders(campaign.id, 1, red, orders, True, campaign.created_by, now)
+    result = await advance(store, campaign.id, 1, Phase.ORDERS, campaign.created_by, now)
+    assert result.advanced, result
+    assert result.campaign is not None
+    return result.campaign
+
+
+async def notices(store: Store, campaign_id: int) -> list[str]:
+    """The ready-worded announcements queued for the campaign's group, oldest first."""
+    return [
+        str(message.payload["text"])
+        for message in await store.outbox_messages(campaign_id)
+        if message.kind == "text" and message.chat_id < 0
+    ]

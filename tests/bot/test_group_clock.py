@@ -1,0 +1,120 @@
+"""The GM's time tools in the group, through the real dispatcher: only this campaign's GM may
+use them; each is answered, audited and announced; a stale button changes nothing."""
+
+from datetime import timedelta
+
+from aiogram.methods import AnswerCallbackQuery
+from aiogram.utils.i18n import I18n
+
+from bot.clock import ManualClock
+from bot.handlers.group.clock import clock_buttons
+from bot.services.clockwork import advance
+from storage import CampaignStatus, Phase, Store
+from tests.bot.telegram import FakeTelegram, Sent
+from tests.storage.campaign_script import GM, PLACEMENTS, new_campaign, strategist
+
+CHAT = -1001
+
+
+async def _campaign_in_deployment(store: Store, clock: ManualClock) -> int:
+    campaign = await new_campaign(store, chat_id=CHAT)
+    opened = await advance(store, campaign.id, 0, Phase.SETUP, GM, clock.now())
+    assert opened.advanced
+    for side, placement in PLACEMENTS.items():
+        await store.save_placement(
+            campaign.id, side, placement, True, strategist(side), clock.now()
+        )
+    return campaign.id
+
+
+def _alert(sent: list[Sent]) -> str:
+    answers = [s.method for s in sent if isinstance(s.method, AnswerCallbackQuery)]
+    assert len(answers) == 1, "every press is answered once"
+    return answers[0].text or ""
+
+
+async def test_only_the_gm_pauses_and_resumes(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    campaign_id = await _campaign_in_deployment(store, clock)
+    group = telegram.group(CHAT, "Siege")
+    player = telegram.user(strategist("red"), "Red")
+    gm = telegram.user(GM, "Game Master")
+    refused = await telegram.feed(telegram.message(player, group, "/pause"))
+    assert refused is not None
+    assert "Only this campaign's GM" in refused.text
+    campaign = await store.campaign(campaign_id)
+    assert campaign is not None
+    assert campaign.status is CampaignStatus.DEPLOYMENT
+    paused = await telegram.feed(telegram.message(gm, group, "/pause"))
+    assert paused is not None
+    assert paused.text == "Paused."
+    clock.advance(timedelta(hours=3))
+    resumed = await telegram.feed(telegram.message(gm, group, "/resume"))
+    assert resumed is not None
+    assert resumed.text == "Resumed."
+    kinds = [m.kind for m in await store.outbox_messages(campaign_id)]
+    assert [k for k in kinds if k.startswith("clock_")] == ["clock_paused", "clock_resumed"]
+    audit = [e.action.value for e in await store.audit_log(campaign_id)]
+    assert audit.count("status_changed") == 2
+
+
+async def test_extend_takes_hours_and_respects_the_cap(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    campaign_id = await _campaign_in_deployment(store, clock)
+    await advance(store, campaign_id, 0, Phase.DEPLOYMENT, GM, clock.now())
+    group = telegram.group(CHAT, "Siege")
+    gm = telegram.user(GM, "Game Master")
+    usage = await telegram.feed(telegram.message(gm, group, "/extend soon"))
+    assert usage is not None
+    assert "/extend 24" in usage.text
+    done = await telegram.feed(telegram.message(gm, group, "/extend 24"))
+    assert done is not None
+    assert done.text == "Deadline extended. The group is told."
+    over = await telegram.feed(telegram.message(gm, group, "/extend 60"))
+    assert over is not None
+    assert "72 hours in all (24 used)" in over.text
+    kinds = [m.kind for m in await store.outbox_messages(campaign_id)]
+    assert kinds.count("deadline_extended") == 1
+
+
+async def test_advance_asks_then_moves_once_and_a_stale_button_does_nothing(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    campaign_id = await _campaign_in_deployment(store, clock)
+    group = telegram.group(CHAT, "Siege")
+    gm = telegram.user(GM, "Game Master")
+    player = telegram.user(strategist("blue"), "Blue")
+    question = await telegram.feed(telegram.message(gm, group, "/advance"))
+    assert question is not None
+    [(_, data)] = question.buttons()
+    telegram.take()
+    await telegram.feed(telegram.press(player, question, data))
+    assert "Only this campaign's GM" in _alert(telegram.take())
+    await telegram.feed(telegram.press(gm, question, data))
+    assert _alert(telegram.take()) == "Done: the campaign moved on. The group is told."
+    campaign = await store.campaign(campaign_id)
+    assert campaign is not None
+    assert (campaign.turn, campaign.phase) == (1, Phase.ORDERS)
+    await telegram.feed(telegram.press(gm, question, data))
+    assert "out of date" in _alert(telegram.take())
+    history = await store.phase_history(campaign_id)
+    assert [e.phase for e in history].count(Phase.ORDERS) == 1
+    assert [m.kind for m in await store.outbox_messages(campaign_id)].count("gm_advanced") == 1
+
+
+async def test_panel_buttons_follow_the_campaign_state(
+    store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    campaign_id = await _campaign_in_deployment(store, clock)
+    campaign = await store.campaign(campaign_id)
+    assert campaign is not None
+    with i18n.context(), i18n.use_locale("en"):
+        labels = [button.text for row in clock_buttons(campaign) for button in row]
+    assert labels == ["⏭ Advance now", "⏸ Pause", "+12 h", "+24 h"]
+    await store.pause_clock(campaign_id, GM, "", clock.now())
+    paused = await store.campaign(campaign_id)
+    assert paused is not None
+    with i18n.context(), i18n.use_locale("ru"):
+        assert len([b for row in clock_buttons(paused) for b in row]) == 1

@@ -1,0 +1,386 @@
+"""GM tools from the ``/gm`` panel: each one works, is audited and announced; each is refused to a
+non-member, a player and a GM of another campaign; stale buttons change nothing."""
+
+import pytest
+from aiogram.methods import AnswerCallbackQuery, EditMessageText
+from aiogram.types import Chat, User
+
+from bot.clock import ManualClock
+from bot.handlers.group.gm import GmPress
+from bot.services.campaigns import join_side
+from bot.services.clockwork import advance
+from rules import BattleResult, Game, Outcome, Ruleset, builtin_map, default_deployment
+from storage import AuditAction, Campaign, CampaignStatus, Phase, Role, Store
+from tests.bot.group_helpers import (
+    RED_PLACEMENT,
+    button,
+    notices,
+    say,
+    set_up_campaign,
+    tap,
+    to_battles,
+    to_orders,
+)
+from tests.bot.telegram import FakeTelegram, Sent
+
+ACTIONS = (
+    ("menu", ""),
+    ("members", ""),
+    ("member", "2"),
+    ("side", "2.s2"),
+    ("role", "2.co_gm"),
+    ("role", "2.tactician"),
+    ("kick", "2"),
+    ("kick!", "2"),
+    ("results", ""),
+    ("battle", "1.1"),
+    ("set", "1.1.crushing.s1"),
+    ("place", ""),
+    ("placeside", "s2"),
+    ("placedef", "s2"),
+    ("placetype", "s2"),
+    ("undo", ""),
+    ("undo!", ""),
+    ("end", ""),
+    ("end!", ""),
+)
+"""Every GM panel action, with a plausible value."""
+
+
+class Table:
+    """A campaign in a group with its GM Anna, player Boris (Red) and onlooker Vera."""
+
+    def __init__(self, telegram: FakeTelegram) -> None:
+        self.telegram = telegram
+        self.anna = telegram.user(1, "Anna")
+        self.boris = telegram.user(2, "Boris")
+        self.vera = telegram.user(3, "Vera")
+        self.group = telegram.group(-100, "Wargamers")
+
+    async def start(self, store: Store, clock: ManualClock) -> Campaign:
+        campaign = await set_up_campaign(self.telegram, store, self.anna, self.group)
+        await say(self.telegram, self.boris, self.boris.id, "/start")
+        await join_side(store, campaign, 2, "Boris", "s1", Role.STRATEGIST, clock.now())
+        return campaign
+
+    async def panel(self, user: User | None = None) -> Sent:
+        sent = await say(self.telegram, user or self.anna, self.group, "/gm")
+        assert sent is not None
+        return sent
+
+
+def _alert(sent: list[Sent]) -> str:
+    answers = [s.method for s in sent if isinstance(s.method, AnswerCallbackQuery)]
+    assert len(answers) == 1
+    assert answers[0].show_alert
+    return answers[0].text or ""
+
+
+@pytest.mark.parametrize("who", ["non_member", "player", "other_gm"])
+async def test_every_gm_tool_is_refused_to_anyone_but_this_campaigns_gm(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, who: str
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    gleb = telegram.user(4, "Gleb")
+    other_group = telegram.group(-200, "Elsewhere")
+    await set_up_campaign(telegram, store, gleb, other_group, title="Other war")
+    presser = {"non_member": table.vera, "player": table.boris, "other_gm": gleb}[who]
+    refused = await table.panel(presser)
+    assert "Only this campaign's GM" in refused.text
+    audit_before = await store.audit_log(campaign.id)
+    outbox_before = await store.outbox_messages(campaign.id)
+    telegram.take()
+    for action, value in ACTIONS:
+        data = GmPress(c=campaign.id, t=0, p="deployment", a=action, v=value).pack()
+        await telegram.feed(telegram.forged_press(presser, table.group, data))
+        sent = telegram.take()
+        assert "Only this campaign's GM" in _alert(sent)
+        assert all(s.chat_id is None for s in sent), "nothing is posted to any chat"
+    assert await store.audit_log(campaign.id) == audit_before
+    assert await store.outbox_messages(campaign.id) == outbox_before
+    await telegram.feed(telegram.forged_press(presser, table.group, f"gl:{campaign.id}:ru"))
+    assert "Only this campaign's GM" in _alert(telegram.take())
+    lang = await say(telegram, presser, table.group, "/lang")
+    assert lang is not None
+    assert "Only the GM sets the language" in lang.text
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.language == "en"
+    assert await store.prompt(-100, presser.id) is None
+
+
+async def test_a_gm_of_another_campaign_cannot_use_its_buttons_here(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    gleb = telegram.user(4, "Gleb")
+    other_group = telegram.group(-200, "Elsewhere")
+    other = await set_up_campaign(telegram, store, gleb, other_group, title="Other war")
+    telegram.take()
+    # Gleb's own campaign id, pressed in Anna's group: the button does not belong to this chat.
+    data = GmPress(c=other.id, t=0, p="deployment", a="end!").pack()
+    await telegram.feed(telegram.forged_press(gleb, table.group, data))
+    assert "not valid any more" in _alert(telegram.take())
+    for stored in (await store.campaign(campaign.id), await store.campaign(other.id)):
+        assert stored is not None
+        assert stored.status is CampaignStatus.DEPLOYMENT
+
+
+async def test_the_gm_moves_names_a_co_gm_and_removes_members(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    panel = await table.panel()
+    assert "GM tools: «Siege of Vraks»" in panel.text
+    members = await tap(telegram, table.anna, panel, "Members")
+    boris = await tap(telegram, table.anna, members, "Boris")
+    assert boris is not None
+    assert "Boris: strategist." in boris.text
+    telegram.take()
+    await tap(telegram, table.anna, boris, "Blue")
+    sent = telegram.take()
+    assert [type(s.method) for s in sent] == [AnswerCallbackQuery, EditMessageText]
+    assert sent[1].text.startswith("GM tools")
+    assert await notices(store, campaign.id) == ["GM Anna moved Boris to Blue."]
+    member = await store.member(campaign.id, 2)
+    assert member is not None
+    assert member.side_id == "s2"
+    panel = await table.panel()
+    boris = await tap(
+        telegram, table.anna, await tap(telegram, table.anna, panel, "Members"), "Boris"
+    )
+    await tap(telegram, table.anna, boris, "co-GM")
+    assert (await notices(store, campaign.id))[-1] == (
+        "GM Anna changed Boris's roles: co-GM, strategist."
+    )
+    co_gm_panel = await table.panel(table.boris)
+    assert "GM tools" in co_gm_panel.text
+    panel = await table.panel()
+    boris = await tap(
+        telegram, table.anna, await tap(telegram, table.anna, panel, "Members"), "Boris"
+    )
+    confirm = await tap(telegram, table.anna, boris, "Remove")
+    await tap(telegram, table.anna, confirm, "Yes, remove Boris")
+    assert (await notices(store, campaign.id))[-1] == "GM Anna removed Boris from the campaign."
+    assert await store.member(campaign.id, 2) is None
+    actions = [entry.action for entry in await store.audit_log(campaign.id)]
+    assert actions.count(AuditAction.MEMBER_SET) >= 3
+    assert AuditAction.MEMBER_REMOVED in actions
+
+
+async def test_the_gm_places_a_side_that_did_not_deploy(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    await store.save_placement(campaign.id, "s1", RED_PLACEMENT, True, 2, clock.now())
+    panel = await table.panel()
+    sides = await tap(telegram, table.anna, panel, "Place a side")
+    assert sides is not None
+    assert next(t for t, _ in sides.buttons()).endswith("Blue")
+    telegram.take()
+    await tap(telegram, table.anna, sides, "Blue")
+    sent = telegram.take()
+    game = Game.create(builtin_map("planet-5"), Ruleset())
+    expected = default_deployment(game, {"s1": RED_PLACEMENT})
+    shown = " ".join(f"{s}:{n}" for s, n in expected.items())
+    assert _alert(sent) == f"Default for Blue (sector:armies): {shown}"
+    edited = sent[-1]
+    assert shown not in edited.text, "the proposal is shown to the GM only"
+    telegram.take()
+    await tap(telegram, table.anna, edited, "Use the default placement")
+    assert await notices(store, campaign.id) == ["GM Anna placed Blue, which had not deployed."]
+    placements = await store.placements(campaign.id)
+    assert placements["s2"].placement == expected
+    audit = [
+        e for e in await store.audit_log(campaign.id) if e.action is AuditAction.PLACEMENT_SET_BY_GM
+    ]
+    assert len(audit) == 1
+    result = await advance(store, campaign.id, 0, Phase.DEPLOYMENT, 1, clock.now())
+    assert result.advanced
+
+
+async def test_the_gm_types_a_placement_checked_by_the_rules(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    panel = await table.panel()
+    sides = await tap(telegram, table.anna, panel, "Place a side")
+    choice = await tap(telegram, table.anna, sides, "Red")
+    ask = await tap(telegram, table.anna, choice, "Type a placement")
+    assert ask is not None
+    assert "e.g. «1:4 2:3 4:3» (10 armies in 3 sectors)" in ask.text
+    unreadable = await say(telegram, table.anna, table.group, "four in the north")
+    assert unreadable is not None
+    assert "sector:armies pairs" in unreadable.text
+    wrong = await say(telegram, table.anna, table.group, "1:4 2:3")
+    assert wrong is not None
+    assert "Place exactly 10 armies in all (now 7)." in wrong.text
+    assert "Use exactly 3 different sectors (now 2)." in wrong.text
+    assert "s1" not in await store.placements(campaign.id)
+    placed = await say(telegram, table.anna, table.group, "1:4 2:3 4:3")
+    assert placed is not None
+    assert placed.text == "Saved. The group is told."
+    assert await notices(store, campaign.id) == ["GM Anna placed Red, which had not deployed."]
+    assert (await store.placements(campaign.id))["s1"].placement == {"1": 4, "2": 3, "4": 3}
+
+
+async def test_the_gm_lists_and_sets_battle_results(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    campaign = await to_battles(store, campaign, clock.now())
+    reported = BattleResult(battle=2, outcome=Outcome.SOLID, winner="s2")
+    await store.report_result(campaign.id, 1, reported, 2, clock.now())
+    panel = await table.panel()
+    results = await tap(telegram, table.anna, panel, "Battle results")
+    assert results is not None
+    assert "Battle 1: Red vs Blue in 1" in results.text
+    assert "no result" in results.text
+    assert "reported, not confirmed: Blue: solid victory" in results.text
+    await store.dispute_result(campaign.id, 1, 2, 1, clock.now())
+    results = await tap(telegram, table.anna, await table.panel(), "Battle results")
+    assert results is not None
+    assert "⚠️ disputed: Blue: solid victory" in results.text
+    battle = await tap(telegram, table.anna, results, "Battle 1")
+    await tap(telegram, table.anna, battle, "Red: crushing victory")
+    assert await notices(store, campaign.id) == [
+        "GM Anna set the result of battle 1: Red: crushing victory."
+    ]
+    reports = await store.battle_reports(campaign.id, 1)
+    assert reports[0].effective() == BattleResult(battle=1, outcome=Outcome.CRUSHING, winner="s1")
+    assert AuditAction.RESULT_OVERRIDDEN in [e.action for e in await store.audit_log(campaign.id)]
+
+
+async def test_the_gm_corrects_a_resolved_turn(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    campaign = await to_battles(store, campaign, clock.now())
+    resolved = await advance(store, campaign.id, 1, Phase.BATTLES, 1, clock.now())
+    assert resolved.advanced
+    results = await tap(telegram, table.anna, await table.panel(), "Battle results")
+    assert results is not None
+    assert "Turn 1 (resolved)" in results.text
+    battle = await tap(telegram, table.anna, results, "Battle 2")
+    await tap(telegram, table.anna, battle, "Blue: slaughter")
+    assert (
+        "corrected battle 2 of turn 1: Blue: slaughter" in (await notices(store, campaign.id))[-1]
+    )
+    current = await store.resolutions(campaign.id, 1)
+    assert current[-1].revision == 2
+    assert BattleResult(battle=2, outcome=Outcome.SLAUGHTER, winner="s2") in current[-1].results
+
+
+async def test_the_gm_undoes_the_last_step(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    await to_orders(store, campaign, clock.now())
+    confirm = await tap(telegram, table.anna, await table.panel(), "Undo the last step")
+    assert confirm is not None
+    assert "now: Turn 1: orders" in confirm.text
+    await tap(telegram, table.anna, confirm, "Yes, undo")
+    assert await notices(store, campaign.id) == ["GM Anna undid the last step: now Deployment."]
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert (stored.turn, stored.phase) == (0, Phase.DEPLOYMENT)
+    assert AuditAction.UNDONE in [e.action for e in await store.audit_log(campaign.id)]
+
+
+async def test_the_gm_ends_the_campaign_after_confirming(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    confirm = await tap(telegram, table.anna, await table.panel(), "End the campaign")
+    assert confirm is not None
+    assert "cannot be resumed" in confirm.text
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.status is CampaignStatus.DEPLOYMENT
+    ended = await tap(telegram, table.anna, confirm, "Yes, end it now")
+    assert ended is not None
+    assert ended.text == "«Siege of Vraks» is over."
+    assert await notices(store, campaign.id) == [
+        "GM Anna ended «Siege of Vraks». Thank you for playing!"
+    ]
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.status is CampaignStatus.FINISHED
+    assert await store.active_campaign(-100) is None
+
+
+async def test_a_panel_from_an_earlier_phase_is_stale(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    old_panel = await table.panel()
+    end = await tap(telegram, table.anna, old_panel, "End the campaign")
+    assert end is not None
+    await to_orders(store, campaign, clock.now())
+    telegram.take()
+    for sent, label in ((old_panel, "Members"), (end, "Yes, end it now")):
+        await telegram.feed(telegram.press(table.anna, sent, button(sent, label)))
+        assert "out of date" in _alert(telegram.take())
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.status is CampaignStatus.RUNNING
+
+
+async def test_the_gm_sets_the_group_language(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    menu = await say(telegram, table.anna, table.group, "/lang")
+    chosen = await tap(telegram, table.anna, menu, "Русский")
+    assert chosen is not None
+    assert chosen.text == "Язык постов кампании здесь: Русский."
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.language == "ru"
+    status = await say(telegram, table.vera, table.group, "/status")
+    assert status is not None
+    assert "Расстановка" in status.text
+
+
+async def test_gm_commands_need_a_campaign_and_a_group(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    anna = telegram.user(1, "Anna")
+    empty = telegram.group(-300, "Empty")
+    for command in ("/gm", "/status", "/map", "/rules", "/battles", "/lang"):
+        reply = await say(telegram, anna, empty, command)
+        assert reply is not None
+        assert "A GM starts one with /newcampaign" in reply.text, command
+    private = await say(telegram, anna, Chat(id=1, type="private").id, "/gm")
+    assert private is not None
+    assert "works in the campaign's group chat" in private.text
+
+
+async def test_a_result_button_from_before_the_resolution_is_stale(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    campaign = await to_battles(store, campaign, clock.now())
+    results = await tap(telegram, table.anna, await table.panel(), "Battle results")
+    battle = await tap(telegram, table.anna, results, "Battle 1")
+    assert battle is not None
+    resolved = await advance(store, campaign.id, 1, Phase.BATTLES, 1, clock.now())
+    assert resolved.advanced
+    before = await store.resolutions(campaign.id, 1)
+    telegram.take()
+    await telegram.feed(telegram.press(table.anna, battle, button(battle, "Red: slaughter")))
+    assert "out of date" in _alert(telegram.take())
+    assert await store.resolutions(campaign.id, 1) == before
+    assert await notices(store, campaign.id) == []

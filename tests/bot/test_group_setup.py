@@ -1,0 +1,392 @@
+"""The setup wizard in the group: a GM creates a campaign step by step, in English and in
+Russian; bad input is refused with a way forward; a restart loses nothing."""
+
+from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage
+from aiogram.types import ForceReply
+from aiogram.utils.i18n import I18n
+
+from bot.app import build_dispatcher
+from bot.clock import ManualClock
+from bot.services.campaigns import PALETTE
+from storage import CampaignStatus, Phase, Store, UnreportedPolicy
+from tests.bot.group_helpers import button, say, set_up_campaign, tap
+from tests.bot.telegram import FakeTelegram
+
+BAD_MAP = b"""
+id = "ring"
+name = "Ring"
+[[sectors]]
+id = "a"
+name = "A"
+neighbours = ["b"]
+x = 0.2
+y = 0.5
+[[sectors]]
+id = "b"
+name = "B"
+neighbours = []
+x = 0.8
+y = 0.5
+"""
+
+GOOD_MAP = b"""
+id = "pair"
+name = "Twin moons"
+[[sectors]]
+id = "1"
+name = "North"
+neighbours = ["2", "3"]
+x = 0.2
+y = 0.5
+[[sectors]]
+id = "2"
+name = "South"
+neighbours = ["1", "3"]
+x = 0.8
+y = 0.5
+[[sectors]]
+id = "3"
+name = "East"
+neighbours = ["1", "2"]
+x = 0.5
+y = 0.2
+"""
+
+
+async def test_a_gm_creates_a_campaign_in_english(telegram: FakeTelegram, store: Store) -> None:
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    asked = await say(telegram, anna, group, "/newcampaign")
+    assert asked is not None
+    assert "what is the campaign called" in asked.text
+    zone = await say(telegram, anna, group, "Siege of Vraks")
+    assert zone is not None
+    assert "Step 2 of 6: time zone" in zone.text
+    map_step = await tap(telegram, anna, zone, "Moscow")
+    assert map_step is not None
+    assert isinstance(map_step.method, EditMessageText)
+    assert "Step 3 of 6: map" in map_step.text
+    sides = await tap(telegram, anna, map_step, "planet-5")
+    for name in ("Red", "Blue"):
+        ask = await tap(telegram, anna, sides, "Add a side")
+        assert ask is not None
+        assert "new side's name" in ask.text
+        sides = await say(telegram, anna, group, name)
+    assert sides is not None
+    assert "Red (orange)" in sides.text
+    assert "Blue (sky blue)" in sides.text
+    colours = await tap(telegram, anna, sides, "Blue: colour")
+    assert colours is not None
+    assert "orange" not in " ".join(text for text, _ in colours.buttons())
+    sides = await tap(telegram, anna, colours, "🟦")  # the palette's blue, not sky blue
+    schedule = await tap(telegram, anna, sides, "Next")
+    schedule = await tap(telegram, anna, schedule, "7 days")
+    assert schedule is not None
+    assert "deployment ends Mon 9 Mar, 23:59 (Europe/Moscow)" in schedule.text
+    policy = await tap(telegram, anna, schedule, "Weekly")
+    summary = await tap(telegram, anna, policy, "Wait for the GM")
+    assert summary is not None
+    assert "check and confirm" in summary.text
+    assert "Time zone: Europe/Moscow" in summary.text
+    assert "Map: Planet (5 sectors)" in summary.text
+    assert "Blue (blue)" in summary.text
+    telegram.take()
+    await tap(telegram, anna, summary, "Open deployment")
+    sent = telegram.take()
+    assert [type(s.method) for s in sent] == [AnswerCallbackQuery, EditMessageText, SendMessage]
+    assert "has begun" in sent[2].text
+    assert button(sent[2], "Join").startswith("jn:")
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    assert (campaign.title, campaign.time_zone, campaign.language) == (
+        "Siege of Vraks",
+        "Europe/Moscow",
+        "en",
+    )
+    assert (campaign.phase, campaign.status) == (Phase.DEPLOYMENT, CampaignStatus.DEPLOYMENT)
+    assert campaign.unreported_policy is UnreportedPolicy.WAIT_FOR_GM
+    stored = await store.sides(campaign.id)
+    assert [(s.name, s.colour) for s in stored] == [("Red", PALETTE[0].hex), ("Blue", "#0072b2")]
+    member = await store.member(campaign.id, 1)
+    assert member is not None
+    assert member.is_gm
+    status = await say(telegram, anna, group, "/status")
+    assert status is not None
+    assert "Deadline: Mon 9 Mar, 23:59 (Europe/Moscow)." in status.text
+    kinds = [m.kind for m in await store.outbox_messages(campaign.id)]
+    assert "phase_notice" in kinds
+    assert "status_board" in kinds
+
+
+async def test_a_gm_creates_a_campaign_in_russian(telegram: FakeTelegram, store: Store) -> None:
+    boris = telegram.user(2, "Борис", language="ru")
+    group = telegram.group(-200, "Варгеймеры")
+    asked = await say(telegram, boris, group, "/newcampaign")
+    assert asked is not None
+    assert "Как называется кампания" in asked.text
+    campaign = await set_up_campaign(
+        telegram,
+        store,
+        boris,
+        group,
+        title="Осада Вракса",
+        sides=("Красные", "Синие"),
+        labels={
+            "add": "Добавить сторону",
+            "next": "Дальше",
+            "weekly": "Еженедельно",
+            "draw": "Ничья без потерь",
+            "open": "Открыть расстановку",
+        },
+        open_deployment=False,
+    )
+    summary = telegram.sent[-1]
+    assert "проверьте и подтвердите" in summary.text
+    assert "Часовой пояс: Europe/Moscow" in summary.text
+    telegram.take()
+    await tap(telegram, boris, summary, "Открыть расстановку")
+    announcement = telegram.sent[-1]
+    assert "началась" in announcement.text
+    assert button(announcement, "Вступить").startswith("jn:")
+    opened = await store.campaign(campaign.id)
+    assert opened is not None
+    assert (opened.language, opened.phase) == ("ru", Phase.DEPLOYMENT)
+
+
+async def test_a_name_given_with_the_command_skips_the_question(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    zone = await say(telegram, anna, group, "/newcampaign Hive War")
+    assert zone is not None
+    assert "Step 2 of 6" in zone.text
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    assert campaign.title == "Hive War"
+
+
+async def test_a_bad_time_zone_is_refused_and_a_good_one_typed_is_taken(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    zone = await say(telegram, anna, group, "/newcampaign Hive War")
+    ask = await tap(telegram, anna, zone, "Type another")
+    assert ask is not None
+    assert "reply with the time zone" in ask.text
+    refusal = await say(telegram, anna, group, "Mars/Olympus")
+    assert refusal is not None
+    assert "I do not know the time zone «Mars/Olympus»" in refusal.text
+    assert "Europe/Moscow" in refusal.text
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    assert campaign.time_zone == "UTC"
+    accepted = await say(telegram, anna, group, "asia/omsk")
+    assert accepted is not None
+    assert "Step 3 of 6" in accepted.text
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    assert campaign.time_zone == "Asia/Omsk"
+    assert await store.prompt(-100, 1) is None
+
+
+async def test_a_bad_map_file_is_refused_with_the_rules_reasons(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    zone = await say(telegram, anna, group, "/newcampaign Hive War")
+    map_step = await tap(telegram, anna, zone, "Moscow")
+    await tap(telegram, anna, map_step, "Upload a map file")
+    refusal = await telegram.feed(telegram.document(anna, group, "ring.toml", BAD_MAP))
+    assert refusal is not None
+    assert "I cannot use that map" in refusal.text
+    assert "Sector a lists b as a neighbour, but b does not list a." in refusal.text
+    garbage = await telegram.feed(telegram.document(anna, group, "x.toml", b"id = [unclosed"))
+    assert garbage is not None
+    assert "not valid TOML" in garbage.text
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    assert campaign.map == "planet-5"
+    accepted = await telegram.feed(telegram.document(anna, group, "twin.toml", GOOD_MAP))
+    assert accepted is not None
+    assert "Map «Twin moons» accepted" in accepted.text
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    assert not isinstance(campaign.map, str)
+    assert campaign.map.name == "Twin moons"
+
+
+async def test_typed_rules_are_checked_as_a_ruleset(telegram: FakeTelegram, store: Store) -> None:
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
+    summary = telegram.sent[-1]
+    await tap(telegram, anna, summary, "Rules")
+    refusal = await say(telegram, anna, group, "start_armies=2")
+    assert refusal is not None
+    assert "do not make a valid ruleset" in refusal.text
+    unknown = await say(telegram, anna, group, "dice=6")
+    assert unknown is not None
+    assert "«dice=6» cannot be used" in unknown.text
+    accepted = await say(telegram, anna, group, "start_armies=12 sectors_to_win=4")
+    assert accepted is not None
+    assert "start_armies=12, sectors_to_win=4" in accepted.text
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.ruleset_overrides == {"start_armies": 12, "sectors_to_win": 4}
+
+
+async def test_too_few_sides_block_the_start(telegram: FakeTelegram, store: Store) -> None:
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    campaign = await set_up_campaign(
+        telegram, store, anna, group, sides=("Red",), open_deployment=False
+    )
+    summary = telegram.sent[-1]
+    telegram.take()
+    await tap(telegram, anna, summary, "Open deployment")
+    sent = telegram.take()
+    assert len(sent) == 1
+    assert isinstance(sent[0].method, AnswerCallbackQuery)
+    assert sent[0].method.show_alert
+    assert "at least two sides" in (sent[0].method.text or "")
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.phase is Phase.SETUP
+
+
+async def test_only_the_gm_may_press_the_wizard_buttons(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    anna = telegram.user(1, "Anna")
+    vera = telegram.user(3, "Vera")
+    group = telegram.group(-100, "Wargamers")
+    campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
+    summary = telegram.sent[-1]
+    telegram.take()
+    await tap(telegram, vera, summary, "Open deployment")
+    sent = telegram.take()
+    assert len(sent) == 1
+    assert isinstance(sent[0].method, AnswerCallbackQuery)
+    assert "Only this campaign's GM" in (sent[0].method.text or "")
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.phase is Phase.SETUP
+    again = await say(telegram, vera, group, "/newcampaign Mine")
+    assert again is not None
+    assert "Only this campaign's GM" in again.text
+
+
+async def test_newcampaign_in_private_says_where_it_works(telegram: FakeTelegram) -> None:
+    anna = telegram.user(1, "Anna")
+    reply = await say(telegram, anna, anna.id, "/newcampaign")
+    assert reply is not None
+    assert reply.chat_id == 1
+    assert "works in the campaign's group chat" in reply.text
+
+
+async def test_a_running_campaign_blocks_a_second_one(telegram: FakeTelegram, store: Store) -> None:
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    await set_up_campaign(telegram, store, anna, group)
+    reply = await say(telegram, anna, group, "/newcampaign Another")
+    assert reply is not None
+    assert "already runs «Siege of Vraks»" in reply.text
+    assert len(await store.campaigns_in_chat(-100)) == 1
+
+
+async def test_stale_wizard_buttons_after_the_start_change_nothing(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    await say(telegram, anna, group, "/newcampaign Hive War")
+    sides_screen = None
+    zone = telegram.sent[-1]
+    map_step = await tap(telegram, anna, zone, "Moscow")
+    sides_screen = await tap(telegram, anna, map_step, "planet-5")
+    for name in ("Red", "Blue"):
+        await tap(telegram, anna, sides_screen, "Add a side")
+        sides_screen = await say(telegram, anna, group, name)
+    summary = await tap(telegram, anna, sides_screen, "Next")
+    summary = await tap(telegram, anna, summary, "Weekly")
+    summary = await tap(telegram, anna, summary, "Draw")
+    await tap(telegram, anna, summary, "Open deployment")
+    telegram.take()
+    await tap(telegram, anna, sides_screen, "Remove Red")
+    sent = telegram.take()
+    assert len(sent) == 1
+    assert isinstance(sent[0].method, AnswerCallbackQuery)
+    assert "out of date" in (sent[0].method.text or "")
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    assert [s.name for s in await store.sides(campaign.id)] == ["Red", "Blue"]
+
+
+async def test_a_restart_in_the_middle_of_the_wizard_continues(
+    store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    before = FakeTelegram(build_dispatcher(store, clock, i18n))
+    anna = before.user(1, "Anna")
+    group = before.group(-100, "Wargamers")
+    zone = await say(before, anna, group, "/newcampaign Hive War")
+    map_step = await tap(before, anna, zone, "Moscow")
+    sides = await tap(before, anna, map_step, "planet-5")
+    await tap(before, anna, sides, "Add a side")
+    # The process restarts while the bot waits for the side's name.
+    after = FakeTelegram(build_dispatcher(store, clock, i18n))
+    anna = after.user(1, "Anna")
+    group = after.group(-100, "Wargamers")
+    sides = await say(after, anna, group, "Red")
+    assert sides is not None
+    assert "Red (orange)" in sides.text
+    await after.feed(after.press(anna, sides, button(sides, "Add a side")))
+    sides = await say(after, anna, group, "Blue")
+    resumed = await say(after, anna, group, "/newcampaign")
+    assert resumed is not None
+    assert "check and confirm" in resumed.text
+    assert "Red (orange)" in resumed.text
+    await tap(after, anna, resumed, "Open deployment")
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    assert campaign.phase is Phase.DEPLOYMENT
+
+
+async def test_the_summary_changes_name_and_language_or_cancels(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
+    summary = telegram.sent[-1]
+    ask = await tap(telegram, anna, summary, "Name")
+    assert ask is not None
+    assert ask.text == "Anna, reply to this message with the campaign's new name."
+    # In a group a bot sees only commands and replies: the question forces Anna's reply.
+    assert isinstance(ask.method, SendMessage)
+    assert isinstance(ask.method.reply_markup, ForceReply)
+    assert ask.method.reply_markup.selective
+    mention = (ask.method.entities or [])[0]
+    assert (mention.type, mention.offset, mention.length) == ("text_mention", 0, 4)
+    assert mention.user is not None
+    assert mention.user.id == 1
+    renamed = await say(telegram, anna, group, "Hive War")
+    assert renamed is not None
+    assert renamed.text.startswith("New campaign «Hive War»: check and confirm.")
+    russian = await tap(telegram, anna, renamed, "Русский")
+    assert russian is not None
+    assert russian.text.startswith("Новая кампания «Hive War»: проверьте и подтвердите.")
+    assert "Язык постов здесь: Русский" in russian.text
+    cancelled = await tap(telegram, anna, russian, "Отменить кампанию")
+    assert cancelled is not None
+    assert "отменена" in cancelled.text
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert (stored.title, stored.language, stored.status) == (
+        "Hive War",
+        "ru",
+        CampaignStatus.FINISHED,
+    )
+    assert await store.active_campaign(-100) is None

@@ -1,0 +1,161 @@
+"""The week's posts as they reach Telegram: a scheduled week sent by the outbox sender, every
+post rendered (none given up), in English and Russian, secrets kept out of the group."""
+
+from collections.abc import AsyncIterator
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+from aiogram import Bot
+from aiogram.methods import SendMessage, SendPhoto
+from aiogram.utils.i18n import I18n
+
+from bot.clock import ManualClock
+from bot.posts.turns import shared_advantages
+from bot.services import timekeeping, turns
+from bot.services.outbox_sender import Limits, OutboxSender
+from rules import Battle, BattleResult, FocLimits, Outcome
+from storage import CampaignSettings, OutboxState, Phase, SqliteCampaignStore, Store
+from tests.bot.telegram import FakeSession
+from tests.services.week import start_week
+from tests.storage.campaign_script import CO_GM, GM, strategist
+
+FAST = Limits(per_second=1000, group_per_minute=100000, private_per_second=1000)
+CHAT = -1001
+
+
+@pytest.fixture
+async def week_store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A store on a fresh file."""
+    opened = await SqliteCampaignStore.open(tmp_path / "posts.sqlite3")
+    yield opened
+    await opened.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+async def test_a_weeks_posts_all_render_and_arrive(
+    week_store: Store, i18n: I18n, language: str
+) -> None:
+    store = week_store
+    clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
+    week = await start_week(store, clock, "Europe/Berlin", date(2026, 2, 2))
+    for user in (GM, CO_GM, strategist("red"), strategist("blue"), strategist("green")):
+        await store.set_language(user, language, clock.now())  # type: ignore[arg-type]
+    settings = CampaignSettings.model_validate({"language": language})
+    await store.update_settings(week.campaign.id, settings, GM, clock.now())
+    session = FakeSession({})
+    sender = OutboxSender(Bot("42:TEST", session=session), store, clock, i18n, limits=FAST)
+    clock.set(week.at(0, 11))
+    await week.deploy()
+    await week.run_until(week.at(0, 11))
+    await week.run_until(week.at(1, 10))
+    await week.give_orders(sides=("red",))
+    await week.run_until(week.at(3, 23))  # reminders to blue and green
+    await sender.send_due()
+    secret_window = [s for s in session.sent if s.chat_id == CHAT]
+    await week.run_until(week.at(4, 12))  # orders close Thursday; the list goes out Friday
+    await week.run_until(week.at(5, 10))
+    await week.report_results()
+    await week.run_until(week.at(7, 13))
+    await sender.send_due()
+    messages = await store.outbox_messages(week.campaign.id)
+    assert {m.state for m in messages} == {OutboxState.SENT}, [
+        (m.kind, m.last_error) for m in messages if m.state is not OutboxState.SENT
+    ]
+    kinds = {m.kind for m in messages}
+    assert {"phase_notice", "private_phase_notice", "map", "battle_list", "reminder"} <= kinds
+    texts = [s.text for s in session.sent if isinstance(s.method, SendMessage | SendPhoto)]
+    assert all(texts), "every post has words"
+    photos = [s for s in session.sent if isinstance(s.method, SendPhoto) and s.chat_id == CHAT]
+    assert len(photos) == 3  # turn 1's map, the battle list, Monday's map
+    monday = photos[-1].text
+    if language == "en":
+        assert "Turn 1 resolved." in monday
+        assert "Turn 2 begins" in monday
+        assert any("your side's orders are not marked ready" in t for t in texts)
+    else:
+        assert "Ход 1" in monday
+        assert "Turn 2 begins" not in monday
+        assert any("не отмечены как готовые" in t for t in texts)
+    # While orders are secret the group gets only the phase notice and the first map.
+    assert [type(s.method).__name__ for s in secret_window] == ["SendMessage", "SendPhoto"]
+    before_close = [
+        m.kind for m in messages if m.chat_id == CHAT and m.created_at < week.at(3, 23, 59)
+    ]
+    assert before_close == ["phase_notice", "map"]
+
+
+def test_battles_sharing_one_fortified_advantage_are_named(i18n: I18n) -> None:
+    foc = FocLimits(hq=1, troops=(2, 6), elite=1, fast_attack=1, heavy_support=1)
+    battles = [
+        Battle(
+            id=number,
+            attacker=attacker,
+            defender="blue",
+            sector="3",
+            armies={attacker: 3, "blue": 4},
+            foc={attacker: foc, "blue": foc},
+            points=1000,
+            fortified="blue",
+            fortified_battles_in_sector=2,
+        )
+        for number, attacker in ((1, "red"), (2, "green"))
+    ]
+    with i18n.context(), i18n.use_locale("en"):
+        lines = shared_advantages(battles, {"blue": "Blue Host"})
+    assert lines == [
+        "Battles 1, 2 in sector 3 share Blue Host's fortified advantage: "
+        "it is used once this turn, in one of them."
+    ]
+
+
+async def test_clock_notes_undo_and_correction_posts_render(week_store: Store, i18n: I18n) -> None:
+    store = week_store
+    clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
+    week = await start_week(store, clock, "Europe/Moscow", date(2026, 2, 2))
+    session = FakeSession({})
+    sender = OutboxSender(Bot("42:TEST", session=session), store, clock, i18n, limits=FAST)
+    clock.set(week.at(0, 11))
+    await week.deploy()
+    await week.run_until(week.at(1, 10))
+    await week.give_orders()
+    clock.set(week.at(4, 9))  # down over Thursday
+    await week.restart()
+    await timekeeping.pause(store, week.campaign.id, GM, clock.now())
+    await timekeeping.resume(store, week.campaign.id, GM, clock.now())
+    await timekeeping.extend(store, week.campaign.id, 12, GM, clock.now())
+    await week.report_results()
+    clock.set(week.at(5, 12))
+    await timekeeping.advance_now(store, week.campaign.id, 1, Phase.BATTLES, GM, clock.now())
+    battle_list = await store.battle_list(week.campaign.id, 1)
+    assert battle_list is not None
+    assert battle_list.battles
+    first = battle_list.battles[0]
+    winner = first.attacker
+    await turns.correct_result(
+        store,
+        week.campaign.id,
+        1,
+        [BattleResult(battle=first.id, outcome=Outcome.SOLID, winner=winner)],
+        GM,
+        "misreported",
+        clock.now(),
+    )
+    await sender.send_due()  # the corrected map goes out before the undo would cancel it
+    await turns.undo_last_step(store, week.campaign.id, 2, Phase.ORDERS, GM, "oops", clock.now())
+    clock.set(week.at(6, 12))
+    await sender.send_due()
+    messages = await store.outbox_messages(week.campaign.id)
+    sent = {m.kind for m in messages if m.state is OutboxState.SENT}
+    assert {
+        "ran_late",
+        "clock_paused",
+        "clock_resumed",
+        "deadline_extended",
+        "gm_advanced",
+        "corrected_map",
+        "undo_notice",
+    } <= sent
+    group = [s.text for s in session.sent if s.chat_id == CHAT and s.text]
+    assert any(text.startswith("The bot was offline at Thu 5 Feb, 23:59") for text in group)
+    assert any(text.startswith("The GM undid the last step.") for text in group)

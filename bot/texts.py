@@ -28,6 +28,7 @@ from rules import (
 )
 from rules.deployment import DeploymentProblem
 from rules.maps import MapProblem, MapProblemCode
+from storage import Phase
 
 SideNames = Mapping[str, str]
 
@@ -43,6 +44,19 @@ def sector_label(campaign_map: CampaignMap, sector: str, language: str) -> str:
     if found is None:
         return sector
     return f"{sector} {found.display_name(language)}"
+
+
+def phase_name(phase: Phase) -> str:
+    """The phase's name, as players read it."""
+    names = {
+        Phase.SETUP: _("setup"),
+        Phase.DEPLOYMENT: _("deployment"),
+        Phase.ORDERS: _("orders"),
+        Phase.BATTLES: _("battles"),
+        Phase.RESOLUTION: _("resolution"),
+        Phase.FINISHED: _("finished"),
+    }
+    return names[phase]
 
 
 def outcome_name(outcome: Outcome) -> str:

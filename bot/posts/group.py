@@ -11,6 +11,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import deadline_of, format_moment
 from bot.services.campaigns import PALETTE, Board, Readiness, board, colour_by_hex
+from bot.texts import phase_name
 from storage import Campaign, CampaignStatus, OutboxMessage, OutboxState, Phase, Store
 
 COLOUR_MARKS = {
@@ -44,19 +45,6 @@ def colour_mark(hex_colour: str) -> str:
     """A coloured square for a side's colour (a cue beside its name, not the only one)."""
     colour = colour_by_hex(hex_colour)
     return COLOUR_MARKS.get(colour.key, "▪️") if colour is not None else "▪️"
-
-
-def phase_name(phase: Phase) -> str:
-    """The phase's name."""
-    names = {
-        Phase.SETUP: _("setup"),
-        Phase.DEPLOYMENT: _("deployment"),
-        Phase.ORDERS: _("orders"),
-        Phase.BATTLES: _("battles"),
-        Phase.RESOLUTION: _("resolution"),
-        Phase.FINISHED: _("finished"),
-    }
-    return names[phase]
 
 
 def position_line(campaign: Campaign) -> str:
@@ -160,4 +148,4 @@ async def render_status_board(context: PostContext, message: OutboxMessage) -> P
 
 RENDERERS: dict[str, Renderer] = {"status_board": render_status_board}
 
-__all__ = ["PALETTE", "RENDERERS", "board_text", "colour_mark", "colour_name", "phase_name"]
+__all__ = ["PALETTE", "RENDERERS", "board_text", "colour_mark", "colour_name"]

@@ -21,22 +21,10 @@ from bot.posts import Post, PostContext, Renderer
 from bot.services.deadlines import phase_deadline
 from bot.services.schedule import current_entry
 from bot.services.turns import game_for
+from bot.texts import phase_name
 from rules import Battle, CampaignMap, CampaignState, TurnReport
 from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView, render_map
 from storage import Campaign, OutboxMessage, Phase, Side, Store
-
-
-def phase_name(phase: Phase) -> str:
-    """The phase's name."""
-    names = {
-        Phase.SETUP: _("setup"),
-        Phase.DEPLOYMENT: _("deployment"),
-        Phase.ORDERS: _("orders"),
-        Phase.BATTLES: _("battles"),
-        Phase.RESOLUTION: _("resolution"),
-        Phase.FINISHED: _("finished"),
-    }
-    return names[phase]
 
 
 def format_moment(moment: datetime, zone: str, language: str) -> str:

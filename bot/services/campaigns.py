@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from pydantic import ValidationError
 
+from bot.services.posting import board_post, group_post
 from bot.services.turns import game_for
 from rules import (
     BattleResult,
@@ -375,27 +376,13 @@ async def board(store: Store, campaign: Campaign) -> Board:
 def board_refresh(campaign: Campaign, reason: str, now: datetime) -> NewOutboxMessage:
     """Queue this after any change the status board shows; bursts collapse into one edit."""
     stamp = now.strftime("%Y%m%dT%H%M%S%f")
-    return NewOutboxMessage(
-        campaign_id=campaign.id,
-        chat_id=campaign.chat_id,
-        thread_id=campaign.thread_id,
-        kind="status_board",
-        payload={"campaign_id": campaign.id, "reason": reason[:64]},
-        dedup_key=f"campaign:{campaign.id}:board:{stamp}:{uuid.uuid4().hex}",
-    )
+    return board_post(campaign, f"{reason[:32]}:{stamp}:{uuid.uuid4().hex}")
 
 
 def group_notice(campaign: Campaign, text: str, now: datetime) -> NewOutboxMessage:
     """A ready-worded announcement to the campaign's group (the ``text`` post kind)."""
     stamp = now.strftime("%Y%m%dT%H%M%S%f")
-    return NewOutboxMessage(
-        campaign_id=campaign.id,
-        chat_id=campaign.chat_id,
-        thread_id=campaign.thread_id,
-        kind="text",
-        payload={"text": text},
-        dedup_key=f"campaign:{campaign.id}:notice:{stamp}:{uuid.uuid4().hex}",
-    )
+    return group_post(campaign, "text", f"notice:{stamp}:{uuid.uuid4().hex}", text=text)
 
 
 # ---- GM tools --------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.services.posting import board_post, group_post, private_post
 from bot.services.turns import (
     FirstTurnOutcome,
     ResolveOutcome,
@@ -86,13 +87,8 @@ def _from_transition(result: TransitionResult) -> AdvanceOutcome:
 
 def phase_notice(campaign: Campaign, turn: int, phase: Phase, step: int) -> NewOutboxMessage:
     """The group post that announces a new phase (rendered when sent, in the group's language)."""
-    return NewOutboxMessage(
-        campaign_id=campaign.id,
-        chat_id=campaign.chat_id,
-        thread_id=campaign.thread_id,
-        kind="phase_notice",
-        payload={"campaign_id": campaign.id, "turn": turn, "phase": phase.value},
-        dedup_key=f"campaign:{campaign.id}:step:{step}:phase_notice",
+    return group_post(
+        campaign, "phase_notice", f"step:{step}:phase_notice", turn=turn, phase=phase.value
     )
 
 
@@ -100,12 +96,13 @@ def private_phase_notice(
     campaign: Campaign, user_id: UserId, turn: int, phase: Phase, step: int
 ) -> NewOutboxMessage:
     """A strategist's private note that a phase needs them (deployment, orders)."""
-    return NewOutboxMessage(
-        campaign_id=campaign.id,
-        chat_id=user_id,
-        kind="private_phase_notice",
-        payload={"campaign_id": campaign.id, "turn": turn, "phase": phase.value},
-        dedup_key=f"campaign:{campaign.id}:step:{step}:private_phase_notice:{user_id}",
+    return private_post(
+        campaign,
+        user_id,
+        "private_phase_notice",
+        f"step:{step}:private_phase_notice",
+        turn=turn,
+        phase=phase.value,
     )
 
 
@@ -192,6 +189,7 @@ async def _open_deployment(
     step = len(await store.phase_history(campaign.id)) + 1
     outbox = [
         phase_notice(campaign, 0, Phase.DEPLOYMENT, step),
+        board_post(campaign, f"step:{step}"),
         *await _strategist_notices(store, campaign, 0, Phase.DEPLOYMENT, step),
     ]
     result = await store.transition(

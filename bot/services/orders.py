@@ -41,6 +41,7 @@ from storage import (
     Member,
     Membership,
     NewOutboxMessage,
+    OrdersRecord,
     Person,
     Phase,
     Role,
@@ -152,6 +153,19 @@ class Desk:
     def turn(self) -> int:
         """The turn these orders are for."""
         return self.campaign.turn
+
+    def saved_as(self, campaign: Campaign, record: OrdersRecord) -> Desk:
+        """This desk after ``record`` was saved."""
+        return Desk(
+            campaign=campaign,
+            game=self.game,
+            state=self.state,
+            side=self.side,
+            orders=record.orders,
+            ready=record.ready,
+            edits=record.edits,
+            updated_by=record.updated_by,
+        )
 
     @property
     def holdings(self) -> dict[SectorId, int]:
@@ -306,16 +320,7 @@ async def enter_orders(
     if saved.outcome is not WriteOutcome.SAVED or saved.orders is None:
         return EntryResult(refusal=Refusal.WRONG_PHASE, lines=tuple(outcomes))
     record = saved.orders
-    after = Desk(
-        campaign=campaign,
-        game=desk.game,
-        state=desk.state,
-        side=desk.side,
-        orders=record.orders,
-        ready=record.ready,
-        edits=record.edits,
-        updated_by=record.updated_by,
-    )
+    after = desk.saved_as(campaign, record)
     notices = await _tell_side(store, campaign, desk.side, seat.member.user_id, now)
     await store.enqueue(board_refresh(campaign, f"orders:{desk.side}", now), now)
     return EntryResult(desk=after, lines=tuple(outcomes), changed=True, notices=notices)
@@ -341,16 +346,7 @@ async def set_ready(
     if saved.outcome is not WriteOutcome.SAVED or saved.orders is None:
         return EntryResult(refusal=Refusal.WRONG_PHASE)
     record = saved.orders
-    after = Desk(
-        campaign=campaign,
-        game=desk.game,
-        state=desk.state,
-        side=desk.side,
-        orders=record.orders,
-        ready=record.ready,
-        edits=record.edits,
-        updated_by=record.updated_by,
-    )
+    after = desk.saved_as(campaign, record)
     notices = await _tell_side(store, campaign, desk.side, seat.member.user_id, now)
     await store.enqueue(board_refresh(campaign, f"ready:{desk.side}", now), now)
     return EntryResult(desk=after, changed=True, notices=notices)

@@ -36,6 +36,7 @@ from pydantic import JsonValue
 from bot.clock import Clock
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, advance
 from bot.services.deadlines import battle_list_time, phase_deadline, reminder_times
+from bot.services.posting import group_post, private_post
 from storage import (
     Campaign,
     CampaignStatus,
@@ -114,31 +115,6 @@ async def sync_clock(
     )
     return await store.set_clock(
         campaign.id, seq, campaign.turn, campaign.phase, start, deadline, basis, now
-    )
-
-
-def group_post(campaign: Campaign, kind: str, key: str, **payload: JsonValue) -> NewOutboxMessage:
-    """A post to the campaign's group (topic), queued under ``campaign:<id>:<key>``."""
-    return NewOutboxMessage(
-        campaign_id=campaign.id,
-        chat_id=campaign.chat_id,
-        thread_id=campaign.thread_id,
-        kind=kind,
-        payload={"campaign_id": campaign.id, **payload},
-        dedup_key=f"campaign:{campaign.id}:{key}",
-    )
-
-
-def private_post(
-    campaign: Campaign, user_id: UserId, kind: str, key: str, **payload: JsonValue
-) -> NewOutboxMessage:
-    """A post to one person's private chat, queued under ``campaign:<id>:<key>:<user>``."""
-    return NewOutboxMessage(
-        campaign_id=campaign.id,
-        chat_id=user_id,
-        kind=kind,
-        payload={"campaign_id": campaign.id, **payload},
-        dedup_key=f"campaign:{campaign.id}:{key}:{user_id}",
     )
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.services.clockwork import AdvanceResult, advance
-from bot.services.schedule import group_post, sync_clock
+from bot.services.posting import board_post, group_post
+from bot.services.schedule import sync_clock
 from storage import (
     ClockNoteKind,
     ExtendOutcome,
@@ -40,7 +41,8 @@ async def pause(
         )
     await sync_clock(store, campaign, now)
     notice = group_post(campaign, "clock_paused", f"paused:{_stamp(now)}", by=actor)
-    return await store.pause_clock(campaign_id, actor, reason, now, [notice])
+    board = board_post(campaign, f"paused:{_stamp(now)}")
+    return await store.pause_clock(campaign_id, actor, reason, now, [notice, board])
 
 
 async def resume(
@@ -53,7 +55,8 @@ async def resume(
             outcome=TransitionOutcome.NOT_FOUND, campaign=None, message=f"no campaign {campaign_id}"
         )
     notice = group_post(campaign, "clock_resumed", f"resumed:{_stamp(now)}", by=actor)
-    return await store.resume_clock(campaign_id, actor, reason, now, [notice])
+    board = board_post(campaign, f"resumed:{_stamp(now)}")
+    return await store.resume_clock(campaign_id, actor, reason, now, [notice, board])
 
 
 async def extend(
@@ -79,7 +82,7 @@ async def extend(
         campaign.schedule.max_extension_hours,
         actor,
         now,
-        [notice],
+        [notice, board_post(campaign, f"extended:{_stamp(now)}")],
     )
 
 

@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.services.posting import board_post, group_post, held_until, private_post
 from rules import (
     BattleResult,
     Game,
@@ -49,25 +50,6 @@ def game_for(campaign: Campaign, modules: Iterable[RulesModule] = ()) -> Game:
     """The campaign's fixed rules: its map (built-in or its own) and its ruleset overrides."""
     campaign_map = builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
     return Game.create(campaign_map, Ruleset.with_overrides(campaign.ruleset_overrides), modules)
-
-
-def _group_post(
-    campaign: Campaign,
-    kind: str,
-    key: str,
-    *,
-    not_before: datetime | None = None,
-    **payload: int | str,
-) -> NewOutboxMessage:
-    return NewOutboxMessage(
-        campaign_id=campaign.id,
-        chat_id=campaign.chat_id,
-        thread_id=campaign.thread_id,
-        kind=kind,
-        payload={"campaign_id": campaign.id, **payload},
-        dedup_key=f"campaign:{campaign.id}:{key}",
-        not_before=not_before,
-    )
 
 
 class FirstTurnOutcome(StrEnum):
@@ -129,7 +111,11 @@ async def begin_first_turn(
         now,
         new_status=CampaignStatus.RUNNING,
         turn_start=state,
-        outbox=[_group_post(campaign, "map", f"step:{step}:map", turn=1), *notices],
+        outbox=[
+            group_post(campaign, "map", f"step:{step}:map", turn=1),
+            board_post(campaign, f"step:{step}"),
+            *notices,
+        ],
     )
     outcome = FirstTurnOutcome.STARTED if transition.applied else FirstTurnOutcome.NOT_STARTED
     return FirstTurnResult(outcome=outcome, transition=transition)
@@ -159,23 +145,23 @@ async def publish_battle_list(
     plan = plan_battles(game_for(campaign, modules), inputs.state, inputs.orders)
     step = len(await store.phase_history(campaign_id)) + 1
     outbox = [
-        _group_post(
-            campaign, "battle_list", f"step:{step}:battle_list", not_before=post_at, turn=turn
-        )
+        held_until(
+            group_post(campaign, "battle_list", f"step:{step}:battle_list", turn=turn), post_at
+        ),
+        board_post(campaign, f"step:{step}"),
     ]
     fighting = {side for battle in plan.battles for side in battle.participants()}
     for member in await store.members(campaign_id):
         if member.side_id in fighting and member.roles & {Role.TACTICIAN, Role.STRATEGIST}:
-            outbox.append(
-                NewOutboxMessage(
-                    campaign_id=campaign_id,
-                    chat_id=member.user_id,
-                    kind="battle_notice",
-                    payload={"campaign_id": campaign_id, "turn": turn, "side": member.side_id},
-                    dedup_key=f"campaign:{campaign_id}:step:{step}:battle_notice:{member.user_id}",
-                    not_before=post_at,
-                )
+            notice = private_post(
+                campaign,
+                member.user_id,
+                "battle_notice",
+                f"step:{step}:battle_notice",
+                turn=turn,
+                side=member.side_id,
             )
+            outbox.append(held_until(notice, post_at))
     return await store.publish_battles(
         campaign_id, turn, plan.battles, plan.rejected, actor, now, outbox
     )
@@ -242,8 +228,17 @@ async def resolve_and_store(
             outcome=ResolveOutcome.CONFLICT, message=f"turn {turn} cannot resolve at {where}"
         )
     if campaign.phase is Phase.BATTLES:
+        step = len(await store.phase_history(campaign_id)) + 1
         moved = await store.transition(
-            campaign_id, turn, Phase.BATTLES, turn, Phase.RESOLUTION, actor, "results due", now
+            campaign_id,
+            turn,
+            Phase.BATTLES,
+            turn,
+            Phase.RESOLUTION,
+            actor,
+            "results due",
+            now,
+            outbox=[board_post(campaign, f"step:{step}")],
         )
         if moved.outcome not in (TransitionOutcome.APPLIED, TransitionOutcome.ALREADY_DONE):
             return ResolveResult(
@@ -270,7 +265,8 @@ async def resolve_and_store(
         actor,
         now,
         [
-            _group_post(campaign, "map", f"turn:{turn}:resolution:{revision}:map", turn=turn + 1),
+            group_post(campaign, "map", f"turn:{turn}:resolution:{revision}:map", turn=turn + 1),
+            board_post(campaign, f"turn:{turn}:resolution:{revision}"),
             *(() if resolution.report.game_over else notices),
         ],
     )
@@ -344,13 +340,14 @@ async def correct_result(
         reason,
         now,
         [
-            _group_post(
+            group_post(
                 campaign,
                 "corrected_map",
                 f"turn:{turn}:resolution:{revision}:map",
                 turn=turn + 1,
                 corrects=turn,
-            )
+            ),
+            board_post(campaign, f"turn:{turn}:resolution:{revision}:corrected"),
         ],
     )
 
@@ -375,13 +372,14 @@ async def undo_last_step(
             outcome=TransitionOutcome.NOT_FOUND, campaign=None, message=f"no campaign {campaign_id}"
         )
     step = len(await store.phase_history(campaign_id))
-    notice = _group_post(
+    notice = group_post(
         campaign,
         "undo_notice",
         f"undo:{step}:{expected_turn}:{expected_phase.value}",
         turn=expected_turn,
         phase=expected_phase.value,
     )
+    board = board_post(campaign, f"undo:{step}:{expected_turn}:{expected_phase.value}")
     return await store.undo_last_step(
-        campaign_id, expected_turn, expected_phase, actor, reason, now, [notice]
+        campaign_id, expected_turn, expected_phase, actor, reason, now, [notice, board]
     )

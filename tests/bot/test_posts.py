@@ -15,19 +15,21 @@ NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def _queued_kinds() -> set[str]:
-    """Every ``kind="..."`` the code puts in an outbox message, and every ``_group_post`` kind."""
+    """Every kind the code queues: ``kind="..."`` and the kinds given to the post helpers."""
     kinds: set[str] = set()
     for path in (ROOT / "bot").rglob("*.py"):
         source = path.read_text(encoding="utf-8")
         kinds.update(re.findall(r'kind="([a-z_]+)"', source))
-        kinds.update(re.findall(r'_group_post\(\s*campaign,\s*"([a-z_]+)"', source))
+        kinds.update(re.findall(r'group_post\(\s*\w+,\s*"([a-z_]+)"', source))
+        kinds.update(re.findall(r'private_post\(\s*\w+,\s*[\w.]+,\s*"([a-z_]+)"', source))
+        kinds.update(re.findall(r'gm_posts\(\s*[\w.]+,\s*\w+,\s*"([a-z_]+)"', source))
     return kinds
 
 
 def test_every_kind_the_code_queues_has_a_renderer() -> None:
     queued = _queued_kinds()
     assert "text" in REGISTRY
-    assert {"map", "battle_list"} <= queued
+    assert {"map", "battle_list", "battle_notice", "status_board", "overdue_alarm"} <= queued
     missing = queued - set(REGISTRY)
     assert not missing, f"no renderer for post kinds {sorted(missing)}"
 

@@ -77,12 +77,18 @@ async def test_a_weeks_posts_all_render_and_arrive(
         assert "Ход 1" in monday
         assert "Turn 2 begins" not in monday
         assert any("не отмечены как готовые" in t for t in texts)
-    # While orders are secret the group gets only the phase notice and the first map.
-    assert [type(s.method).__name__ for s in secret_window] == ["SendMessage", "SendPhoto"]
+    # While orders are secret the group gets only the phase notice, the first map and the
+    # status board (one post for both phase changes, pinned; it shows readiness, never orders).
+    assert [type(s.method).__name__ for s in secret_window] == [
+        "SendMessage",
+        "SendPhoto",
+        "SendMessage",
+        "PinChatMessage",
+    ]
     before_close = [
         m.kind for m in messages if m.chat_id == CHAT and m.created_at < week.at(3, 23, 59)
     ]
-    assert before_close == ["phase_notice", "map"]
+    assert [kind for kind in before_close if kind != "status_board"] == ["phase_notice", "map"]
 
 
 def test_battles_sharing_one_fortified_advantage_are_named(i18n: I18n) -> None:

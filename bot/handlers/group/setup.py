@@ -36,11 +36,11 @@ from bot.handlers.group.guards import (
     thread_of,
 )
 from bot.handlers.joining import join_keyboard
-from bot.posts.group import colour_mark, colour_name, phase_name
+from bot.posts.group import colour_mark, colour_name
 from bot.posts.turns import format_moment
 from bot.services import campaigns
 from bot.services.clockwork import AdvanceOutcome, advance
-from bot.texts import describe_map_problem
+from bot.texts import describe_map_problem, phase_name
 from rules import MapError, builtin_map
 from storage import (
     Campaign,

@@ -29,7 +29,12 @@ def extract_messages(source: Path = SOURCE_DIR) -> Catalog:
     for filename, lineno, message, comments, context in extract_from_dir(
         str(source),
         method_map=[("**.py", "python")],
-        keywords={"_": {1: (1,), 3: (1, 2)}, "__": {1: (1,), 3: (1, 2)}},
+        # ``_(text)`` and ``_(singular, plural, n)``; babel counts a trailing comma (as the
+        # formatter leaves in a call split over lines) as one more argument.
+        keywords={
+            "_": {1: (1,), 2: (1,), 3: (1, 2), 4: (1, 2)},
+            "__": {1: (1,), 2: (1,), 3: (1, 2), 4: (1, 2)},
+        },
         comment_tags=("i18n:",),
         strip_comment_tags=True,
     ):

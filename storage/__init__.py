@@ -4,6 +4,7 @@ The only place SQL lives. Handlers and services depend on :class:`CampaignStore`
 :class:`SqliteCampaignStore` implements it. See ``docs/storage.md``.
 """
 
+from storage.chats import ChatStore
 from storage.db import Database, MigrationError, latest_version, load_migrations, migrate
 from storage.models import (
     GM_ROLES,
@@ -33,6 +34,7 @@ from storage.models import (
     PhaseEntry,
     PlacementRecord,
     Prompt,
+    RemovedMember,
     ReportWrite,
     ResolutionRecord,
     RetiredReason,
@@ -79,6 +81,7 @@ __all__ = [
     "CampaignStatus",
     "CampaignStore",
     "ChatHasActiveCampaignError",
+    "ChatStore",
     "ClockNote",
     "ClockNoteKind",
     "ClockState",
@@ -108,6 +111,7 @@ __all__ = [
     "PlacementRecord",
     "Prompt",
     "ReminderSent",
+    "RemovedMember",
     "ReportWrite",
     "ResolutionRecord",
     "RetiredReason",

@@ -341,6 +341,7 @@ class WriteOutcome(StrEnum):
     NO_REPORT = "no_report"  # confirm or dispute with nothing reported
     REPORT_CHANGED = "report_changed"  # confirm of a result that is no longer the reported one
     NOT_FOUND = "not_found"
+    CONFLICT = "conflict"  # saved by someone else since it was read (``expected_edits``)
 
 
 class OrdersWrite(BaseModel):
@@ -478,6 +479,7 @@ class AuditAction(StrEnum):
     ORDERS_SET_BY_GM = "orders_set_by_gm"
     PLACEMENT_SET_BY_GM = "placement_set_by_gm"
     UNDONE = "undone"
+    CHAT_MIGRATED = "chat_migrated"  # the group became a supergroup with a new chat id
 
 
 class AuditEntry(BaseModel):
@@ -593,6 +595,18 @@ class JoinRequest(BaseModel):
     user_id: UserId
     display_name: str
     requested_at: AwareDatetime
+
+
+class RemovedMember(BaseModel):
+    """Someone a GM removed from a campaign; they may not join it again until a GM lets them."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    user_id: UserId
+    display_name: str
+    removed_by: UserId
+    removed_at: AwareDatetime
 
 
 class Prompt(BaseModel):

@@ -1,5 +1,5 @@
 """What the bot keeps about people and its own messages: languages, private chats, pending
-joins, dialogue steps waiting for typed input, and messages edited in place.
+joins, people a GM removed, dialogue steps waiting for typed input, and messages edited in place.
 
 None of it may live only in memory: a restart in the middle of a dialogue, or between a "join"
 press and the private chat, must lose nothing.
@@ -21,6 +21,7 @@ from storage.models import (
     Language,
     Person,
     Prompt,
+    RemovedMember,
     UiMessage,
     UserId,
     utc,
@@ -53,7 +54,23 @@ class PeopleStore(Protocol):
         self, campaign_id: CampaignId, user_id: UserId, display_name: str, now: datetime
     ) -> JoinRequest: ...
     async def join_requests(self, campaign_id: CampaignId) -> list[JoinRequest]: ...
+    async def join_request(
+        self, campaign_id: CampaignId, user_id: UserId
+    ) -> JoinRequest | None: ...
     async def drop_join_request(self, campaign_id: CampaignId, user_id: UserId) -> bool: ...
+    async def record_removal(
+        self,
+        campaign_id: CampaignId,
+        user_id: UserId,
+        display_name: str,
+        removed_by: UserId,
+        now: datetime,
+    ) -> RemovedMember: ...
+    async def removed_member(
+        self, campaign_id: CampaignId, user_id: UserId
+    ) -> RemovedMember | None: ...
+    async def removed_members(self, campaign_id: CampaignId) -> list[RemovedMember]: ...
+    async def clear_removal(self, campaign_id: CampaignId, user_id: UserId) -> bool: ...
     async def set_prompt(
         self,
         chat_id: ChatId,
@@ -90,6 +107,25 @@ def _person(row: Row) -> Person:
         private_started_at=opt_dt(row["private_started_at"]),
         current_campaign_id=row["current_campaign_id"],
         updated_at=dt(row["updated_at"]),
+    )
+
+
+def _join_request(row: Row) -> JoinRequest:
+    return JoinRequest(
+        campaign_id=row["campaign_id"],
+        user_id=row["user_id"],
+        display_name=row["display_name"],
+        requested_at=dt(row["requested_at"]),
+    )
+
+
+def _removed_member(row: Row) -> RemovedMember:
+    return RemovedMember(
+        campaign_id=row["campaign_id"],
+        user_id=row["user_id"],
+        display_name=row["display_name"],
+        removed_by=row["removed_by"],
+        removed_at=dt(row["removed_at"]),
     )
 
 
@@ -222,12 +258,7 @@ class PeopleRecords:
             )
         if row is None:
             raise LookupError(f"join request of {user_id} vanished inside its transaction")
-        return JoinRequest(
-            campaign_id=row["campaign_id"],
-            user_id=row["user_id"],
-            display_name=row["display_name"],
-            requested_at=dt(row["requested_at"]),
-        )
+        return _join_request(row)
 
     async def join_requests(self, campaign_id: CampaignId) -> list[JoinRequest]:
         """Everyone still to finish joining, oldest first."""
@@ -237,21 +268,82 @@ class PeopleRecords:
                 "SELECT * FROM join_requests WHERE campaign_id = ? ORDER BY requested_at, user_id",
                 (campaign_id,),
             )
-        return [
-            JoinRequest(
-                campaign_id=row["campaign_id"],
-                user_id=row["user_id"],
-                display_name=row["display_name"],
-                requested_at=dt(row["requested_at"]),
+        return [_join_request(row) for row in rows]
+
+    async def join_request(self, campaign_id: CampaignId, user_id: UserId) -> JoinRequest | None:
+        """The person's pending join request (they pressed "join" in the group), if any."""
+        async with self._db.snapshot() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM join_requests WHERE campaign_id = ? AND user_id = ?",
+                (campaign_id, user_id),
             )
-            for row in rows
-        ]
+        return None if row is None else _join_request(row)
 
     async def drop_join_request(self, campaign_id: CampaignId, user_id: UserId) -> bool:
         """Forget a join request (joined, or cancelled); False if there was none."""
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
                 "DELETE FROM join_requests WHERE campaign_id = ? AND user_id = ?",
+                (campaign_id, user_id),
+            )
+            return cursor.rowcount > 0
+
+    async def record_removal(
+        self,
+        campaign_id: CampaignId,
+        user_id: UserId,
+        display_name: str,
+        removed_by: UserId,
+        now: datetime,
+    ) -> RemovedMember:
+        """Note that a GM removed ``user_id``: they may not join again until a GM lets them
+        (:meth:`clear_removal`). Any join request of theirs goes in the same transaction."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT OR REPLACE INTO removed_members (campaign_id, user_id, display_name,"
+                " removed_by, removed_at) VALUES (?, ?, ?, ?, ?)",
+                (campaign_id, user_id, display_name, removed_by, ts(now)),
+            )
+            await conn.execute(
+                "DELETE FROM join_requests WHERE campaign_id = ? AND user_id = ?",
+                (campaign_id, user_id),
+            )
+        return RemovedMember(
+            campaign_id=campaign_id,
+            user_id=user_id,
+            display_name=display_name,
+            removed_by=removed_by,
+            removed_at=utc(now),
+        )
+
+    async def removed_member(
+        self, campaign_id: CampaignId, user_id: UserId
+    ) -> RemovedMember | None:
+        """Whether a GM removed ``user_id`` from the campaign (and has not let them back)."""
+        async with self._db.snapshot() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM removed_members WHERE campaign_id = ? AND user_id = ?",
+                (campaign_id, user_id),
+            )
+        return None if row is None else _removed_member(row)
+
+    async def removed_members(self, campaign_id: CampaignId) -> list[RemovedMember]:
+        """Everyone a GM removed from the campaign and has not let back, oldest first."""
+        async with self._db.snapshot() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT * FROM removed_members WHERE campaign_id = ? ORDER BY removed_at, user_id",
+                (campaign_id,),
+            )
+        return [_removed_member(row) for row in rows]
+
+    async def clear_removal(self, campaign_id: CampaignId, user_id: UserId) -> bool:
+        """A GM lets a removed person join again; False if they were not removed."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM removed_members WHERE campaign_id = ? AND user_id = ?",
                 (campaign_id, user_id),
             )
             return cursor.rowcount > 0

@@ -31,6 +31,7 @@ from rules import (
     TurnReport,
     TurnResolution,
 )
+from storage.chats import ChatRecords, ChatStore
 from storage.db import Database
 from storage.models import (
     AuditAction,
@@ -244,6 +245,9 @@ class CampaignStore(Protocol):
         ready: bool,
         actor: UserId,
         now: datetime,
+        *,
+        expected_edits: int | None = None,
+        outbox: Sequence[NewOutboxMessage] = (),
     ) -> OrdersWrite: ...
     async def save_placement(
         self,
@@ -253,6 +257,9 @@ class CampaignStore(Protocol):
         ready: bool,
         actor: UserId,
         now: datetime,
+        *,
+        expected_edits: int | None = None,
+        outbox: Sequence[NewOutboxMessage] = (),
     ) -> OrdersWrite: ...
     async def orders(
         self, campaign_id: CampaignId, turn: int, side_id: SideId
@@ -276,6 +283,8 @@ class CampaignStore(Protocol):
         result: BattleResult,
         actor: UserId,
         now: datetime,
+        *,
+        outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite: ...
     async def confirm_result(
         self,
@@ -284,9 +293,18 @@ class CampaignStore(Protocol):
         expected: BattleResult,
         actor: UserId,
         now: datetime,
+        *,
+        outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite: ...
     async def dispute_result(
-        self, campaign_id: CampaignId, turn: int, battle: int, actor: UserId, now: datetime
+        self,
+        campaign_id: CampaignId,
+        turn: int,
+        battle: int,
+        actor: UserId,
+        now: datetime,
+        *,
+        outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite: ...
     async def override_result(
         self,
@@ -510,11 +528,12 @@ def _outbox(row: Row) -> OutboxMessage:
     )
 
 
-class Store(CampaignStore, PeopleStore, ScheduleStore, Protocol):
-    """Everything the bot keeps: campaigns and turns, what it knows of people, and the clock."""
+class Store(CampaignStore, PeopleStore, ScheduleStore, ChatStore, Protocol):
+    """Everything the bot keeps: campaigns and turns, what it knows of people, the clock, and
+    the chats campaigns are played in."""
 
 
-class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
+class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
     """:class:`Store` on one SQLite file (see ``docs/storage.md``)."""
 
     def __init__(self, db: Database) -> None:
@@ -1757,6 +1776,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
         phase: Phase,
         actor: UserId,
         now: datetime,
+        expected_edits: int | None,
+        outbox: Sequence[NewOutboxMessage],
     ) -> tuple[WriteOutcome, Row | None]:
         async with self._db.transaction() as conn:
             campaign = await self._campaign_in(conn, campaign_id)
@@ -1775,6 +1796,10 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
                 " AND retired_at IS NULL",
                 (campaign_id, turn, side_id),
             )
+            if expected_edits is not None and expected_edits != (
+                0 if current is None else current["edits"]
+            ):
+                return WriteOutcome.CONFLICT, current
             kind = "placement" if turn == 0 else "orders"
             if current is None:
                 set_id = await insert_row(
@@ -1812,6 +1837,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
                     {"side": side_id, "body": json.loads(body), "ready": ready},
                     now,
                 )
+            for message in outbox:
+                await self._enqueue_in(conn, message, now)
             row = await fetch_one(conn, "SELECT * FROM order_sets WHERE id = ?", (set_id,))
         return WriteOutcome.SAVED, row
 
@@ -1824,15 +1851,31 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
         ready: bool,
         actor: UserId,
         now: datetime,
+        *,
+        expected_edits: int | None = None,
+        outbox: Sequence[NewOutboxMessage] = (),
     ) -> OrdersWrite:
-        """Replace a side's orders for ``turn`` (last write wins) and append the edit.
+        """Replace a side's orders for ``turn`` and append the edit, with ``outbox`` queued in
+        the same transaction.
 
         Taken only while the campaign is at (turn, orders), paused or not (a pause stops the
-        clock, not the players); validation is the caller's.
+        clock, not the players); validation is the caller's. With ``expected_edits`` (the edit
+        count the caller read; 0 for no set yet) it is a compare-and-set: if another save came
+        in between, nothing is written and the outcome is ``CONFLICT`` with the set as it now
+        is. Without it, last write wins.
         The audit log gets a row when a GM writes for a side that is not their own.
         """
         outcome, row = await self._save_order_set(
-            campaign_id, turn, side_id, orders.model_dump_json(), ready, Phase.ORDERS, actor, now
+            campaign_id,
+            turn,
+            side_id,
+            orders.model_dump_json(),
+            ready,
+            Phase.ORDERS,
+            actor,
+            now,
+            expected_edits,
+            outbox,
         )
         return OrdersWrite(outcome=outcome, orders=None if row is None else _orders_record(row))
 
@@ -1844,11 +1887,24 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
         ready: bool,
         actor: UserId,
         now: datetime,
+        *,
+        expected_edits: int | None = None,
+        outbox: Sequence[NewOutboxMessage] = (),
     ) -> OrdersWrite:
-        """Replace a side's deployment (turn 0), taken only in the deployment phase."""
+        """Replace a side's deployment (turn 0), taken only in the deployment phase; a
+        compare-and-set on ``expected_edits`` as :meth:`save_orders`."""
         body = _PLACEMENT.dump_json(placement).decode()
         outcome, row = await self._save_order_set(
-            campaign_id, 0, side_id, body, ready, Phase.DEPLOYMENT, actor, now
+            campaign_id,
+            0,
+            side_id,
+            body,
+            ready,
+            Phase.DEPLOYMENT,
+            actor,
+            now,
+            expected_edits,
+            outbox,
         )
         return OrdersWrite(
             outcome=outcome, placement=None if row is None else _placement_record(row)
@@ -2033,8 +2089,12 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
         result: BattleResult,
         actor: UserId,
         now: datetime,
+        *,
+        outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite:
-        """Record a participant's report; it replaces an earlier one and needs a new confirm."""
+        """Record a participant's report; it replaces an earlier one and needs a new confirm.
+        ``outbox`` (the notices asking the other side to confirm) is queued in the same
+        transaction: the notices exist if and only if the report does."""
         async with self._db.transaction() as conn:
             outcome, _, list_id = await self._report_target(conn, campaign_id, turn, result.battle)
             if list_id is None:
@@ -2048,6 +2108,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
                 (list_id, result.battle, result.model_dump_json(), actor, ts(now)),
             )
             await self._report_event(conn, list_id, result.battle, "report", result, actor, now)
+            for message in outbox:
+                await self._enqueue_in(conn, message, now)
             row = await self._report_row(conn, list_id, result.battle)
         return ReportWrite(
             outcome=WriteOutcome.SAVED,
@@ -2061,9 +2123,11 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
         expected: BattleResult,
         actor: UserId,
         now: datetime,
+        *,
+        outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite:
         """Confirm the reported result, only if it is still ``expected`` (who may confirm is
-        the caller's decision)."""
+        the caller's decision); ``outbox`` is queued only if it is."""
         async with self._db.transaction() as conn:
             outcome, _, list_id = await self._report_target(
                 conn, campaign_id, turn, expected.battle
@@ -2087,6 +2151,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
             await self._report_event(
                 conn, list_id, expected.battle, "confirm", expected, actor, now
             )
+            for message in outbox:
+                await self._enqueue_in(conn, message, now)
             row = await self._report_row(conn, list_id, expected.battle)
         return ReportWrite(
             outcome=WriteOutcome.SAVED,
@@ -2094,9 +2160,17 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
         )
 
     async def dispute_result(
-        self, campaign_id: CampaignId, turn: int, battle: int, actor: UserId, now: datetime
+        self,
+        campaign_id: CampaignId,
+        turn: int,
+        battle: int,
+        actor: UserId,
+        now: datetime,
+        *,
+        outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite:
-        """Mark the reported result disputed (clears a confirmation) for the GM to settle."""
+        """Mark the reported result disputed (clears a confirmation) for the GM to settle;
+        ``outbox`` is queued in the same transaction."""
         async with self._db.transaction() as conn:
             outcome, _, list_id = await self._report_target(conn, campaign_id, turn, battle)
             if list_id is None:
@@ -2110,6 +2184,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords):
                 (actor, ts(now), list_id, battle),
             )
             await self._report_event(conn, list_id, battle, "dispute", None, actor, now)
+            for message in outbox:
+                await self._enqueue_in(conn, message, now)
             row = await self._report_row(conn, list_id, battle)
         return ReportWrite(
             outcome=WriteOutcome.SAVED, report=_battle_report(campaign_id, turn, battle, row)

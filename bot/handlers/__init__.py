@@ -10,13 +10,16 @@ from __future__ import annotations
 from aiogram import F, Router
 
 from bot.handlers import common, errors, group, joining, private
-from bot.handlers.group import misplaced
+from bot.handlers.group import anonymous, misplaced
 
 
 def build_router() -> Router:
-    """The bot's root router: joining (both chats), private screens, group screens, group
-    commands sent in private, then the common commands."""
+    """The bot's root router: anonymous senders in groups, joining (both chats), private
+    screens, group screens, group commands sent in private, then the common commands."""
     root = Router(name="strategium")
+    anonymous_senders = anonymous.build()
+    anonymous_senders.message.filter(F.chat.type.in_({"group", "supergroup"}))
+    anonymous_senders.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
     private_chats = Router(name="private")
     private_chats.message.filter(F.chat.type == "private")
     private_chats.callback_query.filter(F.message.chat.type == "private")
@@ -30,6 +33,7 @@ def build_router() -> Router:
     misplaced_commands = misplaced.build()
     misplaced_commands.message.filter(F.chat.type == "private")
     root.include_routers(
+        anonymous_senders,
         joining.build(),
         private_chats,
         group_chats,

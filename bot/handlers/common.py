@@ -10,6 +10,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import LanguageChoice
 from bot.clock import Clock
+from bot.handlers.editing import edit_in_place
 from bot.i18n import LANGUAGES, language_of
 from storage import Language, Person, Store
 
@@ -88,7 +89,7 @@ async def set_language(
         with i18n.use_locale(shown):
             text = _("Language: {name}.").format(name=LANGUAGE_NAMES[shown])
             keyboard = _language_keyboard(person.language)
-        await query.message.edit_text(text, reply_markup=keyboard)
+        await edit_in_place(query.message, text, keyboard)
 
 
 def build() -> Router:

@@ -3,9 +3,12 @@ calm message, so the bot never goes silent on a person and never crashes its pol
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from aiogram import Router
+from aiogram.exceptions import TelegramAPIError
+from aiogram.filters import ExceptionMessageFilter
 from aiogram.types import ErrorEvent
 from aiogram.utils.i18n import gettext as _
 
@@ -24,15 +27,29 @@ async def unexpected_error(event: ErrorEvent) -> bool:
         exc_info=event.exception,
     )
     text = _("Something went wrong on my side; nothing was changed. Please try again in a minute.")
-    if update.callback_query is not None:
-        await update.callback_query.answer(text, show_alert=True)
-    elif update.message is not None:
-        await update.message.answer(text)
+    # The handler may have answered the press already (a second answer is refused), or Telegram
+    # itself may be what failed: telling the person is best effort, never a second failure.
+    with contextlib.suppress(TelegramAPIError):
+        if update.callback_query is not None:
+            await update.callback_query.answer(text, show_alert=True)
+        elif update.message is not None:
+            await update.message.answer(text)
+    return True
+
+
+async def unchanged_edit(event: ErrorEvent) -> bool:
+    """Telegram refuses an edit that would change nothing (a button pressed for the choice
+    already shown, a screen shown twice): the screen is already right, so it is no error."""
+    log.debug("update %s: the edit changed nothing", event.update.update_id)
+    if event.update.callback_query is not None:
+        with contextlib.suppress(TelegramAPIError):
+            await event.update.callback_query.answer()
     return True
 
 
 def build() -> Router:
     """This module's router (a new one per dispatcher)."""
     router = Router(name=__name__)
+    router.errors.register(unchanged_edit, ExceptionMessageFilter(r".*message is not modified"))
     router.errors.register(unexpected_error)
     return router

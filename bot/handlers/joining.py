@@ -4,9 +4,16 @@ In the group: ``/join`` or the «Join» button notes a join request and opens a 
 ``https://t.me/<bot>?start=join-<campaign>``. A bot may write only to people who started it, so
 the join finishes in the private chat: ``/start join-<id>``, choose a side, choose a role. The
 group is told, and the status board lists who still has to open the private chat.
+
+The stored join request is the ticket (the link and the buttons prove nothing: anyone can type
+them): without it, or for someone the GM removed, or for a player who already has a side (only
+the GM moves players), the private steps refuse and say what to do instead. After setup the
+GMs also hear of each new player in private, so they can remove someone who should not play.
 """
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
@@ -17,9 +24,11 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_text
+from bot.i18n import language_of
 from bot.posts.group import colour_mark
 from bot.services import campaigns
-from storage import Campaign, CampaignStatus, Person, Role, Store
+from bot.services.posting import private_post
+from storage import Campaign, CampaignStatus, Person, Phase, Role, Store
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 JOIN_PAYLOAD = r"^join-(\d{1,12})$"
@@ -55,6 +64,8 @@ async def _request(store: Store, clock: Clock, person: Person, campaign: Campaig
     """Record a join request; the refusal text if the person cannot join."""
     if campaign.status is CampaignStatus.FINISHED:
         return _("This campaign is over.")
+    if await store.removed_member(campaign.id, person.user_id) is not None:
+        return removed_text(campaign)
     member = await store.member(campaign.id, person.user_id)
     if member is not None and member.side_id is not None:
         return _("You already play in this campaign. /status shows your side.")
@@ -108,10 +119,39 @@ async def join_pressed(
     await query.answer(url=await join_link(bot, campaign))
 
 
+def removed_text(campaign: Campaign) -> str:
+    """What a person the GM removed is told when they try to join again."""
+    return _(
+        "The GM removed you from «{title}». If that was a mistake, ask the GM to let you back "
+        "in (/gm, Members), then tap «Join» in the group again."
+    ).format(title=campaign.title)
+
+
+def refusal_text(outcome: campaigns.JoinOutcome, campaign: Campaign) -> str:
+    """Why a join was refused, and what to do instead."""
+    match outcome:
+        case campaigns.JoinOutcome.REMOVED:
+            return removed_text(campaign)
+        case campaigns.JoinOutcome.ALREADY_PLAYING:
+            return _(
+                "You already play in «{title}». Only the GM can move you to another side: ask them."
+            ).format(title=campaign.title)
+        case campaigns.JoinOutcome.NO_REQUEST:
+            return _(
+                "To join «{title}», tap «Join» under the campaign's post in its group (or send "
+                "/join there), then «Start» here."
+            ).format(title=campaign.title)
+        case campaigns.JoinOutcome.UNKNOWN_SIDE:
+            return _("That side is gone; send the join link again.")
+        case _:
+            return _("That campaign is over or does not exist. Ask your GM for a new link.")
+
+
 async def start_join(
     message: Message, command: CommandObject, store: Store, person: Person
 ) -> None:
-    """``/start join-<id>`` in private: show the campaign's sides to choose from."""
+    """``/start join-<id>`` in private: show the campaign's sides to choose from, to a person
+    who asked to join in the group (and was not removed, and has no side yet)."""
     campaign_id = int((command.args or "join-0").removeprefix("join-"))
     campaign = await store.campaign(campaign_id)
     if campaign is None or campaign.status is CampaignStatus.FINISHED:
@@ -119,13 +159,9 @@ async def start_join(
             _("That campaign is over or does not exist. Ask your GM for a new link.")
         )
         return
-    member = await store.member(campaign.id, person.user_id)
-    if member is not None and member.side_id is not None:
-        await message.answer(
-            _("You already play in «{title}». The GM can move you to another side.").format(
-                title=campaign.title
-            )
-        )
+    refusal = await campaigns.join_refusal(store, campaign, person.user_id)
+    if refusal is not None:
+        await message.answer(refusal_text(refusal, campaign))
         return
     sides = await store.sides(campaign.id)
     if not sides:
@@ -162,6 +198,10 @@ async def choice_pressed(
     campaign = await store.campaign(callback_data.c)
     if campaign is None or not isinstance(query.message, Message):
         await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    refusal = await campaigns.join_refusal(store, campaign, person.user_id)
+    if refusal is not None:
+        await query.answer(refusal_text(refusal, campaign), show_alert=True)
         return
     sides = {side.id: side for side in await store.sides(campaign.id)}
     side = sides.get(callback_data.s)
@@ -201,11 +241,8 @@ async def choice_pressed(
     outcome, _member = await campaigns.join_side(
         store, campaign, person.user_id, person.display_name, side.id, role, now
     )
-    if outcome is campaigns.JoinOutcome.ALREADY_PLAYING:
-        await query.answer(_("You already play in this campaign."), show_alert=True)
-        return
     if outcome is not campaigns.JoinOutcome.JOINED:
-        await query.answer(_("That campaign is over."), show_alert=True)
+        await query.answer(refusal_text(outcome, campaign), show_alert=True)
         return
     await query.answer()
     await query.message.edit_text(
@@ -218,6 +255,37 @@ async def choice_pressed(
             name=person.display_name, side=side.name, role=role_name(role)
         )
     await store.enqueue(campaigns.group_notice(campaign, notice, now), now)
+    if campaign.phase is not Phase.SETUP:
+        await _tell_gms(store, i18n, campaign, person, side.name, role, now)
+
+
+async def _tell_gms(
+    store: Store,
+    i18n: I18n,
+    campaign: Campaign,
+    joiner: Person,
+    side_name: str,
+    role: Role,
+    now: datetime,
+) -> None:
+    """After setup a side's plans exist: each GM hears of a new player in private, with the way
+    to remove them if they should not play."""
+    gms = [m for m in await store.members(campaign.id) if m.is_gm and m.user_id != joiner.user_id]
+    people = await store.people([gm.user_id for gm in gms])
+    stamp = now.strftime("%Y%m%dT%H%M%S%f")
+    for gm in gms:
+        known = people.get(gm.user_id)
+        if known is None or not known.can_receive_private:
+            continue
+        with i18n.use_locale(known.language or language_of(known.telegram_language)):
+            text = _(
+                "{name} joined {side} as {role} in «{title}» and now sees that side's plans. "
+                "If they should not play, remove them: /gm in the group, then Members."
+            ).format(
+                name=joiner.display_name, side=side_name, role=role_name(role), title=campaign.title
+            )
+        key = f"joined:{joiner.user_id}:{stamp}"
+        await store.enqueue(private_post(campaign, gm.user_id, "text", key, text=text), now)
 
 
 def role_name(role: Role) -> str:

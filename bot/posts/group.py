@@ -138,8 +138,12 @@ async def render_status_board(context: PostContext, message: OutboxMessage) -> P
         await store.set_status_message(campaign_id, message_id)
 
     deadline = await deadline_line(store, campaign, context.i18n.current_locale)
+    # A post is rendered when it is sent, at or after its ``not_before``; a battle list held
+    # until later than that is not public yet (one that came due would have gone out first,
+    # as the chat's older message).
+    current = await board(store, campaign, message.not_before)
     return Post(
-        text=board_text(await board(store, campaign), deadline),
+        text=board_text(current, deadline),
         pin=True,
         edit_message_id=campaign.status_message_id,
         on_sent=remember,

@@ -4,6 +4,8 @@
   it is when sent (notices are debounced: see ``bot.services.orders.orders_notice``).
 * ``battle_result``: to the other side of a battle, a result reported (with Confirm / Dispute),
   confirmed or disputed.
+* ``orders_dropped``: to a side's strategists, the side's orders the battle list dropped
+  because the rules refuse them now (each with the rule), held like the list itself.
 
 Each renderer checks again, at send time, that the recipient is still on the side concerned:
 a side's orders never go to anyone else.
@@ -18,7 +20,7 @@ from bot.handlers.private import screens
 from bot.posts import Post, PostContext, Renderer
 from bot.services.orders import Seat, open_battles, open_desk, seat_in, side_names
 from bot.services.turns import game_for
-from bot.texts import describe_battle
+from bot.texts import describe_battle, describe_order, describe_rejection
 from storage import OutboxMessage, Phase
 
 
@@ -103,7 +105,50 @@ async def render_battle_result(context: PostContext, message: OutboxMessage) -> 
     return Post(text="\n".join(lines), keyboard=keyboard)
 
 
+async def render_orders_dropped(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The side's orders the battle list dropped, each with the rule it breaks; only to a
+    member of that side, and only while that list is the turn's."""
+    ids = _ints(message, "campaign_id", "turn")
+    side = message.payload.get("side")
+    if ids is None or not isinstance(side, str):
+        return None
+    campaign_id, turn = ids
+    seat = await seat_in(context.store, message.chat_id, campaign_id)
+    if seat is None or seat.side != side:
+        return None
+    listed = await context.store.battle_list(campaign_id, turn)
+    if listed is None:
+        return None
+    dropped = [rejection for rejection in listed.rejected if rejection.side == side]
+    if not dropped:
+        return None
+    names = await side_names(context.store, campaign_id)
+    campaign_map = game_for(seat.campaign).map
+    language = screens.language()
+    lines = [
+        _(
+            "«{title}», turn {turn}: when the battle list was built, these orders of {side} "
+            "were dropped, because the rules refuse them now:"
+        ).format(title=seat.campaign.title, turn=turn, side=names.get(side, side))
+    ]
+    for rejection in dropped:
+        reason = describe_rejection(rejection, campaign_map, names, language)
+        order = rejection.order
+        if order is None:
+            lines.append(f"✗ {reason}")
+        else:
+            lines.append(f"✗ {describe_order(order, campaign_map, names, language)}: {reason}")
+    lines.append(
+        _(
+            "A sector without a valid order fortifies; a missing reinforcement goes to your "
+            "smallest sector."
+        )
+    )
+    return Post(text="\n".join(lines))
+
+
 RENDERERS: dict[str, Renderer] = {
     "orders_changed": render_orders_changed,
     "battle_result": render_battle_result,
+    "orders_dropped": render_orders_dropped,
 }

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from pydantic import ValidationError
 
+from bot.services.deployment import sides_to_place
 from bot.services.posting import board_post, group_post
 from bot.services.turns import game_for
 from rules import (
@@ -38,6 +39,7 @@ from storage import (
     Member,
     NewOutboxMessage,
     NewSide,
+    OutboxState,
     Phase,
     Role,
     Side,
@@ -225,9 +227,30 @@ class JoinOutcome(StrEnum):
     """What :func:`join_side` did."""
 
     JOINED = "joined"
-    ALREADY_PLAYING = "already_playing"
+    ALREADY_PLAYING = "already_playing"  # only a GM moves a player to another side
     UNKNOWN_SIDE = "unknown_side"
     CLOSED = "closed"
+    REMOVED = "removed"  # a GM removed them; they wait until a GM lets them back
+    NO_REQUEST = "no_request"  # they never pressed «Join» in the group (or it was used)
+
+
+async def join_refusal(store: Store, campaign: Campaign, user_id: UserId) -> JoinOutcome | None:
+    """Why ``user_id`` may not choose a side of ``campaign`` now, or ``None`` if they may.
+
+    A join needs the person's own join request, made by the group's «Join» button or
+    ``/join`` (which proves they are in the group); a person a GM removed waits until a GM
+    lets them back; a member who has a side keeps it (only a GM moves members).
+    """
+    if campaign.status is CampaignStatus.FINISHED:
+        return JoinOutcome.CLOSED
+    if await store.removed_member(campaign.id, user_id) is not None:
+        return JoinOutcome.REMOVED
+    current = await store.member(campaign.id, user_id)
+    if current is not None and current.side_id is not None:
+        return JoinOutcome.ALREADY_PLAYING
+    if await store.join_request(campaign.id, user_id) is None:
+        return JoinOutcome.NO_REQUEST
+    return None
 
 
 async def join_side(
@@ -239,17 +262,31 @@ async def join_side(
     role: Role,
     now: datetime,
 ) -> tuple[JoinOutcome, Member | None]:
-    """Put a person on a side with a player role (a GM keeps their GM role) and finish the join."""
-    if campaign.status is CampaignStatus.FINISHED or role not in PLAYER_ROLES:
+    """Put a person on a side with a player role (a GM keeps their GM role) and finish the join.
+
+    Refused unless :func:`join_refusal` allows it. The join request is the ticket: it is taken
+    (dropped) just before the membership is written, so two presses at once join once, and
+    given back if the write fails.
+    """
+    if role not in PLAYER_ROLES:
         return JoinOutcome.CLOSED, None
+    refusal = await join_refusal(store, campaign, user_id)
+    if refusal is not None:
+        return refusal, await store.member(campaign.id, user_id)
     if side_id not in {side.id for side in await store.sides(campaign.id)}:
         return JoinOutcome.UNKNOWN_SIDE, None
+    request = await store.join_request(campaign.id, user_id)
+    if request is None or not await store.drop_join_request(campaign.id, user_id):
+        current = await store.member(campaign.id, user_id)
+        playing = current is not None and current.side_id is not None
+        return (JoinOutcome.ALREADY_PLAYING if playing else JoinOutcome.NO_REQUEST), current
     current = await store.member(campaign.id, user_id)
-    if current is not None and current.side_id is not None:
-        return JoinOutcome.ALREADY_PLAYING, current
     roles = frozenset({role}) | (current.roles if current is not None else frozenset())
-    member = await store.put_member(campaign.id, user_id, name, roles, side_id, user_id, now)
-    await store.drop_join_request(campaign.id, user_id)
+    try:
+        member = await store.put_member(campaign.id, user_id, name, roles, side_id, user_id, now)
+    except Exception:
+        await store.request_join(campaign.id, user_id, request.display_name, request.requested_at)
+        raise
     await store.enqueue(board_refresh(campaign, f"joined:{user_id}", now), now)
     return JoinOutcome.JOINED, member
 
@@ -291,12 +328,24 @@ async def toggle_role(
 async def remove_member(
     store: Store, campaign: Campaign, member: Member, actor: UserId, now: datetime
 ) -> bool:
-    """Remove a member; the campaign's creator cannot be removed."""
+    """Remove a member, who may not join again until a GM lets them (:func:`readmit`); the
+    campaign's creator cannot be removed.
+
+    The removal is noted before the membership goes: if the second write fails, the person is
+    still a member the GM can remove again, never a removed one free to rejoin.
+    """
     if Role.GM in member.roles:
         return False
+    await store.record_removal(campaign.id, member.user_id, member.display_name, actor, now)
     removed = await store.remove_member(campaign.id, member.user_id, actor, now)
     await store.enqueue(board_refresh(campaign, f"removed:{member.user_id}", now), now)
     return removed
+
+
+async def readmit(store: Store, campaign: Campaign, user_id: UserId) -> bool:
+    """A GM lets a removed person join again (they press «Join» like anyone); False if they
+    were not removed."""
+    return await store.clear_removal(campaign.id, user_id)
 
 
 # ---- the status board ------------------------------------------------------------------------
@@ -331,8 +380,24 @@ class Board:
     battles: int | None = None
 
 
-async def board(store: Store, campaign: Campaign) -> Board:
-    """The current board of ``campaign``: readiness flags only, never what a side ordered."""
+async def battle_list_public_at(store: Store, campaign: Campaign, now: datetime) -> datetime | None:
+    """When the current turn's battle list becomes public: the moment its group post is held
+    until (orders close on Thursday, the list is posted on Friday), or ``None`` when it is
+    public already (or was never held). Until then nobody but the GM may see the battles."""
+    held = [
+        message.not_before
+        for message in await store.outbox_messages(campaign.id)
+        if message.kind == "battle_list"
+        and message.payload.get("turn") == campaign.turn
+        and message.state is OutboxState.PENDING
+        and message.not_before > now
+    ]
+    return max(held, default=None)
+
+
+async def board(store: Store, campaign: Campaign, now: datetime) -> Board:
+    """The board of ``campaign`` at ``now``: readiness flags only, never what a side ordered;
+    no battle count before the battle list is public."""
     sides = await store.sides(campaign.id)
     members = await store.members(campaign.id)
     readiness: dict[SideId, Readiness] = {}
@@ -359,7 +424,8 @@ async def board(store: Store, campaign: Campaign) -> Board:
     people = await store.people([r.user_id for r in requests])
     opened = {uid for uid, person in people.items() if person.can_receive_private}
     results_in = battles = None
-    if campaign.phase in (Phase.BATTLES, Phase.RESOLUTION):
+    listed = campaign.phase in (Phase.BATTLES, Phase.RESOLUTION)
+    if listed and await battle_list_public_at(store, campaign, now) is None:
         reports = await store.battle_reports(campaign.id, campaign.turn)
         battles = len(reports)
         results_in = sum(1 for report in reports if report.effective() is not None)
@@ -389,9 +455,9 @@ def group_notice(campaign: Campaign, text: str, now: datetime) -> NewOutboxMessa
 
 
 async def missing_placements(store: Store, campaign: Campaign) -> list[Side]:
-    """Sides that have not deployed (deployment phase)."""
-    placed = await store.placements(campaign.id)
-    return [side for side in await store.sides(campaign.id) if side.id not in placed]
+    """Sides that have not deployed (deployment phase): no placement, or only an unconfirmed
+    draft; the same test turn 1 waits on (:func:`bot.services.deployment.sides_to_place`)."""
+    return sides_to_place(await store.sides(campaign.id), await store.placements(campaign.id))
 
 
 async def proposed_placement(

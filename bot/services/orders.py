@@ -4,18 +4,21 @@ Pure async functions over the :class:`~storage.Store` (no Telegram). Who may do 
 strategists give the side's orders and placement; tacticians and the GM view them; members of
 a battle's sides report its result and the other side confirms or disputes it (the GM may do
 both). Orders are entered one at a time with :func:`rules.enter_order` against the turn-start
-state and the stored set ("last write wins"); every change is saved as a draft (``ready`` off)
-and the side's other strategists are told. Outcomes are values: a refusal says which rule.
+state and the stored set; a save is a compare-and-set on the set's edit count, so when two
+strategists of a side save at the same moment the later one re-reads the set and applies its
+change again (nobody's orders are lost). Every change is saved as a draft (``ready`` off) and
+the side's other strategists are told, in the same transaction. Outcomes are values: a refusal
+says which rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bot.services.campaigns import board_refresh
+from bot.services.campaigns import battle_list_public_at, board_refresh
 from bot.services.turns import game_for
 from rules import (
     Battle,
@@ -53,6 +56,9 @@ from storage.models import SideId, UserId
 NOTICE_WINDOW_SECONDS = 300
 """Edits within one window give the side's other strategists one notice, sent at its end."""
 
+SAVE_ATTEMPTS = 5
+"""How often a change is re-read and re-applied when another strategist saved in between."""
+
 
 class Refusal(StrEnum):
     """Why a request from a person was not carried out (nothing changed)."""
@@ -68,6 +74,9 @@ class Refusal(StrEnum):
     NO_REPORT = "no_report"  # nothing reported yet to confirm or dispute
     REPORT_CHANGED = "report_changed"  # the result was reported again meanwhile
     BAD_WINNER = "bad_winner"  # a victory without a winner from the battle, or a draw with one
+    LIST_NOT_PUBLIC = "list_not_public"  # the battle list is held until its posting time
+    CHANGED_MEANWHILE = "changed_meanwhile"  # confirming a set another strategist just changed
+    BUSY = "busy"  # others kept saving the same set; this change could not be applied
 
 
 @dataclass(frozen=True)
@@ -296,60 +305,102 @@ async def enter_orders(
     now: datetime,
     expected_turn: int | None = None,
 ) -> EntryResult:
-    """Give the side's orders, line by line, "last write wins".
+    """Give the side's orders, line by line.
 
     Each line is taken whole or refused whole (its first rejection named), against the orders
     as the earlier lines left them; a refused line changes nothing. A change is saved as a
-    draft (the side is no longer ready) and the side's other strategists are told.
-    ``expected_turn`` (from a button) refuses with ``STALE`` once the turn or phase moved on.
+    draft (the side is no longer ready) and the side's other strategists are told. If another
+    strategist saved the set meanwhile, the lines are applied again to the set as they left
+    it (``BUSY`` if that keeps happening). ``expected_turn`` (from a button) refuses with
+    ``STALE`` once the turn or phase moved on.
     """
     campaign = await store.campaign(seat.campaign.id) or seat.campaign
     refusal = _may_order(seat, expected_turn, campaign)
     if refusal is not None:
         return EntryResult(refusal=refusal)
-    opened = await open_desk(store, Seat(campaign, seat.member))
-    if opened.desk is None:
-        return EntryResult(refusal=opened.refusal)
-    desk = opened.desk
-    orders, outcomes = apply_lines(desk.game, desk.state, desk.side, desk.orders, lines)
-    if orders == desk.orders:
-        return EntryResult(desk=desk, lines=tuple(outcomes))
+    for _attempt in range(SAVE_ATTEMPTS):
+        opened = await open_desk(store, Seat(campaign, seat.member))
+        if opened.desk is None:
+            return EntryResult(refusal=opened.refusal)
+        desk = opened.desk
+        orders, outcomes = apply_lines(desk.game, desk.state, desk.side, desk.orders, lines)
+        if orders == desk.orders:
+            return EntryResult(desk=desk, lines=tuple(outcomes))
+        written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
+        if written is None:
+            continue
+        after, notices = written
+        if after is None:
+            return EntryResult(refusal=Refusal.WRONG_PHASE, lines=tuple(outcomes))
+        return EntryResult(desk=after, lines=tuple(outcomes), changed=True, notices=notices)
+    return EntryResult(refusal=Refusal.BUSY)
+
+
+async def _save_desk(
+    store: Store,
+    seat: Seat,
+    desk: Desk,
+    orders: SideOrders,
+    ready: bool,
+    reason: str,
+    now: datetime,
+) -> tuple[Desk | None, tuple[NewOutboxMessage, ...]] | None:
+    """Save ``orders`` over the set ``desk`` was read from, with the side's notices and a
+    board refresh in the same transaction. ``None`` if the set was saved by someone else
+    since (read it again); a ``None`` desk if the window closed."""
+    campaign = desk.campaign
+    editor = seat.member.user_id
+    notices = await _side_notices(store, campaign, desk.side, editor, now)
     saved = await store.save_orders(
-        campaign.id, campaign.turn, desk.side, orders, False, seat.member.user_id, now
+        campaign.id,
+        campaign.turn,
+        desk.side,
+        orders,
+        ready,
+        editor,
+        now,
+        expected_edits=desk.edits,
+        outbox=(*notices, board_refresh(campaign, reason, now)),
     )
+    if saved.outcome is WriteOutcome.CONFLICT:
+        return None
     if saved.outcome is not WriteOutcome.SAVED or saved.orders is None:
-        return EntryResult(refusal=Refusal.WRONG_PHASE, lines=tuple(outcomes))
-    record = saved.orders
-    after = desk.saved_as(campaign, record)
-    notices = await _tell_side(store, campaign, desk.side, seat.member.user_id, now)
-    await store.enqueue(board_refresh(campaign, f"orders:{desk.side}", now), now)
-    return EntryResult(desk=after, lines=tuple(outcomes), changed=True, notices=notices)
+        return None, ()
+    return desk.saved_as(campaign, saved.orders), notices
 
 
 async def set_ready(
     store: Store, seat: Seat, expected_turn: int, ready: bool, now: datetime
 ) -> EntryResult:
-    """Confirm the side's orders as they stand (``ready``), or take the confirmation back."""
+    """Confirm the side's orders as they stand (``ready``), or take the confirmation back.
+
+    If another strategist saved the set meanwhile: taking the confirmation back is applied
+    again; a confirmation is refused (``CHANGED_MEANWHILE``, with the set as it now is) when
+    the orders are no longer the ones read, so nobody confirms orders they have not seen."""
     campaign = await store.campaign(seat.campaign.id) or seat.campaign
     refusal = _may_order(seat, expected_turn, campaign)
     if refusal is not None:
         return EntryResult(refusal=refusal)
-    opened = await open_desk(store, Seat(campaign, seat.member))
-    if opened.desk is None:
-        return EntryResult(refusal=opened.refusal)
-    desk = opened.desk
-    if desk.ready == ready and (desk.edits > 0 or not ready):
-        return EntryResult(desk=desk)
-    saved = await store.save_orders(
-        campaign.id, campaign.turn, desk.side, desk.orders, ready, seat.member.user_id, now
-    )
-    if saved.outcome is not WriteOutcome.SAVED or saved.orders is None:
-        return EntryResult(refusal=Refusal.WRONG_PHASE)
-    record = saved.orders
-    after = desk.saved_as(campaign, record)
-    notices = await _tell_side(store, campaign, desk.side, seat.member.user_id, now)
-    await store.enqueue(board_refresh(campaign, f"ready:{desk.side}", now), now)
-    return EntryResult(desk=after, changed=True, notices=notices)
+    seen: SideOrders | None = None
+    for _attempt in range(SAVE_ATTEMPTS):
+        opened = await open_desk(store, Seat(campaign, seat.member))
+        if opened.desk is None:
+            return EntryResult(refusal=opened.refusal)
+        desk = opened.desk
+        if seen is None:
+            seen = desk.orders
+        elif ready and desk.orders != seen:
+            return EntryResult(refusal=Refusal.CHANGED_MEANWHILE, desk=desk)
+        if desk.ready == ready and (desk.edits > 0 or not ready):
+            return EntryResult(desk=desk)
+        written = await _save_desk(store, seat, desk, desk.orders, ready, f"ready:{desk.side}", now)
+        if written is None:
+            continue
+        after, notices = written
+        if after is None:
+            return EntryResult(refusal=Refusal.WRONG_PHASE)
+        return EntryResult(desk=after, changed=True, notices=notices)
+    return EntryResult(refusal=Refusal.BUSY)
 
 
 def orders_notice(
@@ -371,10 +422,11 @@ def orders_notice(
     )
 
 
-async def _tell_side(
+async def _side_notices(
     store: Store, campaign: Campaign, side: SideId, editor: UserId, now: datetime
 ) -> tuple[NewOutboxMessage, ...]:
-    """Queue the notice for the side's other strategists who can get private messages."""
+    """The notices for the side's other strategists who can get private messages (to be
+    queued with the change)."""
     others = [
         m
         for m in await store.members(campaign.id)
@@ -386,9 +438,7 @@ async def _tell_side(
         person = people.get(member.user_id)
         if person is None or not person.can_receive_private:
             continue
-        notice = orders_notice(campaign, side, member.user_id, now)
-        await store.enqueue(notice, now)
-        queued.append(notice)
+        queued.append(orders_notice(campaign, side, member.user_id, now))
     return tuple(queued)
 
 
@@ -416,6 +466,7 @@ class Deployment:
     side: SideId
     placement: dict[SectorId, int]
     ready: bool
+    edits: int = 0
 
     @property
     def total(self) -> int:
@@ -459,6 +510,7 @@ async def open_deployment(store: Store, seat: Seat) -> DeploymentResult:
             side=seat.side,
             placement=dict(record.placement) if record else {},
             ready=record.ready if record else False,
+            edits=record.edits if record else 0,
         )
     )
 
@@ -470,28 +522,60 @@ async def _write_placement(
     placement: dict[SectorId, int],
     ready: bool,
     now: datetime,
-) -> DeploymentResult:
+) -> DeploymentResult | None:
+    """Save over the placement ``opened`` was read from; ``None`` if someone else saved it
+    since (read it again)."""
     kept = {sector: count for sector, count in placement.items() if count > 0}
     saved = await store.save_placement(
-        opened.campaign.id, opened.side, kept, ready, seat.member.user_id, now
+        opened.campaign.id,
+        opened.side,
+        kept,
+        ready,
+        seat.member.user_id,
+        now,
+        expected_edits=opened.edits,
+        outbox=(board_refresh(opened.campaign, f"placement:{opened.side}", now),),
     )
+    if saved.outcome is WriteOutcome.CONFLICT:
+        return None
     if saved.outcome is not WriteOutcome.SAVED or saved.placement is None:
         return DeploymentResult(refusal=Refusal.WRONG_PHASE)
-    await store.enqueue(board_refresh(opened.campaign, f"placement:{opened.side}", now), now)
     after = Deployment(
         campaign=opened.campaign,
         game=opened.game,
         side=opened.side,
         placement=dict(saved.placement.placement),
         ready=saved.placement.ready,
+        edits=saved.placement.edits,
     )
     return DeploymentResult(deployment=after, changed=True)
 
 
-async def _deployment_for_change(store: Store, seat: Seat) -> DeploymentResult:
+PlacementChange = Callable[[Deployment], DeploymentResult | tuple[dict[SectorId, int], bool]]
+"""What a request does to the placement as read: the placement and ``ready`` to save, or the
+answer when nothing is to be saved."""
+
+
+async def _update_placement(
+    store: Store, seat: Seat, change: PlacementChange, now: datetime
+) -> DeploymentResult:
+    """Read the side's placement, apply ``change`` and save it; when another strategist saved
+    in between, read it again and apply ``change`` to theirs (``BUSY`` if that keeps
+    happening)."""
     if seat.side is not None and not seat.gives_orders:
         return DeploymentResult(refusal=Refusal.NOT_STRATEGIST)
-    return await open_deployment(store, seat)
+    for _attempt in range(SAVE_ATTEMPTS):
+        opened = await open_deployment(store, seat)
+        if opened.deployment is None:
+            return opened
+        decided = change(opened.deployment)
+        if isinstance(decided, DeploymentResult):
+            return decided
+        placement, ready = decided
+        written = await _write_placement(store, seat, opened.deployment, placement, ready, now)
+        if written is not None:
+            return written
+    return DeploymentResult(refusal=Refusal.BUSY)
 
 
 async def change_placement(
@@ -499,20 +583,19 @@ async def change_placement(
 ) -> DeploymentResult:
     """One army more (``delta`` 1) or less (-1) in ``sector``: saved as an unconfirmed draft.
     A change past the limits (below 0, over the armies or sectors allowed) changes nothing."""
-    opened = await _deployment_for_change(store, seat)
-    deployment = opened.deployment
-    if deployment is None:
-        return opened
-    count = deployment.placement.get(sector, 0)
-    allowed = (
-        sector in deployment.game.map.by_id
-        and delta in (1, -1)
-        and (deployment.can_add(sector) if delta > 0 else count > 0)
-    )
-    if not allowed:
-        return DeploymentResult(deployment=deployment)
-    placement = {**deployment.placement, sector: count + delta}
-    return await _write_placement(store, seat, deployment, placement, False, now)
+
+    def step(deployment: Deployment) -> DeploymentResult | tuple[dict[SectorId, int], bool]:
+        count = deployment.placement.get(sector, 0)
+        allowed = (
+            sector in deployment.game.map.by_id
+            and delta in (1, -1)
+            and (deployment.can_add(sector) if delta > 0 else count > 0)
+        )
+        if not allowed:
+            return DeploymentResult(deployment=deployment)
+        return {**deployment.placement, sector: count + delta}, False
+
+    return await _update_placement(store, seat, step, now)
 
 
 async def replace_placement(
@@ -520,28 +603,34 @@ async def replace_placement(
 ) -> DeploymentResult:
     """A whole placement typed at once: refused with every rule it breaks, else saved as the
     draft (still to be confirmed)."""
-    opened = await _deployment_for_change(store, seat)
-    deployment = opened.deployment
-    if deployment is None:
-        return opened
-    problems = check_deployment(deployment.game, placement)
-    if problems:
-        return DeploymentResult(deployment=deployment, problems=tuple(problems))
-    return await _write_placement(store, seat, deployment, dict(placement), False, now)
+
+    def replace(deployment: Deployment) -> DeploymentResult | tuple[dict[SectorId, int], bool]:
+        problems = check_deployment(deployment.game, placement)
+        if problems:
+            return DeploymentResult(deployment=deployment, problems=tuple(problems))
+        return dict(placement), False
+
+    return await _update_placement(store, seat, replace, now)
 
 
 async def confirm_placement(store: Store, seat: Seat, now: datetime) -> DeploymentResult:
-    """Confirm the draft if it meets the deployment rules; else name the rules it breaks."""
-    opened = await _deployment_for_change(store, seat)
-    deployment = opened.deployment
-    if deployment is None:
-        return opened
-    problems = deployment.problems()
-    if problems:
-        return DeploymentResult(deployment=deployment, problems=tuple(problems))
-    if deployment.ready:
-        return DeploymentResult(deployment=deployment)
-    return await _write_placement(store, seat, deployment, deployment.placement, True, now)
+    """Confirm the draft if it meets the deployment rules; else name the rules it breaks. A
+    draft another strategist changed meanwhile is not confirmed (``CHANGED_MEANWHILE``, with
+    the placement as it now is)."""
+    seen: list[dict[SectorId, int]] = []
+
+    def confirm(deployment: Deployment) -> DeploymentResult | tuple[dict[SectorId, int], bool]:
+        if seen and deployment.placement != seen[0]:
+            return DeploymentResult(refusal=Refusal.CHANGED_MEANWHILE, deployment=deployment)
+        seen.append(deployment.placement)
+        problems = deployment.problems()
+        if problems:
+            return DeploymentResult(deployment=deployment, problems=tuple(problems))
+        if deployment.ready:
+            return DeploymentResult(deployment=deployment)
+        return deployment.placement, True
+
+    return await _update_placement(store, seat, confirm, now)
 
 
 # ---- battles and results --------------------------------------------------------------------
@@ -557,10 +646,24 @@ class BattleDesk:
     reporters: Mapping[int, SideId | None]  # battle -> side of whoever reported it
 
 
-async def open_battles(store: Store, seat: Seat) -> BattleDesk | None:
-    """The person's battles of the current turn's list; ``None`` before the list is out."""
+async def battles_public_at(store: Store, seat: Seat, now: datetime) -> datetime | None:
+    """When this turn's battle list becomes public if it is not yet (orders close on Thursday,
+    the list is posted on Friday); ``None`` once it is, and always for the GM."""
+    if seat.is_gm:
+        return None
     campaign = await store.campaign(seat.campaign.id) or seat.campaign
     if campaign.phase not in (Phase.BATTLES, Phase.RESOLUTION):
+        return None
+    return await battle_list_public_at(store, campaign, now)
+
+
+async def open_battles(store: Store, seat: Seat, now: datetime | None = None) -> BattleDesk | None:
+    """The person's battles of the current turn's list; ``None`` before the list is out, and
+    (given ``now``) before it is public, except for the GM."""
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    if campaign.phase not in (Phase.BATTLES, Phase.RESOLUTION):
+        return None
+    if now is not None and await battles_public_at(store, seat, now) is not None:
         return None
     listed = await store.battle_list(campaign.id, campaign.turn)
     if listed is None:
@@ -590,11 +693,13 @@ class ResultWrite:
 
 
 async def _battle_for(
-    store: Store, seat: Seat, expected_turn: int, battle_id: int
+    store: Store, seat: Seat, expected_turn: int, battle_id: int, now: datetime
 ) -> tuple[Campaign, Battle | None, Refusal | None]:
     campaign = await store.campaign(seat.campaign.id) or seat.campaign
     if campaign.turn != expected_turn or campaign.phase not in (Phase.BATTLES, Phase.RESOLUTION):
         return campaign, None, Refusal.STALE
+    if await battles_public_at(store, seat, now) is not None:
+        return campaign, None, Refusal.LIST_NOT_PUBLIC
     listed = await store.battle_list(campaign.id, campaign.turn)
     battle = (
         None if listed is None else next((b for b in listed.battles if b.id == battle_id), None)
@@ -619,7 +724,7 @@ def result_notice(
     )
 
 
-async def _tell_sides(
+async def _result_notices(
     store: Store,
     campaign: Campaign,
     battle: Battle,
@@ -628,6 +733,8 @@ async def _tell_sides(
     event: str,
     now: datetime,
 ) -> tuple[NewOutboxMessage, ...]:
+    """The notes to the members of ``sides`` who can get private messages (to be queued with
+    the write they announce)."""
     members = [
         m
         for m in await store.members(campaign.id)
@@ -640,9 +747,7 @@ async def _tell_sides(
         person = people.get(member.user_id)
         if person is None or not person.can_receive_private:
             continue
-        notice = result_notice(campaign, campaign.turn, battle.id, member.user_id, event, seq)
-        await store.enqueue(notice, now)
-        queued.append(notice)
+        queued.append(result_notice(campaign, campaign.turn, battle.id, member.user_id, event, seq))
     return tuple(queued)
 
 
@@ -657,7 +762,7 @@ async def report_result(
 ) -> ResultWrite:
     """A participant (or the GM) reports how a battle ended; the other side is asked to
     confirm. Reporting again replaces the report and needs a new confirmation."""
-    campaign, battle, refusal = await _battle_for(store, seat, expected_turn, battle_id)
+    campaign, battle, refusal = await _battle_for(store, seat, expected_turn, battle_id, now)
     if refusal is not None or battle is None:
         return ResultWrite(refusal=refusal)
     if (winner is None) == outcome.has_winner or (
@@ -665,16 +770,20 @@ async def report_result(
     ):
         return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle)
     result = BattleResult(battle=battle.id, outcome=outcome, winner=winner)
+    others = set(battle.participants()) - ({seat.side} if seat.side else set())
+    notices = await _result_notices(
+        store, campaign, battle, others, seat.member.user_id, "reported", now
+    )
     written = await store.report_result(
-        campaign.id, campaign.turn, result, seat.member.user_id, now
+        campaign.id,
+        campaign.turn,
+        result,
+        seat.member.user_id,
+        now,
+        outbox=(*notices, board_refresh(campaign, f"result:{battle.id}", now)),
     )
     if written.outcome is not WriteOutcome.SAVED:
         return ResultWrite(refusal=Refusal.STALE, battle=battle)
-    others = set(battle.participants()) - ({seat.side} if seat.side else set())
-    notices = await _tell_sides(
-        store, campaign, battle, others, seat.member.user_id, "reported", now
-    )
-    await store.enqueue(board_refresh(campaign, f"result:{battle.id}", now), now)
     return ResultWrite(battle=battle, report=written.report, notices=notices)
 
 
@@ -689,7 +798,7 @@ async def answer_result(
 ) -> ResultWrite:
     """The other side (or the GM) confirms the reported result (only if it is still
     ``expected``) or disputes it for the GM to settle."""
-    campaign, battle, refusal = await _battle_for(store, seat, expected_turn, battle_id)
+    campaign, battle, refusal = await _battle_for(store, seat, expected_turn, battle_id, now)
     if refusal is not None or battle is None:
         return ResultWrite(refusal=refusal)
     reports = {r.battle: r for r in await store.battle_reports(campaign.id, campaign.turn)}
@@ -700,15 +809,19 @@ async def answer_result(
     reporter_side = reporter.side_id if reporter else None
     if not seat.is_gm and (seat.side is None or seat.side == reporter_side):
         return ResultWrite(refusal=Refusal.NOT_OPPONENT, battle=battle, report=report)
+    told = set(battle.participants()) - ({seat.side} if seat.side else set())
+    event = "confirmed" if confirm else "disputed"
+    notices = await _result_notices(store, campaign, battle, told, seat.member.user_id, event, now)
+    outbox = (*notices, board_refresh(campaign, f"result:{battle.id}", now))
     if confirm:
         if expected is None:
             return ResultWrite(refusal=Refusal.REPORT_CHANGED, battle=battle, report=report)
         written = await store.confirm_result(
-            campaign.id, campaign.turn, expected, seat.member.user_id, now
+            campaign.id, campaign.turn, expected, seat.member.user_id, now, outbox=outbox
         )
     else:
         written = await store.dispute_result(
-            campaign.id, campaign.turn, battle.id, seat.member.user_id, now
+            campaign.id, campaign.turn, battle.id, seat.member.user_id, now, outbox=outbox
         )
     match written.outcome:
         case WriteOutcome.SAVED:
@@ -719,15 +832,4 @@ async def answer_result(
             return ResultWrite(refusal=Refusal.NO_REPORT, battle=battle)
         case _:
             return ResultWrite(refusal=Refusal.STALE, battle=battle)
-    told = set(battle.participants()) - ({seat.side} if seat.side else set())
-    notices = await _tell_sides(
-        store,
-        campaign,
-        battle,
-        told,
-        seat.member.user_id,
-        "confirmed" if confirm else "disputed",
-        now,
-    )
-    await store.enqueue(board_refresh(campaign, f"result:{battle.id}", now), now)
     return ResultWrite(battle=battle, report=written.report, notices=notices)

@@ -3,8 +3,10 @@
 :meth:`OutboxSender.send_due` claims due messages (at most one per chat at a time, so a chat's
 posts keep their order), renders each in the chat's language (:func:`bot.posts.render`), sends
 it, and records the outcome: sent; retry later (flood control: after ``retry_after``; a 5xx or
-network error: with exponential backoff); or given up (the bot was blocked or removed, the chat
-is gone, the request is malformed), logged, so one dead chat never holds back the others.
+network error: with exponential backoff); sent again at once to the new chat when a group became
+a supergroup (its campaigns follow it: ``Store.move_chat``); or given up (the bot was blocked or
+removed, the chat is gone, the request is malformed), logged, so one dead chat never holds back
+the others.
 :meth:`OutboxSender.run` is the production loop: it polls about once a second, or at once when
 :meth:`wake` is called after something was queued.
 
@@ -36,13 +38,12 @@ from aiogram.utils.i18n import I18n
 from aiolimiter import AsyncLimiter
 
 from bot.clock import Clock
+from bot.message_limits import CAPTION_LIMIT, TEXT_LIMIT, shorten, split_text
 from bot.posts import Post, PostContext, render
 from storage import OutboxMessage, Store
 
 log = logging.getLogger(__name__)
 
-TEXT_LIMIT = 4096
-CAPTION_LIMIT = 1024
 _GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
 
 
@@ -62,19 +63,6 @@ class SendReport:
     sent: list[int] = field(default_factory=list)
     retried: list[int] = field(default_factory=list)
     dead: list[int] = field(default_factory=list)
-
-
-def split_text(text: str, limit: int) -> list[str]:
-    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible."""
-    pieces: list[str] = []
-    rest = text
-    while len(rest) > limit:
-        cut = rest.rfind("\n", 0, limit)
-        cut = cut if cut > 0 else limit
-        pieces.append(rest[:cut])
-        rest = rest[cut:].lstrip("\n")
-    pieces.append(rest)
-    return pieces
 
 
 def backoff(attempts: int, base: timedelta, cap: timedelta) -> timedelta:
@@ -187,10 +175,12 @@ class OutboxSender:
             await self.store.mark_failed(message.id, str(error), retry_at, now)
             report.retried.append(message.id)
             return
+        except TelegramMigrateToChat as error:
+            await self._follow_migration(message, error, now, report)
+            return
         except (
             TelegramForbiddenError,
             TelegramNotFound,
-            TelegramMigrateToChat,
             TelegramEntityTooLarge,
             TelegramBadRequest,
         ) as error:
@@ -211,15 +201,43 @@ class OutboxSender:
         report.sent.append(message.id)
         await self._after_sent(message, post, telegram_id)
 
+    async def _follow_migration(
+        self,
+        message: OutboxMessage,
+        error: TelegramMigrateToChat,
+        now: datetime,
+        report: SendReport,
+    ) -> None:
+        """The group became a supergroup: move its campaigns and unsent posts (this one too)
+        to the new chat id, and send this one again at once, there."""
+        moved = await self.store.move_chat(message.chat_id, error.migrate_to_chat_id, now)
+        log.info(
+            "chat %s became supergroup %s; campaigns moved: %s",
+            message.chat_id,
+            error.migrate_to_chat_id,
+            [campaign.id for campaign in moved],
+        )
+        await self._retry(message, str(error), now, report, at_once=True)
+
     async def _retry(
-        self, message: OutboxMessage, error: str, now: datetime, report: SendReport
+        self,
+        message: OutboxMessage,
+        error: str,
+        now: datetime,
+        report: SendReport,
+        *,
+        at_once: bool = False,
     ) -> None:
         if message.attempts >= self.max_attempts:
             log.error("post %s given up after %s attempts: %s", message.id, message.attempts, error)
             await self.store.mark_failed(message.id, error, None, now)
             report.dead.append(message.id)
             return
-        delay = backoff(message.attempts, self.base_backoff, self.max_backoff)
+        delay = (
+            timedelta(0)
+            if at_once
+            else backoff(message.attempts, self.base_backoff, self.max_backoff)
+        )
         log.info("post %s failed (%s); retry in %s", message.id, error, delay)
         await self.store.mark_failed(message.id, error, now + delay, now)
         report.retried.append(message.id)
@@ -293,12 +311,12 @@ class OutboxSender:
                     await self.bot.edit_message_caption(
                         chat_id=message.chat_id,
                         message_id=message_id,
-                        caption=split_text(post.text, CAPTION_LIMIT)[0],
+                        caption=shorten(post.text, CAPTION_LIMIT),
                         reply_markup=post.keyboard,
                     )
                 else:
                     await self.bot.edit_message_text(
-                        text=split_text(post.text, TEXT_LIMIT)[0],
+                        text=shorten(post.text, TEXT_LIMIT),
                         chat_id=message.chat_id,
                         message_id=message_id,
                         reply_markup=post.keyboard,

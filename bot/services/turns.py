@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.services.deployment import sides_to_place
 from bot.services.posting import board_post, group_post, held_until, private_post
 from rules import (
     BattleResult,
@@ -91,9 +92,7 @@ async def begin_first_turn(
         return FirstTurnResult(outcome=FirstTurnOutcome.NOT_STARTED)
     sides = await store.sides(campaign_id)
     placements = await store.placements(campaign_id)
-    missing = tuple(
-        side.id for side in sides if side.id not in placements or not placements[side.id].ready
-    )
+    missing = tuple(side.id for side in sides_to_place(sides, placements))
     if missing:
         return FirstTurnResult(outcome=FirstTurnOutcome.MISSING_PLACEMENTS, missing=missing)
     state = deployed_state(
@@ -131,7 +130,9 @@ async def publish_battle_list(
     post_at: datetime | None = None,
 ) -> TransitionResult:
     """Close the orders window: plan the battles from the stored orders, publish the list to the
-    group and tell each participating side's players their battles, all in one step. With
+    group, tell each participating side's players their battles, and tell the strategists of a
+    side whose orders were dropped (RULES 3.2: an order the rules refuse now, e.g. after a GM
+    correction changed the turn's start) which orders and why, all in one step. With
     ``post_at`` (the Friday moment), the list and the notices wait until then in the outbox."""
     campaign = await store.campaign(campaign_id)
     if campaign is None:
@@ -150,14 +151,27 @@ async def publish_battle_list(
         ),
         board_post(campaign, f"step:{step}"),
     ]
+    members = await store.members(campaign_id)
     fighting = {side for battle in plan.battles for side in battle.participants()}
-    for member in await store.members(campaign_id):
+    for member in members:
         if member.side_id in fighting and member.roles & {Role.TACTICIAN, Role.STRATEGIST}:
             notice = private_post(
                 campaign,
                 member.user_id,
                 "battle_notice",
                 f"step:{step}:battle_notice",
+                turn=turn,
+                side=member.side_id,
+            )
+            outbox.append(held_until(notice, post_at))
+    dropped = {rejection.side for rejection in plan.rejected}
+    for member in members:
+        if member.side_id in dropped and Role.STRATEGIST in member.roles:
+            notice = private_post(
+                campaign,
+                member.user_id,
+                "orders_dropped",
+                f"step:{step}:orders_dropped",
                 turn=turn,
                 side=member.side_id,
             )

@@ -28,6 +28,17 @@ CREATE TABLE join_requests (
     PRIMARY KEY (campaign_id, user_id)
 );
 
+-- Someone a GM removed from a campaign: they cannot ask to join it again (nor join a side)
+-- until a GM lets them back in, which deletes the row.
+CREATE TABLE removed_members (
+    campaign_id  INTEGER NOT NULL REFERENCES campaigns (id),
+    user_id      INTEGER NOT NULL,
+    display_name TEXT    NOT NULL,
+    removed_by   INTEGER NOT NULL,
+    removed_at   TEXT    NOT NULL,
+    PRIMARY KEY (campaign_id, user_id)
+);
+
 -- What the bot waits for a person to type in a chat (a step of a dialogue), one per chat and
 -- person, so a restart in the middle of a dialogue loses nothing.
 CREATE TABLE prompts (

@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.session.base import BaseSession
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.methods import (
     AnswerCallbackQuery,
     EditMessageReplyMarkup,
@@ -37,6 +38,8 @@ from aiogram.types import (
     Update,
     User,
 )
+
+from bot.message_limits import TEXT_LIMIT, telegram_length
 
 BOT_USER = User(id=4242, is_bot=True, first_name="Strategium", username="strategium_bot")
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -74,12 +77,20 @@ class Sent:
 
 
 class FakeSession(BaseSession):
-    """Records every request and answers it as Telegram would."""
+    """Records every request and answers it as Telegram would, refusing a text longer than
+    Telegram's 4096 characters ("message is too long").
+
+    With ``refuse_repeats`` on, it also refuses what Telegram refuses on a repeat: an edit that
+    would leave a message as it is ("message is not modified") and a second answer to one
+    callback query."""
 
     def __init__(self, chats: dict[int, Chat]) -> None:
         super().__init__()
         self.sent: list[Sent] = []
         self.files: dict[str, bytes] = {}
+        self.refuse_repeats = False
+        self.shown: dict[tuple[int, int], tuple[str, InlineKeyboardMarkup | None]] = {}
+        self._answered: set[str] = set()
         self._chats = chats
         self._next_message_id = 1000
 
@@ -91,7 +102,38 @@ class FakeSession(BaseSession):
     ) -> TelegramType:
         chat_id = getattr(method, "chat_id", None)
         self.sent.append(Sent(method=method, chat_id=chat_id if isinstance(chat_id, int) else None))
-        return cast(TelegramType, self._answer(method))
+        if isinstance(method, SendMessage | EditMessageText):
+            self._refuse_too_long(method)
+        if self.refuse_repeats:
+            self._refuse_repeat(method)
+        answer = self._answer(method)
+        if isinstance(answer, Message) and isinstance(method, SendMessage | EditMessageText):
+            self.shown[(answer.chat.id, answer.message_id)] = (
+                method.text or "",
+                cast(InlineKeyboardMarkup | None, method.reply_markup),
+            )
+        return cast(TelegramType, answer)
+
+    def _refuse_too_long(self, method: TelegramMethod[Any]) -> None:
+        if telegram_length(getattr(method, "text", None) or "") > TEXT_LIMIT:
+            raise TelegramBadRequest(method, "Bad Request: message is too long")
+
+    def _refuse_repeat(self, method: TelegramMethod[Any]) -> None:
+        if isinstance(method, AnswerCallbackQuery):
+            if method.callback_query_id in self._answered:
+                raise TelegramBadRequest(
+                    method, "Bad Request: query is too old and response timeout expired"
+                )
+            self._answered.add(method.callback_query_id)
+        if isinstance(method, EditMessageText) and method.message_id is not None:
+            key = (int(method.chat_id or 0), method.message_id)
+            if self.shown.get(key) == (method.text, method.reply_markup):
+                raise TelegramBadRequest(
+                    method,
+                    "Bad Request: message is not modified: specified new message content and "
+                    "reply markup are exactly the same as a current content and reply markup "
+                    "of the message",
+                )
 
     def _message(self, chat_id: int, **fields: Any) -> Message:
         self._next_message_id += 1
@@ -121,11 +163,24 @@ class FakeSession(BaseSession):
             case SendDocument():
                 return self._message(int(method.chat_id), caption=method.caption)
             case EditMessageText() | EditMessageReplyMarkup():
-                return self._message(int(method.chat_id or 0), text=getattr(method, "text", ""))
+                return self._edited(method)
             case AnswerCallbackQuery():
                 return True
             case _:
                 return True
+
+    def _edited(self, method: EditMessageText | EditMessageReplyMarkup) -> Message:
+        chat_id = int(method.chat_id or 0)
+        if method.message_id is None:
+            return self._message(chat_id, text=getattr(method, "text", ""))
+        chat = self._chats.get(chat_id) or Chat(id=chat_id, type="private")
+        return Message(
+            message_id=method.message_id,
+            date=EPOCH,
+            chat=chat,
+            from_user=BOT_USER,
+            text=getattr(method, "text", ""),
+        )
 
     async def stream_content(
         self,
@@ -216,6 +271,7 @@ class FakeTelegram:
             text=sent.text,
             reply_markup=sent.markup,
         )
+        self.session.shown[(chat.id, message.message_id)] = (sent.text, sent.markup)
         query = CallbackQuery(
             id=str(self._next_update()),
             from_user=user,

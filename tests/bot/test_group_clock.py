@@ -9,7 +9,8 @@ from aiogram.utils.i18n import I18n
 from bot.clock import ManualClock
 from bot.handlers.group.clock import clock_buttons
 from bot.services.clockwork import advance
-from storage import CampaignStatus, Phase, Store
+from rules import Attack, SideOrders
+from storage import CampaignStatus, Phase, Store, UnreportedPolicy
 from tests.bot.telegram import FakeTelegram, Sent
 from tests.storage.campaign_script import GM, PLACEMENTS, new_campaign, strategist
 
@@ -118,3 +119,53 @@ async def test_panel_buttons_follow_the_campaign_state(
     assert paused is not None
     with i18n.context(), i18n.use_locale("ru"):
         assert len([b for row in clock_buttons(paused) for b in row]) == 1
+
+
+async def test_the_gm_resolves_a_turn_waiting_for_results_after_confirming(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    campaign = await new_campaign(store, chat_id=CHAT, policy=UnreportedPolicy.WAIT_FOR_GM)
+    await advance(store, campaign.id, 0, Phase.SETUP, GM, clock.now())
+    for side, placement in PLACEMENTS.items():
+        await store.save_placement(
+            campaign.id, side, placement, True, strategist(side), clock.now()
+        )
+    await advance(store, campaign.id, 0, Phase.DEPLOYMENT, GM, clock.now())
+    attack = SideOrders(attacks=(Attack(sector="1", target="blue"),))
+    await store.save_orders(campaign.id, 1, "red", attack, True, strategist("red"), clock.now())
+    await advance(store, campaign.id, 1, Phase.ORDERS, GM, clock.now())
+    group = telegram.group(CHAT, "Siege")
+    gm = telegram.user(GM, "Game Master")
+    player = telegram.user(strategist("blue"), "Blue")
+
+    question = await telegram.feed(telegram.message(gm, group, "/advance"))
+    assert question is not None
+    [(_, data)] = question.buttons()
+    telegram.take()
+    await telegram.feed(telegram.press(gm, question, data))
+    sent = telegram.take()
+    assert "some battles have no result" in _alert(sent)
+    offer = sent[-1]
+    assert offer.text.startswith("Resolve turn 1 now? Battles without a result count as draws")
+    [(label, force)] = offer.buttons()
+    assert label == "⚖ Yes, resolve now"
+    waiting = await store.campaign(campaign.id)
+    assert waiting is not None
+    assert (waiting.turn, waiting.phase) == (1, Phase.RESOLUTION)
+    with i18n.context(), i18n.use_locale("en"):
+        panel = [b.text for row in clock_buttons(waiting) for b in row]
+    assert "⚖ Resolve now (unreported battles count as draws)" in panel
+
+    await telegram.feed(telegram.press(player, offer, force))
+    assert "Only this campaign's GM" in _alert(telegram.take())
+    await telegram.feed(telegram.press(gm, offer, force))
+    assert _alert(telegram.take()) == "Done: the campaign moved on. The group is told."
+    resolved = await store.campaign(campaign.id)
+    assert resolved is not None
+    assert (resolved.turn, resolved.phase) == (2, Phase.ORDERS)
+    record = await store.turn_record(campaign.id, 1)
+    assert record is not None
+    assert record.resolution is not None
+    assert record.resolution.report.unreported == (1,)
+    await telegram.feed(telegram.press(gm, offer, force))
+    assert "out of date" in _alert(telegram.take())

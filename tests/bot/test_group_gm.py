@@ -32,6 +32,7 @@ ACTIONS = (
     ("role", "2.tactician"),
     ("kick", "2"),
     ("kick!", "2"),
+    ("readmit", "2"),
     ("results", ""),
     ("battle", "1.1"),
     ("set", "1.1.crushing.s1"),
@@ -60,6 +61,7 @@ class Table:
     async def start(self, store: Store, clock: ManualClock) -> Campaign:
         campaign = await set_up_campaign(self.telegram, store, self.anna, self.group)
         await say(self.telegram, self.boris, self.boris.id, "/start")
+        await store.request_join(campaign.id, 2, "Boris", clock.now())
         await join_side(store, campaign, 2, "Boris", "s1", Role.STRATEGIST, clock.now())
         return campaign
 
@@ -203,7 +205,28 @@ async def test_the_gm_places_a_side_that_did_not_deploy(
     assert result.advanced
 
 
-async def test_the_gm_types_a_placement_checked_by_the_rules(
+async def test_a_side_with_only_a_draft_placement_is_one_the_gm_can_place(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    await store.save_placement(campaign.id, "s1", RED_PLACEMENT, True, 2, clock.now())
+    await store.save_placement(campaign.id, "s2", {"3": 1}, False, 2, clock.now())  # a +/- draft
+    blocked = await advance(store, campaign.id, 0, Phase.DEPLOYMENT, 1, clock.now())
+    assert not blocked.advanced
+    panel = await table.panel()
+    sides = await tap(telegram, table.anna, panel, "Place a side")
+    assert sides is not None
+    assert "choose one to place it" in sides.text
+    choice = await tap(telegram, table.anna, sides, "Blue")
+    await tap(telegram, table.anna, choice, "Use the default placement")
+    assert await notices(store, campaign.id) == ["GM Anna placed Blue, which had not deployed."]
+    assert (await store.placements(campaign.id))["s2"].ready
+    result = await advance(store, campaign.id, 0, Phase.DEPLOYMENT, 1, clock.now())
+    assert result.advanced
+
+
+async def test_the_gm_types_a_placement_in_private_checked_by_the_rules(
     telegram: FakeTelegram, store: Store, clock: ManualClock
 ) -> None:
     table = Table(telegram)
@@ -211,22 +234,64 @@ async def test_the_gm_types_a_placement_checked_by_the_rules(
     panel = await table.panel()
     sides = await tap(telegram, table.anna, panel, "Place a side")
     choice = await tap(telegram, table.anna, sides, "Red")
-    ask = await tap(telegram, table.anna, choice, "Type a placement")
-    assert ask is not None
-    assert "e.g. «1:4 2:3 4:3» (10 armies in 3 sectors)" in ask.text
-    unreadable = await say(telegram, table.anna, table.group, "four in the north")
+    telegram.take()
+    await tap(telegram, table.anna, choice, "Type a placement")
+    sent = telegram.take()
+    assert "Open it first (tap my name, then «Start»)" in _alert(sent)
+    assert await store.prompt(table.anna.id, table.anna.id) is None
+    await say(telegram, table.anna, table.anna.id, "/start")
+    telegram.take()
+    await tap(telegram, table.anna, choice, "Type a placement")
+    sent = telegram.take()
+    assert _alert(sent) == "I asked you in our private chat: type Red's placement there."
+    [question] = [s for s in sent if s.chat_id is not None]
+    assert question.chat_id == table.anna.id
+    assert "type Red's placement here" in question.text
+    assert "e.g. «1:4 2:3 4:3» (10 armies in 3 sectors)" in question.text
+    in_group = await say(telegram, table.anna, table.group, "1:4 2:3 4:3")
+    assert in_group is None, "the group is no place for a secret placement"
+    unreadable = await say(telegram, table.anna, table.anna.id, "four in the north")
     assert unreadable is not None
+    assert unreadable.chat_id == table.anna.id
     assert "sector:armies pairs" in unreadable.text
-    wrong = await say(telegram, table.anna, table.group, "1:4 2:3")
+    wrong = await say(telegram, table.anna, table.anna.id, "1:4 2:3")
     assert wrong is not None
+    assert wrong.chat_id == table.anna.id
     assert "Place exactly 10 armies in all (now 7)." in wrong.text
     assert "Use exactly 3 different sectors (now 2)." in wrong.text
     assert "s1" not in await store.placements(campaign.id)
-    placed = await say(telegram, table.anna, table.group, "1:4 2:3 4:3")
+    telegram.take()
+    placed = await say(telegram, table.anna, table.anna.id, "1:4 2:3 4:3")
     assert placed is not None
-    assert placed.text == "Saved. The group is told."
+    assert placed.chat_id == table.anna.id
+    assert placed.text == (
+        "Saved: Red at 1:4 2:3 4:3. The group is told that you placed it, not where."
+    )
     assert await notices(store, campaign.id) == ["GM Anna placed Red, which had not deployed."]
-    assert (await store.placements(campaign.id))["s1"].placement == {"1": 4, "2": 3, "4": 3}
+    record = (await store.placements(campaign.id))["s1"]
+    assert (record.placement, record.ready) == ({"1": 4, "2": 3, "4": 3}, True)
+    assert await store.prompt(table.anna.id, table.anna.id) is None
+    group_words = [s.text for s in telegram.sent if s.chat_id == table.group.id]
+    group_words += [str(m.payload) for m in await store.outbox_messages(campaign.id)]
+    assert not any("1:4" in words for words in group_words)
+
+
+async def test_the_gm_can_stop_a_private_placement_question(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    await say(telegram, table.anna, table.anna.id, "/start")
+    panel = await table.panel()
+    choice = await tap(
+        telegram, table.anna, await tap(telegram, table.anna, panel, "Place a side"), "Blue"
+    )
+    await tap(telegram, table.anna, choice, "Type a placement")
+    stopped = await say(telegram, table.anna, table.anna.id, "/cancel")
+    assert stopped is not None
+    assert "Stopped; nothing was placed." in stopped.text
+    assert await store.prompt(table.anna.id, table.anna.id) is None
+    assert "s2" not in await store.placements(campaign.id)
 
 
 async def test_the_gm_lists_and_sets_battle_results(
@@ -288,7 +353,9 @@ async def test_the_gm_undoes_the_last_step(
     assert confirm is not None
     assert "now: Turn 1: orders" in confirm.text
     await tap(telegram, table.anna, confirm, "Yes, undo")
-    assert await notices(store, campaign.id) == ["GM Anna undid the last step: now Deployment."]
+    kinds = [m.kind for m in await store.outbox_messages(campaign.id)]
+    assert kinds.count("undo_notice") == 1
+    assert await notices(store, campaign.id) == []  # announced once, by the undo itself
     stored = await store.campaign(campaign.id)
     assert stored is not None
     assert (stored.turn, stored.phase) == (0, Phase.DEPLOYMENT)

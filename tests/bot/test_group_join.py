@@ -9,7 +9,7 @@ from bot.posts import PostContext, render
 from bot.services.campaigns import board_refresh
 from bot.services.outbox_sender import OutboxSender
 from rules import Attack, Move, SideOrders
-from storage import OutboxMessage, Role, Store
+from storage import Campaign, OutboxMessage, Role, Store
 from tests.bot.group_helpers import button, say, set_up_campaign, tap, to_orders
 from tests.bot.telegram import FakeTelegram
 
@@ -56,7 +56,9 @@ async def test_a_player_joins_with_one_tap_and_a_side_choice(
     assert member is not None
     assert member.roles == frozenset({Role.STRATEGIST})
     assert await store.join_requests(campaign.id) == []
-    notices = [m for m in await store.outbox_messages(campaign.id) if m.kind == "text"]
+    notices = [
+        m for m in await store.outbox_messages(campaign.id) if m.kind == "text" and m.chat_id < 0
+    ]
     assert [n.payload["text"] for n in notices] == ["Boris joined Red as strategist."]
     assert all(n.chat_id == -100 for n in notices)
     again = await say(telegram, boris, group, "/join")
@@ -199,3 +201,147 @@ async def test_the_board_is_pinned_once_then_edited_in_place(
     assert "Still to open a private chat with me (tap Join, then Start): Anna, Boris" in (
         edits[0].text or ""
     )
+
+
+class Joined:
+    """A campaign in deployment whose GM Anna opened the private chat, the group's announcement
+    with the «Join» button, and Boris, who joined Red through the group and the private chat."""
+
+    def __init__(self, telegram: FakeTelegram) -> None:
+        self.telegram = telegram
+        self.anna = telegram.user(1, "Anna")
+        self.boris = telegram.user(2, "Boris")
+        self.eve = telegram.user(5, "Eve")
+        self.group = telegram.group(-100, "Wargamers")
+
+    async def start(self, store: Store, boris_joins: bool = True) -> Campaign:
+        telegram, boris = self.telegram, self.boris
+        campaign = await set_up_campaign(telegram, store, self.anna, self.group)
+        self.announcement = telegram.sent[-1]
+        await say(telegram, self.anna, self.anna.id, "/start")
+        await say(telegram, self.eve, self.eve.id, "/start")
+        self.red, self.blue = (side.id for side in await store.sides(campaign.id))
+        if boris_joins:
+            await say(telegram, boris, self.group, "/join")
+            sides = await say(telegram, boris, boris.id, f"/start join-{campaign.id}")
+            await tap(telegram, boris, await tap(telegram, boris, sides, "Red"), "Strategist")
+        telegram.take()
+        return campaign
+
+
+async def test_a_stranger_cannot_join_with_the_link_alone(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    table = Joined(telegram)
+    campaign = await table.start(store, boris_joins=False)
+    link = await say(telegram, table.eve, table.eve.id, f"/start join-{campaign.id}")
+    assert link is not None
+    assert "tap «Join» under the campaign's post in its group" in link.text
+    assert link.buttons() == []
+    assert await store.member(campaign.id, 5) is None
+
+
+async def test_a_stranger_cannot_join_with_a_forged_button(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    table = Joined(telegram)
+    campaign = await table.start(store, boris_joins=False)
+    outbox_before = await store.outbox_messages(campaign.id)
+    for data in (f"jc:{campaign.id}:{table.blue}:", f"jc:{campaign.id}:{table.blue}:strategist"):
+        telegram.take()
+        await telegram.feed(telegram.forged_press(table.eve, table.eve.id, data))
+        sent = telegram.take()
+        assert [type(s.method) for s in sent] == [AnswerCallbackQuery]
+        assert "tap «Join» under the campaign's post" in sent[0].text
+    assert await store.member(campaign.id, 5) is None
+    assert await store.outbox_messages(campaign.id) == outbox_before
+
+
+async def test_after_setup_the_gms_hear_of_a_new_player_in_private(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    table = Joined(telegram)
+    campaign = await table.start(store)
+    gm_notes = [
+        str(m.payload["text"])
+        for m in await store.outbox_messages(campaign.id)
+        if m.kind == "text" and m.chat_id == table.anna.id
+    ]
+    assert gm_notes == [
+        "Boris joined Red as strategist in «Siege of Vraks» and now sees that side's plans. "
+        "If they should not play, remove them: /gm in the group, then Members."
+    ]
+
+
+async def test_a_player_cannot_switch_sides_by_joining_again(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    table = Joined(telegram)
+    campaign = await table.start(store)
+    boris, red, blue = table.boris, table.red, table.blue
+    # A player cannot switch sides by joining again: only the GM moves players.
+    outbox_before = await store.outbox_messages(campaign.id)
+    again = await say(telegram, boris, boris.id, f"/start join-{campaign.id}")
+    assert again is not None
+    assert "Only the GM can move you to another side" in again.text
+    telegram.take()
+    await telegram.feed(
+        telegram.forged_press(boris, boris.id, f"jc:{campaign.id}:{blue}:tactician")
+    )
+    sent = telegram.take()
+    assert [type(s.method) for s in sent] == [AnswerCallbackQuery]
+    assert "Only the GM can move you" in sent[0].text
+    member = await store.member(campaign.id, 2)
+    assert member is not None
+    assert (member.side_id, member.roles) == (red, frozenset({Role.STRATEGIST}))
+    assert await store.outbox_messages(campaign.id) == outbox_before
+
+
+async def test_a_removed_player_cannot_rejoin_until_the_gm_lets_them(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    table = Joined(telegram)
+    campaign = await table.start(store)
+    anna, boris, group, announcement = table.anna, table.boris, table.group, table.announcement
+    blue = table.blue
+    # The GM removes Boris: he cannot ask again, nor use the link or a button, until let back.
+    panel = await say(telegram, anna, group, "/gm")
+    who = await tap(telegram, anna, await tap(telegram, anna, panel, "Members"), "Boris")
+    confirm = await tap(telegram, anna, who, "Remove")
+    assert confirm is not None
+    assert "They cannot join again until you let them" in confirm.text
+    await tap(telegram, anna, confirm, "Yes, remove Boris")
+    assert await store.member(campaign.id, 2) is None
+    outbox_before = await store.outbox_messages(campaign.id)
+    refused = await say(telegram, boris, group, "/join")
+    assert refused is not None
+    assert "The GM removed you from «Siege of Vraks»" in refused.text
+    assert "ask the GM to let you back in" in refused.text
+    telegram.take()
+    await telegram.feed(telegram.press(boris, announcement, button(announcement, "Join")))
+    answer = telegram.take()[-1].method
+    assert isinstance(answer, AnswerCallbackQuery)
+    assert answer.url is None
+    assert "The GM removed you" in (answer.text or "")
+    link = await say(telegram, boris, boris.id, f"/start join-{campaign.id}")
+    assert link is not None
+    assert "The GM removed you" in link.text
+    telegram.take()
+    await telegram.feed(
+        telegram.forged_press(boris, boris.id, f"jc:{campaign.id}:{blue}:strategist")
+    )
+    assert "The GM removed you" in telegram.take()[-1].text
+    assert await store.member(campaign.id, 2) is None
+    assert await store.join_requests(campaign.id) == []
+    assert await store.outbox_messages(campaign.id) == outbox_before
+
+    # The GM lets him back: he asks again in the group and joins like anyone.
+    panel = await say(telegram, anna, group, "/gm")
+    members = await tap(telegram, anna, panel, "Members")
+    await tap(telegram, anna, members, "Let Boris join again")
+    await say(telegram, boris, group, "/join")
+    sides = await say(telegram, boris, boris.id, f"/start join-{campaign.id}")
+    await tap(telegram, boris, await tap(telegram, boris, sides, "Blue"), "Tactician")
+    member = await store.member(campaign.id, 2)
+    assert member is not None
+    assert (member.side_id, member.roles) == (blue, frozenset({Role.TACTICIAN}))

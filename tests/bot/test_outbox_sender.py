@@ -11,6 +11,7 @@ from aiogram import Bot
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
+    TelegramMigrateToChat,
     TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
@@ -27,8 +28,9 @@ from aiogram.utils.i18n import I18n
 
 from bot import posts
 from bot.clock import ManualClock
+from bot.message_limits import split_text
 from bot.posts import Post
-from bot.services.outbox_sender import Limits, OutboxSender, backoff, split_text
+from bot.services.outbox_sender import Limits, OutboxSender, backoff
 from storage import NewCampaign, NewOutboxMessage, OutboxState, Store
 from tests.bot.telegram import FakeSession
 
@@ -249,3 +251,37 @@ def test_long_texts_split_at_line_ends() -> None:
     pieces = split_text(text, 1000)
     assert all(len(piece) <= 1000 for piece in pieces)
     assert "\n".join(pieces) == text
+
+
+def migrated_to(new_chat_id: int) -> Failure:
+    return lambda method: TelegramMigrateToChat(
+        method, "Bad Request: group chat was upgraded to a supergroup chat", new_chat_id
+    )
+
+
+async def test_a_group_that_became_a_supergroup_takes_its_campaign_and_posts_along(
+    session: FlakySession, sender: OutboxSender, store: Store, clock: ManualClock
+) -> None:
+    supergroup = -1009876
+    campaign = await store.create_campaign(
+        NewCampaign(chat_id=GROUP, title="Siege", created_by=1, creator_name="GM"), clock.now()
+    )
+    first, second = await _queue(store, clock, GROUP, "g1", "g2")
+    await _queue(store, clock, ALICE, "a1")
+    session.failures = {GROUP: [migrated_to(supergroup)]}
+
+    report = await sender.send_due()
+
+    assert sorted(report.sent) == sorted([first, second, first + 2])
+    assert [text for chat, text in session.delivered if chat == supergroup] == ["g1", "g2"]
+    assert [text for chat, text in session.delivered if chat == GROUP] == []
+    moved = await store.campaign(campaign.id)
+    assert moved is not None
+    assert moved.chat_id == supergroup
+    assert await store.active_campaign(supergroup) == moved
+    assert await store.active_campaign(GROUP) is None
+    assert [a.action for a in await store.audit_log(campaign.id)][-1] == "chat_migrated"
+    for message_id in (first, second):
+        message = await store.outbox_message(message_id)
+        assert message is not None
+        assert (message.chat_id, message.state) == (supergroup, OutboxState.SENT)

@@ -522,8 +522,8 @@ async def test_every_refused_line_names_its_rule_and_changes_nothing(
         assert reason in first_line, (line, first_line)
         assert "Nothing changed." in reply.text
     too_many = screen(await table.say(201, "fortify 4\n" * 41))
-    assert too_many.text.splitlines()[40].endswith(
-        "Too many lines in one message; send the rest separately."
+    assert too_many.text.splitlines()[40] == (
+        "1 more line was not read: at most 40 lines in one message; send the rest separately."
     )
     after = await store.orders(table.campaign.id, 1, "red")
     assert after is not None

@@ -75,3 +75,25 @@ async def test_join_requests_prompts_and_ui_messages_survive_a_restart(db_path: 
         assert [r.user_id for r in await store.join_requests(campaign_id)] == [9]
     finally:
         await store.close()
+
+
+async def test_a_removal_is_kept_until_a_gm_lets_the_person_back(db_path: Path) -> None:
+    store = await SqliteCampaignStore.open(db_path)
+    campaign_id = await _campaign(store)
+    await store.request_join(campaign_id, 9, "Boris", T0)
+    assert await store.join_request(campaign_id, 9) is not None
+    removal = await store.record_removal(campaign_id, 9, "Boris", 1, T0 + timedelta(minutes=1))
+    assert await store.join_request(campaign_id, 9) is None, "a removal drops the request"
+    await store.close()
+
+    store = await SqliteCampaignStore.open(db_path)
+    try:
+        assert await store.removed_member(campaign_id, 9) == removal
+        assert await store.removed_members(campaign_id) == [removal]
+        assert (removal.removed_by, removal.removed_at) == (1, T0 + timedelta(minutes=1))
+        assert await store.removed_member(campaign_id, 7) is None
+        assert await store.clear_removal(campaign_id, 9)
+        assert not await store.clear_removal(campaign_id, 9)
+        assert await store.removed_members(campaign_id) == []
+    finally:
+        await store.close()

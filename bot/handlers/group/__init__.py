@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers.group import clock, gm, setup, status
+from bot.handlers.group import clock, gm, migration, setup, status
 
 
 def build() -> list[Router]:
     """The group screens' routers (each a new ``Router`` per dispatcher)."""
-    return [setup.build(), gm.build(), status.build(), clock.build()]
+    return [migration.build(), setup.build(), gm.build(), status.build(), clock.build()]

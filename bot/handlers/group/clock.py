@@ -1,10 +1,14 @@
-"""The GM's time tools in the group: advance now, pause, resume, extend the deadline.
+"""The GM's time tools in the group: advance now, pause, resume, extend the deadline, and
+resolve now when the turn waits for the GM's results.
 
 Commands ``/advance`` (asks to confirm with a button), ``/pause``, ``/resume`` and
 ``/extend N`` (hours), and the same as buttons (:func:`clock_buttons`, shown on the ``/gm``
-panel). Every use is checked against the sender's role in *this* campaign; a button names the
-(campaign, turn, phase) it was made for and is stale once the campaign moved on. The services
-audit each action and queue its announcement to the group; the GM gets a short answer.
+panel). Under the wait-for-the-GM policy a turn whose battles lack results stops at its
+resolution; the GM may then resolve it anyway (confirmed with a second button): battles without
+a result count as draws without losses. Every use is checked against the sender's role in
+*this* campaign; a button names the (campaign, turn, phase) it was made for and is stale once
+the campaign moved on. The services audit each action and queue its announcement to the group;
+the GM gets a short answer.
 """
 
 from __future__ import annotations
@@ -19,7 +23,15 @@ from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, gm_member, not_gm_text, pressed_campaign
 from bot.services import timekeeping
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, BlockReason
-from storage import Campaign, CampaignStatus, ExtendOutcome, ExtendResult, Phase, Store
+from storage import (
+    Campaign,
+    CampaignStatus,
+    ExtendOutcome,
+    ExtendResult,
+    Phase,
+    Store,
+    UnreportedPolicy,
+)
 
 EXTENSIONS = (12, 24)
 """Hours offered as extension buttons."""
@@ -53,6 +65,8 @@ def clock_buttons(campaign: Campaign) -> list[list[InlineKeyboardButton]]:
             InlineKeyboardButton(text=_("⏸ Pause"), callback_data=press("pause")),
         ]
     ]
+    if waits_for_gm(campaign):
+        rows.append([InlineKeyboardButton(text=force_label(), callback_data=press("askforce"))])
     if campaign.schedule.mode == "weekly":
         rows.append(
             [
@@ -65,6 +79,20 @@ def clock_buttons(campaign: Campaign) -> list[list[InlineKeyboardButton]]:
     return rows
 
 
+def waits_for_gm(campaign: Campaign) -> bool:
+    """True when the turn may stop at its resolution for battles without a result (the
+    wait-for-the-GM policy), so the GM may force it."""
+    return (
+        campaign.unreported_policy is UnreportedPolicy.WAIT_FOR_GM
+        and campaign.phase is Phase.RESOLUTION
+    )
+
+
+def force_label() -> str:
+    """The GM's "resolve now" button."""
+    return _("⚖ Resolve now (unreported battles count as draws)")
+
+
 def advanced_text(result: AdvanceResult) -> str:
     """The GM's answer after "advance now"."""
     match result.outcome:
@@ -75,7 +103,10 @@ def advanced_text(result: AdvanceResult) -> str:
         case AdvanceOutcome.BLOCKED if result.reason is BlockReason.SIDES_NOT_DEPLOYED:
             return _("Not yet: some sides have not deployed. Place them first.")
         case AdvanceOutcome.BLOCKED if result.reason is BlockReason.RESULTS_MISSING:
-            return _("Not yet: some battles have no result. Set them, or force the resolution.")
+            return _(
+                "Not yet: some battles have no result. Set them, or resolve now (the button "
+                "below): they count as draws without losses."
+            )
         case AdvanceOutcome.BLOCKED:
             return _("Not yet: the campaign needs at least two sides.")
         case AdvanceOutcome.FINISHED:
@@ -170,11 +201,22 @@ async def clock_pressed(
             if isinstance(query.message, Message):
                 await ask_advance_for(query.message, campaign)
             return
-        case "advance":
+        case "advance" | "force":
+            force = callback_data.a == "force"
             result = await timekeeping.advance_now(
-                store, campaign.id, campaign.turn, campaign.phase, actor, now
+                store, campaign.id, campaign.turn, campaign.phase, actor, now, force=force
             )
             text = advanced_text(result)
+            blocked = result.reason is BlockReason.RESULTS_MISSING and not force
+            if blocked and result.campaign is not None and isinstance(query.message, Message):
+                await query.answer(text, show_alert=True)
+                await ask_force_for(query.message, result.campaign)
+                return
+        case "askforce" if waits_for_gm(campaign):
+            await query.answer()
+            if isinstance(query.message, Message):
+                await ask_force_for(query.message, campaign)
+            return
         case "pause":
             paused = await timekeeping.pause(store, campaign.id, actor, now)
             text = _("Paused.") if paused.applied else _("Nothing done: not running.")
@@ -199,6 +241,23 @@ async def ask_advance_for(message: Message, campaign: Campaign) -> None:
     )
     await message.answer(
         _("Advance the campaign to its next phase now?"),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
+    )
+
+
+async def ask_force_for(message: Message, campaign: Campaign) -> None:
+    """The confirm button for resolving a turn whose battles lack results."""
+    button = InlineKeyboardButton(
+        text=_("⚖ Yes, resolve now"),
+        callback_data=ClockPress(
+            c=campaign.id, t=campaign.turn, p=campaign.phase.value, a="force"
+        ).pack(),
+    )
+    await message.answer(
+        _(
+            "Resolve turn {turn} now? Battles without a result count as draws without losses; "
+            "results set later do not change this turn (only a GM correction does)."
+        ).format(turn=campaign.turn),
         reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
     )
 

@@ -8,7 +8,8 @@ the group through the outbox.
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Router
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Command
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -19,9 +20,6 @@ from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
 from bot.handlers.group.guards import (
-    AwaitedAnswer,
-    ask,
-    ask_again,
     campaign_here,
     gm_member,
     no_campaign_text,
@@ -29,7 +27,10 @@ from bot.handlers.group.guards import (
     pressed_campaign,
 )
 from bot.handlers.joining import role_name
+from bot.handlers.private.gm_prompts import GM_PLACEMENT, placement_question
+from bot.i18n import language_of
 from bot.posts.group import colour_mark, position_line
+from bot.posts.turns import format_moment
 from bot.services import campaigns, turns
 from bot.texts import describe_deployment_problem, outcome_name, sector_label
 from rules import BattleResult, Outcome, ResultsError
@@ -40,7 +41,6 @@ from storage import (
     Member,
     Person,
     Phase,
-    Prompt,
     Role,
     Store,
     WriteOutcome,
@@ -122,7 +122,12 @@ async def open_panel(message: Message, store: Store, person: Person) -> None:
 
 
 async def pressed(
-    query: CallbackQuery, callback_data: GmPress, store: Store, clock: Clock, person: Person
+    query: CallbackQuery,
+    callback_data: GmPress,
+    store: Store,
+    clock: Clock,
+    person: Person,
+    i18n: I18n,
 ) -> None:
     """Any GM button: re-check campaign, turn, phase and the presser's role, then act."""
     campaign = await pressed_campaign(
@@ -146,6 +151,7 @@ async def pressed(
         "role": _toggle,
         "kick": _kick_confirm,
         "kick!": _kick,
+        "readmit": _readmit,
         "results": _results,
         "battle": _battle_screen,
         "set": _set_result,
@@ -162,7 +168,7 @@ async def pressed(
     if handler is None:
         await query.answer(_("That button is not valid any more."), show_alert=True)
         return
-    await handler(GmContext(query, query.message, store, clock, person, gm, campaign), value)
+    await handler(GmContext(query, query.message, store, clock, i18n, person, gm, campaign), value)
 
 
 class GmContext:
@@ -174,6 +180,7 @@ class GmContext:
         message: Message,
         store: Store,
         clock: Clock,
+        i18n: I18n,
         person: Person,
         gm: Member,
         campaign: Campaign,
@@ -182,6 +189,7 @@ class GmContext:
         self.message = message
         self.store = store
         self.clock = clock
+        self.i18n = i18n
         self.person = person
         self.gm = gm
         self.campaign = campaign
@@ -192,10 +200,13 @@ class GmContext:
         await self.message.edit_text(text, reply_markup=InlineKeyboardMarkup(inline_keyboard=rows))
 
     async def announce(self, text: str) -> None:
-        """Tell the group what the GM did (queued: it must arrive), show the GM the same words,
-        and turn the panel back to the menu."""
+        """Tell the group what the GM did (queued: it must arrive), then :meth:`done`."""
         now = self.clock.now()
         await self.store.enqueue(campaigns.group_notice(self.campaign, text, now), now)
+        await self.done(text)
+
+    async def done(self, text: str) -> None:
+        """Show the GM ``text`` and turn the panel back to the menu."""
         await self.query.answer(text)
         fresh = await self.store.campaign(self.campaign.id) or self.campaign
         menu_text, keyboard = panel(fresh)
@@ -222,8 +233,25 @@ async def _members(ctx: GmContext, value: str) -> None:
         mark = f"{colour_mark(side.colour)} {side.name}" if side else "—"
         label = f"{member.display_name}: {mark}, {_roles_text(member)}"
         rows.append([_button(label[:60], ctx.campaign, "member", str(member.user_id))])
+    for removed in await ctx.store.removed_members(ctx.campaign.id):
+        label = _("↩ Let {name} join again").format(name=removed.display_name)
+        rows.append([_button(label[:60], ctx.campaign, "readmit", str(removed.user_id))])
     rows.append(_back(ctx.campaign))
     await ctx.show(_("Members: choose one to move, change roles or remove."), rows)
+
+
+async def _readmit(ctx: GmContext, value: str) -> None:
+    removed = (
+        await ctx.store.removed_member(ctx.campaign.id, int(value)) if value.isdigit() else None
+    )
+    if removed is None or not await campaigns.readmit(ctx.store, ctx.campaign, removed.user_id):
+        await ctx.query.answer(_("That person may join already."), show_alert=True)
+        return
+    await ctx.announce(
+        _("GM {gm} lets {name} join the campaign again: they tap «Join» like anyone.").format(
+            gm=ctx.person.display_name, name=removed.display_name
+        )
+    )
 
 
 async def _target(ctx: GmContext, value: str) -> Member | None:
@@ -333,9 +361,10 @@ async def _kick_confirm(ctx: GmContext, value: str) -> None:
         _back(ctx.campaign),
     ]
     await ctx.show(
-        _("Remove {name} from the campaign? Their past orders and results stay.").format(
-            name=member.display_name
-        ),
+        _(
+            "Remove {name} from the campaign? Their past orders and results stay. They cannot "
+            "join again until you let them (Members)."
+        ).format(name=member.display_name),
         rows,
     )
 
@@ -386,10 +415,27 @@ def _result_words(result: BattleResult | None, names: dict[str, str]) -> str:
     return outcome_name(result.outcome)
 
 
+async def _list_still_secret(ctx: GmContext) -> bool:
+    """Before the battle list is public (Friday), the panel in the group must not show it:
+    the press is answered with the moment instead (True)."""
+    public_at = await campaigns.battle_list_public_at(ctx.store, ctx.campaign, ctx.clock.now())
+    if public_at is None:
+        return False
+    await ctx.query.answer(
+        _("The battle list is posted on {moment}; set results after that.").format(
+            moment=format_moment(public_at, ctx.campaign.time_zone, ctx.campaign.language)
+        ),
+        show_alert=True,
+    )
+    return True
+
+
 async def _results(ctx: GmContext, value: str) -> None:
     found = _results_turn(ctx.campaign)
     if found is None:
         await ctx.query.answer(_("No battle results to set in this phase."), show_alert=True)
+        return
+    if not found[1] and await _list_still_secret(ctx):
         return
     turn, correction = found
     names = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
@@ -460,6 +506,8 @@ async def _battle_screen(ctx: GmContext, value: str) -> None:
     battle = next((b for b in battles if str(b[0]) == battle_text), None)
     if battle is None:
         await ctx.query.answer(_("That battle is not on the list."), show_alert=True)
+        return
+    if found is not None and not found[1] and await _list_still_secret(ctx):
         return
     battle_id, attacker, defender, sector = battle
     names = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
@@ -628,78 +676,37 @@ async def _store_placement(
 
 
 async def _place_typed_prompt(ctx: GmContext, value: str) -> None:
+    """A typed placement is secret: it is asked for, typed and answered in the GM's private
+    chat (``bot.handlers.private.gm_prompts``); here only a pop-up says so."""
     missing = {s.id: s for s in await campaigns.missing_placements(ctx.store, ctx.campaign)}
     side = missing.get(value)
     if side is None:
         await ctx.query.answer(_("That side has deployed already."), show_alert=True)
         return
+    open_private = _(
+        "A placement is secret, so you type it in our private chat. Open it first (tap my "
+        "name, then «Start»), then tap «Type a placement» again."
+    )
+    gm_id = ctx.person.user_id
+    if not ctx.person.can_receive_private or ctx.query.bot is None:
+        await ctx.query.answer(open_private, show_alert=True)
+        return
     await ctx.store.set_prompt(
-        ctx.message.chat.id,
-        ctx.person.user_id,
-        ctx.campaign.id,
-        "gm.place",
-        {"side": side.id},
-        ctx.message.message_id,
-        ctx.clock.now(),
+        gm_id, gm_id, ctx.campaign.id, GM_PLACEMENT, {"side": side.id}, None, ctx.clock.now()
     )
-    await ctx.query.answer()
-    await ask(
-        ctx.message,
-        ctx.query.from_user,
-        _(
-            "{name}, reply with {side}'s placement as sector:armies pairs, e.g. «1:4 2:3 4:3» "
-            "({armies} armies in {sectors} sectors)."
-        ).format(
-            name=ctx.query.from_user.full_name,
-            side=side.name,
-            armies=turns.game_for(ctx.campaign).ruleset.start_armies,
-            sectors=turns.game_for(ctx.campaign).ruleset.start_sectors,
-        ),
-    )
-
-
-async def typed_placement(
-    message: Message, store: Store, clock: Clock, person: Person, prompt: Prompt
-) -> None:
-    """The GM's typed placement for a side that did not deploy."""
-    campaign = await store.campaign(prompt.campaign_id or 0)
-    side_id = str(prompt.data.get("side", ""))
-    if (
-        campaign is None
-        or campaign.phase is not Phase.DEPLOYMENT
-        or await gm_member(store, campaign, person.user_id) is None
-    ):
-        await store.clear_prompt(message.chat.id, person.user_id)
-        await message.answer(_("Deployment is over; nothing was changed."))
-        return
+    language = ctx.person.language or language_of(ctx.person.telegram_language)
+    with ctx.i18n.use_locale(language):
+        question = placement_question(ctx.campaign, side.name)
     try:
-        placement = campaigns.parse_placement(message.text or "")
-    except campaigns.PlacementInputError:
-        await ask_again(
-            message, _("Write the placement as sector:armies pairs, e.g. «1:4 2:3 4:3».")
-        )
+        await ctx.query.bot.send_message(gm_id, question)
+    except (TelegramForbiddenError, TelegramBadRequest):
+        await ctx.store.clear_prompt(gm_id, gm_id)
+        await ctx.query.answer(open_private, show_alert=True)
         return
-    outcome, problems = await campaigns.place_side(
-        store, campaign, side_id, placement, person.user_id, clock.now()
+    await ctx.query.answer(
+        _("I asked you in our private chat: type {side}'s placement there.").format(side=side.name),
+        show_alert=True,
     )
-    if outcome is campaigns.PlaceOutcome.INVALID:
-        await ask_again(
-            message,
-            "\n".join(describe_deployment_problem(p) for p in problems)
-            + "\n"
-            + _("Send the placement again."),
-        )
-        return
-    await store.clear_prompt(message.chat.id, person.user_id)
-    if outcome is campaigns.PlaceOutcome.CLOSED:
-        await message.answer(_("Deployment is over; nothing was changed."))
-        return
-    side = next((s for s in await store.sides(campaign.id) if s.id == side_id), None)
-    notice = _("GM {gm} placed {side}, which had not deployed.").format(
-        gm=person.display_name, side=side.name if side else side_id
-    )
-    await store.enqueue(campaigns.group_notice(campaign, notice, clock.now()), clock.now())
-    await message.reply(_("Saved. The group is told."))
 
 
 # ---- undo and end ----
@@ -729,11 +736,9 @@ async def _undo(ctx: GmContext, value: str) -> None:
     if not result.applied or result.campaign is None:
         await ctx.query.answer(_("There is nothing to undo here."), show_alert=True)
         return
-    await ctx.store.enqueue(
-        campaigns.board_refresh(result.campaign, "undo", ctx.clock.now()), ctx.clock.now()
-    )
     ctx.campaign = result.campaign
-    await ctx.announce(
+    # The undo service queued the group's notice and the board refresh with the undo itself.
+    await ctx.done(
         _("GM {gm} undid the last step: now {position}.").format(
             gm=ctx.person.display_name, position=position_line(result.campaign)
         )
@@ -833,7 +838,6 @@ def build() -> Router:
     router = Router(name=__name__)
     router.message.register(open_panel, Command("gm"))
     router.message.register(group_language, Command("lang"))
-    router.message.register(typed_placement, F.text, AwaitedAnswer("gm.place"))
     router.callback_query.register(pressed, GmPress.filter())
     router.callback_query.register(group_language_pressed, GroupLanguage.filter())
     return router

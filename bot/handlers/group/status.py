@@ -8,6 +8,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
+from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_text
 from bot.handlers.group.setup import map_label, policy_label, rules_label, schedule_label
 from bot.posts.group import board_text, deadline_line
@@ -15,11 +16,11 @@ from bot.posts.turns import deadline_of, format_moment
 from bot.services import campaigns
 from bot.services.turns import game_for
 from bot.texts import describe_battle
-from rules.render import MapView, SideView, render_map
+from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView, render_map
 from storage import Campaign, Phase, Store
 
 
-async def show_status(message: Message, command: CommandObject, store: Store) -> None:
+async def show_status(message: Message, command: CommandObject, store: Store, clock: Clock) -> None:
     """``/status [time zone]``: position, deadline (also in the given zone) and the board
     (readiness only, never orders)."""
     campaign = await campaign_here(store, message)
@@ -29,7 +30,8 @@ async def show_status(message: Message, command: CommandObject, store: Store) ->
     deadline = await deadline_line(store, campaign, campaign.language)
     if command.args:
         deadline = await _deadline_in(store, campaign, command.args, deadline)
-    await message.answer(board_text(await campaigns.board(store, campaign), deadline))
+    board = await campaigns.board(store, campaign, clock.now())
+    await message.answer(board_text(board, deadline))
 
 
 async def _deadline_in(store: Store, campaign: Campaign, asked: str, line: str | None) -> str:
@@ -75,6 +77,7 @@ async def show_map(message: Message, store: Store) -> None:
         title=_("{title}, turn {turn}").format(title=campaign.title, turn=campaign.turn)[:120],
         language=campaign.language,
         captured=captured,
+        labels=RUSSIAN_LABELS if campaign.language == "ru" else MapLabels(),
     )
     await message.answer_photo(
         BufferedInputFile(render_map(view), filename=f"map-{campaign.id}-{campaign.turn}.png"),
@@ -84,11 +87,20 @@ async def show_map(message: Message, store: Store) -> None:
     )
 
 
-async def show_battles(message: Message, store: Store) -> None:
-    """``/battles``: this turn's battle list, once it is published."""
+async def show_battles(message: Message, store: Store, clock: Clock) -> None:
+    """``/battles``: this turn's battle list, once it is published (on Friday, though the
+    orders close on Thursday)."""
     campaign = await campaign_here(store, message)
     if campaign is None:
         await message.answer(no_campaign_text())
+        return
+    public_at = await campaigns.battle_list_public_at(store, campaign, clock.now())
+    if public_at is not None:
+        await message.answer(
+            _("The orders are in. The battle list is posted here on {moment}.").format(
+                moment=format_moment(public_at, campaign.time_zone, campaign.language)
+            )
+        )
         return
     listed = None
     if campaign.phase in (Phase.BATTLES, Phase.RESOLUTION):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers.private import battles, campaigns, deployment, orders, typed
+from bot.handlers.private import battles, campaigns, deployment, gm_prompts, orders, typed
 
 
 def build() -> list[Router]:
-    """The private screens' routers (each a new ``Router`` per dispatcher); plain text last."""
+    """The private screens' routers (each a new ``Router`` per dispatcher): a GM question
+    waiting for typed input first, plain text read as the phase's input last."""
     return [
+        gm_prompts.build(),
         orders.build(),
         deployment.build(),
         battles.build(),

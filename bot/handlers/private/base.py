@@ -1,5 +1,6 @@
-"""What the private screens share: finding the person's campaign, and showing a screen in one
-message that is edited in place (a new one only when the old one is gone)."""
+"""What the private screens share: finding the person's campaign, showing a screen in one
+message that is edited in place (a new one only when the old one is gone), and sending built
+text within Telegram's 4096 characters (split at line ends; an edit is shortened)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from aiogram.types import InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
+from bot.message_limits import shorten, split_text
 from bot.services.orders import CampaignPick, Seat, pick_campaign
 from storage import Person, Store
 
@@ -43,19 +45,40 @@ async def show_screen(
     message_id: int | None,
 ) -> int:
     """Show a screen: edit ``message_id`` in place, else send it anew; remember which message
-    shows ``kind`` for the person. Returns that message's id."""
+    shows ``kind`` for the person. Returns that message's id. A text too long for one message
+    is shortened in an edit, and sent as several messages (the buttons under the last)."""
     if message_id is not None:
         try:
             await bot.edit_message_text(
-                text=text, chat_id=chat_id, message_id=message_id, reply_markup=keyboard
+                text=shorten(text), chat_id=chat_id, message_id=message_id, reply_markup=keyboard
             )
         except TelegramBadRequest as error:
             if "not modified" not in str(error):
                 message_id = None
     if message_id is None:
-        sent = await bot.send_message(chat_id, text, reply_markup=keyboard)
+        sent = await send_text(bot, chat_id, text, keyboard)
         message_id = sent.message_id
     await store.remember_ui_message(
         seat.campaign.id, seat.member.user_id, kind, chat_id, message_id, clock.now()
     )
     return message_id
+
+
+async def send_text(
+    bot: Bot, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None = None
+) -> Message:
+    """Send built text, in several messages if it is too long for one (cut at line ends), the
+    buttons under the last; returns the last message."""
+    *leading, last = split_text(text)
+    for piece in leading:
+        await bot.send_message(chat_id, piece)
+    return await bot.send_message(chat_id, last, reply_markup=keyboard)
+
+
+async def answer_text(
+    message: Message, text: str, keyboard: InlineKeyboardMarkup | None = None
+) -> None:
+    """Answer ``message`` with built text, split as :func:`send_text` does."""
+    if message.bot is None:
+        raise RuntimeError("a message from an update always has its bot")
+    await send_text(message.bot, message.chat.id, text, keyboard)

@@ -4,6 +4,8 @@ side confirms or disputes it; the GM's override (group GM tools) is final."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from aiogram import Bot, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
@@ -13,11 +15,13 @@ from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import seat_or_answer, show_screen
 from bot.handlers.private.callbacks import BATTLES_PHASE, ResultButton
+from bot.posts.turns import format_moment
 from bot.services.orders import (
     Refusal,
     ResultWrite,
     Seat,
     answer_result,
+    battles_public_at,
     open_battles,
     report_result,
     seat_in,
@@ -31,9 +35,11 @@ from storage import Person, Store
 KIND = "battles"
 
 
-async def battles_view(store: Store, seat: Seat) -> tuple[str, screens.Keyboard] | None:
-    """The person's battles now, or ``None`` before the battle list is out."""
-    desk = await open_battles(store, seat)
+async def battles_view(
+    store: Store, seat: Seat, now: datetime
+) -> tuple[str, screens.Keyboard] | None:
+    """The person's battles now, or ``None`` before the battle list is out (or public)."""
+    desk = await open_battles(store, seat, now)
     if desk is None:
         return None
     names = await side_names(store, seat.campaign.id)
@@ -45,9 +51,20 @@ async def show_battles(message: Message, store: Store, clock: Clock, person: Per
     seat = await seat_or_answer(message, store, person)
     if seat is None:
         return
-    view = await battles_view(store, seat)
+    now = clock.now()
+    view = await battles_view(store, seat, now)
     if view is None:
         campaign = await store.campaign(seat.campaign.id) or seat.campaign
+        public_at = await battles_public_at(store, seat, now)
+        if public_at is not None:
+            moment = format_moment(public_at, campaign.time_zone, screens.language())
+            await message.answer(
+                _(
+                    "The orders are in. The battle list comes out on {moment}; then your "
+                    "battles are here, to report their results."
+                ).format(moment=moment)
+            )
+            return
         await message.answer(_("No battle list yet.") + " " + screens.phase_words(campaign))
         return
     if message.bot is not None:
@@ -114,7 +131,10 @@ async def press(
         await query.answer(screens.refusal_words(Refusal.NOT_MEMBER, None), show_alert=True)
         return
     message_id = query.message.message_id if query.message is not None else None
-    desk = await open_battles(store, seat)
+    desk = await open_battles(store, seat, clock.now())
+    if desk is None and await battles_public_at(store, seat, clock.now()) is not None:
+        await _refuse(query, store, clock, bot, seat, Refusal.LIST_NOT_PUBLIC, message_id)
+        return
     if (
         desk is None
         or desk.campaign.turn != callback_data.turn
@@ -205,7 +225,7 @@ async def press(
 async def _show_list(
     store: Store, clock: Clock, bot: Bot, seat: Seat, chat_id: int, message_id: int | None
 ) -> None:
-    view = await battles_view(store, seat)
+    view = await battles_view(store, seat, clock.now())
     if view is None:
         campaign = await store.campaign(seat.campaign.id) or seat.campaign
         view = (screens.phase_words(campaign), screens.Keyboard(inline_keyboard=[]))

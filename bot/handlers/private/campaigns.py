@@ -9,7 +9,9 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
+from bot.handlers.editing import edit_in_place
 from bot.handlers.private import screens
+from bot.handlers.private.base import answer_text
 from bot.handlers.private.callbacks import CampaignButton
 from bot.services.orders import Refusal, pick_campaign, seat_in
 from storage import Membership, Person, Store
@@ -41,7 +43,7 @@ async def list_campaigns(message: Message, store: Store, person: Person) -> None
     lines = [_("Your campaigns (the marked one is current):")]
     for membership in pick.choices:
         lines.append(f"• {screens.phase_words(membership.campaign)}")
-    await message.answer("\n".join(lines), reply_markup=_keyboard(pick.choices, current))
+    await answer_text(message, "\n".join(lines), _keyboard(pick.choices, current))
 
 
 async def choose(
@@ -56,11 +58,12 @@ async def choose(
     pick = await pick_campaign(store, person)
     await query.answer(_("Current campaign: {title}").format(title=seat.campaign.title))
     if isinstance(query.message, Message):
-        await query.message.edit_text(
+        await edit_in_place(
+            query.message,
             _("Current campaign: {title}").format(title=seat.campaign.title)
             + "\n"
             + screens.phase_words(seat.campaign),
-            reply_markup=_keyboard(pick.choices, seat.campaign.id),
+            _keyboard(pick.choices, seat.campaign.id),
         )
 
 

@@ -147,6 +147,8 @@ async def press(
         return
     if result.problems:
         await query.answer("\n".join(screens.deployment_problems(result.problems)), show_alert=True)
+    elif result.refusal is not None:
+        await query.answer(screens.refusal_words(result.refusal, campaign), show_alert=True)
     elif callback_data.action == "ok" and result.deployment.ready:
         await query.answer(_("Deployment confirmed."))
     else:

@@ -15,7 +15,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
 from bot.handlers.private import screens
-from bot.handlers.private.base import seat_or_answer, show_screen
+from bot.handlers.private.base import answer_text, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
 from bot.order_text import Vocabulary, parse_orders_text
 from bot.services.orders import (
@@ -71,7 +71,7 @@ async def show_orders(message: Message, store: Store, clock: Clock, person: Pers
     desk = opened.desk
     if not seat.gives_orders or desk.campaign.phase is not Phase.ORDERS:
         names, side_name, editor = await _words(store, desk)
-        await message.answer(screens.viewer_text(desk, names, side_name, editor))
+        await answer_text(message, screens.viewer_text(desk, names, side_name, editor))
         return
     text, keyboard = await home_screen(store, desk)
     if message.bot is not None:
@@ -89,7 +89,7 @@ async def _gm_view(message: Message, store: Store, seat: Seat) -> None:
     for desk in desks.values():
         names, side_name, editor = await _words(store, desk)
         parts.append(screens.orders_text(desk, names, side_name, editor))
-    await message.answer("\n\n".join(parts))
+    await answer_text(message, "\n\n".join(parts))
 
 
 async def typed_orders(
@@ -189,9 +189,12 @@ async def press(
                 screens.refusal_words(result.refusal or Refusal.STALE, campaign), show_alert=True
             )
             return
-        await query.answer(
-            _("Ready: your orders are confirmed.") if action == "ok" else _("Back to draft.")
-        )
+        if result.refusal is not None:
+            await query.answer(screens.refusal_words(result.refusal, campaign), show_alert=True)
+        else:
+            await query.answer(
+                _("Ready: your orders are confirmed.") if action == "ok" else _("Back to draft.")
+            )
         await _show_review(query, store, clock, bot, seat, result.desk, with_map=False)
         return
     await query.answer()

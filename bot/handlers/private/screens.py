@@ -13,12 +13,13 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton
-from bot.order_text import LineProblem, ParsedLine, ParsedPlacement
+from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement
 from bot.services.orders import (
     BattleDesk,
     Deployment,
     Desk,
     EntryResult,
+    LineOutcome,
     Refusal,
 )
 from bot.texts import (
@@ -154,6 +155,18 @@ def refusal_words(
             )
         case Refusal.BAD_WINNER:
             return _("A victory needs a winner from this battle; a draw has none.")
+        case Refusal.LIST_NOT_PUBLIC:
+            return _("The battle list is not out yet; /battles says when it will be.")
+        case Refusal.CHANGED_MEANWHILE:
+            return _(
+                "Another strategist of your side changed the orders a moment ago, so they are "
+                "not confirmed. Look at them again and confirm if they are right."
+            )
+        case Refusal.BUSY:
+            return _(
+                "Your side's orders were being changed by someone else at the same moment, so "
+                "your change was not saved. Look at them (/orders) and try again."
+            )
 
 
 # ---- orders ---------------------------------------------------------------------------------
@@ -439,35 +452,70 @@ def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
             )
 
 
+MAX_REFUSED_SHOWN = 15
+"""Refused lines worded one by one in a reply; the rest are counted."""
+
+
 def text_results(
     parsed: Sequence[ParsedLine], result: EntryResult, desk: Desk, names: Names
 ) -> list[str]:
-    """Line by line: what was recorded, or why not and what to do instead."""
-    lang = language()
+    """Line by line: what was recorded, or why not and what to do instead. At most
+    :data:`MAX_REFUSED_SHOWN` refused lines are worded and the others counted; lines past
+    the most one message may hold are counted, not read."""
     outcomes = iter(result.lines)
     lines: list[str] = []
+    refused = unread = 0
     for line in parsed:
-        if line.problem is not None:
-            lines.append(f"✗ «{line.text}»: {parse_problem_words(line, desk, names)}")
+        if line.problem is LineProblem.TOO_MANY_LINES:
+            unread += 1
             continue
-        outcome = next(outcomes)
-        words = "; ".join(
-            dict.fromkeys(describe_order(o, desk.game.map, names, lang) for o in outcome.orders)
-        )
-        if len(outcome.orders) > 1:
-            words += f" ×{len(outcome.orders)}"
-        if outcome.rejection is None:
-            lines.append(f"✓ {words}")
+        outcome = None if line.problem is not None else next(outcomes)
+        if outcome is not None and outcome.accepted:
+            lines.append(f"✓ {_line_orders(outcome, desk, names)}")
             continue
-        reason = describe_rejection(outcome.rejection, desk.game.map, names, lang)
-        order = outcome.rejection.order
-        hint = (
-            _suggestion(desk, order, outcome.rejection.rule, names)
-            if isinstance(order, Move | Attack | Fortify | Reinforce)
-            else None
+        refused += 1
+        if refused <= MAX_REFUSED_SHOWN:
+            lines.append(_refused_line(line, outcome, desk, names))
+    if refused > MAX_REFUSED_SHOWN:
+        hidden = refused - MAX_REFUSED_SHOWN
+        lines.append(
+            _(
+                "…and {n} more line was not recorded.",
+                "…and {n} more lines were not recorded.",
+                hidden,
+            ).format(n=hidden)
         )
-        lines.append(f"✗ «{line.text}»: {reason}" + (f" {hint}" if hint else ""))
+    if unread:
+        lines.append(
+            _(
+                "{n} more line was not read: at most {limit} lines in one message; send the "
+                "rest separately.",
+                "{n} more lines were not read: at most {limit} lines in one message; send the "
+                "rest separately.",
+                unread,
+            ).format(n=unread, limit=MAX_LINES)
+        )
     return lines
+
+
+def _line_orders(outcome: LineOutcome, desk: Desk, names: Names) -> str:
+    words = "; ".join(
+        dict.fromkeys(describe_order(o, desk.game.map, names, language()) for o in outcome.orders)
+    )
+    return words + (f" ×{len(outcome.orders)}" if len(outcome.orders) > 1 else "")
+
+
+def _refused_line(line: ParsedLine, outcome: LineOutcome | None, desk: Desk, names: Names) -> str:
+    if outcome is None or outcome.rejection is None:
+        return f"✗ «{line.text}»: {parse_problem_words(line, desk, names)}"
+    reason = describe_rejection(outcome.rejection, desk.game.map, names, language())
+    order = outcome.rejection.order
+    hint = (
+        _suggestion(desk, order, outcome.rejection.rule, names)
+        if isinstance(order, Move | Attack | Fortify | Reinforce)
+        else None
+    )
+    return f"✗ «{line.text}»: {reason}" + (f" {hint}" if hint else "")
 
 
 def change_toast(order: Order, desk: Desk, names: Names) -> str:

@@ -1,0 +1,120 @@
+"""The GM's typed answers in the private chat, asked from the group's GM panel.
+
+A placement for a side that did not deploy is secret until turn 1, so the panel asks for it
+here (a stored ``Prompt`` for the GM's private chat) and never in the group. Registered before
+the other private screens: while such a prompt waits, the GM's plain text is the answer, not
+orders or their own side's placement. The group hears only that the GM placed the side.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiogram import F, Router
+from aiogram.filters import Command, Filter
+from aiogram.types import Message
+from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import gettext as _
+
+from bot.clock import Clock
+from bot.services import campaigns
+from bot.services.turns import game_for
+from bot.texts import describe_deployment_problem
+from storage import Campaign, Person, Phase, Prompt, Store
+
+GM_PLACEMENT = "gm_placement"
+"""The prompt's ``field``: ``data["side"]`` names the side to place."""
+
+
+class GmPromptWaiting(Filter):
+    """Passes when the bot waits for this person's typed answer to a GM panel question in this
+    chat; gives the handler the stored ``prompt``."""
+
+    async def __call__(self, message: Message, store: Store) -> bool | dict[str, Any]:
+        if message.from_user is None:
+            return False
+        prompt = await store.prompt(message.chat.id, message.from_user.id)
+        if prompt is None or prompt.field != GM_PLACEMENT:
+            return False
+        return {"prompt": prompt}
+
+
+def placement_question(campaign: Campaign, side_name: str) -> str:
+    """What the GM is asked in private."""
+    ruleset = game_for(campaign).ruleset
+    return _(
+        "«{title}»: type {side}'s placement here as sector:armies pairs, e.g. «1:4 2:3 4:3» "
+        "({armies} armies in {sectors} sectors). It stays secret: the group hears only that "
+        "you placed {side}. /cancel stops."
+    ).format(
+        title=campaign.title,
+        side=side_name,
+        armies=ruleset.start_armies,
+        sectors=ruleset.start_sectors,
+    )
+
+
+async def typed_placement(
+    message: Message, store: Store, clock: Clock, person: Person, prompt: Prompt, i18n: I18n
+) -> None:
+    """The GM's typed placement for a side that did not deploy: checked by the rules, stored,
+    and announced to the group without the numbers."""
+    campaign = await store.campaign(prompt.campaign_id or 0)
+    side_id = str(prompt.data.get("side", ""))
+    gm = None if campaign is None else await store.member(campaign.id, person.user_id)
+    if campaign is None or campaign.phase is not Phase.DEPLOYMENT or gm is None or not gm.is_gm:
+        await store.clear_prompt(message.chat.id, person.user_id)
+        await message.answer(_("Deployment is over; nothing was changed."))
+        return
+    missing = {side.id: side for side in await campaigns.missing_placements(store, campaign)}
+    side = missing.get(side_id)
+    if side is None:
+        await store.clear_prompt(message.chat.id, person.user_id)
+        await message.answer(_("That side has deployed already; nothing was changed."))
+        return
+    try:
+        placement = campaigns.parse_placement(message.text or "")
+    except campaigns.PlacementInputError:
+        await message.answer(
+            _("Write the placement as sector:armies pairs, e.g. «1:4 2:3 4:3», or /cancel.")
+        )
+        return
+    now = clock.now()
+    outcome, problems = await campaigns.place_side(
+        store, campaign, side.id, placement, person.user_id, now
+    )
+    if outcome is campaigns.PlaceOutcome.INVALID:
+        lines = [describe_deployment_problem(problem) for problem in problems]
+        lines.append(_("Send the placement again, or /cancel."))
+        await message.answer("\n".join(lines))
+        return
+    await store.clear_prompt(message.chat.id, person.user_id)
+    if outcome is campaigns.PlaceOutcome.CLOSED:
+        await message.answer(_("Deployment is over; nothing was changed."))
+        return
+    with i18n.use_locale(campaign.language):
+        notice = _("GM {gm} placed {side}, which had not deployed.").format(
+            gm=person.display_name, side=side.name
+        )
+    await store.enqueue(campaigns.group_notice(campaign, notice, now), now)
+    await message.answer(
+        _("Saved: {side} at {placement}. The group is told that you placed it, not where.").format(
+            side=side.name,
+            placement=" ".join(f"{sector}:{count}" for sector, count in placement.items()),
+        )
+    )
+
+
+async def cancel(message: Message, store: Store, person: Person) -> None:
+    """``/cancel`` while a GM question waits: stop waiting, change nothing."""
+    await store.clear_prompt(message.chat.id, person.user_id)
+    await message.answer(_("Stopped; nothing was placed. /gm in the group starts again."))
+
+
+def build() -> Router:
+    """This module's router (a new one per dispatcher); register it before the other private
+    screens, so a waiting GM question gets the text first."""
+    router = Router(name=__name__)
+    router.message.register(cancel, Command("cancel"), GmPromptWaiting())
+    router.message.register(typed_placement, F.text, ~F.text.startswith("/"), GmPromptWaiting())
+    return router

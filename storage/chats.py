@@ -1,0 +1,89 @@
+"""What happens to a group chat itself: Telegram turns a basic group into a supergroup with a
+new chat id (``migrate_to_chat_id``), and the campaigns played there must follow it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+from storage.db import Database
+from storage.models import AuditAction, Campaign, ChatId, UserId
+from storage.sql import Conn, fetch_all
+
+if TYPE_CHECKING:
+    from storage.sql import Row
+
+
+class ChatStore(Protocol):
+    """The chats part of the store."""
+
+    async def move_chat(
+        self, old_chat_id: ChatId, new_chat_id: ChatId, now: datetime
+    ) -> list[Campaign]: ...
+
+
+class ChatRecords:
+    """:class:`ChatStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
+
+    _db: Database
+
+    if TYPE_CHECKING:
+        # Provided by SqliteCampaignStore: the shared pieces every write uses.
+        async def _campaign_in(self, conn: Conn, campaign_id: int) -> Campaign | None: ...
+        async def _audit(
+            self,
+            conn: Conn,
+            campaign: Campaign,
+            actor: UserId | None,
+            action: AuditAction,
+            before: Any,
+            after: Any,
+            now: datetime,
+            reason: str = "",
+        ) -> None: ...
+
+    async def move_chat(
+        self, old_chat_id: ChatId, new_chat_id: ChatId, now: datetime
+    ) -> list[Campaign]:
+        """The group ``old_chat_id`` became the supergroup ``new_chat_id``: move its campaigns
+        (finished ones too, so their history stays with the group), the messages still to be
+        sent there and the dialogue steps waiting there, in one transaction. The pinned status
+        board is forgotten (its message stays behind in the old chat), so the next refresh
+        posts it anew. Returns the campaigns moved; a second call moves nothing."""
+        if old_chat_id == new_chat_id:
+            return []
+        async with self._db.transaction() as conn:
+            rows: list[Row] = await fetch_all(
+                conn, "SELECT id FROM campaigns WHERE chat_id = ? ORDER BY id", (old_chat_id,)
+            )
+            await conn.execute(
+                "UPDATE campaigns SET chat_id = ?, status_message_id = NULL WHERE chat_id = ?",
+                (new_chat_id, old_chat_id),
+            )
+            await conn.execute(
+                "UPDATE outbox SET chat_id = ? WHERE chat_id = ?"
+                " AND state IN ('pending', 'sending')",
+                (new_chat_id, old_chat_id),
+            )
+            await conn.execute(
+                "UPDATE OR REPLACE prompts SET chat_id = ? WHERE chat_id = ?",
+                (new_chat_id, old_chat_id),
+            )
+            moved: list[Campaign] = []
+            for row in rows:
+                campaign = await self._campaign_in(conn, row["id"])
+                if campaign is None:
+                    continue
+                await self._audit(
+                    conn,
+                    campaign,
+                    None,
+                    AuditAction.CHAT_MIGRATED,
+                    {"chat_id": old_chat_id},
+                    {"chat_id": new_chat_id},
+                    now,
+                    "the group became a supergroup",
+                )
+                moved.append(campaign)
+        return moved

@@ -1,0 +1,46 @@
+"""Orders close on Thursday, the battle list is posted on Friday: until then a player's private
+``/battles`` says when it comes out and shows no battle, and no result can be reported; the GM
+sees the list at once."""
+
+from datetime import timedelta
+
+from bot.clock import ManualClock
+from bot.handlers.private.callbacks import ResultButton
+from bot.services import campaigns
+from bot.services.clockwork import advance
+from rules import Attack, SideOrders
+from storage import Phase, Store
+from tests.bot.private_campaign import GM, alert, open_table
+from tests.bot.telegram import FakeTelegram
+
+PLACEMENT = {"1": 4, "2": 3, "3": 3}
+
+
+async def test_private_battles_wait_for_the_list_to_be_public(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock)
+    campaign_id = table.campaign.id
+    now = clock.now()
+    for side in ("red", "blue", "green"):
+        await campaigns.place_side(store, table.campaign, side, PLACEMENT, GM, now)
+    await advance(store, campaign_id, 0, Phase.DEPLOYMENT, GM, now)
+    attack = SideOrders(attacks=(Attack(sector="1", target="blue"),))
+    await store.save_orders(campaign_id, 1, "red", attack, True, 201, now)
+    friday = now + timedelta(hours=12)
+    closed = await advance(store, campaign_id, 1, Phase.ORDERS, None, now, post_at=friday)
+    assert closed.advanced
+
+    [held] = [s.text for s in await table.say(201, "/battles")]
+    assert held.startswith("The orders are in. The battle list comes out on Mon 2 Mar, 21:00")
+    assert "Battle 1" not in held
+    report = ResultButton(campaign=campaign_id, turn=1, battle=1, action="out", outcome="d")
+    refused = await table.forged(201, report.pack())
+    assert alert(refused) == "The battle list is not out yet; /battles says when it will be."
+    assert (await store.battle_reports(campaign_id, 1))[0].reported is None
+    gm_view = "\n".join(s.text for s in await table.say(GM, "/battles"))
+    assert "Battle 1" in gm_view
+
+    clock.advance(timedelta(hours=12))
+    shown = "\n".join(s.text for s in await table.say(201, "/battles"))
+    assert "Battle 1" in shown

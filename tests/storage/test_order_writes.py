@@ -1,0 +1,167 @@
+"""Player writes: orders and placements as a compare-and-set on the edit count, and the posts
+that announce a write queued in its own transaction (they exist if and only if it committed)."""
+
+import sqlite3
+
+import pytest
+
+from bot.services.turns import publish_battle_list
+from rules import BattleResult, Outcome, SideOrders
+from storage import CampaignStore, NewOutboxMessage, Phase, WriteOutcome
+from tests.storage.campaign_script import PLACEMENTS, at, deploy, new_campaign, strategist
+
+
+def notice(campaign_id: int, key: str, chat_id: int = 202) -> NewOutboxMessage:
+    """A private post to queue with a write."""
+    return NewOutboxMessage(
+        campaign_id=campaign_id,
+        chat_id=chat_id,
+        kind="orders_changed",
+        payload={"campaign_id": campaign_id},
+        dedup_key=key,
+    )
+
+
+async def test_save_orders_with_a_stale_edit_count_writes_nothing(store: CampaignStore) -> None:
+    campaign = await new_campaign(store)
+    await deploy(store, campaign.id)
+    red = strategist("red")
+    first = await store.save_orders(
+        campaign.id, 1, "red", SideOrders(reinforce="1"), False, red, at(0, 20), expected_edits=0
+    )
+    assert first.outcome is WriteOutcome.SAVED
+    assert first.orders is not None
+    assert first.orders.edits == 1
+    # A second strategist read the set before the first save: their write is refused.
+    late = await store.save_orders(
+        campaign.id,
+        1,
+        "red",
+        SideOrders(reinforce="2"),
+        False,
+        red,
+        at(0, 21),
+        expected_edits=0,
+        outbox=(notice(campaign.id, "late"),),
+    )
+    assert late.outcome is WriteOutcome.CONFLICT
+    assert late.orders is not None
+    assert late.orders.orders == SideOrders(reinforce="1")
+    stored = await store.orders(campaign.id, 1, "red")
+    assert stored is not None
+    assert (stored.orders, stored.edits) == (SideOrders(reinforce="1"), 1)
+    assert len(await store.order_edits(campaign.id, 1, "red")) == 1
+    assert [m.dedup_key for m in await store.outbox_messages(campaign.id)].count("late") == 0
+    # With the count it read again, the write goes through; without one, last write wins.
+    again = await store.save_orders(
+        campaign.id, 1, "red", SideOrders(reinforce="2"), False, red, at(0, 22), expected_edits=1
+    )
+    assert again.outcome is WriteOutcome.SAVED
+    blind = await store.save_orders(
+        campaign.id, 1, "red", SideOrders(reinforce="4"), False, red, at(0, 23)
+    )
+    assert blind.outcome is WriteOutcome.SAVED
+    assert blind.orders is not None
+    assert blind.orders.edits == 3
+
+
+async def test_save_placement_with_a_stale_edit_count_writes_nothing(store: CampaignStore) -> None:
+    campaign = await new_campaign(store)
+    await store.transition(campaign.id, 0, Phase.SETUP, 0, Phase.DEPLOYMENT, None, "", at(0, 1))
+    red = strategist("red")
+    draft = {"1": 1}
+    first = await store.save_placement(
+        campaign.id, "red", draft, False, red, at(0, 2), expected_edits=0
+    )
+    assert first.outcome is WriteOutcome.SAVED
+    stale = await store.save_placement(
+        campaign.id, "red", {"2": 1}, False, red, at(0, 3), expected_edits=0
+    )
+    assert stale.outcome is WriteOutcome.CONFLICT
+    stored = (await store.placements(campaign.id))["red"]
+    assert (stored.placement, stored.edits) == (draft, 1)
+    fresh = await store.save_placement(
+        campaign.id, "red", PLACEMENTS["red"], True, red, at(0, 4), expected_edits=1
+    )
+    assert fresh.outcome is WriteOutcome.SAVED
+
+
+async def test_orders_notices_are_queued_with_the_save_and_only_with_it(
+    store: CampaignStore,
+) -> None:
+    campaign = await new_campaign(store)
+    await deploy(store, campaign.id)
+    red = strategist("red")
+    saved = await store.save_orders(
+        campaign.id,
+        1,
+        "red",
+        SideOrders(reinforce="1"),
+        False,
+        red,
+        at(0, 20),
+        outbox=(notice(campaign.id, "told"),),
+    )
+    assert saved.outcome is WriteOutcome.SAVED
+    keys = [m.dedup_key for m in await store.outbox_messages(campaign.id)]
+    assert "told" in keys
+    # A post that cannot be queued takes the save down with it.
+    broken = notice(campaign.id + 999, "broken")
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.save_orders(
+            campaign.id,
+            1,
+            "red",
+            SideOrders(reinforce="2"),
+            False,
+            red,
+            at(0, 21),
+            outbox=(broken,),
+        )
+    stored = await store.orders(campaign.id, 1, "red")
+    assert stored is not None
+    assert stored.orders == SideOrders(reinforce="1")
+
+
+async def test_result_notice_exists_if_and_only_if_the_report_committed(
+    store: CampaignStore,
+) -> None:
+    campaign = await new_campaign(store)
+    await deploy(store, campaign.id)
+    # Before the list is out, a report is refused, and so is its notice.
+    early = BattleResult(battle=1, outcome=Outcome.DRAW)
+    refused = await store.report_result(
+        campaign.id, 1, early, 201, at(0, 30), outbox=(notice(campaign.id, "early"),)
+    )
+    assert refused.outcome is WriteOutcome.PHASE_CLOSED
+    assert "early" not in [m.dedup_key for m in await store.outbox_messages(campaign.id)]
+
+    await store.save_orders(
+        campaign.id,
+        1,
+        "red",
+        SideOrders.model_validate({"attacks": [{"sector": "1", "target": "blue"}]}),
+        True,
+        201,
+        at(0, 31),
+    )
+    await publish_battle_list(store, campaign.id, 1, None, at(0, 96))
+    listed = await store.battle_list(campaign.id, 1)
+    assert listed is not None
+    assert listed.battles
+    battle = listed.battles[0]
+    result = BattleResult(battle=battle.id, outcome=Outcome.DRAW)
+    written = await store.report_result(
+        campaign.id, 1, result, 201, at(0, 97), outbox=(notice(campaign.id, "reported"),)
+    )
+    assert written.outcome is WriteOutcome.SAVED
+    assert "reported" in [m.dedup_key for m in await store.outbox_messages(campaign.id)]
+
+    # A notice that cannot be queued takes the report down with it.
+    bloody = BattleResult(battle=battle.id, outcome=Outcome.BLOODY_DRAW)
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.report_result(
+            campaign.id, 1, bloody, 201, at(0, 98), outbox=(notice(campaign.id + 999, "lost"),)
+        )
+    reports = {r.battle: r for r in await store.battle_reports(campaign.id, 1)}
+    assert reports[battle.id].reported == result

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
@@ -29,4 +30,13 @@ class Settings(BaseSettings):
     test_clock_control: bool = Field(
         default=False,
         description="test only: lets end-to-end tests set the bot's clock; never in production",
+    )
+    test_clock_start: datetime | None = Field(
+        default=None, description="test clock only: where it starts (ISO 8601; default now)"
+    )
+    test_clock_host: str = Field(
+        default="127.0.0.1", description="test clock only: 127.0.0.1, anything else is refused"
+    )
+    test_clock_port: int = Field(
+        default=0, description="test clock only: its HTTP port (0: any free one, logged)"
     )

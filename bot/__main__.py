@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import sys
 
 from bot.config import Settings
+from bot.logs import configure_logging
 from bot.runner import serve
 
 
 def main() -> int:
     """Read the settings from the environment and serve until interrupted."""
     settings = Settings()
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    configure_logging(settings.log_level)
     if settings.bot_token is None:
         print(
             "BOT_TOKEN is not set: nothing to serve. Set BOT_TOKEN (from @BotFather) to run the "

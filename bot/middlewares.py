@@ -11,7 +11,8 @@ from aiogram.utils.i18n import I18n, I18nMiddleware
 
 from bot.clock import Clock
 from bot.i18n import language_of
-from storage import Person, Store
+from bot.logs import log_context
+from storage import Campaign, Person, Store
 
 GROUP_CHATS = frozenset({"group", "supergroup"})
 
@@ -25,7 +26,8 @@ def display_name(user: User) -> str:
 class PersonMiddleware(BaseMiddleware):
     """Outer middleware: records the sender as a :class:`~storage.Person` and puts it in
     ``data["person"]``. It writes only when something changed (name, username, Telegram
-    language, or the first private message), so most updates cost one read."""
+    language, or the first private message), so most updates cost one read. Log lines of the
+    update name its campaign (the group's, or the person's current one)."""
 
     async def __call__(
         self,
@@ -34,9 +36,23 @@ class PersonMiddleware(BaseMiddleware):
         data: dict[str, Any],
     ) -> Any:
         user: User | None = data.get("event_from_user")
+        chat: Chat | None = data.get("event_chat")
+        person: Person | None = None
         if user is not None and not user.is_bot:
-            data["person"] = await self._person(user, data.get("event_chat"), data)
-        return await handler(event, data)
+            person = await self._person(user, chat, data)
+            data["person"] = person
+        campaign_id: int | None = None
+        turn: int | None = None
+        if chat is not None and chat.type in GROUP_CHATS:
+            store: Store = data["store"]
+            campaign = await store.active_campaign(chat.id, data.get("event_thread_id") or 0)
+            data["chat_campaign"] = campaign
+            if campaign is not None:
+                campaign_id, turn = campaign.id, campaign.turn
+        elif person is not None:
+            campaign_id = person.current_campaign_id
+        with log_context(campaign_id, turn):
+            return await handler(event, data)
 
     @staticmethod
     async def _person(user: User, chat: Chat | None, data: dict[str, Any]) -> Person:
@@ -69,9 +85,11 @@ class LocaleMiddleware(I18nMiddleware):
         """The language for this update."""
         chat: Chat | None = data.get("event_chat")
         if chat is not None and chat.type in GROUP_CHATS:
-            store: Store = data["store"]
-            thread_id = data.get("event_thread_id") or 0
-            campaign = await store.active_campaign(chat.id, thread_id)
+            if "chat_campaign" in data:
+                campaign: Campaign | None = data["chat_campaign"]
+            else:
+                store: Store = data["store"]
+                campaign = await store.active_campaign(chat.id, data.get("event_thread_id") or 0)
             if campaign is not None:
                 return campaign.language
         person: Person | None = data.get("person")

@@ -12,20 +12,31 @@ from aiogram.filters import ExceptionMessageFilter
 from aiogram.types import ErrorEvent
 from aiogram.utils.i18n import gettext as _
 
+from bot.logs import log_context
+from storage import Campaign, Person
+
 log = logging.getLogger(__name__)
 
 
-async def unexpected_error(event: ErrorEvent) -> bool:
-    """Log the failure (update id and chat, never the text of an order) and tell the person."""
+async def unexpected_error(
+    event: ErrorEvent, chat_campaign: Campaign | None = None, person: Person | None = None
+) -> bool:
+    """Log the failure (update id, chat and campaign, never the text of an order) and tell the
+    person."""
     update = event.update
     chat = update.event.chat.id if hasattr(update.event, "chat") and update.event.chat else None
-    log.error(
-        "unhandled error in update %s (chat %s): %r",
-        update.update_id,
-        chat,
-        event.exception,
-        exc_info=event.exception,
-    )
+    if chat_campaign is not None:
+        context = log_context(chat_campaign.id, chat_campaign.turn)
+    else:
+        context = log_context(person.current_campaign_id if person else None)
+    with context:
+        log.error(
+            "unhandled error in update %s (chat %s): %r",
+            update.update_id,
+            chat,
+            event.exception,
+            exc_info=event.exception,
+        )
     text = _("Something went wrong on my side; nothing was changed. Please try again in a minute.")
     # The handler may have answered the press already (a second answer is refused), or Telegram
     # itself may be what failed: telling the person is best effort, never a second failure.

@@ -38,6 +38,7 @@ from aiogram.utils.i18n import I18n
 from aiolimiter import AsyncLimiter
 
 from bot.clock import Clock
+from bot.logs import log_context
 from bot.message_limits import CAPTION_LIMIT, TEXT_LIMIT, shorten, split_text
 from bot.posts import Post, PostContext, render
 from storage import OutboxMessage, Store
@@ -156,6 +157,13 @@ class OutboxSender:
         return limiter
 
     async def _deliver(
+        self, context: PostContext, message: OutboxMessage, now: datetime, report: SendReport
+    ) -> None:
+        turn = message.payload.get("turn")
+        with log_context(message.campaign_id, turn if isinstance(turn, int) else None):
+            await self._deliver_now(context, message, now, report)
+
+    async def _deliver_now(
         self, context: PostContext, message: OutboxMessage, now: datetime, report: SendReport
     ) -> None:
         try:

@@ -34,6 +34,7 @@ from apscheduler.triggers.interval import IntervalTrigger  # type: ignore[import
 from pydantic import JsonValue
 
 from bot.clock import Clock
+from bot.logs import log_context
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, advance
 from bot.services.deadlines import battle_list_time, phase_deadline, reminder_times
 from bot.services.posting import group_post, private_post
@@ -278,6 +279,12 @@ class CampaignScheduler:
     ) -> list[AdvanceResult]:
         """Bring one campaign up to ``now``: reminders, due or early steps, in order; then plan
         its next jobs. Returns the steps it ran."""
+        with log_context(campaign_id):
+            return await self._run_campaign(campaign_id, now, catching_up)
+
+    async def _run_campaign(
+        self, campaign_id: int, now: datetime, catching_up: bool
+    ) -> list[AdvanceResult]:
         lock = self._locks.setdefault(campaign_id, asyncio.Lock())
         async with lock:
             ran: list[AdvanceResult] = []

@@ -194,6 +194,9 @@ async def _campaign(
         if await _finished(table):
             return
         printer.turns = turn
+        printer.section(_("Turn {turn}: the orders window opens (Tuesday 00:00)").format(turn=turn))
+        await s.move_to(table, s.ORDERS_OPEN)
+        printer.flush()
         printer.section(_("Turn {turn}: secret orders in private chats").format(turn=turn))
         if turn == 1:
             await s.orders_by_buttons(

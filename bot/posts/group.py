@@ -6,11 +6,14 @@ it never says what anyone ordered (a test checks).
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from aiogram.utils.i18n import gettext as _
 
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import deadline_of, format_moment
 from bot.services.campaigns import PALETTE, Board, Readiness, board, colour_by_hex
+from bot.services.window import orders_opening
 from bot.texts import phase_name
 from storage import Campaign, CampaignStatus, OutboxMessage, OutboxState, Phase, Store
 
@@ -62,17 +65,27 @@ def position_line(campaign: Campaign) -> str:
     return line
 
 
-async def deadline_line(store: Store, campaign: Campaign, language: str) -> str | None:
-    """ "Deadline: Thu 5 Mar, 23:59 (Europe/Moscow)." in the campaign's time zone; ``None``
-    outside the phases that have one, or while paused (the schedule moves it on resume)."""
+async def deadline_line(
+    store: Store, campaign: Campaign, language: str, at: datetime | None = None
+) -> str | None:
+    """ "Deadline: Thu 5 Mar, 23:59 (Europe/Moscow)." in the campaign's time zone, after "Orders
+    open ..." when the orders window opens after ``at``; ``None`` outside the phases that have
+    one, or while paused (the schedule moves it on resume)."""
     if campaign.status is CampaignStatus.PAUSED or campaign.phase in (Phase.SETUP, Phase.FINISHED):
         return None
     deadline = await deadline_of(store, campaign, campaign.turn, campaign.phase)
     if deadline is None:
         return _("No deadline: the GM advances this phase.")
-    return _("Deadline: {moment}.").format(
+    line = _("Deadline: {moment}.").format(
         moment=format_moment(deadline, campaign.time_zone, language)
     )
+    opening = None if at is None else await orders_opening(store, campaign, at)
+    if opening is None:
+        return line
+    opens = _("Orders open {moment}.").format(
+        moment=format_moment(opening, campaign.time_zone, language)
+    )
+    return f"{opens} {line}"
 
 
 def board_text(current: Board, deadline: str | None = None) -> str:
@@ -137,7 +150,7 @@ async def render_status_board(context: PostContext, message: OutboxMessage) -> P
     async def remember(message_id: int) -> None:
         await store.set_status_message(campaign_id, message_id)
 
-    deadline = await deadline_line(store, campaign, context.i18n.current_locale)
+    deadline = await deadline_line(store, campaign, context.i18n.current_locale, message.not_before)
     # A post is rendered when it is sent, at or after its ``not_before``; a battle list held
     # until later than that is not public yet (one that came due would have gone out first,
     # as the chat's older message).

@@ -20,8 +20,8 @@ from bot import texts
 from bot.posts import Post, PostContext, Renderer
 from bot.services.deadlines import phase_deadline
 from bot.services.posting import board_post
-from bot.services.schedule import current_entry
 from bot.services.turns import game_for
+from bot.services.window import current_entry, orders_opening
 from bot.texts import phase_name
 from rules import Battle, CampaignMap, CampaignState, TurnReport
 from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView, render_map
@@ -68,7 +68,8 @@ async def deadline_of(store: Store, campaign: Campaign, turn: int, phase: Phase)
     as it will compute it (a post may go out before the scheduler has looked)."""
     if (campaign.turn, campaign.phase) != (turn, phase):
         return None
-    seq, entered = await current_entry(store, campaign)
+    entry = await current_entry(store, campaign)
+    seq, entered = entry.seq, entry.began
     clock = await store.clock_state(campaign.id)
     if clock is not None and clock.entry_seq == seq:
         return clock.deadline
@@ -82,6 +83,19 @@ async def _deadline_line(context: PostContext, campaign: Campaign, turn: int, ph
     return _("Deadline: {moment}.").format(
         moment=format_moment(deadline, campaign.time_zone, _language(context))
     )
+
+
+async def _opening(
+    context: PostContext, campaign: Campaign, turn: int, message: OutboxMessage
+) -> str | None:
+    """When turn ``turn``'s orders window opens, worded, if it opens after the moment the post is
+    for (its ``not_before``); ``None`` when orders can be given by then."""
+    if (campaign.turn, campaign.phase) != (turn, Phase.ORDERS):
+        return None
+    opening = await orders_opening(context.store, campaign, message.not_before)
+    if opening is None:
+        return None
+    return format_moment(opening, campaign.time_zone, _language(context))
 
 
 def _names(sides: Sequence[Side]) -> dict[str, str]:
@@ -136,7 +150,13 @@ async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post 
     if report is not None:
         lines += texts.describe_report(report, _map_of(campaign), _names(sides), _language(context))
     if report is None or not report.game_over:
-        lines.append(_("Turn {turn} begins: orders are open.").format(turn=turn))
+        opening = await _opening(context, campaign, turn, message)
+        if opening is None:
+            lines.append(_("Turn {turn} begins: orders are open.").format(turn=turn))
+        else:
+            lines.append(
+                _("Turn {turn} begins: orders open {moment}.").format(turn=turn, moment=opening)
+            )
         lines.append(await _deadline_line(context, campaign, turn, Phase.ORDERS))
     photo = await _picture(
         context, campaign, state, sides, captured=None if report is None else report.captured
@@ -249,12 +269,16 @@ async def render_undo_notice(context: PostContext, message: OutboxMessage) -> Po
     return Post(text=f"{line}\n{deadline}")
 
 
-def _phase_started(phase: Phase, turn: int) -> str:
+def _phase_started(phase: Phase, turn: int, opening: str | None = None) -> str:
     match phase:
         case Phase.DEPLOYMENT:
             return _(
                 "Deployment is open: each side places its starting armies in secret "
                 "(/deploy in the private chat with the bot)."
+            )
+        case Phase.ORDERS if opening is not None:
+            return _("Turn {turn}: orders open {moment} (/orders in the private chat).").format(
+                turn=turn, moment=opening
             )
         case Phase.ORDERS:
             return _("Turn {turn}: orders are open (/orders in the private chat).").format(
@@ -277,7 +301,8 @@ async def render_phase_notice(context: PostContext, message: OutboxMessage) -> P
     if campaign is None or turn is None or phase is None:
         return None
     deadline = await _deadline_line(context, campaign, turn, phase)
-    return Post(text=f"{_phase_started(phase, turn)}\n{deadline}")
+    opening = await _opening(context, campaign, turn, message)
+    return Post(text=f"{_phase_started(phase, turn, opening)}\n{deadline}")
 
 
 async def render_private_phase_notice(context: PostContext, message: OutboxMessage) -> Post | None:
@@ -286,12 +311,19 @@ async def render_private_phase_notice(context: PostContext, message: OutboxMessa
     turn, phase = _int(message, "turn"), _phase(message)
     if campaign is None or turn is None or phase is None:
         return None
+    opening = await _opening(context, campaign, turn, message)
     if phase is Phase.DEPLOYMENT:
         line = _("{campaign}: deployment is open. Place your starting armies with /deploy.")
+    elif opening is not None:
+        line = _(
+            "{campaign}, turn {turn}: orders open {moment}. Give your side's orders then with "
+            "/orders; until then /orders shows your armies."
+        )
     else:
         line = _("{campaign}, turn {turn}: orders are open. Give your side's orders with /orders.")
     deadline = await _deadline_line(context, campaign, turn, phase)
-    return Post(text=line.format(campaign=campaign.title, turn=turn) + "\n" + deadline)
+    text = line.format(campaign=campaign.title, turn=turn, moment=opening)
+    return Post(text=text + "\n" + deadline)
 
 
 async def _still_concerned(
@@ -457,8 +489,10 @@ async def render_gm_advanced(context: PostContext, message: OutboxMessage) -> Po
     if campaign is None or turn is None or phase is None:
         return None
     deadline = await _deadline_line(context, campaign, turn, phase)
+    opening = await _opening(context, campaign, turn, message)
     return Post(
-        text=_("The GM advanced the campaign.") + f"\n{_phase_started(phase, turn)}\n{deadline}"
+        text=_("The GM advanced the campaign.")
+        + f"\n{_phase_started(phase, turn, opening)}\n{deadline}"
     )
 
 

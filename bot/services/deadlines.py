@@ -69,6 +69,22 @@ def phase_deadline(
             return None
 
 
+def orders_open_at(
+    anchor: datetime, deadline: datetime | None, schedule: Schedule, zone: ZoneInfo
+) -> datetime | None:
+    """When the orders window of an orders phase that began at ``anchor`` opens (RULES.md 3.2:
+    Tuesday 00:00 by default): the first opening moment at or after ``anchor``. ``None`` means
+    open from the start: manual mode, no deadline, or an opening that would come only at or after
+    the close (a turn that began inside the window, or a schedule whose opening follows its
+    close)."""
+    if schedule.mode == "manual" or deadline is None:
+        return None
+    opening = next_weekly(anchor - timedelta(microseconds=1), schedule.orders_open, zone)
+    if opening <= anchor or opening >= deadline:
+        return None
+    return opening
+
+
 def battle_list_time(
     orders_deadline: datetime, schedule: Schedule, zone: ZoneInfo
 ) -> datetime | None:

@@ -20,6 +20,7 @@ from enum import StrEnum
 
 from bot.services.campaigns import battle_list_public_at, board_refresh
 from bot.services.turns import game_for
+from bot.services.window import orders_opening
 from rules import (
     Battle,
     BattleResult,
@@ -77,6 +78,7 @@ class Refusal(StrEnum):
     LIST_NOT_PUBLIC = "list_not_public"  # the battle list is held until its posting time
     CHANGED_MEANWHILE = "changed_meanwhile"  # confirming a set another strategist just changed
     BUSY = "busy"  # others kept saving the same set; this change could not be applied
+    NOT_OPEN_YET = "not_open_yet"  # the turn began but its orders window opens later
 
 
 @dataclass(frozen=True)
@@ -259,6 +261,7 @@ class EntryResult:
     lines: tuple[LineOutcome, ...] = ()
     changed: bool = False
     notices: tuple[NewOutboxMessage, ...] = ()
+    opens_at: datetime | None = None  # with ``NOT_OPEN_YET``: when the window opens
 
 
 def _may_order(seat: Seat, expected_turn: int | None, campaign: Campaign) -> Refusal | None:
@@ -273,6 +276,19 @@ def _may_order(seat: Seat, expected_turn: int | None, campaign: Campaign) -> Ref
         return Refusal.STALE
     if campaign.phase is not Phase.ORDERS:
         return Refusal.WRONG_PHASE
+    return None
+
+
+async def _refusal_now(
+    store: Store, seat: Seat, expected_turn: int | None, campaign: Campaign, now: datetime
+) -> EntryResult | None:
+    """Why the seat may not change its side's orders now, or ``None`` if it may."""
+    refusal = _may_order(seat, expected_turn, campaign)
+    if refusal is not None:
+        return EntryResult(refusal=refusal)
+    opening = await orders_opening(store, campaign, now)
+    if opening is not None:
+        return EntryResult(refusal=Refusal.NOT_OPEN_YET, opens_at=opening)
     return None
 
 
@@ -312,12 +328,12 @@ async def enter_orders(
     draft (the side is no longer ready) and the side's other strategists are told. If another
     strategist saved the set meanwhile, the lines are applied again to the set as they left
     it (``BUSY`` if that keeps happening). ``expected_turn`` (from a button) refuses with
-    ``STALE`` once the turn or phase moved on.
+    ``STALE`` once the turn or phase moved on; before the window opens: ``NOT_OPEN_YET``.
     """
     campaign = await store.campaign(seat.campaign.id) or seat.campaign
-    refusal = _may_order(seat, expected_turn, campaign)
-    if refusal is not None:
-        return EntryResult(refusal=refusal)
+    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    if refused is not None:
+        return refused
     for _attempt in range(SAVE_ATTEMPTS):
         opened = await open_desk(store, Seat(campaign, seat.member))
         if opened.desk is None:
@@ -378,9 +394,9 @@ async def set_ready(
     again; a confirmation is refused (``CHANGED_MEANWHILE``, with the set as it now is) when
     the orders are no longer the ones read, so nobody confirms orders they have not seen."""
     campaign = await store.campaign(seat.campaign.id) or seat.campaign
-    refusal = _may_order(seat, expected_turn, campaign)
-    if refusal is not None:
-        return EntryResult(refusal=refusal)
+    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    if refused is not None:
+        return refused
     seen: SideOrders | None = None
     for _attempt in range(SAVE_ATTEMPTS):
         opened = await open_desk(store, Seat(campaign, seat.member))

@@ -38,6 +38,7 @@ from bot.logs import log_context
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, advance
 from bot.services.deadlines import battle_list_time, phase_deadline, reminder_times
 from bot.services.posting import group_post, private_post
+from bot.services.window import current_entry
 from storage import (
     Campaign,
     CampaignStatus,
@@ -78,18 +79,6 @@ SWEEP_EVERY = timedelta(minutes=1)
 MAX_STEPS_PER_RUN = 16  # a guard: a month of missed deadlines is 12 steps
 
 
-async def current_entry(store: Store, campaign: Campaign) -> tuple[int, datetime]:
-    """The phase-history entry the campaign is in (its ``seq``) and the moment it began: the
-    entry time, or the latest undo that brought the campaign back to it."""
-    history = await store.phase_history(campaign.id)
-    live = [entry for entry in history if entry.undone_at is None]
-    if not live:
-        return 0, campaign.created_at
-    entry = live[-1]
-    undone = [e.undone_at for e in history if e.seq > entry.seq and e.undone_at is not None]
-    return entry.seq, max([entry.entered_at, *undone])
-
-
 def clock_basis(campaign: Campaign) -> str:
     """The settings a deadline depends on, as text: a change makes the deadline recomputed."""
     return f"{campaign.time_zone}|{campaign.schedule.model_dump_json()}"
@@ -103,7 +92,8 @@ async def sync_clock(
     ``anchor`` (the scheduled moment of the step that entered the phase) replaces the entry time
     as the moment the deadline counts from, so a late run keeps the week in step.
     """
-    seq, entered = await current_entry(store, campaign)
+    entry = await current_entry(store, campaign)
+    seq, entered = entry.seq, entry.began
     clock = await store.clock_state(campaign.id)
     basis = clock_basis(campaign)
     if clock is not None and clock.entry_seq == seq:

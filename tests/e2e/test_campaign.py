@@ -200,6 +200,12 @@ async def _play(table: Table, service: BotService, marks: Marks) -> int:
     await table.wait_for_message(GROUP.id, lambda m: m.photo is not None, what="first map")
 
     # ---- week 1: orders by buttons and typed, in both languages --------------------------
+    # The turn began on Sunday; its orders window opens Tuesday 00:00 (RULES.md 3.2).
+    early = await table.say(ANNA, "reinforce 4")
+    assert any(
+        t.startswith("Orders for turn 1 open Tue 3 Mar, 00:00") for t in early.texts(ANNA.chat_id)
+    ), early.texts(ANNA.chat_id)
+    await _clock(table, service, marks, "turn 1: Tuesday", utc(3, 3, 8))
     await orders_by_buttons(
         table,
         ANNA,

@@ -13,6 +13,7 @@ from bot.services.deadlines import (
     battle_list_time,
     local_moment,
     next_weekly,
+    orders_open_at,
     phase_deadline,
     reminder_times,
 )
@@ -149,3 +150,52 @@ async def test_a_scheduled_week_over_a_change_keeps_local_times(
     assert row is not None
     assert row.deadline is not None
     assert _wall(row.deadline, zone) == (3, 23, 59)
+
+
+@pytest.mark.parametrize(("zone", "monday"), DST_WEEKS)
+def test_orders_open_on_tuesday_midnight_local_after_a_monday_start(
+    zone: str, monday: date
+) -> None:
+    start = datetime.combine(monday, time(12), ZoneInfo(zone)).astimezone(UTC)
+    schedule = Schedule()
+    close = phase_deadline(Phase.ORDERS, start, schedule, ZoneInfo(zone))
+    opening = orders_open_at(start, close, schedule, ZoneInfo(zone))
+    assert opening is not None
+    assert close is not None
+    assert _wall(opening, zone) == (1, 0, 0)
+    assert start < opening < close
+    assert opening - start < timedelta(hours=13)
+
+
+def test_a_turn_that_begins_inside_the_window_is_open_at_once() -> None:
+    zone = ZoneInfo("Europe/Moscow")
+    schedule = Schedule()
+    for start in (
+        datetime(2026, 3, 4, 15, 0, tzinfo=zone),  # Wednesday
+        datetime(2026, 3, 3, 0, 0, tzinfo=zone),  # exactly Tuesday 00:00
+    ):
+        close = phase_deadline(Phase.ORDERS, start, schedule, zone)
+        assert orders_open_at(start, close, schedule, zone) is None
+
+
+def test_a_start_just_before_the_opening_waits_for_it() -> None:
+    zone = ZoneInfo("Europe/Moscow")
+    schedule = Schedule()
+    start = datetime(2026, 3, 2, 23, 59, 59, tzinfo=zone)
+    close = phase_deadline(Phase.ORDERS, start, schedule, zone)
+    assert orders_open_at(start, close, schedule, zone) == datetime(2026, 3, 3, 0, 0, tzinfo=zone)
+
+
+def test_no_opening_in_manual_mode_without_a_deadline_or_after_the_close() -> None:
+    zone = ZoneInfo("Europe/Moscow")
+    monday = datetime(2026, 3, 2, 12, 0, tzinfo=zone)
+    manual = Schedule(mode="manual")
+    assert orders_open_at(monday, None, Schedule(), zone) is None
+    assert orders_open_at(monday, monday + timedelta(days=3), manual, zone) is None
+    # Opening Friday, closing Wednesday: the next opening comes after the close.
+    odd = Schedule(
+        orders_open=WeeklyTime(weekday=Weekday.FRIDAY, at=time(9)),
+        orders_close=WeeklyTime(weekday=Weekday.WEDNESDAY, at=time(20)),
+    )
+    close = phase_deadline(Phase.ORDERS, monday, odd, zone)
+    assert orders_open_at(monday, close, odd, zone) is None

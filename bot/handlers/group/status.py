@@ -27,7 +27,7 @@ async def show_status(message: Message, command: CommandObject, store: Store, cl
     if campaign is None:
         await message.answer(no_campaign_text())
         return
-    deadline = await deadline_line(store, campaign, campaign.language)
+    deadline = await deadline_line(store, campaign, campaign.language, clock.now())
     if command.args:
         deadline = await _deadline_in(store, campaign, command.args, deadline)
     board = await campaigns.board(store, campaign, clock.now())

@@ -30,6 +30,7 @@ from bot.services.orders import (
     set_ready,
 )
 from bot.services.turns import game_for
+from bot.services.window import orders_opening
 from bot.texts import describe_rejection
 from rules import Attack, CampaignState, Fortify, Move, Reinforce
 from storage import Person, Phase, Store
@@ -73,6 +74,13 @@ async def show_orders(message: Message, store: Store, clock: Clock, person: Pers
         names, side_name, editor = await _words(store, desk)
         await answer_text(message, screens.viewer_text(desk, names, side_name, editor))
         return
+    opening = await orders_opening(store, desk.campaign, clock.now())
+    if opening is not None:
+        names, side_name, editor = await _words(store, desk)
+        text = screens.orders_text(desk, names, side_name, editor)
+        notice = screens.not_open_yet_words(desk.campaign, opening)
+        await answer_text(message, text + "\n\n" + notice)
+        return
     text, keyboard = await home_screen(store, desk)
     if message.bot is not None:
         await show_screen(
@@ -113,7 +121,9 @@ async def typed_orders(
     result = await enter_orders(store, seat, readable, clock.now())
     if result.refusal is not None or result.desk is None:
         await message.answer(
-            screens.refusal_words(result.refusal or Refusal.WRONG_PHASE, seat.campaign)
+            screens.refusal_words(
+                result.refusal or Refusal.WRONG_PHASE, seat.campaign, opens_at=result.opens_at
+            )
         )
         return
     names = {side.id: side.name for side in sides}
@@ -186,7 +196,10 @@ async def press(
         result = await set_ready(store, seat, callback_data.turn, action == "ok", clock.now())
         if result.desk is None:
             await query.answer(
-                screens.refusal_words(result.refusal or Refusal.STALE, campaign), show_alert=True
+                screens.refusal_words(
+                    result.refusal or Refusal.STALE, campaign, opens_at=result.opens_at
+                ),
+                show_alert=True,
             )
             return
         if result.refusal is not None:
@@ -258,7 +271,10 @@ async def _give(
     result: EntryResult = await enter_orders(store, seat, [[order]], clock.now(), desk.turn)
     if result.desk is None:
         await query.answer(
-            screens.refusal_words(result.refusal or Refusal.STALE, seat.campaign), show_alert=True
+            screens.refusal_words(
+                result.refusal or Refusal.STALE, seat.campaign, opens_at=result.opens_at
+            ),
+            show_alert=True,
         )
         return
     names, _side, _editor = await _words(store, result.desk)

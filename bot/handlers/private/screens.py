@@ -7,6 +7,7 @@ Every order button comes from the rules engine's listing (``Desk.change_options`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import get_i18n
@@ -14,6 +15,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement
+from bot.posts.turns import format_moment
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -102,10 +104,13 @@ def phase_words(campaign: Campaign) -> str:
 
 
 def refusal_words(
-    refusal: Refusal, campaign: Campaign | None, button_turn: int | None = None
+    refusal: Refusal,
+    campaign: Campaign | None,
+    button_turn: int | None = None,
+    opens_at: datetime | None = None,
 ) -> str:
     """Why nothing was done, and what to do instead (``button_turn``: the turn a stale button
-    was made for)."""
+    was made for; ``opens_at``: when a window not open yet opens)."""
     match refusal:
         case Refusal.NOT_MEMBER:
             return _(
@@ -167,6 +172,18 @@ def refusal_words(
                 "Your side's orders were being changed by someone else at the same moment, so "
                 "your change was not saved. Look at them (/orders) and try again."
             )
+        case Refusal.NOT_OPEN_YET:
+            return not_open_yet_words(campaign, opens_at)
+
+
+def not_open_yet_words(campaign: Campaign | None, opens_at: datetime | None) -> str:
+    """The orders window of this turn opens later (RULES.md 3.2): when, and what to do now."""
+    if campaign is None or opens_at is None:
+        return _("The orders window is not open yet; /status says when it opens.")
+    return _(
+        "Orders for turn {turn} open {moment}; nothing was saved. Until then /orders shows "
+        "your armies and /map the map."
+    ).format(turn=campaign.turn, moment=format_moment(opens_at, campaign.time_zone, language()))
 
 
 # ---- orders ---------------------------------------------------------------------------------

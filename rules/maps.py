@@ -198,7 +198,26 @@ def _geometry_problems(sectors: tuple[Sector, ...]) -> list[MapProblem]:
             bad(sector, "a polygon point is outside the unit square [0, 1]")
         elif abs(_signed_area(sector.polygon)) < 1e-9:
             bad(sector, "the polygon has no area")
+        elif not _covers(sector.polygon, (sector.x, sector.y)):
+            bad(sector, f"centre ({sector.x}, {sector.y}) is outside the sector's own polygon")
     return problems
+
+
+def _covers(polygon: tuple[Point, ...], point: Point, tolerance: float = 1e-9) -> bool:
+    """Whether ``point`` is inside ``polygon`` or on its edge (even-odd rule)."""
+    px, py = point
+    inside = False
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+        cross = (x2 - x1) * (py - y1) - (y2 - y1) * (px - x1)
+        on_segment = (
+            min(x1, x2) - tolerance <= px <= max(x1, x2) + tolerance
+            and min(y1, y2) - tolerance <= py <= max(y1, y2) + tolerance
+        )
+        if abs(cross) <= tolerance and on_segment:
+            return True
+        if (y1 > py) != (y2 > py) and px < x1 + (py - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
 
 
 def _signed_area(polygon: tuple[Point, ...]) -> float:

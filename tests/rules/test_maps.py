@@ -186,6 +186,22 @@ SQUARE = [(0.1, 0.1), (0.3, 0.1), (0.3, 0.3), (0.1, 0.3)]
             "outside the unit square",
             id="polygon-point-outside",
         ),
+        pytest.param(
+            sector_toml("1", [], 0.5, 0.5, SQUARE),
+            "outside the sector's own polygon",
+            id="centre-outside-polygon",
+        ),
+        pytest.param(
+            sector_toml(
+                "1",
+                [],
+                0.3,
+                0.3,
+                [(0.1, 0.1), (0.4, 0.1), (0.4, 0.2), (0.2, 0.2), (0.2, 0.4), (0.1, 0.4)],
+            ),
+            "outside the sector's own polygon",
+            id="centre-in-the-notch-of-an-l",
+        ),
     ],
 )
 def test_bad_geometry(sector: str, detail: str) -> None:
@@ -278,3 +294,13 @@ def test_load_a_bad_map_file(tmp_path: Path) -> None:
     with pytest.raises(MapError) as raised:
         load_map_file(path)
     assert [p.code for p in raised.value.problems] == [MapProblemCode.UNKNOWN_NEIGHBOUR]
+
+
+@pytest.mark.parametrize(
+    ("x", "y"),
+    [(0.2, 0.2), (0.1, 0.2), (0.3, 0.3), (0.1, 0.1)],
+    ids=["inside", "on-an-edge", "on-a-corner", "on-the-first-corner"],
+)
+def test_a_centre_inside_or_on_the_edge_of_its_polygon_is_accepted(x: float, y: float) -> None:
+    parsed = parse_map_toml(map_toml(sector_toml("1", [], x, y, SQUARE)))
+    assert parsed.by_id["1"].polygon == tuple(SQUARE)

@@ -7,14 +7,22 @@ from aiogram.utils.i18n import I18n
 
 from bot.clock import Clock
 from bot.handlers import build_router
-from bot.middlewares import LocaleMiddleware, PersonMiddleware
+from bot.handlers.errors import CommitWatch
+from bot.middlewares import LocaleMiddleware, PersonMiddleware, UnhandledAnswer
+from bot.storage_faults import StorageAlarm
 from storage import Store
 
 
-def build_dispatcher(store: Store, clock: Clock, i18n: I18n) -> Dispatcher:
-    """A dispatcher whose handlers get ``store``, ``clock``, ``person`` and ``i18n`` by name."""
-    dispatcher = Dispatcher(store=store, clock=clock)
+def build_dispatcher(
+    store: Store, clock: Clock, i18n: I18n, storage_alarm: StorageAlarm | None = None
+) -> Dispatcher:
+    """A dispatcher whose handlers get ``store``, ``clock``, ``person`` and ``i18n`` by name
+    (and ``storage_alarm``: a new one unless the caller shares its own)."""
+    alarm = storage_alarm or StorageAlarm(store, clock, i18n)
+    dispatcher = Dispatcher(store=store, clock=clock, storage_alarm=alarm)
     dispatcher.update.outer_middleware(PersonMiddleware())
+    dispatcher.update.outer_middleware(CommitWatch())
     LocaleMiddleware(i18n).setup(dispatcher)
+    UnhandledAnswer().setup(dispatcher)
     dispatcher.include_router(build_router())
     return dispatcher

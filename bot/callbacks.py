@@ -4,7 +4,15 @@ re-check who pressed and whether the campaign is still where the button was made
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from aiogram.filters.callback_data import CallbackData
+from pydantic import Field
+
+ButtonInt = Annotated[int, Field(ge=-(2**53), le=2**53)]
+"""A number in callback data. Telegram's ids fit in 53 bits, and so does anything a button
+carries; a forged press with a larger number (SQLite stores 64 bits) fails the filter like any
+other malformed data and is answered as an invalid button."""
 
 
 class LanguageChoice(CallbackData, prefix="lang"):

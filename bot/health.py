@@ -1,9 +1,11 @@
 """Liveness for containers: the running bot touches a heartbeat file; ``python -m bot.health``
-exits 0 while that file is fresh and the database answers, 1 otherwise (with the reason)."""
+exits 0 while that file is fresh and the database answers and can take a write, 1 otherwise
+(with the reason: e.g. the file is read-only or the disk is full)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,6 +17,8 @@ from storage.db import database_problem
 HEARTBEAT_EVERY = timedelta(seconds=30)
 STALE_AFTER = timedelta(seconds=120)
 
+log = logging.getLogger(__name__)
+
 
 def heartbeat_path(settings: Settings) -> Path:
     """Where the heartbeat lives: beside the database, on the same volume."""
@@ -22,11 +26,23 @@ def heartbeat_path(settings: Settings) -> Path:
 
 
 async def beat(path: Path, clock: Clock, every: timedelta = HEARTBEAT_EVERY) -> None:
-    """Write the current time to ``path`` now and every ``every`` until cancelled."""
+    """Write the current time to ``path`` now and every ``every`` until cancelled. A write that
+    fails (a full or read-only disk) is logged, and the beat goes on: the stale file then tells
+    the health check."""
+    failing = False
     while True:
         temporary = path.with_suffix(".tmp")
-        temporary.write_text(clock.now().isoformat(), encoding="utf-8")
-        temporary.replace(path)
+        try:
+            temporary.write_text(clock.now().isoformat(), encoding="utf-8")
+            temporary.replace(path)
+        except OSError as error:
+            if not failing:
+                log.error("cannot write the heartbeat %s: %s", path, error)
+            failing = True
+        else:
+            if failing:
+                log.info("heartbeat %s written again", path)
+            failing = False
         await asyncio.sleep(every.total_seconds())
 
 

@@ -1,13 +1,16 @@
-"""Per-update middlewares: who is writing (stored), and in which language to answer."""
+"""Per-update middlewares: who is writing (stored), in which language to answer, and the answer
+to what no handler took."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiogram import BaseMiddleware
-from aiogram.types import Chat, TelegramObject, User
+from aiogram import BaseMiddleware, Router
+from aiogram.dispatcher.event.bases import UNHANDLED
+from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
 from aiogram.utils.i18n import I18n, I18nMiddleware
+from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
 from bot.i18n import language_of
@@ -27,7 +30,8 @@ class PersonMiddleware(BaseMiddleware):
     """Outer middleware: records the sender as a :class:`~storage.Person` and puts it in
     ``data["person"]``. It writes only when something changed (name, username, Telegram
     language, or the first private message), so most updates cost one read. Log lines of the
-    update name its campaign (the group's, or the person's current one)."""
+    update name its campaign (the group's, or the person's current one). An update in a private
+    chat with no person behind it (no sender, or a bot) goes no further."""
 
     async def __call__(
         self,
@@ -41,6 +45,8 @@ class PersonMiddleware(BaseMiddleware):
         if user is not None and not user.is_bot:
             person = await self._person(user, chat, data)
             data["person"] = person
+        elif chat is not None and chat.type == "private":
+            return None  # no sender, or a bot: every private screen is about who writes
         campaign_id: int | None = None
         turn: int | None = None
         if chat is not None and chat.type in GROUP_CHATS:
@@ -97,3 +103,66 @@ class LocaleMiddleware(I18nMiddleware):
             return person.language
         user: User | None = data.get("event_from_user")
         return language_of(user.language_code if user else None)
+
+
+NOT_TEXT = frozenset(
+    {
+        "animation",
+        "audio",
+        "contact",
+        "dice",
+        "document",
+        "location",
+        "photo",
+        "poll",
+        "sticker",
+        "venue",
+        "video",
+        "video_note",
+        "voice",
+    }
+)
+"""Messages that carry something other than text: orders and placements are typed."""
+
+
+class UnhandledAnswer(BaseMiddleware):
+    """Answers what no handler took, where an answer makes sense: a press of a button no screen
+    recognises (forged, malformed, or from an older version of the bot), and in a private chat
+    a command the bot does not know or a file, photo or sticker. In a group anything else is
+    left alone: it may be meant for people or for another bot.
+
+    Set on the dispatcher's message and callback observers after the locale middleware
+    (:meth:`setup`), so it answers in the person's language and only once every router,
+    including any added later, has passed."""
+
+    def setup(self, router: Router) -> None:
+        """Wrap ``router``'s message and callback query observers."""
+        router.message.outer_middleware(self)
+        router.callback_query.outer_middleware(self)
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        result = await handler(event, data)
+        if result is not UNHANDLED:
+            return result
+        if isinstance(event, CallbackQuery):
+            await event.answer(_("That button is not valid any more."), show_alert=True)
+            return True
+        if not isinstance(event, Message) or event.chat.type != "private":
+            return result
+        if (event.text or "").startswith("/"):
+            await event.answer(_("I do not know that command. /help lists what I do."))
+            return True
+        if event.content_type in NOT_TEXT:
+            await event.answer(
+                _(
+                    "I read only text here: type your orders or placement, or use the buttons "
+                    "(/help)."
+                )
+            )
+            return True
+        return result

@@ -3,7 +3,9 @@
 Two workers always run beside the dispatcher: the campaign scheduler (catches up from the
 database at start, then APScheduler fires each campaign's deadlines and reminders) and the
 outbox sender (takes queued posts to Telegram); the scheduler wakes the sender when it queued
-something. Further ``workers`` may be passed in.
+something. Further ``workers`` may be passed in. When the database cannot save, neither
+stops: they wait and go on when it can, and the campaigns' GMs are told
+(:mod:`bot.storage_faults`), as are people whose action was not saved.
 
 With ``TEST_CLOCK_CONTROL=true`` (end-to-end tests and the offline demo only) the process runs
 on a manual clock that moves only by ``POST /clock`` on 127.0.0.1
@@ -34,7 +36,7 @@ from bot.config import Settings
 from bot.health import beat, heartbeat_path
 from bot.i18n import build_i18n
 from bot.services.outbox_sender import OutboxSender
-from bot.services.schedule import CampaignScheduler
+from bot.storage_faults import StorageAlarm, StorageAwareScheduler
 from bot.testing.clock_control import (
     NO_LIMITS,
     ClockControl,
@@ -107,7 +109,8 @@ async def serve(
         bot = make_bot(settings)
         stack.push_async_callback(bot.session.close)
         i18n = build_i18n()
-        dispatcher = build_dispatcher(store, clock, i18n)
+        alarm = StorageAlarm(store, clock, i18n)
+        dispatcher = build_dispatcher(store, clock, i18n, alarm)
         await wait_for_telegram(bot)
         try:
             await set_command_menus(bot, i18n)
@@ -117,7 +120,7 @@ async def serve(
         sender = OutboxSender(
             bot, store, clock, i18n, limits=NO_LIMITS if test_clock is not None else None
         )
-        scheduler = CampaignScheduler(store, clock, on_queued=sender.wake)
+        scheduler = StorageAwareScheduler(store, clock, bot=bot, alarm=alarm, on_queued=sender.wake)
         control = (
             ClockControl(test_clock, store, scheduler, sender) if test_clock is not None else None
         )

@@ -14,16 +14,26 @@ Settings every connection gets, and why:
 
 Multi-row changes run in :meth:`Database.transaction`, which takes the write lock up front
 (``BEGIN IMMEDIATE``), so a transaction never fails half-way on a lock upgrade.
+
+When the file cannot take a write (it or its volume is read-only, the disk is full, the disk
+fails), the transaction is rolled back and :class:`StorageUnavailableError` says so: nothing of
+that transaction is stored, and nothing stored before is touched. A connection that met a
+read-only, I/O or open error is replaced by a new one before the next transaction (SQLite keeps
+a connection it opened read-only that way), so the bot saves again as soon as the file can.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
+import shutil
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from enum import StrEnum
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -36,6 +46,80 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 class MigrationError(RuntimeError):
     """The migration files or the database's schema version cannot be used."""
+
+
+class StorageFault(StrEnum):
+    """Why the database file cannot take a write."""
+
+    READ_ONLY = "read_only"  # the file, its folder or its volume is read-only
+    DISK_FULL = "disk_full"
+    DISK_ERROR = "disk_error"  # the operating system failed a read or write
+    CANNOT_OPEN = "cannot_open"
+
+
+# SQLite's primary result codes (the low byte of an extended code) that mean "the file cannot
+# take a write now".
+_FAULTS = {
+    sqlite3.SQLITE_READONLY: StorageFault.READ_ONLY,
+    sqlite3.SQLITE_FULL: StorageFault.DISK_FULL,
+    sqlite3.SQLITE_IOERR: StorageFault.DISK_ERROR,
+    sqlite3.SQLITE_CANTOPEN: StorageFault.CANNOT_OPEN,
+}
+# After these the connection may stay as it is (opened read-only, a dead file handle): the next
+# transaction opens a new one. A full disk needs no new connection, only space.
+_REOPEN_AFTER = frozenset(
+    {StorageFault.READ_ONLY, StorageFault.DISK_ERROR, StorageFault.CANNOT_OPEN}
+)
+
+
+class StorageUnavailableError(RuntimeError):
+    """The database cannot take a write (or a read) right now. The transaction was rolled
+    back: nothing of it is stored and nothing stored before changed.
+
+    ``fault`` says why; ``code`` is SQLite's name for it (``SQLITE_READONLY``, ``SQLITE_FULL``,
+    ``SQLITE_IOERR_WRITE`` ...).
+    """
+
+    def __init__(self, path: Path, fault: StorageFault, code: str, detail: str) -> None:
+        super().__init__(f"database {path} cannot save: {fault.value} ({code}: {detail})")
+        self.fault = fault
+        self.code = code
+
+
+def storage_fault(error: BaseException, path: Path) -> StorageUnavailableError | None:
+    """``error`` as a :class:`StorageUnavailableError` if it means the file cannot take a write
+    (read-only, disk full, I/O error, cannot open), else ``None`` (a constraint, a bug ...)."""
+    if not isinstance(error, sqlite3.Error):
+        return None
+    code = getattr(error, "sqlite_errorcode", None)
+    fault = _FAULTS.get(code & 0xFF) if isinstance(code, int) else None
+    if fault is None:
+        return None
+    name = getattr(error, "sqlite_errorname", None) or str(code)
+    return StorageUnavailableError(path, fault, str(name), str(error))
+
+
+@dataclass
+class CommitCount:
+    """How many write transactions committed while it was being counted."""
+
+    commits: int = 0
+
+
+_counting: ContextVar[CommitCount | None] = ContextVar("storage_commits", default=None)
+
+
+@contextlib.contextmanager
+def counting_commits() -> Iterator[CommitCount]:
+    """Within the block (and tasks it starts), every commit of any :class:`Database` is counted
+    in the yielded :class:`CommitCount`: the bot counts per update whether anything was saved
+    before a failure."""
+    count = CommitCount()
+    token = _counting.set(count)
+    try:
+        yield count
+    finally:
+        _counting.reset(token)
 
 
 @dataclass(frozen=True)
@@ -132,20 +216,49 @@ async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
         raise
 
 
-def database_problem(path: Path) -> str | None:
-    """Why the database file cannot answer a read right now, or ``None`` if it can (for a
-    health check: opens read-only, runs one small query, closes)."""
+MIN_FREE_BYTES = 1 << 20
+"""Less free space than this on the database's disk is reported as a problem: a full disk
+refuses every write."""
+
+
+def database_problem(path: Path, min_free_bytes: int = MIN_FREE_BYTES) -> str | None:
+    """Why the database file cannot answer a read or take a write right now, or ``None`` if it
+    can (for a health check: opens the existing file, runs one small query and a write that
+    changes no row, rolls back, closes; then looks at the disk's free space)."""
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        with contextlib.closing(
+            sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
+        ) as conn:
             conn.execute("SELECT count(*) FROM campaigns").fetchone()
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("UPDATE campaigns SET id = id WHERE 0")
+            except sqlite3.Error as error:
+                fault = storage_fault(error, path)
+                if fault is None:
+                    raise
+                return str(fault)
+            finally:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
     except sqlite3.Error as error:
         return f"database {path} does not answer: {error}"
+    free = shutil.disk_usage(path.parent).free
+    if free < min_free_bytes:
+        return f"database {path}: only {free} bytes free on its disk"
     return None
 
 
-async def connect(path: Path) -> aiosqlite.Connection:
-    """A connection with the settings above, schema not touched. The caller closes it."""
-    conn = await aiosqlite.connect(path, isolation_level=None)
+async def connect(path: Path, *, read_only: bool = False) -> aiosqlite.Connection:
+    """A connection with the settings above, schema not touched. The caller closes it.
+
+    ``read_only`` opens the file as SQLite does when it cannot write it: reads work, every
+    write fails with ``SQLITE_READONLY``.
+    """
+    if read_only:
+        conn = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    else:
+        conn = await aiosqlite.connect(path, isolation_level=None)
     try:
         conn.row_factory = sqlite3.Row
         async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
@@ -174,6 +287,7 @@ class Database:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._open = True
+        self._reopen = False
         self.path = path
 
     @classmethod
@@ -196,27 +310,64 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any error."""
-        async with self._lock:
+        """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any error;
+        :class:`StorageUnavailableError` when the file cannot take the write."""
+        async with self._lock, self._faults_told():
+            await self._usable_connection(writing=True)
             await self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
                 await self._conn.execute("COMMIT")
             except BaseException:
-                if self._conn.in_transaction:
-                    await self._conn.execute("ROLLBACK")
+                await self._roll_back()
                 raise
+        count = _counting.get()
+        if count is not None:
+            count.commits += 1
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
         """A read transaction: every query inside sees the same committed state."""
-        async with self._lock:
+        async with self._lock, self._faults_told():
+            await self._usable_connection(writing=False)
             await self._conn.execute("BEGIN")
             try:
                 yield self._conn
             finally:
-                if self._conn.in_transaction:
-                    await self._conn.execute("ROLLBACK")
+                await self._roll_back()
+
+    async def _roll_back(self) -> None:
+        # SQLite may have rolled back already (it does on SQLITE_FULL); a rollback that fails
+        # leaves the connection unusable, so the next transaction opens a new one.
+        try:
+            if self._conn.in_transaction:
+                await self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            self._reopen = True
+
+    @asynccontextmanager
+    async def _faults_told(self) -> AsyncIterator[None]:
+        """SQLite's "cannot write" errors raised inside, as :class:`StorageUnavailableError`."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            fault = storage_fault(error, self.path)
+            if fault is None:
+                raise
+            if fault.fault in _REOPEN_AFTER:
+                self._reopen = True
+            raise fault from error
+
+    async def _usable_connection(self, writing: bool) -> None:
+        """Replace a connection that met a read-only or I/O error with a new one. Only a write
+        that gets through proves the new one good: until then each transaction opens anew."""
+        if not self._reopen:
+            return
+        fresh = await connect(self.path)
+        stale, self._conn = self._conn, fresh
+        self._reopen = not writing
+        with contextlib.suppress(sqlite3.Error, ValueError):
+            await stale.close()
 
     async def backup(self, target: Path) -> None:
         """Copy the database to ``target`` while the bot runs (SQLite's online backup API).

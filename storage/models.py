@@ -470,6 +470,7 @@ class AuditAction(StrEnum):
     SIDE_REMOVED = "side_removed"
     MEMBER_SET = "member_set"
     MEMBER_REMOVED = "member_removed"
+    MEMBER_READMITTED = "member_readmitted"  # a GM let a removed person join again
     STATUS_CHANGED = "status_changed"
     PHASE_CHANGED = "phase_changed"
     BATTLES_PUBLISHED = "battles_published"

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import JsonValue
 
 from storage.db import Database
 from storage.models import (
+    AuditAction,
+    Campaign,
     CampaignId,
     ChatId,
     JoinRequest,
@@ -70,7 +72,9 @@ class PeopleStore(Protocol):
         self, campaign_id: CampaignId, user_id: UserId
     ) -> RemovedMember | None: ...
     async def removed_members(self, campaign_id: CampaignId) -> list[RemovedMember]: ...
-    async def clear_removal(self, campaign_id: CampaignId, user_id: UserId) -> bool: ...
+    async def clear_removal(
+        self, campaign_id: CampaignId, user_id: UserId, actor: UserId, now: datetime
+    ) -> bool: ...
     async def set_prompt(
         self,
         chat_id: ChatId,
@@ -163,6 +167,21 @@ class PeopleRecords:
     """:class:`PeopleStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
     _db: Database
+
+    if TYPE_CHECKING:
+        # Provided by SqliteCampaignStore: the shared pieces every write uses.
+        async def _campaign_in(self, conn: Conn, campaign_id: CampaignId) -> Campaign | None: ...
+        async def _audit(
+            self,
+            conn: Conn,
+            campaign: Campaign,
+            actor: UserId | None,
+            action: AuditAction,
+            before: Any,
+            after: Any,
+            now: datetime,
+            reason: str = "",
+        ) -> None: ...
 
     async def see_person(
         self,
@@ -339,14 +358,35 @@ class PeopleRecords:
             )
         return [_removed_member(row) for row in rows]
 
-    async def clear_removal(self, campaign_id: CampaignId, user_id: UserId) -> bool:
-        """A GM lets a removed person join again; False if they were not removed."""
+    async def clear_removal(
+        self, campaign_id: CampaignId, user_id: UserId, actor: UserId, now: datetime
+    ) -> bool:
+        """GM ``actor`` lets a removed person join again, audited; False if they were not
+        removed."""
         async with self._db.transaction() as conn:
-            cursor = await conn.execute(
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM removed_members WHERE campaign_id = ? AND user_id = ?",
+                (campaign_id, user_id),
+            )
+            campaign = await self._campaign_in(conn, campaign_id)
+            if row is None or campaign is None:
+                return False
+            await conn.execute(
                 "DELETE FROM removed_members WHERE campaign_id = ? AND user_id = ?",
                 (campaign_id, user_id),
             )
-            return cursor.rowcount > 0
+            removed = _removed_member(row)
+            await self._audit(
+                conn,
+                campaign,
+                actor,
+                AuditAction.MEMBER_READMITTED,
+                removed.model_dump(mode="json"),
+                None,
+                now,
+            )
+            return True
 
     async def set_prompt(
         self,

@@ -37,18 +37,20 @@ Row = sqlite3.Row
 Conn = aiosqlite.Connection
 
 
+# A query is one call to aiosqlite's thread (``execute_fetchall``), not three (execute, fetch,
+# close): each call is a round trip between the event loop and that thread, and those round
+# trips are most of what an update costs (bench/bot_bench.py, "hops/u").
+
+
 async def fetch_one(conn: Conn, sql: str, params: Sequence[Any] = ()) -> Row | None:
-    """The first row of a query, or ``None``."""
-    async with conn.execute(sql, params) as cursor:
-        row: Row | None = await cursor.fetchone()
-    return row
+    """The first row of a query, or ``None`` (for queries of one row or a few)."""
+    rows = await conn.execute_fetchall(sql, params)
+    return next(iter(rows), None)
 
 
 async def fetch_all(conn: Conn, sql: str, params: Sequence[Any] = ()) -> list[Row]:
     """Every row of a query."""
-    async with conn.execute(sql, params) as cursor:
-        rows = await cursor.fetchall()
-    return list(rows)
+    return list(await conn.execute_fetchall(sql, params))
 
 
 async def changed_rows(conn: Conn, sql: str, params: Sequence[Any] = ()) -> int:

@@ -15,7 +15,8 @@ from bot.handlers.group import anonymous, misplaced
 
 def build_router() -> Router:
     """The bot's root router: anonymous senders in groups, joining (both chats), private
-    screens, group screens, group commands sent in private, then the common commands."""
+    screens, group screens (and private commands sent in a group), group commands sent in
+    private, then the common commands and the answers to what nothing else took."""
     root = Router(name="strategium")
     anonymous_senders = anonymous.build()
     anonymous_senders.message.filter(F.chat.type.in_({"group", "supergroup"}))
@@ -30,6 +31,7 @@ def build_router() -> Router:
     group_chats.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
     for router in group.build():
         group_chats.include_router(router)
+    group_chats.include_router(misplaced.build_in_group())
     misplaced_commands = misplaced.build()
     misplaced_commands.message.filter(F.chat.type == "private")
     root.include_routers(

@@ -1,4 +1,5 @@
-"""Commands every chat has: ``/help``, ``/start`` without a payload, ``/lang`` in private."""
+"""Commands every chat has: ``/help``, ``/start`` without a payload, ``/lang`` and ``/cancel``
+in private; and the answer to an edited message in private."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def help_text(in_group: bool) -> str:
 
 
 async def show_help(message: Message) -> None:
-    """``/help``."""
+    """``/help`` (and ``/start`` in a group, which Telegram sends when the bot is added)."""
     await message.answer(help_text(message.chat.type != "private"))
 
 
@@ -92,12 +93,33 @@ async def set_language(
         await edit_in_place(query.message, text, keyboard)
 
 
+async def nothing_to_cancel(message: Message) -> None:
+    """``/cancel`` in private when no question waits for an answer."""
+    await message.answer(_("Nothing is waiting for your answer, so there is nothing to cancel."))
+
+
+async def edited(message: Message) -> None:
+    """An edited message in private: what was read stays as it was read."""
+    await message.answer(
+        _(
+            "I do not read edited messages: what you sent first was read as it was. Send the "
+            "correction as a new message."
+        )
+    )
+
+
+PRIVATE = F.chat.type == "private"
+
+
 def build() -> Router:
     """This module's router (a new one per dispatcher)."""
     router = Router(name=__name__)
     router.message.register(show_help, Command("help"))
-    router.message.register(greet, CommandStart(), F.chat.type == "private")
-    router.message.register(choose_language, Command("lang"), F.chat.type == "private")
+    router.message.register(greet, CommandStart(), PRIVATE)
+    router.message.register(show_help, CommandStart(), ~PRIVATE)
+    router.message.register(choose_language, Command("lang"), PRIVATE)
+    router.message.register(nothing_to_cancel, Command("cancel"), PRIVATE)
+    router.edited_message.register(edited, PRIVATE)
     router.callback_query.register(
         set_language, LanguageChoice.filter(), F.message.chat.type == "private"
     )

@@ -22,6 +22,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
+from bot.callbacks import ButtonInt
 from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_text
 from bot.i18n import language_of
@@ -37,13 +38,13 @@ JOIN_PAYLOAD = r"^join-(\d{1,12})$"
 class JoinPress(CallbackData, prefix="jn"):
     """The group's «Join» button."""
 
-    c: int
+    c: ButtonInt
 
 
 class JoinChoice(CallbackData, prefix="jc"):
     """A side (and then a role) chosen in the private chat; ``r`` empty until the role step."""
 
-    c: int
+    c: ButtonInt
     s: str
     r: str = ""
 

@@ -127,7 +127,7 @@ def read_map_file(content: bytes) -> CampaignMap:
         raise MapError([MapProblem(code=MapProblemCode.SYNTAX, detail=detail)]) from error
     try:
         return parse_map_toml(text)
-    except tomllib.TOMLDecodeError as error:
+    except (tomllib.TOMLDecodeError, RecursionError) as error:  # nested too deep: recursion
         raise MapError([MapProblem(code=MapProblemCode.SYNTAX, detail=str(error))]) from error
 
 
@@ -342,10 +342,12 @@ async def remove_member(
     return removed
 
 
-async def readmit(store: Store, campaign: Campaign, user_id: UserId) -> bool:
-    """A GM lets a removed person join again (they press «Join» like anyone); False if they
-    were not removed."""
-    return await store.clear_removal(campaign.id, user_id)
+async def readmit(
+    store: Store, campaign: Campaign, user_id: UserId, actor: UserId, now: datetime
+) -> bool:
+    """GM ``actor`` lets a removed person join again (they press «Join» like anyone), audited;
+    False if they were not removed."""
+    return await store.clear_removal(campaign.id, user_id, actor, now)
 
 
 # ---- the status board ------------------------------------------------------------------------

@@ -79,6 +79,7 @@ class Refusal(StrEnum):
     CHANGED_MEANWHILE = "changed_meanwhile"  # confirming a set another strategist just changed
     BUSY = "busy"  # others kept saving the same set; this change could not be applied
     NOT_OPEN_YET = "not_open_yet"  # the turn began but its orders window opens later
+    CAMPAIGN_OVER = "campaign_over"  # the campaign has finished (or the GM ended it)
 
 
 @dataclass(frozen=True)
@@ -265,6 +266,8 @@ class EntryResult:
 
 
 def _may_order(seat: Seat, expected_turn: int | None, campaign: Campaign) -> Refusal | None:
+    if not is_active(campaign):
+        return Refusal.CAMPAIGN_OVER
     if seat.side is None:
         return Refusal.NO_SIDE
     if not seat.gives_orders:
@@ -514,6 +517,8 @@ class DeploymentResult:
 async def open_deployment(store: Store, seat: Seat) -> DeploymentResult:
     """The side's placement now (empty if none saved)."""
     campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    if not is_active(campaign):
+        return DeploymentResult(refusal=Refusal.CAMPAIGN_OVER)
     if seat.side is None:
         return DeploymentResult(refusal=Refusal.NO_SIDE)
     if campaign.phase is not Phase.DEPLOYMENT:
@@ -712,6 +717,8 @@ async def _battle_for(
     store: Store, seat: Seat, expected_turn: int, battle_id: int, now: datetime
 ) -> tuple[Campaign, Battle | None, Refusal | None]:
     campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    if not is_active(campaign):
+        return campaign, None, Refusal.CAMPAIGN_OVER
     if campaign.turn != expected_turn or campaign.phase not in (Phase.BATTLES, Phase.RESOLUTION):
         return campaign, None, Refusal.STALE
     if await battles_public_at(store, seat, now) is not None:

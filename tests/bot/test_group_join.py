@@ -195,9 +195,11 @@ async def test_the_board_is_pinned_once_then_edited_in_place(
     telegram.take()
     for _ in range(3):
         await sender.send_due()
-    edits = [s.method for s in telegram.take() if isinstance(s.method, EditMessageText)]
+    later = telegram.take()
+    edits = [s.method for s in later if isinstance(s.method, EditMessageText)]
     assert len(edits) == 1, "two changes, one edit"
     assert edits[0].message_id == pinned
+    assert not [s for s in later if isinstance(s.method, PinChatMessage)], "an edit keeps its pin"
     assert "Still to open a private chat with me (tap Join, then Start): Anna, Boris" in (
         edits[0].text or ""
     )
@@ -339,6 +341,10 @@ async def test_a_removed_player_cannot_rejoin_until_the_gm_lets_them(
     panel = await say(telegram, anna, group, "/gm")
     members = await tap(telegram, anna, panel, "Members")
     await tap(telegram, anna, members, "Let Boris join again")
+    readmitted = [e for e in await store.audit_log(campaign.id) if e.action == "member_readmitted"]
+    assert [e.actor for e in readmitted] == [anna.id]
+    assert isinstance(readmitted[0].before, dict)
+    assert readmitted[0].before["user_id"] == 2
     await say(telegram, boris, group, "/join")
     sides = await say(telegram, boris, boris.id, f"/start join-{campaign.id}")
     await tap(telegram, boris, await tap(telegram, boris, sides, "Blue"), "Tactician")

@@ -47,7 +47,7 @@ NO_LIMITS = Limits(per_second=1e9, group_per_minute=1e12, private_per_second=1e9
 
 
 def _plus(table: Table, sector: int) -> str:
-    return DeployButton(campaign=table.campaign.id, action="+", sector=sector).pack()
+    return DeployButton(campaign=table.campaign.id, action="+", sector=sector, side="red").pack()
 
 
 async def _deploy_everyone(table: Table) -> None:
@@ -370,9 +370,9 @@ async def test_stale_and_forged_buttons_change_nothing(
     sent = await table.forged(201, too_many)
     assert alert(sent) == "You can move 1 to 2 from 2 West: at least one army stays."
     assert await store.orders(table.campaign.id, 1, "red") is None
-    # Another side's player sends red's button: checked for their own side, and refused.
+    # Another side's player sends red's button: it names red's screen, so it is refused.
     sent = await table.forged(301, button(counts, "2"))
-    assert alert(sent).startswith("На начало хода у вас не было армий в 2 Запад")
+    assert alert(sent).startswith("Эта кнопка с экрана другой стороны")
     assert await store.orders(table.campaign.id, 1, "blue") is None
     # Someone not in the campaign.
     table.users[999] = telegram.user(999, "Stranger")

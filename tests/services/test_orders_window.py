@@ -1,6 +1,7 @@
 """The orders window opens at the schedule's ``orders_open`` (RULES.md 3.2: Tuesday 00:00 in the
 campaign's zone), not when the turn begins: orders before it are refused with the opening time;
-a GM's "advance now" opens it at once; a pause moves a pending opening; manual mode has none."""
+a GM's "advance now" opens it at once; a pause moves a pending opening; manual mode has none.
+Once the GM ended the campaign nothing is given at all."""
 
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime
@@ -9,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.services.orders import Refusal, enter_orders, seat_in, set_ready
+from bot.services.campaigns import end_campaign
+from bot.services.orders import Refusal, enter_orders, report_result, seat_in, set_ready
 from bot.services.timekeeping import advance_now, pause, resume
 from bot.services.window import orders_opening
-from rules import Reinforce
+from rules import Outcome, Reinforce
 from storage import CampaignSettings, Phase, Schedule, SqliteCampaignStore, Store
 from tests.services.week import Week, start_week
 from tests.storage.campaign_script import GM, strategist
@@ -29,7 +31,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 
 async def _reinforce(week: Week) -> tuple[Refusal | None, bool]:
-    """The red strategist names a sector red holds for its reinforcement: the refusal, and whether it was saved."""
+    """Red's strategist names a sector Red holds for the reinforcement: refusal, and saved?"""
     campaign = await week.current()
     state = await week.store.turn_start(campaign.id, campaign.turn)
     assert state is not None
@@ -131,3 +133,18 @@ async def test_switching_to_manual_mode_opens_the_window(store: Store) -> None:
         week.clock.now(),
     )
     assert await _reinforce(week) == (None, True)
+
+
+async def test_nothing_is_given_once_the_gm_ended_the_campaign(store: Store) -> None:
+    week = await _first_turn_on_monday(store)
+    await week.run_until(week.at(1, 9))
+    campaign = await week.current()
+    assert await end_campaign(store, campaign, GM, week.clock.now()) is not None
+    assert await _reinforce(week) == (Refusal.CAMPAIGN_OVER, False)
+    seat = await seat_in(store, strategist("red"), campaign.id)
+    assert seat is not None
+    ready = await set_ready(store, seat, 1, True, week.clock.now())
+    assert ready.refusal is Refusal.CAMPAIGN_OVER
+    reported = await report_result(store, seat, 1, 1, Outcome.DRAW, None, week.clock.now())
+    assert reported.refusal is Refusal.CAMPAIGN_OVER
+    assert await store.orders(campaign.id, 1, "red") is None

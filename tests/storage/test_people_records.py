@@ -92,8 +92,12 @@ async def test_a_removal_is_kept_until_a_gm_lets_the_person_back(db_path: Path) 
         assert await store.removed_members(campaign_id) == [removal]
         assert (removal.removed_by, removal.removed_at) == (1, T0 + timedelta(minutes=1))
         assert await store.removed_member(campaign_id, 7) is None
-        assert await store.clear_removal(campaign_id, 9)
-        assert not await store.clear_removal(campaign_id, 9)
+        readmitted_at = T0 + timedelta(minutes=5)
+        assert await store.clear_removal(campaign_id, 9, 1, readmitted_at)
+        assert not await store.clear_removal(campaign_id, 9, 1, readmitted_at)
         assert await store.removed_members(campaign_id) == []
+        audit = [e for e in await store.audit_log(campaign_id) if e.action == "member_readmitted"]
+        assert [(e.actor, e.at, e.after) for e in audit] == [(1, readmitted_at, None)]
+        assert audit[0].before == removal.model_dump(mode="json")
     finally:
         await store.close()

@@ -19,8 +19,16 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
+from bot.callbacks import ButtonInt
 from bot.clock import Clock
-from bot.handlers.group.guards import campaign_here, gm_member, not_gm_text, pressed_campaign
+from bot.handlers.group.guards import (
+    campaign_here,
+    gm_member,
+    no_campaign_text,
+    not_gm_text,
+    pressed_campaign,
+    whole_number,
+)
 from bot.services import timekeeping
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, BlockReason
 from storage import (
@@ -40,11 +48,11 @@ EXTENSIONS = (12, 24)
 class ClockPress(CallbackData, prefix="clk"):
     """A time-tool button: campaign, the turn and phase it was made for, action, hours."""
 
-    c: int
-    t: int
+    c: ButtonInt
+    t: ButtonInt
     p: str
     a: str
-    h: int = 0
+    h: ButtonInt = 0
 
 
 def clock_buttons(campaign: Campaign) -> list[list[InlineKeyboardButton]]:
@@ -134,6 +142,7 @@ def extended_text(result: ExtendResult, max_hours: int) -> str:
 async def _gm_campaign(message: Message, store: Store) -> Campaign | None:
     campaign = await campaign_here(store, message)
     if campaign is None or message.from_user is None:
+        await message.answer(no_campaign_text())
         return None
     if await gm_member(store, campaign, message.from_user.id) is None:
         await message.answer(not_gm_text())
@@ -173,13 +182,11 @@ async def extend_command(
     campaign = await _gm_campaign(message, store)
     if campaign is None or message.from_user is None:
         return
-    argument = (command.args or "").strip()
-    if not argument.isdigit() or int(argument) <= 0:
+    hours = whole_number((command.args or "").strip(), max_digits=9)
+    if hours is None or hours <= 0:
         await message.answer(_("Say by how many hours, e.g. /extend 24."))
         return
-    result = await timekeeping.extend(
-        store, campaign.id, int(argument), message.from_user.id, clock.now()
-    )
+    result = await timekeeping.extend(store, campaign.id, hours, message.from_user.id, clock.now())
     await message.answer(extended_text(result, campaign.schedule.max_extension_hours))
 
 

@@ -16,6 +16,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
+from bot.callbacks import ButtonInt
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
@@ -25,6 +26,7 @@ from bot.handlers.group.guards import (
     no_campaign_text,
     not_gm_text,
     pressed_campaign,
+    whole_number,
 )
 from bot.handlers.joining import role_name
 from bot.handlers.private.gm_prompts import GM_PLACEMENT, placement_question
@@ -52,8 +54,8 @@ REASON = "GM tool in the group"
 class GmPress(CallbackData, prefix="gm"):
     """A GM panel button: campaign, the turn and phase it was made for, action, value."""
 
-    c: int
-    t: int
+    c: ButtonInt
+    t: ButtonInt
     p: str
     a: str
     v: str = ""
@@ -62,7 +64,7 @@ class GmPress(CallbackData, prefix="gm"):
 class GroupLanguage(CallbackData, prefix="gl"):
     """The group's ``/lang``: the campaign's language for its posts."""
 
-    c: int
+    c: ButtonInt
     language: str
 
 
@@ -241,10 +243,13 @@ async def _members(ctx: GmContext, value: str) -> None:
 
 
 async def _readmit(ctx: GmContext, value: str) -> None:
+    user_id = whole_number(value)
     removed = (
-        await ctx.store.removed_member(ctx.campaign.id, int(value)) if value.isdigit() else None
+        await ctx.store.removed_member(ctx.campaign.id, user_id) if user_id is not None else None
     )
-    if removed is None or not await campaigns.readmit(ctx.store, ctx.campaign, removed.user_id):
+    if removed is None or not await campaigns.readmit(
+        ctx.store, ctx.campaign, removed.user_id, ctx.person.user_id, ctx.clock.now()
+    ):
         await ctx.query.answer(_("That person may join already."), show_alert=True)
         return
     await ctx.announce(
@@ -255,8 +260,8 @@ async def _readmit(ctx: GmContext, value: str) -> None:
 
 
 async def _target(ctx: GmContext, value: str) -> Member | None:
-    user_id = value.split(".", maxsplit=1)[0]
-    member = await ctx.store.member(ctx.campaign.id, int(user_id)) if user_id.isdigit() else None
+    user_id = whole_number(value.split(".", maxsplit=1)[0])
+    member = await ctx.store.member(ctx.campaign.id, user_id) if user_id is not None else None
     if member is None:
         await ctx.query.answer(_("That person is not in the campaign any more."), show_alert=True)
     return member
@@ -545,10 +550,11 @@ async def _battle_screen(ctx: GmContext, value: str) -> None:
 async def _set_result(ctx: GmContext, value: str) -> None:
     parts = value.split(".")
     found = _results_turn(ctx.campaign)
-    if len(parts) != 4 or not parts[0].isdigit() or not parts[1].isdigit() or found is None:
+    turn = whole_number(parts[0]) if len(parts) == 4 else None
+    battle = whole_number(parts[1]) if len(parts) == 4 else None
+    if turn is None or battle is None or found is None:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
         return
-    turn, battle = int(parts[0]), int(parts[1])
     result = campaigns.battle_result(battle, parts[2], parts[3])
     if result is None or turn != found[0]:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)

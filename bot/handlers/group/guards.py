@@ -30,6 +30,15 @@ async def gm_member(store: Store, campaign: Campaign, user_id: int) -> Member | 
     return member if member is not None and member.is_gm else None
 
 
+def whole_number(text: str, max_digits: int = 15) -> int | None:
+    """``text`` as a whole number written in ASCII digits (at most ``max_digits`` of them),
+    else ``None``. ``str.isdigit`` alone also passes ``²`` and 5000-digit numbers, which
+    ``int`` refuses and storage cannot hold."""
+    if not 0 < len(text) <= max_digits or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
 def no_campaign_text() -> str:
     """What to say when a group has no campaign."""
     return _("There is no campaign in this chat yet. A GM starts one with /newcampaign.")

@@ -1,4 +1,4 @@
-"""Group commands sent in a private chat: say where they work instead of staying silent."""
+"""Commands sent in the wrong kind of chat: say where they work instead of staying silent."""
 
 from __future__ import annotations
 
@@ -7,9 +7,22 @@ from aiogram.filters import Command
 from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
+GROUP_ONLY = (
+    "newcampaign",
+    "join",
+    "status",
+    "gm",
+    "rules",
+    "advance",
+    "pause",
+    "resume",
+    "extend",
+)
+PRIVATE_ONLY = ("campaigns",)
+
 
 async def group_only(message: Message) -> None:
-    """``/newcampaign``, ``/join``, ``/status``, ``/gm``, ``/rules`` in private."""
+    """A group command (``/newcampaign``, ``/join``, ``/status``, ``/gm`` ...) in private."""
     await message.answer(
         _(
             "That command works in the campaign's group chat. Add me to your group and send it "
@@ -18,8 +31,22 @@ async def group_only(message: Message) -> None:
     )
 
 
+async def private_only(message: Message) -> None:
+    """A private command (``/campaigns``) in a group."""
+    await message.answer(
+        _("That command works in a private chat with me: tap my name, then «Start».")
+    )
+
+
 def build() -> Router:
-    """This module's router; the parent sets the private-chat filter."""
+    """Group commands sent in private; the parent sets the private-chat filter."""
     router = Router(name=__name__)
-    router.message.register(group_only, Command("newcampaign", "join", "status", "gm", "rules"))
+    router.message.register(group_only, Command(*GROUP_ONLY))
+    return router
+
+
+def build_in_group() -> Router:
+    """Private commands sent in a group; the parent sets the group-chat filter."""
+    router = Router(name=f"{__name__}.in_group")
+    router.message.register(private_only, Command(*PRIVATE_ONLY))
     return router

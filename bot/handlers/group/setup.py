@@ -9,6 +9,7 @@ waits for typed input, so a restart in the middle continues where it was.
 from __future__ import annotations
 
 import io
+import unicodedata
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
@@ -23,6 +24,7 @@ from aiogram.types import (
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
+from bot.callbacks import ButtonInt
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.guards import (
@@ -66,12 +68,40 @@ ZONES = (
     "UTC",
 )
 STEPS = ("zone", "map", "sides", "schedule", "policy", "summary")
+JOINERS = frozenset({"\u200c", "\u200d"})
+"""Invisible characters a name keeps: they join letters and emoji (👨\u200d👩\u200d👧)."""
+MAX_TITLE = 128
+MAX_SIDE_NAME = 64
+
+
+def clean_name(text: str) -> str:
+    """A typed name as it is stored and shown: line breaks and control characters become
+    spaces, spaces are collapsed, and invisible format characters (zero-width spaces,
+    right-to-left overrides) go, so a name cannot break the lines or the direction of the
+    posts it appears in. Letters, marks and emoji stay."""
+    kept = []
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Zl", "Zp"):
+            kept.append(" ")
+        elif category != "Cf" or char in JOINERS:
+            kept.append(char)
+    return " ".join("".join(kept).split())
+
+
+def name_problem(name: str, limit: int) -> str | None:
+    """Why a cleaned name cannot be used, or ``None``."""
+    if not any(unicodedata.category(char)[0] in "LNSP" for char in name):
+        return _("A name needs at least one letter, digit or sign: send another.")
+    if len(name) > limit:
+        return _("That name is too long: keep it under {limit} characters.").format(limit=limit)
+    return None
 
 
 class SetupPress(CallbackData, prefix="su"):
     """A wizard button: campaign, action, value."""
 
-    c: int
+    c: ButtonInt
     a: str
     v: str = ""
 
@@ -275,7 +305,7 @@ async def new_campaign(
         text, keyboard = await summary(store, existing)
         await message.answer(text, reply_markup=keyboard)
         return
-    title = (command.args or "").strip()
+    title = clean_name(command.args or "")
     if not title:
         await store.set_prompt(
             message.chat.id,
@@ -300,8 +330,9 @@ async def new_campaign(
 async def _create(
     message: Message, store: Store, clock: Clock, person: Person, i18n: I18n, title: str
 ) -> None:
-    if len(title) > 128:
-        await ask_again(message, _("That name is too long: keep it under 128 characters."))
+    problem = name_problem(title, MAX_TITLE)
+    if problem is not None:
+        await ask_again(message, problem)
         return
     language = "ru" if i18n.current_locale == "ru" else "en"
     try:
@@ -330,7 +361,7 @@ async def typed_answer(
     """A typed wizard answer: name, time zone, a side's name or rules."""
     text = (message.text or "").strip()
     if prompt.field == "setup.title" and prompt.campaign_id is None:
-        await _create(message, store, clock, person, i18n, text)
+        await _create(message, store, clock, person, i18n, clean_name(text))
         return
     campaign = await store.campaign(prompt.campaign_id or 0)
     if campaign is None or campaign.phase is not Phase.SETUP:
@@ -340,11 +371,13 @@ async def typed_answer(
     now = clock.now()
     step = "summary"
     if prompt.field == "setup.title":
-        if not 1 <= len(text) <= 128:
-            await ask_again(message, _("That name is too long: keep it under 128 characters."))
+        title = clean_name(text)
+        problem = name_problem(title, MAX_TITLE)
+        if problem is not None:
+            await ask_again(message, problem)
             return
         campaign = await store.update_settings(
-            campaign.id, CampaignSettings(title=text), person.user_id, now
+            campaign.id, CampaignSettings(title=title), person.user_id, now
         )
     elif prompt.field == "setup.zone":
         zone = campaigns.find_time_zone(text)
@@ -363,7 +396,12 @@ async def typed_answer(
         )
         step = "map"
     elif prompt.field == "setup.side":
-        outcome, _side = await campaigns.add_side(store, campaign, text, person.user_id, now)
+        name = clean_name(text)
+        problem = name_problem(name, MAX_SIDE_NAME)
+        if problem is not None:
+            await ask_again(message, problem)
+            return
+        outcome, _side = await campaigns.add_side(store, campaign, name, person.user_id, now)
         if outcome is not campaigns.AddSideOutcome.ADDED:
             await ask_again(message, _add_side_refusal(outcome))
             return
@@ -423,6 +461,14 @@ async def uploaded_map(
     )
 
 
+async def cancel_answer(message: Message, store: Store, person: Person) -> None:
+    """``/cancel`` in the group: stop waiting for this person's typed answer."""
+    if await store.clear_prompt(message.chat.id, person.user_id):
+        await message.answer(_("Stopped waiting for your answer; nothing was changed."))
+        return
+    await message.answer(_("Nothing is waiting for your answer, so there is nothing to cancel."))
+
+
 def _add_side_refusal(outcome: campaigns.AddSideOutcome) -> str:
     match outcome:
         case campaigns.AddSideOutcome.TOO_MANY:
@@ -435,8 +481,9 @@ def _add_side_refusal(outcome: campaigns.AddSideOutcome) -> str:
 
 def _rules_help(field: str) -> str:
     names = ", ".join(campaigns.TYPED_RULE_FIELDS)
+    shown = field if len(field) <= 32 else field[:31] + "…"
     problem = (
-        _("«{field}» cannot be used that way.").format(field=field)
+        _("«{field}» cannot be used that way.").format(field=shown)
         if field
         else _("Those numbers do not make a valid ruleset.")
     )
@@ -630,6 +677,7 @@ def build() -> Router:
     """This module's router (a new one per dispatcher)."""
     router = Router(name=__name__)
     router.message.register(new_campaign, Command("newcampaign"))
+    router.message.register(cancel_answer, Command("cancel"))
     router.message.register(uploaded_map, F.document, AwaitedAnswer("setup.map"))
     router.message.register(typed_answer, F.text, AwaitedAnswer("setup."))
     router.callback_query.register(pressed, SetupPress.filter())

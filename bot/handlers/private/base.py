@@ -1,18 +1,20 @@
-"""What the private screens share: finding the person's campaign, showing a screen in one
-message that is edited in place (a new one only when the old one is gone), and sending built
-text within Telegram's 4096 characters (split at line ends; an edit is shortened)."""
+"""What the private screens share: finding the person's campaign (and checking a press against
+it), showing a screen in one message that is edited in place (a new one only when the old one
+is gone), and sending built text within Telegram's 4096 characters (split at line ends; an edit
+is shortened)."""
 
 from __future__ import annotations
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.types import InlineKeyboardMarkup, Message
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
+from bot.handlers.private import screens
 from bot.message_limits import shorten, split_text
-from bot.services.orders import CampaignPick, Seat, pick_campaign
-from storage import Person, Store
+from bot.services.orders import CampaignPick, Refusal, Seat, pick_campaign, seat_in
+from storage import CampaignStatus, Person, Store
 
 
 async def seat_or_answer(message: Message, store: Store, person: Person) -> Seat | None:
@@ -21,6 +23,44 @@ async def seat_or_answer(message: Message, store: Store, person: Person) -> Seat
     if pick.seat is None:
         await message.answer(no_seat_words(pick))
     return pick.seat
+
+
+async def pressed_seat(
+    query: CallbackQuery, store: Store, campaign_id: int, button_side: str = ""
+) -> Seat | None:
+    """The presser's seat in the campaign a button names, or ``None`` with the press answered:
+    they are not in it, the button is on another side's screen, or the GM ended the campaign."""
+    seat = await seat_in(store, query.from_user.id, campaign_id)
+    if seat is None:
+        await query.answer(screens.refusal_words(Refusal.NOT_MEMBER, None), show_alert=True)
+        return None
+    refusal = foreign_button_words() if foreign_button(seat, button_side) else campaign_over(seat)
+    if refusal is not None:
+        await query.answer(refusal, show_alert=True)
+        return None
+    return seat
+
+
+def foreign_button(seat: Seat, button_side: str) -> bool:
+    """True when a button names the side whose screen it is on and the presser does not play
+    that side (a forwarded or forged button)."""
+    return bool(button_side) and button_side != seat.side
+
+
+def foreign_button_words() -> str:
+    """What a press of another side's button is answered."""
+    return _(
+        "That button is on another side's screen, so it does nothing for you. Your own "
+        "screens: /orders, /deploy, /battles."
+    )
+
+
+def campaign_over(seat: Seat) -> str | None:
+    """What a press in a campaign the GM ended is answered (an ended campaign keeps its turn
+    and phase, so its old buttons would otherwise still look current), else ``None``."""
+    if seat.campaign.status is not CampaignStatus.FINISHED:
+        return None
+    return _("«{title}» is over: nothing can be changed now.").format(title=seat.campaign.title)
 
 
 def no_seat_words(pick: CampaignPick) -> str:

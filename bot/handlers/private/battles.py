@@ -13,7 +13,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
 from bot.handlers.private import screens
-from bot.handlers.private.base import seat_or_answer, show_screen
+from bot.handlers.private.base import pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import BATTLES_PHASE, ResultButton
 from bot.posts.turns import format_moment
 from bot.services.orders import (
@@ -24,7 +24,6 @@ from bot.services.orders import (
     battles_public_at,
     open_battles,
     report_result,
-    seat_in,
     side_names,
 )
 from bot.services.turns import game_for
@@ -126,9 +125,8 @@ async def press(
     query: CallbackQuery, callback_data: ResultButton, store: Store, clock: Clock, bot: Bot
 ) -> None:
     """Report, confirm or dispute a result; re-checks who pressed and that the turn is on."""
-    seat = await seat_in(store, query.from_user.id, callback_data.campaign)
+    seat = await pressed_seat(query, store, callback_data.campaign)
     if seat is None:
-        await query.answer(screens.refusal_words(Refusal.NOT_MEMBER, None), show_alert=True)
         return
     message_id = query.message.message_id if query.message is not None else None
     desk = await open_battles(store, seat, clock.now())
@@ -146,7 +144,8 @@ async def press(
     names = await side_names(store, seat.campaign.id)
     action = callback_data.action
     outcome = screens.OUTCOME_CODES.get(callback_data.outcome)
-    if action == "list":
+    if action == "list" and (battle is not None or not callback_data.battle):
+        # Back to the presser's own list (a back button names no battle).
         await query.answer()
         await _show_list(store, clock, bot, seat, query.from_user.id, message_id)
         return

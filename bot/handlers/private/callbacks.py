@@ -1,11 +1,17 @@
 """Callback data of the private screens. Each carries the campaign, the turn and the phase it
 was made for, so a button pressed after the campaign moved on is recognised as stale. Sectors
 and sides are indexes (map order; turn-start state order) to stay within Telegram's 64 bytes;
-handlers look them up again and never trust them."""
+handlers look them up again and never trust them.
+
+Orders and deployment buttons also name the side whose screen they are on: pressed by anyone
+not playing that side (a forwarded or forged button), they are refused. A button without a
+side (``""``) acts only on the presser's own side, like the buttons on their own screen."""
 
 from __future__ import annotations
 
 from aiogram.filters.callback_data import CallbackData
+
+from bot.callbacks import ButtonInt
 
 ORDERS_PHASE = "o"
 DEPLOYMENT_PHASE = "d"
@@ -16,25 +22,28 @@ class OrdersButton(CallbackData, prefix="po"):
     """The orders screen. ``action``: ``home``, ``sec`` (a sector), ``mv`` (move: pick a
     destination), ``to`` (move: pick a count), ``n`` (move ``arg`` armies), ``at`` (attack side
     ``arg``), ``fo`` (fortify), ``rf`` (reinforcement list), ``rs`` (reinforce there), ``rev``
-    (review), ``ok`` / ``no`` (ready / not ready), ``map``."""
+    (review), ``ok`` / ``no`` (ready / not ready), ``map``. ``side``: whose screen it is."""
 
-    campaign: int
-    turn: int
+    campaign: ButtonInt
+    turn: ButtonInt
     phase: str = ORDERS_PHASE
     action: str
-    sector: int = -1
-    to: int = -1
-    arg: int = -1
+    sector: ButtonInt = -1
+    to: ButtonInt = -1
+    arg: ButtonInt = -1
+    side: str = ""
 
 
 class DeployButton(CallbackData, prefix="pd"):
-    """The deployment screen: ``+`` / ``-`` one army in ``sector``, ``ok`` confirm, ``home``."""
+    """The deployment screen: ``+`` / ``-`` one army in ``sector``, ``ok`` confirm, ``home``.
+    ``side``: whose screen it is."""
 
-    campaign: int
-    turn: int = 0
+    campaign: ButtonInt
+    turn: ButtonInt = 0
     phase: str = DEPLOYMENT_PHASE
     action: str
-    sector: int = -1
+    sector: ButtonInt = -1
+    side: str = ""
 
 
 class ResultButton(CallbackData, prefix="pr"):
@@ -42,16 +51,16 @@ class ResultButton(CallbackData, prefix="pr"):
     victory then ``win`` with ``winner`` 0 attacker / 1 defender), ``yes`` / ``dis`` confirm or
     dispute the reported ``outcome``/``winner``, ``list`` back to the battles."""
 
-    campaign: int
-    turn: int
+    campaign: ButtonInt
+    turn: ButtonInt
     phase: str = BATTLES_PHASE
-    battle: int = 0
+    battle: ButtonInt = 0
     action: str
     outcome: str = ""
-    winner: int = -1
+    winner: ButtonInt = -1
 
 
 class CampaignButton(CallbackData, prefix="pc"):
     """/campaigns: make ``campaign`` the current one."""
 
-    campaign: int
+    campaign: ButtonInt

@@ -10,7 +10,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
 from bot.handlers.private import screens
-from bot.handlers.private.base import seat_or_answer, show_screen
+from bot.handlers.private.base import pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import DEPLOYMENT_PHASE, DeployButton
 from bot.order_text import Vocabulary, parse_placement
 from bot.services.orders import (
@@ -22,7 +22,6 @@ from bot.services.orders import (
     confirm_placement,
     open_deployment,
     replace_placement,
-    seat_in,
 )
 from storage import Person, Phase, Store
 
@@ -104,9 +103,12 @@ async def press(
     query: CallbackQuery, callback_data: DeployButton, store: Store, clock: Clock, bot: Bot
 ) -> None:
     """+ / - / Confirm on the deployment screen."""
-    seat = await seat_in(store, query.from_user.id, callback_data.campaign)
+    seat = await pressed_seat(query, store, callback_data.campaign, callback_data.side)
     if seat is None:
-        await query.answer(screens.refusal_words(Refusal.NOT_MEMBER, None), show_alert=True)
+        return
+    if not seat.gives_orders:
+        refusal = Refusal.NO_SIDE if seat.side is None else Refusal.NOT_STRATEGIST
+        await query.answer(screens.refusal_words(refusal, seat.campaign), show_alert=True)
         return
     campaign = seat.campaign
     message_id = query.message.message_id if query.message is not None else None

@@ -20,7 +20,7 @@ from bot.clock import Clock
 from bot.services import campaigns
 from bot.services.turns import game_for
 from bot.texts import describe_deployment_problem
-from storage import Campaign, Person, Phase, Prompt, Store
+from storage import Campaign, CampaignStatus, Person, Phase, Prompt, Store
 
 GM_PLACEMENT = "gm_placement"
 """The prompt's ``field``: ``data["side"]`` names the side to place."""
@@ -62,7 +62,13 @@ async def typed_placement(
     campaign = await store.campaign(prompt.campaign_id or 0)
     side_id = str(prompt.data.get("side", ""))
     gm = None if campaign is None else await store.member(campaign.id, person.user_id)
-    if campaign is None or campaign.phase is not Phase.DEPLOYMENT or gm is None or not gm.is_gm:
+    if (
+        campaign is None
+        or campaign.status is CampaignStatus.FINISHED
+        or campaign.phase is not Phase.DEPLOYMENT
+        or gm is None
+        or not gm.is_gm
+    ):
         await store.clear_prompt(message.chat.id, person.user_id)
         await message.answer(_("Deployment is over; nothing was changed."))
         return

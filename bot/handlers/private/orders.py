@@ -15,7 +15,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
 from bot.handlers.private import screens
-from bot.handlers.private.base import answer_text, seat_or_answer, show_screen
+from bot.handlers.private.base import answer_text, pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
 from bot.order_text import Vocabulary, parse_orders_text
 from bot.services.orders import (
@@ -26,7 +26,6 @@ from bot.services.orders import (
     enter_orders,
     gm_overview,
     open_desk,
-    seat_in,
     set_ready,
 )
 from bot.services.turns import game_for
@@ -167,9 +166,8 @@ async def press(
     query: CallbackQuery, callback_data: OrdersButton, store: Store, clock: Clock, bot: Bot
 ) -> None:
     """Any button of the orders screen; re-checks who pressed and that the turn is still on."""
-    seat = await seat_in(store, query.from_user.id, callback_data.campaign)
+    seat = await pressed_seat(query, store, callback_data.campaign, callback_data.side)
     if seat is None:
-        await query.answer(screens.refusal_words(Refusal.NOT_MEMBER, None), show_alert=True)
         return
     campaign = seat.campaign
     current = (campaign.turn, campaign.phase) == (callback_data.turn, Phase.ORDERS)

@@ -174,6 +174,10 @@ def refusal_words(
             )
         case Refusal.NOT_OPEN_YET:
             return not_open_yet_words(campaign, opens_at)
+        case Refusal.CAMPAIGN_OVER:
+            if campaign is None:
+                return _("That campaign is over: nothing can be changed now.")
+            return _("«{title}» is over: nothing can be changed now.").format(title=campaign.title)
 
 
 def not_open_yet_words(campaign: Campaign | None, opens_at: datetime | None) -> str:
@@ -192,7 +196,12 @@ def not_open_yet_words(campaign: Campaign | None, opens_at: datetime | None) -> 
 def _orders_button(desk: Desk, action: str, sector: str | None = None, **extra: int) -> str:
     index = -1 if sector is None else desk.game.map.order[sector]
     return OrdersButton(
-        campaign=desk.campaign.id, turn=desk.turn, action=action, sector=index, **extra
+        campaign=desk.campaign.id,
+        turn=desk.turn,
+        action=action,
+        sector=index,
+        side=desk.side,
+        **extra,
     ).pack()
 
 
@@ -615,7 +624,9 @@ def deployment_screen(deployment: Deployment, side_name: str) -> tuple[str, Keyb
         count = deployment.placement.get(sector, 0)
 
         def data(action: str, at: int = index) -> str:
-            return DeployButton(campaign=campaign.id, action=action, sector=at).pack()
+            return DeployButton(
+                campaign=campaign.id, action=action, sector=at, side=deployment.side
+            ).pack()
 
         row = [_button(f"{sector_label(map_, sector, language())}: {count}", data("home"))]
         if count > 0:
@@ -628,7 +639,7 @@ def deployment_screen(deployment: Deployment, side_name: str) -> tuple[str, Keyb
             [
                 _button(
                     _("✅ Confirm deployment"),
-                    DeployButton(campaign=campaign.id, action="ok").pack(),
+                    DeployButton(campaign=campaign.id, action="ok", side=deployment.side).pack(),
                 )
             ]
         )

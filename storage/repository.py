@@ -2285,6 +2285,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         Friday battle list, queued Thursday night) does not hold the chat back; one waiting to
         be retried does, so a failure never reorders a chat. Claimed rows are ``sending`` until
         ``lease_seconds`` pass; each claim gets a fresh ``claim_token`` and counts an attempt.
+        Groups come before private chats: on a busy Monday every group's map goes out before
+        the private notices (each chat keeps its own order either way).
         """
         stamp = ts(now)
         lease_until = ts(now + timedelta(seconds=lease_seconds))
@@ -2295,7 +2297,7 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 " AND o.not_before <= ? AND (o.state = 'pending' OR o.lease_until <= ?)"
                 " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.chat_id = o.chat_id"
                 " AND p.id < o.id AND p.state IN ('pending', 'sending')"
-                " AND (p.not_before <= ? OR p.attempts > 0)) ORDER BY o.id LIMIT ?",
+                " AND (p.not_before <= ? OR p.attempts > 0)) ORDER BY o.chat_id > 0, o.id LIMIT ?",
                 (stamp, stamp, stamp, limit),
             )
             claimed: list[OutboxMessage] = []
@@ -2375,7 +2377,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         await self._db.backup(target)
 
     async def export_campaign(self, campaign_id: CampaignId) -> dict[str, Any]:
-        """One campaign as JSON data: settings, sides, deployment, and every resolved turn.
+        """One campaign as JSON data: settings, sides, deployment, every resolved turn, and its
+        people (members, those a GM removed and has not let back, unfinished join requests).
 
         Each turn carries its start ``state``, the ``orders`` and ``results`` its current
         resolution used (orders are revealed: only resolved turns are exported), the battles,
@@ -2404,6 +2407,22 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         campaign_map: Any = (
             campaign.map if isinstance(campaign.map, str) else campaign.map.model_dump(mode="json")
         )
+        people = {
+            "members": [
+                {
+                    "user_id": m.user_id,
+                    "display_name": m.display_name,
+                    "side": m.side_id,
+                    "roles": sorted(role.value for role in m.roles),
+                    "joined_at": ts(m.joined_at),
+                }
+                for m in await self.members(campaign_id)
+            ],
+            "removed": [r.model_dump(mode="json") for r in await self.removed_members(campaign_id)],
+            "join_requests": [
+                r.model_dump(mode="json") for r in await self.join_requests(campaign_id)
+            ],
+        }
         turns = []
         for row in resolution_rows:
             record = _resolution(row)
@@ -2453,6 +2472,7 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             ),
             "first_state": None if first is None else _appendix_state(first),
             "turns": turns,
+            "people": people,
         }
 
 

@@ -10,6 +10,12 @@ the others.
 :meth:`OutboxSender.run` is the production loop: it polls about once a second, or at once when
 :meth:`wake` is called after something was queued.
 
+When the database cannot save (:class:`~storage.db.StorageUnavailableError`), nothing is
+claimed, so nothing is sent; a post Telegram accepted whose ``mark_sent`` could not be saved is
+remembered and marked before anything else is claimed, so it is not sent again while the
+process lives. The loop waits with backoff (one error line when the fault starts, one info line
+when it ends) and goes on when the file takes writes again.
+
 Telegram's limits are kept with token buckets (aiolimiter): about 30 messages a second per bot,
 20 a minute per group, 1 a second per private chat. "Once" has the limits storage describes: a
 crash between Telegram accepting a post and ``mark_sent`` sends it again after the lease, and a
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -30,8 +37,10 @@ from aiogram.exceptions import (
     TelegramEntityTooLarge,
     TelegramForbiddenError,
     TelegramMigrateToChat,
+    TelegramNetworkError,
     TelegramNotFound,
     TelegramRetryAfter,
+    TelegramServerError,
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import I18n
@@ -42,6 +51,7 @@ from bot.logs import log_context
 from bot.message_limits import CAPTION_LIMIT, TEXT_LIMIT, shorten, split_text
 from bot.posts import Post, PostContext, render
 from storage import OutboxMessage, Store
+from storage.db import StorageUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +74,7 @@ class SendReport:
     sent: list[int] = field(default_factory=list)
     retried: list[int] = field(default_factory=list)
     dead: list[int] = field(default_factory=list)
+    unmarked: list[int] = field(default_factory=list)  # sent, the database could not record it
 
 
 def backoff(attempts: int, base: timedelta, cap: timedelta) -> timedelta:
@@ -89,6 +100,8 @@ class OutboxSender:
         base_backoff: timedelta = timedelta(seconds=5),
         max_backoff: timedelta = timedelta(minutes=10),
         poll_seconds: float = 1.0,
+        continuation_attempts: int = 5,
+        pause: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.bot = bot
         self.store = store
@@ -101,36 +114,59 @@ class OutboxSender:
         self.base_backoff = base_backoff
         self.max_backoff = max_backoff
         self.poll_seconds = poll_seconds
+        self.continuation_attempts = continuation_attempts
+        self._wait_in_place = pause
         self._bot_limiter = AsyncLimiter(self.limits.per_second, 1)
         self._chat_limiters: dict[int, AsyncLimiter] = {}
         self._wake = asyncio.Event()
         self._username: str | None = None
+        # Sent but not recorded (the database could not save): id -> (Telegram id, sent at).
+        self._unmarked: dict[int, tuple[int | None, datetime]] = {}
+        self._storage_error: StorageUnavailableError | None = None
 
     def wake(self) -> None:
         """Something was queued: look at the outbox now rather than at the next poll."""
         self._wake.set()
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Send until ``stop`` is set: a pass, then wait for a wake-up, ``stop`` or the poll."""
+        """Send until ``stop`` is set: a pass, then wait for a wake-up, ``stop`` or the poll
+        (with backoff while the database cannot save)."""
+        storage_failures = 0
         while not stop.is_set():
+            wait = self.poll_seconds
             try:
                 await self.send_due()
+            except StorageUnavailableError as error:
+                storage_failures += 1
+                wait = backoff(
+                    storage_failures, self.base_backoff, self.max_backoff
+                ).total_seconds()
+                report = log.error if storage_failures == 1 else log.warning
+                report("outbox paused, the database cannot save (retry in %.0f s): %s", wait, error)
             except Exception:
                 log.exception("outbox pass failed; trying again at the next poll")
+            else:
+                if storage_failures:
+                    log.info("outbox resumed: the database saves again")
+                storage_failures = 0
             self._wake.clear()
-            waits = [asyncio.create_task(self._wake.wait()), asyncio.create_task(stop.wait())]
-            try:
-                await asyncio.wait(
-                    waits, timeout=self.poll_seconds, return_when=asyncio.FIRST_COMPLETED
-                )
-            finally:
-                for task in waits:
-                    task.cancel()
+            await self._pause(stop, wait)
+
+    async def _pause(self, stop: asyncio.Event, seconds: float) -> None:
+        """Wait ``seconds``, or less if woken or stopped."""
+        waits = [asyncio.create_task(self._wake.wait()), asyncio.create_task(stop.wait())]
+        try:
+            await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in waits:
+                task.cancel()
 
     async def send_due(self, now: datetime | None = None) -> SendReport:
-        """Send everything due at ``now`` (default: the clock's now), chat by chat in order."""
+        """Send everything due at ``now`` (default: the clock's now), chat by chat in order.
+        Raises :class:`StorageUnavailableError` when the database could not save a step."""
         report = SendReport()
         context = PostContext(store=self.store, i18n=self.i18n, bot_username=await self._me())
+        await self._mark_unmarked()
         while True:
             moment = now or self.clock.now()
             claimed = await self.store.claim_due(moment, self.batch, self.lease_seconds)
@@ -139,6 +175,29 @@ class OutboxSender:
             await asyncio.gather(
                 *(self._deliver(context, message, moment, report) for message in claimed)
             )
+            if self._storage_error is not None:
+                raise self._storage_error
+
+    async def _mark_unmarked(self) -> None:
+        """Record the posts sent while the database could not save; raises while it still
+        cannot (so nothing new is claimed: the lease would run out and send them again)."""
+        for message_id, (telegram_id, sent_at) in sorted(self._unmarked.items()):
+            await self.store.mark_sent(message_id, telegram_id, sent_at)
+            del self._unmarked[message_id]
+        self._storage_error = None
+
+    async def _mark_sent(
+        self, message: OutboxMessage, telegram_id: int | None, now: datetime, report: SendReport
+    ) -> None:
+        try:
+            await self.store.mark_sent(message.id, telegram_id, now)
+        except StorageUnavailableError as error:
+            log.warning("post %s sent; the database could not record it yet", message.id)
+            self._unmarked[message.id] = (telegram_id, now)
+            self._storage_error = error
+            report.unmarked.append(message.id)
+            return
+        report.sent.append(message.id)
 
     async def _me(self) -> str:
         if self._username is None:
@@ -161,7 +220,12 @@ class OutboxSender:
     ) -> None:
         turn = message.payload.get("turn")
         with log_context(message.campaign_id, turn if isinstance(turn, int) else None):
-            await self._deliver_now(context, message, now, report)
+            try:
+                await self._deliver_now(context, message, now, report)
+            except StorageUnavailableError as error:
+                # Not sent (a failed send could not be recorded, or the post not read): it goes
+                # again after its lease. send_due stops after this batch.
+                self._storage_error = error
 
     async def _deliver_now(
         self, context: PostContext, message: OutboxMessage, now: datetime, report: SendReport
@@ -173,13 +237,13 @@ class OutboxSender:
             await self._retry(message, f"render: {error!r}", now, report)
             return
         if post is None:
-            await self.store.mark_sent(message.id, None, now)
-            report.sent.append(message.id)
+            await self._mark_sent(message, None, now, report)
             return
         try:
             telegram_id = await self._send(message, post)
         except TelegramRetryAfter as error:
-            retry_at = now + timedelta(seconds=error.retry_after)
+            # From Telegram's answer, not from the claim: the limits may have held it for seconds.
+            retry_at = max(now, self.clock.now()) + timedelta(seconds=error.retry_after)
             await self.store.mark_failed(message.id, str(error), retry_at, now)
             report.retried.append(message.id)
             return
@@ -205,8 +269,7 @@ class OutboxSender:
         except (TelegramAPIError, TimeoutError) as error:
             await self._retry(message, str(error) or repr(error), now, report)
             return
-        await self.store.mark_sent(message.id, telegram_id, now)
-        report.sent.append(message.id)
+        await self._mark_sent(message, telegram_id, now, report)
         await self._after_sent(message, post, telegram_id)
 
     async def _follow_migration(
@@ -251,7 +314,9 @@ class OutboxSender:
         report.retried.append(message.id)
 
     async def _after_sent(self, message: OutboxMessage, post: Post, telegram_id: int) -> None:
-        if post.pin:
+        # A post edited in place keeps its pin: only a message sent anew is pinned (a board
+        # re-pinned after every edit would cost a request per campaign and step).
+        if post.pin and telegram_id != post.edit_message_id:
             try:
                 async with self._limited(message.chat_id):
                     await self.bot.pin_chat_message(
@@ -286,7 +351,7 @@ class OutboxSender:
                     message_thread_id=thread,
                     reply_markup=None if texts else post.keyboard,
                 )
-            await self._send_texts(message, texts, post.keyboard, thread)
+            await self._send_texts(message, texts, post.keyboard, thread, started=True)
             return first.message_id
         texts = split_text(post.text, TEXT_LIMIT)
         ids = await self._send_texts(message, texts, post.keyboard, thread)
@@ -298,18 +363,50 @@ class OutboxSender:
         texts: list[str],
         keyboard: InlineKeyboardMarkup | None,
         thread: int | None,
+        *,
+        started: bool = False,
     ) -> list[int]:
+        """Send ``texts`` in order. Once a first part is out (``started``, or the first text),
+        a failing part is tried again in place: failing the whole post would send the parts
+        already delivered a second time."""
         ids: list[int] = []
         for index, text in enumerate(texts):
-            async with self._limited(message.chat_id):
-                sent = await self.bot.send_message(
-                    message.chat_id,
-                    text,
-                    message_thread_id=thread,
-                    reply_markup=keyboard if index == len(texts) - 1 else None,
-                )
+            markup = keyboard if index == len(texts) - 1 else None
+            if started or index > 0:
+                sent = await self._send_continuation(message, text, markup, thread)
+            else:
+                async with self._limited(message.chat_id):
+                    sent = await self.bot.send_message(
+                        message.chat_id, text, message_thread_id=thread, reply_markup=markup
+                    )
             ids.append(sent.message_id)
         return ids
+
+    async def _send_continuation(
+        self,
+        message: OutboxMessage,
+        text: str,
+        keyboard: InlineKeyboardMarkup | None,
+        thread: int | None,
+    ) -> Message:
+        """One later part of a post: waits out ``retry_after`` and retries server and network
+        errors in place, up to ``continuation_attempts``; then the error goes up (and the whole
+        post is retried, its first parts included: rare, and better than losing words)."""
+        for attempt in range(1, self.continuation_attempts + 1):
+            try:
+                async with self._limited(message.chat_id):
+                    return await self.bot.send_message(
+                        message.chat_id, text, message_thread_id=thread, reply_markup=keyboard
+                    )
+            except TelegramRetryAfter as error:
+                if attempt == self.continuation_attempts:
+                    raise
+                await self._wait_in_place(error.retry_after)
+            except (TelegramServerError, TelegramNetworkError, TimeoutError):
+                if attempt == self.continuation_attempts:
+                    raise
+                await self._wait_in_place(float(2 ** (attempt - 1)))
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def _edit(self, message: OutboxMessage, post: Post, message_id: int) -> bool:
         """Edit in place; False when that message is gone (then a new one is sent)."""

@@ -285,3 +285,54 @@ async def test_a_group_that_became_a_supergroup_takes_its_campaign_and_posts_alo
         message = await store.outbox_message(message_id)
         assert message is not None
         assert (message.chat_id, message.state) == (supergroup, OutboxState.SENT)
+
+
+@pytest.mark.parametrize(
+    ("failures", "photos_sent", "waited"),
+    [
+        pytest.param(
+            [None, retry_after(3), None, server_error], 1, [3.0, 1.0], id="retried-in-place"
+        ),
+        pytest.param([None, *[retry_after(2)] * 5], 2, [2.0] * 4, id="given-up-the-post-again"),
+    ],
+)
+async def test_a_long_caption_s_later_parts_are_retried_in_place(
+    session: FlakySession,
+    store: Store,
+    clock: ManualClock,
+    i18n: I18n,
+    failures: list[Failure | None],
+    photos_sent: int,
+    waited: list[float],
+) -> None:
+    pauses: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+
+    summary = "\n".join(f"battle {n}: a long line of the turn's summary" for n in range(200))
+
+    async def map_post(_: posts.PostContext, message: Any) -> Post:
+        return Post(text=summary, photo=b"\x89PNG")
+
+    posts.REGISTRY["test_map"] = map_post
+    try:
+        await store.enqueue(
+            NewOutboxMessage(
+                campaign_id=None, chat_id=GROUP, kind="test_map", payload={}, dedup_key="map"
+            ),
+            clock.now(),
+        )
+        session.failures = {GROUP: list(failures)}
+        bot = Bot("42:TEST", session=session)
+        sender = OutboxSender(bot, store, clock, i18n, limits=FAST, pause=pause)
+        for _ in range(3):
+            await sender.send_due()
+            clock.advance(timedelta(minutes=1))
+    finally:
+        del posts.REGISTRY["test_map"]
+    photos = [s for s in session.sent if isinstance(s.method, SendPhoto)]
+    assert len(photos) == photos_sent
+    assert pauses == waited
+    texts = "\n".join(text for _, text in session.delivered[-3:])
+    assert "battle 199" in texts, "the whole summary arrived in the end"

@@ -119,3 +119,22 @@ async def test_online_backup_under_concurrent_writes_is_consistent(
     final = await store.orders(campaign.id, 1, "blue")
     assert final is not None
     assert final.edits == 60
+
+
+async def test_export_lists_members_removed_people_and_join_requests(db_path: Path) -> None:
+    store = await SqliteCampaignStore.open(db_path)
+    try:
+        campaign = await new_campaign(store)
+        await store.request_join(campaign.id, 901, "Newcomer", at(0, 1))
+        await store.record_removal(campaign.id, 902, "Troublemaker", 1, at(0, 2))
+        people = json.loads(json.dumps(await store.export_campaign(campaign.id)))["people"]
+    finally:
+        await store.close()
+    members = {m["user_id"]: m for m in people["members"]}
+    red = members[strategist("red")]
+    assert red["side"] == "red"
+    assert red["roles"] == ["strategist"]
+    assert [(r["user_id"], r["display_name"]) for r in people["join_requests"]] == [
+        (901, "Newcomer")
+    ]
+    assert [(r["user_id"], r["removed_by"]) for r in people["removed"]] == [(902, 1)]

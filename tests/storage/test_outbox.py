@@ -65,6 +65,20 @@ async def test_messages_of_one_chat_go_out_in_queue_order(store: CampaignStore) 
     assert retried.last_error == "429 Too Many Requests"
 
 
+async def test_groups_go_before_private_chats_each_in_its_own_order(
+    store: CampaignStore,
+) -> None:
+    private = [await store.enqueue(_message(chat, f"p{chat}"), at(0)) for chat in (11, 12)]
+    group_a = [await store.enqueue(_message(-100, f"a{n}"), at(0)) for n in (1, 2)]
+    group_b = await store.enqueue(_message(-200, "b1"), at(0))
+    first = await store.claim_due(at(0), 3, 60)
+    assert [m.id for m in first] == [group_a[0].id, group_b.id, private[0].id]
+    for message in first:
+        await store.mark_sent(message.id, 1, at(0))
+    second = await store.claim_due(at(0), 3, 60)
+    assert [m.id for m in second] == [group_a[1].id, private[1].id]
+
+
 async def test_a_dead_message_stops_holding_back_its_chat(store: CampaignStore) -> None:
     bad = await store.enqueue(_message(1, "bad"), at(0))
     good = await store.enqueue(_message(1, "good"), at(0))

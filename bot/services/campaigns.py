@@ -44,6 +44,7 @@ from storage import (
     Role,
     Side,
     Store,
+    WriteOutcome,
 )
 from storage.models import SectorId, SideId, UserId
 
@@ -477,6 +478,7 @@ class PlaceOutcome(StrEnum):
     PLACED = "placed"
     INVALID = "invalid"  # the rules refuse it: see the problems
     CLOSED = "closed"  # deployment is over
+    DEPLOYED = "deployed"  # the side confirmed its own placement meanwhile: nothing changed
 
 
 class PlacementInputError(ValueError):
@@ -509,11 +511,26 @@ async def place_side(
     actor: UserId,
     now: datetime,
 ) -> tuple[PlaceOutcome, list[DeploymentProblem]]:
-    """Store the GM's placement for a side, checked by the rules first (audited as the GM's)."""
+    """Store the GM's placement for a side that has not confirmed its own, checked by the rules
+    first (audited as the GM's). A compare-and-set on the side's placement as read here: a
+    strategist confirming at the same moment wins, and the GM is told (``DEPLOYED``)."""
     problems = check_deployment(game_for(campaign), placement)
     if problems:
         return PlaceOutcome.INVALID, problems
-    written = await store.save_placement(campaign.id, side_id, placement, True, actor, now)
+    current = (await store.placements(campaign.id)).get(side_id)
+    if current is not None and current.ready:
+        return PlaceOutcome.DEPLOYED, []
+    written = await store.save_placement(
+        campaign.id,
+        side_id,
+        placement,
+        True,
+        actor,
+        now,
+        expected_edits=0 if current is None else current.edits,
+    )
+    if written.outcome is WriteOutcome.CONFLICT:
+        return PlaceOutcome.DEPLOYED, []
     if written.placement is None:
         return PlaceOutcome.CLOSED, []
     await store.enqueue(board_refresh(campaign, f"placed:{side_id}", now), now)

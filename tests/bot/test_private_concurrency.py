@@ -9,6 +9,7 @@ from bot.services.clockwork import advance
 from bot.services.orders import (
     Refusal,
     change_placement,
+    confirm_placement,
     enter_orders,
     seat_in,
     set_ready,
@@ -126,3 +127,29 @@ async def test_two_strategists_placing_at_once_both_keep_their_armies(
     stored = (await store.placements(table.campaign.id))["red"]
     assert stored.placement == {"1": 2, "2": 1}
     assert not stored.ready
+
+
+async def test_the_gm_places_only_a_side_that_has_not_confirmed_its_own(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock)
+    anna = await seat_in(store, 201, table.campaign.id)
+    vera = await seat_in(store, 301, table.campaign.id)
+    assert anna is not None
+    assert vera is not None
+    now = clock.now()
+    for seat in (anna, vera):
+        for sector, armies in PLACEMENT.items():
+            for _ in range(armies):
+                await change_placement(store, seat, sector, 1, now)
+    assert (await confirm_placement(store, anna, now)).refusal is None
+    default = {"1": 2, "4": 4, "5": 4}
+    # Red confirmed its own placement: the GM's is refused and Red's kept.
+    red, _ = await campaigns.place_side(store, table.campaign, "red", default, GM, now)
+    assert red is campaigns.PlaceOutcome.DEPLOYED
+    # Blue has only a draft: the GM places it.
+    blue, _ = await campaigns.place_side(store, table.campaign, "blue", default, GM, now)
+    assert blue is campaigns.PlaceOutcome.PLACED
+    stored = await store.placements(table.campaign.id)
+    assert (stored["red"].placement, stored["red"].updated_by) == (PLACEMENT, 201)
+    assert (stored["blue"].placement, stored["blue"].updated_by) == (default, GM)

@@ -674,6 +674,9 @@ async def _store_placement(
     if outcome is campaigns.PlaceOutcome.CLOSED:
         await ctx.query.answer(_("Deployment is over."), show_alert=True)
         return
+    if outcome is campaigns.PlaceOutcome.DEPLOYED:
+        await ctx.query.answer(_("That side has deployed already."), show_alert=True)
+        return
     await ctx.announce(
         _("GM {gm} placed {side}, which had not deployed.").format(
             gm=ctx.person.display_name, side=side_name

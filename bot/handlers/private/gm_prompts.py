@@ -98,6 +98,13 @@ async def typed_placement(
     if outcome is campaigns.PlaceOutcome.CLOSED:
         await message.answer(_("Deployment is over; nothing was changed."))
         return
+    if outcome is campaigns.PlaceOutcome.DEPLOYED:
+        await message.answer(
+            _("{side} confirmed its own placement meanwhile; nothing was changed.").format(
+                side=side.name
+            )
+        )
+        return
     with i18n.use_locale(campaign.language):
         notice = _("GM {gm} placed {side}, which had not deployed.").format(
             gm=person.display_name, side=side.name

@@ -389,13 +389,20 @@ async def _save_desk(
 
 
 async def set_ready(
-    store: Store, seat: Seat, expected_turn: int, ready: bool, now: datetime
+    store: Store,
+    seat: Seat,
+    expected_turn: int,
+    ready: bool,
+    now: datetime,
+    *,
+    seen_edits: int | None = None,
 ) -> EntryResult:
     """Confirm the side's orders as they stand (``ready``), or take the confirmation back.
 
     If another strategist saved the set meanwhile: taking the confirmation back is applied
     again; a confirmation is refused (``CHANGED_MEANWHILE``, with the set as it now is) when
-    the orders are no longer the ones read, so nobody confirms orders they have not seen."""
+    the orders are no longer the ones read, or no longer the version ``seen_edits`` (the edit
+    count the Ready button was shown with), so nobody confirms orders they have not seen."""
     campaign = await store.campaign(seat.campaign.id) or seat.campaign
     refused = await _refusal_now(store, seat, expected_turn, campaign, now)
     if refused is not None:
@@ -406,6 +413,8 @@ async def set_ready(
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
+        if ready and seen_edits is not None and desk.edits != seen_edits:
+            return EntryResult(refusal=Refusal.CHANGED_MEANWHILE, desk=desk)
         if seen is None:
             seen = desk.orders
         elif ready and desk.orders != seen:

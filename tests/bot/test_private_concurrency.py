@@ -3,7 +3,11 @@ their changes race; each is re-applied to the other's instead of overwriting it.
 
 import asyncio
 
+from aiogram.utils.i18n import I18n
+
 from bot.clock import ManualClock
+from bot.handlers.private import screens
+from bot.handlers.private.callbacks import OrdersButton
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.orders import (
@@ -153,3 +157,34 @@ async def test_the_gm_places_only_a_side_that_has_not_confirmed_its_own(
     stored = await store.placements(table.campaign.id)
     assert (stored["red"].placement, stored["red"].updated_by) == (PLACEMENT, 201)
     assert (stored["blue"].placement, stored["blue"].updated_by) == (default, GM)
+
+
+async def test_ready_confirms_only_the_version_its_button_was_shown_with(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    campaign_id = await _turn_one(telegram, store, clock)
+    anna = await seat_in(store, 201, campaign_id)
+    boris = await seat_in(store, 203, campaign_id)
+    assert anna is not None
+    assert boris is not None
+    now = clock.now()
+    shown = await enter_orders(store, anna, [[Reinforce(sector="1")]], now)
+    assert shown.desk is not None
+    with i18n.context(), i18n.use_locale("en"):
+        _text, keyboard = screens.review_screen(shown.desk, {}, "Red", None)
+    ready = OrdersButton.unpack(
+        next(b.callback_data for row in keyboard.inline_keyboard for b in row if "Ready" in b.text)
+        or ""
+    )
+    assert (ready.action, ready.arg) == ("ok", shown.desk.edits)
+    # Boris changes the set after Anna's review was drawn (his notice to her waits 5 minutes).
+    await enter_orders(store, boris, [[Move(source="2", to="1", count=1)]], now)
+    stale = await set_ready(store, anna, 1, True, now, seen_edits=ready.arg)
+    assert stale.refusal is Refusal.CHANGED_MEANWHILE
+    stored = await store.orders(campaign_id, 1, "red")
+    assert stored is not None
+    assert not stored.ready
+    fresh = await set_ready(store, anna, 1, True, now, seen_edits=stored.edits)
+    assert fresh.refusal is None
+    assert fresh.desk is not None
+    assert fresh.desk.ready

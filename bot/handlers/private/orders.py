@@ -191,7 +191,10 @@ async def press(
         await _give(query, store, clock, bot, seat, desk, order)
         return
     if action in ("ok", "no"):
-        result = await set_ready(store, seat, callback_data.turn, action == "ok", clock.now())
+        seen = callback_data.arg if action == "ok" and callback_data.arg >= 0 else None
+        result = await set_ready(
+            store, seat, callback_data.turn, action == "ok", clock.now(), seen_edits=seen
+        )
         if result.desk is None:
             await query.answer(
                 screens.refusal_words(

@@ -397,7 +397,7 @@ def review_screen(
     ready = (
         _button(_("↩ Not ready (keep editing)"), _orders_button(desk, "no"))
         if desk.ready
-        else _button(_("✅ Ready"), _orders_button(desk, "ok"))
+        else _button(_("✅ Ready"), _orders_button(desk, "ok", arg=desk.edits))
     )
     rows = [
         [ready, _button(_("✏️ Edit"), _orders_button(desk, "home"))],

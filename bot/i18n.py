@@ -8,6 +8,7 @@ both catalogs; a test fails if a catalog misses one or a translation drops a pla
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from aiogram.utils.i18n import I18n
@@ -62,7 +63,9 @@ def compile_catalogs(root: Path = LOCALES_DIR) -> list[Path]:
             continue
         with po.open("rb") as source:
             catalog = read_po(source, locale=language, domain=DOMAIN)
-        temporary = mo.with_suffix(".mo.tmp")
+        # A name of this process's own: two processes starting together each write theirs and
+        # the last rename wins (both wrote the same catalog).
+        temporary = mo.with_suffix(f".mo.{os.getpid()}.tmp")
         with temporary.open("wb") as target:
             write_mo(target, catalog)
         temporary.replace(mo)

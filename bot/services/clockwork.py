@@ -239,7 +239,10 @@ async def _resolve(
     force: bool,
     modules: Iterable[RulesModule],
 ) -> AdvanceResult:
-    step = len(await store.phase_history(campaign.id)) + 2
+    # The new turn's entry: two steps on from battles, one from a resolution (one that waited
+    # for results, or was cut between its two transactions), so its keys are the same either way.
+    ahead = 2 if campaign.phase is Phase.BATTLES else 1
+    step = len(await store.phase_history(campaign.id)) + ahead
     notices = await _strategist_notices(store, campaign, campaign.turn + 1, Phase.ORDERS, step)
     resolved = await resolve_and_store(
         store,

@@ -38,6 +38,7 @@ from bot.logs import log_context
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, advance
 from bot.services.deadlines import battle_list_time, phase_deadline, reminder_times
 from bot.services.posting import group_post, private_post
+from bot.services.turns import unreported_battles
 from bot.services.window import current_entry
 from storage import (
     Campaign,
@@ -48,6 +49,7 @@ from storage import (
     Phase,
     Role,
     Store,
+    UnreportedPolicy,
     WeeklyTime,
 )
 from storage.models import SideId, UserId
@@ -337,6 +339,8 @@ class CampaignScheduler:
             return
         deadline = clock.deadline
         await sync_clock(self.store, after, now, anchor=deadline if due else now)
+        if not due and before.phase is Phase.RESOLUTION:
+            return
         if not due:
             await self.store.note_clock(
                 before.id,
@@ -434,12 +438,21 @@ class CampaignScheduler:
 
     async def _ready_early(self, campaign: Campaign) -> bool:
         """Deployment ends when every side has placed (RULES.md 3.1); orders close early when
-        the campaign asks for it and every side in play is ready."""
+        the campaign asks for it and every side in play is ready; a resolution left half-way
+        is finished."""
         if campaign.phase is Phase.DEPLOYMENT:
             sides = await self.store.sides(campaign.id)
             return bool(sides) and not await unready_sides(self.store, campaign)
         if campaign.phase is Phase.ORDERS and campaign.schedule.close_orders_early:
             return not await unready_sides(self.store, campaign)
+        if campaign.phase is Phase.RESOLUTION:
+            # Resolving is two transactions (battles -> resolution, then the new turn): after a
+            # crash between them, or once the last result a waiting resolution needed came in,
+            # finish it; while it waits for the GM's decision on missing results, do not.
+            if campaign.unreported_policy is not UnreportedPolicy.WAIT_FOR_GM:
+                return True
+            inputs = await self.store.turn_inputs(campaign.id, campaign.turn)
+            return not unreported_battles(inputs)
         return False
 
     async def _remind(self, campaign: Campaign, clock: ClockState, now: datetime) -> bool:

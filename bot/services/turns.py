@@ -203,7 +203,8 @@ class ResolveResult(BaseModel):
     transition: TransitionResult | None = None
 
 
-def _unreported(inputs: TurnInputs) -> tuple[int, ...]:
+def unreported_battles(inputs: TurnInputs) -> tuple[int, ...]:
+    """The battles of the turn's list with no result that counts yet."""
     if inputs.battle_list is None:
         return ()
     given = {result.battle for result in inputs.results}
@@ -259,7 +260,7 @@ async def resolve_and_store(
                 outcome=ResolveOutcome.CONFLICT, message=moved.message, transition=moved
             )
     inputs = await store.turn_inputs(campaign_id, turn)
-    unreported = _unreported(inputs)
+    unreported = unreported_battles(inputs)
     if unreported and campaign.unreported_policy is UnreportedPolicy.WAIT_FOR_GM and not force:
         return ResolveResult(
             outcome=ResolveOutcome.WAITING_FOR_RESULTS,

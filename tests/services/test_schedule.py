@@ -15,12 +15,14 @@ from bot.services import timekeeping
 from bot.services.clockwork import AdvanceResult, advance
 from bot.services.schedule import CampaignScheduler
 from storage import (
+    CampaignSettings,
     CampaignStatus,
     ClockNoteKind,
     Phase,
     Schedule,
     SqliteCampaignStore,
     Store,
+    UnreportedPolicy,
 )
 from tests.services.week import Week, history_of, start_week
 from tests.storage.campaign_script import CO_GM, GM, PLACEMENTS, new_campaign, strategist
@@ -402,3 +404,44 @@ async def test_a_failing_campaign_does_not_stop_the_others(
         await scheduler.run_due(clock.now())
     assert (await week.current()).phase is Phase.ORDERS
     assert any("scheduled run failed" in record.getMessage() for record in caplog.records)
+
+
+@pytest.mark.parametrize(
+    ("policy", "reported", "finished"),
+    [
+        (UnreportedPolicy.DRAW, False, True),
+        (UnreportedPolicy.WAIT_FOR_GM, True, True),
+        (UnreportedPolicy.WAIT_FOR_GM, False, False),
+    ],
+    ids=["draw-policy", "waiting-all-reported", "waiting-for-the-gm"],
+)
+async def test_a_resolution_cut_between_its_two_steps_is_finished_at_restart(
+    store: Store, clock: ManualClock, policy: UnreportedPolicy, reported: bool, finished: bool
+) -> None:
+    week = await start_week(store, clock, BERLIN, MONDAY)
+    await store.update_settings(
+        week.campaign.id, CampaignSettings(unreported_policy=policy), GM, clock.now()
+    )
+    await week.deploy()
+    await week.run_until(week.at(1, 10))
+    await week.give_orders()
+    await week.run_until(week.at(5, 10))
+    if reported:
+        await week.report_results()
+    # The Monday step's first transaction commits, then the bot dies before the resolution.
+    clock.set(week.at(7, 12))
+    moved = await store.transition(
+        week.campaign.id, 1, Phase.BATTLES, 1, Phase.RESOLUTION, None, "results due", clock.now()
+    )
+    assert moved.applied
+    clock.set(week.at(7, 12, 5))
+    await week.restart()
+    campaign = await week.current()
+    expected = (2, Phase.ORDERS) if finished else (1, Phase.RESOLUTION)
+    assert (campaign.turn, campaign.phase) == expected
+    early = [
+        n.phase for n in await store.clock_log(campaign.id) if n.kind is ClockNoteKind.EARLY_CLOSE
+    ]
+    assert early == [Phase.DEPLOYMENT], "finishing a resolution is not an early close"
+    await week.restart()  # and again: nothing more happens
+    assert (await week.current()).turn == expected[0]

@@ -1,0 +1,16 @@
+"""Imported once by the fork server of the SIGKILL test: every bot process forked from it
+starts with the bot's modules loaded and its slow caches warm (the catalogs, the order
+grammar, the date formats), so a restart costs milliseconds instead of seconds."""
+
+from datetime import UTC, datetime
+
+from bot.order_text import Vocabulary, parse_orders_text
+from bot.posts.turns import format_moment
+from rules import builtin_map
+from tests.faults import sigkill_week
+
+sigkill_week.catalogs()
+parse_orders_text("reinforce 1", Vocabulary.build(builtin_map("planet-5"), {"red": ["Red"]}))
+for language in ("en", "ru"):
+    format_moment(datetime(2026, 3, 2, tzinfo=UTC), "UTC", language)
+__all__ = ["sigkill_week"]

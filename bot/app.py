@@ -19,7 +19,9 @@ def build_dispatcher(
     """A dispatcher whose handlers get ``store``, ``clock``, ``person`` and ``i18n`` by name
     (and ``storage_alarm``: a new one unless the caller shares its own)."""
     alarm = storage_alarm or StorageAlarm(store, clock, i18n)
-    dispatcher = Dispatcher(store=store, clock=clock, storage_alarm=alarm)
+    # No FSM: every wait is kept in the database (prompts); aiogram would keep a record per
+    # (chat, user) in memory for good.
+    dispatcher = Dispatcher(store=store, clock=clock, storage_alarm=alarm, disable_fsm=True)
     dispatcher.update.outer_middleware(PersonMiddleware())
     dispatcher.update.outer_middleware(CommitWatch())
     LocaleMiddleware(i18n).setup(dispatcher)

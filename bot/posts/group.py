@@ -143,7 +143,10 @@ async def render_status_board(context: PostContext, message: OutboxMessage) -> P
         return None
     waiting = (OutboxState.PENDING, OutboxState.SENDING)
     for other in await context.store.outbox_messages(campaign_id):
-        if other.kind == "status_board" and other.id > message.id and other.state in waiting:
+        # A newer refresh will show it all, unless it is held for later (the Friday list's).
+        held = other.not_before > max(other.created_at, message.not_before)
+        newer = other.kind == "status_board" and other.id > message.id
+        if newer and other.state in waiting and not held:
             return None
     store = context.store
 

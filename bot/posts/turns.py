@@ -19,7 +19,6 @@ from babel.dates import format_datetime
 from bot import texts
 from bot.posts import Post, PostContext, Renderer
 from bot.services.deadlines import phase_deadline
-from bot.services.posting import board_post
 from bot.services.turns import game_for
 from bot.services.window import current_entry, orders_opening
 from bot.texts import phase_name
@@ -222,14 +221,7 @@ async def render_battle_list(context: PostContext, message: OutboxMessage) -> Po
     lines += shared_advantages(battle_list.battles, names)
     lines.append(await _deadline_line(context, campaign, turn, Phase.BATTLES))
     photo = await _picture(context, campaign, state, sides, battles=battle_list.battles)
-    store = context.store
-
-    async def refresh_board(_message_id: int) -> None:
-        # The board shows no battle count until the list is public: now it is.
-        refresh = board_post(campaign, f"battle_list:{message.id}")
-        await store.enqueue(refresh, message.not_before)
-
-    return Post(text="\n".join(lines), photo=photo, on_sent=refresh_board)
+    return Post(text="\n".join(lines), photo=photo)
 
 
 async def render_battle_notice(context: PostContext, message: OutboxMessage) -> Post | None:

@@ -150,6 +150,9 @@ async def publish_battle_list(
             group_post(campaign, "battle_list", f"step:{step}:battle_list", turn=turn), post_at
         ),
         board_post(campaign, f"step:{step}"),
+        # The board shows the battle count once the list is public: refreshed after it, in
+        # this same transaction (a refresh queued when the list is sent could be lost).
+        held_until(board_post(campaign, f"step:{step}:battle_list"), post_at),
     ]
     members = await store.members(campaign_id)
     fighting = {side for battle in plan.battles for side in battle.participants()}

@@ -607,12 +607,6 @@ KNOWN_BUGS = (
         ),
     ),
     KnownBug(
-        "the board refresh after the battle list is lost when the bot dies after sending it",
-        "bot/posts/turns.py render_battle_list: the refresh is enqueued in on_sent, after"
-        " mark_sent committed; the board shows no results count until the next refresh",
-        lambda d, _week: _only_missing(d, "table outbox", ":battle_list:#:board"),
-    ),
-    KnownBug(
         "a player whose join is cut between taking the ticket and writing the membership is"
         " left out: not a member, no ticket",
         "bot/services/campaigns.py join_side: drop_join_request() and put_member() are two"

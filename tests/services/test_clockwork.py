@@ -107,8 +107,9 @@ async def test_a_campaign_walks_its_phases_once_each_with_notices(store: Store) 
     late = await advance(store, campaign.id, 1, Phase.BATTLES, None, at(1, 1))
     assert late.outcome is AdvanceOutcome.ALREADY_DONE
     boards = [k for k in await _kinds(store, campaign.id) if k[0] == "status_board"]
-    # One refresh per step: deployment, turn 1, battle list, results due, resolution.
-    assert boards == [("status_board", campaign.chat_id)] * 5
+    # One refresh per step (deployment, turn 1, battle list, results due, resolution) and one
+    # after the list is posted (queued with it, held like it).
+    assert boards == [("status_board", campaign.chat_id)] * 6
 
 
 async def test_racing_advances_move_the_campaign_once(store: Store) -> None:

@@ -286,15 +286,22 @@ def _phase_started(phase: Phase, turn: int, opening: str | None = None) -> str:
             return _("The campaign is being set up.")
 
 
+async def _phase_now(
+    context: PostContext, campaign: Campaign, turn: int, phase: Phase, message: OutboxMessage
+) -> str:
+    """The phase that began (with when orders open) and its deadline: two lines."""
+    opening = await _opening(context, campaign, turn, message)
+    deadline = await _deadline_line(context, campaign, turn, phase)
+    return f"{_phase_started(phase, turn, opening)}\n{deadline}"
+
+
 async def render_phase_notice(context: PostContext, message: OutboxMessage) -> Post | None:
     """A new phase has begun (group): what it is and its deadline, in the campaign's zone."""
     campaign = await _campaign(context, message)
     turn, phase = _int(message, "turn"), _phase(message)
     if campaign is None or turn is None or phase is None:
         return None
-    deadline = await _deadline_line(context, campaign, turn, phase)
-    opening = await _opening(context, campaign, turn, message)
-    return Post(text=f"{_phase_started(phase, turn, opening)}\n{deadline}")
+    return Post(text=await _phase_now(context, campaign, turn, phase, message))
 
 
 async def render_private_phase_notice(context: PostContext, message: OutboxMessage) -> Post | None:
@@ -480,12 +487,8 @@ async def render_gm_advanced(context: PostContext, message: OutboxMessage) -> Po
     turn, phase = _int(message, "turn"), _phase(message)
     if campaign is None or turn is None or phase is None:
         return None
-    deadline = await _deadline_line(context, campaign, turn, phase)
-    opening = await _opening(context, campaign, turn, message)
-    return Post(
-        text=_("The GM advanced the campaign.")
-        + f"\n{_phase_started(phase, turn, opening)}\n{deadline}"
-    )
+    now = await _phase_now(context, campaign, turn, phase, message)
+    return Post(text=_("The GM advanced the campaign.") + "\n" + now)
 
 
 RENDERERS: dict[str, Renderer] = {

@@ -14,21 +14,23 @@ with each group's pinned status board remembered, as the sender would have left 
 
 Each pass runs in a fresh process on a copy of that file, so its CPU time and peak memory are
 the Monday's own: the real ``CampaignScheduler.run_due`` at the deadline (Monday 9 March, 12:00
-in Moscow, every campaign due at once) while the real ``OutboxSender.run`` sends, woken by the
-scheduler as in ``bot/runner.py``, with the production ``Limits`` (30 requests a second per
-bot, 20 a minute per group, 1 a second per private chat), or none in the pass that shows the
-bot's own ceiling. Telegram is a mocked aiogram session that accepts each request after a
-random 50-100 ms (an async sleep) and notes when it arrived; in the pass with 429s it answers
-some requests "Too Many Requests" with a ``retry_after`` and counts any later request to that
-chat that came before it had passed. A pass ends when every message the Monday queued (and
-that is due on Monday) is sent or given up.
+in Moscow, every campaign due at once; ``--at-once`` campaigns at a time) while the real
+``OutboxSender.run`` sends, woken by the scheduler as in ``bot/runner.py``, its maps drawn by a
+``MapDrawer`` of ``--map-workers`` processes (0: threads; default as the bot's ``MAP_WORKERS``),
+with the production ``Limits`` (30 requests a second per bot, 20 a minute per group, 1 a second
+per private chat), or none in the pass that shows the bot's own ceiling. Telegram is a mocked
+aiogram session that accepts each request after a random 50-100 ms (an async sleep) and notes
+when it arrived; in the pass with 429s it answers some requests "Too Many Requests" with a
+``retry_after`` and counts any later request to that chat that came before it had passed. A
+pass ends when every message the Monday queued (and that is due on Monday) is sent or given up.
 
 Printed per pass: when the scheduler finished, when the last map with its summary and the last
 message of all were handed to Telegram (seconds from the deadline), the requests by Telegram
 method and the outbox messages by kind, the floor (requests / 30 per second) and the ratio to
-it, the most requests Telegram saw in any 1 s (bot) and 60 s (one group), time spent in
-``render_map``, CPU time (``resource.getrusage``, the process and its children) and peak RSS.
-Last, the same maps drawn alone, 20 at a time, in threads and in a process pool.
+it, the most requests Telegram saw in any 1 s (bot) and 60 s (one group), the time the sender
+waited for its maps, CPU time (``resource.getrusage`` for the process; ``/proc`` for its child
+processes, the map drawers) and peak RSS. Last, the same maps drawn alone, 20 at a time, in
+threads and in process pools.
 """
 
 from __future__ import annotations
@@ -48,7 +50,6 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import AsyncGenerator, Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as wall_time
@@ -74,22 +75,16 @@ from aiogram.methods import (  # noqa: E402
 from aiogram.methods.base import TelegramType  # noqa: E402
 from aiogram.types import Chat, Message, PhotoSize, User  # noqa: E402
 
-import bot.posts.turns as turn_posts  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
 from bot.i18n import build_i18n  # noqa: E402
+from bot.rendering import MapDrawer, default_workers  # noqa: E402
 from bot.services.campaigns import PALETTE  # noqa: E402
 from bot.services.clockwork import advance  # noqa: E402
 from bot.services.outbox_sender import Limits, OutboxSender  # noqa: E402
-from bot.services.schedule import CampaignScheduler  # noqa: E402
+from bot.services.schedule import RUNS_AT_ONCE, CampaignScheduler  # noqa: E402
 from bot.services.turns import game_for  # noqa: E402
 from bot.testing.clock_control import NO_LIMITS  # noqa: E402
-from rules.render import (  # noqa: E402
-    RUSSIAN_LABELS,
-    MapLabels,
-    MapView,
-    SideView,
-    render_map,
-)
+from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView  # noqa: E402
 from storage import (  # noqa: E402
     NewCampaign,
     NewSide,
@@ -459,28 +454,22 @@ class RunningClock:
         return self._start + timedelta(seconds=time.perf_counter() - self._origin)
 
 
-@dataclass
-class Drawing:
-    """Maps drawn during a pass: how many and how long ``render_map`` took (wall, summed)."""
+class TimedDrawer(MapDrawer):
+    """The bot's map drawer, counting the maps and the time the sender waited for each (wall,
+    summed: the drawing and any wait for a free thread or worker)."""
 
-    maps: int = 0
-    seconds: float = 0.0
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self.maps = 0
+        self.seconds = 0.0
 
-
-def time_drawings(drawing: Drawing) -> None:
-    """Count every ``render_map`` call ``bot.posts.turns`` makes (in its worker thread)."""
-    module = vars(turn_posts)
-    draw: Callable[..., bytes] = module["render_map"]
-
-    def timed(*args: Any, **kwargs: Any) -> bytes:
+    async def draw(self, view: MapView) -> bytes:
         before = time.perf_counter()
         try:
-            return draw(*args, **kwargs)
+            return await super().draw(view)
         finally:
-            drawing.maps += 1
-            drawing.seconds += time.perf_counter() - before
-
-    module["render_map"] = timed
+            self.maps += 1
+            self.seconds += time.perf_counter() - before
 
 
 # ---- one pass ------------------------------------------------------------------------------
@@ -491,6 +480,8 @@ class PassResult:
     """What one measured pass saw; times in seconds from the deadline run's start."""
 
     name: str
+    map_workers: int = 0
+    at_once: int = 1
     scheduler_done: float = 0.0
     maps_done: float = 0.0
     all_done: float = 0.0
@@ -527,6 +518,46 @@ def most_in_window(times: list[float], window: float) -> int:
     return best
 
 
+def descendants() -> list[int]:
+    """The process ids of this process's live descendants (from ``/proc``; none elsewhere)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            parents[int(entry.name)] = int(_stat_fields(int(entry.name))[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    found: list[int] = []
+    frontier = [os.getpid()]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, its_parent in parents.items() if its_parent == parent]
+        found += children
+        frontier += children
+    return found
+
+
+def _stat_fields(pid: int) -> list[str]:
+    """``/proc/<pid>/stat`` after the command name: state, ppid, ... (``man 5 proc``)."""
+    return Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+
+
+def processes_cpu_and_peak(pids: list[int]) -> tuple[float, float]:
+    """CPU seconds (theirs and their reaped children's) and summed peak RSS (MB) of ``pids``."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = peak = 0.0
+    for pid in pids:
+        try:
+            fields = _stat_fields(pid)
+            status = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
+        except OSError:
+            continue
+        cpu += sum(int(value) for value in fields[11:15]) / ticks
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                peak += int(line.split()[1]) / 1024
+    return cpu, peak
+
+
 def rss_mb() -> float:
     """The process's resident set size now, from ``/proc/self/status`` (0 where absent)."""
     try:
@@ -540,17 +571,24 @@ def rss_mb() -> float:
 
 
 async def monday(
-    path: Path, name: str, latency: tuple[float, float], floods: Floods, limits: Limits
+    path: Path,
+    name: str,
+    latency: tuple[float, float],
+    floods: Floods,
+    limits: Limits,
+    map_workers: int,
+    at_once: int,
 ) -> PassResult:
     """The measured Monday on the database at ``path``."""
-    drawing = Drawing()
-    time_drawings(drawing)
-    result = PassResult(name=name, rss_before_mb=rss_mb())
+    drawing = TimedDrawer(map_workers)
+    result = PassResult(name=name, map_workers=map_workers, at_once=at_once, rss_before_mb=rss_mb())
     started = time.perf_counter()
     store = RecordingStore(await Database.open(path), started)
     session = MockTelegram(latency, floods, random.Random(7), started)
     telegram = Bot("42:BENCH", session=session)
-    sender = OutboxSender(telegram, store, RunningClock(DEADLINE), build_i18n(), limits=limits)
+    sender = OutboxSender(
+        telegram, store, RunningClock(DEADLINE), build_i18n(), limits=limits, maps=drawing
+    )
     scheduler = CampaignScheduler(store, ManualClock(DEADLINE), on_queued=sender.wake)
     campaign_ids = [campaign.id for campaign in await store.unfinished_campaigns()]
     cpu_before = resource.getrusage(resource.RUSAGE_SELF)
@@ -560,7 +598,7 @@ async def monday(
     stop = asyncio.Event()
     sending = asyncio.create_task(sender.run(stop))
     try:
-        await scheduler.run_due(DEADLINE)
+        await scheduler.run_due(DEADLINE, at_once=at_once)
         result.scheduler_done = time.perf_counter() - started
         waiting: set[int] = set()
         for campaign_id in campaign_ids:
@@ -579,6 +617,9 @@ async def monday(
         await sending
     cpu_after = resource.getrusage(resource.RUSAGE_SELF)
     children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # The drawing processes started with the first map, so all their CPU is the Monday's.
+    drawers_cpu, drawers_peak = processes_cpu_and_peak(descendants())
+    drawing.close()
     for campaign_id in campaign_ids:
         campaign = await store.campaign(campaign_id)
         if campaign is not None and campaign.turn > 1:
@@ -591,11 +632,13 @@ async def monday(
     result.cpu_self = (cpu_after.ru_utime + cpu_after.ru_stime) - (
         cpu_before.ru_utime + cpu_before.ru_stime
     )
-    result.cpu_children = (children_after.ru_utime + children_after.ru_stime) - (
-        children_before.ru_utime + children_before.ru_stime
+    result.cpu_children = (
+        drawers_cpu
+        + (children_after.ru_utime + children_after.ru_stime)
+        - (children_before.ru_utime + children_before.ru_stime)
     )
     result.peak_rss_mb = cpu_after.ru_maxrss / 1024
-    result.children_peak_rss_mb = children_after.ru_maxrss / 1024
+    result.children_peak_rss_mb = drawers_peak
     return result
 
 
@@ -639,7 +682,17 @@ def run_pass_here(options: argparse.Namespace) -> None:
     floods = Floods(share=options.flood_share, retry_after=(1, options.flood_max_retry))
     latency = (options.latency_ms[0] / 1000, options.latency_ms[1] / 1000)
     limits = NO_LIMITS if options.unlimited else Limits()
-    result = asyncio.run(monday(Path(options.run_pass), options.name, latency, floods, limits))
+    result = asyncio.run(
+        monday(
+            Path(options.run_pass),
+            options.name,
+            latency,
+            floods,
+            limits,
+            options.map_workers,
+            options.at_once,
+        )
+    )
     print(json.dumps(asdict(result)))
 
 
@@ -669,6 +722,10 @@ def run_pass(template: Path, work: Path, plan: Pass, options: argparse.Namespace
         str(options.flood_max_retry),
         "--latency-ms",
         *(str(ms) for ms in options.latency_ms),
+        "--map-workers",
+        str(options.map_workers),
+        "--at-once",
+        str(options.at_once),
         *(["--unlimited"] if plan.unlimited else []),
     ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -753,32 +810,22 @@ async def draw_all(
     return DrawingRate(how=how, maps=len(views), seconds=seconds, worst_lag=worst)
 
 
-async def drawing_rates(path: Path, count: int, in_flight: int) -> list[DrawingRate]:
-    """The same maps drawn in threads (as ``bot/posts/turns.py`` does) and in a pool of
-    processes, one per core, started and warmed up before the clock starts."""
+async def drawing_rates(
+    path: Path, count: int, in_flight: int, map_workers: int
+) -> list[DrawingRate]:
+    """The same maps drawn by the bot's ``MapDrawer``: in threads, and in pools of
+    ``map_workers`` processes and of one per core, each started and warmed up first."""
     views = await monday_views(path, count)
-    loop = asyncio.get_running_loop()
-    rates = [
-        await draw_all(
-            "threads (asyncio.to_thread)",
-            views,
-            in_flight,
-            lambda view: asyncio.to_thread(render_map, view),
-        )
-    ]
-    workers = os.cpu_count() or 1
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        await asyncio.gather(
-            *(loop.run_in_executor(pool, render_map, view) for view in views[:workers])
-        )
-        rates.append(
-            await draw_all(
-                f"process pool ({workers} workers)",
-                views,
-                in_flight,
-                lambda view: loop.run_in_executor(pool, render_map, view),
-            )
-        )
+    rates: list[DrawingRate] = []
+    cores = os.cpu_count() or 1
+    for workers in sorted({0, map_workers, cores}):
+        drawer = MapDrawer(workers)
+        try:
+            await asyncio.gather(*(drawer.draw(view) for view in views[: max(workers, 1)]))
+            how = f"process pool ({workers} workers)" if workers else "threads (asyncio.to_thread)"
+            rates.append(await draw_all(how, views, in_flight, drawer.draw))
+        finally:
+            drawer.close()
     return rates
 
 
@@ -797,7 +844,10 @@ def report(campaigns: int, result: PassResult) -> None:
     total = sum(result.requests.values()) - result.requests.get("GetMe", 0)
     floor = floor_seconds(result)
     maps_floor = campaigns / TELEGRAM_PER_SECOND
-    print(f"\n{result.name}: {result.campaigns_resolved}/{campaigns} campaigns resolved")
+    print(
+        f"\n{result.name}: {result.campaigns_resolved}/{campaigns} campaigns resolved,"
+        f" {result.at_once} at a time"
+    )
     print(f"  scheduler (rules + storage) done   {result.scheduler_done:8.1f} s")
     print(
         f"  last map + summary handed over     {result.maps_done:8.1f} s"
@@ -828,9 +878,13 @@ def report(campaigns: int, result: PassResult) -> None:
         f" {result.max_private_per_second} in 1 s (one private chat)"
     )
     per_map = 1000 * result.drawing_seconds / result.maps_drawn if result.maps_drawn else 0.0
+    drawn_by = (
+        f"{result.map_workers} drawing processes" if result.map_workers else "drawn in threads"
+    )
     print(
-        f"  maps drawn {result.maps_drawn}: {result.drawing_seconds:.1f} s in render_map"
-        f" ({per_map:.0f} ms each), {result.map_kilobytes / 1024:.1f} MB of PNG"
+        f"  maps drawn {result.maps_drawn} ({drawn_by}): the sender waited"
+        f" {result.drawing_seconds:.1f} s for them ({per_map:.0f} ms each),"
+        f" {result.map_kilobytes / 1024:.1f} MB of PNG"
     )
     print(
         f"  CPU {result.cpu_self:.1f} s (+ {result.cpu_children:.1f} s in child processes);"
@@ -882,7 +936,20 @@ def main() -> None:
         default=("limits", "floods", "unlimited", "drawing"),
         help="what to run (default all): a pass with Telegram's limits; the same with some 429"
         " answers; no limits at all (the bot's own ceiling); maps drawn alone, in threads and"
-        " in a process pool",
+        " in process pools",
+    )
+    parser.add_argument(
+        "--map-workers",
+        type=int,
+        default=default_workers(),
+        help="processes that draw the maps, 0: threads (default as the bot's MAP_WORKERS:"
+        f" {default_workers()} here)",
+    )
+    parser.add_argument(
+        "--at-once",
+        type=int,
+        default=RUNS_AT_ONCE,
+        help=f"campaigns the scheduler runs at a time (default as the bot: {RUNS_AT_ONCE})",
     )
     parser.add_argument(
         "--drawn-maps",
@@ -936,7 +1003,7 @@ def main() -> None:
             if key == "drawing":
                 count = min(options.drawn_maps, options.campaigns)
                 print(f"\nmaps drawn alone, 20 at a time (the sender's batch), {count} maps:")
-                for rate in asyncio.run(drawing_rates(template, count, 20)):
+                for rate in asyncio.run(drawing_rates(template, count, 20, options.map_workers)):
                     print(rate.line())
                 continue
             result = run_pass(template, work, plans[key], options)

@@ -7,7 +7,7 @@ import sys
 
 from bot.config import Settings
 from bot.logs import configure_logging
-from bot.runner import serve
+from bot.runner import AnotherProcessError, serve
 
 
 def main() -> int:
@@ -25,6 +25,9 @@ def main() -> int:
         asyncio.run(serve(settings))
     except KeyboardInterrupt:
         return 0
+    except AnotherProcessError as error:
+        print(error, file=sys.stderr)
+        return 1
     return 0
 
 

@@ -9,19 +9,31 @@ from bot.clock import Clock
 from bot.handlers import build_router
 from bot.handlers.errors import CommitWatch
 from bot.middlewares import LocaleMiddleware, PersonMiddleware, UnhandledAnswer
+from bot.rendering import MapDrawer
 from bot.storage_faults import StorageAlarm
 from storage import Store
 
 
 def build_dispatcher(
-    store: Store, clock: Clock, i18n: I18n, storage_alarm: StorageAlarm | None = None
+    store: Store,
+    clock: Clock,
+    i18n: I18n,
+    storage_alarm: StorageAlarm | None = None,
+    maps: MapDrawer | None = None,
 ) -> Dispatcher:
-    """A dispatcher whose handlers get ``store``, ``clock``, ``person`` and ``i18n`` by name
-    (and ``storage_alarm``: a new one unless the caller shares its own)."""
+    """A dispatcher whose handlers get ``store``, ``clock``, ``person``, ``i18n`` and ``maps``
+    by name (``storage_alarm``: a new one unless the caller shares its own; ``maps``: drawing
+    in threads unless the caller shares its pool)."""
     alarm = storage_alarm or StorageAlarm(store, clock, i18n)
     # No FSM: every wait is kept in the database (prompts); aiogram would keep a record per
     # (chat, user) in memory for good.
-    dispatcher = Dispatcher(store=store, clock=clock, storage_alarm=alarm, disable_fsm=True)
+    dispatcher = Dispatcher(
+        store=store,
+        clock=clock,
+        storage_alarm=alarm,
+        maps=maps or MapDrawer(),
+        disable_fsm=True,
+    )
     dispatcher.update.outer_middleware(PersonMiddleware())
     dispatcher.update.outer_middleware(CommitWatch())
     LocaleMiddleware(i18n).setup(dispatcher)

@@ -7,7 +7,11 @@ from __future__ import annotations
 from typing import Annotated
 
 from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.i18n import gettext as _
 from pydantic import Field
+
+from storage import Campaign
 
 ButtonInt = Annotated[int, Field(ge=-(2**53), le=2**53)]
 """A number in callback data. Telegram's ids fit in 53 bits, and so does anything a button
@@ -19,3 +23,15 @@ class LanguageChoice(CallbackData, prefix="lang"):
     """``/lang``: a language code, or ``auto`` to follow the Telegram app."""
 
     language: str
+
+
+class JoinPress(CallbackData, prefix="jn"):
+    """The group's «Join» button, under the post that opens deployment."""
+
+    c: ButtonInt
+
+
+def join_keyboard(campaign: Campaign) -> InlineKeyboardMarkup:
+    """The «Join» button for a group post (a callback: it records the request, then links)."""
+    button = InlineKeyboardButton(text=_("🙋 Join"), callback_data=JoinPress(c=campaign.id).pack())
+    return InlineKeyboardMarkup(inline_keyboard=[[button]])

@@ -9,6 +9,8 @@ from typing import Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.rendering import default_workers
+
 
 class Settings(BaseSettings):
     """Everything an operator sets. Without ``BOT_TOKEN`` the bot runs the offline demo."""
@@ -27,6 +29,11 @@ class Settings(BaseSettings):
     webhook_path: str = "/telegram/webhook"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     default_language: Literal["en", "ru"] = "en"
+    map_workers: int = Field(
+        default_factory=default_workers,
+        ge=0,
+        description="processes that draw maps (default: cores - 1, at most 2; 0: threads)",
+    )
     test_clock_control: bool = Field(
         default=False,
         description="test only: lets end-to-end tests set the bot's clock; never in production",

@@ -3,7 +3,8 @@
 Two workers always run beside the dispatcher: the campaign scheduler (catches up from the
 database at start, then APScheduler fires each campaign's deadlines and reminders) and the
 outbox sender (takes queued posts to Telegram); the scheduler wakes the sender when it queued
-something. Further ``workers`` may be passed in. When the database cannot save, neither
+something. The sender and the handlers draw maps in a pool of ``MAP_WORKERS`` processes
+(:mod:`bot.rendering`). Further ``workers`` may be passed in. When the database cannot save, neither
 stops: they wait and go on when it can, and the campaigns' GMs are told
 (:mod:`bot.storage_faults`), as are people whose action was not saved.
 
@@ -16,9 +17,11 @@ the due steps and sends the due posts before it answers.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
-from collections.abc import Callable, Coroutine, Sequence
-from contextlib import AsyncExitStack
+from collections.abc import Callable, Coroutine, Iterator, Sequence
+from contextlib import AsyncExitStack, contextmanager
+from pathlib import Path
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -35,6 +38,7 @@ from bot.commands import set_command_menus
 from bot.config import Settings
 from bot.health import beat, heartbeat_path
 from bot.i18n import build_i18n
+from bot.rendering import MapDrawer
 from bot.services.outbox_sender import OutboxSender
 from bot.storage_faults import StorageAlarm, StorageAwareScheduler
 from bot.testing.clock_control import (
@@ -48,6 +52,26 @@ from storage import SqliteCampaignStore, Store
 log = logging.getLogger(__name__)
 
 Worker = Callable[[Bot, Store, Clock], Coroutine[Any, Any, None]]
+
+
+class AnotherProcessError(RuntimeError):
+    """Another bot process serves the same database file."""
+
+
+@contextmanager
+def only_process(database: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``<database>.lock`` while the bot runs: a second process on
+    the same file refuses to start (both would send the same posts). The system drops the
+    lock when the process ends, however it ends."""
+    path = database.with_name(database.name + ".lock")
+    with path.open("a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise AnotherProcessError(
+                f"another Strategium process serves {database}: stop it first"
+            ) from None
+        yield
 
 
 def make_bot(settings: Settings) -> Bot:
@@ -82,6 +106,18 @@ async def wait_for_telegram(bot: Bot, first_delay: float = 1.0, max_delay: float
             return
 
 
+async def _open_store(stack: AsyncExitStack, database: Path) -> Store:
+    """The store, for this process alone (:func:`only_process`), closed with ``stack``; posts
+    a stopped process was sending are taken over at once."""
+    stack.enter_context(only_process(database))
+    store = await SqliteCampaignStore.open(database)
+    stack.push_async_callback(store.close)
+    released = await store.release_leases()
+    if released:
+        log.info("%s post(s) an earlier process was sending go out again now", released)
+    return store
+
+
 async def serve(
     settings: Settings,
     clock: Clock | None = None,
@@ -104,13 +140,14 @@ async def serve(
     clock = test_clock or clock or SystemClock()
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     async with AsyncExitStack() as stack:
-        store = await SqliteCampaignStore.open(settings.database_path)
-        stack.push_async_callback(store.close)
+        store = await _open_store(stack, settings.database_path)
         bot = make_bot(settings)
         stack.push_async_callback(bot.session.close)
         i18n = build_i18n()
+        maps = MapDrawer(settings.map_workers)
+        stack.callback(maps.close)
         alarm = StorageAlarm(store, clock, i18n)
-        dispatcher = build_dispatcher(store, clock, i18n, alarm)
+        dispatcher = build_dispatcher(store, clock, i18n, alarm, maps)
         await wait_for_telegram(bot)
         try:
             await set_command_menus(bot, i18n)
@@ -118,7 +155,12 @@ async def serve(
             log.warning("command menus not set now (%s); they are set at the next start", error)
         stop = asyncio.Event()
         sender = OutboxSender(
-            bot, store, clock, i18n, limits=NO_LIMITS if test_clock is not None else None
+            bot,
+            store,
+            clock,
+            i18n,
+            limits=NO_LIMITS if test_clock is not None else None,
+            maps=maps,
         )
         scheduler = StorageAwareScheduler(store, clock, bot=bot, alarm=alarm, on_queued=sender.wake)
         control = (

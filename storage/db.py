@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import re
 import shutil
 import sqlite3
@@ -37,6 +38,7 @@ from enum import StrEnum
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -107,6 +109,11 @@ class CommitCount:
 
 
 _counting: ContextVar[CommitCount | None] = ContextVar("storage_commits", default=None)
+# The database whose write transaction the current task holds (and that task: a task started
+# inside copies the context, but not the right to use the connection without the lock).
+_holding: ContextVar[tuple[Database, asyncio.Task[Any] | None] | None] = ContextVar(
+    "storage_transaction", default=None
+)
 
 
 @contextlib.contextmanager
@@ -288,6 +295,7 @@ class Database:
         self._lock = asyncio.Lock()
         self._open = True
         self._reopen = False
+        self._parts = itertools.count(1)
         self.path = path
 
     @classmethod
@@ -311,23 +319,58 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any error;
-        :class:`StorageUnavailableError` when the file cannot take the write."""
+        :class:`StorageUnavailableError` when the file cannot take the write.
+
+        Inside another transaction of this database in the same task it is a part of that one
+        (a ``SAVEPOINT``: an error rolls back this part only), committed with it: several
+        store calls become one change (``Store.atomic``)."""
+        if self._held_here():
+            async with self._savepoint():
+                yield self._conn
+            return
         async with self._lock, self._faults_told():
             await self._usable_connection(writing=True)
             await self._conn.execute("BEGIN IMMEDIATE")
+            token = _holding.set((self, asyncio.current_task()))
             try:
                 yield self._conn
                 await self._conn.execute("COMMIT")
             except BaseException:
                 await self._roll_back()
                 raise
+            finally:
+                _holding.reset(token)
         count = _counting.get()
         if count is not None:
             count.commits += 1
 
+    def _held_here(self) -> bool:
+        """Whether this task is inside a transaction of this database."""
+        held = _holding.get()
+        return held is not None and held[0] is self and held[1] is asyncio.current_task()
+
+    @asynccontextmanager
+    async def _savepoint(self) -> AsyncIterator[None]:
+        name = f"part{next(self._parts)}"
+        await self._conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            # SQLite may have rolled back the whole transaction already (a full disk): then the
+            # enclosing transaction's rollback is what is left to do.
+            with contextlib.suppress(sqlite3.Error):
+                await self._conn.execute(f"ROLLBACK TO {name}")
+                await self._conn.execute(f"RELEASE {name}")
+            raise
+        await self._conn.execute(f"RELEASE {name}")
+
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A read transaction: every query inside sees the same committed state."""
+        """A read transaction: every query inside sees the same committed state (inside a
+        transaction of this task: that transaction, with its writes so far)."""
+        if self._held_here():
+            yield self._conn
+            return
         async with self._lock, self._faults_told():
             await self._usable_connection(writing=False)
             await self._conn.execute("BEGIN")

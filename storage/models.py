@@ -611,7 +611,8 @@ class RemovedMember(BaseModel):
 
 
 class Prompt(BaseModel):
-    """What the bot waits for a person to type in a chat: ``field`` names the dialogue step."""
+    """What the bot waits for a person to type in a chat: ``field`` names the dialogue step.
+    Once answered it is kept (``answered_by``) until the next wait replaces it."""
 
     model_config = _RECORD
 
@@ -622,6 +623,7 @@ class Prompt(BaseModel):
     data: dict[str, JsonValue]
     message_id: int | None
     created_at: AwareDatetime
+    answered_by: int | None = None  # the message that answered it; None: still waiting
 
 
 class UiMessage(BaseModel):

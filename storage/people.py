@@ -28,7 +28,7 @@ from storage.models import (
     UserId,
     utc,
 )
-from storage.sql import Conn, Row, dt, dump_json, fetch_all, fetch_one, opt_dt, ts
+from storage.sql import Conn, Row, changed_rows, dt, dump_json, fetch_all, fetch_one, opt_dt, ts
 
 
 class PeopleStore(Protocol):
@@ -86,7 +86,12 @@ class PeopleStore(Protocol):
         now: datetime,
     ) -> Prompt: ...
     async def prompt(self, chat_id: ChatId, user_id: UserId) -> Prompt | None: ...
-    async def clear_prompt(self, chat_id: ChatId, user_id: UserId) -> bool: ...
+    async def answered_prompt(
+        self, chat_id: ChatId, user_id: UserId, message_id: int
+    ) -> Prompt | None: ...
+    async def clear_prompt(
+        self, chat_id: ChatId, user_id: UserId, answered_by: int | None = None
+    ) -> bool: ...
     async def remember_ui_message(
         self,
         campaign_id: CampaignId,
@@ -142,6 +147,7 @@ def _prompt(row: Row) -> Prompt:
         data=json.loads(row["data_json"]),
         message_id=row["message_id"],
         created_at=dt(row["created_at"]),
+        answered_by=row["answered_by"],
     )
 
 
@@ -419,18 +425,48 @@ class PeopleRecords:
         async with self._db.snapshot() as conn:
             row = await fetch_one(
                 conn,
-                "SELECT * FROM prompts WHERE chat_id = ? AND user_id = ?",
+                "SELECT * FROM prompts WHERE chat_id = ? AND user_id = ? AND answered_by IS NULL",
                 (chat_id, user_id),
             )
         return None if row is None else _prompt(row)
 
-    async def clear_prompt(self, chat_id: ChatId, user_id: UserId) -> bool:
-        """Stop waiting for typed input; False if nothing was awaited."""
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "DELETE FROM prompts WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)
+    async def answered_prompt(
+        self, chat_id: ChatId, user_id: UserId, message_id: int
+    ) -> Prompt | None:
+        """The wait that the message ``message_id`` answered, if it still is the last one."""
+        async with self._db.snapshot() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM prompts WHERE chat_id = ? AND user_id = ? AND answered_by = ?",
+                (chat_id, user_id, message_id),
             )
-            return cursor.rowcount > 0
+        return None if row is None else _prompt(row)
+
+    async def clear_prompt(
+        self, chat_id: ChatId, user_id: UserId, answered_by: int | None = None
+    ) -> bool:
+        """Stop waiting for typed input; False if nothing was awaited. With ``answered_by``
+        (the message that answered) the wait is kept as answered, for that message only."""
+        async with self._db.transaction() as conn:
+            if answered_by is None:
+                return (
+                    await changed_rows(
+                        conn,
+                        "DELETE FROM prompts WHERE chat_id = ? AND user_id = ?"
+                        " AND answered_by IS NULL",
+                        (chat_id, user_id),
+                    )
+                    > 0
+                )
+            return (
+                await changed_rows(
+                    conn,
+                    "UPDATE prompts SET answered_by = ? WHERE chat_id = ? AND user_id = ?"
+                    " AND answered_by IS NULL",
+                    (answered_by, chat_id, user_id),
+                )
+                > 0
+            )
 
     async def remember_ui_message(
         self,
@@ -441,21 +477,26 @@ class PeopleRecords:
         message_id: int,
         now: datetime,
     ) -> UiMessage:
-        """Remember which message shows ``kind`` for ``user_id``, to edit it in place later."""
+        """Remember which message shows ``kind`` for ``user_id``, to edit it in place later.
+        The same message again writes nothing (``updated_at``: when it last changed), so a
+        screen edited in place costs no disk write."""
         async with self._db.transaction() as conn:
             await conn.execute(
-                "INSERT OR REPLACE INTO ui_messages (campaign_id, user_id, kind, chat_id,"
-                " message_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO ui_messages (campaign_id, user_id, kind, chat_id, message_id,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (campaign_id, user_id, kind)"
+                " DO UPDATE SET chat_id = excluded.chat_id, message_id = excluded.message_id,"
+                " updated_at = excluded.updated_at WHERE chat_id <> excluded.chat_id"
+                " OR message_id <> excluded.message_id",
                 (campaign_id, user_id, kind, chat_id, message_id, ts(now)),
             )
-        return UiMessage(
-            campaign_id=campaign_id,
-            user_id=user_id,
-            kind=kind,
-            chat_id=chat_id,
-            message_id=message_id,
-            updated_at=utc(now),
-        )
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM ui_messages WHERE campaign_id = ? AND user_id = ? AND kind = ?",
+                (campaign_id, user_id, kind),
+            )
+        if row is None:
+            raise RuntimeError(f"ui message {kind!r} of {user_id} vanished inside its transaction")
+        return _ui_message(row)
 
     async def ui_message(
         self, campaign_id: CampaignId, user_id: UserId, kind: str

@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
@@ -331,10 +332,12 @@ class CampaignStore(Protocol):
     async def mark_failed(
         self, message_id: int, error: str, retry_at: datetime | None, now: datetime
     ) -> bool: ...
+    async def release_leases(self) -> int: ...
     async def outbox_message(self, message_id: int) -> OutboxMessage | None: ...
     async def outbox_messages(self, campaign_id: CampaignId) -> list[OutboxMessage]: ...
     async def backup(self, target: Path) -> None: ...
     async def export_campaign(self, campaign_id: CampaignId) -> dict[str, Any]: ...
+    def atomic(self) -> AbstractAsyncContextManager[None]: ...
     async def close(self) -> None: ...
 
 
@@ -547,6 +550,15 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
     async def close(self) -> None:
         """Close the database connection."""
         await self._db.close()
+
+    @asynccontextmanager
+    async def atomic(self) -> AsyncIterator[None]:
+        """The store calls made inside (by this task) are one transaction: all of them are
+        stored, or none (a crash or an error before the end). Put only store calls and plain
+        computing inside: every other transaction waits for it, so nothing that waits on
+        Telegram."""
+        async with self._db.transaction():
+            yield
 
     # ---- shared pieces, always called inside a transaction -----------------------------------
 
@@ -854,7 +866,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         now: datetime,
         reason: str = "",
     ) -> Campaign:
-        """Change the fields ``settings`` sets. Map and ruleset only before turn 1 starts."""
+        """Change the fields ``settings`` sets (nothing, and no audit entry, when they already
+        hold those values). Map and ruleset only before turn 1 starts."""
         async with self._db.transaction() as conn:
             before = await self._require_campaign(conn, campaign_id)
             locks_rules = settings.map is not None or settings.ruleset_overrides is not None
@@ -877,6 +890,9 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 columns["map_name"], columns["map_json"] = settings.map, None
             elif settings.map is not None:
                 columns["map_name"], columns["map_json"] = None, settings.map.model_dump_json()
+            row = await fetch_one(conn, "SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
+            if row is not None and all(row[name] == value for name, value in columns.items()):
+                return before  # nothing changes (e.g. the same answer sent twice): no audit
             columns["updated_at"] = ts(now)
             assignments = ", ".join(f"{name} = ?" for name in columns)
             await conn.execute(
@@ -1128,11 +1144,23 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         async with self._db.snapshot() as conn:
             rows = await fetch_all(
                 conn,
-                "SELECT user_id FROM members WHERE campaign_id = ? ORDER BY user_id",
+                "SELECT m.user_id, m.display_name, m.side_id, m.joined_at,"
+                " group_concat(r.role) AS roles FROM members m LEFT JOIN member_roles r"
+                " ON r.campaign_id = m.campaign_id AND r.user_id = m.user_id"
+                " WHERE m.campaign_id = ? GROUP BY m.user_id ORDER BY m.user_id",
                 (campaign_id,),
             )
-            found = [await self._member_in(conn, campaign_id, row["user_id"]) for row in rows]
-        return [member for member in found if member is not None]
+        return [
+            Member(
+                campaign_id=campaign_id,
+                user_id=row["user_id"],
+                display_name=row["display_name"],
+                side_id=row["side_id"],
+                roles=frozenset(Role(r) for r in (row["roles"] or "").split(",") if r),
+                joined_at=dt(row["joined_at"]),
+            )
+            for row in rows
+        ]
 
     async def memberships(self, user_id: UserId) -> list[Membership]:
         """Every campaign a person is in, oldest first."""
@@ -1800,6 +1828,11 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 0 if current is None else current["edits"]
             ):
                 return WriteOutcome.CONFLICT, current
+            if current is not None and (current["body_json"], bool(current["ready"])) == (
+                body,
+                ready,
+            ):
+                return WriteOutcome.SAVED, current  # the same again: no edit, nothing posted
             kind = "placement" if turn == 0 else "orders"
             if current is None:
                 set_id = await insert_row(
@@ -2127,7 +2160,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite:
         """Confirm the reported result, only if it is still ``expected`` (who may confirm is
-        the caller's decision); ``outbox`` is queued only if it is."""
+        the caller's decision); ``outbox`` is queued only if it is. Confirming a confirmed
+        result again records and queues nothing."""
         async with self._db.transaction() as conn:
             outcome, _, list_id = await self._report_target(
                 conn, campaign_id, turn, expected.battle
@@ -2141,6 +2175,12 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             if reported != expected:
                 return ReportWrite(
                     outcome=WriteOutcome.REPORT_CHANGED,
+                    report=_battle_report(campaign_id, turn, expected.battle, row),
+                )
+            if row is not None and row["confirmed_by"] is not None and row["disputed_by"] is None:
+                # Confirmed already (a press that came twice): nothing more to record or post.
+                return ReportWrite(
+                    outcome=WriteOutcome.SAVED,
                     report=_battle_report(campaign_id, turn, expected.battle, row),
                 )
             await conn.execute(
@@ -2285,11 +2325,15 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         Friday battle list, queued Thursday night) does not hold the chat back; one waiting to
         be retried does, so a failure never reorders a chat. Claimed rows are ``sending`` until
         ``lease_seconds`` pass; each claim gets a fresh ``claim_token`` and counts an attempt.
-        Groups come before private chats: on a busy Monday every group's map goes out before
-        the private notices (each chat keeps its own order either way).
+        Which chats' first messages are claimed first: groups before private chats, and among
+        them the chats where a post with a map (the Monday map, a corrected map, the Friday
+        battle list) is due, whatever their first message is; then queue order. On a busy
+        Monday every group's map goes out before the status board edits and the private
+        notices. Each chat keeps its own order either way.
         """
         stamp = ts(now)
         lease_until = ts(now + timedelta(seconds=lease_seconds))
+        map_kinds = ("map", "corrected_map", "battle_list")
         async with self._db.transaction() as conn:
             rows = await fetch_all(
                 conn,
@@ -2297,8 +2341,12 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 " AND o.not_before <= ? AND (o.state = 'pending' OR o.lease_until <= ?)"
                 " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.chat_id = o.chat_id"
                 " AND p.id < o.id AND p.state IN ('pending', 'sending')"
-                " AND (p.not_before <= ? OR p.attempts > 0)) ORDER BY o.chat_id > 0, o.id LIMIT ?",
-                (stamp, stamp, stamp, limit),
+                " AND (p.not_before <= ? OR p.attempts > 0))"
+                " ORDER BY o.chat_id > 0, NOT EXISTS (SELECT 1 FROM outbox m"
+                " WHERE m.chat_id = o.chat_id AND m.id >= o.id"
+                " AND m.state IN ('pending', 'sending') AND m.not_before <= ?"
+                " AND m.kind IN (?, ?, ?)), o.id LIMIT ?",
+                (stamp, stamp, stamp, stamp, *map_kinds, limit),
             )
             claimed: list[OutboxMessage] = []
             for row in rows:
@@ -2355,6 +2403,18 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                     (error, ts(max(utc(retry_at), utc(now))), message_id),
                 )
         return changed == 1
+
+    async def release_leases(self) -> int:
+        """Make every post left ``sending`` pending again, due at once; how many. Only for a
+        process starting alone on the database: the process that held those leases is gone
+        (the bot's runner holds a lock that keeps a second process out), so its posts need not
+        wait for the leases to run out. One Telegram may have taken goes again."""
+        async with self._db.transaction() as conn:
+            return await changed_rows(
+                conn,
+                "UPDATE outbox SET state = 'pending', lease_until = NULL WHERE state = 'sending'",
+                (),
+            )
 
     async def outbox_message(self, message_id: int) -> OutboxMessage | None:
         """One outbox row."""

@@ -136,6 +136,8 @@ class ScheduleStore(Protocol):
         actor: UserId,
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
+        *,
+        request: str | None = None,
     ) -> ExtendResult: ...
     async def pause_clock(
         self,
@@ -350,13 +352,21 @@ class ScheduleRecords:
         actor: UserId,
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
+        *,
+        request: str | None = None,
     ) -> ExtendResult:
         """Move the current deadline ``hours`` later, if the phase is still entry ``entry_seq``
-        and its extensions stay within ``max_hours``; logged, with ``outbox`` queued."""
+        and its extensions stay within ``max_hours``; logged, with ``outbox`` queued.
+        ``request`` names the GM's message or press: the same request again (delivered twice)
+        extends nothing more and says ``EXTENDED`` with the clock as it is."""
         if hours <= 0:
             raise ValueError(f"an extension is a positive number of hours, not {hours}")
         async with self._db.transaction() as conn:
             clock = await self._clock_in(conn, campaign_id)
+            if request is not None and await fetch_one(
+                conn, "SELECT 1 FROM clock_log WHERE dedup = ?", (request,)
+            ):
+                return ExtendResult(outcome=ExtendOutcome.EXTENDED, clock=clock)
             if clock is None or clock.entry_seq != entry_seq:
                 return ExtendResult(outcome=ExtendOutcome.STALE, clock=clock)
             if clock.deadline is None:
@@ -379,6 +389,7 @@ class ScheduleRecords:
                 actor,
                 {"hours": hours, "before": ts(clock.deadline)},
                 now,
+                request,
             )
             for message in outbox:
                 await self._enqueue_in(conn, message, now)

@@ -22,23 +22,17 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt
+from bot.callbacks import ButtonInt, JoinPress
 from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_text
 from bot.i18n import language_of
 from bot.posts.group import colour_mark
 from bot.services import campaigns
 from bot.services.posting import private_post
-from storage import Campaign, CampaignStatus, Person, Phase, Role, Store
+from storage import Campaign, CampaignStatus, NewOutboxMessage, Person, Phase, Role, Store
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 JOIN_PAYLOAD = r"^join-(\d{1,12})$"
-
-
-class JoinPress(CallbackData, prefix="jn"):
-    """The group's «Join» button."""
-
-    c: ButtonInt
 
 
 class JoinChoice(CallbackData, prefix="jc"):
@@ -53,12 +47,6 @@ async def join_link(bot: Bot, campaign: Campaign) -> str:
     """The deep link that opens the private chat on this campaign's join screen."""
     me = await bot.me()
     return f"https://t.me/{me.username}?start=join-{campaign.id}"
-
-
-def join_keyboard(campaign: Campaign) -> InlineKeyboardMarkup:
-    """The «Join» button for a group post (a callback: it records the request, then links)."""
-    button = InlineKeyboardButton(text=_("🙋 Join"), callback_data=JoinPress(c=campaign.id).pack())
-    return InlineKeyboardMarkup(inline_keyboard=[[button]])
 
 
 async def _request(store: Store, clock: Clock, person: Person, campaign: Campaign) -> str | None:
@@ -239,8 +227,15 @@ async def choice_pressed(
         await query.answer(_("That button is not valid any more."), show_alert=True)
         return
     now = clock.now()
+    with i18n.use_locale(campaign.language):
+        notice = _("{name} joined {side} as {role}.").format(
+            name=person.display_name, side=side.name, role=role_name(role)
+        )
+    notices = [campaigns.group_notice(campaign, notice, now)]
+    if campaign.phase is not Phase.SETUP:
+        notices += await _gm_notices(store, i18n, campaign, person, side.name, role, now)
     outcome, _member = await campaigns.join_side(
-        store, campaign, person.user_id, person.display_name, side.id, role, now
+        store, campaign, person.user_id, person.display_name, side.id, role, now, notices
     )
     if outcome is not campaigns.JoinOutcome.JOINED:
         await query.answer(refusal_text(outcome, campaign), show_alert=True)
@@ -251,16 +246,9 @@ async def choice_pressed(
             side=side.name, role=role_name(role), title=campaign.title
         )
     )
-    with i18n.use_locale(campaign.language):
-        notice = _("{name} joined {side} as {role}.").format(
-            name=person.display_name, side=side.name, role=role_name(role)
-        )
-    await store.enqueue(campaigns.group_notice(campaign, notice, now), now)
-    if campaign.phase is not Phase.SETUP:
-        await _tell_gms(store, i18n, campaign, person, side.name, role, now)
 
 
-async def _tell_gms(
+async def _gm_notices(
     store: Store,
     i18n: I18n,
     campaign: Campaign,
@@ -268,12 +256,13 @@ async def _tell_gms(
     side_name: str,
     role: Role,
     now: datetime,
-) -> None:
+) -> list[NewOutboxMessage]:
     """After setup a side's plans exist: each GM hears of a new player in private, with the way
-    to remove them if they should not play."""
+    to remove them if they should not play (queued with the join)."""
     gms = [m for m in await store.members(campaign.id) if m.is_gm and m.user_id != joiner.user_id]
     people = await store.people([gm.user_id for gm in gms])
     stamp = now.strftime("%Y%m%dT%H%M%S%f")
+    notices: list[NewOutboxMessage] = []
     for gm in gms:
         known = people.get(gm.user_id)
         if known is None or not known.can_receive_private:
@@ -286,7 +275,8 @@ async def _tell_gms(
                 name=joiner.display_name, side=side_name, role=role_name(role), title=campaign.title
             )
         key = f"joined:{joiner.user_id}:{stamp}"
-        await store.enqueue(private_post(campaign, gm.user_id, "text", key, text=text), now)
+        notices.append(private_post(campaign, gm.user_id, "text", key, text=text))
+    return notices
 
 
 def role_name(role: Role) -> str:

@@ -16,14 +16,18 @@ its words ready-made (``payload["text"]``, worded when queued) for one-off notic
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 from pydantic import JsonValue
 
 from bot.i18n import language_of
+from bot.rendering import MapDrawer
 from storage import OutboxMessage, Store
+
+OnSent = Callable[[int], Awaitable[None]]
+"""Called with the Telegram id of the message that shows a post, once it is recorded sent."""
 
 
 @dataclass(frozen=True)
@@ -31,23 +35,26 @@ class Post:
     """One message to send. With ``photo`` (PNG bytes) the text is its caption. ``pin`` pins it
     in the chat; ``edit_message_id`` edits that message in place instead of sending a new one
     (the sender sends a new one if that message is gone). ``on_sent`` is called with the id of
-    the message that now shows the post (e.g. to remember a pinned status board)."""
+    the message that now shows the post (e.g. to remember a pinned status board), in the
+    transaction that marks the post sent: store calls only."""
 
     text: str
     photo: bytes | None = None
     keyboard: InlineKeyboardMarkup | None = None
     pin: bool = False
     edit_message_id: int | None = None
-    on_sent: Callable[[int], Awaitable[None]] | None = None
+    on_sent: OnSent | None = None
 
 
 @dataclass(frozen=True)
 class PostContext:
-    """What a renderer may use: the store, the catalogs and the bot's username (for links)."""
+    """What a renderer may use: the store, the catalogs, the bot's username (for links) and
+    where maps are drawn."""
 
     store: Store
     i18n: I18n
     bot_username: str
+    maps: MapDrawer = field(default_factory=MapDrawer)
 
 
 Renderer = Callable[[PostContext, OutboxMessage], Awaitable[Post | None]]

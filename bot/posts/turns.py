@@ -8,7 +8,6 @@ is not sent at all.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -17,13 +16,14 @@ from aiogram.utils.i18n import gettext as _
 from babel.dates import format_datetime
 
 from bot import texts
+from bot.callbacks import join_keyboard
 from bot.posts import Post, PostContext, Renderer
 from bot.services.deadlines import phase_deadline
 from bot.services.turns import game_for
 from bot.services.window import current_entry, orders_opening
 from bot.texts import phase_name
 from rules import Battle, CampaignMap, CampaignState, TurnReport
-from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView, render_map
+from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView
 from storage import Campaign, OutboxMessage, Phase, Side, Store
 
 
@@ -124,7 +124,7 @@ async def _picture(
         captured=captured,
         battles=battles,
     )
-    return await asyncio.to_thread(render_map, view)
+    return await context.maps.draw(view)
 
 
 async def _last_report(store: Store, campaign_id: int, turn: int) -> TurnReport | None:
@@ -296,12 +296,22 @@ async def _phase_now(
 
 
 async def render_phase_notice(context: PostContext, message: OutboxMessage) -> Post | None:
-    """A new phase has begun (group): what it is and its deadline, in the campaign's zone."""
+    """A new phase has begun (group): what it is and its deadline, in the campaign's zone. The
+    first, deployment, is the campaign's start: it invites players, with the «Join» button."""
     campaign = await _campaign(context, message)
     turn, phase = _int(message, "turn"), _phase(message)
     if campaign is None or turn is None or phase is None:
         return None
-    return Post(text=await _phase_now(context, campaign, turn, phase, message))
+    if phase is not Phase.DEPLOYMENT:
+        return Post(text=await _phase_now(context, campaign, turn, phase, message))
+    begun = _("«{title}» has begun!").format(title=campaign.title)
+    players = _(
+        "Players: tap «Join», then «Start» in the private chat, and choose your side. Orders "
+        "and deployments are secret and given there."
+    )
+    deadline = await _deadline_line(context, campaign, turn, phase)
+    text = f"{begun} {_phase_started(phase, turn)}\n{players}\n{deadline}"
+    return Post(text=text, keyboard=join_keyboard(campaign))
 
 
 async def render_private_phase_notice(context: PostContext, message: OutboxMessage) -> Post | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tomllib
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from enum import StrEnum
@@ -262,33 +263,32 @@ async def join_side(
     side_id: SideId,
     role: Role,
     now: datetime,
+    notices: Sequence[NewOutboxMessage] = (),
 ) -> tuple[JoinOutcome, Member | None]:
     """Put a person on a side with a player role (a GM keeps their GM role) and finish the join.
 
-    Refused unless :func:`join_refusal` allows it. The join request is the ticket: it is taken
-    (dropped) just before the membership is written, so two presses at once join once, and
-    given back if the write fails.
+    Refused unless :func:`join_refusal` allows it. The join request is the ticket. Taking it,
+    the membership, the board refresh and ``notices`` (who joined) are one transaction: two
+    presses at once join once, and a crash keeps all of it or none.
     """
     if role not in PLAYER_ROLES:
         return JoinOutcome.CLOSED, None
-    refusal = await join_refusal(store, campaign, user_id)
-    if refusal is not None:
-        return refusal, await store.member(campaign.id, user_id)
-    if side_id not in {side.id for side in await store.sides(campaign.id)}:
-        return JoinOutcome.UNKNOWN_SIDE, None
-    request = await store.join_request(campaign.id, user_id)
-    if request is None or not await store.drop_join_request(campaign.id, user_id):
+    async with store.atomic():
+        refusal = await join_refusal(store, campaign, user_id)
+        if refusal is not None:
+            return refusal, await store.member(campaign.id, user_id)
+        if side_id not in {side.id for side in await store.sides(campaign.id)}:
+            return JoinOutcome.UNKNOWN_SIDE, None
+        if not await store.drop_join_request(campaign.id, user_id):
+            current = await store.member(campaign.id, user_id)
+            playing = current is not None and current.side_id is not None
+            return (JoinOutcome.ALREADY_PLAYING if playing else JoinOutcome.NO_REQUEST), current
         current = await store.member(campaign.id, user_id)
-        playing = current is not None and current.side_id is not None
-        return (JoinOutcome.ALREADY_PLAYING if playing else JoinOutcome.NO_REQUEST), current
-    current = await store.member(campaign.id, user_id)
-    roles = frozenset({role}) | (current.roles if current is not None else frozenset())
-    try:
+        roles = frozenset({role}) | (current.roles if current is not None else frozenset())
         member = await store.put_member(campaign.id, user_id, name, roles, side_id, user_id, now)
-    except Exception:
-        await store.request_join(campaign.id, user_id, request.display_name, request.requested_at)
-        raise
-    await store.enqueue(board_refresh(campaign, f"joined:{user_id}", now), now)
+        await store.enqueue(board_refresh(campaign, f"joined:{user_id}", now), now)
+        for notice in notices:
+            await store.enqueue(notice, now)
     return JoinOutcome.JOINED, member
 
 

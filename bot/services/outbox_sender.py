@@ -49,7 +49,8 @@ from aiolimiter import AsyncLimiter
 from bot.clock import Clock
 from bot.logs import log_context
 from bot.message_limits import CAPTION_LIMIT, TEXT_LIMIT, shorten, split_text
-from bot.posts import Post, PostContext, render
+from bot.posts import OnSent, Post, PostContext, render
+from bot.rendering import MapDrawer
 from storage import OutboxMessage, Store
 from storage.db import StorageUnavailableError
 
@@ -84,7 +85,8 @@ def backoff(attempts: int, base: timedelta, cap: timedelta) -> timedelta:
 
 
 class OutboxSender:
-    """Sends the outbox. ``send_due(now)`` does one pass; ``run(stop)`` loops until ``stop``."""
+    """Sends the outbox. ``send_due(now)`` does one pass; ``run(stop)`` loops until ``stop``.
+    Maps are drawn by ``maps`` (default: in threads)."""
 
     def __init__(
         self,
@@ -102,6 +104,7 @@ class OutboxSender:
         poll_seconds: float = 1.0,
         continuation_attempts: int = 5,
         pause: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        maps: MapDrawer | None = None,
     ) -> None:
         self.bot = bot
         self.store = store
@@ -116,12 +119,14 @@ class OutboxSender:
         self.poll_seconds = poll_seconds
         self.continuation_attempts = continuation_attempts
         self._wait_in_place = pause
+        self.maps = maps or MapDrawer()
         self._bot_limiter = AsyncLimiter(self.limits.per_second, 1)
         self._chat_limiters: dict[int, AsyncLimiter] = {}
         self._wake = asyncio.Event()
         self._username: str | None = None
-        # Sent but not recorded (the database could not save): id -> (Telegram id, sent at).
-        self._unmarked: dict[int, tuple[int | None, datetime]] = {}
+        # Sent but not recorded (the database could not save): id -> (Telegram id, sent at,
+        # the post's on_sent).
+        self._unmarked: dict[int, tuple[int | None, datetime, OnSent | None]] = {}
         self._storage_error: StorageUnavailableError | None = None
 
     def wake(self) -> None:
@@ -162,38 +167,72 @@ class OutboxSender:
                 task.cancel()
 
     async def send_due(self, now: datetime | None = None) -> SendReport:
-        """Send everything due at ``now`` (default: the clock's now), chat by chat in order.
+        """Send everything due at ``now`` (default: the clock's now), chat by chat in order,
+        up to ``batch`` posts at a time; more are claimed once half of them are done, so a slow
+        post (a map being drawn) holds up its own chat, not the next ones.
         Raises :class:`StorageUnavailableError` when the database could not save a step."""
         report = SendReport()
-        context = PostContext(store=self.store, i18n=self.i18n, bot_username=await self._me())
+        context = PostContext(
+            store=self.store, i18n=self.i18n, bot_username=await self._me(), maps=self.maps
+        )
         await self._mark_unmarked()
-        while True:
-            moment = now or self.clock.now()
-            claimed = await self.store.claim_due(moment, self.batch, self.lease_seconds)
-            if not claimed:
-                return report
-            await asyncio.gather(
-                *(self._deliver(context, message, moment, report) for message in claimed)
-            )
-            if self._storage_error is not None:
-                raise self._storage_error
+        sending: set[asyncio.Task[None]] = set()
+        try:
+            while True:
+                if self._storage_error is None and len(sending) <= self.batch // 2:
+                    moment = now or self.clock.now()
+                    free = self.batch - len(sending)
+                    for message in await self.store.claim_due(moment, free, self.lease_seconds):
+                        delivery = self._deliver(context, message, moment, report)
+                        sending.add(asyncio.create_task(delivery))
+                if not sending:
+                    break
+                done, sending = await asyncio.wait(sending, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    task.result()
+        except asyncio.CancelledError:
+            for task in sending:
+                task.cancel()
+            raise
+        except Exception:
+            if sending:  # the posts already on their way finish and are recorded
+                await asyncio.wait(sending)
+            raise
+        if self._storage_error is not None:
+            raise self._storage_error
+        return report
 
     async def _mark_unmarked(self) -> None:
         """Record the posts sent while the database could not save; raises while it still
         cannot (so nothing new is claimed: the lease would run out and send them again)."""
-        for message_id, (telegram_id, sent_at) in sorted(self._unmarked.items()):
-            await self.store.mark_sent(message_id, telegram_id, sent_at)
+        for message_id, (telegram_id, sent_at, on_sent) in sorted(self._unmarked.items()):
+            await self._record_sent(message_id, telegram_id, sent_at, on_sent)
             del self._unmarked[message_id]
         self._storage_error = None
 
+    async def _record_sent(
+        self, message_id: int, telegram_id: int | None, now: datetime, on_sent: OnSent | None
+    ) -> None:
+        """Mark the post sent and run its ``on_sent`` in the same transaction: a crash keeps
+        both or neither (then the post goes again after its lease)."""
+        async with self.store.atomic():
+            marked = await self.store.mark_sent(message_id, telegram_id, now)
+            if marked and on_sent is not None and telegram_id is not None:
+                await on_sent(telegram_id)
+
     async def _mark_sent(
-        self, message: OutboxMessage, telegram_id: int | None, now: datetime, report: SendReport
+        self,
+        message: OutboxMessage,
+        telegram_id: int | None,
+        now: datetime,
+        report: SendReport,
+        on_sent: OnSent | None = None,
     ) -> None:
         try:
-            await self.store.mark_sent(message.id, telegram_id, now)
+            await self._record_sent(message.id, telegram_id, now, on_sent)
         except StorageUnavailableError as error:
             log.warning("post %s sent; the database could not record it yet", message.id)
-            self._unmarked[message.id] = (telegram_id, now)
+            self._unmarked[message.id] = (telegram_id, now, on_sent)
             self._storage_error = error
             report.unmarked.append(message.id)
             return
@@ -269,8 +308,8 @@ class OutboxSender:
         except (TelegramAPIError, TimeoutError) as error:
             await self._retry(message, str(error) or repr(error), now, report)
             return
-        await self._mark_sent(message, telegram_id, now, report)
-        await self._after_sent(message, post, telegram_id)
+        await self._pin(message, post, telegram_id)
+        await self._mark_sent(message, telegram_id, now, report, post.on_sent)
 
     async def _follow_migration(
         self,
@@ -313,9 +352,11 @@ class OutboxSender:
         await self.store.mark_failed(message.id, error, now + delay, now)
         report.retried.append(message.id)
 
-    async def _after_sent(self, message: OutboxMessage, post: Post, telegram_id: int) -> None:
+    async def _pin(self, message: OutboxMessage, post: Post, telegram_id: int) -> None:
         # A post edited in place keeps its pin: only a message sent anew is pinned (a board
-        # re-pinned after every edit would cost a request per campaign and step).
+        # re-pinned after every edit would cost a request per campaign and step). Pinned before
+        # the post is marked sent: a crash in between sends and pins it again, never leaves it
+        # sent and unpinned.
         if post.pin and telegram_id != post.edit_message_id:
             try:
                 async with self._limited(message.chat_id):
@@ -324,11 +365,6 @@ class OutboxSender:
                     )
             except TelegramAPIError as error:
                 log.warning("post %s sent but not pinned: %s", message.id, error)
-        if post.on_sent is not None:
-            try:
-                await post.on_sent(telegram_id)
-            except Exception:
-                log.exception("post %s sent; its on_sent callback failed", message.id)
 
     def _limited(self, chat_id: int) -> _Limited:
         return _Limited(self._bot_limiter, self._chat_limiter(chat_id))

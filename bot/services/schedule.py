@@ -79,6 +79,7 @@ class Step(Protocol):
 GRACE = timedelta(minutes=5)
 SWEEP_EVERY = timedelta(minutes=1)
 MAX_STEPS_PER_RUN = 16  # a guard: a month of missed deadlines is 12 steps
+RUNS_AT_ONCE = 8  # campaigns a sweep runs at the same time (each under its own lock)
 
 
 def clock_basis(campaign: Campaign) -> str:
@@ -247,11 +248,18 @@ class CampaignScheduler:
         for campaign in await self.store.unfinished_campaigns():
             await self._run_logged(campaign.id, now, catching_up=True)
 
-    async def run_due(self, now: datetime | None = None) -> None:
-        """Run everything due in every unfinished campaign (the sweep; tests call it too)."""
+    async def run_due(self, now: datetime | None = None, *, at_once: int = RUNS_AT_ONCE) -> None:
+        """Run everything due in every unfinished campaign (the sweep; tests call it too),
+        ``at_once`` campaigns at a time: one campaign's rules and posts overlap another's
+        database writes."""
         moment = now or self.clock.now()
-        for campaign in await self.store.unfinished_campaigns():
-            await self._run_logged(campaign.id, moment)
+        campaigns = iter(await self.store.unfinished_campaigns())
+
+        async def take_turns() -> None:
+            for campaign in campaigns:
+                await self._run_logged(campaign.id, moment)
+
+        await asyncio.gather(*(take_turns() for _ in range(max(at_once, 1))))
 
     async def _job(self, campaign_id: int) -> None:
         await self._run_logged(campaign_id, self.clock.now())
@@ -294,19 +302,23 @@ class CampaignScheduler:
                 early = not due and await self._ready_early(campaign)
                 if not due and not early:
                     break
-                result = await self.step(
-                    self.store,
-                    campaign.id,
-                    campaign.turn,
-                    campaign.phase,
-                    None,
-                    now,
-                    post_at=self._battle_list_moment(campaign, clock, now, due),
-                )
+                # The step and its bookkeeping (the next deadline, a note that it ran early or
+                # late) are one transaction: a crash between them would lose the note for good.
+                async with self.store.atomic():
+                    result = await self.step(
+                        self.store,
+                        campaign.id,
+                        campaign.turn,
+                        campaign.phase,
+                        None,
+                        now,
+                        post_at=self._battle_list_moment(campaign, clock, now, due),
+                    )
+                    if result.outcome is AdvanceOutcome.ADVANCED:
+                        await self._after_step(campaign, clock, now, due, catching_up)
                 if result.outcome is AdvanceOutcome.ADVANCED:
                     ran.append(result)
                     queued = True
-                    await self._after_step(campaign, clock, now, due, catching_up)
                     continue
                 if result.outcome is AdvanceOutcome.BLOCKED:
                     queued |= await self._blocked(campaign, clock, result, now)

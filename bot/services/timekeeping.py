@@ -60,17 +60,25 @@ async def resume(
 
 
 async def extend(
-    store: Store, campaign_id: int, hours: int, actor: UserId, now: datetime
+    store: Store,
+    campaign_id: int,
+    hours: int,
+    actor: UserId,
+    now: datetime,
+    request: str | None = None,
 ) -> ExtendResult:
-    """Move the current phase's deadline ``hours`` later, within ``max_extension_hours``."""
+    """Move the current phase's deadline ``hours`` later, within ``max_extension_hours``.
+    ``request`` names the GM's message or press (e.g. ``message:<chat>:<id>``): taken once
+    however often it is delivered."""
     campaign = await store.campaign(campaign_id)
     if campaign is None:
         return ExtendResult(outcome=ExtendOutcome.STALE, clock=None)
     clock = await sync_clock(store, campaign, now)
+    key = f"extended:{_stamp(now) if request is None else request}"
     notice = group_post(
         campaign,
         "deadline_extended",
-        f"extended:{_stamp(now)}",
+        key,
         turn=campaign.turn,
         phase=campaign.phase.value,
         hours=hours,
@@ -82,7 +90,8 @@ async def extend(
         campaign.schedule.max_extension_hours,
         actor,
         now,
-        [notice, board_post(campaign, f"extended:{_stamp(now)}")],
+        [notice, board_post(campaign, key)],
+        request=None if request is None else f"campaign:{campaign_id}:{key}",
     )
 
 

@@ -67,6 +67,13 @@ async def set_up_campaign(
     return campaign
 
 
+async def join_post(telegram: FakeTelegram) -> Sent:
+    """Deliver the outbox; the post it sent with the «Join» button (the campaign has begun)."""
+    posts = [sent for sent in await telegram.deliver() if "jn:" in str(sent.buttons())]
+    assert len(posts) == 1, posts
+    return posts[0]
+
+
 RED_PLACEMENT = {"1": 4, "2": 3, "4": 3}
 BLUE_PLACEMENT = {"1": 3, "3": 5, "5": 2}
 

@@ -7,6 +7,7 @@ real ``Dispatcher`` and the test asserts on exactly what the bot sent, to whom.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -38,8 +39,11 @@ from aiogram.types import (
     Update,
     User,
 )
+from aiogram.utils.i18n import I18n
 
+from bot.i18n import build_i18n
 from bot.message_limits import TEXT_LIMIT, telegram_length
+from bot.services.outbox_sender import OutboxSender
 
 BOT_USER = User(id=4242, is_bot=True, first_name="Strategium", username="strategium_bot")
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -194,6 +198,11 @@ class FakeSession(BaseSession):
         yield self.files[url.rsplit("/", 1)[-1]]
 
 
+@functools.cache
+def _catalogs() -> I18n:
+    return build_i18n()
+
+
 @dataclass
 class FakeTelegram:
     """A bot on a fake session, a dispatcher, and factories for updates from people."""
@@ -238,6 +247,16 @@ class FakeTelegram:
         await self.dispatcher.feed_update(self.bot, update)
         after = self.session.sent[before:]
         return after[-1] if after else None
+
+    async def deliver(self) -> list[Sent]:
+        """Send what the outbox holds that is due now (as the bot's sender would, at the
+        dispatcher's clock); the requests it made."""
+        before = len(self.session.sent)
+        data = self.dispatcher
+        sender = OutboxSender(self.bot, data["store"], data["clock"], _catalogs())
+        while (await sender.send_due()).sent:
+            pass
+        return self.session.sent[before:]
 
     def _next_update(self) -> int:
         self._update_id += 1

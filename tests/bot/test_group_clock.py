@@ -70,9 +70,17 @@ async def test_extend_takes_hours_and_respects_the_cap(
     usage = await telegram.feed(telegram.message(gm, group, "/extend soon"))
     assert usage is not None
     assert "/extend 24" in usage.text
-    done = await telegram.feed(telegram.message(gm, group, "/extend 24"))
+    request = telegram.message(gm, group, "/extend 24")
+    done = await telegram.feed(request)
     assert done is not None
     assert done.text == "Deadline extended. The group is told."
+    # The same message delivered again (the bot stopped before answering) extends no more.
+    again = await telegram.feed(request)
+    assert again is not None
+    assert again.text == done.text
+    state = await store.clock_state(campaign_id)
+    assert state is not None
+    assert state.extension_hours == 24
     over = await telegram.feed(telegram.message(gm, group, "/extend 60"))
     assert over is not None
     assert "72 hours in all (24 used)" in over.text

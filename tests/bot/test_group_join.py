@@ -10,7 +10,7 @@ from bot.services.campaigns import board_refresh
 from bot.services.outbox_sender import OutboxSender
 from rules import Attack, Move, SideOrders
 from storage import Campaign, OutboxMessage, Role, Store
-from tests.bot.group_helpers import button, say, set_up_campaign, tap, to_orders
+from tests.bot.group_helpers import button, join_post, say, set_up_campaign, tap, to_orders
 from tests.bot.telegram import FakeTelegram
 
 
@@ -27,7 +27,7 @@ async def test_a_player_joins_with_one_tap_and_a_side_choice(
     boris = telegram.user(2, "Boris")
     group = telegram.group(-100, "Wargamers")
     campaign = await set_up_campaign(telegram, store, anna, group)
-    announcement = telegram.sent[-1]
+    announcement = await join_post(telegram)
     telegram.take()
     await telegram.feed(telegram.press(boris, announcement, button(announcement, "Join")))
     answers = [s.method for s in telegram.take() if isinstance(s.method, AnswerCallbackQuery)]
@@ -219,7 +219,7 @@ class Joined:
     async def start(self, store: Store, boris_joins: bool = True) -> Campaign:
         telegram, boris = self.telegram, self.boris
         campaign = await set_up_campaign(telegram, store, self.anna, self.group)
-        self.announcement = telegram.sent[-1]
+        self.announcement = await join_post(telegram)
         await say(telegram, self.anna, self.anna.id, "/start")
         await say(telegram, self.eve, self.eve.id, "/start")
         self.red, self.blue = (side.id for side in await store.sides(campaign.id))

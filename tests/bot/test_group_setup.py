@@ -9,7 +9,7 @@ from bot.app import build_dispatcher
 from bot.clock import ManualClock
 from bot.services.campaigns import PALETTE
 from storage import CampaignStatus, Phase, Store, UnreportedPolicy
-from tests.bot.group_helpers import button, say, set_up_campaign, tap
+from tests.bot.group_helpers import button, join_post, say, set_up_campaign, tap
 from tests.bot.telegram import FakeTelegram
 
 BAD_MAP = b"""
@@ -93,9 +93,11 @@ async def test_a_gm_creates_a_campaign_in_english(telegram: FakeTelegram, store:
     telegram.take()
     await tap(telegram, anna, summary, "Open deployment")
     sent = telegram.take()
-    assert [type(s.method) for s in sent] == [AnswerCallbackQuery, EditMessageText, SendMessage]
-    assert "has begun" in sent[2].text
-    assert button(sent[2], "Join").startswith("jn:")
+    assert [type(s.method) for s in sent] == [AnswerCallbackQuery, EditMessageText]
+    announcement = await join_post(telegram)
+    assert announcement.text.startswith("«Siege of Vraks» has begun! Deployment is open")
+    assert "Players: tap «Join»" in announcement.text
+    assert button(announcement, "Join").startswith("jn:")
     campaign = await store.active_campaign(-100)
     assert campaign is not None
     assert (campaign.title, campaign.time_zone, campaign.language) == (
@@ -145,8 +147,8 @@ async def test_a_gm_creates_a_campaign_in_russian(telegram: FakeTelegram, store:
     assert "Часовой пояс: Europe/Moscow" in summary.text
     telegram.take()
     await tap(telegram, boris, summary, "Открыть расстановку")
-    announcement = telegram.sent[-1]
-    assert "началась" in announcement.text
+    announcement = await join_post(telegram)
+    assert "«Осада Вракса» началась" in announcement.text
     assert button(announcement, "Вступить").startswith("jn:")
     opened = await store.campaign(campaign.id)
     assert opened is not None
@@ -390,3 +392,32 @@ async def test_the_summary_changes_name_and_language_or_cancels(
         CampaignStatus.FINISHED,
     )
     assert await store.active_campaign(-100) is None
+
+
+async def test_an_answer_delivered_twice_is_taken_once_and_shows_its_step(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    """The bot stopped after saving an answer and before showing the next step: the same
+    message, delivered again, shows that step and changes nothing."""
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    await say(telegram, anna, group, "/newcampaign")
+    title = telegram.message(anna, group, "Hive War")
+    first = await telegram.feed(title)
+    again = await telegram.feed(title)
+    assert first is not None
+    assert again is not None
+    assert "Step 2 of 6" in again.text
+    assert again.text == first.text
+    campaigns = await store.campaigns_in_chat(-100)
+    assert [c.title for c in campaigns] == ["Hive War"]
+    sides = await tap(telegram, anna, await tap(telegram, anna, again, "UTC"), "planet-5")
+    await tap(telegram, anna, sides, "Add a side")
+    red = telegram.message(anna, group, "Red")
+    shown = await telegram.feed(red)
+    assert await telegram.feed(red) == shown
+    assert [side.name for side in await store.sides(campaigns[0].id)] == ["Red"]
+    # Another message with the same text is not a repeat: nothing waits for it, so it is not
+    # taken (a side's name needs «Add a side» first).
+    assert await say(telegram, anna, group, "Red") is None
+    assert [side.name for side in await store.sides(campaigns[0].id)] == ["Red"]

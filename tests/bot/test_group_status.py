@@ -7,8 +7,8 @@ import pytest
 from aiogram.methods import AnswerCallbackQuery, SendPhoto
 from aiogram.utils.i18n import I18n
 
+from bot import rendering
 from bot.clock import ManualClock
-from bot.handlers.group import status as group_status
 from bot.services.clockwork import advance
 from bot.services.outbox_sender import OutboxSender
 from rules import Attack, SideOrders
@@ -127,7 +127,7 @@ async def test_the_map_of_a_russian_campaign_has_russian_labels(
         drawn.append(view)
         return render_map(view)
 
-    monkeypatch.setattr(group_status, "render_map", drawing)
+    monkeypatch.setattr(rendering, "render_map", drawing)
     picture = await say(telegram, anna, group, "/map")
     assert picture is not None
     assert isinstance(picture.method, SendPhoto)

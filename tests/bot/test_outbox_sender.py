@@ -1,6 +1,7 @@
 """The outbox sender against a Telegram that fails: flood control, 5xx, timeouts, blocked bots,
 gone chats, gone messages. Messages arrive once, in order per chat; dead chats are given up."""
 
+import asyncio
 import logging
 from collections.abc import Callable
 from datetime import timedelta
@@ -31,7 +32,7 @@ from bot.clock import ManualClock
 from bot.message_limits import split_text
 from bot.posts import Post
 from bot.services.outbox_sender import Limits, OutboxSender, backoff
-from storage import NewCampaign, NewOutboxMessage, OutboxState, Store
+from storage import NewCampaign, NewOutboxMessage, OutboxMessage, OutboxState, Store
 from tests.bot.telegram import FakeSession
 
 GROUP = -100
@@ -336,3 +337,40 @@ async def test_a_long_caption_s_later_parts_are_retried_in_place(
     assert pauses == waited
     texts = "\n".join(text for _, text in session.delivered[-3:])
     assert "battle 199" in texts, "the whole summary arrived in the end"
+
+
+async def test_a_slow_post_holds_up_only_its_own_chat(
+    session: FlakySession,
+    store: Store,
+    clock: ManualClock,
+    i18n: I18n,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn = asyncio.Event()
+
+    async def slow_map(context: posts.PostContext, message: OutboxMessage) -> Post:
+        await drawn.wait()
+        return Post(text="the map")
+
+    monkeypatch.setitem(posts.REGISTRY, "test_slow_map", slow_map)
+    await store.enqueue(
+        NewOutboxMessage(
+            campaign_id=None, chat_id=GROUP, kind="test_slow_map", payload={}, dedup_key="map"
+        ),
+        clock.now(),
+    )
+    await _queue(store, clock, GROUP, "after the map")
+    for chat in range(1, 6):
+        await _queue(store, clock, chat, f"notice {chat}")
+    bot = Bot("42:TEST", session=session)
+    sender = OutboxSender(bot, store, clock, i18n, limits=FAST, batch=2)
+    sending = asyncio.create_task(sender.send_due())
+    for _ in range(500):  # at most 5 s: the notices do not wait for the map
+        if len(session.delivered) == 5:
+            break
+        await asyncio.sleep(0.01)
+    assert sorted(session.delivered) == [(chat, f"notice {chat}") for chat in range(1, 6)]
+    drawn.set()
+    report = await sending
+    assert len(report.sent) == 7
+    assert session.delivered[5:] == [(GROUP, "the map"), (GROUP, "after the map")]

@@ -23,10 +23,11 @@ from aiogram.utils.i18n import I18n
 from bot.app import build_dispatcher
 from bot.clock import ManualClock
 from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton
-from bot.handlers.private.screens import map_png
+from bot.handlers.private.screens import map_view
 from bot.services.outbox_sender import Limits, OutboxSender
 from bot.texts import describe_order
 from rules import Attack, BattleResult, Move, Outcome, Reinforce, SideOrders, builtin_map
+from rules.render import render_map
 from storage import NewCampaign, NewSide, Role, Store
 from tests.bot.private_campaign import (
     GM,
@@ -330,7 +331,8 @@ async def _assert_maps_private(table: Table, i18n: I18n) -> None:
             assert edit.orders is not None
             for language in ("en", "ru"):
                 with i18n.context(), i18n.use_locale(language):
-                    drawn[side].add(map_png(campaign, PLANET, state, sides, (side, edit.orders)))
+                    view = map_view(campaign, PLANET, state, sides, (side, edit.orders))
+                    drawn[side].add(render_map(view))
     pictures = [r for r in table.log if isinstance(r.method, SendPhoto)]
     assert pictures
     seen_own = 0

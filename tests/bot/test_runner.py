@@ -1,12 +1,18 @@
 """The service start: it waits for Telegram instead of exiting when the network is down."""
 
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import GetMe, TelegramMethod
 
-from bot.runner import wait_for_telegram
+from bot.runner import AnotherProcessError, only_process, wait_for_telegram
+from storage import NewCampaign, NewOutboxMessage, SqliteCampaignStore
 from tests.bot.telegram import BOT_USER, FakeSession
 
 
@@ -27,6 +33,15 @@ class FlakySession(FakeSession):
         return await super().make_request(bot, method, timeout)
 
 
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+# A process that holds the database's lock until it is killed.
+HOLD = (
+    "import sys, time; from pathlib import Path; from bot.runner import only_process\n"
+    "with only_process(Path(sys.argv[1])):\n"
+    "    print('holding', flush=True); time.sleep(600)"
+)
+
+
 async def test_start_waits_for_telegram_then_goes_on() -> None:
     session = FlakySession(failures=3)
     bot = Bot("42:TEST", session=session)
@@ -34,3 +49,43 @@ async def test_start_waits_for_telegram_then_goes_on() -> None:
     assert session.attempts == 4
     assert [type(s.method) for s in session.sent] == [GetMe]
     assert (await bot.me()).id == BOT_USER.id
+
+
+def test_a_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
+    database = tmp_path / "bot.sqlite3"
+    with subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(database)], stdout=subprocess.PIPE, text=True
+    ) as holder:
+        try:
+            assert holder.stdout is not None
+            assert holder.stdout.readline().strip() == "holding"
+            refused = only_process(database)
+            with pytest.raises(AnotherProcessError, match="another Strategium process serves"):
+                refused.__enter__()
+        finally:
+            holder.kill()
+    # The lock goes with the process, however it ended (here: SIGKILL).
+    with only_process(database):
+        pass
+
+
+async def test_a_start_takes_over_the_posts_a_dead_process_was_sending(tmp_path: Path) -> None:
+    store = await SqliteCampaignStore.open(tmp_path / "bot.sqlite3")
+    try:
+        campaign = await store.create_campaign(
+            NewCampaign(chat_id=-1, title="Leases", created_by=1, creator_name="Gina"), NOW
+        )
+        for key in ("one", "two"):
+            await store.enqueue(
+                NewOutboxMessage(
+                    campaign_id=campaign.id, chat_id=-1, kind="text", payload={}, dedup_key=key
+                ),
+                NOW,
+            )
+        claimed = await store.claim_due(NOW, 1, lease_seconds=300)
+        assert [m.dedup_key for m in claimed] == ["one"]
+        assert await store.release_leases() == 1
+        again = await store.claim_due(NOW, 1, lease_seconds=300)
+        assert [(m.dedup_key, m.attempts) for m in again] == [("one", 2)]
+    finally:
+        await store.close()

@@ -44,10 +44,11 @@ from zoneinfo import ZoneInfo
 
 import aiohttp
 
+from bot.callbacks import JoinPress
 from bot.handlers.group.clock import ClockPress
 from bot.handlers.group.gm import GmPress
 from bot.handlers.group.setup import ZONES
-from bot.handlers.joining import JoinChoice, JoinPress
+from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton
 from rules import builtin_map
 from tests.e2e.harness import Chat, EmulatorError, JsonObject, ScriptedTelegram, User

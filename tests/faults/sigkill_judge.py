@@ -31,8 +31,7 @@ verdict, so a reader sees what happened):
   (:data:`VOLATILE`) and the random part of outbox keys. Allowed extra: the history rows of an
   update handled twice (:data:`HISTORY`: it did come twice) and the board refresh it queued.
 
-Anything else is a difference. :data:`KNOWN_BUGS` lists the differences found and reported
-but not yet fixed (in files this test does not own): they are shown, and do not fail the test.
+Anything else is a difference, and fails the test.
 """
 
 from __future__ import annotations
@@ -58,7 +57,6 @@ from typing import Any
 from storage.sql import ts
 from tests.faults.sigkill_week import (
     DATABASE,
-    GROUP,
     JOURNAL,
     KILLS,
     PROGRESS,
@@ -557,117 +555,6 @@ def _records_a_repeat(table: str, row: dict[str, Any], repeated: set[str]) -> bo
     return table == "outbox" and row["kind"] == BOARD and row["created_at"] in repeated
 
 
-# ---- known bugs ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class KnownBug:
-    """A difference found and reported, in a file this test does not own: shown, not failed.
-    Remove the entry once the bug is fixed."""
-
-    name: str
-    where: str
-    covers: Callable[[Difference, Week], bool]
-
-
-def _only_missing(difference: Difference, area: str, *fragments: str) -> bool:
-    return (
-        difference.area == area
-        and not difference.extra
-        and bool(difference.missing)
-        and all(any(f in item for f in fragments) for item in difference.missing)
-    )
-
-
-KNOWN_BUGS = (
-    KnownBug(
-        "the group's «X joined Y» notice is lost when the bot dies between the join and it",
-        "bot/handlers/joining.py choice_pressed and bot/services/campaigns.py join_side:"
-        " put_member() commits, the board refresh and the notice are enqueued in later"
-        " transactions; the redelivered press is refused («you already play»)",
-        lambda d, _week: (
-            _only_missing(d, f"posts {GROUP}", " joined ")
-            or _only_missing(d, "table outbox", " joined ", ":joined:")
-        ),
-    ),
-    KnownBug(
-        "the clock log's early-close note is lost when the bot dies after the step",
-        "bot/services/schedule.py _after_step: note_clock() runs in its own transaction after"
-        " the step's; after a restart the step is done and nothing notes it (the ran_late and"
-        " overdue notes and their posts the same way)",
-        lambda d, _week: _only_missing(d, "table clock_log", '"kind": "early_close"'),
-    ),
-    KnownBug(
-        "a second status board is posted when the bot dies before the board's message id is stored",
-        "bot/posts/group.py render_status_board: set_status_message() runs in on_sent, after"
-        " mark_sent committed (bot/services/outbox_sender.py _after_sent); without the id the"
-        " next refresh posts a new board and the first stays in the chat",
-        lambda d, _week: (
-            d.area == f"board {GROUP}" and d.note == "the board was posted as a new message"
-        ),
-    ),
-    KnownBug(
-        "a player whose join is cut between taking the ticket and writing the membership is"
-        " left out: not a member, no ticket",
-        "bot/services/campaigns.py join_side: drop_join_request() and put_member() are two"
-        " transactions (the «given back if the write fails» path does not survive a crash);"
-        " the redelivered press says «tap Join in the group»",
-        lambda d, week: (
-            d.area == "week"
-            and _killed(week, ("committed", "drop_join_request"), ("commit", "put_member"))
-        ),
-    ),
-    KnownBug(
-        "the wizard keeps waiting for a side's name when the bot dies after adding the side",
-        "bot/handlers/group/setup.py typed_answer (setup.side): add_side() and clear_prompt()"
-        " are two transactions; the redelivered name is refused («a side with that name»)"
-        " and the prompt stays, so the GM's next plain reply becomes another side's name",
-        lambda d, _week: (
-            d.area == "table prompts"
-            and not d.missing
-            and all('"field": "setup.side"' in row for row in d.extra)
-        ),
-    ),
-    KnownBug(
-        "the «has begun! Join» post is lost when the bot dies after «Open deployment»",
-        "bot/handlers/group/setup.py _confirm: advance() commits, then the announcement with the"
-        " Join button is sent directly (query.message.answer), not queued with the step; the"
-        " redelivered press says «already started» (players can still type /join)",
-        lambda d, week: d.area == "week" and _killed_in(week, "Gina taps [Open deployment]"),
-    ),
-    KnownBug(
-        "the wizard's next screen is lost when the bot dies after the title is saved",
-        "bot/handlers/group/setup.py _create: create_campaign() and clear_prompt() are two"
-        " transactions and the screen is sent after them; the redelivered title is refused"
-        " («already runs a campaign») or, the prompt gone, ignored (/newcampaign shows it again)",
-        lambda d, week: d.area == "week" and _killed_in(week, "Gina: Kill Week"),
-    ),
-)
-
-
-def _killed_in(week: Week, what: str) -> bool:
-    """Whether a kill cut the handling of the step described as ``what``."""
-    return any(
-        WEEK[kill["step"]].what == what and "update" in (kill.get("origin") or {})
-        for kill in week.kills
-    )
-
-
-def _killed(week: Week, *where: tuple[str, str]) -> bool:
-    """Whether a kill fell at one of ``where``: (kind, store method of the transaction)."""
-    return any((kill["kind"], kill.get("transaction")) in where for kill in week.kills)
-
-
-def _final_phase(week: Week) -> str:
-    """The phase the week's campaign ended in."""
-    connection = sqlite3.connect(f"file:{week.workdir / DATABASE}?mode=ro", uri=True)
-    try:
-        row = connection.execute("SELECT phase FROM campaigns ORDER BY id LIMIT 1").fetchone()
-    finally:
-        connection.close()
-    return str(row[0]) if row else ""
-
-
 # ---- a week, judged -----------------------------------------------------------------------
 
 
@@ -678,7 +565,6 @@ class Verdict:
     name: str
     week: Week
     differences: list[Difference]
-    known: list[tuple[KnownBug, Difference]]
     allowed: list[str]
 
     def kills(self) -> list[str]:
@@ -695,9 +581,6 @@ class Verdict:
             f" {self.week.seconds:.1f} s: " + "; ".join(self.kills())
         ]
         lines += [f"  allowed: {line}" for line in self.allowed]
-        for bug in dict.fromkeys(bug for bug, _difference in self.known):
-            shown = [str(d) for known, d in self.known if known is bug]
-            lines.append(f"  KNOWN BUG ({bug.name}), {len(shown)} difference(s): {shown[0]}")
         lines += [f"  DIFFERENCE: {difference}" for difference in self.differences]
         return "\n".join(lines)
 
@@ -706,8 +589,7 @@ def compare(name: str, calm: Week, week: Week) -> Verdict:
     """``week`` against the undisturbed ``calm``."""
     if week.stuck is not None:
         stuck = Difference("week", note=f"the week could not go on: {week.stuck}")
-        known = [(bug, stuck) for bug in KNOWN_BUGS if bug.covers(stuck, week)]
-        return Verdict(name, week, [] if known else [stuck], known, [])
+        return Verdict(name, week, [stuck], [])
     differences, allowed = post_differences(calm, week)
     answers, answers_allowed = answer_differences(calm, week)
     repeated = {
@@ -719,14 +601,7 @@ def compare(name: str, calm: Week, week: Week) -> Verdict:
     differences += answers + tables
     if read_lines(week.workdir / PROGRESS)[-1] != read_lines(calm.workdir / PROGRESS)[-1]:
         differences.append(Difference("week", note="it did not end where the calm one did"))
-    known = [
-        (bug, difference)
-        for difference in differences
-        for bug in KNOWN_BUGS
-        if bug.covers(difference, week)
-    ]
-    unknown = [d for d in differences if d not in {difference for _bug, difference in known}]
-    return Verdict(name, week, unknown, known, allowed + answers_allowed + tables_allowed)
+    return Verdict(name, week, differences, allowed + answers_allowed + tables_allowed)
 
 
 @dataclass
@@ -751,7 +626,7 @@ class Bench:
             week = play(self.context, self.root / name, plans)
         except RuntimeError as error:
             failed = Week(self.root / name, read_lines(self.root / name / KILLS))
-            return Verdict(name, failed, [Difference("week", note=str(error))], [], [])
+            return Verdict(name, failed, [Difference("week", note=str(error))], [])
         return compare(name, self.calm, week)
 
     def judge_all(self, plans: dict[str, Plans], workers: int = 2) -> dict[str, Verdict]:
@@ -774,12 +649,12 @@ The first form plays SEEDS seeds (default 20) from FIRST (default 0). The second
 the LATER-th (default 0) point of KIND (commit, committed, send, sent) made on behalf of
 ORIGIN: u<step> (a person's update, steps numbered from 0 as in WEEK) or o:<outbox key>. The
 third plays one week per point of the undisturbed week, killed there (minutes), and prints
-only the weeks that differed or showed a known bug."""
+only the weeks that differed."""
 
 
 def main(argv: list[str]) -> int:
     """Play seeds, one targeted kill, or every point, and print what the weeks did; exit
-    status 1 if any week differed in a way no known bug explains."""
+    status 1 if any week differed."""
     every = argv == ["every"]
     targets: dict[str, int | tuple[str, str, int]] = {}
     if every:
@@ -816,14 +691,10 @@ def main(argv: list[str]) -> int:
             }
         verdicts = bench.judge_all(plans).values()
         for verdict in verdicts:
-            if not every or verdict.differences or verdict.known:
+            if not every or verdict.differences:
                 print(verdict.report(), flush=True)
         differed = sum(bool(verdict.differences) for verdict in verdicts)
-        known = sum(bool(verdict.known) for verdict in verdicts)
-        print(
-            f"{len(plans)} week(s) in {time.perf_counter() - started:.1f} s: {differed} differed,"
-            f" {known} showed a known bug"
-        )
+        print(f"{len(plans)} week(s) in {time.perf_counter() - started:.1f} s: {differed} differed")
     return 1 if differed else 0
 
 

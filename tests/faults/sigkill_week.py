@@ -178,7 +178,8 @@ def result(action: str, **fields: object) -> ButtonCheck:
 
 def _week() -> tuple[Step, ...]:
     """The week: setup, joining and deployment on Monday, orders on Tuesday, the list on
-    Friday, results on Saturday, the resolution on Monday."""
+    Friday, results and the GM's time tools (pause, resume, extend) on Saturday, the
+    resolution on Monday."""
     steps: list[Step] = []
     moment = MONDAY
 
@@ -241,9 +242,14 @@ def _week() -> tuple[Step, ...]:
     say(VERA, "/battles")
     tap(VERA, result("yes", battle=1), "[confirm]")
     say(GM, "/status", GROUP)
-    clock(MONDAY + timedelta(days=7, hours=3))  # Monday 12:00: resolution, turn 2
+    # The GM's time tools: a pause of a minute, then two more hours for the battles.
+    say(GM, "/pause", GROUP)
+    say(GM, "/resume", GROUP)
+    say(GM, "/extend 2", GROUP)
+    clock(MONDAY + timedelta(days=7, hours=3))  # Monday 12:00: not yet, extended
+    clock(MONDAY + timedelta(days=7, hours=5, minutes=5))  # 14:05: resolution, turn 2
     say(ANNA, "/orders")
-    clock(MONDAY + timedelta(days=7, hours=4))  # an hour later: every held post is out
+    clock(MONDAY + timedelta(days=7, hours=6))  # an hour later: every held post is out
     return tuple(steps)
 
 
@@ -372,6 +378,7 @@ async def _play(workdir: Path, plan: KillPlan | None, trace: bool) -> None:
     clock = ManualClock(resume.at)
     i18n = catalogs()
     store = await SqliteCampaignStore.open(workdir / DATABASE)
+    await store.release_leases()  # as the bot's runner does at every start
     telegram = JournaledTelegram(workdir / JOURNAL, switch, chats())
     bot = Bot("42:TEST", session=telegram)
     dispatcher = build_dispatcher(store, clock, i18n)

@@ -157,16 +157,37 @@ def _store_caller() -> str:
     return "?"
 
 
+_PARTS: ContextVar[list[str] | None] = ContextVar("sigkill_parts", default=None)
+
+
 def instrument_commits(switch: KillSwitch) -> None:
-    """Give every store transaction a point before and after its ``COMMIT`` (this process)."""
+    """Give every store transaction a point before and after its ``COMMIT`` (this process).
+    A transaction inside another (``Store.atomic``) commits nothing of its own: no points; the
+    enclosing one is named by the first store method run inside it."""
     original = Database.transaction
 
     @asynccontextmanager
     async def transaction(self: Database) -> AsyncIterator[aiosqlite.Connection]:
-        async with original(self) as conn:
-            yield conn
-            switch.point("commit", lambda: {"transaction": _store_caller()})
-        switch.point("committed", lambda: {"transaction": _store_caller()})
+        parts = _PARTS.get()
+        if parts is not None and self._held_here():
+            parts.append(_store_caller())
+            async with original(self) as conn:
+                yield conn
+            return
+        names: list[str] = []
+        token = _PARTS.set(names)
+        try:
+            async with original(self) as conn:
+                yield conn
+                name = _unit_name(names)
+                switch.point("commit", lambda: {"transaction": name})
+            switch.point("committed", lambda: {"transaction": name})
+        finally:
+            _PARTS.reset(token)
+
+    def _unit_name(names: list[str]) -> str:
+        caller = _store_caller()
+        return names[0] if caller == "atomic" and names else caller
 
     Database.transaction = transaction  # type: ignore[method-assign]
 

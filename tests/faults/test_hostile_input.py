@@ -25,11 +25,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import SecretStr
 
+from bot.callbacks import JoinPress
 from bot.config import Settings
 from bot.handlers.group.clock import ClockPress
 from bot.handlers.group.gm import GmPress, GroupLanguage
 from bot.handlers.group.setup import SetupPress, clean_name
-from bot.handlers.joining import JoinChoice, JoinPress
+from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import CampaignButton, DeployButton, OrdersButton, ResultButton
 from bot.runner import make_bot
 from storage import CampaignStatus
@@ -92,13 +93,27 @@ def test_the_bot_sends_plain_text() -> None:
 
 
 @pytest.mark.parametrize(
-    ("stage", "speakers"),
-    [(Stage.DEPLOYMENT, (RITA, TOM)), (Stage.ORDERS, (RITA, TOM, NINA)), (Stage.BATTLES, (RITA,))],
+    ("stage", "speakers", "paused"),
+    [
+        (Stage.DEPLOYMENT, (RITA, TOM), False),
+        (Stage.ORDERS, (RITA, TOM, NINA), False),
+        (Stage.ORDERS, (RITA, TOM, NINA), True),
+        (Stage.BATTLES, (RITA,), False),
+        (Stage.BATTLES, (RITA, TOM), True),
+    ],
 )
 async def test_hostile_texts_in_private_are_refused_and_change_nothing(
-    tmp_path: Path, stage: Stage, speakers: tuple[int, ...], caplog: pytest.LogCaptureFixture
+    tmp_path: Path,
+    stage: Stage,
+    speakers: tuple[int, ...],
+    paused: bool,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     async with hostile_table(tmp_path, stage) as table:
+        if paused:
+            said = await table.send(GM, table.group, "/pause")
+            assert _replies(said, table.group.id)[-1].text == "Paused."
+            assert (await table.now()).status is CampaignStatus.PAUSED
         for speaker in speakers:
             before = await snapshot(table)
             for name, text in TEXTS:

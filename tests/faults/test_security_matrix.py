@@ -28,12 +28,12 @@ from aiogram.methods import SendMessage, SendPhoto
 
 import bot.app  # noqa: F401 - imports every handler module, so every factory is defined
 from bot.app import build_dispatcher
-from bot.callbacks import LanguageChoice
+from bot.callbacks import JoinPress, LanguageChoice
 from bot.clock import ManualClock
 from bot.handlers.group.clock import ClockPress
 from bot.handlers.group.gm import GmPress, GroupLanguage
 from bot.handlers.group.setup import SetupPress
-from bot.handlers.joining import JoinChoice, JoinPress
+from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import CampaignButton, DeployButton, OrdersButton, ResultButton
 from bot.handlers.private.screens import OUTCOME_CODES
 from storage import Campaign, Store

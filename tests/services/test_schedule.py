@@ -406,6 +406,41 @@ async def test_a_failing_campaign_does_not_stop_the_others(
     assert any("scheduled run failed" in record.getMessage() for record in caplog.records)
 
 
+async def test_a_sweep_runs_a_few_campaigns_at_a_time_each_once(
+    store: Store, clock: ManualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    campaigns = [await new_campaign(store, chat_id=-3000 - n) for n in range(10)]
+    broken = campaigns[4].id
+    running: list[int] = []
+    most = 0
+    ran: list[int] = []
+
+    class Counting(CampaignScheduler):
+        async def run_campaign(
+            self, campaign_id: int, now: datetime, *, catching_up: bool = False
+        ) -> list[AdvanceResult]:
+            nonlocal most
+            running.append(campaign_id)
+            most = max(most, len(running))
+            try:
+                for _ in range(3):
+                    await asyncio.sleep(0)
+                if campaign_id == broken:
+                    raise RuntimeError("a broken campaign")
+                ran.append(campaign_id)
+                return []
+            finally:
+                running.remove(campaign_id)
+
+    with caplog.at_level(logging.ERROR, logger="bot.services.schedule"):
+        await Counting(store, clock).run_due(clock.now(), at_once=3)
+    assert most == 3
+    assert sorted(ran) == sorted(c.id for c in campaigns if c.id != broken)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"campaign {broken}: scheduled run failed; tried again next sweep"
+    ]
+
+
 @pytest.mark.parametrize(
     ("policy", "reported", "finished"),
     [

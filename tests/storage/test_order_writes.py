@@ -1,7 +1,9 @@
 """Player writes: orders and placements as a compare-and-set on the edit count, and the posts
 that announce a write queued in its own transaction (they exist if and only if it committed)."""
 
+import contextlib
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -165,3 +167,58 @@ async def test_result_notice_exists_if_and_only_if_the_report_committed(
         )
     reports = {r.battle: r for r in await store.battle_reports(campaign.id, 1)}
     assert reports[battle.id].reported == result
+
+
+async def test_the_same_set_saved_again_is_no_new_edit(store: CampaignStore) -> None:
+    """An update that came twice (or a second press of Ready) records one edit and one post."""
+    campaign = await new_campaign(store)
+    await deploy(store, campaign.id)
+    red = strategist("red")
+    orders = SideOrders(reinforce="1")
+    for minute, key in ((20, "first"), (21, "twice")):
+        saved = await store.save_orders(
+            campaign.id,
+            1,
+            "red",
+            orders,
+            False,
+            red,
+            at(0, minute),
+            outbox=(notice(campaign.id, key),),
+        )
+        assert saved.outcome is WriteOutcome.SAVED
+        assert saved.orders is not None
+        assert saved.orders.edits == 1
+    assert len(await store.order_edits(campaign.id, 1, "red")) == 1
+    keys = [m.dedup_key for m in await store.outbox_messages(campaign.id)]
+    assert ("first" in keys, "twice" in keys) == (True, False)
+    # Ready is a change: a new edit.
+    ready = await store.save_orders(campaign.id, 1, "red", orders, True, red, at(0, 22))
+    assert ready.orders is not None
+    assert (ready.orders.edits, ready.orders.ready) == (2, True)
+
+
+async def test_a_confirmed_result_confirmed_again_records_nothing(
+    store: CampaignStore, db_path: Path
+) -> None:
+    campaign = await new_campaign(store)
+    await deploy(store, campaign.id)
+    attack = SideOrders.model_validate({"attacks": [{"sector": "1", "target": "blue"}]})
+    await store.save_orders(campaign.id, 1, "red", attack, True, 201, at(0, 31))
+    await publish_battle_list(store, campaign.id, 1, None, at(0, 96))
+    listed = await store.battle_list(campaign.id, 1)
+    assert listed is not None
+    result = BattleResult(battle=listed.battles[0].id, outcome=Outcome.DRAW)
+    await store.report_result(campaign.id, 1, result, 201, at(0, 97))
+    for minute, key in ((98, "confirmed"), (99, "again")):
+        confirmed = await store.confirm_result(
+            campaign.id, 1, result, 301, at(0, minute), outbox=(notice(campaign.id, key),)
+        )
+        assert confirmed.outcome is WriteOutcome.SAVED
+        assert confirmed.report is not None
+        assert confirmed.report.confirmed_at == at(0, 98)
+    keys = [m.dedup_key for m in await store.outbox_messages(campaign.id)]
+    assert ("confirmed" in keys, "again" in keys) == (True, False)
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+        kinds = [kind for (kind,) in conn.execute("SELECT kind FROM battle_report_events")]
+    assert kinds.count("confirm") == 1

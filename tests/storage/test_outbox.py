@@ -79,6 +79,45 @@ async def test_groups_go_before_private_chats_each_in_its_own_order(
     assert [m.id for m in second] == [group_a[1].id, private[1].id]
 
 
+async def test_groups_with_a_map_waiting_go_first_each_in_its_own_order(
+    store: CampaignStore,
+) -> None:
+    def post(
+        chat: int, kind: str, key: str, not_before: datetime | None = None
+    ) -> NewOutboxMessage:
+        return NewOutboxMessage(
+            campaign_id=None,
+            chat_id=chat,
+            kind=kind,
+            payload={},
+            dedup_key=key,
+            not_before=not_before,
+        )
+
+    # Queued in this order, as campaigns resolving one after another queue them.
+    board_a = await store.enqueue(post(-100, "status_board", "a-board"), at(0))
+    held_b = await store.enqueue(post(-200, "battle_list", "b-list", at(1)), at(0))
+    board_b = await store.enqueue(post(-200, "status_board", "b-board"), at(0))
+    board_c = await store.enqueue(post(-300, "status_board", "c-board"), at(0))
+    map_c = await store.enqueue(post(-300, "map", "c-map"), at(0))
+    board_c2 = await store.enqueue(post(-300, "status_board", "c-board2"), at(0))
+    map_d = await store.enqueue(post(-400, "map", "d-map"), at(0))
+    private = await store.enqueue(post(11, "private_phase_notice", "p"), at(0))
+
+    async def claim(limit: int) -> list[int]:
+        claimed = await store.claim_due(at(0), limit, 60)
+        for message in claimed:
+            await store.mark_sent(message.id, 1, at(0))
+        return [message.id for message in claimed]
+
+    # Group C's board goes before its map (a chat keeps its order), but C goes before A and B;
+    # B's battle list is not due, so it gives B no priority.
+    assert await claim(2) == [board_c.id, map_d.id]
+    assert await claim(2) == [map_c.id, board_a.id]
+    assert await claim(10) == [board_b.id, board_c2.id, private.id]
+    assert [m.id for m in await store.claim_due(at(1), 10, 60)] == [held_b.id]
+
+
 async def test_a_dead_message_stops_holding_back_its_chat(store: CampaignStore) -> None:
     bad = await store.enqueue(_message(1, "bad"), at(0))
     good = await store.enqueue(_message(1, "good"), at(0))

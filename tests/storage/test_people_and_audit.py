@@ -213,3 +213,14 @@ async def test_reports_confirmations_and_disputes(store: CampaignStore) -> None:
         campaign.id, 1, BattleResult(battle=999, outcome=Outcome.DRAW), 202, at(1, 106)
     )
     assert missing.outcome is WriteOutcome.NO_SUCH_BATTLE
+
+
+async def test_settings_that_change_nothing_are_not_audited(store: CampaignStore) -> None:
+    campaign = await new_campaign(store)
+    renamed = CampaignSettings(title="The same title twice")
+    first = await store.update_settings(campaign.id, renamed, GM, at(0, 0.25))
+    again = await store.update_settings(campaign.id, renamed, GM, at(0, 0.5))
+    assert again == first
+    assert again.updated_at == at(0, 0.25)
+    log = await store.audit_log(campaign.id)
+    assert [e.action for e in log].count(AuditAction.SETTINGS_CHANGED) == 1

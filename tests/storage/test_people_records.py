@@ -101,3 +101,13 @@ async def test_a_removal_is_kept_until_a_gm_lets_the_person_back(db_path: Path) 
         assert audit[0].before == removal.model_dump(mode="json")
     finally:
         await store.close()
+
+
+async def test_the_same_screen_remembered_again_is_not_rewritten(store: Store) -> None:
+    campaign_id = await _campaign(store)
+    first = await store.remember_ui_message(campaign_id, 7, "orders", 7, 1001, T0)
+    later = T0 + timedelta(minutes=5)
+    same = await store.remember_ui_message(campaign_id, 7, "orders", 7, 1001, later)
+    assert same == first
+    moved = await store.remember_ui_message(campaign_id, 7, "orders", 7, 1002, later)
+    assert (moved.message_id, moved.updated_at) == (1002, later)

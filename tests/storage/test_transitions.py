@@ -192,11 +192,11 @@ async def test_undoing_the_battle_list_reopens_orders_and_republishing_matches(
     assert undone.applied
     assert await store.battle_list(campaign.id, 1) is None
     late = await store.save_orders(
-        campaign.id, 1, "blue", orders, True, strategist("blue"), at(0, 98)
+        campaign.id, 1, "blue", orders, False, strategist("blue"), at(0, 98)
     )
     assert late.outcome is WriteOutcome.SAVED
     assert late.orders is not None
-    assert late.orders.edits == 2
+    assert (late.orders.edits, late.orders.ready) == (2, False)
     # The notice queued with the undone list is cancelled, not sent.
     cancelled = [
         m

@@ -186,7 +186,10 @@ async def extend_command(
     if hours is None or hours <= 0:
         await message.answer(_("Say by how many hours, e.g. /extend 24."))
         return
-    result = await timekeeping.extend(store, campaign.id, hours, message.from_user.id, clock.now())
+    request = f"message:{message.chat.id}:{message.message_id}"
+    result = await timekeeping.extend(
+        store, campaign.id, hours, message.from_user.id, clock.now(), request
+    )
     await message.answer(extended_text(result, campaign.schedule.max_extension_hours))
 
 
@@ -231,7 +234,9 @@ async def clock_pressed(
             resumed = await timekeeping.resume(store, campaign.id, actor, now)
             text = _("Resumed.") if resumed.applied else _("Nothing done: not paused.")
         case "extend" if callback_data.h > 0:
-            extended = await timekeeping.extend(store, campaign.id, callback_data.h, actor, now)
+            extended = await timekeeping.extend(
+                store, campaign.id, callback_data.h, actor, now, f"press:{query.id}"
+            )
             text = extended_text(extended, campaign.schedule.max_extension_hours)
         case _:
             text = _("That button is not valid any more.")

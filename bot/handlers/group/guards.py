@@ -75,7 +75,9 @@ async def pressed_campaign(
 
 class AwaitedAnswer(Filter):
     """Passes a text (or file) when the bot waits for this person to type a ``prefix`` step in
-    this chat; gives the handler the stored ``prompt``."""
+    this chat; gives the handler the stored ``prompt``. The message that answered the last wait,
+    delivered again, passes too, with that wait (``prompt.answered_by`` set): the handler shows
+    where the answer led instead of taking it twice."""
 
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
@@ -83,7 +85,10 @@ class AwaitedAnswer(Filter):
     async def __call__(self, message: Message, store: Store) -> bool | dict[str, Any]:
         if message.from_user is None or (message.text or "").startswith("/"):
             return False
-        prompt = await store.prompt(message.chat.id, message.from_user.id)
+        chat_id, user_id = message.chat.id, message.from_user.id
+        prompt = await store.prompt(chat_id, user_id)
+        if prompt is None:
+            prompt = await store.answered_prompt(chat_id, user_id, message.message_id)
         if prompt is None or not prompt.field.startswith(self.prefix):
             return False
         return {"prompt": prompt}

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 import unicodedata
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
@@ -37,7 +39,6 @@ from bot.handlers.group.guards import (
     pressed_campaign,
     thread_of,
 )
-from bot.handlers.joining import join_keyboard
 from bot.posts.group import colour_mark, colour_name
 from bot.posts.turns import format_moment
 from bot.services import campaigns
@@ -277,6 +278,9 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
     return text, InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+T = TypeVar("T")
+
+
 # ---- commands and typed answers ----------------------------------------------------------------
 
 
@@ -335,22 +339,21 @@ async def _create(
         await ask_again(message, problem)
         return
     language = "ru" if i18n.current_locale == "ru" else "en"
+    new = NewCampaign(
+        chat_id=message.chat.id,
+        thread_id=thread_of(message),
+        title=title,
+        created_by=person.user_id,
+        creator_name=person.display_name,
+        language=language,
+    )
     try:
-        campaign = await store.create_campaign(
-            NewCampaign(
-                chat_id=message.chat.id,
-                thread_id=thread_of(message),
-                title=title,
-                created_by=person.user_id,
-                creator_name=person.display_name,
-                language=language,
-            ),
-            clock.now(),
+        campaign = await _answered(
+            store, message, person, lambda: store.create_campaign(new, clock.now())
         )
     except ChatHasActiveCampaignError:
         await message.answer(_("This chat already runs a campaign: see /status."))
         return
-    await store.clear_prompt(message.chat.id, person.user_id)
     text, keyboard = await screen(store, campaign, "zone")
     await message.answer(text, reply_markup=keyboard)
 
@@ -359,6 +362,9 @@ async def typed_answer(
     message: Message, store: Store, clock: Clock, person: Person, i18n: I18n, prompt: Prompt
 ) -> None:
     """A typed wizard answer: name, time zone, a side's name or rules."""
+    if prompt.answered_by is not None:
+        await _answered_again(message, store, prompt)
+        return
     text = (message.text or "").strip()
     if prompt.field == "setup.title" and prompt.campaign_id is None:
         await _create(message, store, clock, person, i18n, clean_name(text))
@@ -369,16 +375,14 @@ async def typed_answer(
         await message.answer(_("That setup is over; nothing was changed."))
         return
     now = clock.now()
-    step = "summary"
+    step, settings = "summary", None
     if prompt.field == "setup.title":
         title = clean_name(text)
         problem = name_problem(title, MAX_TITLE)
         if problem is not None:
             await ask_again(message, problem)
             return
-        campaign = await store.update_settings(
-            campaign.id, CampaignSettings(title=title), person.user_id, now
-        )
+        settings = CampaignSettings(title=title)
     elif prompt.field == "setup.zone":
         zone = campaigns.find_time_zone(text)
         if zone is None:
@@ -391,9 +395,7 @@ async def typed_answer(
                 ).format(text=text[:64]),
             )
             return
-        campaign = await store.update_settings(
-            campaign.id, CampaignSettings(time_zone=zone), person.user_id, now
-        )
+        settings = CampaignSettings(time_zone=zone)
         step = "map"
     elif prompt.field == "setup.side":
         name = clean_name(text)
@@ -401,7 +403,10 @@ async def typed_answer(
         if problem is not None:
             await ask_again(message, problem)
             return
-        outcome, _side = await campaigns.add_side(store, campaign, name, person.user_id, now)
+        async with store.atomic():
+            outcome, _side = await campaigns.add_side(store, campaign, name, person.user_id, now)
+            if outcome is campaigns.AddSideOutcome.ADDED:
+                await store.clear_prompt(message.chat.id, person.user_id, message.message_id)
         if outcome is not campaigns.AddSideOutcome.ADDED:
             await ask_again(message, _add_side_refusal(outcome))
             return
@@ -412,16 +417,18 @@ async def typed_answer(
         except campaigns.RulesetInputError as error:
             await ask_again(message, _rules_help(error.field))
             return
-        campaign = await store.update_settings(
-            campaign.id,
-            CampaignSettings(ruleset_overrides=dict(overrides)),
-            person.user_id,
-            now,
-        )
+        settings = CampaignSettings(ruleset_overrides=dict(overrides))
     else:
         await ask_again(message, _("Send the map as a TOML file, not as text."))
         return
-    await store.clear_prompt(message.chat.id, person.user_id)
+    if settings is not None:
+        changes, campaign_id = settings, campaign.id
+        campaign = await _answered(
+            store,
+            message,
+            person,
+            lambda: store.update_settings(campaign_id, changes, person.user_id, now),
+        )
     text, keyboard = await screen(store, campaign, step)
     await message.answer(text, reply_markup=keyboard)
 
@@ -430,6 +437,9 @@ async def uploaded_map(
     message: Message, bot: Bot, store: Store, clock: Clock, person: Person, prompt: Prompt
 ) -> None:
     """A TOML map file sent while the wizard waits for one: validated by the rules core."""
+    if prompt.answered_by is not None:
+        await _answered_again(message, store, prompt)
+        return
     campaign = await store.campaign(prompt.campaign_id or 0)
     if campaign is None or campaign.phase is not Phase.SETUP or message.document is None:
         await store.clear_prompt(message.chat.id, person.user_id)
@@ -450,15 +460,50 @@ async def uploaded_map(
             ),
         )
         return
-    campaign = await store.update_settings(
-        campaign.id, CampaignSettings(map=campaign_map), person.user_id, clock.now()
+    campaign_id, settings = campaign.id, CampaignSettings(map=campaign_map)
+    campaign = await _answered(
+        store,
+        message,
+        person,
+        lambda: store.update_settings(campaign_id, settings, person.user_id, clock.now()),
     )
-    await store.clear_prompt(message.chat.id, person.user_id)
     text, keyboard = await screen(store, campaign, "sides")
     await message.answer(
         _("Map «{name}» accepted.").format(name=campaign_map.name) + "\n\n" + text,
         reply_markup=keyboard,
     )
+
+
+async def _answered(
+    store: Store, message: Message, person: Person, save: Callable[[], Awaitable[T]]
+) -> T:
+    """Save a typed answer and stop waiting for it, in one transaction (a crash between the two
+    would leave the wizard waiting for an answer it already has)."""
+    async with store.atomic():
+        saved = await save()
+        await store.clear_prompt(message.chat.id, person.user_id, message.message_id)
+    return saved
+
+
+# The wizard step a typed answer leads to (a new campaign's title: the time zone).
+_NEXT_STEP = {"setup.zone": "map", "setup.side": "sides", "setup.map": "sides"}
+
+
+async def _answered_again(message: Message, store: Store, prompt: Prompt) -> None:
+    """The answer that was taken already, delivered again (the bot stopped before it could
+    show the next step): show that step now, changing nothing."""
+    campaign = (
+        await store.campaign(prompt.campaign_id)
+        if prompt.campaign_id is not None
+        else await campaign_here(store, message)
+    )
+    if campaign is None or campaign.phase is not Phase.SETUP:
+        await message.answer(_("That setup is over; nothing was changed."))
+        return
+    new = prompt.field == "setup.title" and prompt.campaign_id is None
+    step = "zone" if new else _NEXT_STEP.get(prompt.field, "summary")
+    text, keyboard = await screen(store, campaign, step)
+    await message.answer(text, reply_markup=keyboard)
 
 
 async def cancel_answer(message: Message, store: Store, person: Person) -> None:
@@ -658,19 +703,9 @@ async def _confirm(
     if not result.advanced or not isinstance(query.message, Message):
         await query.answer(_("The campaign has already started."), show_alert=True)
         return
-    await store.enqueue(campaigns.board_refresh(campaign, "deployment", clock.now()), clock.now())
     await query.answer()
     text, _keyboard = await summary(store, campaign)
     await query.message.edit_text(text.rsplit("\n\n", 1)[0])
-    link = join_keyboard(campaign)
-    await query.message.answer(
-        _(
-            "«{title}» has begun! Deployment is open.\n"
-            "Players: tap «Join», then «Start» in the private chat, and choose your side. "
-            "Orders and deployments are secret and given there."
-        ).format(title=campaign.title),
-        reply_markup=link,
-    )
 
 
 def build() -> Router:

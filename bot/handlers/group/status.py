@@ -13,10 +13,11 @@ from bot.handlers.group.guards import campaign_here, no_campaign_text
 from bot.handlers.group.setup import map_label, policy_label, rules_label, schedule_label
 from bot.posts.group import board_text, deadline_line
 from bot.posts.turns import deadline_of, format_moment
+from bot.rendering import MapDrawer
 from bot.services import campaigns
 from bot.services.turns import game_for
 from bot.texts import describe_battle
-from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView, render_map
+from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView
 from storage import Campaign, Phase, Store
 
 
@@ -52,7 +53,7 @@ async def _deadline_in(store: Store, campaign: Campaign, asked: str, line: str |
     return "\n".join(part for part in (line, note) if part)
 
 
-async def show_map(message: Message, store: Store) -> None:
+async def show_map(message: Message, store: Store, maps: MapDrawer) -> None:
     """``/map``: the map as it stood at the start of the current turn."""
     campaign = await campaign_here(store, message)
     if campaign is None:
@@ -79,8 +80,9 @@ async def show_map(message: Message, store: Store) -> None:
         captured=captured,
         labels=RUSSIAN_LABELS if campaign.language == "ru" else MapLabels(),
     )
+    picture = await maps.draw(view)
     await message.answer_photo(
-        BufferedInputFile(render_map(view), filename=f"map-{campaign.id}-{campaign.turn}.png"),
+        BufferedInputFile(picture, filename=f"map-{campaign.id}-{campaign.turn}.png"),
         caption=_("{title}: the map at the start of turn {turn}.").format(
             title=campaign.title, turn=campaign.turn
         ),

@@ -18,6 +18,7 @@ from bot.handlers.private import screens
 from bot.handlers.private.base import answer_text, pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
 from bot.order_text import Vocabulary, parse_orders_text
+from bot.rendering import MapDrawer
 from bot.services.orders import (
     Desk,
     EntryResult,
@@ -163,7 +164,12 @@ def _order_of(desk: Desk, data: OrdersButton) -> Move | Attack | Fortify | Reinf
 
 
 async def press(
-    query: CallbackQuery, callback_data: OrdersButton, store: Store, clock: Clock, bot: Bot
+    query: CallbackQuery,
+    callback_data: OrdersButton,
+    store: Store,
+    clock: Clock,
+    bot: Bot,
+    maps: MapDrawer,
 ) -> None:
     """Any button of the orders screen; re-checks who pressed and that the turn is still on."""
     seat = await pressed_seat(query, store, callback_data.campaign, callback_data.side)
@@ -209,10 +215,10 @@ async def press(
             await query.answer(
                 _("Ready: your orders are confirmed.") if action == "ok" else _("Back to draft.")
             )
-        await _show_review(query, store, clock, bot, seat, result.desk, with_map=False)
+        await _show_review(query, store, clock, bot, seat, result.desk)
         return
     await query.answer()
-    await _navigate(query, store, clock, bot, seat, desk, callback_data)
+    await _navigate(query, store, clock, bot, maps, seat, desk, callback_data)
 
 
 async def _navigate(
@@ -220,6 +226,7 @@ async def _navigate(
     store: Store,
     clock: Clock,
     bot: Bot,
+    maps: MapDrawer,
     seat: Seat,
     desk: Desk,
     data: OrdersButton,
@@ -237,10 +244,11 @@ async def _navigate(
         case "rf":
             view = screens.reinforce_screen(desk)
         case "rev":
-            await _show_review(query, store, clock, bot, seat, desk, with_map=True)
+            await _show_review(query, store, clock, bot, seat, desk)
+            await send_side_map(bot, store, maps, query.from_user.id, desk)
             return
         case "map":
-            await send_side_map(bot, store, query.from_user.id, desk)
+            await send_side_map(bot, store, maps, query.from_user.id, desk)
             return
     if view is None:
         view = await home_screen(store, desk)
@@ -301,13 +309,10 @@ async def _show_review(
     bot: Bot,
     seat: Seat,
     desk: Desk,
-    with_map: bool,
 ) -> None:
     names, side_name, editor = await _words(store, desk)
     text, keyboard = screens.review_screen(desk, names, side_name, editor)
     await _edit(query, store, clock, bot, seat, text, keyboard)
-    if with_map:
-        await send_side_map(bot, store, query.from_user.id, desk)
 
 
 async def _stale(
@@ -333,17 +338,22 @@ async def _stale(
     )
 
 
-async def send_side_map(bot: Bot, store: Store, chat_id: int, desk: Desk) -> None:
+async def send_side_map(bot: Bot, store: Store, maps: MapDrawer, chat_id: int, desk: Desk) -> None:
     """The side's private map: the turn-start map with its own orders drawn."""
     sides = await store.sides(desk.campaign.id)
-    png = screens.map_png(desk.campaign, desk.game.map, desk.state, sides, (desk.side, desk.orders))
+    view = screens.map_view(
+        desk.campaign, desk.game.map, desk.state, sides, (desk.side, desk.orders)
+    )
+    png = await maps.draw(view)
     caption = _("Secret: your side's orders for turn {turn}, as now recorded.").format(
         turn=desk.turn
     )
     await bot.send_photo(chat_id, BufferedInputFile(png, "orders.png"), caption=caption)
 
 
-async def show_map(message: Message, store: Store, person: Person, bot: Bot) -> None:
+async def show_map(
+    message: Message, store: Store, person: Person, bot: Bot, maps: MapDrawer
+) -> None:
     """``/map`` in private: the current map; with the side's own orders while they are open."""
     seat = await seat_or_answer(message, store, person)
     if seat is None:
@@ -352,7 +362,7 @@ async def show_map(message: Message, store: Store, person: Person, bot: Bot) -> 
     if seat.side is not None:
         opened = await open_desk(store, seat)
         if opened.desk is not None:
-            await send_side_map(bot, store, message.chat.id, opened.desk)
+            await send_side_map(bot, store, maps, message.chat.id, opened.desk)
             return
     sides = await store.sides(campaign.id)
     state = await store.turn_start(campaign.id, campaign.turn)
@@ -363,7 +373,7 @@ async def show_map(message: Message, store: Store, person: Person, bot: Bot) -> 
     if state is None:
         await message.answer(screens.phase_words(campaign))
         return
-    png = screens.map_png(campaign, game_for(campaign).map, state, sides, None)
+    png = await maps.draw(screens.map_view(campaign, game_for(campaign).map, state, sides, None))
     await bot.send_photo(
         message.chat.id, BufferedInputFile(png, "map.png"), caption=screens.phase_words(campaign)
     )

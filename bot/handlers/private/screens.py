@@ -48,7 +48,7 @@ from rules import (
     Reinforce,
     SideOrders,
 )
-from rules.render import MapLabels, MapView, PrivateOrders, SideView, render_map
+from rules.render import MapLabels, MapView, PrivateOrders, SideView
 from storage import BattleReport, Campaign, Phase, Side, UnreportedPolicy
 
 Keyboard = InlineKeyboardMarkup
@@ -566,15 +566,16 @@ def side_views(sides: Sequence[Side]) -> tuple[SideView, ...]:
     return tuple(SideView(id=side.id, name=side.name, colour=side.colour) for side in sides)
 
 
-def map_png(
+def map_view(
     campaign: Campaign,
     map_: CampaignMap,
     state: CampaignState,
     sides: Sequence[Side],
     private: tuple[str, SideOrders] | None,
-) -> bytes:
-    """The current map, with one side's orders drawn when ``private`` is given."""
-    view = MapView(
+) -> MapView:
+    """The current map in the current language, with one side's orders drawn when ``private``
+    is given."""
+    return MapView(
         map=map_,
         state=state,
         sides=side_views(sides),
@@ -583,7 +584,6 @@ def map_png(
         labels=map_labels(),
         private=None if private is None else PrivateOrders(side=private[0], orders=private[1]),
     )
-    return render_map(view)
 
 
 # ---- deployment -----------------------------------------------------------------------------

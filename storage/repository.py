@@ -890,15 +890,20 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 columns["map_name"], columns["map_json"] = settings.map, None
             elif settings.map is not None:
                 columns["map_name"], columns["map_json"] = None, settings.map.model_dump_json()
-            row = await fetch_one(conn, "SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
-            if row is not None and all(row[name] == value for name, value in columns.items()):
-                return before  # nothing changes (e.g. the same answer sent twice): no audit
+            if not columns:
+                return before
+            # Nothing changes (e.g. the same answer sent twice): no write, no audit.
+            unchanged = " AND ".join(f"{name} IS ?" for name in columns)
+            values = tuple(columns.values())
             columns["updated_at"] = ts(now)
             assignments = ", ".join(f"{name} = ?" for name in columns)
-            await conn.execute(
-                f"UPDATE campaigns SET {assignments} WHERE id = ?",
-                (*columns.values(), campaign_id),
+            changed = await changed_rows(
+                conn,
+                f"UPDATE campaigns SET {assignments} WHERE id = ? AND NOT ({unchanged})",
+                (*columns.values(), campaign_id, *values),
             )
+            if changed == 0:
+                return before
             after = await self._require_campaign(conn, campaign_id)
             await self._audit(
                 conn,

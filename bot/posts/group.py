@@ -145,11 +145,12 @@ async def render_status_board(context: PostContext, message: OutboxMessage) -> P
     # A newer refresh will show it all, unless it is held for later (the Friday list's). One
     # tried before is not skipped: Telegram may have taken it (a crash before it was marked
     # sent), and only sending it again tells the board's message id.
-    for other in await context.store.outbox_messages(campaign_id) if message.attempts <= 1 else ():
-        held = other.not_before > max(other.created_at, message.not_before)
-        newer = other.kind == "status_board" and other.id > message.id
-        if newer and other.state in waiting and not held:
-            return None
+    if message.attempts <= 1:
+        for other in await context.store.outbox_messages(campaign_id):
+            held = other.not_before > max(other.created_at, message.not_before)
+            newer = other.kind == "status_board" and other.id > message.id
+            if newer and other.state in waiting and not held:
+                return None
     store = context.store
 
     async def remember(message_id: int) -> None:

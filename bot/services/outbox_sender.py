@@ -215,9 +215,11 @@ class OutboxSender:
     ) -> None:
         """Mark the post sent and run its ``on_sent`` in the same transaction: a crash keeps
         both or neither (then the post goes again after its lease)."""
+        if on_sent is None or telegram_id is None:
+            await self.store.mark_sent(message_id, telegram_id, now)
+            return
         async with self.store.atomic():
-            marked = await self.store.mark_sent(message_id, telegram_id, now)
-            if marked and on_sent is not None and telegram_id is not None:
+            if await self.store.mark_sent(message_id, telegram_id, now):
                 await on_sent(telegram_id)
 
     async def _mark_sent(

@@ -280,6 +280,10 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
 
 T = TypeVar("T")
 
+# The wizard step a typed answer leads to; any other, the summary (a new campaign's title: the
+# time zone).
+_NEXT_STEP = {"setup.zone": "map", "setup.side": "sides", "setup.map": "sides"}
+
 
 # ---- commands and typed answers ----------------------------------------------------------------
 
@@ -375,7 +379,7 @@ async def typed_answer(
         await message.answer(_("That setup is over; nothing was changed."))
         return
     now = clock.now()
-    step, settings = "summary", None
+    settings = None
     if prompt.field == "setup.title":
         title = clean_name(text)
         problem = name_problem(title, MAX_TITLE)
@@ -396,7 +400,6 @@ async def typed_answer(
             )
             return
         settings = CampaignSettings(time_zone=zone)
-        step = "map"
     elif prompt.field == "setup.side":
         name = clean_name(text)
         problem = name_problem(name, MAX_SIDE_NAME)
@@ -410,7 +413,6 @@ async def typed_answer(
         if outcome is not campaigns.AddSideOutcome.ADDED:
             await ask_again(message, _add_side_refusal(outcome))
             return
-        step = "sides"
     elif prompt.field == "setup.rules":
         try:
             overrides = campaigns.parse_ruleset_overrides(text)
@@ -429,7 +431,7 @@ async def typed_answer(
             person,
             lambda: store.update_settings(campaign_id, changes, person.user_id, now),
         )
-    text, keyboard = await screen(store, campaign, step)
+    text, keyboard = await screen(store, campaign, _NEXT_STEP.get(prompt.field, "summary"))
     await message.answer(text, reply_markup=keyboard)
 
 
@@ -467,7 +469,7 @@ async def uploaded_map(
         person,
         lambda: store.update_settings(campaign_id, settings, person.user_id, clock.now()),
     )
-    text, keyboard = await screen(store, campaign, "sides")
+    text, keyboard = await screen(store, campaign, _NEXT_STEP["setup.map"])
     await message.answer(
         _("Map «{name}» accepted.").format(name=campaign_map.name) + "\n\n" + text,
         reply_markup=keyboard,
@@ -483,10 +485,6 @@ async def _answered(
         saved = await save()
         await store.clear_prompt(message.chat.id, person.user_id, message.message_id)
     return saved
-
-
-# The wizard step a typed answer leads to (a new campaign's title: the time zone).
-_NEXT_STEP = {"setup.zone": "map", "setup.side": "sides", "setup.map": "sides"}
 
 
 async def _answered_again(message: Message, store: Store, prompt: Prompt) -> None:

@@ -31,6 +31,32 @@ class JoinPress(CallbackData, prefix="jn"):
     c: ButtonInt
 
 
+class JoinVerdict(CallbackData, prefix="jv"):
+    """A GM approves (``a`` = ``y``) or refuses (``n``) person ``u``'s request to join."""
+
+    c: ButtonInt
+    u: ButtonInt
+    a: str
+
+
+def join_verdict_keyboard(campaign_id: int, user_id: int) -> InlineKeyboardMarkup:
+    """[Approve] [Refuse] under a join request sent to a GM."""
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text=_("✅ Approve"),
+                    callback_data=JoinVerdict(c=campaign_id, u=user_id, a="y").pack(),
+                ),
+                InlineKeyboardButton(
+                    text=_("✖ Refuse"),
+                    callback_data=JoinVerdict(c=campaign_id, u=user_id, a="n").pack(),
+                ),
+            ]
+        ]
+    )
+
+
 def join_keyboard(campaign: Campaign) -> InlineKeyboardMarkup:
     """The «Join» button for a group post (a callback: it records the request, then links)."""
     button = InlineKeyboardButton(text=_("🙋 Join"), callback_data=JoinPress(c=campaign.id).pack())

@@ -16,14 +16,17 @@ from bot.clock import Clock
 from bot.i18n import language_of
 from bot.logs import log_context
 from storage import Campaign, Person, Store
+from storage.names import clean_name
 
 GROUP_CHATS = frozenset({"group", "supergroup"})
 
 
 def display_name(user: User) -> str:
-    """How a person is named in posts: first and last name, else the username."""
-    name = " ".join(part for part in (user.first_name, user.last_name) if part).strip()
-    return (name or user.username or str(user.id))[:128]
+    """How a person is named in posts: first and last name, else the username, cleaned of
+    control and invisible format characters (a right-to-left override in a name would reverse
+    every line it is shown in)."""
+    name = clean_name(" ".join(part for part in (user.first_name, user.last_name) if part))
+    return (name or clean_name(user.username or "") or str(user.id))[:128]
 
 
 class PersonMiddleware(BaseMiddleware):

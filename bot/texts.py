@@ -11,9 +11,11 @@ from collections.abc import Mapping
 
 from aiogram.utils.i18n import gettext as _
 
+from bot.services.orders import ResultSource, SourceKind
 from rules import (
     Attack,
     Battle,
+    BattleResult,
     CampaignMap,
     FocLimits,
     Fortify,
@@ -28,7 +30,7 @@ from rules import (
 )
 from rules.deployment import DeploymentProblem
 from rules.maps import MapProblem, MapProblemCode
-from storage import Phase
+from storage import Phase, Role
 
 SideNames = Mapping[str, str]
 
@@ -59,6 +61,17 @@ def phase_name(phase: Phase) -> str:
     return names[phase]
 
 
+def role_name(role: Role) -> str:
+    """A role's name."""
+    names = {
+        Role.GM: _("GM"),
+        Role.CO_GM: _("co-GM"),
+        Role.STRATEGIST: _("strategist"),
+        Role.TACTICIAN: _("tactician"),
+    }
+    return names[role]
+
+
 def outcome_name(outcome: Outcome) -> str:
     """The outcome's name."""
     names = {
@@ -69,6 +82,15 @@ def outcome_name(outcome: Outcome) -> str:
         Outcome.SLAUGHTER: _("slaughter"),
     }
     return names[outcome]
+
+
+def result_words(result: BattleResult, sides: SideNames) -> str:
+    """ "Red: crushing victory" or "draw"."""
+    if result.winner is None:
+        return outcome_name(result.outcome)
+    return _("{winner}: {outcome}").format(
+        winner=sides.get(result.winner, result.winner), outcome=outcome_name(result.outcome)
+    )
 
 
 def describe_order(
@@ -308,26 +330,50 @@ def describe_battle(
     return lines
 
 
+def result_source_words(source: ResultSource | None, sides: SideNames) -> str:
+    """How a result came about, as a parenthesis after it (empty when unknown)."""
+    if source is None:
+        return ""
+    side = (
+        _("side «{side}»").format(side=sides.get(source.side, source.side)) if source.side else "?"
+    )
+    match source.kind:
+        case SourceKind.GM:
+            return " " + _("(the GM's decision)")
+        case SourceKind.AGREED:
+            return " " + _("(reported by {side}, confirmed)").format(side=side)
+        case SourceKind.STANDS:
+            return " " + _("(reported by {side}, not disputed: stands)").format(side=side)
+        case _:
+            return ""
+
+
 def describe_report(
-    report: TurnReport, campaign_map: CampaignMap, sides: SideNames, language: str
+    report: TurnReport,
+    campaign_map: CampaignMap,
+    sides: SideNames,
+    language: str,
+    sources: Mapping[int, ResultSource] | None = None,
 ) -> list[str]:
-    """What happened in a resolved turn, in the order of RULES.md 3.4."""
+    """What happened in a resolved turn, in the order of RULES.md 3.4; ``sources`` say where
+    each battle result came from (agreed, standing unanswered, the GM's decision)."""
     name = sides.get
 
     def label(sector: str) -> str:
         return sector_label(campaign_map, sector, language)
 
     lines: list[str] = [_("Turn {turn} resolved.").format(turn=report.turn)]
+    known = sources or {}
     for result in report.results:
         battle = report.battles[result.battle - 1]
+        source = known.get(result.battle)
         if result.battle in report.unreported:
-            how = _("no result reported: counted as a draw without losses")
-        elif result.winner is not None:
-            how = _("{winner}: {outcome}").format(
-                winner=name(result.winner, result.winner), outcome=outcome_name(result.outcome)
-            )
+            if source is not None and source.kind is SourceKind.DISPUTED:
+                how = _("disputed, not decided: counted as a draw without losses")
+            else:
+                how = _("no result reported: counted as a draw without losses")
         else:
-            how = outcome_name(result.outcome)
+            how = result_words(result, sides) + result_source_words(source, sides)
         lines.append(
             _("Battle {id} in {sector}: {how}").format(
                 id=battle.id, sector=label(battle.sector), how=how

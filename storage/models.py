@@ -23,6 +23,7 @@ from rules import (
     SideOrders,
     TurnReport,
 )
+from storage.names import DisplayName
 
 CampaignId = int
 UserId = int
@@ -78,6 +79,16 @@ class UnreportedPolicy(StrEnum):
 
     DRAW = "draw"
     WAIT_FOR_GM = "wait_for_gm"
+
+
+class JoiningPolicy(StrEnum):
+    """Who may join a campaign by themselves, and when a GM approves each new player instead.
+
+    Joining gives a person their side's secrets, so after deployment it is the GM's call."""
+
+    OPEN_THEN_APPROVAL = "open_then_approval"  # open in setup and deployment, then approved
+    APPROVAL = "approval"  # a GM approves every new player
+    OPEN_THEN_CLOSED = "open_then_closed"  # open in setup and deployment, then nobody joins
 
 
 class Weekday(IntEnum):
@@ -136,6 +147,7 @@ class CampaignSettings(BaseModel):
     map: str | CampaignMap | None = None
     unreported_policy: UnreportedPolicy | None = None
     language: Language | None = None
+    joining: JoiningPolicy | None = None
 
     @field_validator("time_zone")
     @classmethod
@@ -188,6 +200,7 @@ class Campaign(BaseModel):
     updated_at: AwareDatetime
     language: Language = "en"
     status_message_id: int | None = None
+    joining: JoiningPolicy = JoiningPolicy.OPEN_THEN_APPROVAL
 
 
 class NewSide(BaseModel):
@@ -219,7 +232,7 @@ class Member(BaseModel):
 
     campaign_id: CampaignId
     user_id: UserId
-    display_name: str
+    display_name: DisplayName
     side_id: SideId | None
     roles: frozenset[Role]
     joined_at: AwareDatetime
@@ -374,7 +387,9 @@ class BattleListRecord(BaseModel):
 class BattleReport(BaseModel):
     """Everything reported about one battle of the current battle list.
 
-    The effective result is the GM's override, else a confirmed undisputed report, else none.
+    The effective result is the GM's override, else the report unless it is disputed (RULES.md
+    3.4: a report the other side neither confirms nor disputes stands), else none. A dispute
+    keeps the disputing side's own account in ``counter`` for the GMs to decide between.
     """
 
     model_config = _RECORD
@@ -392,14 +407,31 @@ class BattleReport(BaseModel):
     override: BattleResult | None
     override_by: UserId | None
     override_at: AwareDatetime | None
+    counter: BattleResult | None = None
 
     def effective(self) -> BattleResult | None:
-        """The result resolution uses: GM override > confirmed report > none (unreported)."""
+        """The result resolution uses: GM override > undisputed report > none."""
         if self.override is not None:
             return self.override
-        if self.reported is not None and self.confirmed_by is not None:
+        if self.reported is not None and self.disputed_by is None:
             return self.reported
         return None
+
+    @property
+    def disputed(self) -> bool:
+        """Disputed and not yet decided by a GM: it holds the resolution."""
+        return self.override is None and self.reported is not None and self.disputed_by is not None
+
+    @property
+    def awaiting_answer(self) -> bool:
+        """Reported, neither confirmed nor disputed, no GM decision: it stands unless the other
+        side disputes it by the deadline."""
+        return (
+            self.override is None
+            and self.reported is not None
+            and self.confirmed_by is None
+            and self.disputed_by is None
+        )
 
 
 class ReportWrite(BaseModel):
@@ -415,7 +447,8 @@ class TurnInputs(BaseModel):
     """Everything a turn's resolution is a function of, as stored now.
 
     ``orders`` are the sides' current orders (missing sides fortify everywhere); ``results`` are
-    the effective results of the current battle list, in battle order.
+    the effective results of the current battle list, in battle order; ``disputed`` the battles
+    whose result is disputed and not yet decided by a GM (they hold the resolution).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -426,6 +459,7 @@ class TurnInputs(BaseModel):
     orders: dict[SideId, SideOrders]
     results: tuple[BattleResult, ...]
     battle_list: BattleListRecord | None
+    disputed: tuple[int, ...] = ()
 
 
 class ResolutionRecord(BaseModel):
@@ -477,6 +511,8 @@ class AuditAction(StrEnum):
     TURN_RESOLVED = "turn_resolved"
     TURN_CORRECTED = "turn_corrected"
     RESULT_OVERRIDDEN = "result_overridden"
+    JOIN_APPROVED = "join_approved"  # a GM let a person join a side after deployment
+    JOIN_REFUSED = "join_refused"
     ORDERS_SET_BY_GM = "orders_set_by_gm"
     PLACEMENT_SET_BY_GM = "placement_set_by_gm"
     UNDONE = "undone"
@@ -573,7 +609,7 @@ class Person(BaseModel):
     model_config = _RECORD
 
     user_id: UserId
-    display_name: str
+    display_name: DisplayName
     username: str | None
     telegram_language: str | None
     language: Language | None
@@ -588,14 +624,23 @@ class Person(BaseModel):
 
 
 class JoinRequest(BaseModel):
-    """A person who pressed "join" in the group and has not finished in the private chat."""
+    """A person who pressed "join" in the group and has not finished in the private chat; or,
+    with ``side_id`` and ``role``, one who chose and waits for a GM's approval."""
 
     model_config = _RECORD
 
     campaign_id: CampaignId
     user_id: UserId
-    display_name: str
+    display_name: DisplayName
     requested_at: AwareDatetime
+    side_id: SideId | None = None
+    role: Role | None = None
+    asked_at: AwareDatetime | None = None
+
+    @property
+    def awaits_gm(self) -> bool:
+        """A side and role are chosen and a GM has not decided yet."""
+        return self.side_id is not None and self.role is not None
 
 
 class RemovedMember(BaseModel):
@@ -605,7 +650,7 @@ class RemovedMember(BaseModel):
 
     campaign_id: CampaignId
     user_id: UserId
-    display_name: str
+    display_name: DisplayName
     removed_by: UserId
     removed_at: AwareDatetime
 

@@ -24,6 +24,8 @@ from storage.models import (
     Person,
     Prompt,
     RemovedMember,
+    Role,
+    SideId,
     UiMessage,
     UserId,
     utc,
@@ -60,6 +62,22 @@ class PeopleStore(Protocol):
         self, campaign_id: CampaignId, user_id: UserId
     ) -> JoinRequest | None: ...
     async def drop_join_request(self, campaign_id: CampaignId, user_id: UserId) -> bool: ...
+    async def ask_to_join(
+        self,
+        campaign_id: CampaignId,
+        user_id: UserId,
+        side_id: SideId,
+        role: Role,
+        now: datetime,
+    ) -> JoinRequest | None: ...
+    async def settle_join_request(
+        self,
+        campaign_id: CampaignId,
+        user_id: UserId,
+        approved: bool,
+        actor: UserId,
+        now: datetime,
+    ) -> JoinRequest | None: ...
     async def record_removal(
         self,
         campaign_id: CampaignId,
@@ -125,6 +143,9 @@ def _join_request(row: Row) -> JoinRequest:
         user_id=row["user_id"],
         display_name=row["display_name"],
         requested_at=dt(row["requested_at"]),
+        side_id=row["side_id"],
+        role=None if row["role"] is None else Role(row["role"]),
+        asked_at=opt_dt(row["asked_at"]),
     )
 
 
@@ -313,6 +334,70 @@ class PeopleRecords:
                 (campaign_id, user_id),
             )
             return cursor.rowcount > 0
+
+    async def ask_to_join(
+        self,
+        campaign_id: CampaignId,
+        user_id: UserId,
+        side_id: SideId,
+        role: Role,
+        now: datetime,
+    ) -> JoinRequest | None:
+        """The person's join request now waits for a GM: they asked for ``side_id`` as ``role``.
+        ``None`` if they have no join request (it is the ticket). Asking again replaces the side
+        and role and keeps the first time asked."""
+        async with self._db.transaction() as conn:
+            changed = await changed_rows(
+                conn,
+                "UPDATE join_requests SET side_id = ?, role = ?, asked_at = COALESCE(asked_at, ?)"
+                " WHERE campaign_id = ? AND user_id = ?",
+                (side_id, role.value, ts(now), campaign_id, user_id),
+            )
+            if not changed:
+                return None
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM join_requests WHERE campaign_id = ? AND user_id = ?",
+                (campaign_id, user_id),
+            )
+        return None if row is None else _join_request(row)
+
+    async def settle_join_request(
+        self,
+        campaign_id: CampaignId,
+        user_id: UserId,
+        approved: bool,
+        actor: UserId,
+        now: datetime,
+    ) -> JoinRequest | None:
+        """GM ``actor`` approves or refuses a join request that waits for a GM: the request
+        goes, audited. ``None`` (nothing written) if no such request waits (decided already).
+        On approval the caller adds the membership in the same transaction (``atomic``)."""
+        async with self._db.transaction() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM join_requests WHERE campaign_id = ? AND user_id = ?"
+                " AND side_id IS NOT NULL AND role IS NOT NULL",
+                (campaign_id, user_id),
+            )
+            campaign = await self._campaign_in(conn, campaign_id)
+            if row is None or campaign is None:
+                return None
+            await conn.execute(
+                "DELETE FROM join_requests WHERE campaign_id = ? AND user_id = ?",
+                (campaign_id, user_id),
+            )
+            request = _join_request(row)
+            await self._audit(
+                conn,
+                campaign,
+                actor,
+                AuditAction.JOIN_APPROVED if approved else AuditAction.JOIN_REFUSED,
+                request.model_dump(mode="json"),
+                None,
+                now,
+            )
+        return request
 
     async def record_removal(
         self,

@@ -46,6 +46,7 @@ from storage.models import (
     ChatId,
     CorrectionOutcome,
     CorrectionResult,
+    JoiningPolicy,
     Member,
     Membership,
     NewCampaign,
@@ -201,6 +202,7 @@ class CampaignStore(Protocol):
         actor: UserId | None,
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
+        reason: str = "",
     ) -> TransitionResult: ...
     async def supersede_resolution(
         self,
@@ -301,7 +303,8 @@ class CampaignStore(Protocol):
         self,
         campaign_id: CampaignId,
         turn: int,
-        battle: int,
+        expected: BattleResult,
+        counter: BattleResult,
         actor: UserId,
         now: datetime,
         *,
@@ -380,6 +383,7 @@ def _campaign(row: Row) -> Campaign:
         updated_at=dt(row["updated_at"]),
         language=row["language"],
         status_message_id=row["status_message_id"],
+        joining=JoiningPolicy(row["joining"]),
     )
 
 
@@ -492,6 +496,7 @@ def _battle_report(
             override=None,
             override_by=None,
             override_at=None,
+            counter=None,
         )
     return BattleReport(
         campaign_id=campaign_id,
@@ -507,6 +512,7 @@ def _battle_report(
         override=_optional_result(row["override_json"]),
         override_by=row["override_by"],
         override_at=opt_dt(row["override_at"]),
+        counter=_optional_result(row["counter_json"]),
     )
 
 
@@ -886,6 +892,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 columns["unreported_policy"] = settings.unreported_policy.value
             if settings.language is not None:
                 columns["language"] = settings.language
+            if settings.joining is not None:
+                columns["joining"] = settings.joining.value
             if isinstance(settings.map, str):
                 columns["map_name"], columns["map_json"] = settings.map, None
             elif settings.map is not None:
@@ -1321,9 +1329,12 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         for battle_id in carried:
             copied = await changed_rows(
                 conn,
-                "INSERT INTO battle_reports SELECT ?, battle, reported_json, reported_by,"
+                "INSERT INTO battle_reports (battle_list_id, battle, reported_json, reported_by,"
                 " reported_at, confirmed_by, confirmed_at, disputed_by, disputed_at,"
-                " override_json, override_by, override_at FROM battle_reports"
+                " override_json, override_by, override_at, counter_json)"
+                " SELECT ?, battle, reported_json, reported_by, reported_at, confirmed_by,"
+                " confirmed_at, disputed_by, disputed_at, override_json, override_by,"
+                " override_at, counter_json FROM battle_reports"
                 " WHERE battle_list_id = ? AND battle = ?",
                 (list_id, previous["id"], battle_id),
             )
@@ -1345,10 +1356,12 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         actor: UserId | None,
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
+        reason: str = "",
     ) -> TransitionResult:
         """Record a resolved turn and start the next: (turn, expected_phase) -> (turn + 1,
         orders), or finished when the report says the game is over. ``revision`` must be the
-        next revision number of the turn's resolution (1 + those stored, undone included)."""
+        next revision number of the turn's resolution (1 + those stored, undone included).
+        ``reason`` goes to the audit entry (e.g. what a forced resolution settled)."""
         turn = inputs.turn
         over = resolution.report.game_over
         async with self._db.transaction() as conn:
@@ -1394,6 +1407,7 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                     "winner": resolution.report.winner,
                 },
                 now,
+                reason,
             )
             for message in outbox:
                 await self._enqueue_in(
@@ -1774,6 +1788,7 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             orders={side: record.orders for side, record in orders.items()},
             results=results,
             battle_list=battle_list,
+            disputed=tuple(report.battle for report in reports if report.disputed),
         )
 
     async def battle_list(self, campaign_id: CampaignId, turn: int) -> BattleListRecord | None:
@@ -2142,7 +2157,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 " reported_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (battle_list_id, battle)"
                 " DO UPDATE SET reported_json = excluded.reported_json, reported_by ="
                 " excluded.reported_by, reported_at = excluded.reported_at, confirmed_by = NULL,"
-                " confirmed_at = NULL, disputed_by = NULL, disputed_at = NULL",
+                " confirmed_at = NULL, disputed_by = NULL, disputed_at = NULL,"
+                " counter_json = NULL",
                 (list_id, result.battle, result.model_dump_json(), actor, ts(now)),
             )
             await self._report_event(conn, list_id, result.battle, "report", result, actor, now)
@@ -2166,7 +2182,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
     ) -> ReportWrite:
         """Confirm the reported result, only if it is still ``expected`` (who may confirm is
         the caller's decision); ``outbox`` is queued only if it is. Confirming a confirmed
-        result again records and queues nothing."""
+        result again records and queues nothing. In a dispute, confirming the other account
+        (``counter``) makes it the agreed result and ends the dispute."""
         async with self._db.transaction() as conn:
             outcome, _, list_id = await self._report_target(
                 conn, campaign_id, turn, expected.battle
@@ -2175,22 +2192,32 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 return ReportWrite(outcome=outcome)
             row = await self._report_row(conn, list_id, expected.battle)
             reported = None if row is None else _optional_result(row["reported_json"])
-            if reported is None:
+            counter = None if row is None else _optional_result(row["counter_json"])
+            if reported is None or row is None:
                 return ReportWrite(outcome=WriteOutcome.NO_REPORT)
-            if reported != expected:
+            disputed = row["disputed_by"] is not None
+            if reported != expected and not (disputed and counter == expected):
                 return ReportWrite(
                     outcome=WriteOutcome.REPORT_CHANGED,
                     report=_battle_report(campaign_id, turn, expected.battle, row),
                 )
-            if row is not None and row["confirmed_by"] is not None and row["disputed_by"] is None:
+            if row["confirmed_by"] is not None and not disputed:
                 # Confirmed already (a press that came twice): nothing more to record or post.
                 return ReportWrite(
                     outcome=WriteOutcome.SAVED,
                     report=_battle_report(campaign_id, turn, expected.battle, row),
                 )
+            if reported != expected:
+                # The reporter's side accepts the disputing side's account.
+                await conn.execute(
+                    "UPDATE battle_reports SET reported_json = counter_json, reported_by ="
+                    " disputed_by, reported_at = disputed_at WHERE battle_list_id = ? AND"
+                    " battle = ?",
+                    (list_id, expected.battle),
+                )
             await conn.execute(
                 "UPDATE battle_reports SET confirmed_by = ?, confirmed_at = ?, disputed_by = NULL,"
-                " disputed_at = NULL WHERE battle_list_id = ? AND battle = ?",
+                " disputed_at = NULL, counter_json = NULL WHERE battle_list_id = ? AND battle = ?",
                 (actor, ts(now), list_id, expected.battle),
             )
             await self._report_event(
@@ -2208,14 +2235,19 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         self,
         campaign_id: CampaignId,
         turn: int,
-        battle: int,
+        expected: BattleResult,
+        counter: BattleResult,
         actor: UserId,
         now: datetime,
         *,
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite:
-        """Mark the reported result disputed (clears a confirmation) for the GM to settle;
-        ``outbox`` is queued in the same transaction."""
+        """Dispute the reported result, only if it is still ``expected``, with the disputing
+        side's own account ``counter`` (clears a confirmation), for the GMs to decide;
+        ``outbox`` is queued in the same transaction. The same dispute again changes nothing."""
+        if counter.battle != expected.battle:
+            raise ValueError(f"counter is for battle {counter.battle}, not {expected.battle}")
+        battle = expected.battle
         async with self._db.transaction() as conn:
             outcome, _, list_id = await self._report_target(conn, campaign_id, turn, battle)
             if list_id is None:
@@ -2223,12 +2255,22 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             row = await self._report_row(conn, list_id, battle)
             if row is None or row["reported_json"] is None:
                 return ReportWrite(outcome=WriteOutcome.NO_REPORT)
+            if _optional_result(row["reported_json"]) != expected:
+                return ReportWrite(
+                    outcome=WriteOutcome.REPORT_CHANGED,
+                    report=_battle_report(campaign_id, turn, battle, row),
+                )
+            if row["disputed_by"] == actor and _optional_result(row["counter_json"]) == counter:
+                return ReportWrite(
+                    outcome=WriteOutcome.SAVED,
+                    report=_battle_report(campaign_id, turn, battle, row),
+                )
             await conn.execute(
                 "UPDATE battle_reports SET disputed_by = ?, disputed_at = ?, confirmed_by = NULL,"
-                " confirmed_at = NULL WHERE battle_list_id = ? AND battle = ?",
-                (actor, ts(now), list_id, battle),
+                " confirmed_at = NULL, counter_json = ? WHERE battle_list_id = ? AND battle = ?",
+                (actor, ts(now), counter.model_dump_json(), list_id, battle),
             )
-            await self._report_event(conn, list_id, battle, "dispute", None, actor, now)
+            await self._report_event(conn, list_id, battle, "dispute", counter, actor, now)
             for message in outbox:
                 await self._enqueue_in(conn, message, now)
             row = await self._report_row(conn, list_id, battle)
@@ -2283,7 +2325,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             return await self._reports_in(conn, campaign_id, turn, battle_list)
 
     async def effective_results(self, campaign_id: CampaignId, turn: int) -> list[BattleResult]:
-        """The results resolution uses: override > confirmed report; unreported battles omitted."""
+        """The results resolution uses: override > undisputed report; battles without one
+        omitted."""
         reports = await self.battle_reports(campaign_id, turn)
         return [result for report in reports if (result := report.effective()) is not None]
 

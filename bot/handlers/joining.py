@@ -9,6 +9,11 @@ The stored join request is the ticket (the link and the buttons prove nothing: a
 them): without it, or for someone the GM removed, or for a player who already has a side (only
 the GM moves players), the private steps refuse and say what to do instead. After setup the
 GMs also hear of each new player in private, so they can remove someone who should not play.
+
+Joining shows a side's secret orders, so the campaign's ``joining`` setting decides when a GM
+approves instead (by default once deployment is over): the chosen side and role then wait in
+the GMs' private chats with one tap to approve or refuse, and the person sees nothing of the
+side until a GM approves.
 """
 
 from __future__ import annotations
@@ -22,13 +27,14 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt, JoinPress
+from bot.callbacks import ButtonInt, JoinPress, JoinVerdict
 from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_text
 from bot.i18n import language_of
 from bot.posts.group import colour_mark
 from bot.services import campaigns
 from bot.services.posting import private_post
+from bot.texts import role_name
 from storage import Campaign, CampaignStatus, NewOutboxMessage, Person, Phase, Role, Store
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -58,6 +64,11 @@ async def _request(store: Store, clock: Clock, person: Person, campaign: Campaig
     member = await store.member(campaign.id, person.user_id)
     if member is not None and member.side_id is not None:
         return _("You already play in this campaign. /status shows your side.")
+    if (
+        campaigns.join_rule(campaign, member is not None and member.is_gm)
+        is campaigns.JoinRule.CLOSED
+    ):
+        return closed_text(campaign)
     await store.request_join(campaign.id, person.user_id, person.display_name, clock.now())
     await store.enqueue(
         campaigns.board_refresh(campaign, f"request:{person.user_id}", clock.now()), clock.now()
@@ -116,9 +127,18 @@ def removed_text(campaign: Campaign) -> str:
     ).format(title=campaign.title)
 
 
+def closed_text(campaign: Campaign) -> str:
+    """What a newcomer is told when the campaign takes no new players."""
+    return _(
+        "«{title}» takes no new players now (the GM's setting). If you should play, ask the GM."
+    ).format(title=campaign.title)
+
+
 def refusal_text(outcome: campaigns.JoinOutcome, campaign: Campaign) -> str:
     """Why a join was refused, and what to do instead."""
     match outcome:
+        case campaigns.JoinOutcome.JOINING_CLOSED:
+            return closed_text(campaign)
         case campaigns.JoinOutcome.REMOVED:
             return removed_text(campaign)
         case campaigns.JoinOutcome.ALREADY_PLAYING:
@@ -169,10 +189,27 @@ async def start_join(
         ]
         for side in sides
     ]
-    await message.answer(
-        _("«{title}»: which side do you play?").format(title=campaign.title),
-        reply_markup=InlineKeyboardMarkup(inline_keyboard=rows),
-    )
+    lines = [_("«{title}»: which side do you play?").format(title=campaign.title)]
+    member = await store.member(campaign.id, person.user_id)
+    if (
+        campaigns.join_rule(campaign, member is not None and member.is_gm)
+        is campaigns.JoinRule.APPROVAL
+    ):
+        lines.append(
+            _(
+                "A GM approves new players now: choose the side and role you want, and you "
+                "play it once a GM approves."
+            )
+        )
+    request = await store.join_request(campaign.id, person.user_id)
+    if request is not None and request.awaits_gm and request.role is not None:
+        names = {side.id: side.name for side in sides}
+        lines.append(
+            _(
+                "Your request to play {side} as {role} waits for a GM; choosing again changes it."
+            ).format(side=names.get(request.side_id or "", "?"), role=role_name(request.role))
+        )
+    await message.answer("\n".join(lines), reply_markup=InlineKeyboardMarkup(inline_keyboard=rows))
 
 
 async def choice_pressed(
@@ -237,6 +274,17 @@ async def choice_pressed(
     outcome, _member = await campaigns.join_side(
         store, campaign, person.user_id, person.display_name, side.id, role, now, notices
     )
+    if outcome is campaigns.JoinOutcome.APPROVAL_NEEDED:
+        outcome = await campaigns.ask_to_join(store, campaign, person.user_id, side.id, role, now)
+        if outcome is campaigns.JoinOutcome.ASKED:
+            await query.answer()
+            await query.message.edit_text(
+                _(
+                    "Your request to play {side} as {role} in «{title}» is with the GMs. I will "
+                    "tell you here when one decides; until then you see nothing of the side."
+                ).format(side=side.name, role=role_name(role), title=campaign.title)
+            )
+            return
     if outcome is not campaigns.JoinOutcome.JOINED:
         await query.answer(refusal_text(outcome, campaign), show_alert=True)
         return
@@ -279,15 +327,56 @@ async def _gm_notices(
     return notices
 
 
-def role_name(role: Role) -> str:
-    """A role's name."""
-    names = {
-        Role.GM: _("GM"),
-        Role.CO_GM: _("co-GM"),
-        Role.STRATEGIST: _("strategist"),
-        Role.TACTICIAN: _("tactician"),
-    }
-    return names[role]
+async def verdict_pressed(
+    query: CallbackQuery,
+    callback_data: JoinVerdict,
+    store: Store,
+    clock: Clock,
+    person: Person,
+    i18n: I18n,
+) -> None:
+    """A GM approves or refuses a join request (re-checked: the presser is a GM of that
+    campaign, the request still waits)."""
+    campaign = await store.campaign(callback_data.c)
+    gm = None if campaign is None else await store.member(campaign.id, person.user_id)
+    if campaign is None or gm is None or not gm.is_gm:
+        await query.answer(_("Only the campaign's GMs decide who joins."), show_alert=True)
+        return
+    if callback_data.a not in ("y", "n") or not isinstance(query.message, Message):
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    approve = callback_data.a == "y"
+    now = clock.now()
+    request = await store.join_request(campaign.id, callback_data.u)
+    notice = None
+    if approve and request is not None and request.side_id is not None and request.role:
+        sides = {side.id: side.name for side in await store.sides(campaign.id)}
+        with i18n.use_locale(campaign.language):
+            notice = _("{name} joined {side} as {role} (approved by the GM).").format(
+                name=request.display_name,
+                side=sides.get(request.side_id, request.side_id),
+                role=role_name(request.role),
+            )
+    decision, settled = await campaigns.decide_join(
+        store, campaign, person.user_id, callback_data.u, approve, now, notice
+    )
+    name = settled.display_name if settled is not None else "?"
+    match decision:
+        case campaigns.JoinDecision.APPROVED:
+            text = _("Approved: {name} now plays in «{title}». The group is told.")
+        case campaigns.JoinDecision.REFUSED:
+            text = _("Refused: {name} does not join «{title}». They are told.")
+        case campaigns.JoinDecision.CANNOT_JOIN:
+            text = _(
+                "{name} cannot join «{title}» as asked (the side is gone, or they play already); "
+                "the request is closed and they are told."
+            )
+        case _:
+            text = _(
+                "This request is no longer waiting (another GM decided it, or it was withdrawn)."
+            )
+    await query.answer()
+    await query.message.edit_text(text.format(name=name, title=campaign.title))
 
 
 def build() -> Router:
@@ -304,5 +393,8 @@ def build() -> Router:
     )
     router.callback_query.register(
         choice_pressed, JoinChoice.filter(), F.message.chat.type == "private"
+    )
+    router.callback_query.register(
+        verdict_pressed, JoinVerdict.filter(), F.message.chat.type == "private"
     )
     return router

@@ -116,11 +116,36 @@ def board_text(current: Board, deadline: str | None = None) -> str:
                 done=current.results_in, total=current.battles
             )
         )
+        if current.awaiting_answer:
+            lines.append(
+                _(
+                    "Reported and not answered yet: {n}. A report stands unless the other "
+                    "side disputes it by the deadline."
+                ).format(n=current.awaiting_answer)
+            )
+        if current.disputed:
+            lines.append(
+                "⚠️ "
+                + _(
+                    "Disputed, the GM decides: battle {ids}.",
+                    "Disputed, the GM decides: battles {ids}.",
+                    len(current.disputed),
+                ).format(ids=", ".join(map(str, current.disputed)))
+            )
     if current.must_open_private:
         lines.append("")
         lines.append(
             _("Still to open a private chat with me (tap Join, then Start): {names}").format(
                 names=", ".join(current.must_open_private)
+            )
+        )
+    if current.awaiting_gm:
+        names = {line.side.id: line.side.name for line in current.sides}
+        lines.append(
+            _("Waiting for the GM's approval to join: {names}").format(
+                names=", ".join(
+                    f"{name} (→ {names.get(side, side)})" for name, side in current.awaiting_gm
+                )
             )
         )
     if current.choosing_side:

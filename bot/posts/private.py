@@ -2,8 +2,10 @@
 
 * ``orders_changed``: to a side's other strategists, "orders changed by X" with the whole set as
   it is when sent (notices are debounced: see ``bot.services.orders.orders_notice``).
-* ``battle_result``: to the other side of a battle, a result reported (with Confirm / Dispute),
-  confirmed or disputed.
+* ``battle_result``: to the players of a battle's sides, its result as it stands after a report,
+  a confirmation, a dispute or a GM's decision, with what they may do about it now.
+* ``dispute``: to each GM at once, a disputed battle with both accounts and the decision
+  buttons.
 * ``orders_dropped``: to a side's strategists, the side's orders the battle list dropped
   because the rules refuse them now (each with the rule), held like the list itself.
 
@@ -16,12 +18,32 @@ from __future__ import annotations
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
+from bot.callbacks import join_verdict_keyboard
 from bot.handlers.private import screens
 from bot.posts import Post, PostContext, Renderer
-from bot.services.orders import Seat, open_battles, open_desk, seat_in, side_names
+from bot.posts.turns import results_deadline
+from bot.services.orders import (
+    BattleDesk,
+    Seat,
+    open_battles,
+    open_desk,
+    result_sources,
+    seat_in,
+    side_names,
+)
 from bot.services.turns import game_for
-from bot.texts import describe_battle, describe_order, describe_rejection
-from storage import OutboxMessage, Phase
+from bot.texts import (
+    armies,
+    describe_battle,
+    describe_order,
+    describe_rejection,
+    result_source_words,
+    result_words,
+    role_name,
+    sector_label,
+)
+from rules import Battle
+from storage import OutboxMessage, Phase, Role
 
 
 def _ints(message: OutboxMessage, *keys: str) -> tuple[int, ...] | None:
@@ -63,13 +85,16 @@ async def render_orders_changed(context: PostContext, message: OutboxMessage) ->
     return Post(text=heading + "\n\n" + body + "\n\n" + _("/orders opens the screen."))
 
 
-async def render_battle_result(context: PostContext, message: OutboxMessage) -> Post | None:
-    """A battle's result as it stands, with Confirm / Dispute while the recipient may answer."""
+async def _battle_desk(
+    context: PostContext, message: OutboxMessage
+) -> tuple[Seat, BattleDesk, Battle, dict[str, str]] | None:
+    """The recipient's seat, their battles of the turn and the battle a result post is about;
+    ``None`` if the turn moved on or the battle is not theirs (any more)."""
     ids = _ints(message, "campaign_id", "turn", "battle")
     if ids is None:
         return None
     campaign_id, turn, battle_id = ids
-    seat: Seat | None = await seat_in(context.store, message.chat_id, campaign_id)
+    seat = await seat_in(context.store, message.chat_id, campaign_id)
     if seat is None:
         return None
     desk = await open_battles(context.store, seat)
@@ -78,31 +103,54 @@ async def render_battle_result(context: PostContext, message: OutboxMessage) -> 
     battle = next((b for b in desk.battles if b.id == battle_id), None)
     if battle is None:
         return None
-    names = await side_names(context.store, campaign_id)
-    report = desk.reports.get(battle.id)
+    return seat, desk, battle, await side_names(context.store, campaign_id)
+
+
+async def render_battle_result(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A battle's result as it stands, to a player of one of its sides, with what they may do
+    about it now (confirm, dispute, accept the other account) and the deadline: a report
+    nobody disputes by then stands."""
+    found = await _battle_desk(context, message)
+    if found is None:
+        return None
+    seat, desk, battle, names = found
+    deadline = await results_deadline(context.store, desk.campaign, screens.language())
     lines = [
+        _("«{title}», turn {turn}, battle {id}:").format(
+            title=desk.campaign.title, turn=desk.campaign.turn, id=battle.id
+        ),
         *describe_battle(battle, game_for(desk.campaign).map, names, screens.language()),
-        screens.report_status(report, names),
+        screens.report_status(
+            desk.reports.get(battle.id),
+            names,
+            desk.reporters.get(battle.id),
+            desk.disputers.get(battle.id),
+            deadline,
+        ),
     ]
-    keyboard = None
-    reported = report.reported if report is not None else None
-    reporter_side = desk.reporters.get(battle.id)
-    if (
-        report is not None
-        and reported is not None
-        and report.override is None
-        and report.confirmed_by is None
-        and report.disputed_by is None
-        and seat.side is not None
-        and seat.side != reporter_side
-    ):
-        lines.append(_("Is this right? Confirm it, or dispute it for the GM to decide."))
-        keyboard = InlineKeyboardMarkup(
-            inline_keyboard=[
-                screens.answer_buttons(campaign_id, turn, battle, reported.outcome, reported.winner)
-            ]
-        )
-    return Post(text="\n".join(lines), keyboard=keyboard)
+    rows = screens.battle_buttons(desk, battle, seat.side, False, names)
+    return Post(
+        text="\n".join(lines), keyboard=InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+    )
+
+
+async def render_dispute(context: PostContext, message: OutboxMessage) -> Post | None:
+    """To a GM at once: a disputed battle with both accounts and one tap to decide; nothing if
+    it was settled before this went out."""
+    found = await _battle_desk(context, message)
+    if found is None:
+        return None
+    seat, desk, battle, names = found
+    report = desk.reports.get(battle.id)
+    if not seat.is_gm or report is None or not report.disputed:
+        return None
+    text = "\n".join(
+        [
+            _("A result is disputed and waits for your decision."),
+            screens.verdict_text(desk, battle, game_for(desk.campaign).map, names),
+        ]
+    )
+    return Post(text=text, keyboard=screens.verdict_keyboard(desk, battle, names))
 
 
 async def render_orders_dropped(context: PostContext, message: OutboxMessage) -> Post | None:
@@ -147,8 +195,198 @@ async def render_orders_dropped(context: PostContext, message: OutboxMessage) ->
     return Post(text="\n".join(lines))
 
 
+async def render_turn_result(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A player's own summary of a resolved turn, in their language: their side's battles and
+    how each result came about, its losses and gains, what it holds of what it needs to win,
+    and the winner when the campaign ends. Only to a player still on that side."""
+    ids = _ints(message, "campaign_id", "turn")
+    side = message.payload.get("side")
+    if ids is None or not isinstance(side, str):
+        return None
+    campaign_id, turn = ids
+    seat = await seat_in(context.store, message.chat_id, campaign_id)
+    resolved = await context.store.resolutions(campaign_id, turn)
+    if seat is None or seat.side != side or not resolved:
+        return None
+    report = resolved[-1].report
+    game = game_for(seat.campaign)
+    names = await side_names(context.store, campaign_id)
+    sources = await result_sources(context.store, campaign_id, turn)
+    language = screens.language()
+
+    def label(sector: str) -> str:
+        return sector_label(game.map, sector, language)
+
+    heading = (
+        _("«{title}», turn {turn} (corrected by the GM): the summary for side «{side}».")
+        if message.payload.get("corrected")
+        else _("«{title}», turn {turn} resolved: the summary for side «{side}».")
+    )
+    lines = [heading.format(title=seat.campaign.title, turn=turn, side=names.get(side, side))]
+    results = {result.battle: result for result in report.results}
+    for battle in report.battles:
+        if side not in battle.participants():
+            continue
+        enemy = battle.defender if battle.attacker == side else battle.attacker
+        result = results.get(battle.id)
+        if result is None or battle.id in report.unreported:
+            how = _("no result: counted as a draw without losses")
+        else:
+            how = result_words(result, names) + result_source_words(sources.get(battle.id), names)
+        lines.append(
+            _("Battle {id} in {sector} against side «{enemy}»: {how}").format(
+                id=battle.id, sector=label(battle.sector), enemy=names.get(enemy, enemy), how=how
+            )
+        )
+    losses = [c for c in report.casualties if c.side == side and c.lost]
+    lines.extend(
+        _("Lost: {armies} in {sector}").format(armies=armies(c.lost), sector=label(c.sector))
+        for c in losses
+    )
+    if not losses:
+        lines.append(_("No losses."))
+    gains = [(g.sector, g.armies) for g in report.gains if g.side == side]
+    gains += [(r.sector, r.armies) for r in report.reinforcements if r.side == side]
+    lines.extend(
+        _("Gained: {armies} in {sector}").format(armies=armies(n), sector=label(sector))
+        for sector, n in gains
+        if n
+    )
+    held = report.captured.get(side, ())
+    needed = game.ruleset.sectors_to_win
+    if held:
+        lines.append(
+            _("Held: {sectors} ({n} of {needed} needed to win).").format(
+                sectors=", ".join(label(s) for s in held), n=len(held), needed=needed
+            )
+        )
+    else:
+        lines.append(_("Held: no sector yet (0 of {needed} needed to win).").format(needed=needed))
+    after = resolved[-1].state_after
+    if side in report.eliminated:
+        lines.append(_("Your side has no armies left and is out."))
+    else:
+        lines.append(_("Armies now: {armies}.").format(armies=armies(after.total(side))))
+    if report.winner == side:
+        lines.append(_("Your side wins the campaign! Congratulations."))
+    elif report.winner is not None:
+        lines.append(
+            _("The campaign is over: side «{side}» wins.").format(
+                side=names.get(report.winner, report.winner)
+            )
+        )
+    elif report.game_over:
+        lines.append(_("The campaign is over without a winner: no side has armies left."))
+    return Post(text="\n".join(lines))
+
+
+async def render_campaign_ended(context: PostContext, message: OutboxMessage) -> Post | None:
+    """To each player: the GM ended the campaign before anyone won."""
+    ids = _ints(message, "campaign_id")
+    if ids is None:
+        return None
+    campaign = await context.store.campaign(ids[0])
+    if campaign is None:
+        return None
+    return Post(
+        text=_("«{title}» is over: the GM ended it. Thank you for playing!").format(
+            title=campaign.title
+        )
+    )
+
+
+async def render_join_request(context: PostContext, message: OutboxMessage) -> Post | None:
+    """To a GM: someone asks to join a side, with one tap to approve or refuse; nothing if the
+    request no longer waits or the recipient is no longer a GM."""
+    ids = _ints(message, "campaign_id", "user")
+    if ids is None:
+        return None
+    campaign_id, user_id = ids
+    seat = await seat_in(context.store, message.chat_id, campaign_id)
+    request = await context.store.join_request(campaign_id, user_id)
+    if seat is None or not seat.is_gm or request is None or not request.awaits_gm:
+        return None
+    names = await side_names(context.store, campaign_id)
+    role = role_name(request.role) if request.role is not None else "?"
+    text = _(
+        "«{title}»: {name} asks to play side «{side}» as {role}. Joining shows them that side's "
+        "secret orders. Approve or refuse:"
+    ).format(
+        title=seat.campaign.title,
+        name=request.display_name,
+        side=names.get(request.side_id or "", "?"),
+        role=role,
+    )
+    return Post(text=text, keyboard=join_verdict_keyboard(campaign_id, user_id))
+
+
+def _join_words(message: OutboxMessage, names: dict[str, str]) -> tuple[str, str, str] | None:
+    side, role, event = (message.payload.get(k) for k in ("side", "role", "event"))
+    if (
+        not isinstance(side, str)
+        or not isinstance(event, str)
+        or role not in ("strategist", "tactician")
+    ):
+        return None
+    return names.get(side, side), role_name(Role(str(role))), event
+
+
+async def render_join_news(context: PostContext, message: OutboxMessage) -> Post | None:
+    """To a side's strategists: someone asked to join the side, or a GM approved or refused."""
+    ids = _ints(message, "campaign_id")
+    name = message.payload.get("name")
+    if ids is None or not isinstance(name, str):
+        return None
+    seat = await seat_in(context.store, message.chat_id, ids[0])
+    words = _join_words(message, await side_names(context.store, ids[0]))
+    if seat is None or words is None or seat.side != message.payload.get("side"):
+        return None
+    side, role, event = words
+    texts_by_event = {
+        "asked": _("«{title}»: {name} asks to join your side as {role}; a GM decides."),
+        "approved": _("«{title}»: a GM approved {name}, who now plays your side as {role}."),
+        "refused": _("«{title}»: a GM refused {name}'s request to join your side."),
+    }
+    if event not in texts_by_event:
+        return None
+    return Post(
+        text=texts_by_event[event].format(
+            title=seat.campaign.title, name=name, role=role, side=side
+        )
+    )
+
+
+async def render_join_answer(context: PostContext, message: OutboxMessage) -> Post | None:
+    """To the person who asked to join: a GM approved or refused."""
+    ids = _ints(message, "campaign_id")
+    if ids is None:
+        return None
+    campaign = await context.store.campaign(ids[0])
+    words = _join_words(message, await side_names(context.store, ids[0]))
+    if campaign is None or words is None:
+        return None
+    side, role, event = words
+    if event == "approved":
+        text = _(
+            "A GM approved: you play {side} as {role} in «{title}». I will write here when you "
+            "are needed."
+        )
+    else:
+        text = _(
+            "A GM did not approve your request to play {side} in «{title}». Ask the GM if you "
+            "think it should be otherwise."
+        )
+    return Post(text=text.format(side=side, role=role, title=campaign.title))
+
+
 RENDERERS: dict[str, Renderer] = {
+    "join_request": render_join_request,
+    "join_news": render_join_news,
+    "join_answer": render_join_answer,
+    "campaign_ended": render_campaign_ended,
+    "turn_result": render_turn_result,
     "orders_changed": render_orders_changed,
     "battle_result": render_battle_result,
+    "dispute": render_dispute,
     "orders_dropped": render_orders_dropped,
 }

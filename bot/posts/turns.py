@@ -19,6 +19,7 @@ from bot import texts
 from bot.callbacks import join_keyboard
 from bot.posts import Post, PostContext, Renderer
 from bot.services.deadlines import phase_deadline
+from bot.services.orders import battle_duties, result_sources
 from bot.services.turns import game_for
 from bot.services.window import current_entry, orders_opening
 from bot.texts import phase_name
@@ -73,6 +74,15 @@ async def deadline_of(store: Store, campaign: Campaign, turn: int, phase: Phase)
     if clock is not None and clock.entry_seq == seq:
         return clock.deadline
     return phase_deadline(phase, entered, campaign.schedule, ZoneInfo(campaign.time_zone))
+
+
+async def results_deadline(store: Store, campaign: Campaign, language: str) -> str | None:
+    """The results deadline (the resolution) of the battles phase the campaign is in, worded in
+    ``language``; ``None`` outside it or without a deadline."""
+    if campaign.phase is not Phase.BATTLES:
+        return None
+    deadline = await deadline_of(store, campaign, campaign.turn, campaign.phase)
+    return None if deadline is None else format_moment(deadline, campaign.time_zone, language)
 
 
 async def _deadline_line(context: PostContext, campaign: Campaign, turn: int, phase: Phase) -> str:
@@ -147,7 +157,10 @@ async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post 
     report = await _last_report(context.store, campaign.id, turn - 1)
     lines: list[str] = []
     if report is not None:
-        lines += texts.describe_report(report, _map_of(campaign), _names(sides), _language(context))
+        sources = await result_sources(context.store, campaign.id, turn - 1)
+        lines += texts.describe_report(
+            report, _map_of(campaign), _names(sides), _language(context), sources
+        )
     if report is None or not report.game_over:
         opening = await _opening(context, campaign, turn, message)
         if opening is None:
@@ -178,7 +191,13 @@ async def render_corrected_map(context: PostContext, message: OutboxMessage) -> 
         _("Correction: the GM changed results of turn {turn}; the turn was resolved again.").format(
             turn=corrects
         ),
-        *texts.describe_report(report, _map_of(campaign), _names(sides), _language(context)),
+        *texts.describe_report(
+            report,
+            _map_of(campaign),
+            _names(sides),
+            _language(context),
+            await result_sources(context.store, campaign.id, corrects),
+        ),
     ]
     photo = await _picture(context, campaign, state, sides, captured=report.captured)
     return Post(text="\n".join(lines), photo=photo)
@@ -353,21 +372,66 @@ async def _still_concerned(
     return True
 
 
+async def _battles_reminder(
+    context: PostContext, campaign: Campaign, user_id: int, turn: int
+) -> Post | None:
+    """What a player's side still has to do about this turn's results, battle by battle; nothing
+    if it has done it all."""
+    member = await context.store.member(campaign.id, user_id)
+    if (
+        member is None
+        or member.side_id is None
+        or (campaign.turn, campaign.phase)
+        != (
+            turn,
+            Phase.BATTLES,
+        )
+    ):
+        return None
+    duties = (await battle_duties(context.store, campaign)).get(member.side_id)
+    if not duties:
+        return None
+    names = _names(await context.store.sides(campaign.id))
+    reports = {r.battle: r for r in await context.store.battle_reports(campaign.id, turn)}
+    deadline = await deadline_of(context.store, campaign, turn, Phase.BATTLES)
+    moment = (
+        _("the deadline")
+        if deadline is None
+        else format_moment(deadline, campaign.time_zone, _language(context))
+    )
+    lines = [
+        _("«{campaign}», turn {turn}: your side's battles.").format(
+            campaign=campaign.title, turn=turn
+        )
+    ]
+    for battle in duties.to_report:
+        lines.append(_("Battle {id}: no result yet. Report it with /battles.").format(id=battle))
+    for battle in duties.to_answer:
+        reported = reports[battle].reported if battle in reports else None
+        if reported is None:
+            continue
+        lines.append(
+            _(
+                "Battle {id}: the other side reported «{result}». It stands unless you dispute "
+                "it by {moment} (/battles)."
+            ).format(id=battle, result=texts.result_words(reported, names), moment=moment)
+        )
+    lines.append(await _deadline_line(context, campaign, turn, Phase.BATTLES))
+    return Post(text="\n".join(lines))
+
+
 async def render_reminder(context: PostContext, message: OutboxMessage) -> Post | None:
     """A deadline reminder to one person; nothing if it no longer concerns them."""
     campaign = await _campaign(context, message)
     turn, phase, kind = _int(message, "turn"), _phase(message), _str(message, "reminder")
     if campaign is None or turn is None or phase is None or kind is None:
         return None
+    if phase is Phase.BATTLES:
+        return await _battles_reminder(context, campaign, message.chat_id, turn)
     if not await _still_concerned(context.store, campaign, message.chat_id, phase, turn):
         return None
     deadline = await _deadline_line(context, campaign, turn, phase)
-    if phase is Phase.BATTLES:
-        line = _(
-            "{campaign}, turn {turn}: a battle of your side still has no confirmed result. "
-            "Report or confirm it with /battles."
-        )
-    elif phase is Phase.DEPLOYMENT:
+    if phase is Phase.DEPLOYMENT:
         line = _("{campaign}: your side has not confirmed its deployment yet. Use /deploy.")
     else:
         line = _("{campaign}, turn {turn}: your side's orders are not marked ready. Use /orders.")
@@ -449,6 +513,12 @@ async def render_blocked_alarm(context: PostContext, message: OutboxMessage) -> 
             "{campaign}: the resolution waits for you: battles {battles} have no result. "
             "Set their results, or force the resolution (they count as draws without losses)."
         )
+    elif reason == "results_disputed":
+        text = _(
+            "{campaign}: the resolution waits for you: the result of battles {battles} is "
+            "disputed or missing. Decide them (/battles here), or force the resolution in the "
+            "group (/gm): they then count as draws without losses."
+        )
     else:
         text = _("{campaign}: the deadline has passed, but the next step cannot start yet.")
     return Post(text=text.format(campaign=campaign.title, sides=sides, battles=numbers))
@@ -501,7 +571,30 @@ async def render_gm_advanced(context: PostContext, message: OutboxMessage) -> Po
     return Post(text=_("The GM advanced the campaign.") + "\n" + now)
 
 
+async def render_result_decided(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The group: a GM decided a battle's result (final); nothing if it was changed since."""
+    campaign = await _campaign(context, message)
+    turn, battle_id, gm = _int(message, "turn"), _int(message, "battle"), _int(message, "by")
+    if campaign is None or turn is None or battle_id is None:
+        return None
+    report = next(
+        (r for r in await context.store.battle_reports(campaign.id, turn) if r.battle == battle_id),
+        None,
+    )
+    if report is None or report.override is None:
+        return None
+    member = None if gm is None else await context.store.member(campaign.id, gm)
+    names = _names(await context.store.sides(campaign.id))
+    words = texts.result_words(report.override, names)
+    return Post(
+        text=_(
+            "Battle {id} of turn {turn}, the GM's decision ({gm}): {result}. It is final."
+        ).format(id=battle_id, turn=turn, gm=member.display_name if member else "?", result=words)
+    )
+
+
 RENDERERS: dict[str, Renderer] = {
+    "result_decided": render_result_decided,
     "map": render_turn_map,
     "corrected_map": render_corrected_map,
     "battle_list": render_battle_list,

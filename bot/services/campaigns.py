@@ -18,8 +18,8 @@ from zoneinfo import ZoneInfo, available_timezones
 from pydantic import ValidationError
 
 from bot.services.deployment import sides_to_place
-from bot.services.posting import board_post, group_post
-from bot.services.turns import game_for
+from bot.services.posting import board_post, group_post, private_post
+from bot.services.turns import game_for, private_summaries
 from rules import (
     BattleResult,
     CampaignMap,
@@ -37,6 +37,8 @@ from rules.render import OKABE_ITO
 from storage import (
     Campaign,
     CampaignStatus,
+    JoiningPolicy,
+    JoinRequest,
     Member,
     NewOutboxMessage,
     NewSide,
@@ -229,6 +231,9 @@ class JoinOutcome(StrEnum):
     """What :func:`join_side` did."""
 
     JOINED = "joined"
+    ASKED = "asked"  # the join waits for a GM's approval (``Campaign.joining``)
+    APPROVAL_NEEDED = "approval_needed"  # ask with :func:`ask_to_join` instead
+    JOINING_CLOSED = "joining_closed"  # the campaign takes no new players now
     ALREADY_PLAYING = "already_playing"  # only a GM moves a player to another side
     UNKNOWN_SIDE = "unknown_side"
     CLOSED = "closed"
@@ -236,12 +241,36 @@ class JoinOutcome(StrEnum):
     NO_REQUEST = "no_request"  # they never pressed «Join» in the group (or it was used)
 
 
+class JoinRule(StrEnum):
+    """How a person joins a campaign right now (from its ``joining`` setting and phase)."""
+
+    OPEN = "open"  # they choose a side and play it at once
+    APPROVAL = "approval"  # they choose a side; a GM approves before they see anything
+    CLOSED = "closed"  # nobody joins
+
+
+def join_rule(campaign: Campaign, is_gm: bool = False) -> JoinRule:
+    """How ``campaign`` takes a new player now: joining shows that side's secret orders, so
+    after deployment it is the GM's call (``JoiningPolicy``). A GM joins a side freely."""
+    if is_gm:
+        return JoinRule.OPEN
+    early = campaign.phase in (Phase.SETUP, Phase.DEPLOYMENT)
+    match campaign.joining:
+        case JoiningPolicy.APPROVAL:
+            return JoinRule.APPROVAL
+        case JoiningPolicy.OPEN_THEN_CLOSED:
+            return JoinRule.OPEN if early else JoinRule.CLOSED
+        case _:
+            return JoinRule.OPEN if early else JoinRule.APPROVAL
+
+
 async def join_refusal(store: Store, campaign: Campaign, user_id: UserId) -> JoinOutcome | None:
     """Why ``user_id`` may not choose a side of ``campaign`` now, or ``None`` if they may.
 
     A join needs the person's own join request, made by the group's «Join» button or
     ``/join`` (which proves they are in the group); a person a GM removed waits until a GM
-    lets them back; a member who has a side keeps it (only a GM moves members).
+    lets them back; a member who has a side keeps it (only a GM moves members: nobody holds
+    seats on two sides); a campaign closed to newcomers takes nobody.
     """
     if campaign.status is CampaignStatus.FINISHED:
         return JoinOutcome.CLOSED
@@ -250,6 +279,9 @@ async def join_refusal(store: Store, campaign: Campaign, user_id: UserId) -> Joi
     current = await store.member(campaign.id, user_id)
     if current is not None and current.side_id is not None:
         return JoinOutcome.ALREADY_PLAYING
+    is_gm = current is not None and current.is_gm
+    if join_rule(campaign, is_gm) is JoinRule.CLOSED:
+        return JoinOutcome.JOINING_CLOSED
     if await store.join_request(campaign.id, user_id) is None:
         return JoinOutcome.NO_REQUEST
     return None
@@ -279,6 +311,9 @@ async def join_side(
             return refusal, await store.member(campaign.id, user_id)
         if side_id not in {side.id for side in await store.sides(campaign.id)}:
             return JoinOutcome.UNKNOWN_SIDE, None
+        current = await store.member(campaign.id, user_id)
+        if join_rule(campaign, current is not None and current.is_gm) is JoinRule.APPROVAL:
+            return JoinOutcome.APPROVAL_NEEDED, current
         if not await store.drop_join_request(campaign.id, user_id):
             current = await store.member(campaign.id, user_id)
             playing = current is not None and current.side_id is not None
@@ -290,6 +325,137 @@ async def join_side(
         for notice in notices:
             await store.enqueue(notice, now)
     return JoinOutcome.JOINED, member
+
+
+async def ask_to_join(
+    store: Store,
+    campaign: Campaign,
+    user_id: UserId,
+    side_id: SideId,
+    role: Role,
+    now: datetime,
+) -> JoinOutcome:
+    """A join that needs a GM: the request names the side and role and waits; each GM gets it
+    in private with one tap to approve or refuse, the side's strategists hear of it, and the
+    board lists it, all in one transaction. The person sees nothing of the side meanwhile."""
+    if role not in PLAYER_ROLES:
+        return JoinOutcome.CLOSED
+    async with store.atomic():
+        refusal = await join_refusal(store, campaign, user_id)
+        if refusal is not None:
+            return refusal
+        if side_id not in {side.id for side in await store.sides(campaign.id)}:
+            return JoinOutcome.UNKNOWN_SIDE
+        asked = await store.ask_to_join(campaign.id, user_id, side_id, role, now)
+        if asked is None:
+            return JoinOutcome.NO_REQUEST
+        stamp = now.strftime("%Y%m%dT%H%M%S%f")
+        key = f"join:{user_id}:{stamp}"
+        gms = [m.user_id for m in await store.members(campaign.id) if m.is_gm]
+        reachable = await store.people(gms)
+        queued = [
+            private_post(campaign, gm, "join_request", key, user=user_id)
+            for gm in gms
+            if gm in reachable and reachable[gm].can_receive_private
+        ]
+        queued += await _side_news(store, campaign, side_id, user_id, role, "asked", key)
+        queued.append(board_refresh(campaign, f"asked:{user_id}", now))
+        for message in queued:
+            await store.enqueue(message, now)
+    return JoinOutcome.ASKED
+
+
+async def _side_news(
+    store: Store,
+    campaign: Campaign,
+    side_id: SideId,
+    user_id: UserId,
+    role: Role,
+    event: str,
+    key: str,
+) -> list[NewOutboxMessage]:
+    """Private notes to the side's strategists about a join request (asked, approved,
+    refused), worded when sent in each one's language."""
+    strategists = [
+        m.user_id
+        for m in await store.members(campaign.id)
+        if m.side_id == side_id and Role.STRATEGIST in m.roles and m.user_id != user_id
+    ]
+    person = await store.person(user_id)
+    name = person.display_name if person is not None else str(user_id)
+    return [
+        private_post(
+            campaign,
+            uid,
+            "join_news",
+            f"{key}:{event}",
+            side=side_id,
+            role=role.value,
+            name=name,
+            event=event,
+        )
+        for uid in strategists
+    ]
+
+
+class JoinDecision(StrEnum):
+    """What :func:`decide_join` did."""
+
+    APPROVED = "approved"
+    REFUSED = "refused"
+    GONE = "gone"  # no request waits (decided by another GM, withdrawn, or the person removed)
+    CANNOT_JOIN = "cannot_join"  # approved, but the side is gone or they already play
+
+
+async def decide_join(
+    store: Store,
+    campaign: Campaign,
+    gm: UserId,
+    user_id: UserId,
+    approve: bool,
+    now: datetime,
+    group_notice_text: str | None = None,
+) -> tuple[JoinDecision, JoinRequest | None]:
+    """A GM approves or refuses a join request that waits (audited). Approved: the person
+    joins the side they asked for, with the role they asked for; refused: the request goes.
+    The person and the side's strategists are told in private, the group (approved, with
+    ``group_notice_text``) and the board, all in one transaction with the decision."""
+    async with store.atomic():
+        request = await store.join_request(campaign.id, user_id)
+        if request is None or not request.awaits_gm or request.role is None:
+            return JoinDecision.GONE, request
+        side_id, role = request.side_id, request.role
+        sides = {side.id for side in await store.sides(campaign.id)}
+        current = await store.member(campaign.id, user_id)
+        cannot = side_id not in sides or (current is not None and current.side_id is not None)
+        settled = await store.settle_join_request(
+            campaign.id, user_id, approve and not cannot, gm, now
+        )
+        if settled is None or side_id is None:
+            return JoinDecision.GONE, request
+        stamp = now.strftime("%Y%m%dT%H%M%S%f")
+        key = f"join:{user_id}:{stamp}"
+        approved = approve and not cannot
+        event = "approved" if approved else "refused"
+        queued = await _side_news(store, campaign, side_id, user_id, role, event, key)
+        queued.append(
+            private_post(
+                campaign, user_id, "join_answer", key, side=side_id, role=role.value, event=event
+            )
+        )
+        queued.append(board_refresh(campaign, f"decided:{user_id}", now))
+        if approved:
+            roles = frozenset({role}) | (current.roles if current is not None else frozenset())
+            await store.put_member(
+                campaign.id, user_id, request.display_name, roles, side_id, gm, now
+            )
+            if group_notice_text is not None:
+                queued.append(group_notice(campaign, group_notice_text, now))
+        for message in queued:
+            await store.enqueue(message, now)
+    if cannot and approve:
+        return JoinDecision.CANNOT_JOIN, request
+    return (JoinDecision.APPROVED if approved else JoinDecision.REFUSED), request
 
 
 async def move_member(
@@ -381,6 +547,9 @@ class Board:
     choosing_side: tuple[str, ...]  # started the bot, no side yet
     results_in: int | None = None  # battles with a result, in battles and resolution
     battles: int | None = None
+    awaiting_answer: int = 0  # reported, not answered by the other side yet (they stand)
+    disputed: tuple[int, ...] = ()  # battles whose result is disputed: the GMs decide
+    awaiting_gm: tuple[tuple[str, SideId], ...] = ()  # (name, side) waiting for approval
 
 
 async def battle_list_public_at(store: Store, campaign: Campaign, now: datetime) -> datetime | None:
@@ -424,14 +593,20 @@ async def board(store: Store, campaign: Campaign, now: datetime) -> Board:
         for side in sides
     )
     requests = await store.join_requests(campaign.id)
+    asked = [r for r in requests if r.awaits_gm and r.side_id is not None]
+    requests = [r for r in requests if not r.awaits_gm]
     people = await store.people([r.user_id for r in requests])
     opened = {uid for uid, person in people.items() if person.can_receive_private}
     results_in = battles = None
+    awaiting = 0
+    disputed: tuple[int, ...] = ()
     listed = campaign.phase in (Phase.BATTLES, Phase.RESOLUTION)
     if listed and await battle_list_public_at(store, campaign, now) is None:
         reports = await store.battle_reports(campaign.id, campaign.turn)
         battles = len(reports)
         results_in = sum(1 for report in reports if report.effective() is not None)
+        awaiting = sum(1 for report in reports if report.awaiting_answer)
+        disputed = tuple(report.battle for report in reports if report.disputed)
     return Board(
         campaign=campaign,
         sides=lines,
@@ -439,6 +614,9 @@ async def board(store: Store, campaign: Campaign, now: datetime) -> Board:
         choosing_side=tuple(r.display_name for r in requests if r.user_id in opened),
         results_in=results_in,
         battles=battles,
+        awaiting_answer=awaiting,
+        disputed=disputed,
+        awaiting_gm=tuple((r.display_name, r.side_id) for r in asked if r.side_id is not None),
     )
 
 
@@ -548,11 +726,17 @@ def battle_result(battle: int, outcome: str, winner: str) -> BattleResult | None
 async def end_campaign(
     store: Store, campaign: Campaign, actor: UserId, now: datetime
 ) -> Campaign | None:
-    """Finish the campaign now (the GM confirmed); ``None`` if it changed meanwhile."""
-    result = await store.set_status(
-        campaign.id, campaign.status, CampaignStatus.FINISHED, actor, "ended by the GM", now
+    """Finish the campaign now (the GM confirmed); ``None`` if it changed meanwhile. Every
+    player hears of it in private too."""
+    told = await private_summaries(
+        store, campaign, "campaign_ended", "ended", [s.id for s in await store.sides(campaign.id)]
     )
-    if not result.applied or result.campaign is None:
-        return None
-    await store.enqueue(board_refresh(result.campaign, "ended", now), now)
+    async with store.atomic():
+        result = await store.set_status(
+            campaign.id, campaign.status, CampaignStatus.FINISHED, actor, "ended by the GM", now
+        )
+        if not result.applied or result.campaign is None:
+            return None
+        for message in (board_refresh(result.campaign, "ended", now), *told):
+            await store.enqueue(message, now)
     return result.campaign

@@ -58,6 +58,7 @@ class BlockReason(StrEnum):
     TOO_FEW_SIDES = "too_few_sides"  # setup needs at least two sides
     SIDES_NOT_DEPLOYED = "sides_not_deployed"  # ``sides`` lists them; the GM places them
     RESULTS_MISSING = "results_missing"  # policy "wait for the GM": ``battles`` lists them
+    RESULTS_DISPUTED = "results_disputed"  # open disputes (and missing results): the GMs decide
 
 
 class AdvanceResult(BaseModel):
@@ -70,6 +71,7 @@ class AdvanceResult(BaseModel):
     reason: BlockReason | None = None
     sides: tuple[SideId, ...] = ()
     battles: tuple[int, ...] = ()
+    disputed: tuple[int, ...] = ()
 
     @property
     def advanced(self) -> bool:
@@ -132,10 +134,10 @@ async def advance(
 ) -> AdvanceResult:
     """Move the campaign from (``expected_turn``, ``expected_phase``) to its next phase.
 
-    ``force`` is the GM's "resolve now" under the wait-for-the-GM policy: battles without a
-    result then count as draws without losses. ``post_at`` holds the battle list and its
-    notices in the outbox until then (orders close Thursday, the list is posted Friday).
-    Queued posts go out through the outbox.
+    ``force`` is the GM's "resolve now" while the resolution waits (open disputes, or missing
+    results under the wait-for-the-GM policy): those battles then count as draws without
+    losses. ``post_at`` holds the battle list and its notices in the outbox until then (orders
+    close Thursday, the list is posted Friday). Queued posts go out through the outbox.
     """
     campaign = await store.campaign(campaign_id)
     if campaign is None:
@@ -262,8 +264,13 @@ async def _resolve(
             return AdvanceResult(
                 outcome=AdvanceOutcome.BLOCKED,
                 campaign=after,
-                reason=BlockReason.RESULTS_MISSING,
-                battles=resolved.unreported,
+                reason=(
+                    BlockReason.RESULTS_DISPUTED
+                    if resolved.disputed
+                    else BlockReason.RESULTS_MISSING
+                ),
+                battles=tuple(sorted({*resolved.unreported, *resolved.disputed})),
+                disputed=resolved.disputed,
             )
         case ResolveOutcome.ALREADY_DONE:
             return AdvanceResult(outcome=AdvanceOutcome.ALREADY_DONE, campaign=after)

@@ -14,11 +14,12 @@ says which rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
 from bot.services.campaigns import battle_list_public_at, board_refresh
+from bot.services.posting import group_post
 from bot.services.turns import game_for
 from bot.services.window import orders_opening
 from rules import (
@@ -78,6 +79,10 @@ class Refusal(StrEnum):
     LIST_NOT_PUBLIC = "list_not_public"  # the battle list is held until its posting time
     CHANGED_MEANWHILE = "changed_meanwhile"  # confirming a set another strategist just changed
     BUSY = "busy"  # others kept saving the same set; this change could not be applied
+    SETTLED = "settled"  # a GM decided this battle's result: only a GM changes it
+    AGREED = "agreed"  # both sides agreed on this result: only a GM changes it
+    DISPUTED = "disputed"  # the result is disputed: the GMs decide (or a side accepts the other's)
+    NOT_GM = "not_gm"  # only the campaign's GMs decide results
     NOT_OPEN_YET = "not_open_yet"  # the turn began but its orders window opens later
     CAMPAIGN_OVER = "campaign_over"  # the campaign has finished (or the GM ended it)
 
@@ -674,6 +679,7 @@ class BattleDesk:
     battles: tuple[Battle, ...]
     reports: Mapping[int, BattleReport]
     reporters: Mapping[int, SideId | None]  # battle -> side of whoever reported it
+    disputers: Mapping[int, SideId | None] = field(default_factory=dict)  # ... disputed it
 
 
 async def battles_public_at(store: Store, seat: Seat, now: datetime) -> datetime | None:
@@ -706,20 +712,27 @@ async def open_battles(store: Store, seat: Seat, now: datetime | None = None) ->
     reports = {r.battle: r for r in await store.battle_reports(campaign.id, campaign.turn)}
     members = {m.user_id: m for m in await store.members(campaign.id)}
     reporters: dict[int, SideId | None] = {}
+    disputers: dict[int, SideId | None] = {}
     for number, report in reports.items():
         who = members.get(report.reported_by) if report.reported_by is not None else None
         reporters[number] = who.side_id if who else None
-    return BattleDesk(campaign=campaign, battles=mine, reports=reports, reporters=reporters)
+        if report.disputed_by is not None:
+            disputer = members.get(report.disputed_by)
+            disputers[number] = disputer.side_id if disputer else None
+    return BattleDesk(
+        campaign=campaign, battles=mine, reports=reports, reporters=reporters, disputers=disputers
+    )
 
 
 @dataclass(frozen=True)
 class ResultWrite:
-    """What a report, confirmation or dispute did."""
+    """What a report, confirmation or dispute did (``event``: what the others are told)."""
 
     refusal: Refusal | None = None
     battle: Battle | None = None
     report: BattleReport | None = None
     notices: tuple[NewOutboxMessage, ...] = ()
+    event: str = ""
 
 
 async def _battle_for(
@@ -746,7 +759,8 @@ async def _battle_for(
 def result_notice(
     campaign: Campaign, turn: int, battle: int, user_id: UserId, event: str, seq: int
 ) -> NewOutboxMessage:
-    """A private note about a battle's result (reported, confirmed, disputed) to one person."""
+    """A private note about a battle's result (reported, confirmed, disputed, accepted,
+    decided) to one person."""
     return NewOutboxMessage(
         campaign_id=campaign.id,
         chat_id=user_id,
@@ -756,31 +770,94 @@ def result_notice(
     )
 
 
-async def _result_notices(
-    store: Store,
-    campaign: Campaign,
-    battle: Battle,
-    sides: set[SideId],
-    actor: UserId,
-    event: str,
-    now: datetime,
-) -> tuple[NewOutboxMessage, ...]:
-    """The notes to the members of ``sides`` who can get private messages (to be queued with
-    the write they announce)."""
+async def reachable_players(
+    store: Store, campaign: Campaign, sides: set[SideId], actor: UserId | None = None
+) -> list[UserId]:
+    """The strategists and tacticians of ``sides`` (but ``actor``) the bot can write to."""
     members = [
         m
         for m in await store.members(campaign.id)
         if m.side_id in sides and m.user_id != actor and m.roles & {Role.STRATEGIST, Role.TACTICIAN}
     ]
     people = await store.people([m.user_id for m in members])
+    return [
+        m.user_id
+        for m in members
+        if (person := people.get(m.user_id)) is not None and person.can_receive_private
+    ]
+
+
+async def reachable_gms(store: Store, campaign: Campaign) -> list[UserId]:
+    """The GMs and co-GMs the bot can write to in private."""
+    gms = [m.user_id for m in await store.members(campaign.id) if m.is_gm]
+    people = await store.people(gms)
+    return [
+        uid for uid in gms if (person := people.get(uid)) is not None and person.can_receive_private
+    ]
+
+
+async def result_notices(
+    store: Store,
+    campaign: Campaign,
+    battle: Battle,
+    sides: set[SideId],
+    actor: UserId | None,
+    event: str,
+    now: datetime,
+) -> tuple[NewOutboxMessage, ...]:
+    """The notes to the players of ``sides`` who can get private messages (to be queued with
+    the write they announce)."""
     seq = int(now.timestamp() * 1000)
-    queued: list[NewOutboxMessage] = []
-    for member in members:
-        person = people.get(member.user_id)
-        if person is None or not person.can_receive_private:
-            continue
-        queued.append(result_notice(campaign, campaign.turn, battle.id, member.user_id, event, seq))
-    return tuple(queued)
+    return tuple(
+        result_notice(campaign, campaign.turn, battle.id, user_id, event, seq)
+        for user_id in await reachable_players(store, campaign, sides, actor)
+    )
+
+
+def dispute_notice(
+    campaign: Campaign, turn: int, battle: int, user_id: UserId, seq: int
+) -> NewOutboxMessage:
+    """A GM's private message about a disputed battle: both accounts and the decision buttons."""
+    return NewOutboxMessage(
+        campaign_id=campaign.id,
+        chat_id=user_id,
+        kind="dispute",
+        payload={"campaign_id": campaign.id, "turn": turn, "battle": battle},
+        dedup_key=f"campaign:{campaign.id}:turn:{turn}:battle:{battle}:dispute:{seq}:{user_id}",
+    )
+
+
+async def _dispute_notices(
+    store: Store, campaign: Campaign, battle: Battle, now: datetime
+) -> tuple[NewOutboxMessage, ...]:
+    seq = int(now.timestamp() * 1000)
+    return tuple(
+        dispute_notice(campaign, campaign.turn, battle.id, gm, seq)
+        for gm in await reachable_gms(store, campaign)
+    )
+
+
+async def _current_report(
+    store: Store, campaign: Campaign, battle: Battle
+) -> tuple[BattleReport | None, SideId | None, SideId | None]:
+    """The battle's report and the sides of whoever reported and disputed it."""
+    reports = {r.battle: r for r in await store.battle_reports(campaign.id, campaign.turn)}
+    report = reports.get(battle.id)
+    if report is None:
+        return None, None, None
+    sides: dict[UserId, SideId | None] = {}
+    for user_id in (report.reported_by, report.disputed_by):
+        if user_id is not None and user_id not in sides:
+            member = await store.member(campaign.id, user_id)
+            sides[user_id] = member.side_id if member is not None else None
+    reporter = sides.get(report.reported_by) if report.reported_by is not None else None
+    disputer = sides.get(report.disputed_by) if report.disputed_by is not None else None
+    return report, reporter, disputer
+
+
+def _fighting_side(seat: Seat, battle: Battle) -> SideId | None:
+    """The presser's side if it fights this battle (a GM who plays it too counts as a player)."""
+    return seat.side if seat.side in battle.participants() else None
 
 
 async def report_result(
@@ -792,8 +869,12 @@ async def report_result(
     winner: SideId | None,
     now: datetime,
 ) -> ResultWrite:
-    """A participant (or the GM) reports how a battle ended; the other side is asked to
-    confirm. Reporting again replaces the report and needs a new confirmation."""
+    """A participant (or the GM) reports how a battle ended (RULES.md 3.4).
+
+    The first report stands unless the other side disputes it by the deadline; the other side
+    reporting the same result confirms it, and a different one disputes it (the GMs decide).
+    A side may change its own report until the other side answers; a result both sides agreed
+    on, or a GM decided, is changed only by a GM."""
     campaign, battle, refusal = await _battle_for(store, seat, expected_turn, battle_id, now)
     if refusal is not None or battle is None:
         return ResultWrite(refusal=refusal)
@@ -802,8 +883,31 @@ async def report_result(
     ):
         return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle)
     result = BattleResult(battle=battle.id, outcome=outcome, winner=winner)
-    others = set(battle.participants()) - ({seat.side} if seat.side else set())
-    notices = await _result_notices(
+    report, reporter, disputer = await _current_report(store, campaign, battle)
+    side = _fighting_side(seat, battle)
+    if report is not None and report.override is not None:
+        return ResultWrite(refusal=Refusal.SETTLED, battle=battle, report=report)
+    if report is not None and report.disputed and side is None:
+        return ResultWrite(refusal=Refusal.DISPUTED, battle=battle, report=report)
+    if report is not None and report.reported is not None and side is not None:
+        if report.disputed:
+            # Either side may take the other's account (it ends the dispute); the disputing
+            # side may give another account; otherwise the GMs decide.
+            if side == reporter and result == report.counter:
+                return await _confirm(store, seat, campaign, battle, result, now)
+            if side == disputer and result == report.reported:
+                return await _confirm(store, seat, campaign, battle, result, now)
+            if side == disputer:
+                return await _dispute(store, seat, campaign, battle, report.reported, result, now)
+            return ResultWrite(refusal=Refusal.DISPUTED, battle=battle, report=report)
+        if reporter is not None and side != reporter:
+            if result == report.reported:
+                return await _confirm(store, seat, campaign, battle, result, now)
+            return await _dispute(store, seat, campaign, battle, report.reported, result, now)
+        if report.confirmed_by is not None:
+            return ResultWrite(refusal=Refusal.AGREED, battle=battle, report=report)
+    others = set(battle.participants()) - ({side} if side else set())
+    notices = await result_notices(
         store, campaign, battle, others, seat.member.user_id, "reported", now
     )
     written = await store.report_result(
@@ -816,7 +920,7 @@ async def report_result(
     )
     if written.outcome is not WriteOutcome.SAVED:
         return ResultWrite(refusal=Refusal.STALE, battle=battle)
-    return ResultWrite(battle=battle, report=written.report, notices=notices)
+    return ResultWrite(battle=battle, report=written.report, notices=notices, event="reported")
 
 
 async def answer_result(
@@ -827,41 +931,241 @@ async def answer_result(
     expected: BattleResult | None,
     confirm: bool,
     now: datetime,
+    counter: BattleResult | None = None,
 ) -> ResultWrite:
-    """The other side (or the GM) confirms the reported result (only if it is still
-    ``expected``) or disputes it for the GM to settle."""
+    """Confirm an account of a battle (only if it is still ``expected``), or dispute the
+    reported one with the presser's own account ``counter`` for the GMs to decide.
+
+    Confirming the reported result is for the other side (or a GM); in a dispute, the side that
+    reported may confirm the disputing side's account instead, which ends the dispute."""
     campaign, battle, refusal = await _battle_for(store, seat, expected_turn, battle_id, now)
     if refusal is not None or battle is None:
         return ResultWrite(refusal=refusal)
-    reports = {r.battle: r for r in await store.battle_reports(campaign.id, campaign.turn)}
-    report = reports.get(battle.id)
+    report, reporter, disputer = await _current_report(store, campaign, battle)
     if report is None or report.reported is None or report.reported_by is None:
         return ResultWrite(refusal=Refusal.NO_REPORT, battle=battle)
-    reporter = await store.member(campaign.id, report.reported_by)
-    reporter_side = reporter.side_id if reporter else None
-    if not seat.is_gm and (seat.side is None or seat.side == reporter_side):
-        return ResultWrite(refusal=Refusal.NOT_OPPONENT, battle=battle, report=report)
-    told = set(battle.participants()) - ({seat.side} if seat.side else set())
-    event = "confirmed" if confirm else "disputed"
-    notices = await _result_notices(store, campaign, battle, told, seat.member.user_id, event, now)
-    outbox = (*notices, board_refresh(campaign, f"result:{battle.id}", now))
+    if report.override is not None:
+        return ResultWrite(refusal=Refusal.SETTLED, battle=battle, report=report)
+    if expected is None or expected.battle != battle.id:
+        return ResultWrite(refusal=Refusal.REPORT_CHANGED, battle=battle, report=report)
+    side = _fighting_side(seat, battle)
     if confirm:
-        if expected is None:
+        if expected == report.reported:
+            author = reporter
+        elif report.disputed and expected == report.counter:
+            author = disputer
+        else:
             return ResultWrite(refusal=Refusal.REPORT_CHANGED, battle=battle, report=report)
-        written = await store.confirm_result(
-            campaign.id, campaign.turn, expected, seat.member.user_id, now, outbox=outbox
-        )
-    else:
-        written = await store.dispute_result(
-            campaign.id, campaign.turn, battle.id, seat.member.user_id, now, outbox=outbox
-        )
-    match written.outcome:
+        if (side is None and not seat.is_gm) or (side is not None and side == author):
+            return ResultWrite(refusal=Refusal.NOT_OPPONENT, battle=battle, report=report)
+        return await _confirm(store, seat, campaign, battle, expected, now)
+    if side is None or side == reporter:
+        return ResultWrite(refusal=Refusal.NOT_OPPONENT, battle=battle, report=report)
+    if expected != report.reported:
+        return ResultWrite(refusal=Refusal.REPORT_CHANGED, battle=battle, report=report)
+    if (
+        counter is None
+        or counter.battle != battle.id
+        or (counter.winner is not None and counter.winner not in battle.participants())
+    ):
+        return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle, report=report)
+    if counter == report.reported:
+        return await _confirm(store, seat, campaign, battle, counter, now)
+    return await _dispute(store, seat, campaign, battle, report.reported, counter, now)
+
+
+async def _confirm(
+    store: Store,
+    seat: Seat,
+    campaign: Campaign,
+    battle: Battle,
+    expected: BattleResult,
+    now: datetime,
+) -> ResultWrite:
+    side = _fighting_side(seat, battle)
+    told = set(battle.participants()) - ({side} if side else set())
+    notices = await result_notices(
+        store, campaign, battle, told, seat.member.user_id, "confirmed", now
+    )
+    written = await store.confirm_result(
+        campaign.id,
+        campaign.turn,
+        expected,
+        seat.member.user_id,
+        now,
+        outbox=(*notices, board_refresh(campaign, f"result:{battle.id}", now)),
+    )
+    return _written(written.outcome, battle, written.report, notices, "confirmed")
+
+
+async def _dispute(
+    store: Store,
+    seat: Seat,
+    campaign: Campaign,
+    battle: Battle,
+    expected: BattleResult,
+    counter: BattleResult,
+    now: datetime,
+) -> ResultWrite:
+    side = _fighting_side(seat, battle)
+    told = set(battle.participants()) - ({side} if side else set())
+    notices = await result_notices(
+        store, campaign, battle, told, seat.member.user_id, "disputed", now
+    )
+    alarms = await _dispute_notices(store, campaign, battle, now)
+    written = await store.dispute_result(
+        campaign.id,
+        campaign.turn,
+        expected,
+        counter,
+        seat.member.user_id,
+        now,
+        outbox=(*notices, *alarms, board_refresh(campaign, f"result:{battle.id}", now)),
+    )
+    return _written(written.outcome, battle, written.report, notices, "disputed")
+
+
+def _written(
+    outcome: WriteOutcome,
+    battle: Battle,
+    report: BattleReport | None,
+    notices: tuple[NewOutboxMessage, ...],
+    event: str,
+) -> ResultWrite:
+    match outcome:
         case WriteOutcome.SAVED:
-            pass
+            return ResultWrite(battle=battle, report=report, notices=notices, event=event)
         case WriteOutcome.REPORT_CHANGED:
-            return ResultWrite(refusal=Refusal.REPORT_CHANGED, battle=battle, report=written.report)
+            return ResultWrite(refusal=Refusal.REPORT_CHANGED, battle=battle, report=report)
         case WriteOutcome.NO_REPORT:
             return ResultWrite(refusal=Refusal.NO_REPORT, battle=battle)
         case _:
             return ResultWrite(refusal=Refusal.STALE, battle=battle)
-    return ResultWrite(battle=battle, report=written.report, notices=notices)
+
+
+async def decide_result(
+    store: Store,
+    seat: Seat,
+    expected_turn: int,
+    battle_id: int,
+    result: BattleResult,
+    now: datetime,
+) -> ResultWrite:
+    """A GM's final word on a battle of the turn being played (a dispute, or any other):
+    audited, both sides told in private, the group told, the board refreshed, all at once."""
+    if not seat.is_gm:
+        return ResultWrite(refusal=Refusal.NOT_GM)
+    campaign, battle, refusal = await _battle_for(store, seat, expected_turn, battle_id, now)
+    if refusal is not None or battle is None:
+        return ResultWrite(refusal=refusal)
+    if result.battle != battle.id or (
+        result.winner is not None and result.winner not in battle.participants()
+    ):
+        return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle)
+    report, _reporter, _disputer = await _current_report(store, campaign, battle)
+    if report is not None and report.override == result:
+        return ResultWrite(battle=battle, report=report, event="decided")
+    reason = (
+        "dispute decided by the GM" if report is not None and report.disputed else "set by the GM"
+    )
+    actor = seat.member.user_id
+    notices = await result_notices(
+        store, campaign, battle, set(battle.participants()), actor, "decided", now
+    )
+    seq = int(now.timestamp() * 1000)
+    announcement = group_post(
+        campaign,
+        "result_decided",
+        f"turn:{campaign.turn}:battle:{battle.id}:decided:{seq}",
+        turn=campaign.turn,
+        battle=battle.id,
+        by=actor,
+    )
+    async with store.atomic():
+        written = await store.override_result(
+            campaign.id, campaign.turn, battle.id, result, actor, reason, now
+        )
+        if written.outcome is not WriteOutcome.SAVED:
+            return _written(written.outcome, battle, written.report, (), "decided")
+        for message in (
+            *notices,
+            announcement,
+            board_refresh(campaign, f"decided:{battle.id}", now),
+        ):
+            await store.enqueue(message, now)
+    return ResultWrite(battle=battle, report=written.report, notices=notices, event="decided")
+
+
+@dataclass(frozen=True)
+class BattleDuties:
+    """What a side still has to do about this turn's results: battles nobody reported yet,
+    and reports of the other side it has not answered (they stand unless it disputes)."""
+
+    to_report: tuple[int, ...] = ()
+    to_answer: tuple[int, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.to_report or self.to_answer)
+
+
+async def battle_duties(store: Store, campaign: Campaign) -> dict[SideId, BattleDuties]:
+    """Each side's :class:`BattleDuties` for the current turn's list (sides with none left out)."""
+    listed = await store.battle_list(campaign.id, campaign.turn)
+    if listed is None:
+        return {}
+    reports = {r.battle: r for r in await store.battle_reports(campaign.id, campaign.turn)}
+    members = {m.user_id: m.side_id for m in await store.members(campaign.id)}
+    report_of: dict[SideId, list[int]] = {}
+    answer_of: dict[SideId, list[int]] = {}
+    for battle in listed.battles:
+        report = reports.get(battle.id)
+        if report is None or (report.reported is None and report.override is None):
+            for side in battle.participants():
+                report_of.setdefault(side, []).append(battle.id)
+        elif report.awaiting_answer:
+            reporter = members.get(report.reported_by) if report.reported_by is not None else None
+            for side in battle.participants():
+                if side != reporter:
+                    answer_of.setdefault(side, []).append(battle.id)
+    return {
+        side: BattleDuties(tuple(report_of.get(side, ())), tuple(answer_of.get(side, ())))
+        for side in {*report_of, *answer_of}
+    }
+
+
+class SourceKind(StrEnum):
+    """Where a battle's result in a resolved turn came from."""
+
+    GM = "gm"  # a GM decided it
+    AGREED = "agreed"  # one side reported it, the other confirmed it
+    STANDS = "stands"  # reported, neither confirmed nor disputed by the deadline: it stands
+    DISPUTED = "disputed"  # still disputed when a GM forced the resolution: the policy applied
+    UNREPORTED = "unreported"  # nobody reported it: the policy applied
+
+
+@dataclass(frozen=True)
+class ResultSource:
+    """A battle's result source, with the side that reported it (``STANDS``, ``AGREED``)."""
+
+    kind: SourceKind
+    side: SideId | None = None
+
+
+async def result_sources(store: Store, campaign_id: int, turn: int) -> dict[int, ResultSource]:
+    """Where each battle result of ``turn``'s current list came from, for the summary."""
+    reports = await store.battle_reports(campaign_id, turn)
+    members = {m.user_id: m.side_id for m in await store.members(campaign_id)}
+    sources: dict[int, ResultSource] = {}
+    for report in reports:
+        side = members.get(report.reported_by) if report.reported_by is not None else None
+        if report.override is not None:
+            sources[report.battle] = ResultSource(SourceKind.GM)
+        elif report.reported is None:
+            sources[report.battle] = ResultSource(SourceKind.UNREPORTED)
+        elif report.disputed:
+            sources[report.battle] = ResultSource(SourceKind.DISPUTED, side)
+        elif report.confirmed_by is not None:
+            sources[report.battle] = ResultSource(SourceKind.AGREED, side)
+        else:
+            sources[report.battle] = ResultSource(SourceKind.STANDS, side)
+    return sources

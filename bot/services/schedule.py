@@ -37,8 +37,9 @@ from bot.clock import Clock
 from bot.logs import log_context
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, advance
 from bot.services.deadlines import battle_list_time, phase_deadline, reminder_times
+from bot.services.orders import battle_duties
 from bot.services.posting import group_post, private_post
-from bot.services.turns import unreported_battles
+from bot.services.turns import holding_battles
 from bot.services.window import current_entry
 from storage import (
     Campaign,
@@ -49,7 +50,6 @@ from storage import (
     Phase,
     Role,
     Store,
-    UnreportedPolicy,
     WeeklyTime,
 )
 from storage.models import SideId, UserId
@@ -159,24 +159,14 @@ async def unready_sides(store: Store, campaign: Campaign) -> list[SideId]:
 
 async def concerned(store: Store, campaign: Campaign) -> list[UserId]:
     """Who a reminder of the current phase is for: strategists of sides not ready (orders,
-    deployment); players of sides with a battle still without a result (battles)."""
+    deployment); players of sides with a battle nobody reported, or with the other side's
+    report still to answer (battles)."""
     members = await store.members(campaign.id)
     if campaign.phase in (Phase.ORDERS, Phase.DEPLOYMENT):
         waiting = set(await unready_sides(store, campaign))
         users = [m.user_id for m in members if m.side_id in waiting and Role.STRATEGIST in m.roles]
     elif campaign.phase is Phase.BATTLES:
-        battle_list = await store.battle_list(campaign.id, campaign.turn)
-        if battle_list is None:
-            return []
-        done = {
-            result.battle for result in await store.effective_results(campaign.id, campaign.turn)
-        }
-        waiting = {
-            side
-            for battle in battle_list.battles
-            if battle.id not in done
-            for side in battle.participants()
-        }
+        waiting = set(await battle_duties(store, campaign))
         players = {Role.STRATEGIST, Role.TACTICIAN}
         users = [m.user_id for m in members if m.side_id in waiting and m.roles & players]
     else:
@@ -459,12 +449,11 @@ class CampaignScheduler:
             return not await unready_sides(self.store, campaign)
         if campaign.phase is Phase.RESOLUTION:
             # Resolving is two transactions (battles -> resolution, then the new turn): after a
-            # crash between them, or once the last result a waiting resolution needed came in,
-            # finish it; while it waits for the GM's decision on missing results, do not.
-            if campaign.unreported_policy is not UnreportedPolicy.WAIT_FOR_GM:
-                return True
+            # crash between them, or once the last result or decision a waiting resolution
+            # needed came in, finish it; while it waits for the GM (open disputes, or missing
+            # results under the wait-for-the-GM policy), do not.
             inputs = await self.store.turn_inputs(campaign.id, campaign.turn)
-            return not unreported_battles(inputs)
+            return not holding_battles(inputs, campaign.unreported_policy)
         return False
 
     async def _remind(self, campaign: Campaign, clock: ClockState, now: datetime) -> bool:

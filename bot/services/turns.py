@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, JsonValue
 
 from bot.services.deployment import sides_to_place
 from bot.services.posting import board_post, group_post, held_until, private_post
@@ -39,6 +39,7 @@ from storage import (
     NewOutboxMessage,
     Phase,
     Role,
+    Store,
     TransitionOutcome,
     TransitionResult,
     TurnInputs,
@@ -184,6 +185,30 @@ async def publish_battle_list(
     )
 
 
+async def private_summaries(
+    store: Store,
+    campaign: Campaign,
+    kind: str,
+    key: str,
+    sides: Iterable[SideId],
+    **payload: JsonValue,
+) -> list[NewOutboxMessage]:
+    """A private post of ``kind`` to every player of ``sides`` the bot can write to (worded when
+    sent, in each player's own language), each naming the player's side."""
+    wanted = set(sides)
+    members = [
+        m
+        for m in await store.members(campaign.id)
+        if m.side_id in wanted and m.roles & {Role.STRATEGIST, Role.TACTICIAN}
+    ]
+    people = await store.people([m.user_id for m in members])
+    return [
+        private_post(campaign, m.user_id, kind, key, side=m.side_id, **payload)
+        for m in members
+        if (person := people.get(m.user_id)) is not None and person.can_receive_private
+    ]
+
+
 class ResolveOutcome(StrEnum):
     """What :func:`resolve_and_store` did."""
 
@@ -202,20 +227,42 @@ class ResolveResult(BaseModel):
     outcome: ResolveOutcome
     message: str
     unreported: tuple[int, ...] = ()
+    disputed: tuple[int, ...] = ()
     resolution: TurnResolution | None = None
     transition: TransitionResult | None = None
 
 
 def unreported_battles(inputs: TurnInputs) -> tuple[int, ...]:
-    """The battles of the turn's list with no result that counts yet."""
+    """The battles of the turn's list that nobody reported (a disputed one is not among them)."""
     if inputs.battle_list is None:
         return ()
-    given = {result.battle for result in inputs.results}
+    given = {result.battle for result in inputs.results} | set(inputs.disputed)
     return tuple(battle.id for battle in inputs.battle_list.battles if battle.id not in given)
 
 
+def holding_battles(inputs: TurnInputs, policy: UnreportedPolicy) -> tuple[int, ...]:
+    """The battles the resolution waits for: every open dispute (RULES.md 3.4: the GMs decide
+    it), and under the "wait for the GM" policy every unreported battle; in battle order."""
+    waiting = set(inputs.disputed)
+    if policy is UnreportedPolicy.WAIT_FOR_GM:
+        waiting |= set(unreported_battles(inputs))
+    return tuple(sorted(waiting))
+
+
+def _forced_reason(unreported: Sequence[int], disputed: Sequence[int]) -> str:
+    """The audit's words for what a forced resolution settled by the unreported policy."""
+    parts = []
+    if disputed:
+        parts.append("disputed battles " + ", ".join(map(str, disputed)))
+    if unreported:
+        parts.append("unreported battles " + ", ".join(map(str, unreported)))
+    if not parts:
+        return ""
+    return "forced by the GM: " + " and ".join(parts) + " counted as draws without losses"
+
+
 async def resolve_and_store(
-    store: CampaignStore,
+    store: Store,
     campaign_id: int,
     turn: int,
     actor: UserId | None,
@@ -227,11 +274,12 @@ async def resolve_and_store(
 ) -> ResolveResult:
     """Resolve ``turn`` from what is stored and start the next turn (or finish the game).
 
-    Moves (turn, battles) to (turn, resolution) first. With the "wait for the GM" policy and
-    battles still unreported, stops there unless ``force`` (the GM's "resolve now"): unreported
-    battles then count as draws without losses. Safe to run twice: the second run finds the
-    turn resolved and does nothing. ``notices`` (the next orders window) are queued with the
-    resolution, unless the game ends.
+    Moves (turn, battles) to (turn, resolution) first. With a dispute still open, or with the
+    "wait for the GM" policy and battles still unreported, stops there unless ``force`` (the
+    GM's "resolve now"): those battles then count as draws without losses, and the audit says
+    which. Safe to run twice: the second run finds the turn resolved and does nothing.
+    ``notices`` (the next orders window, the players' private summaries) are queued with the
+    resolution.
     """
     campaign = await store.campaign(campaign_id)
     if campaign is None:
@@ -264,16 +312,26 @@ async def resolve_and_store(
             )
     inputs = await store.turn_inputs(campaign_id, turn)
     unreported = unreported_battles(inputs)
-    if unreported and campaign.unreported_policy is UnreportedPolicy.WAIT_FOR_GM and not force:
+    holding = holding_battles(inputs, campaign.unreported_policy)
+    if holding and not force:
         return ResolveResult(
             outcome=ResolveOutcome.WAITING_FOR_RESULTS,
-            message=f"waiting for the GM: battles {', '.join(map(str, unreported))} unreported",
-            unreported=unreported,
+            message=f"waiting for the GM: battles {', '.join(map(str, holding))}",
+            unreported=tuple(b for b in holding if b not in inputs.disputed),
+            disputed=inputs.disputed,
         )
     resolution = resolve_turn(
         game_for(campaign, modules), inputs.state, inputs.orders, inputs.results
     )
     revision = len(await store.resolutions(campaign_id, turn, include_retired=True)) + 1
+    summaries = await private_summaries(
+        store,
+        campaign,
+        "turn_result",
+        f"turn:{turn}:resolution:{revision}:summary",
+        inputs.state.sides(),
+        turn=turn,
+    )
     stored = await store.store_resolution(
         campaign_id,
         Phase.RESOLUTION,
@@ -286,7 +344,9 @@ async def resolve_and_store(
             group_post(campaign, "map", f"turn:{turn}:resolution:{revision}:map", turn=turn + 1),
             board_post(campaign, f"turn:{turn}:resolution:{revision}"),
             *(() if resolution.report.game_over else notices),
+            *summaries,
         ],
+        reason=_forced_reason(unreported, inputs.disputed) if force else "",
     )
     if stored.applied:
         outcome = ResolveOutcome.RESOLVED
@@ -306,7 +366,7 @@ async def resolve_and_store(
 
 
 async def correct_result(
-    store: CampaignStore,
+    store: Store,
     campaign_id: int,
     turn: int,
     results: Sequence[BattleResult],
@@ -347,6 +407,15 @@ async def correct_result(
     )
     resolution = resolve_turn(game_for(campaign, modules), old.state, old.orders, ordered)
     revision = len(await store.resolutions(campaign_id, turn, include_retired=True)) + 1
+    summaries = await private_summaries(
+        store,
+        campaign,
+        "turn_result",
+        f"turn:{turn}:resolution:{revision}:summary",
+        old.state.sides(),
+        turn=turn,
+        corrected=True,
+    )
     return await store.supersede_resolution(
         campaign_id,
         turn,
@@ -366,6 +435,7 @@ async def correct_result(
                 corrects=turn,
             ),
             board_post(campaign, f"turn:{turn}:resolution:{revision}:corrected"),
+            *summaries,
         ],
     )
 

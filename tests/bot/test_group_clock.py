@@ -154,7 +154,7 @@ async def test_the_gm_resolves_a_turn_waiting_for_results_after_confirming(
     sent = telegram.take()
     assert "some battles have no result" in _alert(sent)
     offer = sent[-1]
-    assert offer.text.startswith("Resolve turn 1 now? Battles without a result count as draws")
+    assert offer.text.startswith("Resolve turn 1 now? Battles without an agreed or decided result")
     [(label, force)] = offer.buttons()
     assert label == "⚖ Yes, resolve now"
     waiting = await store.campaign(campaign.id)
@@ -162,7 +162,7 @@ async def test_the_gm_resolves_a_turn_waiting_for_results_after_confirming(
     assert (waiting.turn, waiting.phase) == (1, Phase.RESOLUTION)
     with i18n.context(), i18n.use_locale("en"):
         panel = [b.text for row in clock_buttons(waiting) for b in row]
-    assert "⚖ Resolve now (unreported battles count as draws)" in panel
+    assert "⚖ Resolve now (undecided battles count as draws)" in panel
 
     await telegram.feed(telegram.press(player, offer, force))
     assert "Only this campaign's GM" in _alert(telegram.take())

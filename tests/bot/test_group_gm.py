@@ -307,11 +307,15 @@ async def test_the_gm_lists_and_sets_battle_results(
     assert results is not None
     assert "Battle 1: Red vs Blue in 1" in results.text
     assert "no result" in results.text
-    assert "reported, not confirmed: Blue: solid victory" in results.text
-    await store.dispute_result(campaign.id, 1, 2, 1, clock.now())
+    assert (
+        "Blue: solid victory (reported, not answered yet: it stands unless disputed)"
+        in results.text
+    )
+    counter = BattleResult(battle=2, outcome=Outcome.DRAW)
+    await store.dispute_result(campaign.id, 1, reported, counter, 1, clock.now())
     results = await tap(telegram, table.anna, await table.panel(), "Battle results")
     assert results is not None
-    assert "⚠️ disputed: Blue: solid victory" in results.text
+    assert "no result (⚠️ disputed: Blue: solid victory or draw)" in results.text
     battle = await tap(telegram, table.anna, results, "Battle 1")
     await tap(telegram, table.anna, battle, "Red: crushing victory")
     assert await notices(store, campaign.id) == [

@@ -26,7 +26,7 @@ from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultBut
 from bot.handlers.private.screens import map_view
 from bot.services.outbox_sender import Limits, OutboxSender
 from bot.texts import describe_order
-from rules import Attack, BattleResult, Move, Outcome, Reinforce, SideOrders, builtin_map
+from rules import Attack, Move, Outcome, Reinforce, SideOrders, builtin_map
 from rules.render import render_map
 from storage import NewCampaign, NewSide, Role, Store
 from tests.bot.private_campaign import (
@@ -223,30 +223,32 @@ async def test_a_full_week_in_private_and_no_order_reaches_another_chat(
     outcome = screen(await table.tap(202, red_battles, "Report battle 1"))
     winner = screen(await table.tap(202, outcome, "crushing"))
     reported = await table.tap(202, winner, "Red Legion won")
-    assert alert(reported) == "Reported; the other side is asked to confirm."
+    assert alert(reported).startswith("Reported. The other side may confirm or dispute it")
     table.take()
     await sender.send_due()
-    asked = [s for s in table.take() if s.chat_id == 302 and "ожидает подтверждения" in s.text]
+    asked = [s for s in table.take() if s.chat_id == 302 and "если его не оспорят до" in s.text]
     assert len(asked) == 1
+    assert "сообщила сторона «Red Legion»" in asked[0].text
     confirmed = await table.tap(302, asked[0], "Подтвердить")
-    assert alert(confirmed) == "Подтверждено."
+    assert alert(confirmed) == "Подтверждено: результат согласован."
 
-    # Battle 2: reported, the other side disputes, the GM's word is final.
+    # Battle 2: reported, the other side disputes with its own account, the GM decides.
     listing = screen(await table.say(201, "/battles"))
     outcome = screen(await table.tap(201, listing, "Report battle 2"))
     await table.tap(201, outcome, "bloody draw")
     blue_view = screen(await table.say(301, "/battles"))
-    disputed = await table.tap(301, blue_view, "Оспорить")
-    assert "решит ведущий" in alert(disputed)
-    await store.override_result(
-        table.campaign.id,
-        1,
-        2,
-        BattleResult(battle=2, outcome=Outcome.DRAW),
-        GM,
-        "photos of the table",
-        clock.now(),
-    )
+    account = screen(await table.tap(301, blue_view, "Оспорить"))
+    assert "по версии вашей стороны" in account.text
+    winner = screen(await table.tap(301, account, "уверенная победа"))
+    disputed = await table.tap(301, winner, "Синие")
+    assert alert(disputed) == "Оспорено: у мастеров обе версии, они решат."
+    table.take()
+    await sender.send_due()
+    [to_gm] = [s for s in table.take() if s.chat_id == GM]
+    assert "Result DISPUTED" in to_gm.text
+    assert "Account of side «Синие»: Синие: solid victory" in to_gm.text
+    decided = await table.tap(GM, to_gm, "Draw, no losses")
+    assert alert(decided) == "Decided: draw. Both sides and the group are told."
     final = screen(await table.say(201, "/battles"))
     assert "Result (GM's decision, final): draw" in final.text
     effective = await store.effective_results(table.campaign.id, 1)
@@ -556,11 +558,14 @@ async def test_result_refusals_name_the_rule(
     assert "does not fight this battle" in alert(await table.forged(201, press(9, "out", "d")))
     assert "A victory needs a winner" in alert(await table.forged(201, press(1, "win", "d", 0)))
     assert alert(await table.forged(201, press(1, "out", "d"))).startswith("Reported")
-    assert "Your side reported this result" in alert(await table.forged(202, press(1, "yes", "d")))
+    assert "your side's own" in alert(await table.forged(202, press(1, "yes", "d")))
     await table.forged(201, press(1, "win", "s", 0))  # reported again: a solid red victory
     changed = alert(await table.forged(302, press(1, "yes", "d")))
     assert "Тем временем результат сообщили заново" in changed
-    assert alert(await table.forged(302, press(1, "yes", "s", 0))) == "Подтверждено."
+    confirmed = alert(await table.forged(302, press(1, "yes", "s", 0)))
+    assert confirmed == "Подтверждено: результат согласован."
+    again = alert(await table.forged(201, press(1, "win", "c", 0)))
+    assert again.startswith("Both sides agreed on this result; only a GM changes it now.")
     reports = await store.battle_reports(*turn)
     assert reports[0].reported is not None
     assert (reports[0].reported.outcome, reports[0].reported.winner) == (Outcome.SOLID, "red")

@@ -29,11 +29,12 @@ from bot.callbacks import JoinPress
 from bot.config import Settings
 from bot.handlers.group.clock import ClockPress
 from bot.handlers.group.gm import GmPress, GroupLanguage
-from bot.handlers.group.setup import SetupPress, clean_name
+from bot.handlers.group.setup import SetupPress
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import CampaignButton, DeployButton, OrdersButton, ResultButton
 from bot.runner import make_bot
 from storage import CampaignStatus
+from storage.names import clean_name
 from tests.bot.group_helpers import button
 from tests.bot.telegram import BOT_USER, EPOCH, Sent
 from tests.faults.hostile_corpus import COMMAND_ARGUMENTS, MAP_FILES, TEXTS

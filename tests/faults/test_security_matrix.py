@@ -28,13 +28,19 @@ from aiogram.methods import SendMessage, SendPhoto
 
 import bot.app  # noqa: F401 - imports every handler module, so every factory is defined
 from bot.app import build_dispatcher
-from bot.callbacks import JoinPress, LanguageChoice
+from bot.callbacks import JoinPress, JoinVerdict, LanguageChoice
 from bot.clock import ManualClock
 from bot.handlers.group.clock import ClockPress
 from bot.handlers.group.gm import GmPress, GroupLanguage
 from bot.handlers.group.setup import SetupPress
 from bot.handlers.joining import JoinChoice
-from bot.handlers.private.callbacks import CampaignButton, DeployButton, OrdersButton, ResultButton
+from bot.handlers.private.callbacks import (
+    CampaignButton,
+    DeployButton,
+    OrdersButton,
+    ResultButton,
+    VerdictButton,
+)
 from bot.handlers.private.screens import OUTCOME_CODES
 from storage import Campaign, Store
 from tests.faults.hostile_table import (
@@ -111,6 +117,8 @@ CALLBACKS: dict[str, Rule] = {
     CampaignButton.__prefix__: Rule(
         "private", frozenset({NINA, FRED, OTTO}), "a member may make their campaign current"
     ),
+    VerdictButton.__prefix__: Rule("private", EVERYONE, "only a GM decides a battle's result"),
+    JoinVerdict.__prefix__: Rule("private", EVERYONE, "only a GM decides who joins"),
     LanguageChoice.__prefix__: Rule(
         "private",
         frozenset(),
@@ -253,6 +261,9 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("kick", str(RITA)),
                 ("kick!", str(RITA)),
                 ("readmit", str(FRED)),
+                ("joins", ""),
+                ("joinok", str(NINA)),
+                ("joinno", str(NINA)),
                 ("results", ""),
                 ("battle", f"{turn}.1"),
                 ("set", f"{turn}.1.crushing.{blue}"),
@@ -321,6 +332,13 @@ async def _forged(table: HostileTable) -> list[str]:
         )
     ]
     forged += [CampaignButton(campaign=c).pack()]
+    forged += [
+        VerdictButton(
+            campaign=c, turn=turn, battle=1, action=action, outcome=outcome, winner=0
+        ).pack()
+        for action, outcome in (("show", ""), ("more", ""), ("set", "c"), ("set", "d"))
+    ]
+    forged += [JoinVerdict(c=c, u=user, a=a).pack() for user in (NINA, FRED) for a in ("y", "n")]
     assert phase  # the buttons above are for the phase Siege is in
     return forged
 

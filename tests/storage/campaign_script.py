@@ -33,11 +33,11 @@ from rules import (
 from storage import (
     Campaign,
     CampaignStatus,
-    CampaignStore,
     NewCampaign,
     NewSide,
     Phase,
     Role,
+    Store,
     UnreportedPolicy,
     WriteOutcome,
 )
@@ -83,7 +83,7 @@ def tactician(side: str) -> int:
 
 
 async def new_campaign(
-    store: CampaignStore,
+    store: Store,
     chat_id: int = -1001,
     policy: UnreportedPolicy = UnreportedPolicy.DRAW,
     thread_id: int = 0,
@@ -112,7 +112,7 @@ async def new_campaign(
     return campaign
 
 
-async def deploy(store: CampaignStore, campaign_id: int) -> CampaignState:
+async def deploy(store: Store, campaign_id: int) -> CampaignState:
     """Setup -> deployment, every side places, deployment -> turn 1; returns turn 1's state."""
     moved = await store.transition(
         campaign_id,
@@ -181,7 +181,7 @@ class PlayedTurn:
 
 
 async def play_turn(
-    store: CampaignStore, campaign_id: int, turn: int, seed: int, *, unreported: int = 0
+    store: Store, campaign_id: int, turn: int, seed: int, *, unreported: int = 0
 ) -> PlayedTurn:
     """One week: orders Tuesday, battle list Friday, reports at the weekend, resolution Monday.
 

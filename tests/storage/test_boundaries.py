@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import CampaignStore, NewOutboxMessage
+from storage import NewOutboxMessage, Store
 
 ROOT = Path(__file__).parents[2]
 RULES_LOGIC = {
@@ -59,7 +59,7 @@ def test_storage_never_reads_the_clock() -> None:
             assert call not in text, (path, call)
 
 
-async def test_naive_times_are_refused(store: CampaignStore) -> None:
+async def test_naive_times_are_refused(store: Store) -> None:
     message = NewOutboxMessage(
         campaign_id=None, chat_id=1, kind="notice", payload={}, dedup_key="naive"
     )

@@ -14,11 +14,11 @@ from rules import (
 )
 from storage import (
     CampaignStatus,
-    CampaignStore,
     NewCampaign,
     Phase,
     Role,
     SqliteCampaignStore,
+    Store,
 )
 from tests.storage.campaign_script import (
     GM,
@@ -36,7 +36,7 @@ from tests.storage.campaign_script import (
 TURNS = 5
 
 
-async def _read_everything(store: CampaignStore, campaign_id: int, turns: int) -> dict[str, object]:
+async def _read_everything(store: Store, campaign_id: int, turns: int) -> dict[str, object]:
     data: dict[str, object] = {
         "campaign": await store.campaign(campaign_id),
         "sides": await store.sides(campaign_id),
@@ -55,9 +55,7 @@ async def _read_everything(store: CampaignStore, campaign_id: int, turns: int) -
     return data
 
 
-async def test_full_campaign_is_stored_and_read_back_equal(
-    store: CampaignStore, db_path: Path
-) -> None:
+async def test_full_campaign_is_stored_and_read_back_equal(store: Store, db_path: Path) -> None:
     campaign = await new_campaign(store)
     first = await deploy(store, campaign.id)
     game = game_for(campaign)
@@ -119,7 +117,7 @@ async def test_full_campaign_is_stored_and_read_back_equal(
     assert after == before
 
 
-async def test_history_keeps_every_phase_entry_in_order(store: CampaignStore) -> None:
+async def test_history_keeps_every_phase_entry_in_order(store: Store) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
     await play_turn(store, campaign.id, 1, seed=7)
@@ -142,7 +140,7 @@ async def test_history_keeps_every_phase_entry_in_order(store: CampaignStore) ->
     assert history[1].entered_at == at(0, 1)
 
 
-async def test_custom_map_and_every_setting_round_trip(store: CampaignStore) -> None:
+async def test_custom_map_and_every_setting_round_trip(store: Store) -> None:
     planet = builtin_map("planet-5")
     own_map = CampaignMap.model_validate(
         planet.model_dump() | {"id": "home-rules", "name": "Home rules"}
@@ -167,7 +165,7 @@ async def test_custom_map_and_every_setting_round_trip(store: CampaignStore) -> 
     assert game_for(stored).ruleset.start_armies == 12
 
 
-async def test_unreported_battles_and_rejections_round_trip(store: CampaignStore) -> None:
+async def test_unreported_battles_and_rejections_round_trip(store: Store) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
     played = await play_turn(store, campaign.id, 1, seed=3, unreported=1)

@@ -6,10 +6,10 @@ from bot.services.turns import correct_result, game_for, publish_battle_list
 from rules import BattleResult, Outcome, ResultsError, resolve_turn
 from storage import (
     AuditAction,
-    CampaignStore,
     CorrectionOutcome,
     OutboxState,
     RetiredReason,
+    Store,
 )
 from tests.storage.campaign_script import GM, at, deploy, new_campaign, play_turn
 
@@ -21,7 +21,7 @@ def _different(result: BattleResult, winner: str) -> BattleResult:
 
 
 async def test_correction_re_resolves_stores_audits_and_queues_a_corrected_map(
-    store: CampaignStore,
+    store: Store,
 ) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
@@ -90,7 +90,7 @@ async def test_correction_re_resolves_stores_audits_and_queues_a_corrected_map(
     assert len(await store.resolutions(campaign.id, 1, include_retired=True)) == 2
 
 
-async def test_only_the_latest_resolved_turn_can_be_corrected(store: CampaignStore) -> None:
+async def test_only_the_latest_resolved_turn_can_be_corrected(store: Store) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
     played = await play_turn(store, campaign.id, 1, seed=5)
@@ -104,7 +104,7 @@ async def test_only_the_latest_resolved_turn_can_be_corrected(store: CampaignSto
     assert len(await store.resolutions(campaign.id, 1, include_retired=True)) == 1
 
 
-async def test_a_result_outside_the_battle_list_is_refused(store: CampaignStore) -> None:
+async def test_a_result_outside_the_battle_list_is_refused(store: Store) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
     await play_turn(store, campaign.id, 1, seed=5)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from rules import ModuleOrder, SideOrders
-from storage import CampaignStore, Phase, SqliteCampaignStore, latest_version
+from storage import Phase, SqliteCampaignStore, Store, latest_version
 from tests.storage.campaign_script import at, deploy, new_campaign, play_turn, strategist
 
 ROOT = Path(__file__).parents[2]
@@ -27,7 +27,7 @@ def _resolve_with_cli(document: dict[str, object]) -> dict[str, object]:
     return parsed
 
 
-async def test_export_replays_turn_by_turn_to_the_stored_states(store: CampaignStore) -> None:
+async def test_export_replays_turn_by_turn_to_the_stored_states(store: Store) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
     turns = 0
@@ -72,7 +72,7 @@ async def test_export_replays_turn_by_turn_to_the_stored_states(store: CampaignS
 
 
 async def test_online_backup_under_concurrent_writes_is_consistent(
-    store: CampaignStore, db_path: Path, tmp_path: Path
+    store: Store, db_path: Path, tmp_path: Path
 ) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import CampaignStore, SqliteCampaignStore
+from storage import SqliteCampaignStore, Store
 from tests.storage.campaign_script import deploy, new_campaign, strategist
 from tests.storage.order_writer import orders_number
 
@@ -62,7 +62,7 @@ def _run_until(db_path: Path, campaign_id: int, saves: int) -> int:
 
 @pytest.mark.parametrize("saves", [0, 1, 7, 40])
 async def test_killed_writer_leaves_every_returned_order(
-    store: CampaignStore, db_path: Path, saves: int
+    store: Store, db_path: Path, saves: int
 ) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)

@@ -9,7 +9,7 @@ import pytest
 
 from bot.services.turns import publish_battle_list
 from rules import BattleResult, Outcome, SideOrders
-from storage import CampaignStore, NewOutboxMessage, Phase, WriteOutcome
+from storage import NewOutboxMessage, Phase, Store, WriteOutcome
 from tests.storage.campaign_script import PLACEMENTS, at, deploy, new_campaign, strategist
 
 
@@ -24,7 +24,7 @@ def notice(campaign_id: int, key: str, chat_id: int = 202) -> NewOutboxMessage:
     )
 
 
-async def test_save_orders_with_a_stale_edit_count_writes_nothing(store: CampaignStore) -> None:
+async def test_save_orders_with_a_stale_edit_count_writes_nothing(store: Store) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
     red = strategist("red")
@@ -67,7 +67,7 @@ async def test_save_orders_with_a_stale_edit_count_writes_nothing(store: Campaig
     assert blind.orders.edits == 3
 
 
-async def test_save_placement_with_a_stale_edit_count_writes_nothing(store: CampaignStore) -> None:
+async def test_save_placement_with_a_stale_edit_count_writes_nothing(store: Store) -> None:
     campaign = await new_campaign(store)
     await store.transition(campaign.id, 0, Phase.SETUP, 0, Phase.DEPLOYMENT, None, "", at(0, 1))
     red = strategist("red")
@@ -89,7 +89,7 @@ async def test_save_placement_with_a_stale_edit_count_writes_nothing(store: Camp
 
 
 async def test_orders_notices_are_queued_with_the_save_and_only_with_it(
-    store: CampaignStore,
+    store: Store,
 ) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
@@ -126,7 +126,7 @@ async def test_orders_notices_are_queued_with_the_save_and_only_with_it(
 
 
 async def test_result_notice_exists_if_and_only_if_the_report_committed(
-    store: CampaignStore,
+    store: Store,
 ) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
@@ -169,7 +169,7 @@ async def test_result_notice_exists_if_and_only_if_the_report_committed(
     assert reports[battle.id].reported == result
 
 
-async def test_the_same_set_saved_again_is_no_new_edit(store: CampaignStore) -> None:
+async def test_the_same_set_saved_again_is_no_new_edit(store: Store) -> None:
     """An update that came twice (or a second press of Ready) records one edit and one post."""
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
@@ -199,7 +199,7 @@ async def test_the_same_set_saved_again_is_no_new_edit(store: CampaignStore) -> 
 
 
 async def test_a_confirmed_result_confirmed_again_records_nothing(
-    store: CampaignStore, db_path: Path
+    store: Store, db_path: Path
 ) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)

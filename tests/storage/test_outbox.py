@@ -4,7 +4,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from storage import CampaignStore, NewOutboxMessage, OutboxState, SqliteCampaignStore
+from storage import NewOutboxMessage, OutboxState, SqliteCampaignStore, Store
 from tests.storage.campaign_script import at
 
 
@@ -14,7 +14,7 @@ def _message(chat: int, key: str) -> NewOutboxMessage:
     )
 
 
-async def test_enqueue_is_idempotent_on_the_dedup_key(store: CampaignStore) -> None:
+async def test_enqueue_is_idempotent_on_the_dedup_key(store: Store) -> None:
     first = await store.enqueue(_message(1, "k"), at(0))
     again = await store.enqueue(
         NewOutboxMessage(
@@ -34,7 +34,7 @@ async def test_enqueue_is_idempotent_on_the_dedup_key(store: CampaignStore) -> N
     assert not await store.mark_sent(first.id, 556, at(0, 5))
 
 
-async def test_a_lease_hides_a_message_until_it_runs_out(store: CampaignStore) -> None:
+async def test_a_lease_hides_a_message_until_it_runs_out(store: Store) -> None:
     queued = await store.enqueue(_message(1, "a"), at(0))
     (claimed,) = await store.claim_due(at(0), 10, lease_seconds=60)
     assert claimed.state is OutboxState.SENDING
@@ -46,7 +46,7 @@ async def test_a_lease_hides_a_message_until_it_runs_out(store: CampaignStore) -
     assert reclaimed.claim_token != claimed.claim_token
 
 
-async def test_messages_of_one_chat_go_out_in_queue_order(store: CampaignStore) -> None:
+async def test_messages_of_one_chat_go_out_in_queue_order(store: Store) -> None:
     a1 = await store.enqueue(_message(1, "a1"), at(0))
     a2 = await store.enqueue(_message(1, "a2"), at(0))
     b1 = await store.enqueue(_message(2, "b1"), at(0))
@@ -66,7 +66,7 @@ async def test_messages_of_one_chat_go_out_in_queue_order(store: CampaignStore) 
 
 
 async def test_groups_go_before_private_chats_each_in_its_own_order(
-    store: CampaignStore,
+    store: Store,
 ) -> None:
     private = [await store.enqueue(_message(chat, f"p{chat}"), at(0)) for chat in (11, 12)]
     group_a = [await store.enqueue(_message(-100, f"a{n}"), at(0)) for n in (1, 2)]
@@ -80,7 +80,7 @@ async def test_groups_go_before_private_chats_each_in_its_own_order(
 
 
 async def test_groups_with_a_map_waiting_go_first_each_in_its_own_order(
-    store: CampaignStore,
+    store: Store,
 ) -> None:
     def post(
         chat: int, kind: str, key: str, not_before: datetime | None = None
@@ -118,7 +118,7 @@ async def test_groups_with_a_map_waiting_go_first_each_in_its_own_order(
     assert [m.id for m in await store.claim_due(at(1), 10, 60)] == [held_b.id]
 
 
-async def test_a_dead_message_stops_holding_back_its_chat(store: CampaignStore) -> None:
+async def test_a_dead_message_stops_holding_back_its_chat(store: Store) -> None:
     bad = await store.enqueue(_message(1, "bad"), at(0))
     good = await store.enqueue(_message(1, "good"), at(0))
     await store.claim_due(at(0), 10, 60)
@@ -129,9 +129,7 @@ async def test_a_dead_message_stops_holding_back_its_chat(store: CampaignStore) 
     assert [m.id for m in await store.claim_due(at(0), 10, 60)] == [good.id]
 
 
-async def test_two_workers_never_claim_the_same_message(
-    store: CampaignStore, db_path: Path
-) -> None:
+async def test_two_workers_never_claim_the_same_message(store: Store, db_path: Path) -> None:
     for chat in range(20):
         for n in range(3):
             await store.enqueue(_message(chat, f"{chat}-{n}"), at(0))
@@ -163,7 +161,7 @@ async def test_two_workers_never_claim_the_same_message(
         assert [i for i in sent if i in ids] == ids
 
 
-async def test_a_post_scheduled_for_later_does_not_hold_back_the_chat(store: CampaignStore) -> None:
+async def test_a_post_scheduled_for_later_does_not_hold_back_the_chat(store: Store) -> None:
     now = datetime(2026, 3, 5, 23, 59, tzinfo=UTC)
     friday = now + timedelta(hours=12)
     held = await store.enqueue(
@@ -187,7 +185,7 @@ async def test_a_post_scheduled_for_later_does_not_hold_back_the_chat(store: Cam
     assert [m.id for m in await store.claim_due(friday, 10, 60)] == [held.id]
 
 
-async def test_a_post_waiting_for_a_retry_still_holds_back_the_chat(store: CampaignStore) -> None:
+async def test_a_post_waiting_for_a_retry_still_holds_back_the_chat(store: Store) -> None:
     now = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
     first = await store.enqueue(
         NewOutboxMessage(campaign_id=None, chat_id=-9, kind="text", payload={}, dedup_key="a"),

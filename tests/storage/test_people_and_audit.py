@@ -8,12 +8,12 @@ from storage import (
     AuditAction,
     CampaignSettings,
     CampaignStatus,
-    CampaignStore,
     ChatHasActiveCampaignError,
     NewSide,
     Phase,
     Role,
     SettingsLockedError,
+    Store,
     UnreportedPolicy,
     WriteOutcome,
 )
@@ -27,7 +27,7 @@ from tests.storage.campaign_script import (
 )
 
 
-async def test_a_person_can_be_in_several_campaigns(store: CampaignStore) -> None:
+async def test_a_person_can_be_in_several_campaigns(store: Store) -> None:
     first = await new_campaign(store, chat_id=-1)
     second = await new_campaign(store, chat_id=-2)
     await store.put_member(second.id, 201, "Anna", frozenset({Role.CO_GM}), None, GM, at(0, 1))
@@ -40,7 +40,7 @@ async def test_a_person_can_be_in_several_campaigns(store: CampaignStore) -> Non
     assert len(await store.memberships(GM)) == 2
 
 
-async def test_one_unfinished_campaign_per_group_topic(store: CampaignStore) -> None:
+async def test_one_unfinished_campaign_per_group_topic(store: Store) -> None:
     first = await new_campaign(store, chat_id=-5)
     with pytest.raises(ChatHasActiveCampaignError):
         await new_campaign(store, chat_id=-5)
@@ -70,7 +70,7 @@ async def test_one_unfinished_campaign_per_group_topic(store: CampaignStore) -> 
     assert (await store.campaign(first.id)) == ended.campaign
 
 
-async def test_player_roles_need_a_side(store: CampaignStore) -> None:
+async def test_player_roles_need_a_side(store: Store) -> None:
     campaign = await new_campaign(store)
     with pytest.raises(ValueError, match="side"):
         await store.put_member(campaign.id, 9, "X", frozenset({Role.TACTICIAN}), None, GM, at(0))
@@ -78,7 +78,7 @@ async def test_player_roles_need_a_side(store: CampaignStore) -> None:
         await store.put_member(campaign.id, 9, "X", frozenset({Role.CO_GM}), "red", GM, at(0))
 
 
-async def test_every_gm_action_is_in_the_audit_log(store: CampaignStore) -> None:
+async def test_every_gm_action_is_in_the_audit_log(store: Store) -> None:
     campaign = await new_campaign(store)
     await store.update_settings(
         campaign.id,
@@ -175,7 +175,7 @@ async def test_every_gm_action_is_in_the_audit_log(store: CampaignStore) -> None
     assert all(entry.at.tzinfo is not None for entry in log)
 
 
-async def test_reports_confirmations_and_disputes(store: CampaignStore) -> None:
+async def test_reports_confirmations_and_disputes(store: Store) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
     # Red (4) attacks Blue (3) in sector 1: one battle.
@@ -193,7 +193,8 @@ async def test_reports_confirmations_and_disputes(store: CampaignStore) -> None:
     win = BattleResult(battle=battle.id, outcome=Outcome.CRUSHING, winner=battle.attacker)
     draw = BattleResult(battle=battle.id, outcome=Outcome.DRAW)
     await store.report_result(campaign.id, 1, win, 202, at(1, 100))
-    assert await store.effective_results(campaign.id, 1) == []  # not confirmed yet
+    # Not confirmed, not disputed: the report stands (RULES.md 3.4).
+    assert await store.effective_results(campaign.id, 1) == [win]
     changed = await store.report_result(campaign.id, 1, draw, 302, at(1, 101))
     assert changed.report is not None
     assert changed.report.reported == draw
@@ -202,20 +203,86 @@ async def test_reports_confirmations_and_disputes(store: CampaignStore) -> None:
     confirmed = await store.confirm_result(campaign.id, 1, draw, 202, at(1, 103))
     assert confirmed.outcome is WriteOutcome.SAVED
     assert await store.effective_results(campaign.id, 1) == [draw]
-    disputed = await store.dispute_result(campaign.id, 1, battle.id, 302, at(1, 104))
+    stale_dispute = await store.dispute_result(campaign.id, 1, win, win, 302, at(1, 104))
+    assert stale_dispute.outcome is WriteOutcome.REPORT_CHANGED
+    disputed = await store.dispute_result(campaign.id, 1, draw, win, 302, at(1, 104))
     assert disputed.report is not None
     assert disputed.report.disputed_by == 302
+    assert disputed.report.counter == win
+    assert disputed.report.disputed
     assert disputed.report.confirmed_by is None
     assert await store.effective_results(campaign.id, 1) == []
+    inputs = await store.turn_inputs(campaign.id, 1)
+    assert inputs.disputed == (battle.id,)
     await store.override_result(campaign.id, 1, battle.id, win, GM, "settled", at(1, 105))
     assert await store.effective_results(campaign.id, 1) == [win]
+    assert (await store.turn_inputs(campaign.id, 1)).disputed == ()
     missing = await store.report_result(
         campaign.id, 1, BattleResult(battle=999, outcome=Outcome.DRAW), 202, at(1, 106)
     )
     assert missing.outcome is WriteOutcome.NO_SUCH_BATTLE
 
 
-async def test_settings_that_change_nothing_are_not_audited(store: CampaignStore) -> None:
+async def test_confirming_the_other_account_ends_a_dispute(store: Store) -> None:
+    campaign = await new_campaign(store)
+    await deploy(store, campaign.id)
+    attack = SideOrders(attacks=(Attack(sector="1", target="blue"),))
+    await store.save_orders(campaign.id, 1, "red", attack, True, 201, at(0, 20))
+    await publish_battle_list(store, campaign.id, 1, None, at(0, 96))
+    win = BattleResult(battle=1, outcome=Outcome.CRUSHING, winner="red")
+    loss = BattleResult(battle=1, outcome=Outcome.SOLID, winner="blue")
+    await store.report_result(campaign.id, 1, win, 202, at(1, 100))
+    await store.dispute_result(campaign.id, 1, win, loss, 302, at(1, 101))
+    again = await store.dispute_result(campaign.id, 1, win, loss, 302, at(1, 101.5))
+    assert again.report is not None
+    assert again.report.disputed_at == at(1, 101)  # the same dispute twice changes nothing
+    accepted = await store.confirm_result(campaign.id, 1, loss, 202, at(1, 102))
+    assert accepted.outcome is WriteOutcome.SAVED
+    report = accepted.report
+    assert report is not None
+    assert (report.reported, report.reported_by, report.confirmed_by) == (loss, 302, 202)
+    assert not report.disputed
+    assert report.counter is None
+    assert await store.effective_results(campaign.id, 1) == [loss]
+
+
+async def test_a_join_request_waits_for_a_gm_and_is_settled_once(store: Store) -> None:
+    campaign = await new_campaign(store)
+    assert await store.ask_to_join(campaign.id, 501, "red", Role.STRATEGIST, at(0, 1)) is None
+    await store.request_join(campaign.id, 501, "Boris", at(0, 1))
+    asked = await store.ask_to_join(campaign.id, 501, "red", Role.STRATEGIST, at(0, 2))
+    assert asked is not None
+    assert asked.awaits_gm
+    assert (asked.side_id, asked.role, asked.asked_at) == ("red", Role.STRATEGIST, at(0, 2))
+    again = await store.ask_to_join(campaign.id, 501, "blue", Role.TACTICIAN, at(0, 3))
+    assert again is not None
+    assert (again.side_id, again.role, again.asked_at) == ("blue", Role.TACTICIAN, at(0, 2))
+    await store.request_join(campaign.id, 502, "Vera", at(0, 4))
+    assert await store.settle_join_request(campaign.id, 502, True, GM, at(0, 5)) is None
+    settled = await store.settle_join_request(campaign.id, 501, False, GM, at(0, 6))
+    assert settled == again
+    assert await store.settle_join_request(campaign.id, 501, True, GM, at(0, 7)) is None
+    assert await store.join_request(campaign.id, 501) is None
+    log = await store.audit_log(campaign.id)
+    refused = [entry for entry in log if entry.action is AuditAction.JOIN_REFUSED]
+    assert len(refused) == 1
+    assert refused[0].actor == GM
+    assert isinstance(refused[0].before, dict)
+    assert refused[0].before["side_id"] == "blue"
+    assert not [entry for entry in log if entry.action is AuditAction.JOIN_APPROVED]
+
+
+async def test_people_names_are_cleaned_of_invisible_and_bidi_characters(
+    store: Store,
+) -> None:
+    person = await store.see_person(601, "Ev\u202eil\u200b Name\n2", None, None, True, at(0, 1))
+    assert person.display_name == "Evil Name 2"
+    campaign = await new_campaign(store)
+    request = await store.request_join(campaign.id, 601, "\u202e\u200b", at(0, 2))
+    assert request.display_name == "?"
+
+
+async def test_settings_that_change_nothing_are_not_audited(store: Store) -> None:
     campaign = await new_campaign(store)
     renamed = CampaignSettings(title="The same title twice")
     first = await store.update_settings(campaign.id, renamed, GM, at(0, 0.25))

@@ -12,18 +12,18 @@ from bot.services.turns import (
 from rules import SideOrders
 from storage import (
     CampaignStatus,
-    CampaignStore,
     OutboxState,
     Phase,
     RetiredReason,
     SqliteCampaignStore,
+    Store,
     TransitionOutcome,
     WriteOutcome,
 )
 from tests.storage.campaign_script import GM, at, deploy, new_campaign, play_turn, strategist
 
 
-async def test_second_identical_transition_does_nothing_and_says_so(store: CampaignStore) -> None:
+async def test_second_identical_transition_does_nothing_and_says_so(store: Store) -> None:
     campaign = await new_campaign(store)
     first = await store.transition(campaign.id, 0, Phase.SETUP, 0, Phase.DEPLOYMENT, GM, "", at(0))
     second = await store.transition(campaign.id, 0, Phase.SETUP, 0, Phase.DEPLOYMENT, GM, "", at(0))
@@ -35,7 +35,7 @@ async def test_second_identical_transition_does_nothing_and_says_so(store: Campa
     assert len(await store.phase_history(campaign.id)) == 2
 
 
-async def test_transition_from_the_wrong_position_is_a_conflict(store: CampaignStore) -> None:
+async def test_transition_from_the_wrong_position_is_a_conflict(store: Store) -> None:
     campaign = await new_campaign(store)
     result = await store.transition(campaign.id, 3, Phase.ORDERS, 3, Phase.BATTLES, None, "", at(0))
     assert result.outcome is TransitionOutcome.CONFLICT
@@ -45,7 +45,7 @@ async def test_transition_from_the_wrong_position_is_a_conflict(store: CampaignS
 
 
 async def test_concurrent_double_transition_on_two_connections_applies_once(
-    store: CampaignStore, db_path: Path
+    store: Store, db_path: Path
 ) -> None:
     campaign = await new_campaign(store)
     other = await SqliteCampaignStore.open(db_path)
@@ -66,9 +66,7 @@ async def test_concurrent_double_transition_on_two_connections_applies_once(
     assert len(phase_rows) == 1
 
 
-async def test_concurrent_double_resolution_resolves_once(
-    store: CampaignStore, db_path: Path
-) -> None:
+async def test_concurrent_double_resolution_resolves_once(store: Store, db_path: Path) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
     await store.save_orders(campaign.id, 1, "red", SideOrders(reinforce="4"), True, 201, at(0, 30))
@@ -90,7 +88,7 @@ async def test_concurrent_double_resolution_resolves_once(
     assert [m.payload["turn"] for m in maps] == [1]  # turn 1's map; turn 2's is held behind it
 
 
-async def test_paused_campaign_does_not_move_until_resumed(store: CampaignStore) -> None:
+async def test_paused_campaign_does_not_move_until_resumed(store: Store) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
     paused = await store.set_status(
@@ -118,7 +116,7 @@ async def test_paused_campaign_does_not_move_until_resumed(store: CampaignStore)
     assert lists.revision == 1
 
 
-async def test_undo_then_redo_gives_the_same_state(store: CampaignStore) -> None:
+async def test_undo_then_redo_gives_the_same_state(store: Store) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
     await play_turn(store, campaign.id, 1, seed=11)
@@ -176,7 +174,7 @@ async def test_undo_then_redo_gives_the_same_state(store: CampaignStore) -> None
 
 
 async def test_undoing_the_battle_list_reopens_orders_and_republishing_matches(
-    store: CampaignStore,
+    store: Store,
 ) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
@@ -211,13 +209,13 @@ async def test_undoing_the_battle_list_reopens_orders_and_republishing_matches(
     assert (second.revision, second.battles) == (2, first.battles)
 
 
-async def test_nothing_to_undo_at_setup(store: CampaignStore) -> None:
+async def test_nothing_to_undo_at_setup(store: Store) -> None:
     campaign = await new_campaign(store)
     result = await store.undo_last_step(campaign.id, 0, Phase.SETUP, GM, "", at(0))
     assert result.outcome is TransitionOutcome.NOTHING_TO_UNDO
 
 
-async def test_orders_outside_the_orders_window_are_refused(store: CampaignStore) -> None:
+async def test_orders_outside_the_orders_window_are_refused(store: Store) -> None:
     campaign = await new_campaign(store)
     early = await store.save_orders(campaign.id, 1, "red", SideOrders(), True, 201, at(0))
     assert early.outcome is WriteOutcome.PHASE_CLOSED
@@ -231,7 +229,7 @@ async def test_orders_outside_the_orders_window_are_refused(store: CampaignStore
 
 
 async def test_undo_back_to_the_orders_and_redo_keeps_reported_results(
-    store: CampaignStore,
+    store: Store,
 ) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)

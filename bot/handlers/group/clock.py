@@ -38,7 +38,6 @@ from storage import (
     ExtendResult,
     Phase,
     Store,
-    UnreportedPolicy,
 )
 
 EXTENSIONS = (12, 24)
@@ -88,17 +87,14 @@ def clock_buttons(campaign: Campaign) -> list[list[InlineKeyboardButton]]:
 
 
 def waits_for_gm(campaign: Campaign) -> bool:
-    """True when the turn may stop at its resolution for battles without a result (the
-    wait-for-the-GM policy), so the GM may force it."""
-    return (
-        campaign.unreported_policy is UnreportedPolicy.WAIT_FOR_GM
-        and campaign.phase is Phase.RESOLUTION
-    )
+    """True when the turn stands at its resolution: it waits for the GM (an open dispute, or
+    battles without a result under the wait-for-the-GM policy), so the GM may force it."""
+    return campaign.phase is Phase.RESOLUTION
 
 
 def force_label() -> str:
     """The GM's "resolve now" button."""
-    return _("⚖ Resolve now (unreported battles count as draws)")
+    return _("⚖ Resolve now (undecided battles count as draws)")
 
 
 def advanced_text(result: AdvanceResult) -> str:
@@ -115,6 +111,12 @@ def advanced_text(result: AdvanceResult) -> str:
                 "Not yet: some battles have no result. Set them, or resolve now (the button "
                 "below): they count as draws without losses."
             )
+        case AdvanceOutcome.BLOCKED if result.reason is BlockReason.RESULTS_DISPUTED:
+            return _(
+                "Not yet: battles {battles} are disputed. Decide them (the message I sent you "
+                "in private, or /battles there), or resolve now (the button below): they count "
+                "as draws without losses."
+            ).format(battles=", ".join(map(str, result.battles)))
         case AdvanceOutcome.BLOCKED:
             return _("Not yet: the campaign needs at least two sides.")
         case AdvanceOutcome.FINISHED:
@@ -217,7 +219,8 @@ async def clock_pressed(
                 store, campaign.id, campaign.turn, campaign.phase, actor, now, force=force
             )
             text = advanced_text(result)
-            blocked = result.reason is BlockReason.RESULTS_MISSING and not force
+            waiting = (BlockReason.RESULTS_MISSING, BlockReason.RESULTS_DISPUTED)
+            blocked = result.reason in waiting and not force
             if blocked and result.campaign is not None and isinstance(query.message, Message):
                 await query.answer(text, show_alert=True)
                 await ask_force_for(query.message, result.campaign)
@@ -267,8 +270,9 @@ async def ask_force_for(message: Message, campaign: Campaign) -> None:
     )
     await message.answer(
         _(
-            "Resolve turn {turn} now? Battles without a result count as draws without losses; "
-            "results set later do not change this turn (only a GM correction does)."
+            "Resolve turn {turn} now? Battles without an agreed or decided result count as "
+            "draws without losses; results set later do not change this turn (only a GM "
+            "correction does)."
         ).format(turn=campaign.turn),
         reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
     )

@@ -28,13 +28,18 @@ from bot.handlers.group.guards import (
     pressed_campaign,
     whole_number,
 )
-from bot.handlers.joining import role_name
 from bot.handlers.private.gm_prompts import GM_PLACEMENT, placement_question
 from bot.i18n import language_of
 from bot.posts.group import colour_mark, position_line
 from bot.posts.turns import format_moment
 from bot.services import campaigns, turns
-from bot.texts import describe_deployment_problem, outcome_name, sector_label
+from bot.texts import (
+    describe_deployment_problem,
+    outcome_name,
+    result_words,
+    role_name,
+    sector_label,
+)
 from rules import BattleResult, Outcome, ResultsError
 from storage import (
     Campaign,
@@ -91,6 +96,7 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
     rows: list[list[InlineKeyboardButton]] = []
     rows.extend(clock_buttons(campaign))
     rows.append([_button(_("👥 Members"), campaign, "members")])
+    rows.append([_button(_("🙋 Join requests"), campaign, "joins")])
     if _results_turn(campaign) is not None:
         rows.append([_button(_("⚔️ Battle results"), campaign, "results")])
     if campaign.phase is Phase.DEPLOYMENT:
@@ -154,6 +160,9 @@ async def pressed(
         "kick": _kick_confirm,
         "kick!": _kick,
         "readmit": _readmit,
+        "joins": _join_requests,
+        "joinok": _join_approve,
+        "joinno": _join_refuse,
         "results": _results,
         "battle": _battle_screen,
         "set": _set_result,
@@ -257,6 +266,61 @@ async def _readmit(ctx: GmContext, value: str) -> None:
             gm=ctx.person.display_name, name=removed.display_name
         )
     )
+
+
+async def _join_requests(ctx: GmContext, value: str) -> None:
+    """The join requests that wait for a GM, each with approve / refuse."""
+    sides = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
+    waiting = [r for r in await ctx.store.join_requests(ctx.campaign.id) if r.awaits_gm]
+    rows = []
+    for request in waiting:
+        who = f"{request.display_name} → {sides.get(request.side_id or '', '?')}"
+        rows.append(
+            [
+                _button(f"✅ {who}"[:60], ctx.campaign, "joinok", str(request.user_id)),
+                _button(_("✖ Refuse"), ctx.campaign, "joinno", str(request.user_id)),
+            ]
+        )
+    rows.append(_back(ctx.campaign))
+    text = (
+        _("Join requests waiting for a GM: approve or refuse each.")
+        if waiting
+        else _("No join request waits for a GM.")
+    )
+    await ctx.show(text, rows)
+
+
+async def _join_approve(ctx: GmContext, value: str) -> None:
+    await _join_decide(ctx, value, approve=True)
+
+
+async def _join_refuse(ctx: GmContext, value: str) -> None:
+    await _join_decide(ctx, value, approve=False)
+
+
+async def _join_decide(ctx: GmContext, value: str, approve: bool) -> None:
+    user_id = whole_number(value)
+    request = None if user_id is None else await ctx.store.join_request(ctx.campaign.id, user_id)
+    if user_id is None or request is None or not request.awaits_gm or request.role is None:
+        await ctx.query.answer(_("That request is no longer waiting."), show_alert=True)
+        return
+    sides = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
+    side = sides.get(request.side_id or "", "?")
+    notice = _("{name} joined {side} as {role} (approved by the GM).").format(
+        name=request.display_name, side=side, role=role_name(request.role)
+    )
+    decision, _settled = await campaigns.decide_join(
+        ctx.store, ctx.campaign, ctx.person.user_id, user_id, approve, ctx.clock.now(), notice
+    )
+    match decision:
+        case campaigns.JoinDecision.APPROVED:
+            await ctx.done(
+                _("Approved: {name} plays {side}.").format(name=request.display_name, side=side)
+            )
+        case campaigns.JoinDecision.REFUSED:
+            await ctx.done(_("Refused: {name} is told.").format(name=request.display_name))
+        case _:
+            await ctx.query.answer(_("That request is no longer waiting."), show_alert=True)
 
 
 async def _target(ctx: GmContext, value: str) -> Member | None:
@@ -411,13 +475,7 @@ async def _battles_of(
 
 
 def _result_words(result: BattleResult | None, names: dict[str, str]) -> str:
-    if result is None:
-        return _("no result")
-    if result.winner is not None:
-        return _("{winner}: {outcome}").format(
-            winner=names.get(result.winner, result.winner), outcome=outcome_name(result.outcome)
-        )
-    return outcome_name(result.outcome)
+    return _("no result") if result is None else result_words(result, names)
 
 
 async def _list_still_secret(ctx: GmContext) -> bool:
@@ -464,14 +522,13 @@ async def _results(ctx: GmContext, value: str) -> None:
             effective[report.battle] = report.effective()
             if report.override is not None:
                 status[report.battle] = _("set by the GM")
-            elif report.disputed_by is not None:
-                status[report.battle] = _("⚠️ disputed: {result}").format(
-                    result=_result_words(report.reported, names)
+            elif report.disputed:
+                status[report.battle] = _("⚠️ disputed: {result} or {counter}").format(
+                    result=_result_words(report.reported, names),
+                    counter=_result_words(report.counter, names),
                 )
-            elif report.reported is not None and report.confirmed_by is None:
-                status[report.battle] = _("reported, not confirmed: {result}").format(
-                    result=_result_words(report.reported, names)
-                )
+            elif report.awaiting_answer:
+                status[report.battle] = _("reported, not answered yet: it stands unless disputed")
             else:
                 status[report.battle] = ""
     rows = []

@@ -9,6 +9,7 @@ from aiogram.filters import Filter
 from aiogram.types import CallbackQuery, ForceReply, Message, MessageEntity, User
 from aiogram.utils.i18n import gettext as _
 
+from bot.middlewares import display_name
 from storage import Campaign, Member, Phase, Store
 
 
@@ -101,8 +102,8 @@ def _utf16(text: str) -> int:
 async def ask(chat: Message, user: User, text: str) -> None:
     """Ask ``user`` to type an answer in the chat of ``chat``. Bots in groups see only commands
     and replies to them (privacy mode), so the question forces a reply, addressed to ``user``
-    alone by a mention of their name (its first occurrence in ``text``)."""
-    name = user.full_name
+    alone by a mention of their (cleaned) name, its first occurrence in ``text``."""
+    name = display_name(user)
     at = text.find(name)
     entities = None
     if name and at >= 0:

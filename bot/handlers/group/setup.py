@@ -39,6 +39,7 @@ from bot.handlers.group.guards import (
     pressed_campaign,
     thread_of,
 )
+from bot.middlewares import display_name
 from bot.posts.group import colour_mark, colour_name
 from bot.posts.turns import format_moment
 from bot.services import campaigns
@@ -49,6 +50,7 @@ from storage import (
     Campaign,
     CampaignSettings,
     ChatHasActiveCampaignError,
+    JoiningPolicy,
     NewCampaign,
     Person,
     Phase,
@@ -56,6 +58,7 @@ from storage import (
     Store,
     UnreportedPolicy,
 )
+from storage.names import clean_name
 
 ZONES = (
     "Europe/Kaliningrad",
@@ -69,25 +72,8 @@ ZONES = (
     "UTC",
 )
 STEPS = ("zone", "map", "sides", "schedule", "policy", "summary")
-JOINERS = frozenset({"\u200c", "\u200d"})
-"""Invisible characters a name keeps: they join letters and emoji (👨\u200d👩\u200d👧)."""
 MAX_TITLE = 128
 MAX_SIDE_NAME = 64
-
-
-def clean_name(text: str) -> str:
-    """A typed name as it is stored and shown: line breaks and control characters become
-    spaces, spaces are collapsed, and invisible format characters (zero-width spaces,
-    right-to-left overrides) go, so a name cannot break the lines or the direction of the
-    posts it appears in. Letters, marks and emoji stay."""
-    kept = []
-    for char in text:
-        category = unicodedata.category(char)
-        if category in ("Cc", "Zl", "Zp"):
-            kept.append(" ")
-        elif category != "Cf" or char in JOINERS:
-            kept.append(char)
-    return " ".join("".join(kept).split())
 
 
 def name_problem(name: str, limit: int) -> str | None:
@@ -144,6 +130,17 @@ def policy_label(policy: UnreportedPolicy) -> str:
     if policy is UnreportedPolicy.WAIT_FOR_GM:
         return _("resolution waits for the GM")
     return _("counted as a draw without losses")
+
+
+def joining_label(policy: JoiningPolicy) -> str:
+    """The joining setting in words."""
+    match policy:
+        case JoiningPolicy.APPROVAL:
+            return _("every new player needs a GM's approval")
+        case JoiningPolicy.OPEN_THEN_CLOSED:
+            return _("open until deployment ends, then closed")
+        case _:
+            return _("open until deployment ends, then with a GM's approval")
 
 
 def rules_label(campaign: Campaign) -> str:
@@ -228,6 +225,18 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
             [_button(_("Draw without losses"), campaign, "pol", UnreportedPolicy.DRAW.value)],
             [_button(_("Wait for the GM"), campaign, "pol", UnreportedPolicy.WAIT_FOR_GM.value)],
         ]
+    elif step == "joining":
+        text = _(
+            "Joining: who may join once the campaign runs. A new player sees their side's "
+            "secret orders at once, so after deployment a GM usually approves each one. "
+            "Now: {joining}."
+        ).format(joining=joining_label(campaign.joining))
+        rows = [
+            [_button(joining_label(policy), campaign, "joinset", policy.value)]
+            for policy in JoiningPolicy
+        ]
+        rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
+        return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
     else:
         return await summary(store, campaign)
     rows.append(_next(campaign, step))
@@ -250,6 +259,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _("Unreported battles: {policy}").format(
                 policy=policy_label(campaign.unreported_policy)
             ),
+            _("Joining: {joining}").format(joining=joining_label(campaign.joining)),
             _("Language of posts here: {language}").format(
                 language=LANGUAGE_NAMES[campaign.language]
             ),
@@ -270,6 +280,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
         ],
         [
             _button(_("Unreported battles"), campaign, "go", "policy"),
+            _button(_("Joining"), campaign, "go", "joining"),
             _button(LANGUAGE_NAMES[other], campaign, "lang", other),
         ],
         [_button(_("✅ Open deployment"), campaign, "ok")],
@@ -574,7 +585,7 @@ async def pressed(
             now,
         )
         await query.answer()
-        await ask(query.message, query.from_user, _ask_text(value, query.from_user.full_name))
+        await ask(query.message, query.from_user, _ask_text(value, display_name(query.from_user)))
         return
     if action == "pick":
         await _colour_choice(query, store, campaign, value)
@@ -610,7 +621,7 @@ async def _change(
     now, actor = clock.now(), person.user_id
     settings: CampaignSettings | None = None
     step, note = "summary", None
-    if action == "go" and value in STEPS:
+    if action == "go" and (value in STEPS or value == "joining"):
         step = value
     elif action == "tz" and value in ZONES:
         settings, step = CampaignSettings(time_zone=value), "map"
@@ -636,6 +647,8 @@ async def _change(
         settings, step = CampaignSettings(schedule=schedule), "schedule"
     elif action == "pol" and value in {p.value for p in UnreportedPolicy}:
         settings = CampaignSettings(unreported_policy=UnreportedPolicy(value))
+    elif action == "joinset" and value in {p.value for p in JoiningPolicy}:
+        settings = CampaignSettings(joining=JoiningPolicy(value))
     elif action == "lang" and value in LANGUAGE_NAMES:
         settings = CampaignSettings(language="ru" if value == "ru" else "en")
     else:

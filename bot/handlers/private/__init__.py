@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers.private import battles, campaigns, deployment, gm_prompts, orders, typed
+from bot.handlers.private import (
+    battles,
+    campaigns,
+    deployment,
+    gm_prompts,
+    orders,
+    typed,
+    verdicts,
+)
 
 
 def build() -> list[Router]:
@@ -15,6 +23,7 @@ def build() -> list[Router]:
         orders.build(),
         deployment.build(),
         battles.build(),
+        verdicts.build(),
         campaigns.build(),
         typed.build(),
     ]

@@ -1,6 +1,7 @@
 """Battles and results in private: ``/battles`` lists the person's battles of the turn (the
 same facts as the Friday notice); a participant reports an outcome with buttons, the other
-side confirms or disputes it; the GM's override (group GM tools) is final."""
+side confirms it or disputes it with its own account (RULES.md 3.4: a report nobody disputes
+by the deadline stands); a GM's decision (``verdicts``, or the group's GM tools) is final."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import BATTLES_PHASE, ResultButton
-from bot.posts.turns import format_moment
+from bot.posts.turns import format_moment, results_deadline
 from bot.services.orders import (
     Refusal,
     ResultWrite,
@@ -42,7 +43,10 @@ async def battles_view(
     if desk is None:
         return None
     names = await side_names(store, seat.campaign.id)
-    return screens.battles_screen(desk, game_for(desk.campaign).map, names, seat.side, seat.is_gm)
+    deadline = await results_deadline(store, desk.campaign, screens.language())
+    return screens.battles_screen(
+        desk, game_for(desk.campaign).map, names, seat.side, seat.is_gm, deadline
+    )
 
 
 async def show_battles(message: Message, store: Store, clock: Clock, person: Person) -> None:
@@ -152,13 +156,18 @@ async def press(
     if battle is None:
         await _refuse(query, store, clock, bot, seat, Refusal.NOT_PARTICIPANT, message_id)
         return
-    if action == "pick":
+    if action in ("pick", "dis"):
         await query.answer()
+        question = (
+            _("By your side's account, how did battle {id} end? The GM decides between the two.")
+            if action == "dis"
+            else _("How did battle {id} end?")
+        )
         text = "\n".join(
             [
                 *describe_battle(battle, game_for(desk.campaign).map, names, screens.language()),
                 "",
-                _("How did battle {id} end?").format(id=battle.id),
+                question.format(id=battle.id),
             ]
         )
         await show_screen(
@@ -200,25 +209,35 @@ async def press(
         written = await report_result(
             store, seat, callback_data.turn, battle.id, outcome, winner, now
         )
-        done = _("Reported; the other side is asked to confirm.")
-    elif action in ("yes", "dis"):
+    elif action == "yes":
         try:
             expected = BattleResult(battle=battle.id, outcome=outcome, winner=winner)
         except ValueError:
             expected = None
-        confirm = action == "yes"
         written = await answer_result(
-            store, seat, callback_data.turn, battle.id, expected, confirm, now
+            store, seat, callback_data.turn, battle.id, expected, True, now
         )
-        done = _("Confirmed.") if confirm else _("Disputed: the GM will decide.")
     else:
         await _refuse(query, store, clock, bot, seat, Refusal.STALE, message_id, callback_data.turn)
         return
     if written.refusal is not None:
         await _refuse(query, store, clock, bot, seat, written.refusal, message_id)
         return
-    await query.answer(done)
+    await query.answer(_done_words(written.event))
     await _show_list(store, clock, bot, seat, query.from_user.id, message_id)
+
+
+def _done_words(event: str) -> str:
+    match event:
+        case "confirmed":
+            return _("Confirmed: the result is agreed.")
+        case "disputed":
+            return _("Disputed: the GMs have both accounts and decide.")
+        case _:
+            return _(
+                "Reported. The other side may confirm or dispute it; if it does neither by "
+                "the deadline, your report stands."
+            )
 
 
 async def _show_list(

@@ -47,9 +47,11 @@ class DeployButton(CallbackData, prefix="pd"):
 
 
 class ResultButton(CallbackData, prefix="pr"):
-    """A battle's result: ``pick`` (choose an outcome), ``out`` (outcome ``outcome``; for a
-    victory then ``win`` with ``winner`` 0 attacker / 1 defender), ``yes`` / ``dis`` confirm or
-    dispute the reported ``outcome``/``winner``, ``list`` back to the battles."""
+    """A battle's result: ``pick`` (choose an outcome to report), ``dis`` (the same, as the
+    disputing side's own account), ``out`` (outcome ``outcome``; for a victory then ``win``
+    with ``winner`` 0 attacker / 1 defender), ``yes`` confirm the account
+    ``outcome``/``winner`` (the report, or in a dispute the other side's account), ``list``
+    back to the battles."""
 
     campaign: ButtonInt
     turn: ButtonInt
@@ -64,3 +66,16 @@ class CampaignButton(CallbackData, prefix="pc"):
     """/campaigns: make ``campaign`` the current one."""
 
     campaign: ButtonInt
+
+
+class VerdictButton(CallbackData, prefix="pv"):
+    """The GM's decision on a battle's result (final): ``show`` the decision screen, ``more``
+    every outcome, ``set`` the result ``outcome``/``winner`` (0 attacker, 1 defender)."""
+
+    campaign: ButtonInt
+    turn: ButtonInt
+    phase: str = BATTLES_PHASE
+    battle: ButtonInt
+    action: str
+    outcome: str = ""
+    winner: ButtonInt = -1

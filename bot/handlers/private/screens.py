@@ -13,7 +13,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton
+from bot import texts
+from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton, VerdictButton
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement
 from bot.posts.turns import format_moment
 from bot.services.orders import (
@@ -37,6 +38,7 @@ from bot.texts import (
 from rules import (
     Attack,
     Battle,
+    BattleResult,
     CampaignMap,
     CampaignState,
     DeploymentProblem,
@@ -146,9 +148,23 @@ def refusal_words(
             return _("Your side does not fight this battle, so it does not report it.")
         case Refusal.NOT_OPPONENT:
             return _(
-                "Your side reported this result: the other side (or the GM) confirms or "
+                "This account is your side's own: the other side (or the GM) confirms or "
                 "disputes it."
             )
+        case Refusal.SETTLED:
+            return _("The GM has decided this battle's result; only a GM changes it now.")
+        case Refusal.AGREED:
+            return _(
+                "Both sides agreed on this result; only a GM changes it now. Ask your GM if "
+                "it is wrong."
+            )
+        case Refusal.DISPUTED:
+            return _(
+                "This result is disputed: the GM decides. Each side may still accept the "
+                "other's account (/battles)."
+            )
+        case Refusal.NOT_GM:
+            return _("Only the campaign's GMs decide results.")
         case Refusal.NO_SUCH_BATTLE:
             return _("There is no such battle on this turn's list (/battles shows them).")
         case Refusal.NO_REPORT:
@@ -665,31 +681,55 @@ def placement_problem_words(parsed: ParsedPlacement) -> str:
 # ---- battles --------------------------------------------------------------------------------
 
 
-def report_status(report: BattleReport | None, names: Names) -> str:
-    """What is known about a battle's result."""
-    if report is None:
-        return _("Result: not reported yet.")
-    if report.override is not None:
+def side_words(side: str | None, names: Names) -> str:
+    """A side named so that no word has to agree with it: «the side «Imperium»»."""
+    if side is None:
+        return _("the GM")
+    return _("side «{side}»").format(side=names.get(side, side))
+
+
+def report_status(
+    report: BattleReport | None,
+    names: Names,
+    reporter: str | None = None,
+    disputer: str | None = None,
+    deadline: str | None = None,
+) -> str:
+    """What is known about a battle's result: who reported what, whether the other side agreed,
+    disputed, or is still to answer (a report stands unless disputed by ``deadline``)."""
+    if report is not None and report.override is not None:
         return _("Result (GM's decision, final): {result}").format(
             result=result_words(report.override.outcome, report.override.winner, names)
         )
-    if report.reported is None:
+    if report is None or report.reported is None:
         return _("Result: not reported yet.")
     result = result_words(report.reported.outcome, report.reported.winner, names)
+    if report.disputed and report.counter is not None:
+        return _(
+            "Result DISPUTED. Report of {reporter}: {result}. Account of {disputer}: {counter}. "
+            "The GM decides."
+        ).format(
+            reporter=side_words(reporter, names),
+            result=result,
+            disputer=side_words(disputer, names),
+            counter=result_words(report.counter.outcome, report.counter.winner, names),
+        )
     if report.confirmed_by is not None:
-        return _("Result: {result} (confirmed).").format(result=result)
-    if report.disputed_by is not None:
-        return _("Result: {result}, DISPUTED: the GM decides.").format(result=result)
-    return _("Result: {result}, waiting for the other side to confirm.").format(result=result)
+        return _("Result: {result} (confirmed by both sides).").format(result=result)
+    if reporter is None:
+        return _("Result: {result}; it stands unless disputed.").format(result=result)
+    if deadline is None:
+        return _("Result: {result}, reported by {reporter}; it stands unless disputed.").format(
+            result=result, reporter=side_words(reporter, names)
+        )
+    return _(
+        "Result: {result}, reported by {reporter}; it stands unless disputed by {deadline}."
+    ).format(result=result, reporter=side_words(reporter, names), deadline=deadline)
 
 
 def result_words(outcome: Outcome, winner: str | None, names: Names) -> str:
     """ "Red: crushing victory" or "draw"."""
-    if winner is None:
-        return outcome_name(outcome)
-    return _("{winner}: {outcome}").format(
-        winner=names.get(winner, winner), outcome=outcome_name(outcome)
-    )
+    return texts.result_words(BattleResult(battle=1, outcome=outcome, winner=winner), names)
 
 
 def policy_words(campaign: Campaign) -> str:
@@ -699,8 +739,82 @@ def policy_words(campaign: Campaign) -> str:
     return _("A battle with no result by the deadline counts as a draw without losses.")
 
 
+def _result_button(
+    campaign: Campaign, battle: Battle, action: str, result: BattleResult | None = None
+) -> str:
+    outcome = "" if result is None else CODE_OF_OUTCOME[result.outcome]
+    winner = -1
+    if result is not None and result.winner is not None:
+        winner = list(battle.participants()).index(result.winner)
+    return ResultButton(
+        campaign=campaign.id,
+        turn=campaign.turn,
+        battle=battle.id,
+        action=action,
+        outcome=outcome,
+        winner=winner,
+    ).pack()
+
+
+def battle_buttons(
+    desk: BattleDesk, battle: Battle, side: str | None, is_gm: bool, names: Names
+) -> list[list[InlineKeyboardButton]]:
+    """What the person may do about one battle's result now: report it, change their side's
+    report, confirm or dispute the other side's, accept the other account of a dispute; the GM
+    decides."""
+    campaign = desk.campaign
+    report = desk.reports.get(battle.id)
+    rows: list[list[InlineKeyboardButton]] = []
+    fighting = side if side in battle.participants() else None
+    reported = report.reported if report is not None else None
+    if fighting is not None and report is not None and report.override is None:
+        reporter = desk.reporters.get(battle.id)
+        disputer = desk.disputers.get(battle.id)
+        if reported is None:
+            label = _("✍ Report battle {id}").format(id=battle.id)
+            rows.append([_button(label, _result_button(campaign, battle, "pick"))])
+        elif report.disputed and report.counter is not None:
+            if fighting == disputer:
+                accept = _("👍 Accept the report of {side}").format(
+                    side=side_words(reporter, names)
+                )
+                change = _("✍ Change your account")
+                rows.append([_button(accept, _result_button(campaign, battle, "yes", reported))])
+                rows.append([_button(change, _result_button(campaign, battle, "dis"))])
+            else:
+                accept = _("👍 Accept the account of {side}").format(
+                    side=side_words(disputer, names)
+                )
+                rows.append(
+                    [_button(accept, _result_button(campaign, battle, "yes", report.counter))]
+                )
+        elif report.confirmed_by is None and fighting == reporter:
+            label = _("✍ Change the report of battle {id}").format(id=battle.id)
+            rows.append([_button(label, _result_button(campaign, battle, "pick"))])
+        elif report.confirmed_by is None:
+            confirm = _("👍 Confirm battle {id}").format(id=battle.id)
+            rows.append(
+                [
+                    _button(confirm, _result_button(campaign, battle, "yes", reported)),
+                    _button(_("⚠ Dispute"), _result_button(campaign, battle, "dis")),
+                ]
+            )
+    elif fighting is not None and report is None:
+        label = _("✍ Report battle {id}").format(id=battle.id)
+        rows.append([_button(label, _result_button(campaign, battle, "pick"))])
+    if is_gm:
+        label = _("⚖ Decide battle {id}").format(id=battle.id)
+        rows.append([_button(label, verdict_button(campaign, battle, "show"))])
+    return rows
+
+
 def battles_screen(
-    desk: BattleDesk, map_: CampaignMap, names: Names, side: str | None, is_gm: bool
+    desk: BattleDesk,
+    map_: CampaignMap,
+    names: Names,
+    side: str | None,
+    is_gm: bool,
+    deadline: str | None = None,
 ) -> tuple[str, Keyboard]:
     """The person's battles this turn, each with its status and result buttons."""
     campaign = desk.campaign
@@ -713,64 +827,114 @@ def battles_screen(
     for battle in desk.battles:
         lines.append("")
         lines.extend(describe_battle(battle, map_, names, language()))
-        report = desk.reports.get(battle.id)
-        lines.append(report_status(report, names))
-
-        settled = report is not None and report.override is not None
-        if not settled:
-            rows.append(
-                [
-                    _button(
-                        _("✍ Report battle {id}").format(id=battle.id),
-                        ResultButton(
-                            campaign=campaign.id,
-                            turn=campaign.turn,
-                            battle=battle.id,
-                            action="pick",
-                        ).pack(),
-                    )
-                ]
+        lines.append(
+            report_status(
+                desk.reports.get(battle.id),
+                names,
+                desk.reporters.get(battle.id),
+                desk.disputers.get(battle.id),
+                deadline,
             )
-        reported = report.reported if report is not None else None
-        reporter_side = desk.reporters.get(battle.id)
-        may_answer = is_gm or (
-            side is not None and reporter_side is not None and side != reporter_side
         )
-        if (
-            not settled
-            and reported is not None
-            and report is not None
-            and report.confirmed_by is None
-            and may_answer
-        ):
-            rows.append(
-                answer_buttons(
-                    campaign.id, campaign.turn, battle, reported.outcome, reported.winner
-                )
-            )
+        rows.extend(battle_buttons(desk, battle, side, is_gm, names))
     lines.append("")
     lines.append(policy_words(campaign))
     return "\n".join(lines), Keyboard(inline_keyboard=rows)
 
 
-def answer_buttons(
-    campaign_id: int, turn: int, battle: Battle, outcome: Outcome, winner: str | None
-) -> list[InlineKeyboardButton]:
-    """[Confirm] [Dispute] for a reported result."""
-    index = -1 if winner is None else list(battle.participants()).index(winner)
-    code = CODE_OF_OUTCOME[outcome]
+# ---- the GM's decisions ---------------------------------------------------------------------
 
-    def data(action: str) -> str:
-        return ResultButton(
-            campaign=campaign_id,
-            turn=turn,
-            battle=battle.id,
-            action=action,
-            outcome=code,
-            winner=index,
-        ).pack()
 
-    return [
-        _button(_("👍 Confirm battle {id}").format(id=battle.id), data("yes")),
-        _button(_("⚠ Dispute"), data("dis")),
+def verdict_button(
+    campaign: Campaign, battle: Battle, action: str, result: BattleResult | None = None
+) -> str:
+    """A GM decision button about ``battle``: ``show`` the decision screen, ``more`` every
+    outcome, ``set`` the result ``result`` (final)."""
+    outcome = "" if result is None else CODE_OF_OUTCOME[result.outcome]
+    winner = -1
+    if result is not None and result.winner is not None:
+        winner = list(battle.participants()).index(result.winner)
+    return VerdictButton(
+        campaign=campaign.id,
+        turn=campaign.turn,
+        battle=battle.id,
+        action=action,
+        outcome=outcome,
+        winner=winner,
+    ).pack()
+
+
+def verdict_keyboard(
+    desk: BattleDesk, battle: Battle, names: Names, every_outcome: bool = False
+) -> Keyboard:
+    """One tap to decide: either side's account, a draw, or (``every_outcome``) any outcome."""
+    campaign = desk.campaign
+    report = desk.reports.get(battle.id)
+    rows: list[list[InlineKeyboardButton]] = []
+    if every_outcome:
+        rows.append(
+            [
+                _button(
+                    outcome_name(outcome),
+                    verdict_button(
+                        campaign, battle, "set", BattleResult(battle=battle.id, outcome=outcome)
+                    ),
+                )
+                for outcome in (Outcome.DRAW, Outcome.BLOODY_DRAW)
+            ]
+        )
+        for outcome in (Outcome.SOLID, Outcome.CRUSHING, Outcome.SLAUGHTER):
+            rows.append(
+                [
+                    _button(
+                        result_words(outcome, winner, names),
+                        verdict_button(
+                            campaign,
+                            battle,
+                            "set",
+                            BattleResult(battle=battle.id, outcome=outcome, winner=winner),
+                        ),
+                    )
+                    for winner in battle.participants()
+                ]
+            )
+        rows.append([_button(_("« Back"), verdict_button(campaign, battle, "show"))])
+        return Keyboard(inline_keyboard=rows)
+    accounts: list[tuple[str, BattleResult]] = []
+    if report is not None and report.reported is not None and report.override is None:
+        reporter = side_words(desk.reporters.get(battle.id), names)
+        accounts.append((reporter, report.reported))
+        if report.disputed and report.counter is not None:
+            accounts.append((side_words(desk.disputers.get(battle.id), names), report.counter))
+    for who, result in accounts:
+        label = _("As {side} says: {result}").format(
+            side=who, result=result_words(result.outcome, result.winner, names)
+        )
+        rows.append([_button(label, verdict_button(campaign, battle, "set", result))])
+    draw = BattleResult(battle=battle.id, outcome=Outcome.DRAW)
+    rows.append(
+        [
+            _button(_("Draw, no losses"), verdict_button(campaign, battle, "set", draw)),
+            _button(_("Another outcome…"), verdict_button(campaign, battle, "more")),
+        ]
+    )
+    return Keyboard(inline_keyboard=rows)
+
+
+def verdict_text(desk: BattleDesk, battle: Battle, map_: CampaignMap, names: Names) -> str:
+    """A battle as the GM decides it: what it was and both accounts."""
+    lines = [
+        _("«{title}», turn {turn}: battle {id}").format(
+            title=desk.campaign.title, turn=desk.campaign.turn, id=battle.id
+        ),
+        *describe_battle(battle, map_, names, language()),
+        report_status(
+            desk.reports.get(battle.id),
+            names,
+            desk.reporters.get(battle.id),
+            desk.disputers.get(battle.id),
+        ),
+        "",
+        _("Your decision is final; both sides and the group are told."),
     ]
+    return "\n".join(lines)

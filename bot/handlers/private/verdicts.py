@@ -1,0 +1,103 @@
+"""The GM's decisions on battle results, in private: a dispute reaches every GM here at once,
+with both accounts side by side and one tap to decide; ``/battles`` shows a GM every battle of
+the turn with «Decide». A decision is final, audited, and told to both sides and the group.
+
+Every press is re-checked: the presser must be a GM of the campaign the button names, and the
+campaign still at the turn the button was made for.
+"""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.types import CallbackQuery
+from aiogram.utils.i18n import gettext as _
+
+from bot.clock import Clock
+from bot.handlers.private import screens
+from bot.handlers.private.base import pressed_seat, show_screen
+from bot.handlers.private.battles import KIND, battles_view
+from bot.handlers.private.callbacks import BATTLES_PHASE, VerdictButton
+from bot.services.orders import Refusal, Seat, decide_result, open_battles, side_names
+from bot.services.turns import game_for
+from rules import BattleResult
+from storage import Store
+
+
+async def press(
+    query: CallbackQuery, callback_data: VerdictButton, store: Store, clock: Clock, bot: Bot
+) -> None:
+    """A decision button: show the choices, every outcome, or set the result (GMs only)."""
+    seat = await pressed_seat(query, store, callback_data.campaign)
+    if seat is None:
+        return
+    if not seat.is_gm:
+        await query.answer(screens.refusal_words(Refusal.NOT_GM, seat.campaign), show_alert=True)
+        return
+    message_id = query.message.message_id if query.message is not None else None
+    desk = await open_battles(store, seat, clock.now())
+    if (
+        desk is None
+        or desk.campaign.turn != callback_data.turn
+        or callback_data.phase != BATTLES_PHASE
+    ):
+        campaign = await store.campaign(seat.campaign.id) or seat.campaign
+        await query.answer(
+            screens.refusal_words(Refusal.STALE, campaign, callback_data.turn), show_alert=True
+        )
+        return
+    battle = next((b for b in desk.battles if b.id == callback_data.battle), None)
+    if battle is None:
+        await query.answer(
+            screens.refusal_words(Refusal.NO_SUCH_BATTLE, desk.campaign), show_alert=True
+        )
+        return
+    names = await side_names(store, desk.campaign.id)
+    if callback_data.action in ("show", "more"):
+        await query.answer()
+        text = screens.verdict_text(desk, battle, game_for(desk.campaign).map, names)
+        keyboard = screens.verdict_keyboard(
+            desk, battle, names, every_outcome=callback_data.action == "more"
+        )
+        await show_screen(
+            bot, store, clock, seat, KIND, query.from_user.id, text, keyboard, message_id
+        )
+        return
+    outcome = screens.OUTCOME_CODES.get(callback_data.outcome)
+    participants = battle.participants()
+    winner = participants[callback_data.winner] if callback_data.winner in (0, 1) else None
+    try:
+        result = (
+            None
+            if outcome is None
+            else BattleResult(battle=battle.id, outcome=outcome, winner=winner)
+        )
+    except ValueError:
+        result = None
+    if callback_data.action != "set" or result is None:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    written = await decide_result(store, seat, callback_data.turn, battle.id, result, clock.now())
+    if written.refusal is not None:
+        await query.answer(screens.refusal_words(written.refusal, desk.campaign), show_alert=True)
+        return
+    await query.answer(
+        _("Decided: {result}. Both sides and the group are told.").format(
+            result=screens.result_words(result.outcome, result.winner, names)
+        )
+    )
+    await _show_battles(store, clock, bot, seat, query.from_user.id, message_id)
+
+
+async def _show_battles(
+    store: Store, clock: Clock, bot: Bot, seat: Seat, chat_id: int, message_id: int | None
+) -> None:
+    view = await battles_view(store, seat, clock.now())
+    if view is not None:
+        await show_screen(bot, store, clock, seat, KIND, chat_id, *view, message_id)
+
+
+def build() -> Router:
+    """This module's router (a new one per dispatcher)."""
+    router = Router(name=__name__)
+    router.callback_query.register(press, VerdictButton.filter())
+    return router

@@ -178,6 +178,10 @@ async def _campaign(
     )
     printer.flush()
 
+    printer.section(_("The GM opens the private chat: disputes and join requests come there"))
+    await table.command(table.gm, "/start")
+    printer.flush()
+
     printer.section(_("Players join: Join in the group, then Start in the private chat"))
     await s.join(table, boris, "Red", "strategist")
     await s.join(table, vera, "Blue", "strategist")
@@ -250,8 +254,8 @@ async def _report_battles(
             await s.confirm_result(table, vera, number)
         elif turn == 1 and attacker == "Red":
             await s.report_result(table, gleb, number, "solid", "Blue")
-            await s.dispute_result(table, boris, number)
-            await s.gm_override(table, number, "crushing", "Red")
+            await s.dispute_result(table, boris, number, "crushing", "Red")
+            await s.gm_decide(table, number, "crushing", "Red")
         elif attacker == "Red":
             await s.report_result(table, boris, number, "crushing", "Red")
             await s.confirm_result(table, gleb, number)

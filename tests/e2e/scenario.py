@@ -13,8 +13,9 @@ The pieces, from the bottom up:
   received (:class:`Received`). Everything seen is kept in order in ``table.transcript``.
 - The campaign steps below them (:func:`create_campaign`, :func:`join`, :func:`deploy_by_buttons`,
   :func:`deploy_typed`, :func:`orders_by_buttons`, :func:`orders_typed`, :func:`mark_ready`,
-  :func:`report_result`, :func:`confirm_result`, :func:`dispute_result`, :func:`gm_override`,
-  :func:`gm_undo`, :func:`gm_advance`, :func:`gm_end`) press the same buttons and type the same
+  :func:`report_result`, :func:`confirm_result`, :func:`dispute_result`, :func:`gm_decide`,
+  :func:`ask_to_join`, :func:`gm_answers_join`, :func:`gm_override`, :func:`gm_undo`,
+  :func:`gm_advance`, :func:`gm_end`) press the same buttons and type the same
   lines a person would; none reaches into the database. The week moves with :func:`move_to`
   (``ORDERS_CLOSE``, ``BATTLE_LIST``, ``RESOLUTION`` in the campaign's zone) or
   :func:`move_to_next_due` (the next deadline or reminder the bot planned).
@@ -44,12 +45,17 @@ from zoneinfo import ZoneInfo
 
 import aiohttp
 
-from bot.callbacks import JoinPress
+from bot.callbacks import JoinPress, JoinVerdict
 from bot.handlers.group.clock import ClockPress
 from bot.handlers.group.gm import GmPress
 from bot.handlers.group.setup import ZONES
 from bot.handlers.joining import JoinChoice
-from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton
+from bot.handlers.private.callbacks import (
+    DeployButton,
+    OrdersButton,
+    ResultButton,
+    VerdictButton,
+)
 from rules import builtin_map
 from tests.e2e.harness import Chat, EmulatorError, JsonObject, ScriptedTelegram, User
 
@@ -703,10 +709,12 @@ async def create_campaign(
     return table.campaign_id
 
 
-async def join(table: Table, player: Player, side: str, role: str = "strategist") -> Received:
+async def join(
+    table: Table, player: Player, side: str, role: str = "strategist", *, approved: bool = True
+) -> Received:
     """``player`` taps Join in the group, starts the private chat with the link's payload,
     chooses ``side`` (its name) and ``role`` («strategist» or «tactician»). Returns the last
-    screen."""
+    screen. ``approved`` false: the join waits for the GM (:func:`gm_answers_join`)."""
     table.players[player.name] = player
     pressed = await table.press(player, _prefixed(JoinPress.__prefix__), chat_id=table.group.id)
     link = pressed.alert or ""
@@ -719,7 +727,8 @@ async def join(table: Table, player: Player, side: str, role: str = "strategist"
         return data.startswith(f"{JoinChoice.__prefix__}:") and JoinChoice.unpack(data).r == wanted
 
     chosen = await table.press(player, role_button)
-    table.players[player.name] = Player(player.user, player.language, side=side, role=role)
+    if approved:
+        table.players[player.name] = Player(player.user, player.language, side=side, role=role)
     return chosen
 
 
@@ -891,10 +900,77 @@ async def confirm_result(table: Table, player: Player, battle: int) -> Received:
     return await table.press(player, _result_data("yes", battle=battle))
 
 
-async def dispute_result(table: Table, player: Player, battle: int) -> Received:
-    """``player`` (the other side) opens /battles and disputes the reported result."""
+async def dispute_result(
+    table: Table, player: Player, battle: int, outcome: str, winner: str | None = None
+) -> Received:
+    """``player`` (the other side) opens /battles and disputes the reported result with its
+    own account (``outcome`` and ``winner`` as for :func:`report_result`)."""
     await table.command(player, "/battles")
-    return await table.press(player, _result_data("dis", battle=battle))
+    await table.press(player, _result_data("dis", battle=battle))
+    done = await table.press(
+        player, _result_data("out", battle=battle, outcome=OUTCOME_CODE[outcome])
+    )
+    if winner is None:
+        return done
+    side = winner
+    win = _result_data("win", battle=battle)
+    return await table.press(player, lambda text, data: win(text, data) and side in text)
+
+
+async def gm_decide(table: Table, battle: int, outcome: str, winner: str | None = None) -> Received:
+    """The GM decides a disputed battle under the message the bot sent them in private:
+    «Draw, no losses» at once, any other outcome after «Another outcome…»."""
+    code = OUTCOME_CODE[outcome]
+
+    def verdict(action: str, label_starts: str = "") -> Callable[[str, str], bool]:
+        def check(text: str, data: str) -> bool:
+            if not data.startswith(f"{VerdictButton.__prefix__}:"):
+                return False
+            button = VerdictButton.unpack(data)
+            wanted = button.action == action and button.battle == battle
+            if action == "set":
+                wanted = wanted and button.outcome == code
+            return wanted and text.startswith(label_starts)
+
+        return check
+
+    gm = table.gm
+    await table.wait_for_message(
+        gm.chat_id,
+        lambda m: any(verdict("more")(t, d) for row in m.buttons for t, d in row),
+        what=f"the GM's decision on battle {battle}",
+    )
+    if outcome == "draw":
+        return await table.press(gm, verdict("set", "Draw"))
+    await table.press(gm, verdict("more"))
+    return await table.press(gm, verdict("set", f"{winner}:" if winner else ""))
+
+
+async def ask_to_join(
+    table: Table, player: Player, side: str, role: str = "strategist"
+) -> Received:
+    """After deployment: ``player`` taps Join, chooses ``side`` and ``role`` in private, and
+    the request goes to the GM (nothing of the side is shown). Returns the last screen."""
+    return await join(table, player, side, role, approved=False)
+
+
+async def gm_answers_join(
+    table: Table, player: Player, approve: bool, side: str = "", role: str = ""
+) -> Received:
+    """The GM approves or refuses ``player``'s join request under the bot's private message
+    (``side`` and ``role``: what the player asked for, kept when approved)."""
+    wanted = "y" if approve else "n"
+
+    def verdict(_text: str, data: str) -> bool:
+        if not data.startswith(f"{JoinVerdict.__prefix__}:"):
+            return False
+        button = JoinVerdict.unpack(data)
+        return button.u == player.chat_id and button.a == wanted
+
+    pressed = await table.press(table.gm, verdict)
+    if approve:
+        table.players[player.name] = Player(player.user, player.language, side=side, role=role)
+    return pressed
 
 
 async def gm_override(

@@ -4,8 +4,10 @@ A GM and six players on three sides (Red in English, Синие in Russian, Gree
 weekly turns against ``python -m bot`` on the local Bot API emulator: setup through the wizard
 (with a typed ruleset), joining through the group's button and the private deep link,
 deployment by buttons and by typed lines (one refused), orders by buttons and by typed lines in
-both languages (some refused), battle results reported, confirmed, disputed and overridden by
-the GM, a GM undo of a published battle list and a re-advance, and the map posted each Monday.
+both languages (some refused), two players who ask to join after deployment (the GM approves
+one in private and refuses the other), battle results reported, confirmed, left unanswered (the
+report stands), disputed with the other side's own account and decided by the GM in private, a
+GM undo of a published battle list and a re-advance, and the map posted each Monday.
 The week moves only when the test sets the bot's clock (``POST /clock``), never by sleeping.
 In the middle of week 2 the process is killed with SIGKILL, a player writes while it is down,
 and it is started again on the same database.
@@ -55,13 +57,15 @@ from tests.e2e.scenario import (
     Player,
     ReinforceOrder,
     Table,
+    ask_to_join,
     confirm_result,
     create_campaign,
     deploy_by_buttons,
     deploy_typed,
     dispute_result,
     gm_advance,
-    gm_override,
+    gm_answers_join,
+    gm_decide,
     gm_undo,
     join,
     mark_ready,
@@ -78,6 +82,8 @@ VERA = Player(User(id=3301, first_name="Вера"))  # Синие, strategist, c
 GLEB = Player(User(id=3302, first_name="Глеб"), "ru")  # Синие, tactician, Russian app
 DORA = Player(User(id=3401, first_name="Dora"))  # Green, strategist, English
 FEDOR = Player(User(id=3402, first_name="Фёдор"), "ru")  # Green, tactician, Russian app
+HANNA = Player(User(id=3403, first_name="Hanna"))  # asks to join Green after deployment: approved
+IGOR = Player(User(id=3501, first_name="Igor"))  # asks to join Red after deployment: refused
 RED, BLUE, GREEN = "Red", "Синие", "Green"
 SIDE_OF = {
     ANNA.chat_id: RED,
@@ -86,6 +92,7 @@ SIDE_OF = {
     GLEB.chat_id: BLUE,
     DORA.chat_id: GREEN,
     FEDOR.chat_id: GREEN,
+    HANNA.chat_id: GREEN,
 }
 # What the orders and results below must give (worked out with ``python -m rules resolve``):
 # the armies at the start of turns 2 and 3 and after turn 3, by side name; Red then holds
@@ -206,6 +213,16 @@ async def _play(table: Table, service: BotService, marks: Marks) -> int:
         t.startswith("Orders for turn 1 open Tue 3 Mar, 00:00") for t in early.texts(ANNA.chat_id)
     ), early.texts(ANNA.chat_id)
     await _clock(table, service, marks, "turn 1: Tuesday", utc(3, 3, 8))
+    # Deployment is over: a new player waits for the GM, who approves one and refuses one.
+    asked = await ask_to_join(table, HANNA, GREEN, "tactician")
+    assert any("is with the GMs" in t for t in asked.texts(HANNA.chat_id))
+    await ask_to_join(table, IGOR, RED, "strategist")
+    approved = await gm_answers_join(table, HANNA, True, GREEN, "tactician")
+    assert any("Approved: Hanna now plays" in t for t in approved.texts(GM.chat_id))
+    await table.wait_for_text(HANNA.chat_id, "A GM approved: you play Green as tactician")
+    refused = await gm_answers_join(table, IGOR, False)
+    assert any("Refused: Igor does not join" in t for t in refused.texts(GM.chat_id))
+    await table.wait_for_text(IGOR.chat_id, "A GM did not approve your request to play Red")
     await orders_by_buttons(
         table,
         ANNA,
@@ -228,13 +245,18 @@ async def _play(table: Table, service: BotService, marks: Marks) -> int:
     await report_result(table, CARL, 1, "solid", RED)
     await confirm_result(table, GLEB, 1)
     await report_result(table, ANNA, 2, "crushing", RED)
-    await dispute_result(table, VERA, 2)
-    await gm_override(table, 2, "draw")
+    await dispute_result(table, VERA, 2, "draw")
+    await gm_decide(table, 2, "draw")
+    # Red never answers Green's report of battle 3: it stands.
     await report_result(table, DORA, 3, "solid", GREEN)
-    await confirm_result(table, CARL, 3)
     await report_result(table, GLEB, 4, "bloody draw")
     await confirm_result(table, FEDOR, 4)
     await _week(table, service, marks, 1, "monday")
+    monday = await table.wait_for_message(
+        GROUP.id, lambda m: m.photo is not None and "Turn 1 resolved" in m.text, what="map"
+    )
+    assert "Green: solid victory (reported by side «Green», not disputed: stands)" in monday.text
+    await table.wait_for_text(HANNA.chat_id, "turn 1 resolved: the summary for side «Green»")
 
     # ---- week 2: a crash in the middle, an undo ---------------------------------------
     await _clock(table, service, marks, "turn 2: Tuesday", utc(3, 10, 8))
@@ -677,7 +699,7 @@ def _assert_played_as_scripted(
     assert by_turn[1]["results"] == [
         {"battle": 1, "outcome": "solid", "winner": red},
         {"battle": 2, "outcome": "draw", "winner": None},  # disputed; the GM's word
-        {"battle": 3, "outcome": "solid", "winner": green},
+        {"battle": 3, "outcome": "solid", "winner": green},  # never answered: it stands
         {"battle": 4, "outcome": "bloody_draw", "winner": None},
     ]
     assert by_turn[1]["unreported"] == [5]

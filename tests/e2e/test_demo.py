@@ -31,7 +31,7 @@ def test_the_demo_plays_a_campaign_to_its_end(tmp_path: Path) -> None:
         "Boris taps [🙋 Join] in the group «Wargamers»",
         "Вера writes in Вера's private chat: экватор:3 запад:2 восток=5",
         "Boris taps [⚠ Dispute] in Boris's private chat",
-        "Anna taps [Red: crushing victory] in the group «Wargamers»",
+        "Anna taps [Red: crushing victory] in Anna's private chat",
         "Red wins the campaign!",
     ):
         assert seen in transcript

@@ -14,6 +14,7 @@ from bot.clock import ManualClock
 from bot.services import timekeeping
 from bot.services.clockwork import AdvanceResult, advance
 from bot.services.schedule import CampaignScheduler
+from rules import BattleResult, Outcome
 from storage import (
     CampaignSettings,
     CampaignStatus,
@@ -25,7 +26,14 @@ from storage import (
     UnreportedPolicy,
 )
 from tests.services.week import Week, history_of, start_week
-from tests.storage.campaign_script import CO_GM, GM, PLACEMENTS, new_campaign, strategist
+from tests.storage.campaign_script import (
+    CO_GM,
+    GM,
+    PLACEMENTS,
+    new_campaign,
+    strategist,
+    tactician,
+)
 
 MONDAY = date(2026, 2, 2)
 BERLIN = "Europe/Berlin"
@@ -480,3 +488,47 @@ async def test_a_resolution_cut_between_its_two_steps_is_finished_at_restart(
     assert early == [Phase.DEPLOYMENT], "finishing a resolution is not an early close"
     await week.restart()  # and again: nothing more happens
     assert (await week.current()).turn == expected[0]
+
+
+async def test_an_open_dispute_holds_the_resolution_and_tells_the_gms_once(
+    store: Store, clock: ManualClock
+) -> None:
+    week = await start_week(store, clock, BERLIN, MONDAY)
+    await week.deploy()
+    await week.run_until(week.at(1, 10))
+    await week.give_orders()
+    await week.run_until(week.at(5, 10))
+    await week.report_results()
+    campaign = await week.current()
+    battle_list = await store.battle_list(campaign.id, 1)
+    assert battle_list is not None
+    assert battle_list.battles
+    first = battle_list.battles[0]
+    [reported] = [r for r in await store.battle_reports(campaign.id, 1) if r.battle == first.id]
+    assert reported.reported is not None
+    counter = BattleResult(battle=first.id, outcome=Outcome.DRAW)
+    if reported.reported == counter:
+        counter = BattleResult(battle=first.id, outcome=Outcome.BLOODY_DRAW)
+    disputed = await store.dispute_result(
+        campaign.id, 1, reported.reported, counter, tactician(first.defender), clock.now()
+    )
+    assert disputed.report is not None
+    assert disputed.report.disputed
+    await week.run_until(week.at(7, 12, 30))  # the Monday deadline has passed
+    assert ((await week.current()).turn, (await week.current()).phase) == (1, Phase.RESOLUTION)
+    blocked = [m for m in await store.outbox_messages(campaign.id) if m.kind == "blocked_alarm"]
+    assert sorted(m.chat_id for m in blocked) == [GM, CO_GM]
+    assert blocked[0].payload["reason"] == "results_disputed"
+    assert blocked[0].payload["battles"] == [first.id]
+    await week.run_until(week.at(7, 14))  # more sweeps: still waiting, no second alarm
+    assert (await week.current()).phase is Phase.RESOLUTION
+    again = [m for m in await store.outbox_messages(campaign.id) if m.kind == "blocked_alarm"]
+    assert len(again) == 2
+    decided = await store.override_result(
+        campaign.id, 1, first.id, counter, GM, "dispute decided by the GM", clock.now()
+    )
+    assert decided.report is not None
+    await week.run_until(week.at(7, 14, 2))  # the next sweep finishes the resolution
+    assert ((await week.current()).turn, (await week.current()).phase) == (2, Phase.ORDERS)
+    resolved = await store.resolutions(campaign.id, 1)
+    assert counter in resolved[-1].results

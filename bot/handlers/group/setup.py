@@ -714,7 +714,17 @@ async def _confirm(
     if not result.advanced or not isinstance(query.message, Message):
         await query.answer(_("The campaign has already started."), show_alert=True)
         return
-    await query.answer()
+    if person.can_receive_private:
+        await query.answer()
+    else:
+        await query.answer(
+            _(
+                "The campaign has begun. Open a private chat with me (tap my name, then "
+                "«Start»): that is where I send you disputed results to decide, join requests "
+                "and alarms."
+            ),
+            show_alert=True,
+        )
     text, _keyboard = await summary(store, campaign)
     await query.message.edit_text(text.rsplit("\n\n", 1)[0])
 

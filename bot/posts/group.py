@@ -116,12 +116,14 @@ def board_text(current: Board, deadline: str | None = None) -> str:
                 done=current.results_in, total=current.battles
             )
         )
-        if current.awaiting_answer:
+        names = {line.side.id: line.side.name for line in current.sides}
+        for battle, side in current.awaiting_answer:
             lines.append(
-                _(
-                    "Reported and not answered yet: {n}. A report stands unless the other "
-                    "side disputes it by the deadline."
-                ).format(n=current.awaiting_answer)
+                _("Battle {id}: reported by side «{side}», not disputed: it stands.").format(
+                    id=battle, side=names.get(side or "", "?")
+                )
+                if side is not None
+                else _("Battle {id}: reported, not disputed: it stands.").format(id=battle)
             )
         if current.disputed:
             lines.append(

@@ -547,7 +547,7 @@ class Board:
     choosing_side: tuple[str, ...]  # started the bot, no side yet
     results_in: int | None = None  # battles with a result, in battles and resolution
     battles: int | None = None
-    awaiting_answer: int = 0  # reported, not answered by the other side yet (they stand)
+    awaiting_answer: tuple[tuple[int, SideId | None], ...] = ()  # (battle, reporting side)
     disputed: tuple[int, ...] = ()  # battles whose result is disputed: the GMs decide
     awaiting_gm: tuple[tuple[str, SideId], ...] = ()  # (name, side) waiting for approval
 
@@ -598,14 +598,19 @@ async def board(store: Store, campaign: Campaign, now: datetime) -> Board:
     people = await store.people([r.user_id for r in requests])
     opened = {uid for uid, person in people.items() if person.can_receive_private}
     results_in = battles = None
-    awaiting = 0
+    awaiting: tuple[tuple[int, SideId | None], ...] = ()
     disputed: tuple[int, ...] = ()
     listed = campaign.phase in (Phase.BATTLES, Phase.RESOLUTION)
     if listed and await battle_list_public_at(store, campaign, now) is None:
         reports = await store.battle_reports(campaign.id, campaign.turn)
         battles = len(reports)
         results_in = sum(1 for report in reports if report.effective() is not None)
-        awaiting = sum(1 for report in reports if report.awaiting_answer)
+        side_of = {m.user_id: m.side_id for m in members}
+        awaiting = tuple(
+            (report.battle, side_of.get(report.reported_by) if report.reported_by else None)
+            for report in reports
+            if report.awaiting_answer
+        )
         disputed = tuple(report.battle for report in reports if report.disputed)
     return Board(
         campaign=campaign,

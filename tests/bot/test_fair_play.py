@@ -4,13 +4,16 @@ private in their own language. Through the real dispatcher and the outbox as it 
 
 from __future__ import annotations
 
+import unicodedata
+
 from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
 from bot.services.clockwork import AdvanceOutcome, BlockReason, advance
 from bot.services.posting import private_post
 from rules import Attack, BattleResult, Outcome, SideOrders
-from storage import AuditAction, Phase, Store
+from storage import AuditAction, Phase, Role, Store
+from storage.names import JOINERS
 from tests.bot.private_campaign import GM, GROUP, Table, alert, open_table, screen
 from tests.bot.telegram import FakeTelegram, Sent
 
@@ -116,7 +119,7 @@ async def test_the_board_shows_a_report_waiting_and_a_dispute(
     await _battles(table)
     await _report_crushing_red(table)
     boards = [s for s in await telegram.deliver() if s.chat_id == GROUP]
-    assert "Reported and not answered yet: 1." in boards[-1].text
+    assert "Battle 1: reported by side «Red Legion», not disputed: it stands." in boards[-1].text
     listing = screen(await table.say(302, "/battles"))
     account = screen(await table.tap(302, listing, "Оспорить"))
     winner = screen(await table.tap(302, account, "уверенная победа"))
@@ -233,3 +236,41 @@ async def test_an_open_dispute_holds_the_resolution_until_the_gm_decides_or_forc
     assert "Battle 1 in 1 Equator: disputed, not decided: counted as a draw without losses" in (
         monday
     )
+
+
+async def test_names_with_bidi_and_invisible_characters_break_no_post(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """Every post that shows a person's name: the GM's decision, the result notes, the board,
+    the turn's summary; with a GM and a player whose Telegram names carry a right-to-left
+    override and zero-width characters."""
+    table = await open_table(telegram, store, clock)
+    await store.see_person(GM, "Game\u202eMaster\u200b", None, "en", True, clock.now())
+    await store.put_member(
+        table.campaign.id, GM, "Game\u202eMaster\u200b", frozenset({Role.GM}), None, GM, clock.now()
+    )
+    await store.see_person(202, "Ca\u2067rl\u200d", None, "en", True, clock.now())
+    await store.put_member(
+        table.campaign.id, 202, "Ca\u2067rl", frozenset({Role.TACTICIAN}), "red", GM, clock.now()
+    )
+    await _battles(table)
+    await _report_crushing_red(table)
+    listing = screen(await table.say(302, "/battles"))
+    account = screen(await table.tap(302, listing, "Оспорить"))
+    winner = screen(await table.tap(302, account, "уверенная победа"))
+    await table.tap(302, winner, "Синие")
+    sent = await telegram.deliver()
+    [to_gm] = _to(sent, GM)
+    await table.tap(GM, to_gm, "Draw, no losses")
+    sent += table.log
+    sent += await telegram.deliver()
+    await table.step()
+    sent += await telegram.deliver()
+    decision = _text(_to(sent, GROUP))
+    assert "the GM's decision (GameMaster)" in decision
+    members = [m.display_name for m in await store.members(table.campaign.id)]
+    assert "Carl" in members
+    for message in sent:
+        words = message.text + " ".join(label for label, _ in message.buttons())
+        hidden = [c for c in words if unicodedata.category(c) == "Cf" and c not in JOINERS]
+        assert hidden == [], (message.chat_id, message.text)

@@ -37,6 +37,15 @@ async def _battles(table: Table) -> None:
     table.take()
 
 
+async def _dispute_solid_blue(table: Table) -> None:
+    """Глеб (Blue's tactician) disputes battle 1 with his account: a solid Blue victory."""
+    listing = screen(await table.say(302, "/battles"))
+    account = screen(await table.tap(302, listing, "Оспорить"))
+    winner = screen(await table.tap(302, account, "уверенная победа"))
+    disputed = await table.tap(302, winner, "Синие")
+    assert alert(disputed) == "Оспорено: у мастеров обе версии, они решат."
+
+
 def _to(sent: list[Sent], chat_id: int) -> list[Sent]:
     return [s for s in sent if s.chat_id == chat_id]
 
@@ -120,10 +129,7 @@ async def test_the_board_shows_a_report_waiting_and_a_dispute(
     await _report_crushing_red(table)
     boards = [s for s in await telegram.deliver() if s.chat_id == GROUP]
     assert "Battle 1: reported by side «Red Legion», not disputed: it stands." in boards[-1].text
-    listing = screen(await table.say(302, "/battles"))
-    account = screen(await table.tap(302, listing, "Оспорить"))
-    winner = screen(await table.tap(302, account, "уверенная победа"))
-    await table.tap(302, winner, "Синие")
+    await _dispute_solid_blue(table)
     boards = [s for s in await telegram.deliver() if s.chat_id == GROUP]
     assert "⚠️ Disputed, the GM decides: battle 1." in boards[-1].text
 
@@ -181,9 +187,16 @@ async def test_a_dispute_reaches_the_gms_at_once_and_their_decision_is_told(
         _to(told, 302)
     )
     assert "Result (GM's decision, final): Синие: solid victory" in _text(_to(told, 202))
-    # A second tap (another GM, or the same button again) changes nothing more.
+    # The dispute message's buttons refuse now (another GM's copy too): nothing changes.
     again = await table.tap(GM, to_gm, "Draw, no losses")
-    assert alert(again) == "Decided: draw. Both sides and the group are told."
+    assert alert(again).startswith("This dispute is settled already: Синие: solid victory.")
+    [report] = await store.battle_reports(table.campaign.id, 1)
+    assert report.override == BattleResult(battle=1, outcome=Outcome.SOLID, winner="blue")
+    # From /battles, «Decide» changes a decision on purpose.
+    view = screen(await table.say(GM, "/battles"))
+    decide = screen(await table.tap(GM, view, "Decide battle 1"))
+    changed = await table.tap(GM, decide, "Draw, no losses")
+    assert alert(changed) == "Decided: draw. Both sides and the group are told."
 
 
 async def test_a_side_may_accept_the_other_account_and_end_the_dispute(
@@ -192,10 +205,7 @@ async def test_a_side_may_accept_the_other_account_and_end_the_dispute(
     table = await open_table(telegram, store, clock)
     await _battles(table)
     await _report_crushing_red(table)
-    listing = screen(await table.say(302, "/battles"))
-    account = screen(await table.tap(302, listing, "Оспорить"))
-    winner = screen(await table.tap(302, account, "уверенная победа"))
-    await table.tap(302, winner, "Синие")
+    await _dispute_solid_blue(table)
     red_view = screen(await table.say(202, "/battles"))
     accepted = await table.tap(202, red_view, "Accept the account of side «Синие»")
     assert alert(accepted) == "Confirmed: the result is agreed."
@@ -212,10 +222,7 @@ async def test_an_open_dispute_holds_the_resolution_until_the_gm_decides_or_forc
     table = await open_table(telegram, store, clock)
     await _battles(table)
     await _report_crushing_red(table)
-    listing = screen(await table.say(302, "/battles"))
-    account = screen(await table.tap(302, listing, "Оспорить"))
-    winner = screen(await table.tap(302, account, "уверенная победа"))
-    await table.tap(302, winner, "Синие")
+    await _dispute_solid_blue(table)
     campaign = await table.now_campaign()
     held = await advance(store, campaign.id, 1, Phase.BATTLES, None, clock.now())
     assert held.outcome is AdvanceOutcome.BLOCKED
@@ -255,10 +262,7 @@ async def test_names_with_bidi_and_invisible_characters_break_no_post(
     )
     await _battles(table)
     await _report_crushing_red(table)
-    listing = screen(await table.say(302, "/battles"))
-    account = screen(await table.tap(302, listing, "Оспорить"))
-    winner = screen(await table.tap(302, account, "уверенная победа"))
-    await table.tap(302, winner, "Синие")
+    await _dispute_solid_blue(table)
     sent = await telegram.deliver()
     [to_gm] = _to(sent, GM)
     await table.tap(GM, to_gm, "Draw, no losses")

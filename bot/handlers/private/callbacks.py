@@ -70,7 +70,8 @@ class CampaignButton(CallbackData, prefix="pc"):
 
 class VerdictButton(CallbackData, prefix="pv"):
     """The GM's decision on a battle's result (final): ``show`` the decision screen, ``more``
-    every outcome, ``set`` the result ``outcome``/``winner`` (0 attacker, 1 defender)."""
+    every outcome, ``set`` the result ``outcome``/``winner`` (0 attacker, 1 defender).
+    ``dispute`` 1: made to settle an open dispute (refused once it is settled)."""
 
     campaign: ButtonInt
     turn: ButtonInt
@@ -79,3 +80,4 @@ class VerdictButton(CallbackData, prefix="pv"):
     action: str
     outcome: str = ""
     winner: ButtonInt = -1
+    dispute: ButtonInt = 0

@@ -739,13 +739,18 @@ def policy_words(campaign: Campaign) -> str:
     return _("A battle with no result by the deadline counts as a draw without losses.")
 
 
+def _result_codes(battle: Battle, result: BattleResult | None) -> tuple[str, int]:
+    """A result as a button carries it: the outcome's code and the winner's index (-1: none)."""
+    if result is None:
+        return "", -1
+    winner = -1 if result.winner is None else list(battle.participants()).index(result.winner)
+    return CODE_OF_OUTCOME[result.outcome], winner
+
+
 def _result_button(
     campaign: Campaign, battle: Battle, action: str, result: BattleResult | None = None
 ) -> str:
-    outcome = "" if result is None else CODE_OF_OUTCOME[result.outcome]
-    winner = -1
-    if result is not None and result.winner is not None:
-        winner = list(battle.participants()).index(result.winner)
+    outcome, winner = _result_codes(battle, result)
     return ResultButton(
         campaign=campaign.id,
         turn=campaign.turn,
@@ -846,14 +851,16 @@ def battles_screen(
 
 
 def verdict_button(
-    campaign: Campaign, battle: Battle, action: str, result: BattleResult | None = None
+    campaign: Campaign,
+    battle: Battle,
+    action: str,
+    result: BattleResult | None = None,
+    dispute: bool = False,
 ) -> str:
     """A GM decision button about ``battle``: ``show`` the decision screen, ``more`` every
-    outcome, ``set`` the result ``result`` (final)."""
-    outcome = "" if result is None else CODE_OF_OUTCOME[result.outcome]
-    winner = -1
-    if result is not None and result.winner is not None:
-        winner = list(battle.participants()).index(result.winner)
+    outcome, ``set`` the result ``result`` (final). ``dispute``: made to settle an open
+    dispute, so refused once it is settled (another GM, or the sides agreed)."""
+    outcome, winner = _result_codes(battle, result)
     return VerdictButton(
         campaign=campaign.id,
         turn=campaign.turn,
@@ -861,6 +868,7 @@ def verdict_button(
         action=action,
         outcome=outcome,
         winner=winner,
+        dispute=int(dispute),
     ).pack()
 
 
@@ -870,15 +878,18 @@ def verdict_keyboard(
     """One tap to decide: either side's account, a draw, or (``every_outcome``) any outcome."""
     campaign = desk.campaign
     report = desk.reports.get(battle.id)
+    disputed = report is not None and report.disputed
+
+    def button(action: str, result: BattleResult | None = None) -> str:
+        return verdict_button(campaign, battle, action, result, disputed)
+
     rows: list[list[InlineKeyboardButton]] = []
     if every_outcome:
         rows.append(
             [
                 _button(
                     outcome_name(outcome),
-                    verdict_button(
-                        campaign, battle, "set", BattleResult(battle=battle.id, outcome=outcome)
-                    ),
+                    button("set", BattleResult(battle=battle.id, outcome=outcome)),
                 )
                 for outcome in (Outcome.DRAW, Outcome.BLOODY_DRAW)
             ]
@@ -888,17 +899,14 @@ def verdict_keyboard(
                 [
                     _button(
                         result_words(outcome, winner, names),
-                        verdict_button(
-                            campaign,
-                            battle,
-                            "set",
-                            BattleResult(battle=battle.id, outcome=outcome, winner=winner),
+                        button(
+                            "set", BattleResult(battle=battle.id, outcome=outcome, winner=winner)
                         ),
                     )
                     for winner in battle.participants()
                 ]
             )
-        rows.append([_button(_("« Back"), verdict_button(campaign, battle, "show"))])
+        rows.append([_button(_("« Back"), button("show"))])
         return Keyboard(inline_keyboard=rows)
     accounts: list[tuple[str, BattleResult]] = []
     if report is not None and report.reported is not None and report.override is None:
@@ -910,12 +918,12 @@ def verdict_keyboard(
         label = _("As {side} says: {result}").format(
             side=who, result=result_words(result.outcome, result.winner, names)
         )
-        rows.append([_button(label, verdict_button(campaign, battle, "set", result))])
+        rows.append([_button(label, button("set", result))])
     draw = BattleResult(battle=battle.id, outcome=Outcome.DRAW)
     rows.append(
         [
-            _button(_("Draw, no losses"), verdict_button(campaign, battle, "set", draw)),
-            _button(_("Another outcome…"), verdict_button(campaign, battle, "more")),
+            _button(_("Draw, no losses"), button("set", draw)),
+            _button(_("Another outcome…"), button("more")),
         ]
     )
     return Keyboard(inline_keyboard=rows)

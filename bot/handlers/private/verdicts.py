@@ -76,6 +76,21 @@ async def press(
     if callback_data.action != "set" or result is None:
         await query.answer(_("That button is not valid any more."), show_alert=True)
         return
+    report = desk.reports.get(battle.id)
+    if callback_data.dispute and (report is None or not report.disputed):
+        settled = report.effective() if report is not None else None
+        await query.answer(
+            _(
+                "This dispute is settled already: {result}. /battles shows it; «Decide» there "
+                "changes it."
+            ).format(
+                result="?"
+                if settled is None
+                else screens.result_words(settled.outcome, settled.winner, names)
+            ),
+            show_alert=True,
+        )
+        return
     written = await decide_result(store, seat, callback_data.turn, battle.id, result, clock.now())
     if written.refusal is not None:
         await query.answer(screens.refusal_words(written.refusal, desk.campaign), show_alert=True)

@@ -16,10 +16,12 @@ remembered and marked before anything else is claimed, so it is not sent again w
 process lives. The loop waits with backoff (one error line when the fault starts, one info line
 when it ends) and goes on when the file takes writes again.
 
-Telegram's limits are kept with token buckets (aiolimiter): about 30 messages a second per bot,
-20 a minute per group, 1 a second per private chat. "Once" has the limits storage describes: a
-crash between Telegram accepting a post and ``mark_sent`` sends it again after the lease, and a
-post split into several messages (a long caption or text) is retried whole.
+Telegram's limits are kept with sliding windows (``bot.services.rate_limits``): at most 30
+requests in any second per bot, 20 in any minute per group, 1 in any second per private chat;
+a token bucket would let twice the rate through in the second it starts full. "Once" has the
+limits storage describes: a crash between Telegram accepting a post and ``mark_sent`` sends it
+again after the lease, and a post split into several messages (a long caption or text) is
+retried whole.
 """
 
 from __future__ import annotations
@@ -44,28 +46,37 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import I18n
-from aiolimiter import AsyncLimiter
 
 from bot.clock import Clock
 from bot.logs import log_context
 from bot.message_limits import CAPTION_LIMIT, TEXT_LIMIT, shorten, split_text
 from bot.posts import OnSent, Post, PostContext, render
 from bot.rendering import MapDrawer
+from bot.services.rate_limits import SlidingWindow, acquire
 from storage import OutboxMessage, Store
 from storage.db import StorageUnavailableError
 
 log = logging.getLogger(__name__)
+
+CHAT_WINDOWS_KEPT = 10_000
+"""Chats whose send times are kept before the idle ones are dropped."""
 
 _GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Telegram's sending limits (messages per period)."""
+    """Telegram's sending limits: requests in any second (bot), minute (group), second (private
+    chat)."""
 
-    per_second: float = 30
-    group_per_minute: float = 20
-    private_per_second: float = 1
+    per_second: int = 30
+    group_per_minute: int = 20
+    private_per_second: int = 1
+
+    @classmethod
+    def unlimited(cls) -> Limits:
+        """No waiting (an emulator or a test that does not count)."""
+        return cls(per_second=10**9, group_per_minute=10**9, private_per_second=10**9)
 
 
 @dataclass
@@ -120,8 +131,8 @@ class OutboxSender:
         self.continuation_attempts = continuation_attempts
         self._wait_in_place = pause
         self.maps = maps or MapDrawer()
-        self._bot_limiter = AsyncLimiter(self.limits.per_second, 1)
-        self._chat_limiters: dict[int, AsyncLimiter] = {}
+        self._bot_window = SlidingWindow(self.limits.per_second, 1)
+        self._chat_windows: dict[int, SlidingWindow] = {}
         self._wake = asyncio.Event()
         self._username: str | None = None
         # Sent but not recorded (the database could not save): id -> (Telegram id, sent at,
@@ -245,16 +256,21 @@ class OutboxSender:
             self._username = (await self.bot.me()).username or ""
         return self._username
 
-    def _chat_limiter(self, chat_id: int) -> AsyncLimiter:
-        limiter = self._chat_limiters.get(chat_id)
-        if limiter is None:
-            limiter = (
-                AsyncLimiter(self.limits.group_per_minute, 60)
+    def _chat_window(self, chat_id: int) -> SlidingWindow:
+        window = self._chat_windows.get(chat_id)
+        if window is None:
+            if len(self._chat_windows) >= CHAT_WINDOWS_KEPT:
+                now = asyncio.get_running_loop().time()
+                self._chat_windows = {
+                    chat: kept for chat, kept in self._chat_windows.items() if not kept.idle(now)
+                }
+            window = (
+                SlidingWindow(self.limits.group_per_minute, 60)
                 if chat_id < 0
-                else AsyncLimiter(self.limits.private_per_second, 1)
+                else SlidingWindow(self.limits.private_per_second, 1)
             )
-            self._chat_limiters[chat_id] = limiter
-        return limiter
+            self._chat_windows[chat_id] = window
+        return window
 
     async def _deliver(
         self, context: PostContext, message: OutboxMessage, now: datetime, report: SendReport
@@ -369,7 +385,7 @@ class OutboxSender:
                 log.warning("post %s sent but not pinned: %s", message.id, error)
 
     def _limited(self, chat_id: int) -> _Limited:
-        return _Limited(self._bot_limiter, self._chat_limiter(chat_id))
+        return _Limited(self._bot_window, self._chat_window(chat_id))
 
     async def _send(self, message: OutboxMessage, post: Post) -> int:
         """Send (or edit) ``post``; the id of the message that now shows it."""
@@ -476,14 +492,13 @@ class OutboxSender:
 
 @dataclass(frozen=True)
 class _Limited:
-    """Waits for the bot-wide and the chat's token bucket before a request."""
+    """Waits until a request fits the bot's and the chat's windows, then makes it."""
 
-    bot_limiter: AsyncLimiter
-    chat_limiter: AsyncLimiter
+    bot_window: SlidingWindow
+    chat_window: SlidingWindow
 
     async def __aenter__(self) -> None:
-        await self.bot_limiter.acquire()
-        await self.chat_limiter.acquire()
+        await acquire(self.bot_window, self.chat_window)
 
     async def __aexit__(self, *_: object) -> None:
         return None

@@ -44,7 +44,7 @@ from tests.bot.telegram import FakeTelegram, Sent
 
 PLANET = builtin_map("planet-5")
 NAMES = {"red": "Red Legion", "blue": "Синие", "green": "Green Horde"}
-NO_LIMITS = Limits(per_second=1e9, group_per_minute=1e12, private_per_second=1e9)
+NO_LIMITS = Limits.unlimited()
 
 
 def _plus(table: Table, sector: int) -> str:

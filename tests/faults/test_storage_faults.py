@@ -55,7 +55,7 @@ PLACEMENTS = {
     "blue": {"1": 3, "3": 5, "5": 2},
     "green": {"2": 4, "3": 3, "5": 3},
 }
-FAST = Limits(per_second=1e9, group_per_minute=1e12, private_per_second=1e9)
+FAST = Limits.unlimited()
 OVERFLOW_BYTES = 1 << 20
 _real_connect = storage.db.connect
 

@@ -47,8 +47,12 @@ from rules import Attack, CampaignMap, Fortify, Move, Reinforce, SideId
 from rules.maps import SectorId
 
 MAX_LINE_LENGTH = 120
-MAX_WORDS = 24
-"""Words in one order: more is no order a person writes, and the parser's work grows fast."""
+"""A typed placement's length, and how much of a refused line a reply shows."""
+MAX_ORDER_CHARS = 120
+MAX_ORDER_WORDS = 24
+"""One order's length, unless the campaign's names are longer: more is no order a person
+writes, and the parser's work grows fast with the words."""
+MAX_ORDERS_IN_LINE = 12
 MAX_LINES = 40
 MAX_READINGS = 64
 MAX_ATTACKS_IN_LINE = 10
@@ -151,11 +155,14 @@ class Vocabulary:
 
     sectors: Mapping[str, SectorId]
     sides: Mapping[str, SideId]
+    order_chars: int = MAX_ORDER_CHARS
+    order_words: int = MAX_ORDER_WORDS
 
     @classmethod
     def build(cls, campaign_map: CampaignMap, sides: Mapping[SideId, Iterable[str]]) -> Vocabulary:
         """Sector ids, names in every language of the map and "id name" labels; side ids and
-        the given names."""
+        the given names. An order may be as long as the bot's own wording of one with the
+        longest names (a sector label twice and a side), and never shorter than the defaults."""
         sectors: dict[str, SectorId] = {}
         for sector in campaign_map.sectors:
             spelled = [sector.name, *sector.names.values()]
@@ -166,7 +173,20 @@ class Vocabulary:
         for side, given in sides.items():
             for name in (side, *given):
                 side_names.setdefault(normalise(name), side)
-        return cls(sectors=sectors, sides=side_names)
+        sector_chars, sector_words = _longest(sectors)
+        side_chars, side_words = _longest(side_names)
+        return cls(
+            sectors=sectors,
+            sides=side_names,
+            order_chars=max(MAX_ORDER_CHARS, 2 * sector_chars + side_chars + 60),
+            order_words=max(MAX_ORDER_WORDS, 2 * sector_words + side_words + 12),
+        )
+
+
+def _longest(names: Iterable[str]) -> tuple[int, int]:
+    """The most characters and the most words among ``names``."""
+    names = list(names)
+    return max(map(len, names), default=0), max((len(n.split()) for n in names), default=0)
 
 
 _EN = "`qwertyuiop[]asdfghjkl;'zxcvbnm,."
@@ -174,13 +194,22 @@ _RU = "ёйцукенгшщзхъфывапролджэячсмитьбю"
 _TO_RU = str.maketrans(_EN + _EN.upper(), _RU + _RU.upper())
 _TO_EN = str.maketrans(_RU + _RU.upper(), _EN + _EN.upper())
 _YO = str.maketrans("ёЁ", "еЕ")
+_LOOKALIKES = str.maketrans("aceopxyACEHKMOPTXB", "асеорхуАСЕНКМОРТХВ")
+_MIXED_WORD = re.compile(r"[\w'’-]*[А-Яа-яЁё][\w'’-]*")
+
+
+def _fold(text: str) -> str:
+    """``ё`` as ``е``, and Latin letters that look Cyrillic inside a Russian word as the
+    Cyrillic ones («cеверный» typed with a Latin c). Keeps every character's position."""
+    folded = _MIXED_WORD.sub(lambda word: word.group().translate(_LOOKALIKES), text)
+    return folded.translate(_YO)
 _BULLETS = "✓✔✗✘•·-–*"
 """Marks before a line copied from the bot's own lists (the echo's ✓), dropped."""
 
 
 def normalise(name: str) -> str:
     """Lower case, ``ё`` as ``е``, single spaces, no punctuation around or between words."""
-    words = re.findall(r"[\w'’]+", name.casefold().translate(_YO))
+    words = re.findall(r"[\w'’]+", _fold(name).casefold())
     return " ".join(words)
 
 
@@ -365,12 +394,12 @@ def _expand(node: Tree[Token] | Token, cache: dict[int, list[object]]) -> list[o
     return found
 
 
-def _readings(line: str, vocabulary: Vocabulary) -> list[_Reading] | None:
-    """Every reading of a line (or, when none parses, ``None``)."""
+def _readings(line: str, vocabulary: Vocabulary) -> list[_Reading] | LarkError:
+    """Every reading of a line, or the parser's error when none parses."""
     try:
-        tree = _parser().parse(line.translate(_YO))
-    except LarkError:
-        return None
+        tree = _parser().parse(_fold(line))
+    except LarkError as error:
+        return error
     reader = _Reader(vocabulary, line)
     readings: list[_Reading] = []
     for candidate in _expand(tree, {}):
@@ -406,32 +435,56 @@ _ARROW_IN_TEXT = re.compile(r"->|→|⟶|=>|>|—|–>")
 _PUNCTUATION = ',.:;!?«»"“”„()'
 
 
-def _unreadable(line: str) -> tuple[LineProblem, str | None]:
-    """Why no reading parses: the word the parser stopped at, else the first word when the line
-    has no order word at all, else the line is cut short after its last word."""
-    try:
-        _parser().parse(line.translate(_YO))
-    except UnexpectedCharacters as stopped:
-        position = min(stopped.pos_in_stream or 0, len(line) - 1)
+def _unreadable(line: str, error: LarkError) -> tuple[LineProblem, str | None]:
+    """Why no reading parses: the word the parser stopped at; else the first word, when the
+    line has no order word or reads from a later order word on («привет, атака ...»); else the
+    order is cut short after its last word."""
+    if isinstance(error, UnexpectedCharacters):
+        position = min(error.pos_in_stream or 0, len(line) - 1)
         start = line.rfind(" ", 0, position) + 1
         end = line.find(" ", position)
-        word = line[start : end if end >= 0 else len(line)].strip(_PUNCTUATION)
-        return LineProblem.NOT_UNDERSTOOD, word or line[position]
-    except LarkError:
-        pass
-    words = line.translate(_YO).split()
+        return LineProblem.NOT_UNDERSTOOD, _word(line[start : end if end >= 0 else len(line)])
+    words = _fold(line).split()
     if not words:
         return LineProblem.NOT_UNDERSTOOD, None
-    if not _ARROW_IN_TEXT.search(line) and not any(
-        _ORDER_WORD.match(word.strip(_PUNCTUATION)) for word in words
-    ):
-        return LineProblem.NOT_UNDERSTOOD, line.split(maxsplit=1)[0]
-    return LineProblem.INCOMPLETE, line.rsplit(maxsplit=1)[-1]
+    first = _word(line.split(maxsplit=1)[0])
+    starts = [i for i, word in enumerate(words) if _ORDER_WORD.match(word.strip(_PUNCTUATION))]
+    if not starts and not _ARROW_IN_TEXT.search(line):
+        return LineProblem.NOT_UNDERSTOOD, first
+    if starts and starts[0] > 0 and _parses(" ".join(words[starts[0] :])):
+        return LineProblem.NOT_UNDERSTOOD, first
+    return LineProblem.INCOMPLETE, _word(line.rsplit(maxsplit=1)[-1])
 
 
-def _reading(text: str, vocabulary: Vocabulary) -> _Reading | None:
+def _word(chunk: str) -> str:
+    """A word as a reply quotes it: without the punctuation around it (unless that is all)."""
+    return chunk.strip(_PUNCTUATION) or chunk
+
+
+def _parses(text: str) -> bool:
+    try:
+        _parser().parse(text)
+    except LarkError:
+        return False
+    return True
+
+
+def _reading(text: str, vocabulary: Vocabulary) -> _Reading | LarkError:
     readings = _readings(text, vocabulary)
-    return _best(readings) if readings else None
+    return readings if isinstance(readings, LarkError) else _best(readings)
+
+
+_LATIN = re.compile(r"[A-Za-z]")
+_CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+
+
+def _other_layout(text: str) -> str | None:
+    """The line as the other keyboard layout types it, for a line in one alphabet only (one
+    typed in the wrong layout is)."""
+    latin, cyrillic = bool(_LATIN.search(text)), bool(_CYRILLIC.search(text))
+    if latin == cyrillic:
+        return None
+    return text.translate(_TO_RU if latin else _TO_EN)
 
 
 def _split(text: str) -> list[str]:
@@ -442,33 +495,40 @@ def _split(text: str) -> list[str]:
 
 
 def _read_part(part: str, vocabulary: Vocabulary) -> _Reading:
-    if len(part.split()) > MAX_WORDS:
+    if len(part) > vocabulary.order_chars or len(part.split()) > vocabulary.order_words:
         return _Reading(problem=LineProblem.TOO_LONG)
     reading = _reading(part, vocabulary)
-    if reading is None or reading.problem is not None:
-        for layout in (_TO_RU, _TO_EN):
-            other = _reading(part.translate(layout), vocabulary)
-            if other is not None and other.problem is None:
-                return other
-    if reading is None:
-        problem, word = _unreadable(part)
+    retyped = _other_layout(part)
+    if retyped is not None and (isinstance(reading, LarkError) or reading.problem is not None):
+        other = _reading(retyped, vocabulary)
+        if isinstance(other, _Reading) and other.problem is None:
+            return other
+    if isinstance(reading, LarkError):
+        problem, word = _unreadable(part, reading)
         return _Reading(problem=problem, word=word)
     return reading
+
+
+def _shown(text: str) -> str:
+    """A refused line as a reply quotes it: cut to :data:`MAX_LINE_LENGTH` characters."""
+    return text if len(text) <= MAX_LINE_LENGTH else text[: MAX_LINE_LENGTH - 1] + "…"
 
 
 def parse_line(line: str, vocabulary: Vocabulary, number: int = 1) -> ParsedLine:
     """Read one line (one order, or several joined by ``;``, taken together); never raises."""
     text = line.strip()
-    if len(text) > MAX_LINE_LENGTH:
-        return ParsedLine(number=number, text=text[:MAX_LINE_LENGTH], problem=LineProblem.TOO_LONG)
     parts = _split(text)
+    if len(parts) > MAX_ORDERS_IN_LINE or len(text) > MAX_ORDERS_IN_LINE * vocabulary.order_chars:
+        return ParsedLine(number=number, text=_shown(text), problem=LineProblem.TOO_LONG)
     if not parts:
         return ParsedLine(number=number, text=text, problem=LineProblem.NOT_UNDERSTOOD)
     orders: list[TextOrder] = []
     for part in parts:
         reading = _read_part(part, vocabulary)
         if reading.problem is not None:
-            return ParsedLine(number=number, text=text, problem=reading.problem, word=reading.word)
+            return ParsedLine(
+                number=number, text=_shown(text), problem=reading.problem, word=reading.word
+            )
         orders.extend(reading.orders)
     return ParsedLine(number=number, text=text, orders=tuple(orders))
 
@@ -478,9 +538,7 @@ def parse_orders_text(message: str, vocabulary: Vocabulary) -> list[ParsedLine]:
     lines = [(n, line) for n, line in enumerate(message.splitlines(), start=1) if line.strip()]
     parsed = [parse_line(line, vocabulary, n) for n, line in lines[:MAX_LINES]]
     parsed.extend(
-        ParsedLine(
-            number=n, text=line.strip()[:MAX_LINE_LENGTH], problem=LineProblem.TOO_MANY_LINES
-        )
+        ParsedLine(number=n, text=_shown(line.strip()), problem=LineProblem.TOO_MANY_LINES)
         for n, line in lines[MAX_LINES:]
     )
     return parsed

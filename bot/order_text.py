@@ -203,6 +203,8 @@ def _fold(text: str) -> str:
     Cyrillic ones («cеверный» typed with a Latin c). Keeps every character's position."""
     folded = _MIXED_WORD.sub(lambda word: word.group().translate(_LOOKALIKES), text)
     return folded.translate(_YO)
+
+
 _BULLETS = "✓✔✗✘•·-–*"
 """Marks before a line copied from the bot's own lists (the echo's ✓), dropped."""
 

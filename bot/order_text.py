@@ -53,16 +53,19 @@ MAX_ORDER_WORDS = 24
 """One order's length, unless the campaign's names are longer: more is no order a person
 writes, and the parser's work grows fast with the words."""
 MAX_ORDERS_IN_LINE = 12
+"""Orders joined by ``;`` in one line (the review screen joins a sector's attacks so)."""
 MAX_LINES = 40
 MAX_READINGS = 64
+"""Readings of one order looked at; an ambiguous name rarely gives more than a dozen."""
 MAX_ATTACKS_IN_LINE = 10
+"""The most "×N" one attack may say."""
 
 _END = r"(?![\w'’-])"
 _MOVE = (
     r"move[sd]?|moving|movement|mv|go|march"
     r"|перемест\w*|перемещ\w*|перевод\w*|перевест\w*|перевед\w*|двин\w*|двига\w*|иди|идти"
 )
-_ATTACK = r"attack\w*|atk|атак\w*|атаку\w*|напа[дс]\w*|напади"
+_ATTACK = r"attack\w*|atk|атак\w*|напа[дс]\w*|напади"
 _FORTIFY = r"fortif\w*|fort|hold|defend|укреп\w*|оборон\w*|держ\w*"
 _REINFORCE = r"reinforc\w*|reinf|подкреп\w*"
 _ORBITAL = r"orbital|орбитальн\w*"

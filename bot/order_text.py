@@ -1,14 +1,32 @@
-"""Text orders for fast typers, in Russian and English, one order per line.
+"""Typed orders, in Russian and English, one order per line, written as people write them.
 
-Examples: ``2 -> 1 x2``, ``move 2 from 2 to 1``, ``attack blue in 1``, ``атака синие 1``,
-``fortify 4``, ``reinforce 4``, ``подкрепление экватор``.
+Each kind of order is taken as a noun or a verb (imperative or infinitive), in any letter case,
+``ё`` read as ``е``::
+
+    перемещение 3 армий из 2 в 1        move 3 armies from 2 to 1
+    переместить 3 армии из Запада в 1   move from West to Equator x3
+    перемести 2 в 1 х3                  2 -> 1 x2
+    3 армии из 2 в 1                    2 → 1 2
+    атака на Красных в 2                attack Red in 2 West
+    атакуй синих на экваторе ×2         2 attacks on Blue in 1
+    2 атаки на Red в сектор 2           attack 1 blue
+    укрепление в 2 / укрепить Запад     fortify 2 / hold West
+    подкрепление с орбиты в 4           orbital reinforcement to 4
+    подкрепить Северный полюс           reinforce North Pole
+
+Every line the bot prints as an order reads back as that order: the echo of a typed line
+("attack Red in 2 West ×2"), the review screen's sector lines ("2 West (3 armies): fortify",
+with ``;`` between the attacks of one sector) and its reinforcement line
+("Reinforcement: 4 North Pole").
 
 Why lark: the grammar below is the whole syntax in one readable place, and its Earley parser
-returns *every* reading of an ambiguous line ("attack dark eldar north pole": where does the
+returns *every* reading of an ambiguous line ("атака на Орки на байках в 2": where does the
 side's name end?). The parser keeps the readings whose names resolve to one sector and one
-side, so multi-word names work without quotes. Names match sector and side ids and names in any
-language, ignoring case, ``ё``/``е`` and Russian endings (``синих`` finds "Синие"); a line typed
-in the wrong keyboard layout (``fnfrf cbybt 1``) is read again in the other one.
+side, so multi-word and hyphenated names (``Северо-восток``, ``Северный полюс``) work without
+quotes. Names match sector ids, names in every language of the map and "id name" labels
+(``2 Запад``), side ids and names, ignoring case, ``ё``/``е``, quotes and Russian endings
+(``синих`` finds "Синие"); a line typed in the wrong keyboard layout (``fnfrf cbybt 1``) is
+read again in the other one.
 
 The parser only turns text into orders; the rules engine decides whether each is legal.
 """
@@ -20,48 +38,87 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
+from itertools import islice, product
 
 from lark import Lark, Token, Tree
-from lark.exceptions import LarkError
-from lark.visitors import CollapseAmbiguities
+from lark.exceptions import LarkError, UnexpectedCharacters
 
 from rules import Attack, CampaignMap, Fortify, Move, Reinforce, SideId
 from rules.maps import SectorId
 
 MAX_LINE_LENGTH = 120
+"""A typed placement's length, and how much of a refused line a reply shows."""
+MAX_ORDER_CHARS = 120
+MAX_ORDER_WORDS = 24
+"""One order's length, unless the campaign's names are longer: more is no order a person
+writes, and the parser's work grows fast with the words."""
+MAX_ORDERS_IN_LINE = 12
+"""Orders joined by ``;`` in one line (the review screen joins a sector's attacks so)."""
 MAX_LINES = 40
 MAX_READINGS = 64
+"""Readings of one order looked at; an ambiguous name rarely gives more than a dozen."""
+MAX_ATTACKS_IN_LINE = 10
+"""The most "×N" one attack may say."""
 
-GRAMMAR = r"""
-start: move | attack | fortify | reinforce
+_END = r"(?![\w'’-])"
+_MOVE = (
+    r"move[sd]?|moving|movement|mv|go|march"
+    r"|перемест\w*|перемещ\w*|перевод\w*|перевест\w*|перевед\w*|двин\w*|двига\w*|иди|идти"
+)
+_ATTACK = r"attack\w*|atk|атак\w*|напа[дс]\w*|напади"
+_FORTIFY = r"fortif\w*|fort|hold|defend|укреп\w*|оборон\w*|держ\w*"
+_REINFORCE = r"reinforc\w*|reinf|подкреп\w*"
+_ORBITAL = r"orbital|орбитальн\w*"
+_ORBIT = r"orbit|орбит[аыуе]?"
+_FROM = r"from|из|изо|с|со"
+GRAMMAR = rf"""
+start: holding? _order
+holding: place LPAR amount RPAR
+_order: move | attack | fortify | reinforce
 
-move: MOVE? ref ARROW ref count?
-    | MOVE NUMBER FROM ref TO ref
-    | MOVE FROM? ref TO ref count?
-attack: ATTACK ref IN ref count?
-      | ATTACK ref ref count?
-fortify: FORTIFY IN? ref
-reinforce: REINFORCE (TO | IN)? ref
+move: MOVE? amount? place ARROW place amount?
+    | MOVE? amount? FROM place TO place amount?
+    | MOVE amount? place TO place amount?
+attack: times? ATTACK ON? target IN place times?
+      | times? ATTACK IN place ON? target times?
+      | times? ATTACK ON? target place times?
+      | times? ATTACK place ON? target times?
+fortify: FORTIFY (IN? place)?
+reinforce: ORBITAL? REINFORCE (FROM ORBIT)? (TO | IN)? place
+         | FROM? ORBIT (TO | IN)? place
 
-ref: (WORD | NUMBER)+
-count: TIMES NUMBER | COUNT | NUMBER
+place: SECTOR? name
+target: SIDE? name
+name: (WORD | NUMBER | MIXED)+
+amount: NUMBER ARMY? | COUNT | TIMES NUMBER
+times: NUMBER TIMES_WORD? | COUNT | TIMES NUMBER
 
-MOVE.3: /(move|mv|go|march|перемест\w*|перевод\w*|перевест\w*|перевед\w*|двин\w*|иди|идти)(?!\w)/i
-ATTACK.3: /(attack\w*|atk|атак\w*|напасть|напад\w*)(?!\w)/i
-FORTIFY.3: /(fortify|fort|hold|defend|укреп\w*|оборон\w*|держать)(?!\w)/i
-REINFORCE.3: /(reinforce\w*|reinf|подкреп\w*|орбит\w*)(?!\w)/i
-FROM.3: /(from|из|с|со)(?!\w)/i
-TO.3: /(to|into|в|во|на)(?!\w)/i
-IN.3: /(in|at|в|во|на)(?!\w)/i
-ARROW: /-+>|→|=>|>|—>?/
-COUNT.2: /[xх×*]\d+/i
-TIMES.2: /[xх×*]/i
-NUMBER: /\d+/
-WORD: /[^\W\d_][\w'’]*/
+MOVE: /({_MOVE}){_END}/i
+ATTACK: /({_ATTACK}){_END}/i
+FORTIFY: /({_FORTIFY}){_END}/i
+REINFORCE: /({_REINFORCE}){_END}/i
+ORBITAL: /({_ORBITAL}){_END}/i
+ORBIT: /({_ORBIT}){_END}/i
+FROM: /({_FROM}){_END}/i
+TO: /(to|into|в|во|на){_END}/i
+IN: /(in|at|в|во|на){_END}/i
+ON: /(on|на|против){_END}/i
+SECTOR: /(sector|сектор\w*){_END}/i
+SIDE: /(side|сторон\w*){_END}/i
+ARMY: /(arm(y|ies)|арми[яиюйе]\w*){_END}/i
+TIMES_WORD: /(times|раза?){_END}/i
+ARROW: /-+>|→|⟶|=>|>|—>?|–>/
+COUNT: /[xх×*]\d+{_END}/i
+TIMES: /[xх×*]/i
+NUMBER: /\d+{_END}/
+MIXED: /\d[\w'’]*[^\W\d_][\w'’]*(-[\w'’]+)*|\d+(-[\w'’]+)+/
+WORD: /[^\W\d_][\w'’]*(-[\w'’]+)*/
+LPAR: "("
+RPAR: ")"
 
 %import common.WS
 %ignore WS
-%ignore /[,;.:!]+/
+%ignore /[,.:!?«»"“”„]+/
 """
 
 
@@ -69,6 +126,7 @@ class LineProblem(StrEnum):
     """Why a line gave no order."""
 
     NOT_UNDERSTOOD = "not_understood"
+    INCOMPLETE = "incomplete"
     MISSING_COUNT = "missing_count"
     UNKNOWN_SECTOR = "unknown_sector"
     UNKNOWN_SIDE = "unknown_side"
@@ -83,7 +141,9 @@ TextOrder = Move | Attack | Fortify | Reinforce
 
 @dataclass(frozen=True)
 class ParsedLine:
-    """One line of a text message: the orders it gives, or the problem and the word at fault."""
+    """One line of a text message: the orders it gives, or the problem and the word at fault
+    (``NOT_UNDERSTOOD``: the word that could not be read; ``INCOMPLETE``: the last word, after
+    which something is missing)."""
 
     number: int
     text: str
@@ -98,30 +158,63 @@ class Vocabulary:
 
     sectors: Mapping[str, SectorId]
     sides: Mapping[str, SideId]
+    order_chars: int = MAX_ORDER_CHARS
+    order_words: int = MAX_ORDER_WORDS
 
     @classmethod
     def build(cls, campaign_map: CampaignMap, sides: Mapping[SideId, Iterable[str]]) -> Vocabulary:
-        """Sector ids and names in every language of the map; side ids and the given names."""
+        """Sector ids, names in every language of the map and "id name" labels; side ids and
+        the given names. An order may be as long as the bot's own wording of one with the
+        longest names (a sector label twice and a side), and never shorter than the defaults."""
         sectors: dict[str, SectorId] = {}
         for sector in campaign_map.sectors:
-            for name in (sector.id, sector.name, *sector.names.values()):
+            spelled = [sector.name, *sector.names.values()]
+            labels = [f"{sector.id} {name}" for name in spelled]
+            for name in (sector.id, *spelled, *labels):
                 sectors.setdefault(normalise(name), sector.id)
         side_names: dict[str, SideId] = {}
-        for side, names in sides.items():
-            for name in (side, *names):
+        for side, given in sides.items():
+            for name in (side, *given):
                 side_names.setdefault(normalise(name), side)
-        return cls(sectors=sectors, sides=side_names)
+        sector_chars, sector_words = _longest(sectors)
+        side_chars, side_words = _longest(side_names)
+        return cls(
+            sectors=sectors,
+            sides=side_names,
+            order_chars=max(MAX_ORDER_CHARS, 2 * sector_chars + side_chars + 60),
+            order_words=max(MAX_ORDER_WORDS, 2 * sector_words + side_words + 12),
+        )
+
+
+def _longest(names: Iterable[str]) -> tuple[int, int]:
+    """The most characters and the most words among ``names``."""
+    names = list(names)
+    return max(map(len, names), default=0), max((len(n.split()) for n in names), default=0)
 
 
 _EN = "`qwertyuiop[]asdfghjkl;'zxcvbnm,."
 _RU = "ёйцукенгшщзхъфывапролджэячсмитьбю"
 _TO_RU = str.maketrans(_EN + _EN.upper(), _RU + _RU.upper())
 _TO_EN = str.maketrans(_RU + _RU.upper(), _EN + _EN.upper())
+_YO = str.maketrans("ёЁ", "еЕ")
+_LOOKALIKES = str.maketrans("aceopxyACEHKMOPTXB", "асеорхуАСЕНКМОРТХВ")
+_MIXED_WORD = re.compile(r"[\w'’-]*[А-Яа-яЁё][\w'’-]*")
+
+
+def _fold(text: str) -> str:
+    """``ё`` as ``е``, and Latin letters that look Cyrillic inside a Russian word as the
+    Cyrillic ones («cеверный» typed with a Latin c). Keeps every character's position."""
+    folded = _MIXED_WORD.sub(lambda word: word.group().translate(_LOOKALIKES), text)
+    return folded.translate(_YO)
+
+
+_BULLETS = "✓✔✗✘•·-–*"
+"""Marks before a line copied from the bot's own lists (the echo's ✓), dropped."""
 
 
 def normalise(name: str) -> str:
-    """Lower case, ``ё`` as ``е``, single spaces, no punctuation around words."""
-    words = re.findall(r"[\w'’]+", name.casefold().replace("ё", "е"))
+    """Lower case, ``ё`` as ``е``, single spaces, no punctuation around or between words."""
+    words = re.findall(r"[\w'’]+", _fold(name).casefold())
     return " ".join(words)
 
 
@@ -172,132 +265,277 @@ class _Reading:
     orders: tuple[TextOrder, ...] = ()
     problem: LineProblem | None = None
     word: str | None = None
-    ref_words: int = 0
+    name_words: int = 0
 
 
-def _ref_text(tree: Tree[Token]) -> str:
-    return " ".join(str(token) for token in tree.children)
+class _ReadingError(Exception):
+    """Why one reading of a line gives no order (raised and caught inside this module)."""
+
+    def __init__(self, problem: LineProblem, word: str | None = None) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.word = word
 
 
-def _count(tree: Tree[Token] | None) -> int | None:
-    if tree is None:
-        return None
-    digits = "".join(ch for token in tree.children for ch in str(token) if ch.isdigit())
-    return int(digits)
+def _subtrees(tree: Tree[Token], kind: str) -> list[Tree[Token]]:
+    return [child for child in tree.children if isinstance(child, Tree) and child.data == kind]
 
 
-def _read(tree: Tree[Token], vocabulary: Vocabulary) -> _Reading:
-    order_tree = tree.children[0]
-    if not isinstance(order_tree, Tree):
-        return _Reading(problem=LineProblem.NOT_UNDERSTOOD)
-    kind = str(order_tree.data)
-    refs = [
-        child for child in order_tree.children if isinstance(child, Tree) and child.data == "ref"
-    ]
-    counts = [
-        child for child in order_tree.children if isinstance(child, Tree) and child.data == "count"
-    ]
-    numbers = [
-        child
-        for child in order_tree.children
-        if isinstance(child, Token) and child.type == "NUMBER"
-    ]
-    ref_words = sum(len(ref.children) for ref in refs)
+def _tokens(tree: Tree[Token]) -> list[Token]:
+    return list(tree.scan_values(lambda value: isinstance(value, Token)))
 
-    def sector(ref: Tree[Token]) -> tuple[SectorId | None, _Reading | None]:
-        text = _ref_text(ref)
-        found, ambiguous = _lookup(normalise(text), vocabulary.sectors)
+
+def _amount(tree: Tree[Token]) -> int:
+    return int(
+        "".join(
+            ch for token in _tokens(tree) if token.type != "ARMY" for ch in token if ch.isdigit()
+        )
+    )
+
+
+class _Reader:
+    """Turns one parse tree of a line into orders, looking names up in the vocabulary."""
+
+    def __init__(self, vocabulary: Vocabulary, line: str) -> None:
+        self.vocabulary = vocabulary
+        self.line = line
+
+    def text(self, tree: Tree[Token]) -> str:
+        """The words of ``tree`` as typed."""
+        tokens = _tokens(tree)
+        start, end = tokens[0].start_pos, tokens[-1].end_pos
+        if start is None or end is None:
+            return " ".join(tokens)
+        return self.line[start:end]
+
+    def name(self, tree: Tree[Token]) -> str:
+        return self.text(_subtrees(tree, "name")[0])
+
+    def sector(self, tree: Tree[Token]) -> SectorId:
+        words = self.name(tree)
+        found, ambiguous = _lookup(normalise(words), self.vocabulary.sectors)
         if found is None:
-            problem = LineProblem.AMBIGUOUS if ambiguous else LineProblem.UNKNOWN_SECTOR
-            return None, _Reading(problem=problem, word=text, ref_words=ref_words)
-        return found, None
+            raise _ReadingError(
+                LineProblem.AMBIGUOUS if ambiguous else LineProblem.UNKNOWN_SECTOR, words
+            )
+        return found
 
-    if kind in ("fortify", "reinforce"):
-        place, failed = sector(refs[0])
-        if place is None:
-            return failed or _Reading(problem=LineProblem.NOT_UNDERSTOOD)
-        order: TextOrder = Fortify(sector=place) if kind == "fortify" else Reinforce(sector=place)
-        return _Reading(orders=(order,), ref_words=ref_words)
+    def side(self, tree: Tree[Token]) -> SideId:
+        words = self.name(tree)
+        found, ambiguous = _lookup(normalise(words), self.vocabulary.sides)
+        if found is None:
+            raise _ReadingError(
+                LineProblem.AMBIGUOUS if ambiguous else LineProblem.UNKNOWN_SIDE, words
+            )
+        return found
 
-    if kind == "move":
-        source, failed = sector(refs[0])
-        if source is None:
-            return failed or _Reading(problem=LineProblem.NOT_UNDERSTOOD)
-        to, failed = sector(refs[1])
-        if to is None:
-            return failed or _Reading(problem=LineProblem.NOT_UNDERSTOOD)
-        count = int(numbers[0]) if numbers else _count(counts[0] if counts else None)
-        if count is None:
-            return _Reading(problem=LineProblem.MISSING_COUNT, ref_words=ref_words)
-        if count < 1:
-            return _Reading(problem=LineProblem.BAD_COUNT, word=str(count), ref_words=ref_words)
-        return _Reading(orders=(Move(source=source, to=to, count=count),), ref_words=ref_words)
+    def count(self, trees: list[Tree[Token]]) -> int | None:
+        """The one number the amounts (or times) of an order give; ``None`` if none."""
+        values = {_amount(tree) for tree in trees}
+        if len(values) > 1:
+            raise _ReadingError(LineProblem.AMBIGUOUS)
+        return values.pop() if values else None
 
-    times = _count(counts[0] if counts else None) or 1
-    if times > 10:
-        return _Reading(problem=LineProblem.BAD_COUNT, word=str(times), ref_words=ref_words)
-    has_in = any(isinstance(c, Token) and c.type == "IN" for c in order_tree.children)
-    layouts = [(refs[0], refs[1])] if has_in else [(refs[0], refs[1]), (refs[1], refs[0])]
-    failures: list[_Reading] = []
-    for target_ref, sector_ref in layouts:
-        target_text = _ref_text(target_ref)
-        target, ambiguous = _lookup(normalise(target_text), vocabulary.sides)
-        if target is None:
-            problem = LineProblem.AMBIGUOUS if ambiguous else LineProblem.UNKNOWN_SIDE
-            failures.append(_Reading(problem=problem, word=target_text, ref_words=ref_words))
-            continue
-        place, failed = sector(sector_ref)
-        if place is None:
-            failures.append(failed or _Reading(problem=LineProblem.NOT_UNDERSTOOD))
-            continue
-        attack = Attack(sector=place, target=target)
-        return _Reading(orders=(attack,) * times, ref_words=ref_words)
-    return failures[0]
+    def read(self, tree: Tree[Token]) -> tuple[TextOrder, ...]:
+        holdings = _subtrees(tree, "holding")
+        held = self.sector(_subtrees(holdings[0], "place")[0]) if holdings else None
+        order_tree = tree.children[-1]
+        if not isinstance(order_tree, Tree):
+            raise _ReadingError(LineProblem.NOT_UNDERSTOOD)
+        places = _subtrees(order_tree, "place")
+        orders: tuple[TextOrder, ...]
+        match order_tree.data:
+            case "fortify":
+                where = self.sector(places[0]) if places else held
+                if where is None:
+                    raise _ReadingError(LineProblem.INCOMPLETE, self.text(order_tree))
+                orders = (Fortify(sector=where),)
+            case "reinforce":
+                return (Reinforce(sector=self.sector(places[0])),)
+            case "move":
+                source, to = self.sector(places[0]), self.sector(places[1])
+                count = self.count(_subtrees(order_tree, "amount"))
+                if count is None:
+                    raise _ReadingError(LineProblem.MISSING_COUNT)
+                if count < 1:
+                    raise _ReadingError(LineProblem.BAD_COUNT, str(count))
+                orders = (Move(source=source, to=to, count=count),)
+            case _:
+                place = self.sector(places[0])
+                target = self.side(_subtrees(order_tree, "target")[0])
+                times = self.count(_subtrees(order_tree, "times"))
+                if times is not None and not 1 <= times <= MAX_ATTACKS_IN_LINE:
+                    raise _ReadingError(LineProblem.BAD_COUNT, str(times))
+                orders = (Attack(sector=place, target=target),) * (times or 1)
+        if held is not None and orders[0].sector != held:
+            raise _ReadingError(LineProblem.AMBIGUOUS)
+        if held is not None and isinstance(orders[0], Attack):
+            return (Fortify(sector=held), *orders)  # the sector's whole order, as listed
+        return orders
 
 
-def _readings(line: str, vocabulary: Vocabulary) -> list[_Reading]:
+def _expand(node: Tree[Token] | Token, cache: dict[int, list[object]]) -> list[object]:
+    """Up to :data:`MAX_READINGS` unambiguous trees for a node of an explicitly ambiguous tree
+    (lark's ``CollapseAmbiguities`` builds them all, which a hostile line can make millions)."""
+    if isinstance(node, Token):
+        return [node]
+    known = cache.get(id(node))
+    if known is not None:
+        return known
+    if node.data == "_ambig":
+        options: list[object] = []
+        for child in node.children:
+            options.extend(_expand(child, cache))
+            if len(options) >= MAX_READINGS:
+                break
+        found = options[:MAX_READINGS]
+    else:
+        children = [_expand(child, cache) for child in node.children]
+        found = [
+            Tree(node.data, list(combination))
+            for combination in islice(product(*children), MAX_READINGS)
+        ]
+    cache[id(node)] = found
+    return found
+
+
+def _readings(line: str, vocabulary: Vocabulary) -> list[_Reading] | LarkError:
+    """Every reading of a line, or the parser's error when none parses."""
     try:
-        tree = _parser().parse(line)
-    except LarkError:
-        return []
+        tree = _parser().parse(_fold(line))
+    except LarkError as error:
+        return error
+    reader = _Reader(vocabulary, line)
     readings: list[_Reading] = []
-    for index, candidate in enumerate(CollapseAmbiguities().transform(tree)):
-        if index >= MAX_READINGS:
-            break
-        readings.append(_read(candidate, vocabulary))
+    for candidate in _expand(tree, {}):
+        assert isinstance(candidate, Tree)
+        words = sum(len(_tokens(name)) for name in candidate.find_data("name"))
+        try:
+            readings.append(_Reading(orders=reader.read(candidate), name_words=words))
+        except _ReadingError as failed:
+            readings.append(_Reading(problem=failed.problem, word=failed.word, name_words=words))
     return readings
 
 
-def _best(readings: list[_Reading]) -> _Reading | None:
-    """The one meaning of a line, a problem if readings disagree, or None if none parsed."""
-    if not readings:
-        return None
+def _best(readings: list[_Reading]) -> _Reading:
+    """The one meaning of a line, or a problem if readings disagree or none gives an order."""
     good = [reading for reading in readings if reading.problem is None]
     meanings = {reading.orders for reading in good}
     if len(meanings) == 1:
         return good[0]
     if len(meanings) > 1:
         return _Reading(problem=LineProblem.AMBIGUOUS)
-    return min(readings, key=lambda reading: reading.ref_words)
+    return min(readings, key=lambda reading: reading.name_words)
+
+
+_ORDER_WORD = re.compile(
+    "|".join(
+        f"^(?:{pattern})$"
+        for pattern in (_MOVE, _ATTACK, _FORTIFY, _REINFORCE, _ORBITAL, _ORBIT, _FROM)
+    ),
+    re.IGNORECASE,
+)
+_ARROW_IN_TEXT = re.compile(r"->|→|⟶|=>|>|—|–>")
+
+_PUNCTUATION = ',.:;!?«»"“”„()'
+
+
+def _unreadable(line: str, error: LarkError) -> tuple[LineProblem, str | None]:
+    """Why no reading parses: the word the parser stopped at; else the first word, when the
+    line has no order word or reads from a later order word on («привет, атака ...»); else the
+    order is cut short after its last word."""
+    if isinstance(error, UnexpectedCharacters):
+        position = min(error.pos_in_stream or 0, len(line) - 1)
+        start = line.rfind(" ", 0, position) + 1
+        end = line.find(" ", position)
+        return LineProblem.NOT_UNDERSTOOD, _word(line[start : end if end >= 0 else len(line)])
+    words = _fold(line).split()
+    if not words:
+        return LineProblem.NOT_UNDERSTOOD, None
+    first = _word(line.split(maxsplit=1)[0])
+    starts = [i for i, word in enumerate(words) if _ORDER_WORD.match(word.strip(_PUNCTUATION))]
+    if not starts and not _ARROW_IN_TEXT.search(line):
+        return LineProblem.NOT_UNDERSTOOD, first
+    if starts and starts[0] > 0 and _parses(" ".join(words[starts[0] :])):
+        return LineProblem.NOT_UNDERSTOOD, first
+    return LineProblem.INCOMPLETE, _word(line.rsplit(maxsplit=1)[-1])
+
+
+def _word(chunk: str) -> str:
+    """A word as a reply quotes it: without the punctuation around it (unless that is all)."""
+    return chunk.strip(_PUNCTUATION) or chunk
+
+
+def _parses(text: str) -> bool:
+    try:
+        _parser().parse(text)
+    except LarkError:
+        return False
+    return True
+
+
+def _reading(text: str, vocabulary: Vocabulary) -> _Reading | LarkError:
+    readings = _readings(text, vocabulary)
+    return readings if isinstance(readings, LarkError) else _best(readings)
+
+
+_LATIN = re.compile(r"[A-Za-z]")
+_CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+
+
+def _other_layout(text: str) -> str | None:
+    """The line as the other keyboard layout types it, for a line in one alphabet only (one
+    typed in the wrong layout is)."""
+    latin, cyrillic = bool(_LATIN.search(text)), bool(_CYRILLIC.search(text))
+    if latin == cyrillic:
+        return None
+    return text.translate(_TO_RU if latin else _TO_EN)
+
+
+def _split(text: str) -> list[str]:
+    """The orders of one line: ``;`` between them (as the review screen joins a sector's
+    attacks), the bot's own list marks dropped."""
+    parts = [part.strip().lstrip(_BULLETS).strip() for part in text.split(";")]
+    return [part for part in parts if part]
+
+
+def _read_part(part: str, vocabulary: Vocabulary) -> _Reading:
+    if len(part) > vocabulary.order_chars or len(part.split()) > vocabulary.order_words:
+        return _Reading(problem=LineProblem.TOO_LONG)
+    reading = _reading(part, vocabulary)
+    retyped = _other_layout(part)
+    if retyped is not None and (isinstance(reading, LarkError) or reading.problem is not None):
+        other = _reading(retyped, vocabulary)
+        if isinstance(other, _Reading) and other.problem is None:
+            return other
+    if isinstance(reading, LarkError):
+        problem, word = _unreadable(part, reading)
+        return _Reading(problem=problem, word=word)
+    return reading
+
+
+def _shown(text: str) -> str:
+    """A refused line as a reply quotes it: cut to :data:`MAX_LINE_LENGTH` characters."""
+    return text if len(text) <= MAX_LINE_LENGTH else text[: MAX_LINE_LENGTH - 1] + "…"
 
 
 def parse_line(line: str, vocabulary: Vocabulary, number: int = 1) -> ParsedLine:
-    """Read one line; never raises."""
+    """Read one line (one order, or several joined by ``;``, taken together); never raises."""
     text = line.strip()
-    if len(text) > MAX_LINE_LENGTH:
-        return ParsedLine(number=number, text=text[:MAX_LINE_LENGTH], problem=LineProblem.TOO_LONG)
-    reading = _best(_readings(text, vocabulary))
-    if reading is None or reading.problem is not None:
-        for layout in (_TO_RU, _TO_EN):
-            other = _best(_readings(text.translate(layout), vocabulary))
-            if other is not None and other.problem is None:
-                reading = other
-                break
-    if reading is None:
+    parts = _split(text)
+    if len(parts) > MAX_ORDERS_IN_LINE or len(text) > MAX_ORDERS_IN_LINE * vocabulary.order_chars:
+        return ParsedLine(number=number, text=_shown(text), problem=LineProblem.TOO_LONG)
+    if not parts:
         return ParsedLine(number=number, text=text, problem=LineProblem.NOT_UNDERSTOOD)
-    return ParsedLine(
-        number=number, text=text, orders=reading.orders, problem=reading.problem, word=reading.word
-    )
+    orders: list[TextOrder] = []
+    for part in parts:
+        reading = _read_part(part, vocabulary)
+        if reading.problem is not None:
+            return ParsedLine(
+                number=number, text=_shown(text), problem=reading.problem, word=reading.word
+            )
+        orders.extend(reading.orders)
+    return ParsedLine(number=number, text=text, orders=tuple(orders))
 
 
 def parse_orders_text(message: str, vocabulary: Vocabulary) -> list[ParsedLine]:
@@ -305,9 +543,7 @@ def parse_orders_text(message: str, vocabulary: Vocabulary) -> list[ParsedLine]:
     lines = [(n, line) for n, line in enumerate(message.splitlines(), start=1) if line.strip()]
     parsed = [parse_line(line, vocabulary, n) for n, line in lines[:MAX_LINES]]
     parsed.extend(
-        ParsedLine(
-            number=n, text=line.strip()[:MAX_LINE_LENGTH], problem=LineProblem.TOO_MANY_LINES
-        )
+        ParsedLine(number=n, text=_shown(line.strip()), problem=LineProblem.TOO_MANY_LINES)
         for n, line in lines[MAX_LINES:]
     )
     return parsed

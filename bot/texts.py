@@ -7,7 +7,7 @@ sentences. Every string here is a catalog message id (English), translated in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from aiogram.utils.i18n import gettext as _
 
@@ -122,6 +122,26 @@ def describe_order(
             )
         case ModuleOrder():
             return _("{module} order").format(module=order.module)
+
+
+def describe_order_line(
+    orders: Sequence[Move | Attack | Fortify | Reinforce | ModuleOrder],
+    campaign_map: CampaignMap,
+    sides: SideNames,
+    language: str,
+) -> str:
+    """Orders given together, as one line that reads back as them (``bot.order_text``): the
+    same attack declared N times in a row once with "×N", "; " between the others."""
+    groups: list[tuple[Move | Attack | Fortify | Reinforce | ModuleOrder, int]] = []
+    for order in orders:
+        if isinstance(order, Attack) and groups and groups[-1][0] == order:
+            groups[-1] = (order, groups[-1][1] + 1)
+        else:
+            groups.append((order, 1))
+    return "; ".join(
+        describe_order(order, campaign_map, sides, language) + (f" ×{n}" if n > 1 else "")
+        for order, n in groups
+    )
 
 
 def describe_rejection(
@@ -264,7 +284,7 @@ def describe_orders(
         if move is not None:
             what = describe_order(move, campaign_map, sides, language)
         elif attacks:
-            what = "; ".join(describe_order(a, campaign_map, sides, language) for a in attacks)
+            what = describe_order_line(attacks, campaign_map, sides, language)
         else:
             what = _("fortify")
         lines.append(f"{label} ({armies(count)}): {what}")

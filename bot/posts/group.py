@@ -10,8 +10,9 @@ from datetime import datetime
 
 from aiogram.utils.i18n import gettext as _
 
+from bot.moments import format_moment
 from bot.posts import Post, PostContext, Renderer
-from bot.posts.turns import deadline_of, format_moment
+from bot.posts.turns import deadline_of
 from bot.services.campaigns import PALETTE, Board, Readiness, board, colour_by_hex
 from bot.services.window import orders_opening
 from bot.texts import phase_name
@@ -68,7 +69,7 @@ def position_line(campaign: Campaign) -> str:
 async def deadline_line(
     store: Store, campaign: Campaign, language: str, at: datetime | None = None
 ) -> str | None:
-    """ "Deadline: Thu 5 Mar, 23:59 (Europe/Moscow)." in the campaign's time zone, after "Orders
+    """ "Deadline: Thu 5 Mar, 23:59 (Moscow, UTC+3)." in the campaign's time zone, after "Orders
     open ..." when the orders window opens after ``at``; ``None`` outside the phases that have
     one, or while paused (the schedule moves it on resume)."""
     if campaign.status is CampaignStatus.PAUSED or campaign.phase in (Phase.SETUP, Phase.FINISHED):

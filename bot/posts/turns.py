@@ -13,10 +13,10 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from aiogram.utils.i18n import gettext as _
-from babel.dates import format_datetime
 
 from bot import texts
 from bot.callbacks import join_keyboard
+from bot.moments import format_moment
 from bot.posts import Post, PostContext, Renderer
 from bot.services.deadlines import phase_deadline
 from bot.services.orders import battle_duties, result_sources
@@ -26,12 +26,6 @@ from bot.texts import phase_name
 from rules import Battle, CampaignMap, CampaignState, TurnReport
 from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView
 from storage import Campaign, OutboxMessage, Phase, Side, Store
-
-
-def format_moment(moment: datetime, zone: str, language: str) -> str:
-    """ "Thu 26 Mar, 23:59 (Europe/Berlin)": a moment on the campaign's wall clock."""
-    local = format_datetime(moment, "EEE d MMM, HH:mm", tzinfo=ZoneInfo(zone), locale=language)
-    return f"{local} ({zone})"
 
 
 def _language(context: PostContext) -> str:

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from pydantic import ValidationError
 
+from bot.moments import find_zone_by_city
 from bot.services.deployment import sides_to_place
 from bot.services.posting import board_post, group_post, private_post
 from bot.services.turns import game_for, private_summaries
@@ -96,7 +97,8 @@ def free_colours(sides: list[Side]) -> list[Colour]:
 
 
 def find_time_zone(text: str) -> str | None:
-    """The IANA zone named by ``text`` (any letter case, spaces for underscores), else ``None``."""
+    """The IANA zone named by ``text`` (any letter case, spaces for underscores), or by its
+    city in English or Russian («Омск», "Omsk"), else ``None``."""
     wanted = text.strip().replace(" ", "_")
     if not wanted or len(wanted) > 64:
         return None
@@ -106,7 +108,7 @@ def find_time_zone(text: str) -> str | None:
         if zone.lower() == wanted.lower():
             ZoneInfo(zone)
             return zone
-    return None
+    return find_zone_by_city(text)
 
 
 def deployment_deadline(now: datetime, time_zone: str, days: int) -> datetime | None:

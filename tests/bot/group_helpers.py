@@ -44,6 +44,7 @@ async def set_up_campaign(
 ) -> Campaign:
     """The whole wizard with the default choices, in English (``labels`` maps to other words)."""
     words = {
+        "zone": "Moscow",
         "add": "Add a side",
         "next": "Next",
         "weekly": "Weekly",
@@ -52,7 +53,7 @@ async def set_up_campaign(
     } | (labels or {})
     await say(telegram, gm, group, "/newcampaign")
     screen = await say(telegram, gm, group, title)
-    screen = await tap(telegram, gm, screen, "Moscow")
+    screen = await tap(telegram, gm, screen, words["zone"])
     screen = await tap(telegram, gm, screen, "planet-5")
     for name in sides:
         await tap(telegram, gm, screen, words["add"])

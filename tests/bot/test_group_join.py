@@ -128,14 +128,17 @@ async def test_the_status_board_never_shows_orders(
     assert status.text.splitlines() == [
         "Siege of Vraks",
         "Turn 1: orders",
-        "Deadline: Thu 5 Mar, 23:59 (Europe/Moscow).",
+        "Deadline: Thu 5 Mar, 23:59 (Moscow, UTC+3).",
         "",
         "🟧 Red (no players yet): ✏️ saved, not marked ready",
         "🩵 Blue (no players yet): 💤 nothing yet",
     ]
     mine = await say(telegram, anna, group, "/status Asia/Omsk")
     assert mine is not None
-    assert "In Asia/Omsk: Fri 6 Mar, 02:59 (Asia/Omsk)." in mine.text
+    assert "That is Fri 6 Mar, 02:59 (Omsk, UTC+6)." in mine.text
+    by_city = await say(telegram, anna, group, "/status Омск")
+    assert by_city is not None
+    assert "That is Fri 6 Mar, 02:59 (Omsk, UTC+6)." in by_city.text
     unknown = await say(telegram, anna, group, "/status Mars")
     assert unknown is not None
     assert "I do not know the time zone «Mars»" in unknown.text

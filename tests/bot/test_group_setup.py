@@ -82,12 +82,12 @@ async def test_a_gm_creates_a_campaign_in_english(telegram: FakeTelegram, store:
     schedule = await tap(telegram, anna, sides, "Next")
     schedule = await tap(telegram, anna, schedule, "7 days")
     assert schedule is not None
-    assert "deployment ends Mon 9 Mar, 23:59 (Europe/Moscow)" in schedule.text
+    assert "deployment ends Mon 9 Mar, 23:59 (Moscow, UTC+3)" in schedule.text
     policy = await tap(telegram, anna, schedule, "Weekly")
     summary = await tap(telegram, anna, policy, "Wait for the GM")
     assert summary is not None
     assert "check and confirm" in summary.text
-    assert "Time zone: Europe/Moscow" in summary.text
+    assert "Time zone: Moscow" in summary.text
     assert "Map: Planet (5 sectors)" in summary.text
     assert "Blue (blue)" in summary.text
     telegram.take()
@@ -114,7 +114,7 @@ async def test_a_gm_creates_a_campaign_in_english(telegram: FakeTelegram, store:
     assert member.is_gm
     status = await say(telegram, anna, group, "/status")
     assert status is not None
-    assert "Deadline: Mon 9 Mar, 23:59 (Europe/Moscow)." in status.text
+    assert "Deadline: Mon 9 Mar, 23:59 (Moscow, UTC+3)." in status.text
     kinds = [m.kind for m in await store.outbox_messages(campaign.id)]
     assert "phase_notice" in kinds
     assert "status_board" in kinds
@@ -134,6 +134,7 @@ async def test_a_gm_creates_a_campaign_in_russian(telegram: FakeTelegram, store:
         title="Осада Вракса",
         sides=("Красные", "Синие"),
         labels={
+            "zone": "Москва",
             "add": "Добавить сторону",
             "next": "Дальше",
             "weekly": "Еженедельно",
@@ -144,7 +145,7 @@ async def test_a_gm_creates_a_campaign_in_russian(telegram: FakeTelegram, store:
     )
     summary = telegram.sent[-1]
     assert "проверьте и подтвердите" in summary.text
-    assert "Часовой пояс: Europe/Moscow" in summary.text
+    assert "Часовой пояс: Москва" in summary.text
     telegram.take()
     await tap(telegram, boris, summary, "Открыть расстановку")
     announcement = await join_post(telegram)
@@ -168,6 +169,27 @@ async def test_a_name_given_with_the_command_skips_the_question(
     assert campaign.title == "Hive War"
 
 
+async def test_the_time_zone_step_speaks_the_campaigns_language_and_takes_a_city(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    boris = telegram.user(2, "Борис", language="ru")
+    group = telegram.group(-200, "Варгеймеры")
+    zone = await say(telegram, boris, group, "/newcampaign Осада Вракса")
+    assert zone is not None
+    assert "Сейчас: UTC." in zone.text
+    assert [text for text, _ in zone.buttons()][:9] == [
+        *("Калининград", "Москва", "Самара", "Екатеринбург", "Новосибирск", "Владивосток"),
+        *("Лондон", "Берлин", "UTC"),
+    ]
+    await tap(telegram, boris, zone, "Ввести другой")
+    accepted = await say(telegram, boris, group, "омск")
+    assert accepted is not None
+    assert "Шаг 3 из 6" in accepted.text
+    campaign = await store.active_campaign(-200)
+    assert campaign is not None
+    assert campaign.time_zone == "Asia/Omsk"
+
+
 async def test_a_bad_time_zone_is_refused_and_a_good_one_typed_is_taken(
     telegram: FakeTelegram, store: Store
 ) -> None:
@@ -180,7 +202,7 @@ async def test_a_bad_time_zone_is_refused_and_a_good_one_typed_is_taken(
     refusal = await say(telegram, anna, group, "Mars/Olympus")
     assert refusal is not None
     assert "I do not know the time zone «Mars/Olympus»" in refusal.text
-    assert "Europe/Moscow" in refusal.text
+    assert "Type a city such as Novosibirsk" in refusal.text
     campaign = await store.active_campaign(-100)
     assert campaign is not None
     assert campaign.time_zone == "UTC"

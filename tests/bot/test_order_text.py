@@ -1,4 +1,5 @@
-"""Text orders: both languages, names, endings, keyboard layout, and what is refused."""
+"""Text orders: both languages, nouns and verbs, names, endings, keyboard layout, the bot's
+own lines, and what is refused (with the word at fault)."""
 
 import pytest
 from hypothesis import given
@@ -23,6 +24,7 @@ from rules import (
     builtin_map,
     enter_order,
     legal_orders,
+    parse_map,
 )
 
 PLANET = builtin_map("planet-5")
@@ -34,6 +36,9 @@ SIDES = {
 VOCABULARY = Vocabulary.build(PLANET, SIDES)
 
 
+MOVE_2_TO_1 = (Move(source="2", to="1", count=3),)
+
+
 @pytest.mark.parametrize(
     ("text", "orders"),
     [
@@ -42,45 +47,187 @@ VOCABULARY = Vocabulary.build(PLANET, SIDES)
         ("2 > 1 2", (Move(source="2", to="1", count=2),)),
         ("move 2 from 2 to 1", (Move(source="2", to="1", count=2),)),
         ("переместить 2 из 2 в 1", (Move(source="2", to="1", count=2),)),
-        ("move west to equator x3", (Move(source="2", to="1", count=3),)),
+        ("move west to equator x3", MOVE_2_TO_1),
+        # the seed's nouns and the verbs in imperative and infinitive, «N армии/армий»
+        ("переместить 3 армии из 2 в 1", MOVE_2_TO_1),
+        ("перемести 3 армии из 2 в 1", MOVE_2_TO_1),
+        ("перемещение 3 армий из 2 в 1", MOVE_2_TO_1),
+        ("Перемещение: 3 армии из Запада в Экватор", MOVE_2_TO_1),
+        ("3 армии из 2 в 1", MOVE_2_TO_1),
+        ("из 2 в 1 3 армии", MOVE_2_TO_1),
+        ("перемести с Запада на Экватор х3", MOVE_2_TO_1),
+        ("переместить 1 армию из 2 в 1", (Move(source="2", to="1", count=1),)),
+        ("move 3 armies from 2 West to 1 Equator", MOVE_2_TO_1),
+        ("ПЕРЕМЕСТИТЬ 3 АРМИИ ИЗ 2 В 1", MOVE_2_TO_1),
         ("attack blue in 1", (Attack(sector="1", target="blue"),)),
         ("ATTACK Blue In 1", (Attack(sector="1", target="blue"),)),
         ("атака синие 1", (Attack(sector="1", target="blue"),)),
         ("атака синих в 1", (Attack(sector="1", target="blue"),)),
+        ("атака на синих в 1", (Attack(sector="1", target="blue"),)),
+        ("атакуй синих на экваторе", (Attack(sector="1", target="blue"),)),
+        ("атаковать синих в секторе 1", (Attack(sector="1", target="blue"),)),
+        ("атака против стороны «Синие» в 1", (Attack(sector="1", target="blue"),)),
+        ("атака на Red Army в 2 Запад", (Attack(sector="2", target="red"),)),
         ("attack 1 blue", (Attack(sector="1", target="blue"),)),
+        ("attack on blue in 1 Equator", (Attack(sector="1", target="blue"),)),
         ("attack blue in 1 x2", (Attack(sector="1", target="blue"),) * 2),
+        ("2 атаки на синих в 1", (Attack(sector="1", target="blue"),) * 2),
+        ("атака на синих в 1 2 раза", (Attack(sector="1", target="blue"),) * 2),
         ("attack dark eldar north pole x2", (Attack(sector="4", target="de"),) * 2),
         ("атаковать тёмных эльдаров на северном полюсе", (Attack(sector="4", target="de"),)),
+        ("атаковать темных эльдаров на cеверном полюсе", None),
+        ("attack de in 4", (Attack(sector="4", target="de"),)),
         ("fortify 4", (Fortify(sector="4"),)),
         ("укрепить северный полюс", (Fortify(sector="4"),)),
+        ("укрепи 4", (Fortify(sector="4"),)),
+        ("укрепление в 4", (Fortify(sector="4"),)),
+        ("укрепиться в 4 Северный полюс", (Fortify(sector="4"),)),
+        ("hold North Pole", (Fortify(sector="4"),)),
         ("reinforce 4", (Reinforce(sector="4"),)),
+        ("reinforcement to 4", (Reinforce(sector="4"),)),
+        ("orbital reinforcement to 4 North Pole", (Reinforce(sector="4"),)),
         ("подкрепление 4", (Reinforce(sector="4"),)),
         ("подкрепление на экватор", (Reinforce(sector="1"),)),
+        ("подкрепление с орбиты в 4", (Reinforce(sector="4"),)),
+        ("подкрепить северный полюс", (Reinforce(sector="4"),)),
+        ("подкрепи 4", (Reinforce(sector="4"),)),
+        ("с орбиты в 4", (Reinforce(sector="4"),)),
+        ("Подкрепление: 4 Северный полюс", (Reinforce(sector="4"),)),
+        # the review screen's lines and the echo's mark
+        ("2 West (3 armies): fortify", (Fortify(sector="2"),)),
+        ("2 Запад (3 армии): переместить 2 армии из 2 Запад в 1 Экватор", None),
+        (
+            "1 Экватор (6 армий): атака на Синие в 1 Экватор ×2; атака на Red Army в 1 Экватор",
+            (
+                Fortify(sector="1"),
+                *(Attack(sector="1", target="blue"),) * 2,
+                Attack(sector="1", target="red"),
+            ),
+        ),
+        ("✓ укрепиться в 2 Запад", (Fortify(sector="2"),)),
+        ("fortify 1; reinforce 4", (Fortify(sector="1"), Reinforce(sector="4"))),
+        # the other keyboard layout
         ("fnfrf cbybt 1", (Attack(sector="1", target="blue"),)),
         ("пщ 2 акщь 2 ещ 1", (Move(source="2", to="1", count=2),)),
     ],
 )
-def test_lines_read_as_orders(text: str, orders: tuple[object, ...]) -> None:
+def test_lines_read_as_orders(text: str, orders: tuple[object, ...] | None) -> None:
     line = parse_line(text, VOCABULARY)
+    if orders is None:  # the same as its neighbour above, written another way
+        assert line.problem is None, line
+        return
     assert (line.orders, line.problem) == (orders, None)
+
+
+HIVE = parse_map(
+    {
+        "id": "hive",
+        "name": "Hive",
+        "sectors": [
+            {
+                "id": "c",
+                "name": "Central Plain",
+                "names": {"ru": "Центральная равнина"},
+                "neighbours": ["ne", "np"],
+                "x": 0.5,
+                "y": 0.5,
+            },
+            {
+                "id": "ne",
+                "name": "North-East",
+                "names": {"ru": "Северо-восток"},
+                "neighbours": ["c", "np"],
+                "x": 0.8,
+                "y": 0.2,
+            },
+            {
+                "id": "np",
+                "name": "North Pole",
+                "names": {"ru": "Северный полюс"},
+                "neighbours": ["c", "ne"],
+                "x": 0.5,
+                "y": 0.1,
+            },
+        ],
+    }
+)
+HIVE_WORDS = Vocabulary.build(
+    HIVE, {"s1": ["Империум"], "s2": ["Орда Хаоса"], "s3": ["Орки на байках"]}
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "orders"),
+    [
+        ("переместить 3 армии из Северо-восток в Северный полюс", ("ne", "np", 3)),
+        ("перемещение 2 армий с северо-востока на центральную равнину", ("ne", "c", 2)),
+        ("перемести 2 армии из СЕВЕРО-ВОСТОКА в c", ("ne", "c", 2)),
+        ("ne -> np x1", ("ne", "np", 1)),
+        ("move 2 armies from North-East to Central Plain", ("ne", "c", 2)),
+        ("move 2 armies from north east to c", ("ne", "c", 2)),
+    ],
+)
+def test_hyphenated_and_multi_word_sector_names(text: str, orders: tuple[str, str, int]) -> None:
+    source, to, count = orders
+    line = parse_line(text, HIVE_WORDS)
+    assert (line.orders, line.problem) == ((Move(source=source, to=to, count=count),), None)
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("атака на Орду Хаоса в Северо-восток", "s2"),
+        ("атака на Орки на байках на Северо-востоке", "s3"),
+        ("атаковать Империум в ne", "s1"),
+        ("attack s3 in North-East", "s3"),
+    ],
+)
+def test_multi_word_side_names_with_prepositions_inside(text: str, target: str) -> None:
+    line = parse_line(text, HIVE_WORDS)
+    assert (line.orders, line.problem) == ((Attack(sector="ne", target=target),), None)
 
 
 @pytest.mark.parametrize(
     ("text", "problem", "word"),
     [
-        ("hello there", LineProblem.NOT_UNDERSTOOD, None),
+        ("hello there", LineProblem.NOT_UNDERSTOOD, "hello"),
+        ("привет, переместить 3 армии из 2 в 1", LineProblem.NOT_UNDERSTOOD, "привет"),
+        ("переместить 3 армии из 2 в 1 ¤", LineProblem.NOT_UNDERSTOOD, "¤"),
+        ("атака синих", LineProblem.INCOMPLETE, "синих"),
+        ("fortify", LineProblem.INCOMPLETE, "fortify"),
         ("attack green in 1", LineProblem.UNKNOWN_SIDE, "green"),
         ("move 2 -> 9 x1", LineProblem.UNKNOWN_SECTOR, "9"),
         ("подкрепление на север", LineProblem.UNKNOWN_SECTOR, "север"),
         ("2 -> 1", LineProblem.MISSING_COUNT, None),
         ("move 0 from 2 to 1", LineProblem.BAD_COUNT, "0"),
         ("attack blue in 1 x50", LineProblem.BAD_COUNT, "50"),
+        ("move 2 from 2 to 1 x3", LineProblem.AMBIGUOUS, None),
+        ("2 West (3 armies): fortify 1", LineProblem.AMBIGUOUS, None),
         ("fortify " + "x" * 200, LineProblem.TOO_LONG, None),
+        ("fortify " + "1 " * 30, LineProblem.TOO_LONG, None),
+        ("fortify 1;" * 13, LineProblem.TOO_LONG, None),
     ],
 )
 def test_refused_lines_name_the_problem(text: str, problem: LineProblem, word: str | None) -> None:
     line = parse_line(text, VOCABULARY)
     assert (line.orders, line.problem, line.word) == ((), problem, word)
+
+
+def test_one_unreadable_order_refuses_the_whole_line() -> None:
+    line = parse_line("fortify 1; attack green in 1", VOCABULARY)
+    assert (line.orders, line.problem, line.word) == ((), LineProblem.UNKNOWN_SIDE, "green")
+
+
+def test_long_names_allow_long_orders() -> None:
+    long_side = "Легион " + " ".join(["очень"] * 8) + " длинного названия"
+    vocabulary = Vocabulary.build(PLANET, {"s1": [long_side], "s2": ["Орки"]})
+    text = f"1 Экватор (9 армий): атака на {long_side} в 1 Экватор ×3; атака на Орки в 1 Экватор"
+    line = parse_line(text, vocabulary)
+    assert line.problem is None
+    assert line.orders[1:] == (
+        *(Attack(sector="1", target="s1"),) * 3,
+        Attack(sector="1", target="s2"),
+    )
 
 
 def test_ambiguous_name_is_refused_not_guessed() -> None:

@@ -36,6 +36,8 @@ WORDS = [
     *("equator", "west", "East", "north pole", "южный полюс", "экватор", "Запад"),
     *("red", "blue", "green", "синие", "синих", "красных", "Red Legion", "green horde"),
     *("fnfrf", "cbybt", ",", ";", "!"),
+    *("перемещение", "перемести", "атакуй", "укрепление", "подкрепить", "армии", "армий"),
+    *("с", "орбиты", "orbital", "2 Запад", "1 Equator", "(3 armies):", "(4 армии):", "✓", "×2"),
 ]
 SECTOR = st.sampled_from(["1", "2", "3", "4", "5", "6", "equator", "West", "южный полюс", "севере"])
 SIDE = st.sampled_from(["red", "blue", "green", "синих", "Red Legion", "green horde", "purple"])
@@ -44,6 +46,10 @@ ORDER_LINE = st.one_of(
     st.tuples(SECTOR, SECTOR, COUNT).map(lambda t: f"{t[0]} -> {t[1]} x{t[2]}"),
     st.tuples(COUNT, SECTOR, SECTOR).map(lambda t: f"move {t[0]} from {t[1]} to {t[2]}"),
     st.tuples(COUNT, SECTOR, SECTOR).map(lambda t: f"переместить {t[0]} из {t[1]} в {t[2]}"),
+    st.tuples(COUNT, SECTOR, SECTOR).map(lambda t: f"перемещение {t[0]} армий из {t[1]} в {t[2]}"),
+    st.tuples(SIDE, SECTOR, COUNT).map(lambda t: f"атака на {t[0]} в {t[1]} ×{t[2]}"),
+    st.tuples(SECTOR, SIDE, SECTOR).map(lambda t: f"{t[0]} (4 армии): атака на {t[1]} в {t[2]}"),
+    SECTOR.map("подкрепление с орбиты в {}".format),
     st.tuples(SIDE, SECTOR).map(lambda t: f"attack {t[0]} in {t[1]}"),
     st.tuples(SIDE, SECTOR, COUNT).map(lambda t: f"атака {t[0]} {t[1]} x{t[2]}"),
     SECTOR.map("fortify {}".format),

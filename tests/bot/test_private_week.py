@@ -114,7 +114,7 @@ async def _red_orders_by_buttons(table: Table) -> Sent:
     assert len(photos(review)) == 1
     words = screen(review).text
     assert "move 2 armies from 2 West to 1 Equator" in words
-    assert "attack Синие in 1 Equator; attack Синие in 1 Equator" in words
+    assert "attack Синие in 1 Equator ×2" in words
     assert "Reinforcement: 4 North Pole" in words
     ready = await table.tap(201, screen(review), "Ready")
     assert alert(ready) == "Ready: your orders are confirmed."
@@ -492,7 +492,12 @@ async def _orders_open(table: Table) -> None:
 
 
 REFUSED_LINES = [
-    ("hello there", "Not understood. One order per line"),
+    (
+        "hello there",
+        "I could not read «hello». One order per line, e.g. «move 2 armies from 1 Equator to "
+        "2 West» or «attack Синие in 1 Equator».",
+    ),
+    ("attack blue", "The order stops after «blue»: something is missing."),
     ("2 -> 1", "How many armies move? Add the count"),
     ("fortify 9", "There is no sector «9». Sectors: 1 Equator, 2 West"),
     ("attack purple in 1", "There is no side «purple». Sides: Red Legion, Синие, Green Horde."),
@@ -594,3 +599,61 @@ async def test_a_screen_whose_message_is_gone_is_sent_anew(
     remembered = await store.ui_message(table.campaign.id, 201, "deploy")
     assert remembered is not None
     assert remembered.message_id > shown.message_id  # the new message is the screen now
+
+
+def _order_lines(text: str) -> list[str]:
+    """The order lines of an orders screen: the block after the header and status."""
+    blocks = text.split("\n\n")
+    return blocks[1].splitlines()
+
+
+async def test_the_orders_screen_typed_back_changes_nothing(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock)
+    await _orders_open(table)
+    typed = screen(
+        await table.say(
+            201, "перемещение 2 армий из Запада в 1\nатака на синих в 1 ×2\nreinforce 4"
+        )
+    )
+    assert typed.text.splitlines()[:3] == [
+        "✓ move 2 armies from 2 West to 1 Equator",
+        "✓ attack Синие in 1 Equator ×2",
+        "✓ orbital reinforcement to 4 North Pole",
+    ]
+    before = await store.orders(table.campaign.id, 1, "red")
+    assert before is not None
+    english = _order_lines(screen(await table.say(201, "/orders")).text)
+    russian = _order_lines(screen(await table.say(203, "/orders")).text)
+    assert russian == [
+        "1 Экватор (4 армии): атака на Синие в 1 Экватор ×2",
+        "2 Запад (3 армии): переместить 2 армии из 2 Запад в 1 Экватор",
+        "4 Северный полюс (3 армии): укрепиться",
+        "Подкрепление: 4 Северный полюс",
+    ]
+    for user_id, lines, unchanged in ((201, english, "Nothing changed."), (203, russian, "Ничего")):
+        reply = screen(await table.say(user_id, "\n".join(lines)))
+        echo = reply.text.split("\n\n")[0].splitlines()
+        assert len(echo) == 4
+        assert all(line.startswith("✓ ") for line in echo), echo
+        assert unchanged in reply.text
+    assert echo[0] == "✓ укрепиться в 1 Экватор; атака на Синие в 1 Экватор ×2"
+    after = await store.orders(table.campaign.id, 1, "red")
+    assert after is not None
+    assert (after.orders, after.edits) == (before.orders, before.edits)
+
+
+async def test_an_unreadable_line_is_answered_in_the_writers_language_with_examples(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock)
+    await _orders_open(table)
+    reply = screen(await table.say(301, "привет всем\nатакуй красных"))
+    assert reply.text.splitlines()[:2] == [
+        "✗ «привет всем»: Не понял слово «привет». Пишите по одному приказу в строке, например "
+        "«переместить 2 армии из 1 Экватор в 2 Запад» или «атака на Red Legion в 1 Экватор».",
+        "✗ «атакуй красных»: Приказ обрывается на «красных»: чего-то не хватает. Напишите его "
+        "целиком, например «переместить 2 армии из 1 Экватор в 2 Запад» или «атака на Red Legion "
+        "в 1 Экватор».",
+    ]

@@ -47,7 +47,7 @@ async def test_orders_before_tuesday_are_refused_with_the_opening_time(
         "shows your armies and /map the map."
     )
     russian = screen(await table.say(301, "усилить 1"))
-    assert russian.text.startswith("Приказы на ход 1 принимаются с вт 3 мар., 00:00 (UTC)")
+    assert russian.text.startswith("Приказы на ход 1 принимаются с вт, 3 марта, 00:00 (UTC)")
 
     orders = screen(await table.say(201, "/orders"))
     assert "«Siege», turn 1: orders of Red Legion" in orders.text

@@ -71,12 +71,15 @@ async def test_a_weeks_posts_all_render_and_arrive(
     monday = photos[-1].text
     if language == "en":
         assert "Turn 1 resolved." in monday
-        assert "Turn 2 begins: orders open Tue 10 Feb, 00:00 (Europe/Berlin)." in monday
+        assert "Turn 2 begins: orders open Tue 10 Feb, 00:00 (Berlin, UTC+1)." in monday
         assert any("your side's orders are not marked ready" in t for t in texts)
     else:
         assert "Ход 1" in monday
         assert "Turn 2 begins" not in monday
-        assert "Ход 2 начинается: приказы принимаются с вт 10 февр., 00:00" in monday
+        assert (
+            "Ход 2 начинается: приказы принимаются с вт, 10 февраля, 00:00 (Берлин, UTC+1)"
+            in monday
+        )
         assert any("не отмечены как готовые" in t for t in texts)
     # While orders are secret the group gets only the phase notice, the first map and the
     # status board (one post for both phase changes, pinned; it shows readiness, never orders).

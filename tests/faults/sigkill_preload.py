@@ -4,13 +4,14 @@ grammar, the date formats), so a restart costs milliseconds instead of seconds."
 
 from datetime import UTC, datetime
 
+from bot.moments import format_moment
 from bot.order_text import Vocabulary, parse_orders_text
-from bot.posts.turns import format_moment
 from rules import builtin_map
 from tests.faults import sigkill_week
 
 sigkill_week.catalogs()
 parse_orders_text("reinforce 1", Vocabulary.build(builtin_map("planet-5"), {"red": ["Red"]}))
 for language in ("en", "ru"):
-    format_moment(datetime(2026, 3, 2, tzinfo=UTC), "UTC", language)
+    for zone in ("UTC", "Europe/Moscow", "Europe/Berlin"):
+        format_moment(datetime(2026, 3, 2, tzinfo=UTC), zone, language)
 __all__ = ["sigkill_week"]

@@ -30,8 +30,8 @@ from bot.handlers.group.guards import (
 )
 from bot.handlers.private.gm_prompts import GM_PLACEMENT, placement_question
 from bot.i18n import language_of
+from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
-from bot.posts.turns import format_moment
 from bot.services import campaigns, turns
 from bot.texts import (
     describe_deployment_problem,

@@ -40,8 +40,8 @@ from bot.handlers.group.guards import (
     thread_of,
 )
 from bot.middlewares import display_name
+from bot.moments import format_moment, zone_label
 from bot.posts.group import colour_mark, colour_name
-from bot.posts.turns import format_moment
 from bot.services import campaigns
 from bot.services.clockwork import AdvanceOutcome, advance
 from bot.texts import describe_map_problem, phase_name
@@ -167,9 +167,12 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
     if step == "zone":
         text = _(
             "Step 2 of 6: time zone. Deadlines are set and shown in it. Now: {zone}.\n"
-            "Choose one, or type any IANA name (e.g. Asia/Omsk) after «Type another»."
-        ).format(zone=campaign.time_zone)
-        zone_buttons = [_button(zone.split("/")[-1], campaign, "tz", zone) for zone in ZONES]
+            "Choose one, or type a city or an IANA name (e.g. Omsk or Asia/Omsk) after "
+            "«Type another»."
+        ).format(zone=zone_label(campaign.time_zone, campaign.language))
+        zone_buttons = [
+            _button(zone_label(zone, campaign.language), campaign, "tz", zone) for zone in ZONES
+        ]
         rows = [zone_buttons[i : i + 3] for i in range(0, len(zone_buttons), 3)]
         rows.append([_button(_("⌨️ Type another"), campaign, "ask", "zone")])
     elif step == "map":
@@ -250,7 +253,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
         [
             _("New campaign «{title}»: check and confirm.").format(title=campaign.title),
             "",
-            _("Time zone: {zone}").format(zone=campaign.time_zone),
+            _("Time zone: {zone}").format(zone=zone_label(campaign.time_zone, campaign.language)),
             _("Map: {map}").format(map=map_label(campaign)),
             _("Rules: {rules}").format(rules=rules_label(campaign)),
             _("Sides:"),
@@ -404,8 +407,8 @@ async def typed_answer(
             await ask_again(
                 message,
                 _(
-                    "I do not know the time zone «{text}». Type an IANA name such as "
-                    "Europe/Moscow or Asia/Novosibirsk (list: "
+                    "I do not know the time zone «{text}». Type a city such as Novosibirsk, or "
+                    "an IANA name such as Asia/Novosibirsk (list: "
                     "https://en.wikipedia.org/wiki/List_of_tz_database_time_zones)."
                 ).format(text=text[:64]),
             )
@@ -661,7 +664,9 @@ async def _change(
 def _ask_text(what: str, name: str) -> str:
     asks = {
         "title": _("{name}, reply to this message with the campaign's new name."),
-        "zone": _("{name}, reply with the time zone, e.g. Europe/Moscow or Asia/Omsk."),
+        "zone": _(
+            "{name}, reply with the time zone: a city or an IANA name, e.g. Omsk or Asia/Omsk."
+        ),
         "map": _("{name}, reply to this message with the map as a TOML file (up to 256 KB)."),
         "side": _("{name}, reply with the new side's name, e.g. «Imperium» or «Red»."),
         "rules": _(

@@ -11,8 +11,9 @@ from aiogram.utils.i18n import gettext as _
 from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_text
 from bot.handlers.group.setup import map_label, policy_label, rules_label, schedule_label
+from bot.moments import format_moment, zone_label
 from bot.posts.group import board_text, deadline_line
-from bot.posts.turns import deadline_of, format_moment
+from bot.posts.turns import deadline_of
 from bot.rendering import MapDrawer
 from bot.services import campaigns
 from bot.services.turns import game_for
@@ -38,15 +39,13 @@ async def show_status(message: Message, command: CommandObject, store: Store, cl
 async def _deadline_in(store: Store, campaign: Campaign, asked: str, line: str | None) -> str:
     zone = campaigns.find_time_zone(asked)
     if zone is None:
-        note = _("I do not know the time zone «{text}»; try e.g. /status Asia/Omsk.").format(
-            text=asked.strip()[:64]
-        )
+        note = _(
+            "I do not know the time zone «{text}»; try e.g. /status Omsk or /status Asia/Omsk."
+        ).format(text=asked.strip()[:64])
     else:
         deadline = await deadline_of(store, campaign, campaign.turn, campaign.phase)
         note = (
-            _("In {zone}: {moment}.").format(
-                zone=zone, moment=format_moment(deadline, zone, campaign.language)
-            )
+            _("That is {moment}.").format(moment=format_moment(deadline, zone, campaign.language))
             if deadline is not None
             else ""
         )
@@ -145,7 +144,7 @@ async def show_rules(message: Message, store: Store) -> None:
             capture=ruleset.capture_min_armies,
             win=ruleset.sectors_to_win,
         ),
-        _("Time zone: {zone}").format(zone=campaign.time_zone),
+        _("Time zone: {zone}").format(zone=zone_label(campaign.time_zone, campaign.language)),
         _("Schedule: {schedule}").format(schedule=schedule_label(campaign)),
         _("Unreported battles: {policy}").format(policy=policy_label(campaign.unreported_policy)),
     ]

@@ -16,7 +16,8 @@ from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import BATTLES_PHASE, ResultButton
-from bot.posts.turns import format_moment, results_deadline
+from bot.moments import format_moment
+from bot.posts.turns import results_deadline
 from bot.services.orders import (
     Refusal,
     ResultWrite,

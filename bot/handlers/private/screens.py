@@ -15,8 +15,8 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import texts
 from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton, VerdictButton
+from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement
-from bot.posts.turns import format_moment
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -30,6 +30,7 @@ from bot.texts import (
     describe_battle,
     describe_deployment_problem,
     describe_order,
+    describe_order_line,
     describe_orders,
     describe_rejection,
     outcome_name,
@@ -461,6 +462,29 @@ def _suggestion(desk: Desk, order: Order, rule: OrderRule, names: Names) -> str 
     return None
 
 
+def order_examples(desk: Desk, names: Names) -> tuple[str, str]:
+    """Two orders this side could type now, worded as the bot words orders (so they read back):
+    a move and an attack where it has them, else a fortification and a reinforcement."""
+    map_ = desk.game.map
+    listing = desk.listing()
+    found: list[Order] = []
+    moves = [s for s in listing.sectors if s.move is not None]
+    if moves and moves[0].move is not None:
+        option = moves[0].move
+        found.append(
+            Move(source=moves[0].sector, to=option.destinations[0], count=min(2, option.max_count))
+        )
+    attacks = [s for s in listing.sectors if s.attack is not None]
+    if attacks and attacks[0].attack is not None:
+        found.append(Attack(sector=attacks[0].sector, target=attacks[0].attack.targets[0]))
+    first = listing.sectors[0].sector if listing.sectors else map_.sector_ids()[0]
+    found.extend([Fortify(sector=first), Reinforce(sector=first)])
+    first_words, second_words = (
+        describe_order(order, map_, names, language()) for order in found[:2]
+    )
+    return first_words, second_words
+
+
 def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
     """Why a typed line was not understood, and what to type instead."""
     map_ = desk.game.map
@@ -487,11 +511,19 @@ def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
             return _("The line is too long; one order per line.")
         case LineProblem.TOO_MANY_LINES:
             return _("Too many lines in one message; send the rest separately.")
-        case _:
-            return _(
-                "Not understood. One order per line, e.g. 2 -> 1 x2, attack blue in 1, "
-                "fortify 4, reinforce 4."
-            )
+    first, second = order_examples(desk, names)
+    if line.problem is LineProblem.INCOMPLETE and line.word:
+        return _(
+            "The order stops after «{word}»: something is missing. "
+            "Write it whole, e.g. «{first}» or «{second}»."
+        ).format(word=line.word, first=first, second=second)
+    if line.word:
+        return _(
+            "I could not read «{word}». One order per line, e.g. «{first}» or «{second}»."
+        ).format(word=line.word, first=first, second=second)
+    return _("Not understood. One order per line, e.g. «{first}» or «{second}».").format(
+        first=first, second=second
+    )
 
 
 MAX_REFUSED_SHOWN = 15
@@ -541,10 +573,7 @@ def text_results(
 
 
 def _line_orders(outcome: LineOutcome, desk: Desk, names: Names) -> str:
-    words = "; ".join(
-        dict.fromkeys(describe_order(o, desk.game.map, names, language()) for o in outcome.orders)
-    )
-    return words + (f" ×{len(outcome.orders)}" if len(outcome.orders) > 1 else "")
+    return describe_order_line(outcome.orders, desk.game.map, names, language())
 
 
 def _refused_line(line: ParsedLine, outcome: LineOutcome | None, desk: Desk, names: Names) -> str:

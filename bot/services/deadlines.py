@@ -38,10 +38,15 @@ RESULTS_REMINDER_AT = time(18, 0)
 """The results reminder goes out the evening before the resolution, at this local time."""
 
 
+def on_clock(wall: datetime, zone: ZoneInfo) -> datetime:
+    """The UTC moment the naive local time ``wall`` names in ``zone`` (gap and fold as in the
+    module doc)."""
+    return wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
+
+
 def local_moment(day: datetime, at: time, zone: ZoneInfo) -> datetime:
     """``at`` on ``day``'s date in ``zone``, as a UTC moment (gap and fold as in the module doc)."""
-    wall = datetime.combine(day.date(), at, tzinfo=zone).replace(fold=0)
-    return wall.astimezone(UTC)
+    return on_clock(datetime.combine(day.date(), at), zone)
 
 
 def wall_shift(moment: datetime, by: timedelta, zone: ZoneInfo) -> datetime:
@@ -49,8 +54,7 @@ def wall_shift(moment: datetime, by: timedelta, zone: ZoneInfo) -> datetime:
     time ``by`` later, whatever the clocks did between (gap and fold as in the module doc)."""
     if not by:
         return moment.astimezone(UTC)
-    wall = moment.astimezone(zone).replace(tzinfo=None) + by
-    return wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
+    return on_clock(moment.astimezone(zone).replace(tzinfo=None) + by, zone)
 
 
 def wall_between(start: datetime, end: datetime, zone: ZoneInfo) -> timedelta:
@@ -61,16 +65,23 @@ def wall_between(start: datetime, end: datetime, zone: ZoneInfo) -> timedelta:
     return timedelta(seconds=max(int(span.total_seconds()), 0))
 
 
-def next_weekly(after: datetime, when: WeeklyTime, zone: ZoneInfo) -> datetime:
-    """The first moment strictly after ``after`` that is ``when`` on the wall clock of ``zone``."""
+def next_weekly_wall(after: datetime, when: WeeklyTime, zone: ZoneInfo) -> datetime:
+    """The local time (naive) of :func:`next_weekly`: ``when``'s weekday and time as
+    configured, even where the clocks jump over it that day."""
     local = after.astimezone(zone)
     days = (int(when.weekday) - local.weekday()) % 7
-    for week in range(3):
-        day = local + timedelta(days=days + 7 * week)
-        moment = local_moment(day, when.at, zone)
-        if moment > after:
-            return moment
+    # From a week back: a time the clocks jumped over lands after the jump, maybe on the next
+    # day (Saturday 23:30 in Nuuk's gap is Sunday 00:30), and may still be ahead of ``after``.
+    for week in range(-1, 3):
+        wall = datetime.combine(local.date() + timedelta(days=days + 7 * week), when.at)
+        if on_clock(wall, zone) > after:
+            return wall
     raise AssertionError("unreachable: a weekly moment comes within three weeks")
+
+
+def next_weekly(after: datetime, when: WeeklyTime, zone: ZoneInfo) -> datetime:
+    """The first moment strictly after ``after`` that is ``when`` on the wall clock of ``zone``."""
+    return on_clock(next_weekly_wall(after, when, zone), zone)
 
 
 def phase_deadline(
@@ -110,11 +121,14 @@ def battles_length(schedule: Schedule) -> timedelta:
 
 def battles_deadline(orders_closed: datetime, schedule: Schedule, zone: ZoneInfo) -> datetime:
     """When the battles of an orders window closed at ``orders_closed`` are resolved: the next
-    resolution moment, or later, so that :func:`battles_length` passes after the battle list is
-    posted (a close after the list's time posts it at once)."""
+    resolution moment, or later, so that :func:`battles_length` passes on the wall clock after
+    the battle list's time (its configured local time; a close after it posts the list at
+    once, and the length counts from the close)."""
     weekly = next_weekly(orders_closed, schedule.resolution, zone)
-    posted = battle_list_time(orders_closed, schedule, zone) or orders_closed
-    return max(weekly, wall_shift(posted, battles_length(schedule), zone))
+    listed = next_weekly_wall(orders_closed, schedule.battle_list, zone)
+    if on_clock(listed, zone) >= weekly:
+        listed = orders_closed.astimezone(zone).replace(tzinfo=None)
+    return max(weekly, on_clock(listed + battles_length(schedule), zone))
 
 
 def orders_open_at(

@@ -260,6 +260,7 @@ class ScheduleStore(Protocol):
         self, proposal: NewClockProposal, now: datetime
     ) -> ClockProposal: ...
     async def clock_proposal(self, proposal_id: int) -> ClockProposal | None: ...
+    async def clock_proposals(self, campaign_id: CampaignId) -> list[ClockProposal]: ...
     async def decide_clock_proposal(
         self, proposal_id: int, outcome: ProposalOutcome, actor: UserId, now: datetime
     ) -> bool: ...
@@ -784,6 +785,16 @@ class ScheduleRecords:
                 conn, "SELECT * FROM clock_proposals WHERE id = ?", (proposal_id,)
             )
         return None if row is None else _proposal(row)
+
+    async def clock_proposals(self, campaign_id: CampaignId) -> list[ClockProposal]:
+        """Every proposal of a campaign, oldest first, answered or not."""
+        async with self._db.snapshot() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT * FROM clock_proposals WHERE campaign_id = ? ORDER BY id",
+                (campaign_id,),
+            )
+        return [_proposal(row) for row in rows]
 
     async def decide_clock_proposal(
         self, proposal_id: int, outcome: ProposalOutcome, actor: UserId, now: datetime

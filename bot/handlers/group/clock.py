@@ -31,6 +31,7 @@ from bot.handlers.group.guards import (
     no_campaign_text,
     not_gm_text,
     pressed_campaign,
+    stale_text,
     whole_number,
 )
 from bot.posts.turns import change_lines, plan_lines
@@ -425,6 +426,9 @@ async def confirm_pressed(
         return
     if await gm_member(store, campaign, query.from_user.id) is None:
         await query.answer(not_gm_text(), show_alert=True)
+        return
+    if campaign.status is CampaignStatus.FINISHED:
+        await query.answer(stale_text(), show_alert=True)
         return
     actor, now = query.from_user.id, clock.now()
     if callback_data.a == "ok":

@@ -349,6 +349,7 @@ async def _assert_maps_private(table: Table, i18n: I18n) -> None:
                 with i18n.context(), i18n.use_locale(language):
                     view = map_view(campaign, PLANET, state, sides, (side, edit.orders))
                     drawn[side].add(render_map(view))
+        assert drawn[side], f"{side} saved orders this turn: its private maps are compared"
     pictures = [r for r in table.log if isinstance(r.method, SendPhoto)]
     assert pictures
     seen_own = 0

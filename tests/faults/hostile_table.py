@@ -355,6 +355,7 @@ def assert_nothing_leaked(
     table: HostileTable, requests: list[Sent], secrets: set[str], pictures: set[bytes]
 ) -> None:
     """No request outside Red and the GM carries a secret of Red's, in words or as a map."""
+    assert requests, "nothing was sent: there is nothing to scan"
     for request in requests:
         if request.chat_id in RED_TEAM or request.chat_id == GM:
             continue

@@ -81,6 +81,7 @@ def _replies(sent: list[Sent], chat_id: int) -> list[Sent]:
 def assert_plain_text(requests: list[Sent]) -> None:
     """No request asks Telegram to read markup: people's words are shown as typed, so HTML or
     Markdown in a name or an order cannot format, link or mention anything."""
+    assert requests, "nothing was sent: there is nothing to check"
     for request in requests:
         method: TelegramMethod[object] = request.method
         mode = getattr(method, "parse_mode", None)

@@ -16,7 +16,7 @@ from aiogram.utils.i18n import I18n
 from bot.app import build_dispatcher
 from bot.clock import ManualClock
 from bot.services.window import orders_opening
-from storage import CampaignStatus, Phase, ProposalOutcome, Store
+from storage import CampaignSettings, CampaignStatus, Phase, ProposalOutcome, Store
 from tests.bot.group_helpers import button
 from tests.bot.telegram import FakeTelegram, Sent
 from tests.services.week import Week, start_week
@@ -233,3 +233,19 @@ async def test_reminders_follow_the_new_deadline(store: Store, i18n: I18n) -> No
     told = [s.text for s in await telegram.deliver() if "not marked ready" in s.text]
     assert len(told) == 3, "each is worded when sent, with the deadline as it is then"
     assert all(text.endswith("Deadline: Sat 7 Mar, 23:59 (Europe/Moscow).") for text in told)
+
+
+async def test_the_dates_are_shown_in_the_campaigns_language(store: Store, i18n: I18n) -> None:
+    week, telegram = await _table(store, i18n, "Europe/Moscow", MOSCOW_MONDAY)
+    await store.update_settings(
+        week.campaign.id, CampaignSettings(language="ru"), GM, week.clock.now()
+    )
+    await week.run_until(week.at(3, 12))
+    asked = await _ask(telegram, "/extend 24")
+    assert asked.text.splitlines()[:2] == [
+        "Продлить срок на 24 часа? Сдвинутся эти даты (Europe/Moscow):",
+        "• ход 1: конец приёма приказов: чт 5 мар., 23:59 → пт 6 мар., 23:59",
+    ]
+    assert await _press(telegram, GM, asked, "Да, продлить на 24 ч") == (
+        "Срок продлён. Группа получила новые даты."
+    )

@@ -360,13 +360,15 @@ async def clock_pressed(
             if isinstance(query.message, Message):
                 await ask_force_for(query.message, campaign)
             return
-        case "pause" | "extend" if isinstance(query.message, Message):
+        case "pause" | "extend" if isinstance(query.message, Message) and (
+            callback_data.a == "pause" or callback_data.h > 0
+        ):
             request = f"press:{query.id}"
             if callback_data.a == "pause":
                 proposed = await timekeeping.propose_pause(store, campaign.id, actor, now, request)
             else:
                 proposed = await timekeeping.propose_extension(
-                    store, campaign.id, max(callback_data.h, 1), actor, now, request
+                    store, campaign.id, callback_data.h, actor, now, request
                 )
             if proposed.refusal is not None:
                 await query.answer(refusal_text(proposed), show_alert=True)

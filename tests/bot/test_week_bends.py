@@ -91,6 +91,9 @@ async def test_an_extension_past_friday_keeps_the_whole_battles_phase(
     told = [s.text for s in await telegram.deliver() if s.chat_id == CHAT]
     extended = next(text for text in told if text.startswith("The GM extended the deadline"))
     assert "• turn 1: resolution: Mon 9 Mar, 12:00 → Wed 11 Mar, 23:59" in extended
+    boards = [text for text in told if text.startswith("Siege of Planet Five\nTurn 1: orders")]
+    assert boards, "the pinned board is refreshed"
+    assert "Deadline: Sun 8 Mar, 23:59 (Europe/Moscow)." in boards[-1]
 
     await week.run_until(week.at(6, 23, 58))
     assert (await week.current()).phase is Phase.ORDERS

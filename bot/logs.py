@@ -2,7 +2,9 @@
 
 Code that works on a campaign wraps the work in :func:`log_context`; every log line inside it,
 from our code or a library's, carries ``campaign=`` and ``turn=``. Log lines never carry order
-contents (secret until the turn resolves): only ids, phases and counts.
+contents (secret until the turn resolves): only ids, phases and counts. A library that prints
+data at DEBUG is kept below it (:class:`NoStatements`), so ``LOG_LEVEL=DEBUG`` keeps them out
+too; the secrecy tests read the log through the same filter.
 """
 
 from __future__ import annotations
@@ -36,6 +38,16 @@ def _quoted(value: str) -> str:
     return f'"{escaped}"'
 
 
+class NoStatements(logging.Filter):
+    """Drops aiosqlite's DEBUG lines: each prints an SQL statement with its parameters, a
+    side's secret orders and placement among them. Its warnings and errors pass."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for a DEBUG line of aiosqlite."""
+        library = record.name == "aiosqlite" or record.name.startswith("aiosqlite.")
+        return not (library and record.levelno < logging.INFO)
+
+
 class LogfmtFormatter(logging.Formatter):
     """``time=... level=... logger=... campaign=... turn=... msg="..."`` (``exc=`` if any)."""
 
@@ -61,6 +73,7 @@ def configure_logging(level: str) -> None:
     """Send every log line to standard error as logfmt at ``level``."""
     handler = logging.StreamHandler()
     handler.setFormatter(LogfmtFormatter())
+    handler.addFilter(NoStatements())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

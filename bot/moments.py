@@ -68,13 +68,19 @@ def zone_at(moment: datetime, zone: str, language: str) -> str:
     return f"{_city(zone, language)}, {format_offset(offset)}"
 
 
-def format_moment(moment: datetime, zone: str, language: str) -> str:
-    """ "Thu 26 Mar, 23:59 (Berlin, UTC+1)" / «чт, 26 марта, 23:59 (Берлин, UTC+1)»: a moment
-    on the wall clock of ``zone``, worded in ``language``."""
+def format_wall(moment: datetime, zone: str, language: str) -> str:
+    """ "Thu 26 Mar, 23:59" / «чт, 26 марта, 23:59»: a moment on the wall clock of ``zone``,
+    without the zone (for lists of moments under one heading that names it)."""
     local = moment.astimezone(ZoneInfo(zone))
     day = format_datetime(local, DATE_PATTERNS.get(language, "EEE d MMM"), locale=language)
     time = format_datetime(local, TIME_PATTERN, locale=language)
-    return f"{day}, {time} ({zone_at(moment, zone, language)})"
+    return f"{day}, {time}"
+
+
+def format_moment(moment: datetime, zone: str, language: str) -> str:
+    """ "Thu 26 Mar, 23:59 (Berlin, UTC+1)" / «чт, 26 марта, 23:59 (Берлин, UTC+1)»: a moment
+    on the wall clock of ``zone``, worded in ``language``."""
+    return f"{format_wall(moment, zone, language)} ({zone_at(moment, zone, language)})"
 
 
 @cache

@@ -125,6 +125,10 @@ class Schedule(BaseModel):
     mode: Literal["weekly", "manual"] = "weekly"  # manual: the GM advances every phase
     close_orders_early: bool = False  # close the orders window once every side is ready
     max_extension_hours: int = Field(default=72, ge=0, le=24 * 14)  # per phase, in all
+    # The battles phase lasts at least this long from the battle list's post, on the wall clock
+    # (None: the schedule's own battle list to resolution, 72 h by default): an orders window
+    # extended past the battle list's time moves the resolution instead of shortening it.
+    min_battles_hours: int | None = Field(default=None, ge=1, le=24 * 14)
 
 
 def _check_time_zone(value: str) -> str:

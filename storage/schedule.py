@@ -1,19 +1,23 @@
 """The campaign's clock as the scheduler keeps it: the current phase's deadline, pauses,
-extensions, reminders sent, and a log of late runs, alarms and GM time tools.
+extensions, reminders sent, the GM's proposals waiting for confirmation, and a log of late runs,
+alarms and GM time tools.
 
 The scheduler is only a clock; this is what it must not forget across a restart. Each write is
 one transaction, and the ones that announce something queue their post in the same transaction.
+Storage never works out a moment on a wall clock: a moved deadline comes from the caller (which
+knows the campaign's time zone), and storage checks that the clock is still where the caller
+read it (compare-and-set) before it records the move.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, JsonValue
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
 from storage.db import Database
 from storage.models import (
@@ -28,7 +32,18 @@ from storage.models import (
     TransitionResult,
     UserId,
 )
-from storage.sql import Conn, Row, changed_rows, dt, dump_json, fetch_all, fetch_one, opt_dt, ts
+from storage.sql import (
+    Conn,
+    Row,
+    changed_rows,
+    dt,
+    dump_json,
+    fetch_all,
+    fetch_one,
+    insert_row,
+    opt_dt,
+    ts,
+)
 
 _RECORD = ConfigDict(frozen=True, extra="forbid")
 _PAUSABLE = (CampaignStatus.DEPLOYMENT, CampaignStatus.RUNNING)
@@ -60,6 +75,7 @@ class ClockState(BaseModel):
     deadline: AwareDatetime | None
     basis: str
     extension_hours: int
+    paused_seconds: int  # wall-clock seconds this entry was paused in all (before this pause)
     paused_at: AwareDatetime | None
     paused_status: CampaignStatus | None
     updated_at: AwareDatetime
@@ -112,6 +128,61 @@ class ExtendResult(BaseModel):
     clock: ClockState | None
 
 
+class DeadlineMove(BaseModel):
+    """A deadline moved later, worked out by the caller on the campaign's wall clock: where it
+    stood when read (``before``; storage refuses the move if it stands elsewhere now), where it
+    goes, and the reminder kinds of the phase that the move sets ahead again (sent again before
+    the new deadline)."""
+
+    model_config = _RECORD
+
+    before: AwareDatetime | None
+    after: AwareDatetime | None
+    rearm: tuple[str, ...] = ()
+
+
+class ProposalAction(StrEnum):
+    """What a GM's proposal would do once confirmed."""
+
+    EXTEND = "extend"
+    PAUSE = "pause"
+
+
+class ProposalOutcome(StrEnum):
+    """How a proposal ended."""
+
+    CONFIRMED = "confirmed"
+    CANCELLED = "cancelled"
+    STALE = "stale"  # the clock moved since the dates were shown: nothing was done
+    REFUSED = "refused"  # confirmed, but the tool refused (e.g. over the extension limit)
+
+
+class NewClockProposal(BaseModel):
+    """An extension or a pause a GM asked for, on the clock as it was read (entry, deadline and
+    settings basis); ``request`` names the message or press that asked."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    entry_seq: int
+    action: ProposalAction
+    hours: int = Field(default=0, ge=0)
+    deadline: AwareDatetime | None
+    basis: str
+    proposed_by: UserId
+    request: str | None = None
+
+
+class ClockProposal(NewClockProposal):
+    """A stored proposal, with its answer once given."""
+
+    id: int
+    proposed_at: AwareDatetime
+    decided_by: UserId | None
+    decided_at: AwareDatetime | None
+    outcome: ProposalOutcome | None
+
+
 class ScheduleStore(Protocol):
     """The scheduler's part of the store."""
 
@@ -133,6 +204,7 @@ class ScheduleStore(Protocol):
         entry_seq: int,
         hours: int,
         max_hours: int,
+        move: DeadlineMove,
         actor: UserId,
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
@@ -154,6 +226,10 @@ class ScheduleStore(Protocol):
         reason: str,
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
+        *,
+        paused_at: datetime | None = None,
+        paused_seconds: int = 0,
+        move: DeadlineMove | None = None,
     ) -> TransitionResult: ...
     async def send_reminders(
         self,
@@ -180,6 +256,14 @@ class ScheduleStore(Protocol):
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> bool: ...
     async def clock_log(self, campaign_id: CampaignId) -> list[ClockNote]: ...
+    async def propose_clock_change(
+        self, proposal: NewClockProposal, now: datetime
+    ) -> ClockProposal: ...
+    async def clock_proposal(self, proposal_id: int) -> ClockProposal | None: ...
+    async def clock_proposals(self, campaign_id: CampaignId) -> list[ClockProposal]: ...
+    async def decide_clock_proposal(
+        self, proposal_id: int, outcome: ProposalOutcome, actor: UserId, now: datetime
+    ) -> bool: ...
 
 
 def _clock(row: Row) -> ClockState:
@@ -192,6 +276,7 @@ def _clock(row: Row) -> ClockState:
         deadline=opt_dt(row["deadline"]),
         basis=row["basis"],
         extension_hours=row["extension_hours"],
+        paused_seconds=row["paused_seconds"],
         paused_at=opt_dt(row["paused_at"]),
         paused_status=(
             None if row["paused_status"] is None else CampaignStatus(row["paused_status"])
@@ -211,6 +296,24 @@ def _note(row: Row) -> ClockNote:
         phase=Phase(row["phase"]),
         deadline=opt_dt(row["deadline"]),
         detail=json.loads(row["detail_json"]),
+    )
+
+
+def _proposal(row: Row) -> ClockProposal:
+    return ClockProposal(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        entry_seq=row["entry_seq"],
+        action=ProposalAction(row["action"]),
+        hours=row["hours"],
+        deadline=opt_dt(row["deadline"]),
+        basis=row["basis"],
+        proposed_by=row["proposed_by"],
+        request=row["request"],
+        proposed_at=dt(row["proposed_at"]),
+        decided_by=row["decided_by"],
+        decided_at=opt_dt(row["decided_at"]),
+        outcome=None if row["outcome"] is None else ProposalOutcome(row["outcome"]),
     )
 
 
@@ -303,21 +406,18 @@ class ScheduleRecords:
     ) -> ClockState:
         """Record the deadline of phase entry ``entry_seq``, computed from ``anchor`` with the
         settings ``basis`` names. The same entry and basis again changes nothing (the first
-        writer wins a race). A new entry starts with no extension used; a new basis for the same
-        entry (the GM changed the schedule) keeps the extension used. A pause in force is kept."""
+        writer wins a race). A new entry starts with no extension used and no time paused; a new
+        basis for the same entry (the GM changed the schedule) records ``deadline`` as given
+        (the caller has added the extension used and the time paused) and keeps both counts. A
+        pause in force is kept."""
         async with self._db.transaction() as conn:
             clock = await self._clock_in(conn, campaign_id)
             if clock is not None and clock.entry_seq == entry_seq:
                 if clock.basis != basis:
-                    moved = (
-                        None
-                        if deadline is None
-                        else deadline + timedelta(hours=clock.extension_hours)
-                    )
                     await conn.execute(
                         "UPDATE campaign_clocks SET deadline = ?, basis = ?, updated_at = ?"
                         " WHERE campaign_id = ?",
-                        (None if moved is None else ts(moved), basis, ts(now), campaign_id),
+                        (None if deadline is None else ts(deadline), basis, ts(now), campaign_id),
                     )
             else:
                 await conn.execute(
@@ -326,7 +426,7 @@ class ScheduleRecords:
                     " ON CONFLICT (campaign_id) DO UPDATE SET entry_seq = excluded.entry_seq,"
                     " turn = excluded.turn, phase = excluded.phase, anchor = excluded.anchor,"
                     " deadline = excluded.deadline, basis = excluded.basis, extension_hours = 0,"
-                    " updated_at = excluded.updated_at",
+                    " paused_seconds = 0, updated_at = excluded.updated_at",
                     (
                         campaign_id,
                         entry_seq,
@@ -349,15 +449,18 @@ class ScheduleRecords:
         entry_seq: int,
         hours: int,
         max_hours: int,
+        move: DeadlineMove,
         actor: UserId,
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
         *,
         request: str | None = None,
     ) -> ExtendResult:
-        """Move the current deadline ``hours`` later, if the phase is still entry ``entry_seq``
-        and its extensions stay within ``max_hours``; logged, with ``outbox`` queued.
-        ``request`` names the GM's message or press: the same request again (delivered twice)
+        """Move the current deadline ``hours`` later, to ``move.after`` (the caller counts the
+        hours on the campaign's wall clock), if the phase is still entry ``entry_seq`` with its
+        deadline at ``move.before`` and its extensions stay within ``max_hours``; logged, the
+        reminders ``move.rearm`` names set ahead again, with ``outbox`` queued. ``request``
+        names the GM's message, press or confirmation: the same request again (delivered twice)
         extends nothing more and says ``EXTENDED`` with the clock as it is."""
         if hours <= 0:
             raise ValueError(f"an extension is a positive number of hours, not {hours}")
@@ -371,14 +474,17 @@ class ScheduleRecords:
                 return ExtendResult(outcome=ExtendOutcome.STALE, clock=clock)
             if clock.deadline is None:
                 return ExtendResult(outcome=ExtendOutcome.NO_DEADLINE, clock=clock)
+            if clock.deadline != move.before or move.after is None:
+                return ExtendResult(outcome=ExtendOutcome.STALE, clock=clock)
             if clock.extension_hours + hours > max_hours:
                 return ExtendResult(outcome=ExtendOutcome.OVER_LIMIT, clock=clock)
-            deadline = clock.deadline + timedelta(hours=hours)
+            deadline = move.after
             await conn.execute(
                 "UPDATE campaign_clocks SET deadline = ?, extension_hours = extension_hours + ?,"
                 " updated_at = ? WHERE campaign_id = ?",
                 (ts(deadline), hours, ts(now), campaign_id),
             )
+            await self._rearm_in(conn, clock, move.rearm)
             await self._log_in(
                 conn,
                 campaign_id,
@@ -466,9 +572,16 @@ class ScheduleRecords:
         reason: str,
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
+        *,
+        paused_at: datetime | None = None,
+        paused_seconds: int = 0,
+        move: DeadlineMove | None = None,
     ) -> TransitionResult:
-        """Resume a paused campaign in the status it had; its deadline moves by the time it was
-        paused. Audited and logged, with ``outbox`` queued, in one transaction."""
+        """Resume a paused campaign in the status it had. The caller read the clock (the pause
+        began at ``paused_at``) and worked out on the campaign's wall clock how long it lasted
+        (``paused_seconds``) and where the deadline goes (``move``); if the clock stands
+        elsewhere now (another resume came first), nothing changes (``CONFLICT``). Audited and
+        logged, with ``outbox`` queued, in one transaction."""
         async with self._db.transaction() as conn:
             before = await self._campaign_in(conn, campaign_id)
             if before is None:
@@ -483,6 +596,10 @@ class ScheduleRecords:
                 )
                 return _status_result(outcome, before, f"status is {before.status.value}")
             clock = await self._clock_in(conn, campaign_id)
+            if clock is not None and clock.paused_at is not None:
+                moved_elsewhere = move is None or move.before != clock.deadline
+                if clock.paused_at != paused_at or moved_elsewhere:
+                    return _status_result(TransitionOutcome.CONFLICT, before, "clock changed")
             status = (
                 clock.paused_status
                 if clock is not None and clock.paused_status is not None
@@ -497,15 +614,20 @@ class ScheduleRecords:
                 " WHERE id = ? AND status = 'paused'",
                 (status.value, ts(now), campaign_id),
             )
-            shift = timedelta(0)
-            if clock is not None and clock.paused_at is not None:
-                shift = max(timedelta(0), now - clock.paused_at)
-                moved = None if clock.deadline is None else clock.deadline + shift
+            shift = 0
+            if clock is not None and clock.paused_at is not None and move is not None:
+                shift = max(paused_seconds, 0)
                 await conn.execute(
-                    "UPDATE campaign_clocks SET deadline = ?, paused_at = NULL,"
-                    " paused_status = NULL, updated_at = ? WHERE campaign_id = ?",
-                    (None if moved is None else ts(moved), ts(now), campaign_id),
+                    "UPDATE campaign_clocks SET deadline = ?, paused_seconds = paused_seconds + ?,"
+                    " paused_at = NULL, paused_status = NULL, updated_at = ? WHERE campaign_id = ?",
+                    (
+                        None if move.after is None else ts(move.after),
+                        shift,
+                        ts(now),
+                        campaign_id,
+                    ),
                 )
+                await self._rearm_in(conn, clock, move.rearm)
             after = await self._campaign_in(conn, campaign_id)
             if after is None:
                 raise LookupError(f"campaign {campaign_id} vanished inside its transaction")
@@ -527,12 +649,22 @@ class ScheduleRecords:
                 after.phase,
                 None,
                 actor,
-                {"reason": reason, "paused_seconds": int(shift.total_seconds())},
+                {"reason": reason, "paused_seconds": shift},
                 now,
             )
             for message in outbox:
                 await self._enqueue_in(conn, message, now)
         return _status_result(TransitionOutcome.APPLIED, after, f"status {status.value}")
+
+    async def _rearm_in(self, conn: Conn, clock: ClockState, kinds: Sequence[str]) -> None:
+        """Forget that the phase's reminders ``kinds`` went out: its deadline moved, and they
+        are due again before the new one."""
+        for kind in kinds:
+            await conn.execute(
+                "DELETE FROM reminders_sent WHERE campaign_id = ? AND turn = ? AND phase = ?"
+                " AND kind = ?",
+                (clock.campaign_id, clock.turn, clock.phase.value, kind),
+            )
 
     async def send_reminders(
         self,
@@ -610,3 +742,70 @@ class ScheduleRecords:
                 conn, "SELECT * FROM clock_log WHERE campaign_id = ? ORDER BY id", (campaign_id,)
             )
         return [_note(row) for row in rows]
+
+    async def propose_clock_change(
+        self, proposal: NewClockProposal, now: datetime
+    ) -> ClockProposal:
+        """Keep a GM's extension or pause until they confirm it; the same ``request`` again
+        (the message delivered twice) gives back the first proposal."""
+        async with self._db.transaction() as conn:
+            if proposal.request is not None:
+                row = await fetch_one(
+                    conn, "SELECT * FROM clock_proposals WHERE request = ?", (proposal.request,)
+                )
+                if row is not None:
+                    return _proposal(row)
+            proposal_id = await insert_row(
+                conn,
+                "INSERT INTO clock_proposals (campaign_id, entry_seq, action, hours, deadline,"
+                " basis, proposed_by, proposed_at, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    proposal.campaign_id,
+                    proposal.entry_seq,
+                    proposal.action.value,
+                    proposal.hours,
+                    None if proposal.deadline is None else ts(proposal.deadline),
+                    proposal.basis,
+                    proposal.proposed_by,
+                    ts(now),
+                    proposal.request,
+                ),
+            )
+            row = await fetch_one(
+                conn, "SELECT * FROM clock_proposals WHERE id = ?", (proposal_id,)
+            )
+        if row is None:
+            raise LookupError(f"proposal {proposal_id} vanished inside its transaction")
+        return _proposal(row)
+
+    async def clock_proposal(self, proposal_id: int) -> ClockProposal | None:
+        """A proposal by id."""
+        async with self._db.snapshot() as conn:
+            row = await fetch_one(
+                conn, "SELECT * FROM clock_proposals WHERE id = ?", (proposal_id,)
+            )
+        return None if row is None else _proposal(row)
+
+    async def clock_proposals(self, campaign_id: CampaignId) -> list[ClockProposal]:
+        """Every proposal of a campaign, oldest first, answered or not."""
+        async with self._db.snapshot() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT * FROM clock_proposals WHERE campaign_id = ? ORDER BY id",
+                (campaign_id,),
+            )
+        return [_proposal(row) for row in rows]
+
+    async def decide_clock_proposal(
+        self, proposal_id: int, outcome: ProposalOutcome, actor: UserId, now: datetime
+    ) -> bool:
+        """Record the answer to a proposal; False when it had one already (the first answer
+        stands: a confirmation pressed twice acts once)."""
+        async with self._db.transaction() as conn:
+            changed = await changed_rows(
+                conn,
+                "UPDATE clock_proposals SET outcome = ?, decided_by = ?, decided_at = ?"
+                " WHERE id = ? AND outcome IS NULL",
+                (outcome.value, actor, ts(now), proposal_id),
+            )
+        return changed == 1

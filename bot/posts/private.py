@@ -97,7 +97,8 @@ async def _battle_desk(
     seat = await seat_in(context.store, message.chat_id, campaign_id)
     if seat is None:
         return None
-    desk = await open_battles(context.store, seat)
+    # Rendered when sent, at or after ``not_before``: the list is public by then or not at all.
+    desk = await open_battles(context.store, seat, message.not_before)
     if desk is None or desk.campaign.turn != turn:
         return None
     battle = next((b for b in desk.battles if b.id == battle_id), None)

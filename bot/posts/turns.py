@@ -16,16 +16,46 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import texts
 from bot.callbacks import join_keyboard
-from bot.moments import format_moment
+from bot.moments import format_moment, format_wall
 from bot.posts import Post, PostContext, Renderer
-from bot.services.deadlines import phase_deadline
+from bot.services.deadlines import Milestone, Planned, moved, plan_ahead
 from bot.services.orders import battle_duties, result_sources
 from bot.services.turns import game_for
-from bot.services.window import current_entry, orders_opening
+from bot.services.window import current_deadline, orders_opening, week_plan
 from bot.texts import phase_name
 from rules import Battle, CampaignMap, CampaignState, TurnReport
 from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView
-from storage import Campaign, OutboxMessage, Phase, Side, Store
+from storage import Campaign, CampaignStatus, OutboxMessage, Phase, Side, Store
+
+
+def milestone_name(item: Planned) -> str:
+    """ "turn 2: orders close": what happens at a planned moment."""
+    match item.milestone:
+        case Milestone.DEPLOYMENT_ENDS:
+            return _("end of deployment")
+        case Milestone.ORDERS_OPEN:
+            return _("turn {turn}: orders open").format(turn=item.turn)
+        case Milestone.ORDERS_CLOSE:
+            return _("turn {turn}: orders close").format(turn=item.turn)
+        case Milestone.BATTLE_LIST:
+            return _("turn {turn}: battle list").format(turn=item.turn)
+        case Milestone.RESOLUTION:
+            return _("turn {turn}: resolution").format(turn=item.turn)
+
+
+def plan_lines(plan: Sequence[Planned], zone: str, language: str) -> list[str]:
+    """One line per planned moment: "• turn 1: orders close: Sun 29 Mar, 23:59"."""
+    return [f"• {milestone_name(item)}: {format_wall(item.at, zone, language)}" for item in plan]
+
+
+def change_lines(changes: Sequence[tuple[Planned, Planned]], zone: str, language: str) -> list[str]:
+    """One line per moved moment: "• turn 1: orders close: Thu 26 Mar, 23:59 → Sun 29 Mar,
+    23:59"."""
+    return [
+        f"• {milestone_name(new)}: {format_wall(old.at, zone, language)} → "
+        f"{format_wall(new.at, zone, language)}"
+        for old, new in changes
+    ]
 
 
 def _language(context: PostContext) -> str:
@@ -62,12 +92,7 @@ async def deadline_of(store: Store, campaign: Campaign, turn: int, phase: Phase)
     as it will compute it (a post may go out before the scheduler has looked)."""
     if (campaign.turn, campaign.phase) != (turn, phase):
         return None
-    entry = await current_entry(store, campaign)
-    seq, entered = entry.seq, entry.began
-    clock = await store.clock_state(campaign.id)
-    if clock is not None and clock.entry_seq == seq:
-        return clock.deadline
-    return phase_deadline(phase, entered, campaign.schedule, ZoneInfo(campaign.time_zone))
+    return await current_deadline(store, campaign)
 
 
 async def results_deadline(store: Store, campaign: Campaign, language: str) -> str | None:
@@ -532,16 +557,22 @@ async def render_clock_paused(context: PostContext, message: OutboxMessage) -> P
 
 
 async def render_clock_resumed(context: PostContext, message: OutboxMessage) -> Post | None:
-    """The GM resumed the campaign; the deadline moved by the time paused."""
+    """The GM resumed the campaign; the deadline moved by the time paused: the dates now."""
     campaign = await _campaign(context, message)
     if campaign is None:
         return None
-    deadline = await _deadline_line(context, campaign, campaign.turn, campaign.phase)
-    return Post(text=_("The campaign runs again.") + "\n" + deadline)
+    line = _("The campaign runs again.")
+    plan = await week_plan(context.store, campaign, message.not_before)
+    if campaign.status is CampaignStatus.PAUSED or not plan:
+        deadline = await _deadline_line(context, campaign, campaign.turn, campaign.phase)
+        return Post(text=f"{line}\n{deadline}")
+    zone, language = campaign.time_zone, _language(context)
+    dates = _("The dates now ({zone}):").format(zone=zone)
+    return Post(text="\n".join([line, dates, *plan_lines(plan, zone, language)]))
 
 
 async def render_deadline_extended(context: PostContext, message: OutboxMessage) -> Post | None:
-    """The GM extended the current deadline."""
+    """The GM extended the current deadline: every date that moved, old and new."""
     campaign = await _campaign(context, message)
     turn, phase, hours = _int(message, "turn"), _phase(message), _int(message, "hours")
     if campaign is None or turn is None or phase is None or hours is None:
@@ -551,8 +582,19 @@ async def render_deadline_extended(context: PostContext, message: OutboxMessage)
         "The GM extended the deadline by {n} hours.",
         hours,
     ).format(n=hours)
-    deadline = await _deadline_line(context, campaign, turn, phase)
-    return Post(text=f"{line}\n{deadline}")
+    before = _moment(message, "before")
+    deadline = await deadline_of(context.store, campaign, turn, phase)
+    if before is None or deadline is None or campaign.status is CampaignStatus.PAUSED:
+        return Post(text=line + "\n" + await _deadline_line(context, campaign, turn, phase))
+    zone = ZoneInfo(campaign.time_zone)
+    opening = await orders_opening(context.store, campaign, message.not_before)
+    was = plan_ahead(turn, phase, before, opening, campaign.schedule, zone)
+    now = plan_ahead(turn, phase, deadline, opening, campaign.schedule, zone)
+    lines = change_lines(moved(was, now), campaign.time_zone, _language(context))
+    if not lines:
+        return Post(text=line + "\n" + await _deadline_line(context, campaign, turn, phase))
+    dates = _("New dates ({zone}):").format(zone=campaign.time_zone)
+    return Post(text="\n".join([line, dates, *lines]))
 
 
 async def render_gm_advanced(context: PostContext, message: OutboxMessage) -> Post | None:

@@ -37,6 +37,7 @@ from rules.deployment import DeploymentProblem
 from rules.render import OKABE_ITO
 from storage import (
     Campaign,
+    CampaignSettings,
     CampaignStatus,
     JoiningPolicy,
     JoinRequest,
@@ -119,6 +120,19 @@ def deployment_deadline(now: datetime, time_zone: str, days: int) -> datetime | 
     zone = ZoneInfo(time_zone)
     day = (now.astimezone(zone) + timedelta(days=days)).date()
     return datetime.combine(day, time(23, 59), zone)
+
+
+def zone_change(campaign: Campaign, time_zone: str) -> CampaignSettings:
+    """The settings that move ``campaign`` to ``time_zone``. The deadlines already chosen keep
+    their local time: a deployment that ended Monday 23:59 under UTC ends Monday 23:59 in the
+    new zone (the weekly moments are local times already)."""
+    chosen = campaign.schedule.deployment_deadline
+    if chosen is None or time_zone == campaign.time_zone:
+        return CampaignSettings(time_zone=time_zone)
+    wall = chosen.astimezone(ZoneInfo(campaign.time_zone)).replace(tzinfo=None)
+    moved = wall.replace(tzinfo=ZoneInfo(time_zone), fold=0)
+    schedule = campaign.schedule.model_copy(update={"deployment_deadline": moved})
+    return CampaignSettings(time_zone=time_zone, schedule=schedule)
 
 
 def read_map_file(content: bytes) -> CampaignMap:

@@ -6,6 +6,13 @@ daylight-saving change; the UTC moment moves instead. A phase's deadline is the 
 moment strictly after the phase's *anchor*: the scheduled moment of the step that entered it
 (or the entry itself when a person made the step), so a late run keeps the week in step.
 
+The GM bends the week on the same wall clock: an extension of N hours and a pause that lasted
+two days move a deadline to the same local time N hours or two days later (:func:`wall_shift`),
+so a Thursday 23:59 close extended by 72 hours closes on Sunday at 23:59 even when the clocks
+change on that Sunday. The battles phase never shrinks: it lasts at least
+:func:`battles_length` after the battle list is posted, so an orders window extended past the
+list's time moves the resolution (and the next turn, which begins at the resolution) instead.
+
 Local times that do not exist or occur twice (at a daylight-saving change) follow PEP 495 with
 ``fold=0``: a time in the spring-forward gap is read with the offset before the change, so it
 lands as far after the gap's start as it was meant to (02:30 in a 02:00-03:00 gap is 03:30 new
@@ -14,7 +21,9 @@ time); a time that occurs twice in the autumn is its first occurrence (the earli
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, time, timedelta
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from enum import StrEnum
 from zoneinfo import ZoneInfo
 
 from storage import Phase, Schedule, WeeklyTime
@@ -29,22 +38,50 @@ RESULTS_REMINDER_AT = time(18, 0)
 """The results reminder goes out the evening before the resolution, at this local time."""
 
 
+def on_clock(wall: datetime, zone: ZoneInfo) -> datetime:
+    """The UTC moment the naive local time ``wall`` names in ``zone`` (gap and fold as in the
+    module doc)."""
+    return wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
+
+
 def local_moment(day: datetime, at: time, zone: ZoneInfo) -> datetime:
     """``at`` on ``day``'s date in ``zone``, as a UTC moment (gap and fold as in the module doc)."""
-    wall = datetime.combine(day.date(), at, tzinfo=zone).replace(fold=0)
-    return wall.astimezone(UTC)
+    return on_clock(datetime.combine(day.date(), at), zone)
+
+
+def wall_shift(moment: datetime, by: timedelta, zone: ZoneInfo) -> datetime:
+    """``moment`` moved ``by`` on the wall clock of ``zone``, as a UTC moment: the same local
+    time ``by`` later, whatever the clocks did between (gap and fold as in the module doc)."""
+    if not by:
+        return moment.astimezone(UTC)
+    return on_clock(moment.astimezone(zone).replace(tzinfo=None) + by, zone)
+
+
+def wall_between(start: datetime, end: datetime, zone: ZoneInfo) -> timedelta:
+    """How much later ``end`` is than ``start`` on the wall clock of ``zone``, in whole
+    seconds, never negative: from Saturday 12:00 to Monday 12:00 is two days, also when the
+    clocks went forward on the Sunday."""
+    span = end.astimezone(zone).replace(tzinfo=None) - start.astimezone(zone).replace(tzinfo=None)
+    return timedelta(seconds=max(int(span.total_seconds()), 0))
+
+
+def next_weekly_wall(after: datetime, when: WeeklyTime, zone: ZoneInfo) -> datetime:
+    """The local time (naive) of :func:`next_weekly`: ``when``'s weekday and time as
+    configured, even where the clocks jump over it that day."""
+    local = after.astimezone(zone)
+    days = (int(when.weekday) - local.weekday()) % 7
+    # From a week back: a time the clocks jumped over lands after the jump, maybe on the next
+    # day (Saturday 23:30 in Nuuk's gap is Sunday 00:30), and may still be ahead of ``after``.
+    for week in range(-1, 3):
+        wall = datetime.combine(local.date() + timedelta(days=days + 7 * week), when.at)
+        if on_clock(wall, zone) > after:
+            return wall
+    raise AssertionError("unreachable: a weekly moment comes within three weeks")
 
 
 def next_weekly(after: datetime, when: WeeklyTime, zone: ZoneInfo) -> datetime:
     """The first moment strictly after ``after`` that is ``when`` on the wall clock of ``zone``."""
-    local = after.astimezone(zone)
-    days = (int(when.weekday) - local.weekday()) % 7
-    for week in range(3):
-        day = local + timedelta(days=days + 7 * week)
-        moment = local_moment(day, when.at, zone)
-        if moment > after:
-            return moment
-    raise AssertionError("unreachable: a weekly moment comes within three weeks")
+    return on_clock(next_weekly_wall(after, when, zone), zone)
 
 
 def phase_deadline(
@@ -64,9 +101,34 @@ def phase_deadline(
         case Phase.ORDERS:
             return next_weekly(anchor, schedule.orders_close, zone)
         case Phase.BATTLES:
-            return next_weekly(anchor, schedule.resolution, zone)
+            return battles_deadline(anchor, schedule, zone)
         case _:
             return None
+
+
+def battles_length(schedule: Schedule) -> timedelta:
+    """The least length of the battles phase, from the battle list's post to the resolution,
+    on the wall clock: ``min_battles_hours`` if the schedule sets it, else its own battle list
+    to resolution (Friday 12:00 to Monday 12:00: three days)."""
+    if schedule.min_battles_hours is not None:
+        return timedelta(hours=schedule.min_battles_hours)
+    posted, resolved = schedule.battle_list, schedule.resolution
+    days = (int(resolved.weekday) - int(posted.weekday)) % 7
+    hours = datetime.combine(date.min, resolved.at) - datetime.combine(date.min, posted.at)
+    span = timedelta(days=days) + hours
+    return span if span > timedelta(0) else span + timedelta(days=7)
+
+
+def battles_deadline(orders_closed: datetime, schedule: Schedule, zone: ZoneInfo) -> datetime:
+    """When the battles of an orders window closed at ``orders_closed`` are resolved: the next
+    resolution moment, or later, so that :func:`battles_length` passes on the wall clock after
+    the battle list's time (its configured local time; a close after it posts the list at
+    once, and the length counts from the close)."""
+    weekly = next_weekly(orders_closed, schedule.resolution, zone)
+    listed = next_weekly_wall(orders_closed, schedule.battle_list, zone)
+    if on_clock(listed, zone) >= weekly:
+        listed = orders_closed.astimezone(zone).replace(tzinfo=None)
+    return max(weekly, on_clock(listed + battles_length(schedule), zone))
 
 
 def orders_open_at(
@@ -123,3 +185,79 @@ def reminder_times(
         ((kind, moment) for kind, moment in moments if anchor < moment < deadline),
         key=lambda item: item[1],
     )
+
+
+class Milestone(StrEnum):
+    """A moment of the week a campaign waits for."""
+
+    DEPLOYMENT_ENDS = "deployment_ends"
+    ORDERS_OPEN = "orders_open"
+    ORDERS_CLOSE = "orders_close"
+    BATTLE_LIST = "battle_list"
+    RESOLUTION = "resolution"
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One moment the schedule brings: what happens, in which turn, when."""
+
+    turn: int
+    milestone: Milestone
+    at: datetime
+
+
+def plan_ahead(
+    turn: int,
+    phase: Phase,
+    deadline: datetime | None,
+    opening: datetime | None,
+    schedule: Schedule,
+    zone: ZoneInfo,
+) -> tuple[Planned, ...]:
+    """What the schedule brings from the current phase on, if nobody steps in: the pending
+    orders ``opening`` and the ``deadline`` of the phase, then every step after it up to the
+    close of the next orders window. Empty without a deadline (manual mode, a resolution)."""
+    if deadline is None or schedule.mode == "manual":
+        return ()
+    plan: list[Planned] = []
+    match phase:
+        case Phase.DEPLOYMENT:
+            plan.append(Planned(turn, Milestone.DEPLOYMENT_ENDS, deadline))
+            start = deadline
+        case Phase.ORDERS:
+            resolution = battles_deadline(deadline, schedule, zone)
+            if opening is not None:
+                plan.append(Planned(turn, Milestone.ORDERS_OPEN, opening))
+            plan += [
+                Planned(turn, Milestone.ORDERS_CLOSE, deadline),
+                Planned(
+                    turn,
+                    Milestone.BATTLE_LIST,
+                    battle_list_time(deadline, schedule, zone) or deadline,
+                ),
+                Planned(turn, Milestone.RESOLUTION, resolution),
+            ]
+            start = resolution
+        case Phase.BATTLES:
+            plan.append(Planned(turn, Milestone.RESOLUTION, deadline))
+            start = deadline
+        case _:
+            return ()
+    close = next_weekly(start, schedule.orders_close, zone)
+    opens = orders_open_at(start, close, schedule, zone) or start
+    plan += [
+        Planned(turn + 1, Milestone.ORDERS_OPEN, opens),
+        Planned(turn + 1, Milestone.ORDERS_CLOSE, close),
+    ]
+    return tuple(plan)
+
+
+def moved(before: tuple[Planned, ...], after: tuple[Planned, ...]) -> list[tuple[Planned, Planned]]:
+    """The moments of ``after`` that are not where ``before`` had them (same turn and
+    milestone): (old, new) pairs, in the order of ``after``."""
+    old = {(item.turn, item.milestone): item for item in before}
+    return [
+        (old[(item.turn, item.milestone)], item)
+        for item in after
+        if (item.turn, item.milestone) in old and old[(item.turn, item.milestone)].at != item.at
+    ]

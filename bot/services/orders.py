@@ -693,13 +693,13 @@ async def battles_public_at(store: Store, seat: Seat, now: datetime) -> datetime
     return await battle_list_public_at(store, campaign, now)
 
 
-async def open_battles(store: Store, seat: Seat, now: datetime | None = None) -> BattleDesk | None:
+async def open_battles(store: Store, seat: Seat, now: datetime) -> BattleDesk | None:
     """The person's battles of the current turn's list; ``None`` before the list is out, and
-    (given ``now``) before it is public, except for the GM."""
+    before it is public at ``now``, except for the GM."""
     campaign = await store.campaign(seat.campaign.id) or seat.campaign
     if campaign.phase not in (Phase.BATTLES, Phase.RESOLUTION):
         return None
-    if now is not None and await battles_public_at(store, seat, now) is not None:
+    if await battles_public_at(store, seat, now) is not None:
         return None
     listed = await store.battle_list(campaign.id, campaign.turn)
     if listed is None:

@@ -36,7 +36,7 @@ from pydantic import JsonValue
 from bot.clock import Clock
 from bot.logs import log_context
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, advance
-from bot.services.deadlines import battle_list_time, phase_deadline, reminder_times
+from bot.services.deadlines import battle_list_time, phase_deadline, reminder_times, wall_shift
 from bot.services.orders import battle_duties
 from bot.services.posting import group_post, private_post
 from bot.services.turns import holding_battles
@@ -99,14 +99,19 @@ async def sync_clock(
     seq, entered = entry.seq, entry.began
     clock = await store.clock_state(campaign.id)
     basis = clock_basis(campaign)
+    zone = ZoneInfo(campaign.time_zone)
+    bent = timedelta(0)
     if clock is not None and clock.entry_seq == seq:
         if clock.basis == basis:
             return clock
+        # The settings changed: the deadline is worked out anew, and the extension used and
+        # the time paused move it again, on the new wall clock.
         anchor = clock.anchor
+        bent = timedelta(hours=clock.extension_hours, seconds=clock.paused_seconds)
     start = anchor if anchor is not None and anchor <= entered else entered
-    deadline = phase_deadline(
-        campaign.phase, start, campaign.schedule, ZoneInfo(campaign.time_zone)
-    )
+    deadline = phase_deadline(campaign.phase, start, campaign.schedule, zone)
+    if deadline is not None:
+        deadline = wall_shift(deadline, bent, zone)
     return await store.set_clock(
         campaign.id, seq, campaign.turn, campaign.phase, start, deadline, basis, now
     )
@@ -470,7 +475,10 @@ class CampaignScheduler:
         if not due:
             return False
         kind = due[-1]
-        key = f"turn:{campaign.turn}:{campaign.phase.value}:reminder:{kind}"
+        # A deadline moved later sets its reminders ahead again (storage forgets they went):
+        # the key names the deadline, so the reminder for the new one is queued anew.
+        stamp = clock.deadline.isoformat(timespec="seconds")
+        key = f"turn:{campaign.turn}:{campaign.phase.value}:reminder:{kind}:{stamp}"
         messages = [
             (
                 user,

@@ -1,33 +1,81 @@
-"""The GM's time tools as services: pause, resume, extend the deadline, advance now.
+"""The GM's time tools as services: pause, resume, extend the deadline, advance now; and the
+proposals that show a GM what an extension or a pause moves before they confirm it.
 
-Each is one compare-and-set in storage, audited there, with its group announcement queued in
-the same transaction. A pause stops the clock (the scheduler runs nothing while paused) and
-resume moves the deadline by the time paused; an extension moves the current deadline, up to
-the schedule's ``max_extension_hours`` per phase in all. "Advance now" is the phase machine
-with the GM as actor: racing a due job, the campaign moves once.
+Each tool is one compare-and-set in storage, audited there, with its group announcement queued in
+the same transaction. Time bends on the campaign's wall clock (``bot.services.deadlines``): an
+extension of N hours moves the deadline to the same local time N hours later, and resume moves
+it by as long as the pause lasted on that clock, both across a daylight-saving change; either
+move sets the phase's reminders that now lie ahead going again. An extension is capped by the
+schedule's ``max_extension_hours`` per phase in all. "Advance now" is the phase machine with the
+GM as actor: racing a due job, the campaign moves once.
+
+An extension or a pause asked for in the group is first a stored :class:`ClockProposal`: the
+bot shows the dates it moves and waits. Confirming re-reads it, refuses it once the clock moved
+since (the dates shown would be wrong), acts, and records the answer in the same transaction,
+so a confirmation pressed twice acts once.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+from zoneinfo import ZoneInfo
 
 from bot.services.clockwork import AdvanceResult, advance
+from bot.services.deadlines import (
+    Milestone,
+    Planned,
+    moved,
+    plan_ahead,
+    reminder_times,
+    wall_between,
+    wall_shift,
+)
 from bot.services.posting import board_post, group_post
 from bot.services.schedule import sync_clock
+from bot.services.window import orders_opening
 from storage import (
+    Campaign,
+    CampaignStatus,
     ClockNoteKind,
+    ClockProposal,
+    ClockState,
+    DeadlineMove,
     ExtendOutcome,
     ExtendResult,
+    NewClockProposal,
     Phase,
+    ProposalAction,
+    ProposalOutcome,
     Store,
     TransitionOutcome,
     TransitionResult,
 )
 from storage.models import UserId
 
+_PAUSABLE = (CampaignStatus.DEPLOYMENT, CampaignStatus.RUNNING)
+_OWN_MOMENTS = {
+    Phase.DEPLOYMENT: frozenset({Milestone.DEPLOYMENT_ENDS}),
+    Phase.ORDERS: frozenset({Milestone.ORDERS_OPEN, Milestone.ORDERS_CLOSE}),
+    Phase.BATTLES: frozenset({Milestone.RESOLUTION}),
+}
+"""The moments of each phase a pause holds: its deadline and (orders) a pending opening."""
+
 
 def _stamp(now: datetime) -> str:
     return now.isoformat(timespec="microseconds")
+
+
+def _rearmed(
+    clock: ClockState, deadline: datetime | None, zone: ZoneInfo, now: datetime
+) -> tuple[str, ...]:
+    """The reminders of the clock's phase due again before ``deadline``: those still ahead."""
+    return tuple(
+        kind
+        for kind, moment in reminder_times(clock.phase, clock.anchor, deadline, zone)
+        if moment > now
+    )
 
 
 async def pause(
@@ -48,15 +96,35 @@ async def pause(
 async def resume(
     store: Store, campaign_id: int, actor: UserId, now: datetime, reason: str = ""
 ) -> TransitionResult:
-    """Resume a paused campaign; its deadline moves by the time it was paused."""
+    """Resume a paused campaign; its deadline (and a pending orders opening) moves later by as
+    long as the pause lasted on the campaign's wall clock."""
     campaign = await store.campaign(campaign_id)
     if campaign is None:
         return TransitionResult(
             outcome=TransitionOutcome.NOT_FOUND, campaign=None, message=f"no campaign {campaign_id}"
         )
+    zone = ZoneInfo(campaign.time_zone)
     notice = group_post(campaign, "clock_resumed", f"resumed:{_stamp(now)}", by=actor)
     board = board_post(campaign, f"resumed:{_stamp(now)}")
-    return await store.resume_clock(campaign_id, actor, reason, now, [notice, board])
+    async with store.atomic():
+        clock = await store.clock_state(campaign_id)
+        if clock is None or clock.paused_at is None:
+            return await store.resume_clock(campaign_id, actor, reason, now, [notice, board])
+        paused = wall_between(clock.paused_at, now, zone)
+        after = None if clock.deadline is None else wall_shift(clock.deadline, paused, zone)
+        move = DeadlineMove(
+            before=clock.deadline, after=after, rearm=_rearmed(clock, after, zone, now)
+        )
+        return await store.resume_clock(
+            campaign_id,
+            actor,
+            reason,
+            now,
+            [notice, board],
+            paused_at=clock.paused_at,
+            paused_seconds=int(paused.total_seconds()),
+            move=move,
+        )
 
 
 async def extend(
@@ -67,13 +135,17 @@ async def extend(
     now: datetime,
     request: str | None = None,
 ) -> ExtendResult:
-    """Move the current phase's deadline ``hours`` later, within ``max_extension_hours``.
-    ``request`` names the GM's message or press (e.g. ``message:<chat>:<id>``): taken once
-    however often it is delivered."""
+    """Move the current phase's deadline ``hours`` later on the campaign's wall clock, within
+    ``max_extension_hours``. ``request`` names the GM's message, press or confirmation (e.g.
+    ``message:<chat>:<id>``): taken once however often it is delivered."""
     campaign = await store.campaign(campaign_id)
     if campaign is None:
         return ExtendResult(outcome=ExtendOutcome.STALE, clock=None)
+    zone = ZoneInfo(campaign.time_zone)
     clock = await sync_clock(store, campaign, now)
+    after = (
+        None if clock.deadline is None else wall_shift(clock.deadline, timedelta(hours=hours), zone)
+    )
     key = f"extended:{_stamp(now) if request is None else request}"
     notice = group_post(
         campaign,
@@ -82,12 +154,14 @@ async def extend(
         turn=campaign.turn,
         phase=campaign.phase.value,
         hours=hours,
+        before=None if clock.deadline is None else clock.deadline.isoformat(),
     )
     return await store.extend_deadline(
         campaign_id,
         clock.entry_seq,
         hours,
         campaign.schedule.max_extension_hours,
+        DeadlineMove(before=clock.deadline, after=after, rearm=_rearmed(clock, after, zone, now)),
         actor,
         now,
         [notice, board_post(campaign, key)],
@@ -138,3 +212,190 @@ async def advance_now(
         ],
     )
     return result
+
+
+# ---- proposals: the dates first, then the GM confirms ------------------------------------------
+
+
+class ProposalRefusal(StrEnum):
+    """Why an extension or a pause cannot even be proposed."""
+
+    GONE = "gone"  # no such campaign
+    NO_DEADLINE = "no_deadline"  # manual mode, or a phase without a deadline
+    OVER_LIMIT = "over_limit"  # the phase's extensions would pass ``max_extension_hours``
+    PAUSED = "paused"  # an extension while paused: resume first (the dates are not known)
+    NOT_RUNNING = "not_running"  # a pause of a campaign that is paused, in setup or over
+
+
+@dataclass(frozen=True)
+class Proposed:
+    """A stored proposal and what it moves: for an extension every moment that moves (old,
+    new); for a pause the moments it holds (they move later by as long as it lasts)."""
+
+    campaign: Campaign | None
+    proposal: ClockProposal | None = None
+    refusal: ProposalRefusal | None = None
+    changes: tuple[tuple[Planned, Planned], ...] = ()
+    held: tuple[Planned, ...] = ()
+    used_hours: int = 0
+
+
+async def propose_extension(
+    store: Store,
+    campaign_id: int,
+    hours: int,
+    actor: UserId,
+    now: datetime,
+    request: str | None = None,
+) -> Proposed:
+    """Work out what extending the current deadline by ``hours`` moves (the close, and what
+    follows it: the battle list, the resolution, the next turn) and keep it as a proposal."""
+    campaign = await store.campaign(campaign_id)
+    if campaign is None:
+        return Proposed(campaign=None, refusal=ProposalRefusal.GONE)
+    if campaign.status is CampaignStatus.PAUSED:
+        return Proposed(campaign=campaign, refusal=ProposalRefusal.PAUSED)
+    clock = await sync_clock(store, campaign, now)
+    if clock.deadline is None or campaign.status not in _PAUSABLE:
+        return Proposed(campaign=campaign, refusal=ProposalRefusal.NO_DEADLINE)
+    if clock.extension_hours + hours > campaign.schedule.max_extension_hours:
+        return Proposed(
+            campaign=campaign,
+            refusal=ProposalRefusal.OVER_LIMIT,
+            used_hours=clock.extension_hours,
+        )
+    zone = ZoneInfo(campaign.time_zone)
+    opening = await orders_opening(store, campaign, now)
+    deadline = wall_shift(clock.deadline, timedelta(hours=hours), zone)
+    turn, phase, schedule = campaign.turn, campaign.phase, campaign.schedule
+    before = plan_ahead(turn, phase, clock.deadline, opening, schedule, zone)
+    after = plan_ahead(turn, phase, deadline, opening, schedule, zone)
+    proposal = await store.propose_clock_change(
+        NewClockProposal(
+            campaign_id=campaign.id,
+            entry_seq=clock.entry_seq,
+            action=ProposalAction.EXTEND,
+            hours=hours,
+            deadline=clock.deadline,
+            basis=clock.basis,
+            proposed_by=actor,
+            request=None if request is None else f"campaign:{campaign.id}:{request}",
+        ),
+        now,
+    )
+    return Proposed(
+        campaign=campaign,
+        proposal=proposal,
+        changes=tuple(moved(before, after)),
+        used_hours=clock.extension_hours,
+    )
+
+
+async def propose_pause(
+    store: Store, campaign_id: int, actor: UserId, now: datetime, request: str | None = None
+) -> Proposed:
+    """Work out which moments a pause holds (the deadline, a pending orders opening) and keep
+    it as a proposal."""
+    campaign = await store.campaign(campaign_id)
+    if campaign is None:
+        return Proposed(campaign=None, refusal=ProposalRefusal.GONE)
+    if campaign.status not in _PAUSABLE:
+        return Proposed(campaign=campaign, refusal=ProposalRefusal.NOT_RUNNING)
+    clock = await sync_clock(store, campaign, now)
+    zone = ZoneInfo(campaign.time_zone)
+    opening = await orders_opening(store, campaign, now)
+    plan = plan_ahead(
+        campaign.turn, campaign.phase, clock.deadline, opening, campaign.schedule, zone
+    )
+    own = _OWN_MOMENTS.get(campaign.phase, frozenset())
+    held = tuple(item for item in plan if item.turn == campaign.turn and item.milestone in own)
+    proposal = await store.propose_clock_change(
+        NewClockProposal(
+            campaign_id=campaign.id,
+            entry_seq=clock.entry_seq,
+            action=ProposalAction.PAUSE,
+            deadline=clock.deadline,
+            basis=clock.basis,
+            proposed_by=actor,
+            request=None if request is None else f"campaign:{campaign.id}:{request}",
+        ),
+        now,
+    )
+    return Proposed(campaign=campaign, proposal=proposal, held=held)
+
+
+class ConfirmOutcome(StrEnum):
+    """What confirming (or cancelling) a proposal did."""
+
+    DONE = "done"
+    CANCELLED = "cancelled"
+    ANSWERED = "answered"  # it had an answer already: nothing more was done
+    STALE = "stale"  # the clock moved since the dates were shown: nothing was done
+    REFUSED = "refused"  # the tool refused it (e.g. over the extension limit meanwhile)
+    NOT_FOUND = "not_found"
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The outcome, the proposal as it now stands, and the tool's own result."""
+
+    outcome: ConfirmOutcome
+    proposal: ClockProposal | None = None
+    extended: ExtendResult | None = None
+    paused: TransitionResult | None = None
+
+
+def _stale(proposal: ClockProposal, campaign: Campaign, clock: ClockState) -> bool:
+    """Whether the clock moved since the proposal's dates were worked out."""
+    return (
+        campaign.status not in _PAUSABLE
+        or clock.entry_seq != proposal.entry_seq
+        or clock.deadline != proposal.deadline
+        or clock.basis != proposal.basis
+    )
+
+
+async def confirm(store: Store, proposal_id: int, actor: UserId, now: datetime) -> Confirmation:
+    """Carry out a proposal the GM confirmed, once: refused as stale when the campaign moved
+    on or its deadline moved since the dates were shown. The caller checked ``actor`` is a GM
+    of the proposal's campaign."""
+    async with store.atomic():
+        proposal = await store.clock_proposal(proposal_id)
+        if proposal is None:
+            return Confirmation(ConfirmOutcome.NOT_FOUND)
+        if proposal.outcome is not None:
+            return Confirmation(ConfirmOutcome.ANSWERED, proposal)
+        campaign = await store.campaign(proposal.campaign_id)
+        if campaign is None:
+            return Confirmation(ConfirmOutcome.NOT_FOUND, proposal)
+        clock = await sync_clock(store, campaign, now)
+        if _stale(proposal, campaign, clock):
+            await store.decide_clock_proposal(proposal.id, ProposalOutcome.STALE, actor, now)
+            return Confirmation(ConfirmOutcome.STALE, await store.clock_proposal(proposal.id))
+        extended = paused = None
+        if proposal.action is ProposalAction.EXTEND:
+            extended = await extend(
+                store, campaign.id, proposal.hours, actor, now, f"proposal:{proposal.id}"
+            )
+            done = extended.outcome is ExtendOutcome.EXTENDED
+        else:
+            paused = await pause(store, campaign.id, actor, now)
+            done = paused.applied
+        outcome = ProposalOutcome.CONFIRMED if done else ProposalOutcome.REFUSED
+        await store.decide_clock_proposal(proposal.id, outcome, actor, now)
+        return Confirmation(
+            ConfirmOutcome.DONE if done else ConfirmOutcome.REFUSED,
+            await store.clock_proposal(proposal.id),
+            extended,
+            paused,
+        )
+
+
+async def cancel(store: Store, proposal_id: int, actor: UserId, now: datetime) -> Confirmation:
+    """The GM said no: the proposal ends without doing anything (a later "yes" is refused)."""
+    proposal = await store.clock_proposal(proposal_id)
+    if proposal is None:
+        return Confirmation(ConfirmOutcome.NOT_FOUND)
+    if not await store.decide_clock_proposal(proposal_id, ProposalOutcome.CANCELLED, actor, now):
+        return Confirmation(ConfirmOutcome.ANSWERED, await store.clock_proposal(proposal_id))
+    return Confirmation(ConfirmOutcome.CANCELLED, await store.clock_proposal(proposal_id))

@@ -4,7 +4,8 @@ A turn begins when the previous one resolves (Monday 12:00 by default) but its o
 opens at the schedule's ``orders_open`` (RULES.md 3.2: Tuesday 00:00, campaign time). Until
 then a side sees its armies and the map but gives no orders. A phase a person started (the GM's
 "advance now", an undo) is open at once: the GM asked for it now. A pause moves a pending opening
-by the paused time, like every other pending deadline.
+by the paused time on the campaign's wall clock, like every other pending deadline; an extension
+moves only the close.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.services.deadlines import orders_open_at, phase_deadline
+from bot.services.deadlines import (
+    Planned,
+    orders_open_at,
+    phase_deadline,
+    plan_ahead,
+    wall_between,
+    wall_shift,
+)
 from storage import Campaign, Phase, Store
 
 
@@ -57,9 +65,27 @@ async def orders_opening(store: Store, campaign: Campaign, now: datetime) -> dat
     if opening is None:
         return None
     if clock is not None and current:
-        if clock.deadline is not None and planned is not None:
-            paused = clock.deadline - timedelta(hours=clock.extension_hours) - planned
-            opening += max(paused, timedelta(0))
+        opening = wall_shift(opening, timedelta(seconds=clock.paused_seconds), zone)
         if clock.paused_at is not None and clock.paused_at < opening:
-            opening += max(now - clock.paused_at, timedelta(0))
+            opening = wall_shift(opening, wall_between(clock.paused_at, now, zone), zone)
     return opening if opening > now else None
+
+
+async def current_deadline(store: Store, campaign: Campaign) -> datetime | None:
+    """The deadline of the phase the campaign is in: as the scheduler recorded it (extended,
+    moved by pauses), or as it will work it out (a post may go out before it has looked)."""
+    entry = await current_entry(store, campaign)
+    clock = await store.clock_state(campaign.id)
+    if clock is not None and clock.entry_seq == entry.seq:
+        return clock.deadline
+    zone = ZoneInfo(campaign.time_zone)
+    return phase_deadline(campaign.phase, entry.began, campaign.schedule, zone)
+
+
+async def week_plan(store: Store, campaign: Campaign, now: datetime) -> tuple[Planned, ...]:
+    """What the schedule brings from ``now`` on (:func:`~bot.services.deadlines.plan_ahead`):
+    the pending orders opening, the deadline, and the steps after it to the next turn's close."""
+    deadline = await current_deadline(store, campaign)
+    opening = await orders_opening(store, campaign, now)
+    zone = ZoneInfo(campaign.time_zone)
+    return plan_ahead(campaign.turn, campaign.phase, deadline, opening, campaign.schedule, zone)

@@ -11,6 +11,7 @@ from bot.handlers.group.clock import clock_buttons
 from bot.services.clockwork import advance
 from rules import Attack, SideOrders
 from storage import CampaignStatus, Phase, Store, UnreportedPolicy
+from tests.bot.group_helpers import button
 from tests.bot.telegram import FakeTelegram, Sent
 from tests.storage.campaign_script import GM, PLACEMENTS, new_campaign, strategist
 
@@ -47,9 +48,17 @@ async def test_only_the_gm_pauses_and_resumes(
     campaign = await store.campaign(campaign_id)
     assert campaign is not None
     assert campaign.status is CampaignStatus.DEPLOYMENT
-    paused = await telegram.feed(telegram.message(gm, group, "/pause"))
-    assert paused is not None
-    assert paused.text == "Paused."
+    asked = await telegram.feed(telegram.message(gm, group, "/pause"))
+    assert asked is not None
+    assert asked.text.startswith("Pause «Siege of Planet Five»? Until you resume")
+    unchanged = await store.campaign(campaign_id)
+    assert unchanged is not None
+    assert unchanged.status is CampaignStatus.DEPLOYMENT, "nothing happens before «Yes»"
+    telegram.take()
+    await telegram.feed(telegram.press(player, asked, button(asked, "Yes, pause")))
+    assert "Only this campaign's GM" in _alert(telegram.take())
+    await telegram.feed(telegram.press(gm, asked, button(asked, "Yes, pause")))
+    assert _alert(telegram.take()) == "Paused. The group is told."
     clock.advance(timedelta(hours=3))
     resumed = await telegram.feed(telegram.message(gm, group, "/resume"))
     assert resumed is not None
@@ -71,19 +80,25 @@ async def test_extend_takes_hours_and_respects_the_cap(
     assert usage is not None
     assert "/extend 24" in usage.text
     request = telegram.message(gm, group, "/extend 24")
-    done = await telegram.feed(request)
-    assert done is not None
-    assert done.text == "Deadline extended. The group is told."
-    # The same message delivered again (the bot stopped before answering) extends no more.
+    asked = await telegram.feed(request)
+    assert asked is not None
+    assert asked.text.startswith("Extend the deadline by 24 hours? These dates move")
+    # The same message delivered again (the bot stopped before answering) asks the same.
     again = await telegram.feed(request)
     assert again is not None
-    assert again.text == done.text
+    assert again.buttons() == asked.buttons()
+    telegram.take()
+    await telegram.feed(telegram.press(gm, asked, button(asked, "Yes, extend by 24 h")))
+    assert _alert(telegram.take()) == "Deadline extended. The group is told the new dates."
+    await telegram.feed(telegram.press(gm, again, button(again, "Yes, extend by 24 h")))
+    assert _alert(telegram.take()) == "That was answered already: nothing more was done."
     state = await store.clock_state(campaign_id)
     assert state is not None
     assert state.extension_hours == 24
     over = await telegram.feed(telegram.message(gm, group, "/extend 60"))
     assert over is not None
     assert "72 hours in all (24 used)" in over.text
+    assert over.buttons() == []
     kinds = [m.kind for m in await store.outbox_messages(campaign_id)]
     assert kinds.count("deadline_extended") == 1
 

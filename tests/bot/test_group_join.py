@@ -102,6 +102,7 @@ async def test_join_refusals_say_what_to_do(telegram: FakeTelegram, store: Store
     await telegram.feed(telegram.forged_press(boris, boris.id, f"jc:{campaign.id}:s9:strategist"))
     await telegram.feed(telegram.forged_press(boris, boris.id, f"jc:{campaign.id}:s1:gm"))
     sent = telegram.take()
+    assert len(sent) == 2, "each forged press is answered"
     assert all(isinstance(s.method, AnswerCallbackQuery) and s.method.show_alert for s in sent)
     assert await store.member(campaign.id, 2) is None
     private = await say(telegram, boris, boris.id, "/join")

@@ -1,16 +1,19 @@
 """The setup wizard in the group: a GM creates a campaign step by step, in English and in
 Russian; bad input is refused with a way forward; a restart loses nothing."""
 
+from datetime import UTC, datetime
+
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage
-from aiogram.types import ForceReply
+from aiogram.types import Chat, ForceReply, User
 from aiogram.utils.i18n import I18n
 
 from bot.app import build_dispatcher
 from bot.clock import ManualClock
 from bot.services.campaigns import PALETTE
+from bot.services.window import current_deadline
 from storage import CampaignStatus, Phase, Store, UnreportedPolicy
 from tests.bot.group_helpers import button, join_post, say, set_up_campaign, tap
-from tests.bot.telegram import FakeTelegram
+from tests.bot.telegram import FakeTelegram, Sent
 
 BAD_MAP = b"""
 id = "ring"
@@ -443,3 +446,59 @@ async def test_an_answer_delivered_twice_is_taken_once_and_shows_its_step(
     # taken (a side's name needs «Add a side» first).
     assert await say(telegram, anna, group, "Red") is None
     assert [side.name for side in await store.sides(campaigns[0].id)] == ["Red"]
+
+
+async def test_a_zone_switch_keeps_the_deployment_deadline_at_its_local_time(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    zone = await say(telegram, anna, group, "/newcampaign Hive War")
+    map_step = await tap(telegram, anna, zone, "UTC")
+    sides = await tap(telegram, anna, map_step, "planet-5")
+    for name in ("Red", "Blue"):
+        await tap(telegram, anna, sides, "Add a side")
+        sides = await say(telegram, anna, group, name)
+    schedule = await tap(telegram, anna, sides, "Next")
+    schedule = await tap(telegram, anna, schedule, "7 days")
+    assert schedule is not None
+    assert "deployment ends Mon 9 Mar, 23:59 (UTC)" in schedule.text
+    policy = await tap(telegram, anna, schedule, "Weekly")
+    summary = await tap(telegram, anna, policy, "Draw without losses")
+
+    # Typed: Kolkata is five and a half hours ahead; the deadline stays Monday 23:59 there.
+    zones = await tap(telegram, anna, summary, "Time zone")
+    await tap(telegram, anna, zones, "Type another")
+    typed = await say(telegram, anna, group, "Asia/Kolkata")
+    assert typed is not None
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    chosen = campaign.schedule.deployment_deadline
+    assert chosen is not None
+    assert chosen == datetime(2026, 3, 9, 18, 29, tzinfo=UTC)  # 23:59 at UTC+5:30
+    shown = await summary_of(telegram, store, anna, group)
+    assert "deployment ends Mon 9 Mar, 23:59 (Kolkata, UTC+5:30)" in shown.text
+
+    # A button: Berlin, an hour ahead of UTC in March.
+    zones = await tap(telegram, anna, shown, "Time zone")
+    await tap(telegram, anna, zones, "Berlin")
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    assert campaign.schedule.deployment_deadline == datetime(2026, 3, 9, 22, 59, tzinfo=UTC)
+    shown = await summary_of(telegram, store, anna, group)
+    assert "deployment ends Mon 9 Mar, 23:59 (Berlin, UTC+1)" in shown.text
+    telegram.take()
+    await tap(telegram, anna, shown, "Open deployment")
+    announcement = await join_post(telegram)
+    assert "Deadline: Mon 9 Mar, 23:59 (Berlin, UTC+1)." in announcement.text
+    started = await store.active_campaign(-100)
+    assert started is not None
+    assert await current_deadline(store, started) == datetime(2026, 3, 9, 22, 59, tzinfo=UTC)
+
+
+async def summary_of(telegram: FakeTelegram, store: Store, gm: User, group: Chat) -> Sent:
+    """The wizard's summary, as ``/newcampaign`` shows it again during setup."""
+    shown = await say(telegram, gm, group, "/newcampaign")
+    assert shown is not None
+    assert "check and confirm" in shown.text
+    return shown

@@ -3,12 +3,13 @@
 import io
 import logging
 
+import pytest
 from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.clock import ManualClock
-from bot.logs import LogfmtFormatter, log_context
+from bot.logs import LogfmtFormatter, NoStatements, configure_logging, log_context
 from storage import NewCampaign, Store
 from tests.bot.telegram import FakeTelegram
 
@@ -61,3 +62,25 @@ async def test_an_update_in_a_campaign_group_logs_its_campaign(
         errors.removeHandler(handler)
     line = stream.getvalue().splitlines()[0]
     assert f"level=error logger=bot.handlers.errors campaign={campaign.id} turn=0 " in line
+
+
+def test_debug_logging_keeps_sql_statements_and_their_orders_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", [])
+    monkeypatch.setattr(root, "level", root.level)
+    configure_logging("DEBUG")
+    [handler] = root.handlers
+    assert any(isinstance(f, NoStatements) for f in handler.filters)
+    stream = io.StringIO()
+    monkeypatch.setattr(handler, "stream", stream)
+    statement = 'INSERT INTO orders VALUES (\'{"kind":"attack","sector":"1"}\')'
+    logging.getLogger("aiosqlite").debug("executing %s", statement)
+    logging.getLogger("aiosqlite").warning("exception occurred while closing connection")
+    logging.getLogger("bot.services.schedule").debug("campaign 7: next run at noon")
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2
+    assert "logger=aiosqlite" in lines[0]
+    assert "closing connection" in lines[0]
+    assert lines[1].endswith('msg="campaign 7: next run at noon"')

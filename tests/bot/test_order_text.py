@@ -2,7 +2,7 @@
 own lines, and what is refused (with the word at fault)."""
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot.order_text import (
@@ -252,9 +252,13 @@ def test_too_many_lines_are_refused_not_dropped() -> None:
     assert [line.problem for line in lines[-2:]] == [LineProblem.TOO_MANY_LINES] * 2
 
 
+@example("attack blue in 1\n2 -> 1 x2\nfortify 3\nreinforce 4")  # every kind of order
+@example("")
 @given(st.text(max_size=300))
 def test_any_text_parses_without_raising(text: str) -> None:
-    for line in parse_orders_text(text, VOCABULARY):
+    lines = parse_orders_text(text, VOCABULARY)
+    assert len(lines) == sum(1 for line in text.splitlines() if line.strip()), "one per line"
+    for line in lines:
         assert isinstance(line, ParsedLine)
         assert (line.problem is None) == bool(line.orders)
         for order in line.orders:

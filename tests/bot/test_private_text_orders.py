@@ -1,7 +1,7 @@
 """Typed orders as the bot records them: random text never raises, and whatever the bot
 accepts is a set of orders the rules engine accepts whole."""
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bot.order_text import Vocabulary, parse_orders_text
@@ -62,7 +62,7 @@ TEXT = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)  # that reach the replay
 @given(side=st.sampled_from(sorted(STATE.armies)), text=TEXT, start=st.integers(0, 3))
 def test_accepted_text_is_always_an_order_set_the_engine_accepts(
     side: str, text: str, start: int
@@ -79,6 +79,9 @@ def test_accepted_text_is_always_an_order_set_the_engine_accepts(
     accepted, rejected = accept_orders(GAME, STATE, side, orders)
     assert rejected == []
     assert accepted == orders  # nothing dropped, the reinforcement sector included
+    # The replay below checks each accepted line: a run where none was accepted proves nothing
+    # (Hypothesis fails the test when too few examples have one).
+    assume(any(outcome.accepted and outcome.orders for outcome in outcomes))
     replay = current
     for outcome in outcomes:
         for order in outcome.orders if outcome.accepted else ():

@@ -41,6 +41,7 @@ from tests.bot.private_campaign import (
     screen,
 )
 from tests.bot.telegram import FakeTelegram, Sent
+from tests.secrecy import assert_log_keeps, logfmt, printed_forms, read_the_log
 
 PLANET = builtin_map("planet-5")
 NAMES = {"red": "Red Legion", "blue": "Синие", "green": "Green Horde"}
@@ -139,8 +140,13 @@ def button_text(sent: Sent, label: str) -> str:
 
 
 async def test_a_full_week_in_private_and_no_order_reaches_another_chat(
-    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
+    telegram: FakeTelegram,
+    store: Store,
+    clock: ManualClock,
+    i18n: I18n,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    read_the_log(caplog)
     table = await open_table(telegram, store, clock)
     sender = OutboxSender(telegram.bot, store, clock, i18n, limits=NO_LIMITS)
     await _deploy_everyone(table)
@@ -269,6 +275,12 @@ async def test_a_full_week_in_private_and_no_order_reaches_another_chat(
     _assert_secret(table.log[:orders_closed], i18n, every_set, attacks=True)
     _assert_secret(table.log, i18n, every_set, attacks=False)
     await _assert_maps_private(table, i18n)
+    # The log is for the operator: no side's orders or placement, ever, in any form.
+    edits = [e for side in NAMES for e in await store.order_edits(table.campaign.id, 0, side)]
+    secrets = {word for sets in every_set.values() for word in _order_words(sets, i18n, True)}
+    given = [o for sets in every_set.values() for orders in sets for o in _given(orders)]
+    secrets |= printed_forms(given, [e.placement for e in edits if e.placement])
+    assert_log_keeps(logfmt(caplog.records), secrets)
 
 
 async def _every_order_set(store: Store, table: Table) -> dict[str, list[SideOrders]]:
@@ -279,15 +291,19 @@ async def _every_order_set(store: Store, table: Table) -> dict[str, list[SideOrd
     }
 
 
+def _given(orders: SideOrders, attacks: bool = True) -> list[Move | Attack | Reinforce]:
+    """The orders of a set, one by one (the attacks too, unless ``attacks`` is false)."""
+    given: list[Move | Attack | Reinforce] = [*orders.moves]
+    if attacks:
+        given.extend(orders.attacks)
+    if orders.reinforce is not None:
+        given.append(Reinforce(sector=orders.reinforce))
+    return given
+
+
 def _order_words(sets: list[SideOrders], i18n: I18n, attacks: bool) -> set[str]:
     words = set()
-    given: list[Move | Attack | Reinforce] = []
-    for orders in sets:
-        given.extend(orders.moves)
-        if attacks:
-            given.extend(orders.attacks)
-        if orders.reinforce is not None:
-            given.append(Reinforce(sector=orders.reinforce))
+    given = [order for orders in sets for order in _given(orders, attacks)]
     for language in ("en", "ru"):
         with i18n.context(), i18n.use_locale(language):
             for order in given:
@@ -335,6 +351,7 @@ async def _assert_maps_private(table: Table, i18n: I18n) -> None:
                 with i18n.context(), i18n.use_locale(language):
                     view = map_view(campaign, PLANET, state, sides, (side, edit.orders))
                     drawn[side].add(render_map(view))
+        assert drawn[side], f"{side} saved orders this turn: its private maps are compared"
     pictures = [r for r in table.log if isinstance(r.method, SendPhoto)]
     assert pictures
     seen_own = 0

@@ -73,6 +73,7 @@ from tests.e2e.scenario import (
     orders_typed,
     report_result,
 )
+from tests.secrecy import assert_log_keeps, printed_forms
 
 GROUP = Chat(id=-1003100, type="supergroup", title="Wargamers")
 GM = Player(User(id=3100, first_name="Marta"))
@@ -349,6 +350,7 @@ async def test_a_campaign_from_newcampaign_to_a_winner(
         assert campaign is not None
         assert (campaign.status, campaign.phase) == (CampaignStatus.FINISHED, Phase.FINISHED)
         secrets = await _secret_phrases(store, campaign_id, build_i18n())
+        printed = await _printed_orders(store, campaign_id)
         exported = await _assert_replays(store, campaign_id, winner_name=RED)
         await _assert_every_post_once(store, campaign_id, requests, marks)
     finally:
@@ -358,6 +360,8 @@ async def test_a_campaign_from_newcampaign_to_a_winner(
     log = bot_service.log_text()
     assert "Traceback" not in log
     assert " ERROR " not in log
+    # The bot's own log (stderr, logfmt) never holds an order, worded or printed, in any turn.
+    assert_log_keeps(log, {phrase for secret in secrets for phrase in secret.phrases} | printed)
 
 
 # ---- secrecy -------------------------------------------------------------------------------
@@ -409,6 +413,25 @@ async def _secret_phrases(store: Store, campaign_id: int, i18n: I18n) -> list[Se
                     found.append(Secret(turn, names[side.id], public_at, phrases))
     assert {(s.turn, s.public_at) for s in found} >= {(0, "start"), (1, "close"), (1, "resolution")}
     return found
+
+
+async def _printed_orders(store: Store, campaign_id: int) -> set[str]:
+    """Every placement and order any side saved, as code would print them."""
+    campaign = await store.campaign(campaign_id)
+    assert campaign is not None
+    orders: list[Move | Attack | Reinforce] = []
+    placements: list[dict[str, int]] = []
+    for turn in range(campaign.turn + 1):
+        for side in await store.sides(campaign_id):
+            for edit in await store.order_edits(campaign_id, turn, side.id):
+                placements += [edit.placement] if edit.placement else []
+                if edit.orders is not None:
+                    orders += [*edit.orders.moves, *edit.orders.attacks]
+                    if edit.orders.reinforce is not None:
+                        orders.append(Reinforce(sector=edit.orders.reinforce))
+    assert orders
+    assert placements
+    return printed_forms(orders, placements)
 
 
 def _recipient(request: RecordedRequest, pressed_by: dict[str, int]) -> int | None:

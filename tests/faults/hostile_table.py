@@ -37,6 +37,7 @@ from rules import Attack, Move, Reinforce
 from storage import Campaign, Phase, SqliteCampaignStore, Store
 from tests.bot.group_helpers import button, say, set_up_campaign, tap
 from tests.bot.telegram import FakeTelegram, Sent
+from tests.secrecy import printed_forms
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
 GROUP = -1001001
@@ -170,6 +171,8 @@ async def hostile_table(tmp_path: Path, stage: Stage) -> AsyncIterator[HostileTa
         await _join_everyone(table)
         if stage is not Stage.SETUP:
             await _play_to(table, stage)
+            # A pause the GM asked for and has not confirmed: its «Yes» is a button too.
+            await say(telegram, users[GM], group, "/pause")
         table.take()
         yield table
     finally:
@@ -278,6 +281,7 @@ async def snapshot(table: HostileTable) -> dict[str, Any]:
             "outbox": await store.outbox_messages(campaign_id),
             "clock": await store.clock_state(campaign_id),
             "clock log": await store.clock_log(campaign_id),
+            "clock proposals": await store.clock_proposals(campaign_id),
         }
     found["prompts"] = {
         (chat, user): await store.prompt(chat, user)
@@ -288,14 +292,13 @@ async def snapshot(table: HostileTable) -> dict[str, Any]:
     return found
 
 
-async def red_secrets(table: HostileTable, attacks: bool) -> set[str]:
-    """Red's placement and every order Red ever saved, in the words (both languages) the bot
-    uses for them. ``attacks``: with the attacks (secret until the battle list is out)."""
+async def _red_history(
+    table: HostileTable, attacks: bool
+) -> tuple[list[Move | Attack | Reinforce], list[dict[str, int]]]:
+    """Every order Red ever saved (its attacks only with ``attacks``) and every placement."""
     campaign = await table.now()
-    game_map = game_for(campaign).map
     names = {side.id: side.name for side in await table.store.sides(campaign.id)}
     red = next(side_id for side_id, name in names.items() if name == "Red")
-    words: set[str] = set()
     orders: list[Move | Attack | Reinforce] = []
     placements: list[dict[str, int]] = []
     for turn in range(campaign.turn + 1):
@@ -307,6 +310,17 @@ async def red_secrets(table: HostileTable, attacks: bool) -> set[str]:
                 orders.extend(edit.orders.attacks if attacks else ())
                 if edit.orders.reinforce is not None:
                     orders.append(Reinforce(sector=edit.orders.reinforce))
+    return orders, placements
+
+
+async def red_secrets(table: HostileTable, attacks: bool) -> set[str]:
+    """Red's placement and every order Red ever saved, in the words (both languages) the bot
+    uses for them. ``attacks``: with the attacks (secret until the battle list is out)."""
+    campaign = await table.now()
+    game_map = game_for(campaign).map
+    names = {side.id: side.name for side in await table.store.sides(campaign.id)}
+    words: set[str] = set()
+    orders, placements = await _red_history(table, attacks)
     for language in ("en", "ru"):
         with table.i18n.context(), table.i18n.use_locale(language):
             words.update(describe_order(order, game_map, names, language) for order in orders)
@@ -317,6 +331,13 @@ async def red_secrets(table: HostileTable, attacks: bool) -> set[str]:
                     for sector, count in placement.items()
                 )
     return words
+
+
+async def red_log_secrets(table: HostileTable) -> set[str]:
+    """What the bot's log may never hold, in any phase: Red's orders and placements in the
+    bot's words and as code prints them (``tests/secrecy.py``)."""
+    orders, placements = await _red_history(table, attacks=True)
+    return await red_secrets(table, attacks=True) | printed_forms(orders, placements)
 
 
 def red_pictures(table: HostileTable) -> set[bytes]:
@@ -334,6 +355,7 @@ def assert_nothing_leaked(
     table: HostileTable, requests: list[Sent], secrets: set[str], pictures: set[bytes]
 ) -> None:
     """No request outside Red and the GM carries a secret of Red's, in words or as a map."""
+    assert requests, "nothing was sent: there is nothing to scan"
     for request in requests:
         if request.chat_id in RED_TEAM or request.chat_id == GM:
             continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AsyncExitStack, contextmanager
 from pathlib import Path
 
@@ -51,10 +51,12 @@ from tests.faults.hostile_table import (
     assert_nothing_leaked,
     callback_factories,
     hostile_table,
+    red_log_secrets,
     red_pictures,
     red_secrets,
     snapshot,
 )
+from tests.secrecy import assert_log_keeps, logfmt, read_the_log
 
 ANY_CHARACTER = st.characters(exclude_categories=["Cs"])
 """Any character Telegram can carry (JSON has no lone surrogates)."""
@@ -67,8 +69,8 @@ PROPERTY = settings(
 """A fixed profile for the properties: the same 50 examples on every run."""
 
 
-def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
+def _errors(records: Sequence[logging.LogRecord]) -> list[str]:
+    return [record.getMessage() for record in records if record.levelno >= logging.ERROR]
 
 
 def _replies(sent: list[Sent], chat_id: int) -> list[Sent]:
@@ -80,6 +82,7 @@ def _replies(sent: list[Sent], chat_id: int) -> list[Sent]:
 def assert_plain_text(requests: list[Sent]) -> None:
     """No request asks Telegram to read markup: people's words are shown as typed, so HTML or
     Markdown in a name or an order cannot format, link or mention anything."""
+    assert requests, "nothing was sent: there is nothing to check"
     for request in requests:
         method: TelegramMethod[object] = request.method
         mode = getattr(method, "parse_mode", None)
@@ -113,14 +116,16 @@ async def test_hostile_texts_in_private_are_refused_and_change_nothing(
     async with hostile_table(tmp_path, stage) as table:
         if paused:
             said = await table.send(GM, table.group, "/pause")
-            assert _replies(said, table.group.id)[-1].text == "Paused."
+            asked = _replies(said, table.group.id)[-1]
+            confirmed = await table.press(GM, table.group, button(asked, "Yes, pause"))
+            assert answers(confirmed)[0].text == "Paused. The group is told."
             assert (await table.now()).status is CampaignStatus.PAUSED
         for speaker in speakers:
             before = await snapshot(table)
             for name, text in TEXTS:
                 caplog.clear()
                 sent = await table.send(speaker, speaker, text)
-                assert not _errors(caplog), (speaker, name, _errors(caplog))
+                assert not _errors(caplog.records), (speaker, name, _errors(caplog.records))
                 assert _replies(sent, speaker), (speaker, name)
             assert await snapshot(table) == before, speaker
         assert_plain_text(table.log)
@@ -138,7 +143,7 @@ async def test_hostile_answers_to_the_setup_wizard(
             for name, text in TEXTS:
                 caplog.clear()
                 sent = await table.send(GM, group, text)
-                assert not _errors(caplog), (field, name, _errors(caplog))
+                assert not _errors(caplog.records), (field, name, _errors(caplog.records))
                 if text.startswith("/"):
                     assert sent == [], (field, name)  # a command for another bot
                 elif await table.store.prompt(group.id, GM) is None:  # accepted
@@ -172,7 +177,7 @@ async def test_hostile_map_files_are_refused(
                 table.telegram.document(table.users[GM], table.group, file_name, content)
             )
             sent = table.take()
-            assert not _errors(caplog), (name, _errors(caplog))
+            assert not _errors(caplog.records), (name, _errors(caplog.records))
             reply = _replies(sent, table.group.id)
             assert reply, name
             assert reply[-1].text.startswith(("I cannot use that map", "That file is too large")), (
@@ -194,7 +199,7 @@ async def test_hostile_map_files_are_refused(
             else:
                 assert sent == []
         assert await snapshot(table) == before
-        assert not _errors(caplog)
+        assert not _errors(caplog.records)
 
 
 async def test_hostile_placements_typed_by_the_gm(
@@ -210,7 +215,7 @@ async def test_hostile_placements_typed_by_the_gm(
             before = await snapshot(table)
             caplog.clear()
             sent = await table.send(GM, GM, text)
-            assert not _errors(caplog), (name, _errors(caplog))
+            assert not _errors(caplog.records), (name, _errors(caplog.records))
             assert _replies(sent, GM), name
             assert await snapshot(table) == before, name
 
@@ -236,7 +241,7 @@ async def test_hostile_command_arguments(tmp_path: Path, caplog: pytest.LogCaptu
             for name, argument in COMMAND_ARGUMENTS:
                 caplog.clear()
                 sent = await table.send(speaker, chat, f"{command}{argument}")
-                assert not _errors(caplog), (command, name, _errors(caplog))
+                assert not _errors(caplog.records), (command, name, _errors(caplog.records))
                 assert _replies(sent, chat.id), (command, name)
             assert await snapshot(table) == before, command
 
@@ -271,7 +276,7 @@ async def test_commands_for_another_bot_or_the_wrong_chat(
             sent = await table.send(speaker, chat, text)
             assert reply in _replies(sent, chat_id)[-1].text, (text, chat_id)
         assert await snapshot(table) == before
-        assert not _errors(caplog)
+        assert not _errors(caplog.records)
 
 
 WORDS = (
@@ -356,6 +361,7 @@ def _forged_data(table: HostileTable) -> Iterator[tuple[str, str]]:
 async def test_forged_callback_data_is_answered_and_changes_nothing(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    read_the_log(caplog)
     async with hostile_table(tmp_path, Stage.ORDERS) as table:
         secrets = await red_secrets(table, attacks=True)
         pictures = red_pictures(table)
@@ -364,16 +370,18 @@ async def test_forged_callback_data_is_answered_and_changes_nothing(
             before = await snapshot(table)
             for chat in (table.group, table.telegram.chats[presser]):
                 for name, data in forged:
-                    caplog.clear()
+                    mark = len(caplog.records)
                     sent = await table.press(presser, chat, data)
                     where = (presser, chat.type, name)
-                    assert not _errors(caplog), (where, _errors(caplog))
+                    errors = _errors(caplog.records[mark:])
+                    assert not errors, (where, errors)
                     answered = answers(sent)
                     assert len(answered) == 1, where
                     assert answered[0].show_alert, (where, answered[0].text)
                     if presser != RITA:
                         assert_nothing_leaked(table, sent, secrets, pictures)
             assert await snapshot(table) == before, presser
+        assert_log_keeps(logfmt(caplog.records), await red_log_secrets(table))
 
 
 def _update_id() -> Iterator[int]:
@@ -435,7 +443,7 @@ async def test_updates_with_nobody_behind_them_or_from_elsewhere(
             table.take()
             await table.telegram.feed(Update.model_validate({"update_id": next(ids), kind: event}))
             sent = table.take()
-            assert not _errors(caplog), (what, _errors(caplog))
+            assert not _errors(caplog.records), (what, _errors(caplog.records))
             if reply is None:
                 assert sent == [], what
             else:
@@ -466,7 +474,7 @@ async def test_a_finished_campaign_answers_every_old_button_and_command(
             assert chat_id is not None
             caplog.clear()
             sent = await table.press(presser, table.telegram.chats[chat_id], data)
-            assert not _errors(caplog), (data, _errors(caplog))
+            assert not _errors(caplog.records), (data, _errors(caplog.records))
             assert len(answers(sent)) == 1, data
             assert answers(sent)[0].show_alert, (data, answers(sent)[0].text)
         for text, speaker, where, reply in (
@@ -482,7 +490,7 @@ async def test_a_finished_campaign_answers_every_old_button_and_command(
             sent = await table.send(speaker, table.telegram.chats[where], text)
             assert reply in _replies(sent, where)[-1].text, (text, sent)
         assert await snapshot(table) == before
-        assert not _errors(caplog)
+        assert not _errors(caplog.records)
 
 
 # ---- properties ---------------------------------------------------------------------------
@@ -531,7 +539,7 @@ def test_any_typed_orders_get_an_answer_line_by_line(
             before = runner.run(table.store.orders(table.campaign.id, 1, "s1"))
             caplog.clear()
             sent = runner.run(table.send(RITA, RITA, text))
-            assert not _errors(caplog), _errors(caplog)
+            assert not _errors(caplog.records), _errors(caplog.records)
             reply = "\n".join(s.text for s in _replies(sent, RITA))
             assert reply, text
             lines = [line for line in text.splitlines() if line.strip()]
@@ -549,6 +557,7 @@ def test_any_typed_orders_get_an_answer_line_by_line(
 def test_any_callback_data_from_the_unentitled_changes_nothing(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    read_the_log(caplog)
     with table_in_a_loop(tmp_path, Stage.BATTLES) as (runner, table):
         siege, raid = table.campaign.id, table.other.id
         numbers = st.one_of(
@@ -583,12 +592,13 @@ def test_any_callback_data_from_the_unentitled_changes_nothing(
             presser, in_group = at
             chat = table.group if in_group else table.telegram.chats[presser]
             before = runner.run(snapshot(table))
-            caplog.clear()
+            mark = len(caplog.records)
             sent = runner.run(table.press(presser, chat, data))
-            assert not _errors(caplog), _errors(caplog)
+            assert not _errors(caplog.records[mark:]), _errors(caplog.records[mark:])
             answered = [s for s in sent if isinstance(s.method, AnswerCallbackQuery)]
             assert len(answered) == 1, sent
             assert_nothing_leaked(table, sent, secrets, pictures)
             assert runner.run(snapshot(table)) == before
 
         pressed()
+        assert_log_keeps(logfmt(caplog.records), runner.run(red_log_secrets(table)))

@@ -30,7 +30,7 @@ import bot.app  # noqa: F401 - imports every handler module, so every factory is
 from bot.app import build_dispatcher
 from bot.callbacks import JoinPress, JoinVerdict, LanguageChoice
 from bot.clock import ManualClock
-from bot.handlers.group.clock import ClockPress
+from bot.handlers.group.clock import ClockConfirm, ClockPress
 from bot.handlers.group.gm import GmPress, GroupLanguage
 from bot.handlers.group.setup import SetupPress
 from bot.handlers.joining import JoinChoice
@@ -61,10 +61,12 @@ from tests.faults.hostile_table import (
     callback_factories,
     catalogs,
     hostile_table,
+    red_log_secrets,
     red_pictures,
     red_secrets,
     snapshot,
 )
+from tests.secrecy import assert_log_keeps, logfmt, read_the_log
 
 ACTORS = {
     NINA: "a stranger who never joined",
@@ -91,6 +93,7 @@ CALLBACKS: dict[str, Rule] = {
     SetupPress.__prefix__: Rule("group", EVERYONE, "only the GM sets up"),
     GmPress.__prefix__: Rule("group", EVERYONE, "only the GM"),
     ClockPress.__prefix__: Rule("group", EVERYONE, "only the GM"),
+    ClockConfirm.__prefix__: Rule("group", EVERYONE, "only a GM answers a GM's proposal"),
     GroupLanguage.__prefix__: Rule("group", EVERYONE, "only the GM"),
     JoinPress.__prefix__: Rule(
         "group",
@@ -223,7 +226,11 @@ async def _forged(table: HostileTable) -> list[str]:
     sides = {side.name: side.id for side in await table.store.sides(siege.id)}
     red, blue, green = sides["Red"], sides["Blue"], sides["Green"]
     turn, phase = siege.turn, siege.phase.value
-    forged: list[str] = []
+    proposals = {
+        campaign.id: await table.store.clock_proposals(campaign.id)
+        for campaign in (siege, table.other)
+    }
+    forged: list[str] = [ClockConfirm(i=424242, a="ok").pack()]  # a proposal that never was
     for campaign in (siege, table.other):
         c = campaign.id
         group: list[str] = []
@@ -289,6 +296,7 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("extend", 12),
             )
         ]
+        group += [ClockConfirm(i=p.id, a=a).pack() for p in proposals[c] for a in ("ok", "no")]
         group += [GroupLanguage(c=c, language=code).pack() for code in ("en", "ru")]
         group += [JoinPress(c=c).pack()]
         if campaign is table.other:  # one of each kind shows the campaign is checked
@@ -347,14 +355,15 @@ def _prefix(data: str) -> str:
     return data.split(":", 1)[0]
 
 
-def _unexpected_errors(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
+def _unexpected_errors(records: list[logging.LogRecord]) -> list[str]:
+    return [record.getMessage() for record in records if record.levelno >= logging.ERROR]
 
 
 @pytest.mark.parametrize("stage", list(Stage))
 async def test_red_buttons_are_refused_to_everyone_else(
     tmp_path: Path, stage: Stage, caplog: pytest.LogCaptureFixture
 ) -> None:
+    read_the_log(caplog)
     async with hostile_table(tmp_path, stage) as table:
         buttons = list(dict.fromkeys(_real_buttons(table) + await _forged(table)))
         assert {_prefix(data) for data in buttons} >= set(CALLBACKS) - {"lang"}
@@ -371,10 +380,11 @@ async def test_red_buttons_are_refused_to_everyone_else(
                 if actor not in rule.refused:
                     continue
                 chat = table.group if rule.chat == "group" else actor
-                caplog.clear()
+                mark = len(caplog.records)
                 sent = await table.press(actor, chat, data)
                 pressed += 1
-                assert not _unexpected_errors(caplog), (actor, data, _unexpected_errors(caplog))
+                errors = _unexpected_errors(caplog.records[mark:])
+                assert not errors, (actor, data, errors)
                 answered = answers(sent)
                 assert len(answered) == 1, (actor, data, sent)
                 assert answered[0].show_alert, (actor, data, answered[0].text)
@@ -382,6 +392,7 @@ async def test_red_buttons_are_refused_to_everyone_else(
                 assert_nothing_leaked(table, sent, secrets, pictures)
             assert await snapshot(table) == before, who
         assert pressed > 250
+        assert_log_keeps(logfmt(caplog.records), await red_log_secrets(table))
 
 
 # ---- the commands -------------------------------------------------------------------------
@@ -408,6 +419,7 @@ def _command_texts(campaign: Campaign) -> Iterator[tuple[str, str]]:
 async def test_commands_give_everyone_else_refusals_and_nothing_of_red(
     tmp_path: Path, stage: Stage, caplog: pytest.LogCaptureFixture
 ) -> None:
+    read_the_log(caplog)
     async with hostile_table(tmp_path, stage) as table:
         secrets = await red_secrets(table, attacks=stage is not Stage.BATTLES)
         pictures = red_pictures(table)
@@ -416,16 +428,18 @@ async def test_commands_give_everyone_else_refusals_and_nothing_of_red(
             before = await snapshot(table)
             for chat in (table.group, actor):
                 for command, text in texts:
-                    caplog.clear()
+                    mark = len(caplog.records)
                     sent = await table.send(actor, chat, text)
                     where = (who, text, "group" if chat is table.group else "private")
-                    assert not _unexpected_errors(caplog), (where, _unexpected_errors(caplog))
+                    errors = _unexpected_errors(caplog.records[mark:])
+                    assert not errors, (where, errors)
                     replies = [s for s in sent if isinstance(s.method, SendMessage | SendPhoto)]
                     assert replies, where
                     if chat is table.group and command in REFUSALS:
                         assert REFUSALS[command] in replies[0].text, (where, replies[0].text)
                     assert_nothing_leaked(table, sent, secrets, pictures)
             assert await snapshot(table) == before, who
+        assert_log_keeps(logfmt(caplog.records), await red_log_secrets(table))
 
 
 # ---- the open doors: joining and one's own language ---------------------------------------
@@ -434,6 +448,7 @@ async def test_commands_give_everyone_else_refusals_and_nothing_of_red(
 async def test_a_stranger_may_ask_to_join_and_no_more(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    read_the_log(caplog)
     async with hostile_table(tmp_path, Stage.ORDERS) as table:
         siege = table.campaign.id
         secrets = await red_secrets(table, attacks=True)
@@ -461,7 +476,8 @@ async def test_a_stranger_may_ask_to_join_and_no_more(
             assert refused[-1].buttons() == []
         everything = await table.send(NINA, NINA, "/orders") + sides
         assert_nothing_leaked(table, everything, secrets, red_pictures(table))
-        assert not _unexpected_errors(caplog)
+        assert not _unexpected_errors(caplog.records)
+        assert_log_keeps(logfmt(caplog.records), await red_log_secrets(table))
 
 
 async def test_a_language_button_changes_its_presser_only(tmp_path: Path) -> None:

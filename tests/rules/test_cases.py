@@ -71,6 +71,7 @@ def test_case(path: Path) -> None:
         return
     assert code == 0, err
     answer = json.loads(out)
+    assert case["expected"], f"{path.name} says nothing about the answer it expects"
     for key, want in case["expected"].items():
         assert key in answer, f"the answer has no {key!r}"
         expected, actual = comparable(key, want, answer[key])

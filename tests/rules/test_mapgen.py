@@ -47,6 +47,7 @@ def test_ids_run_in_row_major_order_with_names(columns: int, rows: int) -> None:
 def test_neighbours_are_symmetric_and_orthogonal(columns: int, rows: int) -> None:
     campaign_map = grid_map(columns, rows)
 
+    assert len(campaign_map.sectors) == columns * rows
     for sector in campaign_map.sectors:
         row, column = divmod(int(sector.id) - 1, columns)
         expected = {
@@ -101,6 +102,7 @@ def test_geometry_is_inside_the_unit_square_with_square_separate_cells(
     campaign_map = grid_map(columns, rows)
     side = 1 / max(columns, rows)
 
+    assert len(campaign_map.sectors) == columns * rows
     for sector in campaign_map.sectors:
         assert 0.0 <= sector.x <= 1.0
         assert 0.0 <= sector.y <= 1.0

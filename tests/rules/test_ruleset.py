@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from pydantic import ValidationError
 
 from rules import FocLimits, Outcome, Ruleset
@@ -131,11 +131,14 @@ def test_overrides_round_trip_a_custom_foc_table() -> None:
     assert ruleset.overrides()["modules"] == ["supply"]
 
 
-@settings(max_examples=100)
+@settings(max_examples=75)  # that reach the end; the others are checked up to it
 @given(ruleset_overrides())
 def test_overrides_round_trip(overrides: dict[str, Any]) -> None:
     ruleset = Ruleset.with_overrides(overrides)
     assert Ruleset.with_overrides(ruleset.overrides()) == ruleset
+    # The rest compares each override: a run without any would prove nothing (Hypothesis fails
+    # the test when too few examples have one).
+    assume(ruleset.overrides())
     for key, value in ruleset.overrides().items():
         if key != "losses":
             assert overrides[key] == value

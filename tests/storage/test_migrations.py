@@ -120,3 +120,43 @@ async def test_connections_use_wal_full_sync_and_foreign_keys(tmp_path: Path) ->
         "foreign_keys": 1,
         "busy_timeout": 10_000,
     }
+
+
+async def test_version_6_counts_the_time_already_paused_in_the_current_phase(
+    tmp_path: Path,
+) -> None:
+    """A clock row from before version 6 gets ``paused_seconds`` from the resumes logged for
+    its turn and phase since its anchor; earlier phases' pauses do not count."""
+    path = tmp_path / "v4.sqlite3"
+    conn = await connect(path)
+    try:
+        assert await migrate(conn, target=4) == 4
+        await conn.execute(
+            "INSERT INTO campaigns (id, chat_id, title, time_zone, schedule_json, map_name,"
+            " unreported_policy, status, phase, turn, created_by, created_at, updated_at)"
+            " VALUES (1, -1, 'Siege', 'UTC', '{}', 'planet-5', 'draw', 'running', 'orders', 2,"
+            " 100, '2026-03-01T00:00:00+00:00', '2026-03-01T00:00:00+00:00')"
+        )
+        await conn.execute(
+            "INSERT INTO campaign_clocks (campaign_id, entry_seq, turn, phase, anchor, deadline,"
+            " basis, updated_at) VALUES (1, 5, 2, 'orders', '2026-03-09T12:00:00.000000+00:00',"
+            " '2026-03-13T02:59:00.000000+00:00', 'UTC|{}', '2026-03-10T00:00:00+00:00')"
+        )
+        for at, turn, phase, seconds in (
+            ("2026-03-05T10:00:00.000000+00:00", 1, "orders", 999),  # turn 1: not this phase
+            ("2026-03-10T10:00:00.000000+00:00", 2, "orders", 3600),
+            ("2026-03-11T10:00:00.000000+00:00", 2, "orders", 7200),
+        ):
+            await conn.execute(
+                "INSERT INTO clock_log (campaign_id, at, actor, kind, turn, phase, detail_json)"
+                " VALUES (1, ?, 100, 'resumed', ?, ?, ?)",
+                (at, turn, phase, f'{{"reason": "", "paused_seconds": {seconds}}}'),
+            )
+        await conn.commit()
+    finally:
+        await conn.close()
+    db = await Database.open(path)
+    await db.close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT paused_seconds FROM campaign_clocks").fetchall() == [(10800,)]
+        assert raw.execute("SELECT COUNT(*) FROM clock_proposals").fetchone() == (0,)

@@ -3,12 +3,16 @@ resolve now when the turn waits for the GM's results.
 
 Commands ``/advance`` (asks to confirm with a button), ``/pause``, ``/resume`` and
 ``/extend N`` (hours), and the same as buttons (:func:`clock_buttons`, shown on the ``/gm``
-panel). Under the wait-for-the-GM policy a turn whose battles lack results stops at its
-resolution; the GM may then resolve it anyway (confirmed with a second button): battles without
-a result count as draws without losses. Every use is checked against the sender's role in
-*this* campaign; a button names the (campaign, turn, phase) it was made for and is stale once
-the campaign moved on. The services audit each action and queue its announcement to the group;
-the GM gets a short answer.
+panel). An extension or a pause first shows the GM, in the campaign's zone and language, every
+date it moves (a stored proposal, ``timekeeping.propose_*``) and waits for «Yes» or «No»
+(:class:`ClockConfirm`); the answer re-checks that the presser is a GM of that campaign now, and
+a proposal whose dates no longer hold (the campaign moved on, the deadline moved) is refused.
+Under the wait-for-the-GM policy a turn whose battles lack results stops at its resolution; the
+GM may then resolve it anyway (confirmed with a second button): battles without a result count
+as draws without losses. Every use is checked against the sender's role in *this* campaign; a
+button names the (campaign, turn, phase) it was made for and is stale once the campaign moved
+on. The services audit each action and queue its announcement to the group; the GM gets a
+short answer.
 """
 
 from __future__ import annotations
@@ -27,16 +31,22 @@ from bot.handlers.group.guards import (
     no_campaign_text,
     not_gm_text,
     pressed_campaign,
+    stale_text,
     whole_number,
 )
+from bot.moments import zone_label
+from bot.posts.turns import change_lines, plan_lines
 from bot.services import timekeeping
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, BlockReason
+from bot.services.deadlines import battles_length
+from bot.services.timekeeping import ConfirmOutcome, ProposalRefusal, Proposed
 from storage import (
     Campaign,
     CampaignStatus,
     ExtendOutcome,
     ExtendResult,
     Phase,
+    ProposalAction,
     Store,
 )
 
@@ -52,6 +62,13 @@ class ClockPress(CallbackData, prefix="clk"):
     p: str
     a: str
     h: ButtonInt = 0
+
+
+class ClockConfirm(CallbackData, prefix="clkc"):
+    """The GM's answer to a stored extension or pause proposal: its id, ``ok`` or ``no``."""
+
+    i: ButtonInt
+    a: str
 
 
 def clock_buttons(campaign: Campaign) -> list[list[InlineKeyboardButton]]:
@@ -141,6 +158,113 @@ def extended_text(result: ExtendResult, max_hours: int) -> str:
             return _("Nothing done: the campaign has moved on.")
 
 
+def refusal_text(proposed: Proposed) -> str:
+    """Why an extension or a pause cannot be proposed."""
+    campaign = proposed.campaign
+    match proposed.refusal:
+        case ProposalRefusal.OVER_LIMIT if campaign is not None:
+            return _(
+                "Too long: this phase may be extended by {max} hours in all ({used} used)."
+            ).format(max=campaign.schedule.max_extension_hours, used=proposed.used_hours)
+        case ProposalRefusal.NO_DEADLINE:
+            return _("This phase has no deadline to extend.")
+        case ProposalRefusal.PAUSED:
+            return _("The campaign is paused: resume it first (/resume), then extend.")
+        case ProposalRefusal.NOT_RUNNING:
+            return _("Nothing done: not running.")
+        case _:
+            return _("Nothing done: the campaign has moved on.")
+
+
+def proposal_text(proposed: Proposed) -> str:
+    """What the GM is asked to confirm: the dates the extension or the pause moves, in the
+    campaign's zone (the group's language is the campaign's)."""
+    campaign, proposal = proposed.campaign, proposed.proposal
+    if campaign is None or proposal is None:
+        return refusal_text(proposed)
+    zone, language = campaign.time_zone, campaign.language
+    if proposal.action is ProposalAction.EXTEND:
+        head = _(
+            "Extend the deadline by {n} hour? These dates move ({zone}):",
+            "Extend the deadline by {n} hours? These dates move ({zone}):",
+            proposal.hours,
+        ).format(n=proposal.hours, zone=zone_label(zone, language))
+        return "\n".join([head, *change_lines(proposed.changes, zone, language)])
+    head = _("Pause «{title}»? Until you resume, no deadline passes.").format(title=campaign.title)
+    if not proposed.held:
+        return head + "\n" + _("This phase has no deadline, so no date moves.")
+    hours = int(battles_length(campaign.schedule).total_seconds() // 3600)
+    then = _("On resume these move later by as long as the pause lasted ({zone}):").format(
+        zone=zone_label(zone, language)
+    )
+    after = _(
+        "The steps after them keep their dates unless the new deadline passes them; the battles "
+        "always keep at least {n} hour after the battle list.",
+        "The steps after them keep their dates unless the new deadline passes them; the battles "
+        "always keep at least {n} hours after the battle list.",
+        hours,
+    ).format(n=hours)
+    return "\n".join([head, then, *plan_lines(proposed.held, zone, language), after])
+
+
+def proposal_keyboard(proposed: Proposed) -> InlineKeyboardMarkup | None:
+    """«Yes» and «No» under a proposal (none once it has an answer)."""
+    proposal = proposed.proposal
+    if proposal is None or proposal.outcome is not None:
+        return None
+    if proposal.action is ProposalAction.EXTEND:
+        yes = _("✅ Yes, extend by {n} h").format(n=proposal.hours)
+    else:
+        yes = _("⏸ Yes, pause")
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text=yes, callback_data=ClockConfirm(i=proposal.id, a="ok").pack()
+                ),
+                InlineKeyboardButton(
+                    text=_("✖ No"), callback_data=ClockConfirm(i=proposal.id, a="no").pack()
+                ),
+            ]
+        ]
+    )
+
+
+async def show_proposal(message: Message, proposed: Proposed) -> None:
+    """Show the GM a proposal with its dates and buttons (or why there is none)."""
+    if proposed.proposal is not None and proposed.proposal.outcome is not None:
+        await message.answer(_("That was answered already; see the group's posts."))
+        return
+    await message.answer(proposal_text(proposed), reply_markup=proposal_keyboard(proposed))
+
+
+def confirmed_text(confirmation: timekeeping.Confirmation, max_hours: int) -> str:
+    """The GM's answer after «Yes» or «No»."""
+    proposal = confirmation.proposal
+    match confirmation.outcome:
+        case ConfirmOutcome.DONE if (
+            proposal is not None and proposal.action is ProposalAction.PAUSE
+        ):
+            return _("Paused. The group is told.")
+        case ConfirmOutcome.DONE:
+            return _("Deadline extended. The group is told the new dates.")
+        case ConfirmOutcome.CANCELLED:
+            return _("Cancelled: nothing changed.")
+        case ConfirmOutcome.ANSWERED:
+            return _("That was answered already: nothing more was done.")
+        case ConfirmOutcome.STALE:
+            return _(
+                "Out of date: the campaign or its deadline moved since these dates were shown. "
+                "Nothing was done; ask again to see the new dates."
+            )
+        case ConfirmOutcome.REFUSED if confirmation.extended is not None:
+            return extended_text(confirmation.extended, max_hours)
+        case ConfirmOutcome.REFUSED:
+            return _("Nothing done: not running.")
+        case _:
+            return _("That button is not valid any more.")
+
+
 async def _gm_campaign(message: Message, store: Store) -> Campaign | None:
     campaign = await campaign_here(store, message)
     if campaign is None or message.from_user is None:
@@ -160,12 +284,18 @@ async def ask_advance(message: Message, store: Store) -> None:
 
 
 async def pause_command(message: Message, store: Store, clock: Clock) -> None:
-    """``/pause``: stop the campaign's clock."""
+    """``/pause``: the dates a pause holds, and a button to confirm it."""
     campaign = await _gm_campaign(message, store)
     if campaign is None or message.from_user is None:
         return
-    result = await timekeeping.pause(store, campaign.id, message.from_user.id, clock.now())
-    await message.answer(_("Paused.") if result.applied else _("Nothing done: not running."))
+    request = f"message:{message.chat.id}:{message.message_id}"
+    proposed = await timekeeping.propose_pause(
+        store, campaign.id, message.from_user.id, clock.now(), request
+    )
+    if proposed.refusal is not None:
+        await message.answer(refusal_text(proposed))
+        return
+    await show_proposal(message, proposed)
 
 
 async def resume_command(message: Message, store: Store, clock: Clock) -> None:
@@ -180,7 +310,8 @@ async def resume_command(message: Message, store: Store, clock: Clock) -> None:
 async def extend_command(
     message: Message, command: CommandObject, store: Store, clock: Clock
 ) -> None:
-    """``/extend N``: move the current deadline N hours later."""
+    """``/extend N``: the dates moving the deadline N hours later moves, and a button to
+    confirm it."""
     campaign = await _gm_campaign(message, store)
     if campaign is None or message.from_user is None:
         return
@@ -189,10 +320,13 @@ async def extend_command(
         await message.answer(_("Say by how many hours, e.g. /extend 24."))
         return
     request = f"message:{message.chat.id}:{message.message_id}"
-    result = await timekeeping.extend(
+    proposed = await timekeeping.propose_extension(
         store, campaign.id, hours, message.from_user.id, clock.now(), request
     )
-    await message.answer(extended_text(result, campaign.schedule.max_extension_hours))
+    if proposed.refusal is not None:
+        await message.answer(refusal_text(proposed))
+        return
+    await show_proposal(message, proposed)
 
 
 async def clock_pressed(
@@ -230,17 +364,25 @@ async def clock_pressed(
             if isinstance(query.message, Message):
                 await ask_force_for(query.message, campaign)
             return
-        case "pause":
-            paused = await timekeeping.pause(store, campaign.id, actor, now)
-            text = _("Paused.") if paused.applied else _("Nothing done: not running.")
+        case "pause" | "extend" if isinstance(query.message, Message) and (
+            callback_data.a == "pause" or callback_data.h > 0
+        ):
+            request = f"press:{query.id}"
+            if callback_data.a == "pause":
+                proposed = await timekeeping.propose_pause(store, campaign.id, actor, now, request)
+            else:
+                proposed = await timekeeping.propose_extension(
+                    store, campaign.id, callback_data.h, actor, now, request
+                )
+            if proposed.refusal is not None:
+                await query.answer(refusal_text(proposed), show_alert=True)
+                return
+            await query.answer()
+            await show_proposal(query.message, proposed)
+            return
         case "resume":
             resumed = await timekeeping.resume(store, campaign.id, actor, now)
             text = _("Resumed.") if resumed.applied else _("Nothing done: not paused.")
-        case "extend" if callback_data.h > 0:
-            extended = await timekeeping.extend(
-                store, campaign.id, callback_data.h, actor, now, f"press:{query.id}"
-            )
-            text = extended_text(extended, campaign.schedule.max_extension_hours)
         case _:
             text = _("That button is not valid any more.")
     await query.answer(text, show_alert=True)
@@ -278,6 +420,38 @@ async def ask_force_for(message: Message, campaign: Campaign) -> None:
     )
 
 
+async def confirm_pressed(
+    query: CallbackQuery, callback_data: ClockConfirm, store: Store, clock: Clock
+) -> None:
+    """«Yes» or «No» under a proposal: the proposal must belong to this chat's campaign and the
+    presser be a GM of it now; «Yes» acts once, and not at all once the dates moved."""
+    proposal = await store.clock_proposal(callback_data.i)
+    campaign = None if proposal is None else await store.campaign(proposal.campaign_id)
+    chat_id = query.message.chat.id if query.message is not None else None
+    if proposal is None or campaign is None or campaign.chat_id != chat_id:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    if await gm_member(store, campaign, query.from_user.id) is None:
+        await query.answer(not_gm_text(), show_alert=True)
+        return
+    if campaign.status is CampaignStatus.FINISHED:
+        await query.answer(stale_text(), show_alert=True)
+        return
+    actor, now = query.from_user.id, clock.now()
+    if callback_data.a == "ok":
+        confirmation = await timekeeping.confirm(store, proposal.id, actor, now)
+    elif callback_data.a == "no":
+        confirmation = await timekeeping.cancel(store, proposal.id, actor, now)
+    else:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    await query.answer(
+        confirmed_text(confirmation, campaign.schedule.max_extension_hours), show_alert=True
+    )
+    if isinstance(query.message, Message) and query.message.reply_markup is not None:
+        await query.message.edit_reply_markup(reply_markup=None)
+
+
 def build() -> Router:
     """The time tools' router."""
     router = Router(name=__name__)
@@ -286,4 +460,5 @@ def build() -> Router:
     router.message.register(resume_command, Command("resume"))
     router.message.register(extend_command, Command("extend"))
     router.callback_query.register(clock_pressed, ClockPress.filter())
+    router.callback_query.register(confirm_pressed, ClockConfirm.filter())
     return router

@@ -616,6 +616,8 @@ async def _set_result(ctx: GmContext, value: str) -> None:
     if result is None or turn != found[0]:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
         return
+    if not found[1] and await _list_still_secret(ctx):
+        return  # a replayed press must not announce a battle before the list is public
     names = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
     now = ctx.clock.now()
     if found[1]:

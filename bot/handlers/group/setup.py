@@ -392,6 +392,8 @@ async def typed_answer(
         await store.clear_prompt(message.chat.id, person.user_id)
         await message.answer(_("That setup is over; nothing was changed."))
         return
+    if not await _still_gm(message, store, person, campaign):
+        return
     now = clock.now()
     settings = None
     if prompt.field == "setup.title":
@@ -413,7 +415,7 @@ async def typed_answer(
                 ).format(text=text[:64]),
             )
             return
-        settings = CampaignSettings(time_zone=zone)
+        settings = campaigns.zone_change(campaign, zone)
     elif prompt.field == "setup.side":
         name = clean_name(text)
         problem = name_problem(name, MAX_SIDE_NAME)
@@ -460,6 +462,8 @@ async def uploaded_map(
     if campaign is None or campaign.phase is not Phase.SETUP or message.document is None:
         await store.clear_prompt(message.chat.id, person.user_id)
         return
+    if not await _still_gm(message, store, person, campaign):
+        return
     if (message.document.file_size or 0) > campaigns.MAX_MAP_BYTES:
         await ask_again(message, _("That file is too large for a map: the limit is 256 KB."))
         return
@@ -490,6 +494,16 @@ async def uploaded_map(
     )
 
 
+async def _still_gm(message: Message, store: Store, person: Person, campaign: Campaign) -> bool:
+    """A typed answer counts only from a GM of the campaign *now*: one the wizard asked while
+    they were GM, typed after they stopped being one, changes nothing and ends the wait."""
+    if await gm_member(store, campaign, person.user_id) is not None:
+        return True
+    await store.clear_prompt(message.chat.id, person.user_id)
+    await message.answer(not_gm_text())
+    return False
+
+
 async def _answered(
     store: Store, message: Message, person: Person, save: Callable[[], Awaitable[T]]
 ) -> T:
@@ -511,6 +525,9 @@ async def _answered_again(message: Message, store: Store, prompt: Prompt) -> Non
     )
     if campaign is None or campaign.phase is not Phase.SETUP:
         await message.answer(_("That setup is over; nothing was changed."))
+        return
+    if await gm_member(store, campaign, prompt.user_id) is None:
+        await message.answer(not_gm_text())
         return
     new = prompt.field == "setup.title" and prompt.campaign_id is None
     step = "zone" if new else _NEXT_STEP.get(prompt.field, "summary")
@@ -627,7 +644,7 @@ async def _change(
     if action == "go" and (value in STEPS or value == "joining"):
         step = value
     elif action == "tz" and value in ZONES:
-        settings, step = CampaignSettings(time_zone=value), "map"
+        settings, step = campaigns.zone_change(campaign, value), "map"
     elif action == "map" and value == "planet-5":
         settings, step = CampaignSettings(map="planet-5"), "sides"
     elif action == "col":

@@ -1,0 +1,58 @@
+"""What the secrecy scans look for in the bot's log, besides the requests it sends.
+
+A side's orders and placement must never reach a log line (README: "orders are never written to
+the log"), worded or as code would print them: a model's ``repr``, its JSON as stored, a dict.
+The scans in ``tests/bot``, ``tests/faults`` and ``tests/e2e`` give these to
+:func:`assert_log_keeps`, with the words they already look for in requests.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Mapping
+
+import pytest
+
+from bot.logs import LogfmtFormatter, NoStatements
+from rules import Attack, Move, Reinforce
+
+
+def read_the_log(caplog: pytest.LogCaptureFixture) -> None:
+    """From now on capture every line the bot would write with ``LOG_LEVEL=DEBUG``, through
+    the same filter (``bot.logs.NoStatements``)."""
+    caplog.set_level(logging.DEBUG)
+    caplog.handler.addFilter(NoStatements())
+
+
+def printed_forms(
+    orders: Iterable[Move | Attack | Reinforce], placements: Iterable[Mapping[str, int]] = ()
+) -> set[str]:
+    """Each order and placement as code prints it: ``repr``, JSON (as storage keeps it, and as
+    ``model_dump_json`` writes it) and ``str`` of its dict. A reinforcement is a bare sector in
+    a set of orders, so it is looked for as that field."""
+    forms: set[str] = set()
+    for order in orders:
+        if isinstance(order, Reinforce):
+            forms |= {f'"reinforce":"{order.sector}"', f"reinforce='{order.sector}'"}
+        else:
+            forms |= {repr(order), order.model_dump_json(), str(order.model_dump())}
+    for placement in placements:
+        forms |= {json.dumps(dict(placement), separators=(",", ":")), str(dict(placement))}
+    return forms
+
+
+def logfmt(records: Iterable[logging.LogRecord]) -> str:
+    """Captured records as the bot writes them (``bot.logs``): one logfmt line each, with the
+    traceback of an exception."""
+    formatter = LogfmtFormatter()
+    return "\n".join(formatter.format(record) for record in records)
+
+
+def assert_log_keeps(log: str, secrets: Iterable[str]) -> None:
+    """No secret in ``log`` (read as written and with logfmt's quoting undone). An empty log
+    fails: a scan of nothing proves nothing."""
+    assert log.strip(), "no log line was captured: the scan would prove nothing"
+    readable = log + "\n" + log.replace('\\"', '"').replace("\\\\", "\\")
+    leaked = sorted({secret for secret in secrets if secret and secret in readable})
+    assert not leaked, leaked

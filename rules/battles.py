@@ -206,8 +206,9 @@ def plan_battles(
     """
     game.check_state(state)
     if game.uses_dice() and (seeds is None or seeds.roll is None):
+        drawing = ", ".join(module.name for module in game.modules if module.uses_dice)
         raise SeedsRequiredError(
-            "an enabled rule module draws dice: the turn's roll seed is needed"
+            f"seeds.roll: rule module {drawing} draws dice and needs the turn's roll seed"
         )
     state = game.upgraded(state)
     pending = game.pending_choices(state)

@@ -63,10 +63,6 @@ class SiegeModule(RulesModule):
         for feature in game.map.features_of(*TOKEN_KINDS):
             if feature.strength is not None and feature.strength < 1:
                 bad(f"token {feature.id} needs a strength of at least 1", other=feature.id)
-        occult = {token.id for token in _tokens(game) if token.kind == "occult"}
-        for token_id in settings.cards:
-            if token_id not in occult:
-                bad(f"card {token_id} belongs to no occult token", other=token_id)
         return problems
 
     def initial_state(self, game: Game, choice: JsonValue = None) -> JsonValue:

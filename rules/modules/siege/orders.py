@@ -93,12 +93,18 @@ _ADAPTER: TypeAdapter[AssaultData | GuardData | SteerData | PlayCardData] = Type
 )
 
 
+ORDER_KINDS = ("assault", "guard", "steer", "play_card")
+
+
 class OrderDataError(ValueError):
     """The data of a siege order does not fit any order kind."""
 
 
 def parse_data(data: dict[str, JsonValue]) -> AssaultData | GuardData | SteerData | PlayCardData:
     """The typed order in ``data``; raises :class:`OrderDataError` with the first problem."""
+    kind = data.get("order")
+    if kind not in ORDER_KINDS:
+        raise OrderDataError(f"order: {kind!r} is not one of {', '.join(ORDER_KINDS)}")
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as error:

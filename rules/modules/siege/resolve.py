@@ -226,7 +226,11 @@ def after_losses(work: TurnWork) -> None:
     report = SiegeReport(
         assaults=tuple(final),
         cards=tuple(cards),
-        weather=WeatherChange(before=siege.weather, after=weather, steps=steps.taken),
+        weather=WeatherChange(
+            before=siege.weather,
+            after=weather,
+            steps={side: steps.taken[side] for side in work.start.sides() if side in steps.taken},
+        ),
         vp_gained=gained,
         vp=vp,
     )
@@ -265,7 +269,13 @@ def _log_line(report: SiegeReport) -> str:
             line += " (weather step beyond the limit: +1 VP)"
         parts.append(line)
     for card in report.cards:
-        state = "void: its token changed hands" if card.void else "played"
+        state = {
+            None: "played",
+            True: "played, weather +1",
+            False: "played, its weather step beyond the limit",
+        }[card.weather_step]
+        if card.void:
+            state = "void: its token changed hands"
         parts.append(f"{card.side} {card.window}-card {card.token} {state}")
     weather = report.weather
     steps = ", ".join(f"{side} {n}" for side, n in weather.steps.items()) or "no steps"

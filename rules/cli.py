@@ -36,7 +36,6 @@ from rules.orders import Attack, ModuleOrder, Move, OrderRule, Rejection, SideOr
 from rules.resolution import ResultsError, resolve_turn
 from rules.ruleset import Outcome, Ruleset
 from rules.state import CampaignState
-from rules.verify import verify_rolls_answer
 
 
 class DocumentError(ValueError):
@@ -91,8 +90,9 @@ class _TurnDoc(_Strict):
     seeds: _SeedsDoc | None = None
 
 
-class _Turn:
-    """A turn document, understood."""
+class TurnDocument:
+    """A turn document, understood: the game, the state, orders, late orders, the raw results
+    (checked by the command that uses them) and the seeds."""
 
     def __init__(
         self,
@@ -134,11 +134,12 @@ def _create_game(campaign_map: CampaignMap, ruleset: Ruleset) -> Game:
 
 def _load(text: str) -> tuple[Game, CampaignState, dict[str, SideOrders], list[Any]]:
     """Game, state, orders and raw results of a turn document (the map renderer's reader)."""
-    turn = _load_turn(text)
+    turn = load_turn_document(text)
     return turn.game, turn.state, turn.orders, turn.results
 
 
-def _load_turn(text: str) -> _Turn:
+def load_turn_document(text: str) -> TurnDocument:
+    """Read a turn document; raises :class:`DocumentError` when it cannot be used."""
     try:
         doc = _TurnDoc.model_validate_json(text)
     except ValidationError as error:
@@ -166,7 +167,7 @@ def _load_turn(text: str) -> _Turn:
         if given.late
     }
     seeds = None if doc.seeds is None else TurnSeeds(roll=doc.seeds.roll, deal=doc.seeds.deal)
-    return _Turn(game, state, orders, late, doc.results, seeds)
+    return TurnDocument(game, state, orders, late, doc.results, seeds)
 
 
 def _load_map(value: str | dict[str, Any]) -> CampaignMap:
@@ -291,7 +292,7 @@ _RULE_ERRORS = (SeedsRequiredError, SeedMissingError, ModuleStateError)
 
 def battles_answer(text: str) -> dict[str, Any]:
     """The answer of ``battles`` for a turn document; raises :class:`DocumentError`."""
-    turn = _load_turn(text)
+    turn = load_turn_document(text)
     try:
         plan = plan_battles(turn.game, turn.state, turn.orders, turn.seeds)
     except _RULE_ERRORS as error:
@@ -308,7 +309,7 @@ def battles_answer(text: str) -> dict[str, Any]:
 
 def resolve_answer(text: str) -> dict[str, Any]:
     """The answer of ``resolve`` for a turn document; raises :class:`DocumentError`."""
-    turn = _load_turn(text)
+    turn = load_turn_document(text)
     results = _results(turn.results)
     try:
         resolution = resolve_turn(
@@ -345,6 +346,13 @@ class _UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message)
+
+
+def verify_rolls_answer(text: str) -> dict[str, Any]:
+    """The answer of ``verify-rolls`` for a campaign export (see :mod:`rules.verify`)."""
+    from rules.verify import verify_export  # noqa: PLC0415 (rules.verify reads documents here)
+
+    return verify_export(text)
 
 
 COMMANDS = {

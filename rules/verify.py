@@ -22,7 +22,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
-from rules.dice import Roll, SeedKind, SeedMissingError, commitment
+from rules.battles import SeedsRequiredError
+from rules.cli import DocumentError, _results, load_turn_document
+from rules.dice import Roll, SeedKind, SeedMissingError, TurnSeeds, commitment
+from rules.game import ModuleStateError
+from rules.resolution import ResultsError, resolve_turn
 
 
 class _Lenient(BaseModel):
@@ -67,25 +71,28 @@ def _failure(turn: int, reason: str, label: str | None = None) -> dict[str, Any]
 
 def _replay(entry: _TurnEntry, index: int) -> tuple[list[Roll] | None, str | None]:
     """The engine's rolls for the turn, or ``None`` and why it cannot be replayed."""
-    from rules.cli import DocumentError, resolve_answer  # noqa: PLC0415 (the CLI imports us)
-
     if entry.document is None:
         return None, "no turn document (the turn is not resolved)"
-    document = dict(entry.document)
-    document["seeds"] = entry.seeds.model_dump()
+    where = f"turns[{index}].document"
     try:
-        answer = resolve_answer(json.dumps(document))
+        turn = load_turn_document(json.dumps(entry.document))
+        results = _results(turn.results)
     except DocumentError as error:
-        if isinstance(error.__cause__, SeedMissingError) or "seed" in str(error):
-            return None, f"the turn needs a seed not revealed yet ({error})"
-        raise DocumentError(f"turns[{index}].document: {error}") from error
-    return [Roll.model_validate(roll) for roll in answer.get("rolls", [])], None
+        raise DocumentError(f"{where}: {error}") from error
+    if turn.state.turn != entry.turn:
+        raise DocumentError(f"{where}: state.turn is {turn.state.turn}, not {entry.turn}")
+    seeds = TurnSeeds(roll=entry.seeds.roll, deal=entry.seeds.deal)
+    try:
+        resolution = resolve_turn(turn.game, turn.state, turn.orders, results, seeds, turn.late)
+    except (SeedsRequiredError, SeedMissingError) as error:
+        return None, f"a seed is not revealed yet ({error})"
+    except (ResultsError, ModuleStateError) as error:
+        raise DocumentError(f"{where}: {error}") from error
+    return list(resolution.report.rolls), None
 
 
-def verify_rolls_answer(text: str) -> dict[str, Any]:
+def verify_export(text: str) -> dict[str, Any]:
     """The answer of ``verify-rolls`` for an export; raises ``DocumentError`` if malformed."""
-    from rules.cli import DocumentError  # noqa: PLC0415 (the CLI imports us)
-
     try:
         export = _Export.model_validate_json(text)
     except ValidationError as error:

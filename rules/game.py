@@ -261,13 +261,19 @@ class ModuleContractError(RuntimeError):
 class Game:
     """Map, ruleset and module implementations: everything fixed for a campaign's life.
 
-    ``settings`` holds each enabled module's validated settings, by module name.
+    ``settings`` holds each enabled module's validated settings, by module name. ``memo`` lets a
+    module keep what it derived from an input it was given, keyed by that input's identity
+    (states are immutable), so that listing many orders does not parse one state many times;
+    it never changes an answer.
     """
 
     map: CampaignMap
     ruleset: Ruleset = field(default_factory=Ruleset)
     modules: tuple[RulesModule, ...] = ()
     settings: Mapping[str, BaseModel] = field(default_factory=dict)
+    memo: dict[str, tuple[object, object]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     @classmethod
     def create(

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rules.game import Game
 from rules.maps import SectorId
 from rules.modules.siege.settings import WEATHER_STATES
-from rules.modules.siege.state import NAME, SiegeState, load
+from rules.modules.siege.state import NAME, SiegeState, load_in
 from rules.state import CampaignState, SideId
 
 
@@ -83,7 +83,7 @@ def apply_adjustment(game: Game, state: CampaignState, adjustment: Adjustment) -
     Army changes to one side and sector are summed first; a side whose armies all go is out
     (left out of the state, as after resolution).
     """
-    siege = load(state.modules.get(NAME))
+    siege = load_in(game, state)
     problems: list[AdjustmentProblem] = []
     armies = {side: dict(sectors) for side, sectors in state.armies.items()}
     summed: dict[tuple[SideId, SectorId], int] = {}

@@ -9,8 +9,13 @@ from typing import Literal
 from rules.battles import BattlePlan
 from rules.game import Game
 from rules.modules.siege.orders import assault, guard, play_card, steer
-from rules.modules.siege.state import NAME, load
-from rules.modules.siege.validate import validate_late_order, validate_order, weather_control
+from rules.modules.siege.state import load_in
+from rules.modules.siege.validate import (
+    settings_of,
+    validate_late_order,
+    validate_order,
+    weather_control,
+)
 from rules.orders import ModuleOrder, SideOrders
 from rules.state import CampaignState, SideId
 
@@ -22,7 +27,7 @@ def legal_options(
     steers and "before" cards ``side`` may add to ``current``."""
     if side not in state.armies:
         return ()
-    siege = load(state.modules.get(NAME))
+    siege = load_in(game, state)
     held = [sector for sector in game.map.sector_ids() if state.armies_of(side, sector) > 0]
     candidates: list[ModuleOrder] = []
     for sector in held:
@@ -33,8 +38,13 @@ def legal_options(
                 ("vp", "weather") if token.kind == "fortification" else ("vp",)
             )
             candidates.extend(assault(sector, token.id, reward) for reward in rewards)
+    reach = settings_of(game).guard_range
     for token in siege.tokens:
-        candidates.extend(guard(token.id, sector) for sector in held)
+        candidates.extend(
+            guard(token.id, sector)
+            for sector in held
+            if game.map.distance(sector, token.sector) <= reach
+        )
     candidates.extend(steer(sector) for sector in weather_control(game) if sector in held)
     candidates.extend(
         play_card(token.id, "before") for token in siege.tokens if token.controller == side
@@ -54,7 +64,7 @@ def legal_late_options(
     """The "after" cards ``side`` may play now."""
     if side not in state.armies:
         return ()
-    siege = load(state.modules.get(NAME))
+    siege = load_in(game, state)
     candidates = [
         play_card(token.id, "after") for token in siege.tokens if token.controller == side
     ]

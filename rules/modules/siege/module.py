@@ -20,7 +20,7 @@ from rules.modules.siege.settings import (
     WEATHER_STATES,
     SiegeSettings,
 )
-from rules.modules.siege.state import NAME, SiegeState, Token, load, upgrade
+from rules.modules.siege.state import NAME, SiegeState, Token, load_in, upgrade
 from rules.orders import ModuleOrder, Rejection, SideOrders
 from rules.state import CampaignState, SideId
 
@@ -74,7 +74,7 @@ class SiegeModule(RulesModule):
         ).as_json()
 
     def pending_choice(self, game: Game, state: CampaignState) -> DeploymentChoice | None:
-        if load(state.modules.get(NAME)).weather is not None:
+        if load_in(game, state).weather is not None:
             return None
         sides = state.sides()
         return DeploymentChoice(

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from rules.battles import PlanWork
 from rules.dice import Dice
 from rules.modules.siege.orders import AssaultData, GuardData, PlayCardData
-from rules.modules.siege.state import NAME, SiegeState, Token, load
+from rules.modules.siege.state import NAME, SiegeState, Token, load_in
 from rules.modules.siege.validate import SiegeOrder, settings_of, typed_orders
 from rules.state import SideId
 
@@ -96,7 +96,7 @@ def activation_order(
 def plan(work: PlanWork) -> None:
     """Add the siege assaults, chains and cards to the list being made."""
     state, game = work.state, work.game
-    siege = load(state.modules.get(NAME))
+    siege = load_in(game, state)
     if siege.weather is None:
         raise ValueError("siege: the starting weather is not chosen")
     orders = {side: typed_orders(work.accepted[side].extra) for side in state.sides()}

@@ -7,10 +7,10 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
 
-from rules.game import ModuleStateError
+from rules.game import Game, ModuleStateError
 from rules.maps import SectorId
 from rules.modules.siege.settings import TokenKind
-from rules.state import SideId
+from rules.state import CampaignState, SideId
 
 NAME = "siege"
 VERSION = 1
@@ -100,6 +100,18 @@ def upgrade(data: JsonValue) -> JsonValue:
             raise ModuleStateError(f"{NAME}: no upgrade from state version {upgraded['v']}")
         upgraded = step(upgraded)
     return upgraded
+
+
+def load_in(game: Game, state: CampaignState) -> SiegeState:
+    """:func:`load` of ``state``'s siege state, remembered in ``game.memo`` for as long as the
+    same state object is asked about."""
+    raw = state.modules.get(NAME)
+    kept = game.memo.get(NAME)
+    if kept is not None and kept[0] is raw and isinstance(kept[1], SiegeState):
+        return kept[1]
+    loaded = load(raw)
+    game.memo[NAME] = (raw, loaded)
+    return loaded
 
 
 def load(data: JsonValue) -> SiegeState:

@@ -19,7 +19,7 @@ from rules.modules.siege.orders import (
     sector_fields,
 )
 from rules.modules.siege.settings import SiegeSettings
-from rules.modules.siege.state import NAME, SiegeState, load
+from rules.modules.siege.state import NAME, SiegeState, load_in
 from rules.orders import ModuleOrder, Move, OrderRule, Rejection, SideOrders
 from rules.state import CampaignState, SideId
 
@@ -83,7 +83,7 @@ def validate_order(
     typed = _parse(side, order)
     if isinstance(typed, Rejection):
         return typed
-    siege = load(state.modules.get(NAME))
+    siege = load_in(game, state)
     settings = settings_of(game)
     given = typed_orders(current.extra)
     match typed:
@@ -261,7 +261,7 @@ def validate_late_order(
         return typed
     if not isinstance(typed, PlayCardData) or typed.window != "after":
         return reject(side, order, SiegeRule.WRONG_WINDOW, window="after")
-    siege = load(state.modules.get(NAME))
+    siege = load_in(game, state)
     accepted = plan.accepted.get(side)
     before = typed_orders(accepted.extra) if accepted is not None else []
     return _check_card(siege, side, order, typed, typed_orders(current), before)

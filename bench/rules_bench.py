@@ -186,9 +186,9 @@ def random_orders(rng: random.Random, game: Game, state: CampaignState, side: Si
     if listing.reinforce and rng.random() < REINFORCE_SHARE:
         orders = orders.with_order(Reinforce(sector=rng.choice(listing.reinforce)))
     for offered in legal_orders(game, state, side, orders).modules.get("siege", ()):
-        if rng.random() < SIEGE_ORDER_SHARE:
-            if validate_order(game, state, side, offered, orders) is None:
-                orders = orders.with_order(offered)
+        wanted = rng.random() < SIEGE_ORDER_SHARE
+        if wanted and validate_order(game, state, side, offered, orders) is None:
+            orders = orders.with_order(offered)
     return orders
 
 

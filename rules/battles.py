@@ -10,6 +10,7 @@ from typing import Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
 from rules.dice import Dice, Roll, TurnSeeds
+from rules.fields import unset
 from rules.game import Game, ModuleStateError
 from rules.maps import SectorId
 from rules.orders import Attack, Rejection, SideOrders
@@ -46,13 +47,13 @@ class Battle(BaseModel):
     fortified_battles_in_sector: int = 0
     foc: dict[SideId, FocLimits]
     points: int
-    module: str | None = None
-    kind: str | None = None
-    after: int | None = None
-    condition: Literal["attacker_won"] | None = None
-    defender_from: int | None = None
-    loss_sectors: dict[SideId, SectorId] = Field(default_factory=dict)
-    foc_armies: dict[SideId, int] = Field(default_factory=dict)
+    module: str | None = Field(default=None, exclude_if=unset)
+    kind: str | None = Field(default=None, exclude_if=unset)
+    after: int | None = Field(default=None, exclude_if=unset)
+    condition: Literal["attacker_won"] | None = Field(default=None, exclude_if=unset)
+    defender_from: int | None = Field(default=None, exclude_if=unset)
+    loss_sectors: dict[SideId, SectorId] = Field(default_factory=dict, exclude_if=unset)
+    foc_armies: dict[SideId, int] = Field(default_factory=dict, exclude_if=unset)
 
     @model_validator(mode="after")
     def _chain_refers_back(self) -> Self:
@@ -104,7 +105,7 @@ class BattleResult(BaseModel):
     battle: int = Field(ge=1)
     outcome: Outcome
     winner: SideId | None = None
-    modules: dict[str, JsonValue] = Field(default_factory=dict)
+    modules: dict[str, JsonValue] = Field(default_factory=dict, exclude_if=unset)
 
     @model_validator(mode="after")
     def _winner_matches_outcome(self) -> Self:
@@ -127,8 +128,8 @@ class BattlePlan(BaseModel):
     battles: tuple[Battle, ...]
     accepted: dict[SideId, SideOrders]
     rejected: tuple[Rejection, ...]
-    rolls: tuple[Roll, ...] = ()
-    modules: dict[str, JsonValue] = Field(default_factory=dict)
+    rolls: tuple[Roll, ...] = Field(default=(), exclude_if=unset)
+    modules: dict[str, JsonValue] = Field(default_factory=dict, exclude_if=unset)
 
 
 class SeedsRequiredError(ValueError):

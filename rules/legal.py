@@ -13,8 +13,9 @@ move destination or an attack target is listed only if no module refuses it.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from rules.fields import unset
 from rules.game import Game
 from rules.maps import SectorId
 from rules.orders import Attack, ModuleOrder, Move, Reinforce, SideOrders
@@ -65,7 +66,7 @@ class LegalOrders(BaseModel):
     side: SideId
     sectors: tuple[SectorOptions, ...]
     reinforce: tuple[SectorId, ...]
-    modules: dict[str, tuple[ModuleOrder, ...]] = {}
+    modules: dict[str, tuple[ModuleOrder, ...]] = Field(default_factory=dict, exclude_if=unset)
 
     def for_sector(self, sector: SectorId) -> SectorOptions | None:
         """Options in ``sector``, or ``None`` if the side has no armies there."""

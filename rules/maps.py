@@ -20,6 +20,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from rules.fields import unset
+
 SectorId = str
 
 
@@ -88,7 +90,7 @@ class Sector(BaseModel):
     x: float
     y: float
     polygon: tuple[Point, ...] | None = None
-    tags: tuple[str, ...] = ()
+    tags: tuple[str, ...] = Field(default=(), exclude_if=unset)
 
     @field_validator("id")
     @classmethod
@@ -144,7 +146,7 @@ class CampaignMap(BaseModel):
     name: str = Field(min_length=1, max_length=64)
     names: dict[str, str] = Field(default_factory=dict)
     sectors: tuple[Sector, ...]
-    features: tuple[Feature, ...] = ()
+    features: tuple[Feature, ...] = Field(default=(), exclude_if=unset)
 
     @cached_property
     def by_id(self) -> dict[SectorId, Sector]:

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, JsonValue
 
+from rules.fields import unset
 from rules.maps import SectorId
 from rules.state import SideId
 
@@ -73,8 +74,8 @@ class ModuleOrder(BaseModel):
     kind: Literal["module"] = Field(default="module")
     module: str
     data: dict[str, JsonValue]
-    sector: SectorId | None = None
-    claims_sector: bool = False
+    sector: SectorId | None = Field(default=None, exclude_if=unset)
+    claims_sector: bool = Field(default=False, exclude_if=unset)
 
     def claims(self, sector: SectorId) -> bool:
         """True when this order is ``sector``'s order."""

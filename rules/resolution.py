@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from rules.battles import (
     Battle,
@@ -27,6 +27,7 @@ from rules.battles import (
     plan_battles,
 )
 from rules.dice import Dice, Roll, TurnSeeds
+from rules.fields import unset
 from rules.game import Game, ModuleContractError, Step
 from rules.late import accept_late_orders
 from rules.maps import SectorId, sector_id_key
@@ -55,7 +56,7 @@ class ResultProblem(BaseModel):
     code: ResultProblemCode
     battle: int
     side: SideId | None = None
-    detail: str | None = None
+    detail: str | None = Field(default=None, exclude_if=unset)
 
 
 class ResultsError(ValueError):
@@ -158,12 +159,12 @@ class TurnReport(BaseModel):
     victory: VictoryKind | None
     game_over: bool
     log: tuple[str, ...]
-    unplayed: tuple[int, ...] = ()
-    module_losses: tuple[ModuleLoss, ...] = ()
-    rolls: tuple[Roll, ...] = ()
-    modules: dict[str, JsonValue] = {}
-    late: dict[SideId, tuple[ModuleOrder, ...]] = {}
-    late_rejected: tuple[Rejection, ...] = ()
+    unplayed: tuple[int, ...] = Field(default=(), exclude_if=unset)
+    module_losses: tuple[ModuleLoss, ...] = Field(default=(), exclude_if=unset)
+    rolls: tuple[Roll, ...] = Field(default=(), exclude_if=unset)
+    modules: dict[str, JsonValue] = Field(default_factory=dict, exclude_if=unset)
+    late: dict[SideId, tuple[ModuleOrder, ...]] = Field(default_factory=dict, exclude_if=unset)
+    late_rejected: tuple[Rejection, ...] = Field(default=(), exclude_if=unset)
 
 
 class TurnResolution(BaseModel):

@@ -7,6 +7,8 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
+from rules.fields import unset
+
 
 class Outcome(StrEnum):
     """How a battle ended (RULES.md 3.4)."""
@@ -123,7 +125,7 @@ class Ruleset(BaseModel):
     losses: OutcomeLosses = OutcomeLosses()
     foc_table: tuple[FocRow, ...] = DEFAULT_FOC_TABLE
     modules: tuple[str, ...] = ()
-    module_settings: dict[str, dict[str, JsonValue]] = Field(default_factory=dict)
+    module_settings: dict[str, dict[str, JsonValue]] = Field(default_factory=dict, exclude_if=unset)
 
     @model_validator(mode="after")
     def _check_modules(self) -> Self:

@@ -13,6 +13,20 @@ from typing import Any
 
 import pytest
 
+from rules import (
+    Attack,
+    BattleResult,
+    CampaignState,
+    Game,
+    LegalOrders,
+    ModuleOrder,
+    Outcome,
+    Ruleset,
+    SideOrders,
+    builtin_map,
+    legal_orders,
+    resolve_turn,
+)
 from rules.cli import main
 
 HERE = Path(__file__).parent
@@ -41,3 +55,31 @@ def test_answer_is_byte_identical(key: str) -> None:
         want["stdout"],
         want["stderr"],
     )
+
+
+def test_models_dump_as_before_without_modules() -> None:
+    """Storage keeps these models as JSON: the fields added for modules are left out of a dump
+    while they are at their defaults, so stored and exported data keep their shape."""
+    game = Game.create(builtin_map("planet-5"))
+    state = CampaignState(turn=1, armies={"red": {"1": 4}, "blue": {"1": 3}})
+    orders = {"red": SideOrders(attacks=(Attack(sector="1", target="blue"),))}
+    result = BattleResult(battle=1, outcome=Outcome.SOLID, winner="red")
+    report = resolve_turn(game, state, orders, [result]).report
+    assert set(report.model_dump()) == {
+        "turn", "rejected", "battles", "results", "unreported", "casualties", "arrivals",
+        "captured", "gains", "reinforcements", "eliminated", "winner", "victory", "game_over",
+        "log",
+    }  # fmt: skip
+    assert set(report.battles[0].model_dump()) == {
+        "id", "sector", "attacker", "defender", "armies", "fortified",
+        "fortified_battles_in_sector", "foc", "points",
+    }  # fmt: skip
+    assert result.model_dump(mode="json") == {"battle": 1, "outcome": "solid", "winner": "red"}
+    planet = builtin_map("planet-5").model_dump()
+    assert "features" not in planet
+    assert all("tags" not in sector for sector in planet["sectors"])
+    module_order = ModuleOrder(module="kill-test", data={"n": 1})
+    assert module_order.model_dump() == {"kind": "module", "module": "kill-test", "data": {"n": 1}}
+    assert "module_settings" not in Ruleset().model_dump()
+    listing: LegalOrders = legal_orders(game, state, "red")
+    assert "modules" not in listing.model_dump()

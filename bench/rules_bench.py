@@ -1,4 +1,5 @@
-"""Speed of the rules core: turns resolved per second on planet-5 and on a 60-sector grid.
+"""Speed of the rules core: turns resolved per second on planet-5 and on a 60-sector grid,
+each plain and with rule module ``siege``.
 
 Run from the repository root: ``.venv/bin/python bench/rules_bench.py [--seconds S] [--seed N]``.
 
@@ -6,6 +7,9 @@ Each scenario pre-generates realistic turns from a seeded ``random.Random``: a s
 where every side holds several sectors, some of them shared (so there are battles), a valid
 order set per side built from ``rules.legal_orders`` (moves, attacks, reinforcement), and a
 random result for most planned battles (the rest are left unreported, as in a real week).
+With ``siege``, about half the sectors hold a fortification token and a quarter an occult one
+(some controlled), each side adds siege orders taken from the listing (assaults, guards,
+steers, cards), chain battles get results in chain order, and every turn has its roll seed.
 Then ``resolve_turn``, ``plan_battles`` and ``legal_orders`` for one side are each timed, one
 call at a time with ``time.perf_counter``, cycling through the turns for ``--seconds``.
 """
@@ -20,7 +24,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 # The repository root, so the script also runs where the package is not installed.
@@ -29,20 +33,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rules import (
     Attack,
     BattleResult,
+    BattleStatus,
     CampaignMap,
     CampaignState,
     Game,
     Move,
     Outcome,
     Reinforce,
+    Ruleset,
     SideId,
     SideOrders,
+    TurnSeeds,
+    battle_sides,
     builtin_map,
     legal_orders,
     plan_battles,
     resolve_turn,
+    validate_order,
 )
 from rules.mapgen import grid_map
+from rules.modules import BUILTIN_MODULES
 
 ARMIES_PER_SECTOR = (1, 8)
 ATTACK_SHARE = 0.6
@@ -53,6 +63,12 @@ REINFORCE_SHARE = 0.9
 """Chance that a side names its reinforcement sector."""
 UNREPORTED_SHARE = 0.1
 """Chance that a battle has no reported result by the deadline."""
+FORTIFICATION_SHARE = 0.5
+"""With siege: chance that a sector holds a fortification token."""
+OCCULT_SHARE = 0.25
+"""With siege: chance that a sector holds an occult token."""
+SIEGE_ORDER_SHARE = 0.2
+"""With siege: chance that a side gives each siege order the listing offers (if still legal)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +81,8 @@ class Scenario:
     sectors_per_side: tuple[int, int]
     shared_share: float
     """Chance that a side's next sector is picked among sectors other sides already hold."""
+    siege: bool = False
+    """Whether rule module ``siege`` is enabled."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +93,7 @@ class Turn:
     orders: dict[SideId, SideOrders]
     results: tuple[BattleResult, ...]
     battles: int
+    seeds: TurnSeeds | None = None
 
 
 @dataclass(frozen=True)
@@ -116,7 +135,27 @@ def random_state(rng: random.Random, scenario: Scenario) -> CampaignState:
             for sector in sorted(chosen, key=order.__getitem__)
         }
         held.extend(armies[f"side{number}"])
-    return CampaignState(turn=rng.randint(1, 20), armies=armies)
+    state = CampaignState(turn=rng.randint(1, 20), armies=armies)
+    if not scenario.siege:
+        return state
+    tokens: list[dict[str, object]] = []
+    for sector in sector_ids:
+        if rng.random() < FORTIFICATION_SHARE:
+            tokens.append(
+                {"id": f"F{sector}", "kind": "fortification", "sector": sector, "strength": 10}
+            )
+        if rng.random() < OCCULT_SHARE:
+            occult: dict[str, object] = {
+                "id": f"O{sector}",
+                "kind": "occult",
+                "sector": sector,
+                "strength": rng.randint(6, 10),
+            }
+            if rng.random() < 0.5:
+                occult["controller"] = rng.choice(state.sides())
+            tokens.append(occult)
+    siege = {"v": 1, "weather": rng.randrange(8), "tokens": tokens, "vp": {}}
+    return state.model_copy(update={"modules": {"siege": siege}})
 
 
 def random_orders(rng: random.Random, game: Game, state: CampaignState, side: SideId) -> SideOrders:
@@ -146,6 +185,10 @@ def random_orders(rng: random.Random, game: Game, state: CampaignState, side: Si
             )
     if listing.reinforce and rng.random() < REINFORCE_SHARE:
         orders = orders.with_order(Reinforce(sector=rng.choice(listing.reinforce)))
+    for offered in legal_orders(game, state, side, orders).modules.get("siege", ()):
+        wanted = rng.random() < SIEGE_ORDER_SHARE
+        if wanted and validate_order(game, state, side, offered, orders) is None:
+            orders = orders.with_order(offered)
     return orders
 
 
@@ -153,17 +196,25 @@ def random_turn(rng: random.Random, game: Game, scenario: Scenario) -> Turn:
     """One turn: state, valid orders for every side and results for most planned battles."""
     state = random_state(rng, scenario)
     orders = {side: random_orders(rng, game, state, side) for side in state.sides()}
-    plan = plan_battles(game, state, orders)
+    seeds = TurnSeeds(roll=f"{rng.getrandbits(128):032x}") if scenario.siege else None
+    plan = plan_battles(game, state, orders, seeds)
     if plan.rejected:
         raise SystemExit(f"orders built from legal_orders were rejected: {plan.rejected}")
-    results = []
+    results: dict[int, BattleResult] = {}
     for battle in plan.battles:
-        if rng.random() < UNREPORTED_SHARE:
+        sides = battle_sides(plan.battles, results)[battle.id]
+        if sides.status is not BattleStatus.PLAYABLE or rng.random() < UNREPORTED_SHARE:
             continue
         outcome = rng.choice(list(Outcome))
-        winner = rng.choice(battle.participants()) if outcome.has_winner else None
-        results.append(BattleResult(battle=battle.id, outcome=outcome, winner=winner))
-    return Turn(state=state, orders=orders, results=tuple(results), battles=len(plan.battles))
+        winner = rng.choice(sides.participants()) if outcome.has_winner else None
+        results[battle.id] = BattleResult(battle=battle.id, outcome=outcome, winner=winner)
+    return Turn(
+        state=state,
+        orders=orders,
+        results=tuple(results.values()),
+        battles=len(plan.battles),
+        seeds=seeds,
+    )
 
 
 def time_calls(call: Callable[[Turn], object], turns: Sequence[Turn], seconds: float) -> Timing:
@@ -193,7 +244,12 @@ def report(name: str, timing: Timing) -> None:
 
 def run_scenario(scenario: Scenario, seed: int, turns: int, seconds: float) -> None:
     """Generate the scenario's turns, time the rules core on them and print the figures."""
-    game = Game.create(scenario.campaign_map)
+    if scenario.siege:
+        control = {"weather_control": [scenario.campaign_map.sector_ids()[0]]}
+        ruleset = Ruleset(modules=("siege",), module_settings={"siege": control})
+        game = Game.create(scenario.campaign_map, ruleset, BUILTIN_MODULES)
+    else:
+        game = Game.create(scenario.campaign_map)
     rng = random.Random(seed)
     generated = [random_turn(rng, game, scenario) for _ in range(turns)]
     battles = [turn.battles for turn in generated]
@@ -204,12 +260,17 @@ def run_scenario(scenario: Scenario, seed: int, turns: int, seconds: float) -> N
         f" (min {min(battles)}, max {max(battles)}), results given per turn"
         f" mean {statistics.fmean(results):.1f}"
     )
+    if scenario.siege:
+        siege_orders = [
+            sum(len(orders.extra) for orders in turn.orders.values()) for turn in generated
+        ]
+        print(f"  siege orders per turn mean {statistics.fmean(siege_orders):.1f}")
 
     def resolve(turn: Turn) -> object:
-        return resolve_turn(game, turn.state, turn.orders, turn.results)
+        return resolve_turn(game, turn.state, turn.orders, turn.results, turn.seeds)
 
     def plan(turn: Turn) -> object:
-        return plan_battles(game, turn.state, turn.orders)
+        return plan_battles(game, turn.state, turn.orders, turn.seeds)
 
     def list_first_side(turn: Turn) -> object:
         return legal_orders(game, turn.state, turn.state.sides()[0])
@@ -242,21 +303,25 @@ def main() -> None:
         f" {platform.platform()}, {platform.machine()}, {os.cpu_count()} CPUs;"
         f" seed {options.seed}, {options.seconds:g} s per measurement"
     )
+    planet = Scenario(
+        title="planet-5",
+        campaign_map=builtin_map("planet-5"),
+        sides=4,
+        sectors_per_side=(2, 3),
+        shared_share=0.5,
+    )
+    grid = Scenario(
+        title="grid 10x6",
+        campaign_map=grid_map(10, 6),
+        sides=12,
+        sectors_per_side=(3, 6),
+        shared_share=0.4,
+    )
     scenarios = (
-        Scenario(
-            title="planet-5",
-            campaign_map=builtin_map("planet-5"),
-            sides=4,
-            sectors_per_side=(2, 3),
-            shared_share=0.5,
-        ),
-        Scenario(
-            title="grid 10x6",
-            campaign_map=grid_map(10, 6),
-            sides=12,
-            sectors_per_side=(3, 6),
-            shared_share=0.4,
-        ),
+        planet,
+        replace(planet, title="planet-5 + siege", siege=True),
+        grid,
+        replace(grid, title="grid 10x6 + siege", siege=True),
     )
     for scenario in scenarios:
         run_scenario(scenario, options.seed, options.turns, options.seconds)

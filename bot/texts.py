@@ -263,6 +263,14 @@ def describe_map_problem(problem: MapProblem) -> str:
             return _("Sector {sector} has bad geometry: {detail}").format(
                 sector=sector, detail=detail
             )
+        case MapProblemCode.DUPLICATE_FEATURE_ID:
+            return _("Feature id {feature} is used twice.").format(feature=other)
+        case MapProblemCode.FEATURE_UNKNOWN_SECTOR:
+            return _(
+                "Feature {feature} stands in sector {sector}, which is not on the map."
+            ).format(feature=other, sector=sector)
+        case MapProblemCode.MODULE_RULE:
+            return _("A rule module refuses the map: {detail}").format(detail=detail)
 
 
 def describe_orders(

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Self
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
-from rules.game import Game
+from rules.dice import Dice, Roll, TurnSeeds
+from rules.fields import unset
+from rules.game import Game, ModuleStateError
 from rules.maps import SectorId
 from rules.orders import Attack, Rejection, SideOrders
 from rules.ruleset import FocLimits, Outcome
@@ -22,6 +26,14 @@ class Battle(BaseModel):
     ``fortified`` names the defender when it fortified the sector: it may choose the table side
     and re-roll for the first turn, once per turn in that sector however many battles it has
     there (``fortified_battles_in_sector`` says how many share that one use).
+
+    A rule module's battle also names its ``module`` and ``kind``; in a chain it is played only
+    ``after`` battle k when its ``condition`` holds (``attacker_won``: battle k's attacker won),
+    and its defender may be ``defender_from`` battle k (its winner, or its defender on a draw;
+    ``defender`` is then battle k's defender until the result is in). Each side's losses fall in
+    ``loss_sectors[side]`` (default: ``sector``); ``foc_armies[side]`` is the army count its FOC
+    row was read for when that is not its ``armies``. None of these are set for core battles,
+    and the command's JSON carries them only when set.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -35,14 +47,34 @@ class Battle(BaseModel):
     fortified_battles_in_sector: int = 0
     foc: dict[SideId, FocLimits]
     points: int
+    module: str | None = Field(default=None, exclude_if=unset)
+    kind: str | None = Field(default=None, exclude_if=unset)
+    after: int | None = Field(default=None, exclude_if=unset)
+    condition: Literal["attacker_won"] | None = Field(default=None, exclude_if=unset)
+    defender_from: int | None = Field(default=None, exclude_if=unset)
+    loss_sectors: dict[SideId, SectorId] = Field(default_factory=dict, exclude_if=unset)
+    foc_armies: dict[SideId, int] = Field(default_factory=dict, exclude_if=unset)
+
+    @model_validator(mode="after")
+    def _chain_refers_back(self) -> Self:
+        for name, earlier in (("after", self.after), ("defender_from", self.defender_from)):
+            if earlier is not None and not 1 <= earlier < self.id:
+                raise ValueError(f"battle {self.id}: {name} must name an earlier battle")
+        if (self.after is None) != (self.condition is None):
+            raise ValueError(f"battle {self.id}: after and condition go together")
+        return self
 
     def participants(self) -> tuple[SideId, SideId]:
-        """Attacker and defender."""
+        """Attacker and defender (for ``defender_from``, the defender as listed)."""
         return (self.attacker, self.defender)
 
+    def loss_sector(self, side: SideId) -> SectorId:
+        """Where ``side`` loses the armies this battle costs it."""
+        return self.loss_sectors.get(side, self.sector)
+
     def as_json(self) -> dict[str, Any]:
-        """The Appendix A shape of a battle."""
-        return {
+        """The Appendix A shape of a battle, plus the module fields that are set."""
+        data: dict[str, Any] = {
             "id": self.id,
             "sector": self.sector,
             "attacker": self.attacker,
@@ -51,16 +83,29 @@ class Battle(BaseModel):
             "fortified": self.fortified,
             "foc": {side: limits.as_json() for side, limits in self.foc.items()},
         }
+        optional: dict[str, Any] = {
+            "module": self.module,
+            "kind": self.kind,
+            "after": self.after,
+            "condition": self.condition,
+            "defender_from": self.defender_from,
+            "loss_sectors": dict(self.loss_sectors) or None,
+            "foc_armies": dict(self.foc_armies) or None,
+        }
+        data.update({key: value for key, value in optional.items() if value is not None})
+        return data
 
 
 class BattleResult(BaseModel):
-    """How battle ``battle`` ended; a victory names its ``winner``."""
+    """How battle ``battle`` ended; a victory names its ``winner``. ``modules`` carries data a
+    rule module asks for with a result, by module name (checked by the module)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     battle: int = Field(ge=1)
     outcome: Outcome
     winner: SideId | None = None
+    modules: dict[str, JsonValue] = Field(default_factory=dict, exclude_if=unset)
 
     @model_validator(mode="after")
     def _winner_matches_outcome(self) -> Self:
@@ -72,25 +117,106 @@ class BattleResult(BaseModel):
 
 
 class BattlePlan(BaseModel):
-    """The battle list with the orders it was built from, after validation."""
+    """The battle list with the orders it was built from, after validation.
+
+    ``rolls`` are the values drawn for it (in the order drawn) and ``modules`` what each rule
+    module adds to the list (rolls' verdicts, chains, weather ...), by module name.
+    """
 
     model_config = ConfigDict(frozen=True)
 
     battles: tuple[Battle, ...]
     accepted: dict[SideId, SideOrders]
     rejected: tuple[Rejection, ...]
+    rolls: tuple[Roll, ...] = Field(default=(), exclude_if=unset)
+    modules: dict[str, JsonValue] = Field(default_factory=dict, exclude_if=unset)
+
+
+class SeedsRequiredError(ValueError):
+    """An enabled module draws dice and the turn's roll seed was not given."""
+
+
+@dataclass
+class PlanWork:
+    """The battle list being made, handed to each module's ``plan`` after the core battles are
+    numbered. ``dice`` records every draw; ``modules[name]`` is what the module shows."""
+
+    game: Game
+    state: CampaignState
+    accepted: dict[SideId, SideOrders]
+    battles: list[Battle]
+    dice: Dice
+    modules: dict[str, JsonValue] = field(default_factory=dict)
+
+    def add_battle(
+        self,
+        *,
+        sector: SectorId,
+        attacker: SideId,
+        defender: SideId,
+        armies: dict[SideId, int],
+        module: str,
+        kind: str,
+        foc_armies: dict[SideId, int] | None = None,
+        loss_sectors: dict[SideId, SectorId] | None = None,
+        after: int | None = None,
+        condition: Literal["attacker_won"] | None = None,
+        defender_from: int | None = None,
+        fortified: SideId | None = None,
+        fortified_battles_in_sector: int = 0,
+    ) -> Battle:
+        """Add a module battle with the next number; FOC rows are read for ``foc_armies`` where
+        given, else for ``armies``."""
+        rules = self.game.ruleset
+        foc_counts = {**armies, **(foc_armies or {})}
+        battle = Battle(
+            id=len(self.battles) + 1,
+            sector=sector,
+            attacker=attacker,
+            defender=defender,
+            armies=armies,
+            fortified=fortified,
+            fortified_battles_in_sector=fortified_battles_in_sector,
+            foc={side: rules.foc_for(count) for side, count in foc_counts.items()},
+            points=rules.battle_points,
+            module=module,
+            kind=kind,
+            after=after,
+            condition=condition,
+            defender_from=defender_from,
+            loss_sectors=loss_sectors or {},
+            foc_armies=foc_armies or {},
+        )
+        self.battles.append(battle)
+        return battle
 
 
 def plan_battles(
-    game: Game, state: CampaignState, orders: Mapping[SideId, SideOrders]
+    game: Game,
+    state: CampaignState,
+    orders: Mapping[SideId, SideOrders],
+    seeds: TurnSeeds | None = None,
 ) -> BattlePlan:
     """Validate every side's orders and list the battles they make.
 
     Battles are numbered from 1 by sector (map order), attacking side (state order), then
-    declaration order. Sides with orders but no armies get every order rejected. Raises
-    :class:`rules.game.StateOffMapError` if the state has armies off the map.
+    declaration order; rule modules then add theirs (numbered after, in ``ruleset.modules``
+    order), drawing from ``seeds``. Sides with orders but no armies get every order rejected.
+    Raises :class:`rules.game.StateOffMapError` if the state has armies off the map and
+    :class:`SeedsRequiredError` if a module draws dice and ``seeds`` has no roll seed.
     """
     game.check_state(state)
+    if game.uses_dice() and (seeds is None or seeds.roll is None):
+        drawing = ", ".join(module.name for module in game.modules if module.uses_dice)
+        raise SeedsRequiredError(
+            f"seeds.roll: rule module {drawing} draws dice and needs the turn's roll seed"
+        )
+    state = game.upgraded(state)
+    pending = game.pending_choices(state)
+    if pending:
+        raise ModuleStateError(
+            "waiting for a deployment choice: " + ", ".join(f"{c.module}.{c.key}" for c in pending)
+        )
     sides = [*state.sides(), *(side for side in orders if side not in state.armies)]
     accepted: dict[SideId, SideOrders] = {}
     rejected: list[Rejection] = []
@@ -104,11 +230,84 @@ def plan_battles(
         rejected.extend(refused)
         if side in state.armies:
             accepted[side] = kept
+    battles = _number_battles(game, state, accepted)
+    if not game.modules:
+        return BattlePlan(battles=tuple(battles), accepted=accepted, rejected=tuple(rejected))
+    work = PlanWork(game=game, state=state, accepted=accepted, battles=battles, dice=Dice(seeds))
+    for module in game.modules:
+        module.plan(work)
     return BattlePlan(
-        battles=tuple(_number_battles(game, state, accepted)),
+        battles=tuple(work.battles),
         accepted=accepted,
         rejected=tuple(rejected),
+        rolls=tuple(work.dice.rolls),
+        modules=work.modules,
     )
+
+
+class BattleStatus(StrEnum):
+    """Whether a listed battle is fought, given the results so far."""
+
+    PLAYABLE = "playable"
+    WAITING = "waiting"
+    NOT_PLAYED = "not_played"
+
+
+class BattleSides(BaseModel):
+    """A battle's status and its sides given the results so far (``defender`` is ``None``
+    while it waits for the battle it takes its defender from)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    battle: int
+    status: BattleStatus
+    attacker: SideId
+    defender: SideId | None
+
+    def participants(self) -> tuple[SideId, ...]:
+        """The sides known to fight."""
+        return (self.attacker,) if self.defender is None else (self.attacker, self.defender)
+
+
+def battle_sides(
+    battles: Iterable[Battle], results: Mapping[int, BattleResult], *, final: bool = False
+) -> dict[int, BattleSides]:
+    """Every battle's status and sides, in id order, given ``results`` by battle id.
+
+    A battle with ``after`` is played when that battle was played and its ``condition`` holds;
+    with ``defender_from``, its defender is that battle's winner, or its defender on a draw.
+    With ``final`` (resolution), a played battle without a result counts as a draw; otherwise a
+    battle depending on a missing result is ``waiting``. Battles without chain fields are always
+    playable with their listed sides.
+    """
+    known: dict[int, BattleSides] = {}
+    for battle in sorted(battles, key=lambda b: b.id):
+        status, defender = BattleStatus.PLAYABLE, battle.defender
+        for earlier_id, role in ((battle.after, "after"), (battle.defender_from, "from")):
+            if earlier_id is None or status is not BattleStatus.PLAYABLE:
+                continue
+            earlier = known.get(earlier_id)
+            if earlier is None or earlier.status is BattleStatus.NOT_PLAYED:
+                status = BattleStatus.NOT_PLAYED
+                continue
+            result = results.get(earlier_id)
+            if earlier.status is BattleStatus.WAITING or (result is None and not final):
+                status = BattleStatus.WAITING
+                continue
+            winner = result.winner if result is not None else None
+            if role == "after" and winner != earlier.attacker:
+                status = BattleStatus.NOT_PLAYED
+            elif role == "from":
+                defender = winner if winner is not None else earlier.defender or battle.defender
+        known[battle.id] = BattleSides(
+            battle=battle.id,
+            status=status,
+            attacker=battle.attacker,
+            defender=None
+            if status is BattleStatus.WAITING and battle.defender_from is not None
+            else defender,
+        )
+    return known
 
 
 def _number_battles(

@@ -1,8 +1,15 @@
-"""``python -m rules battles|resolve``: the adjudicator as a command (RULES.md Appendix A).
+"""``python -m rules battles|resolve|verify-rolls``: the adjudicator as a command (RULES.md
+Appendix A, extended for rule modules by MODULES.md A2.13).
 
-Reads one JSON turn document on standard input and writes one JSON answer on standard output.
+Reads one JSON document on standard input and writes one JSON answer on standard output.
 Exit status 0 when the document was understood (rejected orders are data), 2 with a message on
-standard error when it was not.
+standard error when it was not; ``verify-rolls`` exits 1 when a roll does not verify.
+
+With rule modules (``ruleset.modules``), the turn document may also carry ``state.modules``,
+each side's ``modules`` and ``late`` orders (``[{module, data}]``), ``seeds`` (``{roll,
+deal}``) and results' ``modules``; the answers then add ``state.modules``, ``rolls``,
+``modules`` (and ``late_rejected`` for ``resolve``). With no module enabled, answers are
+byte-identical to those before modules existed.
 """
 
 from __future__ import annotations
@@ -14,10 +21,18 @@ from typing import IO, Any, NoReturn
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from rules.battles import BattleResult, plan_battles
-from rules.game import Game, UnknownModuleError
+from rules.battles import BattleResult, SeedsRequiredError, plan_battles
+from rules.dice import SeedMissingError, TurnSeeds
+from rules.game import (
+    Game,
+    ModuleConflictError,
+    ModuleSettingsError,
+    ModuleStateError,
+    UnknownModuleError,
+)
 from rules.maps import BUILTIN_MAPS, CampaignMap, MapError, builtin_map, parse_map
-from rules.orders import Attack, Move, OrderRule, Rejection, SideOrders, order_json
+from rules.modules import BUILTIN_MODULES
+from rules.orders import Attack, ModuleOrder, Move, OrderRule, Rejection, SideOrders, order_json
 from rules.resolution import ResultsError, resolve_turn
 from rules.ruleset import Outcome, Ruleset
 from rules.state import CampaignState
@@ -34,6 +49,7 @@ class _Strict(BaseModel):
 class _StateDoc(_Strict):
     turn: StrictInt = Field(ge=0)
     armies: dict[str, dict[str, StrictInt]]
+    modules: dict[str, Any] = {}
 
 
 class _MoveDoc(_Strict):
@@ -47,10 +63,22 @@ class _AttackDoc(_Strict):
     target: str
 
 
+class _ModuleOrderDoc(_Strict):
+    module: str
+    data: dict[str, Any]
+
+
 class _OrdersDoc(_Strict):
     moves: list[_MoveDoc] = []
     attacks: list[_AttackDoc] = []
     reinforce: str | None = None
+    modules: list[_ModuleOrderDoc] = []
+    late: list[_ModuleOrderDoc] = []
+
+
+class _SeedsDoc(_Strict):
+    roll: str | None = Field(default=None, min_length=1)
+    deal: str | None = Field(default=None, min_length=1)
 
 
 class _TurnDoc(_Strict):
@@ -59,30 +87,87 @@ class _TurnDoc(_Strict):
     state: _StateDoc
     orders: dict[str, _OrdersDoc] = {}
     results: list[Any] = []
+    seeds: _SeedsDoc | None = None
+
+
+class TurnDocument:
+    """A turn document, understood: the game, the state, orders, late orders, the raw results
+    (checked by the command that uses them) and the seeds."""
+
+    def __init__(
+        self,
+        game: Game,
+        state: CampaignState,
+        orders: dict[str, SideOrders],
+        late: dict[str, tuple[ModuleOrder, ...]],
+        results: list[Any],
+        seeds: TurnSeeds | None,
+    ) -> None:
+        self.game = game
+        self.state = state
+        self.orders = orders
+        self.late = late
+        self.results = results
+        self.seeds = seeds
+
+
+def _module_order(game: Game, given: _ModuleOrderDoc) -> ModuleOrder:
+    module = game.module(given.module)
+    if module is None:
+        return ModuleOrder(module=given.module, data=given.data)
+    return module.parse_order(given.data)
+
+
+def _create_game(campaign_map: CampaignMap, ruleset: Ruleset) -> Game:
+    try:
+        return Game.create(campaign_map, ruleset, BUILTIN_MODULES)
+    except UnknownModuleError as error:
+        known = ", ".join(module.name for module in BUILTIN_MODULES)
+        raise DocumentError(
+            f"ruleset.modules: unknown rule module {error.args[0]!r} (built-in: {known})"
+        ) from error
+    except (ModuleSettingsError, ModuleConflictError) as error:
+        raise DocumentError(f"ruleset.{error}") from error
+    except MapError as error:
+        raise DocumentError(f"map: {error}") from error
 
 
 def _load(text: str) -> tuple[Game, CampaignState, dict[str, SideOrders], list[Any]]:
+    """Game, state, orders and raw results of a turn document (the map renderer's reader)."""
+    turn = load_turn_document(text)
+    return turn.game, turn.state, turn.orders, turn.results
+
+
+def load_turn_document(text: str) -> TurnDocument:
+    """Read a turn document; raises :class:`DocumentError` when it cannot be used."""
     try:
         doc = _TurnDoc.model_validate_json(text)
     except ValidationError as error:
         raise DocumentError(_first_errors(error)) from error
-    game = Game.create(_load_map(doc.map), _load_ruleset(doc.ruleset))
+    game = _create_game(_load_map(doc.map), _load_ruleset(doc.ruleset))
     for side, sectors in doc.state.armies.items():
         for sector, count in sectors.items():
             if sector not in game.map.by_id:
                 raise DocumentError(f"state.armies.{side}: sector {sector!r} is not on the map")
             if count < 0:
                 raise DocumentError(f"state.armies.{side}.{sector}: negative army count {count}")
-    state = CampaignState(turn=doc.state.turn, armies=doc.state.armies)
+    state = CampaignState(turn=doc.state.turn, armies=doc.state.armies, modules=doc.state.modules)
     orders = {
         side: SideOrders(
             moves=tuple(Move(source=m.source, to=m.to, count=m.count) for m in given.moves),
             attacks=tuple(Attack(sector=a.sector, target=a.target) for a in given.attacks),
             reinforce=given.reinforce,
+            extra=tuple(_module_order(game, m) for m in given.modules),
         )
         for side, given in doc.orders.items()
     }
-    return game, state, orders, doc.results
+    late = {
+        side: tuple(_module_order(game, m) for m in given.late)
+        for side, given in doc.orders.items()
+        if given.late
+    }
+    seeds = None if doc.seeds is None else TurnSeeds(roll=doc.seeds.roll, deal=doc.seeds.deal)
+    return TurnDocument(game, state, orders, late, doc.results, seeds)
 
 
 def _load_map(value: str | dict[str, Any]) -> CampaignMap:
@@ -101,14 +186,9 @@ def _load_map(value: str | dict[str, Any]) -> CampaignMap:
 
 def _load_ruleset(overrides: dict[str, Any]) -> Ruleset:
     try:
-        ruleset = Ruleset.with_overrides(overrides)
+        return Ruleset.with_overrides(overrides)
     except ValidationError as error:
         raise DocumentError("ruleset: " + _first_errors(error)) from error
-    if ruleset.modules:
-        raise DocumentError(
-            f"ruleset.modules: this command has no rule modules ({', '.join(ruleset.modules)})"
-        )
-    return ruleset
 
 
 def _first_errors(error: ValidationError, limit: int = 5) -> str:
@@ -126,6 +206,7 @@ class _ResultDoc(BaseModel):
     battle: StrictInt
     outcome: Outcome
     winner: StrictStr | None = None
+    modules: dict[str, Any] = {}
 
 
 def _results(raw: list[Any]) -> list[BattleResult]:
@@ -133,15 +214,21 @@ def _results(raw: list[Any]) -> list[BattleResult]:
     for index, item in enumerate(raw):
         try:
             given = _ResultDoc.model_validate(item)
-            results.append(BattleResult.model_validate(given.model_dump()))
+            results.append(BattleResult.model_validate(given.model_dump(exclude_defaults=True)))
         except ValidationError as error:
             raise DocumentError(f"results[{index}]: " + _first_errors(error)) from error
     return results
 
 
-def describe_rejection(rejection: Rejection) -> str:
-    """English text for a refused order, naming the rule and what to do instead."""
+def describe_rejection(rejection: Rejection, game: Game | None = None) -> str:
+    """English text for a refused order, naming the rule and what to do instead (a module's
+    own text for its rules, where ``game`` has the module)."""
     p = rejection.params
+    module = game.module(str(p.get("module"))) if game is not None else None
+    if rejection.rule is OrderRule.MODULE_RULE and module is not None:
+        text = module.describe_rejection(rejection)
+        if text is not None:
+            return text
     texts = {
         OrderRule.SIDE_NOT_IN_PLAY: "this side has no armies on the map and cannot give orders",
         OrderRule.UNKNOWN_SECTOR: f"there is no sector {p.get('sector')} on the map",
@@ -180,49 +267,76 @@ def describe_rejection(rejection: Rejection) -> str:
         ),
         OrderRule.UNKNOWN_MODULE: f"rule module {p.get('module')} is not enabled",
         OrderRule.MODULE_RULE: f"rule module {p.get('module')} refuses it: {p.get('rule')}",
+        OrderRule.SECTOR_HAS_MODULE_ORDER: (
+            f"sector {p.get('sector')} already has a {p.get('module')} order: one order per sector"
+        ),
     }
     return texts.get(rejection.rule, rejection.rule.value)
 
 
-def _rejected_json(rejections: tuple[Rejection, ...]) -> list[dict[str, Any]]:
+def _rejected_json(rejections: tuple[Rejection, ...], game: Game) -> list[dict[str, Any]]:
     return [
         {
             "side": r.side,
             "order": order_json(r.order) if r.order is not None else None,
             "rule": r.rule.value,
-            "message": describe_rejection(r),
+            **({"params": dict(r.params)} if game.modules and r.params else {}),
+            "message": describe_rejection(r, game),
         }
         for r in rejections
     ]
 
 
+_RULE_ERRORS = (SeedsRequiredError, SeedMissingError, ModuleStateError)
+
+
 def battles_answer(text: str) -> dict[str, Any]:
     """The answer of ``battles`` for a turn document; raises :class:`DocumentError`."""
-    game, state, orders, _ = _load(text)
-    plan = plan_battles(game, state, orders)
-    return {
-        "rejected": _rejected_json(plan.rejected),
+    turn = load_turn_document(text)
+    try:
+        plan = plan_battles(turn.game, turn.state, turn.orders, turn.seeds)
+    except _RULE_ERRORS as error:
+        raise DocumentError(str(error)) from error
+    answer: dict[str, Any] = {
+        "rejected": _rejected_json(plan.rejected, turn.game),
         "battles": [battle.as_json() for battle in plan.battles],
     }
+    if turn.game.modules:
+        answer["rolls"] = [roll.as_json() for roll in plan.rolls]
+        answer["modules"] = plan.modules
+    return answer
 
 
 def resolve_answer(text: str) -> dict[str, Any]:
     """The answer of ``resolve`` for a turn document; raises :class:`DocumentError`."""
-    game, state, orders, raw_results = _load(text)
-    results = _results(raw_results)
+    turn = load_turn_document(text)
+    results = _results(turn.results)
     try:
-        resolution = resolve_turn(game, state, orders, results)
+        resolution = resolve_turn(
+            turn.game, turn.state, turn.orders, results, turn.seeds, turn.late
+        )
     except ResultsError as error:
         raise DocumentError(f"results: {error}") from error
-    report = resolution.report
-    return {
-        "rejected": _rejected_json(report.rejected),
+    except _RULE_ERRORS as error:
+        raise DocumentError(str(error)) from error
+    report, game = resolution.report, turn.game
+    state: dict[str, Any] = {"turn": resolution.state.turn, "armies": resolution.state.armies}
+    if game.modules:
+        state["modules"] = resolution.state.modules
+    answer: dict[str, Any] = {
+        "rejected": _rejected_json(report.rejected, game),
         "battles": [battle.as_json() for battle in report.battles],
-        "state": {"turn": resolution.state.turn, "armies": resolution.state.armies},
+        "state": state,
         "captured": {side: list(sectors) for side, sectors in report.captured.items()},
         "winner": report.winner,
         "log": list(report.log),
     }
+    if game.modules:
+        answer["late_rejected"] = _rejected_json(report.late_rejected, game)
+        answer["unplayed"] = list(report.unplayed)
+        answer["rolls"] = [roll.as_json() for roll in report.rolls]
+        answer["modules"] = report.modules
+    return answer
 
 
 class _UsageError(Exception):
@@ -234,7 +348,18 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
-COMMANDS = {"battles": battles_answer, "resolve": resolve_answer}
+def verify_rolls_answer(text: str) -> dict[str, Any]:
+    """The answer of ``verify-rolls`` for a campaign export (see :mod:`rules.verify`)."""
+    from rules.verify import verify_export  # noqa: PLC0415 (rules.verify reads documents here)
+
+    return verify_export(text)
+
+
+COMMANDS = {
+    "battles": battles_answer,
+    "resolve": resolve_answer,
+    "verify-rolls": verify_rolls_answer,
+}
 
 
 def main(
@@ -247,7 +372,10 @@ def main(
     stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
     parser = _Parser(
         prog="python -m rules",
-        description="Adjudicate a turn of the planetary campaign from a JSON document on stdin.",
+        description=(
+            "Adjudicate a turn of the planetary campaign from a JSON document on stdin, "
+            "or re-derive every roll of an exported campaign (verify-rolls)."
+        ),
     )
     parser.add_argument("command", choices=sorted(COMMANDS), help="what to compute")
     try:
@@ -259,11 +387,12 @@ def main(
     try:
         answer = COMMANDS[args.command](stdin.read())
     except (DocumentError, UnknownModuleError) as error:
-        print(f"python -m rules {args.command}: malformed turn document: {error}", file=stderr)
+        what = "export" if args.command == "verify-rolls" else "turn document"
+        print(f"python -m rules {args.command}: malformed {what}: {error}", file=stderr)
         return 2
     except UnicodeDecodeError as error:
         print(f"python -m rules {args.command}: input is not UTF-8 text: {error}", file=stderr)
         return 2
     json.dump(answer, stdout, ensure_ascii=False, indent=2)
     stdout.write("\n")
-    return 0
+    return 1 if answer.get("failed") else 0

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, JsonValue
 
-from rules.game import Game
+from rules.dice import Dice, Roll, TurnSeeds
+from rules.game import Game, ModuleStateError
 from rules.maps import SectorId
 from rules.orders import OrderRule
 from rules.state import CampaignState, SideId
@@ -85,18 +86,44 @@ def default_deployment(game: Game, others: Mapping[SideId, Mapping[SectorId, int
     return {sector: share + (1 if index < extra else 0) for index, sector in enumerate(chosen)}
 
 
+class DeploymentChoiceError(ValueError):
+    """A rule module's deployment choice is refused (``module`` and its ``reason``)."""
+
+    def __init__(self, module: str, reason: str) -> None:
+        self.module = module
+        self.reason = reason
+        super().__init__(f"{module}: {reason}")
+
+
 def deployed_state(
-    game: Game, placements: Mapping[SideId, Mapping[SectorId, int]]
+    game: Game,
+    placements: Mapping[SideId, Mapping[SectorId, int]],
+    choices: Mapping[str, JsonValue] | None = None,
 ) -> CampaignState:
     """The state at the start of turn 1 from every side's placement (sides in the given order).
 
-    Raises :class:`DeploymentError` for the first side whose placement is invalid.
+    ``choices`` are rule modules' deployment choices by module name (siege: the starting
+    weather, picked once the board is known); a module whose choice is not given yet starts
+    with it pending (:meth:`rules.game.Game.pending_choices`), and the bot calls this again with
+    it. Raises :class:`DeploymentError` for the first side whose placement is invalid, and
+    :class:`DeploymentChoiceError` for a refused choice.
     """
     for side, placement in placements.items():
         problems = check_deployment(game, placement)
         if problems:
             raise DeploymentError(side, problems)
-    modules = {module.name: module.initial_state(game) for module in game.modules}
+    choices = choices or {}
+    unknown = [name for name in choices if game.module(name) is None]
+    if unknown:
+        raise DeploymentChoiceError(", ".join(unknown), "not an enabled module")
+    modules: dict[str, JsonValue] = {}
+    for module in game.modules:
+        choice = choices.get(module.name)
+        if choice is not None:
+            reason = module.check_choice(game, tuple(placements), choice)
+            if reason is not None:
+                raise DeploymentChoiceError(module.name, reason)
+        modules[module.name] = module.initial_state(game, choice)
     return CampaignState(
         turn=1,
         armies={
@@ -105,3 +132,35 @@ def deployed_state(
         },
         modules=modules,
     )
+
+
+class TurnStart(BaseModel):
+    """A turn's state once its orders window opens, and the values drawn for it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    state: CampaignState
+    rolls: tuple[Roll, ...]
+
+
+def start_turn(game: Game, state: CampaignState, seeds: TurnSeeds | None = None) -> TurnStart:
+    """The state when the orders window of ``state.turn`` opens: every module's ``begin_turn``
+    (a hand dealt, a hero entering), drawn from ``seeds``; the bot calls it whenever it stores a
+    turn start. Module states are brought to their current version. Raises
+    :class:`rules.game.ModuleStateError` while a deployment choice is pending.
+    """
+    state = game.upgraded(state)
+    pending = game.pending_choices(state)
+    if pending:
+        raise ModuleStateError(
+            "waiting for a deployment choice: " + ", ".join(f"{c.module}.{c.key}" for c in pending)
+        )
+    if not game.modules:
+        return TurnStart(state=state, rolls=())
+    dice = Dice(seeds)
+    modules = dict(state.modules)
+    for module in game.modules:
+        modules[module.name] = module.begin_turn(
+            game, state.model_copy(update={"modules": modules}), dice
+        )
+    return TurnStart(state=state.model_copy(update={"modules": modules}), rolls=tuple(dice.rolls))

@@ -1,31 +1,60 @@
 """The fixed rules of one campaign (map, ruleset, modules) and the extension point for modules.
 
-A rules module (RULES.md section 5) adds to the core without rewriting it:
+A rules module (RULES.md section 5, MODULES.md A) adds to the core without rewriting it. A module
+is a package ``rules/modules/<name>/`` whose :class:`RulesModule` subclass may add:
 
-* **state**: ``CampaignState.modules[module.name]``, any JSON value the module owns;
-* **order kinds**: ``ModuleOrder(module=name, data=...)``, checked by ``module.validate_order``;
-* **resolution steps**: ``module.hooks()`` returns functions run before or after a core step.
+* **settings**: ``Settings``, a pydantic model of its parameters; a campaign stores only the
+  overrides in ``Ruleset.module_settings[name]``, checked by :meth:`Game.create`, which also
+  asks the module to check the map (:meth:`RulesModule.check_map`);
+* **state**: ``CampaignState.modules[name]``, JSON the module owns, made by
+  :meth:`RulesModule.initial_state` (with a deployment choice, if the module has one), brought up
+  to date by :meth:`RulesModule.upgrade` (the state carries its version as ``"v"``) and changed
+  at the start of a turn by :meth:`RulesModule.begin_turn`;
+* **orders**: ``ModuleOrder(module=name, data=...)`` checked by
+  :meth:`RulesModule.validate_order` and listed by :meth:`RulesModule.legal_options`; an order
+  may be a sector's order (``claims_sector``); core orders may be refused by
+  :meth:`RulesModule.check_core_order`; **late orders** (given after the battle list) are checked
+  by :meth:`RulesModule.validate_late_order`;
+* **the battle list**: :meth:`RulesModule.plan` runs after the core battles are numbered and
+  may draw dice and add battles (numbered after the core's, in ``ruleset.modules`` order);
+* **resolution steps**: :meth:`RulesModule.hooks` returns functions run before, after or instead
+  of a core step (at most one module replaces a step); after ``victory`` a hook may name a
+  winner only when the core named none.
 
 The core knows no module by name; a campaign enables modules through ``Ruleset.modules`` and the
-caller hands the implementations to :meth:`Game.create`.
+caller hands the implementations (``rules.modules.BUILTIN_MODULES``) to :meth:`Game.create`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
-from pydantic import JsonValue
+from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
-from rules.maps import CampaignMap
-from rules.orders import ModuleOrder, Rejection, SideOrders
+from rules.maps import CampaignMap, MapError, MapProblem
+from rules.orders import (
+    Attack,
+    Fortify,
+    ModuleOrder,
+    Move,
+    OrderRule,
+    Reinforce,
+    Rejection,
+    SideOrders,
+)
 from rules.ruleset import Ruleset
 from rules.state import CampaignState, SideId
 
 if TYPE_CHECKING:
+    from rules.battles import Battle, BattlePlan, PlanWork
+    from rules.dice import Dice
     from rules.resolution import TurnWork
+
+CoreOrder = Move | Attack | Fortify | Reinforce
+SettingsT = TypeVar("SettingsT", bound=BaseModel)
 
 
 class Step(StrEnum):
@@ -41,21 +70,74 @@ class Step(StrEnum):
 
 @dataclass(frozen=True)
 class StepHook:
-    """Run ``run`` on the turn's working copy just ``when`` the core step ``anchor``."""
+    """Run ``run`` on the turn's working copy just ``when`` the core step ``anchor``
+    (``instead``: the core step does not run; at most one module per step)."""
 
     anchor: Step
-    when: Literal["before", "after"]
+    when: Literal["before", "after", "instead"]
     run: Callable[[TurnWork], None]
 
 
+class NoSettings(BaseModel):
+    """The settings of a module that has none: nothing may be given."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class DeploymentChoice(BaseModel):
+    """A choice a module needs after deployment, before turn 1 (siege: the starting weather).
+
+    ``side`` makes it (``None``: the GM); ``options`` are the values it may pick.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    module: str
+    key: str
+    side: SideId | None
+    options: tuple[JsonValue, ...]
+
+
 class RulesModule:
-    """Base of an optional rules module. Subclasses set ``name`` and override what they add."""
+    """Base of an optional rules module. Subclasses set ``name`` and override what they add.
+
+    Every default here changes nothing, so a module overrides only what it adds.
+    """
 
     name: str = ""
+    Settings: type[BaseModel] = NoSettings
+    uses_dice: bool = False
+    """True when the module draws from the turn's seeds: planning without them is an error."""
 
-    def initial_state(self, game: Game) -> JsonValue:
-        """The module's state at deployment."""
+    def check_map(self, game: Game) -> Sequence[MapProblem]:
+        """Problems of the map's features (and of the settings against the map) for this
+        module; :meth:`Game.create` refuses the game if there are any."""
+        return ()
+
+    def initial_state(self, game: Game, choice: JsonValue = None) -> JsonValue:
+        """The module's state at deployment, given its deployment choice (``None``: not made)."""
         return None
+
+    def pending_choice(self, game: Game, state: CampaignState) -> DeploymentChoice | None:
+        """The deployment choice ``state`` still waits for, if any."""
+        return None
+
+    def check_choice(self, game: Game, sides: Sequence[SideId], choice: JsonValue) -> str | None:
+        """Why ``choice`` cannot be this module's deployment choice; ``None`` if it can."""
+        return "this module has no deployment choice"
+
+    def upgrade(self, data: JsonValue) -> JsonValue:
+        """The module's state brought to the current version (it carries ``"v"``)."""
+        return data
+
+    def begin_turn(self, game: Game, state: CampaignState, dice: Dice) -> JsonValue:
+        """The module's state when a turn's orders window opens (dealt hands, new heroes)."""
+        return state.modules.get(self.name)
+
+    def parse_order(self, data: dict[str, JsonValue]) -> ModuleOrder:
+        """A module order from its ``data`` (as the command reads it), ``sector`` and
+        ``claims_sector`` filled in from it."""
+        return ModuleOrder(module=self.name, data=data)
 
     def validate_order(
         self,
@@ -68,9 +150,71 @@ class RulesModule:
         """Check one of this module's orders; ``None`` accepts it."""
         return None
 
+    def check_core_order(
+        self,
+        game: Game,
+        state: CampaignState,
+        side: SideId,
+        order: CoreOrder,
+        current: SideOrders,
+    ) -> Rejection | None:
+        """Refuse a core order the core accepts (a move out of a guarded sector ...).
+
+        For a move the answer may depend on its source and destination, not on its count: the
+        legal-orders listing asks once per destination."""
+        return None
+
+    def legal_options(
+        self, game: Game, state: CampaignState, side: SideId, current: SideOrders
+    ) -> tuple[ModuleOrder, ...]:
+        """Every order of this module ``side`` may add to ``current`` now (each one accepted by
+        :meth:`validate_order`)."""
+        return ()
+
+    def plan(self, work: PlanWork) -> None:
+        """Add to the battle list: draw dice, add battles, record what the list shows."""
+
+    def validate_late_order(
+        self,
+        game: Game,
+        state: CampaignState,
+        plan: BattlePlan,
+        side: SideId,
+        order: ModuleOrder,
+        current: tuple[ModuleOrder, ...],
+    ) -> Rejection | None:
+        """Check an order given after the battle list (``current``: the side's late orders so
+        far); ``None`` accepts it. By default the module has no late orders."""
+        return Rejection(
+            side=side,
+            order=order,
+            rule=OrderRule.MODULE_RULE,
+            params={"module": self.name, "rule": "no_late_orders"},
+        )
+
+    def legal_late_options(
+        self,
+        game: Game,
+        state: CampaignState,
+        plan: BattlePlan,
+        side: SideId,
+        current: tuple[ModuleOrder, ...],
+    ) -> tuple[ModuleOrder, ...]:
+        """Every late order ``side`` may add to ``current`` now."""
+        return ()
+
+    def check_result(self, battle: Battle, data: JsonValue) -> str | None:
+        """Why ``data`` (a result's ``modules[name]``) is wrong for ``battle``; ``None`` if not.
+        By default a module takes no data with results."""
+        return "this module takes no data with a battle result"
+
     def hooks(self) -> Sequence[StepHook]:
         """Resolution steps this module adds."""
         return ()
+
+    def describe_rejection(self, rejection: Rejection) -> str | None:
+        """English text for one of this module's rejections (the command's ``message``)."""
+        return None
 
 
 class StateOffMapError(ValueError):
@@ -88,13 +232,48 @@ class UnknownModuleError(KeyError):
     """A ruleset names a module whose implementation was not supplied."""
 
 
+class ModuleSettingsError(ValueError):
+    """A module's settings do not fit its ``Settings`` model."""
+
+    def __init__(self, module: str, error: ValidationError) -> None:
+        self.module = module
+        self.error = error
+        parts = [
+            ".".join(str(part) for part in issue["loc"]) + ": " + issue["msg"]
+            for issue in error.errors()[:5]
+        ]
+        super().__init__(f"module_settings.{module}: " + "; ".join(parts))
+
+
+class ModuleConflictError(ValueError):
+    """Two enabled modules both replace one core step."""
+
+
+class ModuleStateError(ValueError):
+    """A module's state in a campaign state is missing, of an unknown version or malformed."""
+
+
+class ModuleContractError(RuntimeError):
+    """A module broke the extension point's contract (a bug in the module, not bad input)."""
+
+
 @dataclass(frozen=True)
 class Game:
-    """Map, ruleset and module implementations: everything fixed for a campaign's life."""
+    """Map, ruleset and module implementations: everything fixed for a campaign's life.
+
+    ``settings`` holds each enabled module's validated settings, by module name. ``memo`` lets a
+    module keep what it derived from an input it was given, keyed by that input's identity
+    (states are immutable), so that listing many orders does not parse one state many times;
+    it never changes an answer.
+    """
 
     map: CampaignMap
     ruleset: Ruleset = field(default_factory=Ruleset)
     modules: tuple[RulesModule, ...] = ()
+    settings: Mapping[str, BaseModel] = field(default_factory=dict)
+    memo: dict[str, tuple[object, object]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     @classmethod
     def create(
@@ -103,17 +282,41 @@ class Game:
         ruleset: Ruleset | None = None,
         available: Iterable[RulesModule] = (),
     ) -> Game:
-        """A game whose modules are those ``ruleset.modules`` names, taken from ``available``."""
+        """A game whose modules are those ``ruleset.modules`` names, taken from ``available``.
+
+        Raises :class:`UnknownModuleError`, :class:`ModuleSettingsError`,
+        :class:`ModuleConflictError`, or :class:`rules.maps.MapError` when a module refuses the
+        map.
+        """
         ruleset = ruleset or Ruleset()
         by_name = {module.name: module for module in available}
         missing = [name for name in ruleset.modules if name not in by_name]
         if missing:
             raise UnknownModuleError(", ".join(missing))
-        return cls(
-            map=campaign_map,
-            ruleset=ruleset,
-            modules=tuple(by_name[name] for name in ruleset.modules),
-        )
+        modules = tuple(by_name[name] for name in ruleset.modules)
+        replaced: dict[Step, str] = {}
+        for module in modules:
+            for hook in module.hooks():
+                if hook.when != "instead":
+                    continue
+                other = replaced.setdefault(hook.anchor, module.name)
+                if other != module.name:
+                    raise ModuleConflictError(
+                        f"modules {other} and {module.name} both replace step {hook.anchor.value}"
+                    )
+        settings: dict[str, BaseModel] = {}
+        for module in modules:
+            try:
+                settings[module.name] = module.Settings.model_validate(
+                    ruleset.module_settings.get(module.name, {})
+                )
+            except ValidationError as error:
+                raise ModuleSettingsError(module.name, error) from error
+        game = cls(map=campaign_map, ruleset=ruleset, modules=modules, settings=settings)
+        problems = [problem for module in modules for problem in module.check_map(game)]
+        if problems:
+            raise MapError(problems)
+        return game
 
     def check_state(self, state: CampaignState) -> None:
         """Raise :class:`StateOffMapError` if ``state`` has armies off this game's map."""
@@ -130,7 +333,14 @@ class Game:
         """The enabled module called ``name``, if any."""
         return next((module for module in self.modules if module.name == name), None)
 
-    def hooks(self, anchor: Step, when: Literal["before", "after"]) -> list[StepHook]:
+    def settings_of(self, name: str, model: type[SettingsT]) -> SettingsT:
+        """The validated settings of module ``name`` as ``model``."""
+        value = self.settings.get(name)
+        if not isinstance(value, model):
+            raise ModuleContractError(f"module {name} has no settings of type {model.__name__}")
+        return value
+
+    def hooks(self, anchor: Step, when: Literal["before", "after", "instead"]) -> list[StepHook]:
         """Module hooks for one point of the pipeline, in module order."""
         return [
             hook
@@ -138,3 +348,23 @@ class Game:
             for hook in module.hooks()
             if hook.anchor == anchor and hook.when == when
         ]
+
+    def uses_dice(self) -> bool:
+        """True when an enabled module draws from the turn's seeds."""
+        return any(module.uses_dice for module in self.modules)
+
+    def pending_choices(self, state: CampaignState) -> tuple[DeploymentChoice, ...]:
+        """The deployment choices ``state`` still waits for, in module order."""
+        found = (module.pending_choice(self, state) for module in self.modules)
+        return tuple(choice for choice in found if choice is not None)
+
+    def upgraded(self, state: CampaignState) -> CampaignState:
+        """``state`` with every enabled module's state brought to its current version."""
+        if not self.modules:
+            return state
+        modules = dict(state.modules)
+        for module in self.modules:
+            modules[module.name] = module.upgrade(state.modules.get(module.name))
+        if modules == state.modules:
+            return state
+        return state.model_copy(update={"modules": modules})

@@ -5,15 +5,20 @@ The listing is computed against the side's ``current`` orders exactly as
 validation accepts it (a property test holds the two together). To offer "change this sector's
 order", list against ``current.without_sector(sector)``, as :func:`rules.validation.enter_order`
 validates a move; for "add an attack", against ``current.without_move(sector)``.
+
+Rule modules add their own orders (``LegalOrders.modules``, from each module's
+``legal_options``) and may withdraw core options they would refuse (``check_core_order``): a
+move destination or an attack target is listed only if no module refuses it.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from rules.fields import unset
 from rules.game import Game
 from rules.maps import SectorId
-from rules.orders import SideOrders
+from rules.orders import Attack, ModuleOrder, Move, Reinforce, SideOrders
 from rules.state import CampaignState, SideId
 
 
@@ -51,13 +56,17 @@ class SectorOptions(BaseModel):
 
 
 class LegalOrders(BaseModel):
-    """The side's options in each of its sectors (map order) and its reinforcement choices."""
+    """The side's options in each of its sectors (map order) and its reinforcement choices.
+
+    ``modules`` lists, by enabled module, every module order the side may add now.
+    """
 
     model_config = ConfigDict(frozen=True)
 
     side: SideId
     sectors: tuple[SectorOptions, ...]
     reinforce: tuple[SectorId, ...]
+    modules: dict[str, tuple[ModuleOrder, ...]] = Field(default_factory=dict, exclude_if=unset)
 
     def for_sector(self, sector: SectorId) -> SectorOptions | None:
         """Options in ``sector``, or ``None`` if the side has no armies there."""
@@ -79,24 +88,63 @@ def legal_orders(
             SectorOptions(
                 sector=sector.id,
                 armies=armies,
-                move=_move_option(game, sector.id, armies, current),
+                move=_move_option(game, state, side, sector.id, armies, current),
                 attack=_attack_option(game, state, side, sector.id, armies, current),
             )
+        )
+    if not game.modules:
+        return LegalOrders(
+            side=side,
+            sectors=tuple(sectors),
+            reinforce=tuple(options.sector for options in sectors),
         )
     return LegalOrders(
         side=side,
         sectors=tuple(sectors),
-        reinforce=tuple(options.sector for options in sectors),
+        reinforce=tuple(
+            options.sector
+            for options in sectors
+            if _modules_allow(game, state, side, Reinforce(sector=options.sector), current)
+        ),
+        modules={
+            module.name: module.legal_options(game, state, side, current) for module in game.modules
+        },
+    )
+
+
+def _modules_allow(
+    game: Game,
+    state: CampaignState,
+    side: SideId,
+    order: Move | Attack | Reinforce,
+    current: SideOrders,
+) -> bool:
+    return all(
+        module.check_core_order(game, state, side, order, current) is None
+        for module in game.modules
     )
 
 
 def _move_option(
-    game: Game, sector: SectorId, armies: int, current: SideOrders
+    game: Game,
+    state: CampaignState,
+    side: SideId,
+    sector: SectorId,
+    armies: int,
+    current: SideOrders,
 ) -> MoveOption | None:
-    if armies < 2 or current.move_from(sector) is not None or current.attacks_in(sector):
+    if (
+        armies < 2
+        or current.move_from(sector) is not None
+        or current.attacks_in(sector)
+        or current.module_order_in(sector) is not None
+    ):
         return None
     destinations = tuple(
-        other.id for other in game.map.sectors if game.map.adjacent(sector, other.id)
+        other.id
+        for other in game.map.sectors
+        if game.map.adjacent(sector, other.id)
+        and _modules_allow(game, state, side, Move(source=sector, to=other.id, count=1), current)
     )
     if not destinations:
         return None
@@ -111,9 +159,17 @@ def _attack_option(
     armies: int,
     current: SideOrders,
 ) -> AttackOption | None:
-    if current.move_from(sector) is not None:
+    if current.move_from(sector) is not None or current.module_order_in(sector) is not None:
         return None
-    targets = tuple(other for other in state.occupants(sector) if other != side)
+    targets = tuple(
+        other
+        for other in state.occupants(sector)
+        if other != side
+        and (
+            not game.modules
+            or _modules_allow(game, state, side, Attack(sector=sector, target=other), current)
+        )
+    )
     limit = game.ruleset.attack_limit(armies)
     declared = len(current.attacks_in(sector))
     if not targets or declared >= limit:

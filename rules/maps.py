@@ -20,6 +20,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from rules.fields import unset
+
 SectorId = str
 
 
@@ -35,10 +37,17 @@ class MapProblemCode(StrEnum):
     ASYMMETRIC_EDGE = "asymmetric_edge"
     UNREACHABLE_SECTOR = "unreachable_sector"
     BAD_GEOMETRY = "bad_geometry"
+    DUPLICATE_FEATURE_ID = "duplicate_feature_id"
+    FEATURE_UNKNOWN_SECTOR = "feature_unknown_sector"
+    MODULE_RULE = "module_rule"
 
 
 class MapProblem(BaseModel):
-    """One thing wrong with a map: a code, the sector concerned and the other party, if any."""
+    """One thing wrong with a map: a code, the sector concerned and the other party, if any.
+
+    For a feature, ``other`` is the feature's id; for ``module_rule`` (a rule module refuses the
+    map or its own settings against it), ``detail`` names the module and the reason.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -59,8 +68,18 @@ class MapError(ValueError):
 Point = tuple[float, float]
 
 
+def _no_spaces(value: str) -> str:
+    if value != value.strip() or any(ch.isspace() for ch in value):
+        raise ValueError("an id must not contain spaces")
+    return value
+
+
 class Sector(BaseModel):
-    """A place armies stand in. ``names`` holds translations of ``name`` by language code."""
+    """A place armies stand in. ``names`` holds translations of ``name`` by language code.
+
+    ``tags`` mark sectors for rule modules and drawing (``weather_control``, ``hub``); the core
+    gives them no meaning.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -71,19 +90,51 @@ class Sector(BaseModel):
     x: float
     y: float
     polygon: tuple[Point, ...] | None = None
+    tags: tuple[str, ...] = Field(default=(), exclude_if=unset)
 
     @field_validator("id")
     @classmethod
     def _id_has_no_spaces(cls, value: str) -> str:
-        if value != value.strip() or any(ch.isspace() for ch in value):
-            raise ValueError("a sector id must not contain spaces")
-        return value
+        return _no_spaces(value)
 
     def display_name(self, language: str | None = None) -> str:
         """The sector's name in ``language`` if the map has one, else its default name."""
         if language is not None and language in self.names:
             return self.names[language]
         return self.name
+
+
+class Feature(BaseModel):
+    """Something a rule module places on the map (``[[features]]`` in TOML): a token, defences.
+
+    ``kind`` says which module reads it (``fortification``, ``occult``, ``defences`` ...); the
+    enabled modules check the kinds they know, and features of modules not enabled are ignored.
+    The other fields mean what the module says (``owner`` is a side id, ``level`` a number).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1, max_length=32)
+    kind: str = Field(min_length=1, max_length=32)
+    sector: SectorId
+    name: str | None = Field(default=None, min_length=1, max_length=64)
+    names: dict[str, str] = Field(default_factory=dict)
+    strength: int | None = Field(default=None, ge=0, le=1000)
+    owner: str | None = None
+    level: int | None = Field(default=None, ge=0, le=1000)
+    text: str | None = Field(default=None, max_length=1000)
+    texts: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("id")
+    @classmethod
+    def _id_has_no_spaces(cls, value: str) -> str:
+        return _no_spaces(value)
+
+    def display_name(self, language: str | None = None) -> str:
+        """The feature's name in ``language`` if given, else its name, else its id."""
+        if language is not None and language in self.names:
+            return self.names[language]
+        return self.name or self.id
 
 
 class CampaignMap(BaseModel):
@@ -95,6 +146,7 @@ class CampaignMap(BaseModel):
     name: str = Field(min_length=1, max_length=64)
     names: dict[str, str] = Field(default_factory=dict)
     sectors: tuple[Sector, ...]
+    features: tuple[Feature, ...] = Field(default=(), exclude_if=unset)
 
     @cached_property
     def by_id(self) -> dict[SectorId, Sector]:
@@ -123,6 +175,35 @@ class CampaignMap(BaseModel):
     def adjacent(self, a: SectorId, b: SectorId) -> bool:
         """True when armies may move between ``a`` and ``b``."""
         return b in self.adjacency.get(a, frozenset())
+
+    @cached_property
+    def _distances(self) -> dict[SectorId, dict[SectorId, int]]:
+        table: dict[SectorId, dict[SectorId, int]] = {}
+        for start in self.ids:
+            reached = {start: 0}
+            queue = deque([start])
+            while queue:
+                here = queue.popleft()
+                for neighbour in self.by_id[here].neighbours:
+                    if neighbour not in reached:
+                        reached[neighbour] = reached[here] + 1
+                        queue.append(neighbour)
+            table[start] = reached
+        return table
+
+    def distance(self, a: SectorId, b: SectorId) -> int:
+        """Fewest neighbour steps from ``a`` to ``b`` (0 for the same sector; MODULES.md G2).
+
+        Raises ``KeyError`` for a sector that is not on the map."""
+        return self._distances[a][b]
+
+    def tagged(self, tag: str) -> tuple[SectorId, ...]:
+        """Ids of the sectors carrying ``tag``, in map order."""
+        return tuple(sector.id for sector in self.sectors if tag in sector.tags)
+
+    def features_of(self, *kinds: str) -> tuple[Feature, ...]:
+        """The map's features of the given kinds, in file order."""
+        return tuple(feature for feature in self.features if feature.kind in kinds)
 
 
 def sector_id_key(sector: SectorId) -> tuple[int, int, str]:
@@ -227,6 +308,27 @@ def _signed_area(polygon: tuple[Point, ...]) -> float:
     return total / 2.0
 
 
+def _feature_problems(
+    sectors: tuple[Sector, ...], features: tuple[Feature, ...]
+) -> list[MapProblem]:
+    problems: list[MapProblem] = []
+    ids = {sector.id for sector in sectors}
+    seen: set[str] = set()
+    for feature in features:
+        if feature.id in seen:
+            problems.append(MapProblem(code=MapProblemCode.DUPLICATE_FEATURE_ID, other=feature.id))
+        seen.add(feature.id)
+        if feature.sector not in ids:
+            problems.append(
+                MapProblem(
+                    code=MapProblemCode.FEATURE_UNKNOWN_SECTOR,
+                    sector=feature.sector,
+                    other=feature.id,
+                )
+            )
+    return problems
+
+
 def parse_map(data: dict[str, Any]) -> CampaignMap:
     """Build a map from its document (TOML or JSON shape); raise :class:`MapError` if bad."""
     try:
@@ -243,7 +345,11 @@ def parse_map(data: dict[str, Any]) -> CampaignMap:
         ) from error
     if not raw.sectors:
         raise MapError([MapProblem(code=MapProblemCode.EMPTY)])
-    problems = _graph_problems(raw.sectors) + _geometry_problems(raw.sectors)
+    problems = (
+        _graph_problems(raw.sectors)
+        + _geometry_problems(raw.sectors)
+        + _feature_problems(raw.sectors, raw.features)
+    )
     if problems:
         raise MapError(problems)
     return raw
@@ -299,3 +405,9 @@ def describe_map_problem(problem: MapProblem) -> str:
             return f"sector {sector} cannot be reached from sector {other}"
         case MapProblemCode.BAD_GEOMETRY:
             return f"sector {sector}: {problem.detail}"
+        case MapProblemCode.DUPLICATE_FEATURE_ID:
+            return f"feature id {other} is used twice"
+        case MapProblemCode.FEATURE_UNKNOWN_SECTOR:
+            return f"feature {other} stands in sector {sector}, which is not on the map"
+        case MapProblemCode.MODULE_RULE:
+            return f"{problem.detail}"

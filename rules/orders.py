@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, JsonValue
 
+from rules.fields import unset
 from rules.maps import SectorId
 from rules.state import SideId
 
@@ -60,13 +61,25 @@ class Reinforce(BaseModel):
 
 
 class ModuleOrder(BaseModel):
-    """An order of an optional rules module: ``module`` names it, ``data`` is the module's own."""
+    """An order of an optional rules module: ``module`` names it, ``data`` is the module's own.
+
+    ``sector`` is the sector the order is given for, if any; with ``claims_sector`` the order is
+    that sector's order (like a move or attacks): it cannot stand beside a move out of or attacks
+    in the sector, and the sector does not fortify. The module sets both from ``data``
+    (:meth:`rules.game.RulesModule.parse_order`) and refuses an order whose fields disagree.
+    """
 
     model_config = _ORDER
 
     kind: Literal["module"] = Field(default="module")
     module: str
     data: dict[str, JsonValue]
+    sector: SectorId | None = Field(default=None, exclude_if=unset)
+    claims_sector: bool = Field(default=False, exclude_if=unset)
+
+    def claims(self, sector: SectorId) -> bool:
+        """True when this order is ``sector``'s order."""
+        return self.claims_sector and self.sector == sector
 
 
 Order = Annotated[Move | Attack | Fortify | Reinforce | ModuleOrder, Field(discriminator="kind")]
@@ -90,24 +103,42 @@ class SideOrders(BaseModel):
         """Attacks declared in ``sector``, in declaration order."""
         return tuple(attack for attack in self.attacks if attack.sector == sector)
 
+    def module_order_in(self, sector: SectorId) -> ModuleOrder | None:
+        """The module order that is ``sector``'s order (an assault, a steer ...), if any."""
+        return next((order for order in self.extra if order.claims(sector)), None)
+
     def is_fortifying(self, sector: SectorId) -> bool:
-        """True when the side neither moves out of nor attacks in ``sector``."""
-        return self.move_from(sector) is None and not self.attacks_in(sector)
+        """True when the side neither moves out of nor attacks in ``sector``, and no module
+        order is that sector's order."""
+        return (
+            self.move_from(sector) is None
+            and not self.attacks_in(sector)
+            and self.module_order_in(sector) is None
+        )
 
     def without_sector(self, sector: SectorId) -> SideOrders:
-        """These orders with ``sector`` back to fortify."""
+        """These orders with ``sector`` back to fortify (a module order claiming it goes too)."""
         return self.model_copy(
             update={
                 "moves": tuple(move for move in self.moves if move.source != sector),
                 "attacks": tuple(attack for attack in self.attacks if attack.sector != sector),
+                "extra": tuple(order for order in self.extra if not order.claims(sector)),
             }
         )
 
     def without_move(self, sector: SectorId) -> SideOrders:
-        """These orders without the move out of ``sector`` (its attacks kept)."""
+        """These orders without the move out of ``sector`` and without a module order claiming
+        it (its attacks kept): what an attack there replaces."""
         return self.model_copy(
-            update={"moves": tuple(move for move in self.moves if move.source != sector)}
+            update={
+                "moves": tuple(move for move in self.moves if move.source != sector),
+                "extra": tuple(order for order in self.extra if not order.claims(sector)),
+            }
         )
+
+    def without_extra(self, order: ModuleOrder) -> SideOrders:
+        """These orders without the module order ``order`` (every equal copy of it)."""
+        return self.model_copy(update={"extra": tuple(o for o in self.extra if o != order)})
 
     def with_order(self, order: Move | Attack | Fortify | Reinforce | ModuleOrder) -> SideOrders:
         """These orders plus ``order``, added as it is (no validation: see ``rules.validation``)."""
@@ -136,7 +167,10 @@ class SideOrders(BaseModel):
 
 
 def order_json(order: Move | Attack | Fortify | Reinforce | ModuleOrder) -> dict[str, Any]:
-    """An order in the Appendix A shape (``from`` for a move's source, no ``kind``)."""
+    """An order in the Appendix A shape (``from`` for a move's source, no ``kind``); a module
+    order as ``{module, data}``, its sector fields being derived from ``data``."""
+    if isinstance(order, ModuleOrder):
+        return order.model_dump(mode="json", include={"module", "data"})
     return order.model_dump(mode="json", by_alias=True, exclude={"kind"})
 
 
@@ -158,6 +192,7 @@ class OrderRule(StrEnum):
     REINFORCE_WITHOUT_ARMIES = "reinforce_without_armies"  # sector
     UNKNOWN_MODULE = "unknown_module"  # module
     MODULE_RULE = "module_rule"  # module, rule, and the module's own parameters
+    SECTOR_HAS_MODULE_ORDER = "sector_has_module_order"  # sector, module (of the order kept)
     DEPLOY_UNKNOWN_SECTOR = "deploy_unknown_sector"  # sector
     DEPLOY_SECTOR_EMPTY = "deploy_sector_empty"  # sector, count
     DEPLOY_WRONG_TOTAL = "deploy_wrong_total"  # total, required

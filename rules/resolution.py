@@ -1,9 +1,10 @@
 """The Monday resolution (RULES.md 3.4): a pure function of state, orders, results and rules.
 
 The turn is a pipeline over a private working copy (:class:`TurnWork`): validate the orders and
-plan the battles, fill a draw for every battle without a result, then run the core steps
-(losses, arrivals, capture check, replenishment, orbital reinforcement, victory) with any
-module hooks around them. The inputs are never changed; the answer is a new state and a report.
+plan the battles, check the late orders (given after the list, for rule modules), fill a draw for
+every played battle without a result, then run the core steps (losses, arrivals, capture check,
+replenishment, orbital reinforcement, victory) with any module hooks before, after or instead of
+them. The inputs are never changed; the answer is a new state and a report.
 """
 
 from __future__ import annotations
@@ -14,12 +15,23 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from rules.battles import Battle, BattleResult, plan_battles
-from rules.game import Game, Step
+from rules.battles import (
+    Battle,
+    BattlePlan,
+    BattleResult,
+    BattleSides,
+    BattleStatus,
+    battle_sides,
+    plan_battles,
+)
+from rules.dice import Dice, Roll, TurnSeeds
+from rules.fields import unset
+from rules.game import Game, ModuleContractError, Step
+from rules.late import accept_late_orders
 from rules.maps import SectorId, sector_id_key
-from rules.orders import Rejection, SideOrders
+from rules.orders import ModuleOrder, Rejection, SideOrders
 from rules.ruleset import Outcome
 from rules.state import CampaignState, SideId
 
@@ -30,16 +42,21 @@ class ResultProblemCode(StrEnum):
     UNKNOWN_BATTLE = "unknown_battle"
     DUPLICATE_RESULT = "duplicate_result"
     WINNER_NOT_IN_BATTLE = "winner_not_in_battle"
+    BATTLE_NOT_PLAYED = "battle_not_played"
+    UNKNOWN_MODULE = "unknown_module"
+    MODULE_RESULT = "module_result"
 
 
 class ResultProblem(BaseModel):
-    """One unusable result: its code, the battle and the side concerned."""
+    """One unusable result: its code, the battle and the side concerned (``detail``: a rule
+    module's reason, or the module a result names that is not enabled)."""
 
     model_config = ConfigDict(frozen=True)
 
     code: ResultProblemCode
     battle: int
     side: SideId | None = None
+    detail: str | None = Field(default=None, exclude_if=unset)
 
 
 class ResultsError(ValueError):
@@ -49,7 +66,9 @@ class ResultsError(ValueError):
         self.problems = problems
         super().__init__(
             "; ".join(
-                f"battle {p.battle}: {p.code.value}" + (f" ({p.side})" if p.side else "")
+                f"battle {p.battle}: {p.code.value}"
+                + (f" ({p.side})" if p.side else "")
+                + (f" ({p.detail})" if p.detail else "")
                 for p in problems
             )
         )
@@ -64,6 +83,17 @@ class Casualties(BaseModel):
     side: SideId
     declared: int
     lost: int
+
+
+class ModuleLoss(BaseModel):
+    """Armies a rule module takes from ``side`` in ``sector`` (applied with the battle losses)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    side: SideId
+    sector: SectorId
+    armies: int
+    reason: str
 
 
 class Arrival(BaseModel):
@@ -100,11 +130,17 @@ class Reinforcement(BaseModel):
     fallback: Literal["none_declared", "declared_sector_lost"] | None
 
 
-VictoryKind = Literal["sectors", "last_side_standing"]
+VictoryKind = str
+"""``sectors`` or ``last_side_standing`` (the core's), or a rule module's own kind."""
 
 
 class TurnReport(BaseModel):
-    """What happened in a resolved turn, step by step, for the summary, the map and the audit."""
+    """What happened in a resolved turn, step by step, for the summary, the map and the audit.
+
+    ``unplayed`` lists chain battles that were not fought (their condition failed); ``rolls``
+    every value drawn this turn (the list's first, in order); ``modules`` what each rule module
+    reports; ``late`` the late orders accepted and ``late_rejected`` those refused.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -123,6 +159,12 @@ class TurnReport(BaseModel):
     victory: VictoryKind | None
     game_over: bool
     log: tuple[str, ...]
+    unplayed: tuple[int, ...] = Field(default=(), exclude_if=unset)
+    module_losses: tuple[ModuleLoss, ...] = Field(default=(), exclude_if=unset)
+    rolls: tuple[Roll, ...] = Field(default=(), exclude_if=unset)
+    modules: dict[str, JsonValue] = Field(default_factory=dict, exclude_if=unset)
+    late: dict[SideId, tuple[ModuleOrder, ...]] = Field(default_factory=dict, exclude_if=unset)
+    late_rejected: tuple[Rejection, ...] = Field(default=(), exclude_if=unset)
 
 
 class TurnResolution(BaseModel):
@@ -136,7 +178,12 @@ class TurnResolution(BaseModel):
 
 @dataclass
 class TurnWork:
-    """The turn's private working copy. Module hooks may read it and change its fields."""
+    """The turn's private working copy. Module hooks may read it and change its fields.
+
+    Armies change only through :meth:`add` (gains) and :meth:`lose` (losses, applied with the
+    battle losses), so every change appears in the report. ``modules`` is the module state being
+    made; ``notes[name]`` is what a module reports; ``dice`` continues the list's draws.
+    """
 
     game: Game
     start: CampaignState
@@ -156,6 +203,13 @@ class TurnWork:
     victory: VictoryKind | None = None
     game_over: bool = False
     log: list[str] = field(default_factory=list)
+    plan: BattlePlan | None = None
+    sides: dict[int, BattleSides] = field(default_factory=dict)
+    late: dict[SideId, tuple[ModuleOrder, ...]] = field(default_factory=dict)
+    dice: Dice = field(default_factory=Dice)
+    notes: dict[str, JsonValue] = field(default_factory=dict)
+    module_losses: list[ModuleLoss] = field(default_factory=list)
+    losses_applied: bool = False
 
     def add(self, side: SideId, sector: SectorId, armies: int, reason: str) -> None:
         """Give ``side`` ``armies`` more in ``sector`` and record the gain."""
@@ -163,17 +217,54 @@ class TurnWork:
         sectors[sector] = sectors.get(sector, 0) + armies
         self.gains.append(Gain(side=side, sector=sector, armies=armies, reason=reason))
 
+    def lose(self, side: SideId, sector: SectorId, armies: int, reason: str) -> None:
+        """Take ``armies`` from ``side`` in ``sector`` (never below 0), recorded as casualties.
+
+        Before the losses step the loss joins the battle losses there; afterwards it is applied
+        at once.
+        """
+        if armies < 0 or side not in self.armies:
+            raise ModuleContractError(f"{reason}: a loss of {armies} armies for side {side}")
+        self.module_losses.append(
+            ModuleLoss(side=side, sector=sector, armies=armies, reason=reason)
+        )
+        if self.losses_applied:
+            have = self.armies[side].get(sector, 0)
+            lost = min(have, armies)
+            self.armies[side][sector] = have - lost
+            self.staying[side][sector] = max(0, self.staying[side].get(sector, 0) - lost)
+            self.casualties.append(Casualties(sector=sector, side=side, declared=armies, lost=lost))
+
+    def played(self, battle_id: int) -> bool:
+        """Whether battle ``battle_id`` was fought (a chain battle may not be)."""
+        found = self.sides.get(battle_id)
+        return found is not None and found.status is BattleStatus.PLAYABLE
+
+    def defender_of(self, battle: Battle) -> SideId:
+        """The side that defended ``battle`` (for ``defender_from``, known from the results)."""
+        found = self.sides.get(battle.id)
+        return found.defender if found is not None and found.defender else battle.defender
+
     def sides_on_map(self) -> list[SideId]:
         """Sides with any army now, in turn-start order."""
         return [side for side in self.start.sides() if sum(self.armies.get(side, {}).values()) > 0]
 
 
-def check_results(battles: Iterable[Battle], results: Iterable[BattleResult]) -> None:
-    """Raise :class:`ResultsError` unless every result names a listed battle once, and a
-    victory's winner fights in it."""
+def check_results(
+    battles: Iterable[Battle], results: Iterable[BattleResult], game: Game | None = None
+) -> None:
+    """Raise :class:`ResultsError` unless every result names a listed battle once, that battle
+    was played (a chain battle whose condition failed was not), a victory's winner fights in
+    it, and its ``modules`` data names enabled modules that accept it (``game`` given)."""
+    battles = tuple(battles)
+    results = tuple(results)
     by_id = {battle.id: battle for battle in battles}
     problems: list[ResultProblem] = []
     seen: set[int] = set()
+    first: dict[int, BattleResult] = {}
+    for result in results:
+        first.setdefault(result.battle, result)
+    sides = battle_sides(battles, first, final=True)
     for result in results:
         battle = by_id.get(result.battle)
         if battle is None:
@@ -186,7 +277,12 @@ def check_results(battles: Iterable[Battle], results: Iterable[BattleResult]) ->
                 ResultProblem(code=ResultProblemCode.DUPLICATE_RESULT, battle=result.battle)
             )
         seen.add(result.battle)
-        if result.winner is not None and result.winner not in battle.participants():
+        status = sides[battle.id]
+        if status.status is not BattleStatus.PLAYABLE:
+            problems.append(
+                ResultProblem(code=ResultProblemCode.BATTLE_NOT_PLAYED, battle=result.battle)
+            )
+        elif result.winner is not None and result.winner not in status.participants():
             problems.append(
                 ResultProblem(
                     code=ResultProblemCode.WINNER_NOT_IN_BATTLE,
@@ -194,8 +290,34 @@ def check_results(battles: Iterable[Battle], results: Iterable[BattleResult]) ->
                     side=result.winner,
                 )
             )
+        problems.extend(_module_result_problems(game, battle, result))
     if problems:
         raise ResultsError(problems)
+
+
+def _module_result_problems(
+    game: Game | None, battle: Battle, result: BattleResult
+) -> list[ResultProblem]:
+    problems: list[ResultProblem] = []
+    for name, data in result.modules.items():
+        module = game.module(name) if game is not None else None
+        if module is None:
+            problems.append(
+                ResultProblem(
+                    code=ResultProblemCode.UNKNOWN_MODULE, battle=result.battle, detail=name
+                )
+            )
+            continue
+        reason = module.check_result(battle, data)
+        if reason is not None:
+            problems.append(
+                ResultProblem(
+                    code=ResultProblemCode.MODULE_RESULT,
+                    battle=result.battle,
+                    detail=f"{name}: {reason}",
+                )
+            )
+    return problems
 
 
 def resolve_turn(
@@ -203,14 +325,32 @@ def resolve_turn(
     state: CampaignState,
     orders: Mapping[SideId, SideOrders],
     results: Iterable[BattleResult] = (),
+    seeds: TurnSeeds | None = None,
+    late: Mapping[SideId, Iterable[ModuleOrder]] | None = None,
 ) -> TurnResolution:
-    """Resolve one turn. A battle with no result counts as a draw without losses (the default
-    policy of RULES.md 3.4; a campaign that waits for the GM simply resolves later)."""
-    plan = plan_battles(game, state, orders)
+    """Resolve one turn. A played battle with no result counts as a draw without losses (the
+    default policy of RULES.md 3.4; a campaign that waits for the GM simply resolves later).
+
+    ``seeds`` are the turn's seeds (rule modules that draw dice need the roll seed; the same
+    seeds give the same rolls, so a replay or an undo draws nothing new); ``late`` are the late
+    orders each side gave after the battle list, checked here against it.
+    """
+    state = game.upgraded(state)
+    plan = plan_battles(game, state, orders, seeds)
+    late_accepted: dict[SideId, tuple[ModuleOrder, ...]] = {}
+    late_rejected: list[Rejection] = []
+    for side, given_late in (late or {}).items():
+        kept, refused = accept_late_orders(game, state, plan, side, tuple(given_late))
+        late_rejected.extend(refused)
+        if kept:
+            late_accepted[side] = kept
     given = list(results)
-    check_results(plan.battles, given)
+    check_results(plan.battles, given, game)
     reported = {result.battle: result for result in given}
-    unreported = tuple(battle.id for battle in plan.battles if battle.id not in reported)
+    sides = battle_sides(plan.battles, reported, final=True)
+    played = [battle for battle in plan.battles if sides[battle.id].status is BattleStatus.PLAYABLE]
+    unplayed = tuple(battle.id for battle in plan.battles if battle not in played)
+    unreported = tuple(battle.id for battle in played if battle.id not in reported)
     for battle_id in unreported:
         reported[battle_id] = BattleResult(battle=battle_id, outcome=Outcome.DRAW)
 
@@ -230,13 +370,28 @@ def resolve_turn(
         armies={side: dict(sectors) for side, sectors in staying.items()},
         staying=staying,
         modules=copy.deepcopy(state.modules),
+        plan=plan,
+        sides=sides,
+        late=late_accepted,
+        dice=Dice(seeds, plan.rolls),
     )
     for step, run in _CORE_STEPS:
         for hook in game.hooks(step, "before"):
             hook.run(work)
-        run(work, unreported)
+        replaced = game.hooks(step, "instead")
+        if replaced:
+            for hook in replaced:
+                hook.run(work)
+        else:
+            run(work, unreported)
+        if step is Step.LOSSES:
+            work.losses_applied = True
+        decided = (work.winner, work.victory, work.game_over)
         for hook in game.hooks(step, "after"):
             hook.run(work)
+            changed = (work.winner, work.victory, work.game_over) != decided
+            if step is Step.VICTORY and decided[0] is not None and changed:
+                raise ModuleContractError("a module changed the winner the core named")
 
     new_state = CampaignState(
         turn=state.turn + 1,
@@ -254,7 +409,7 @@ def resolve_turn(
         turn=state.turn,
         rejected=plan.rejected,
         battles=plan.battles,
-        results=tuple(reported[battle.id] for battle in plan.battles),
+        results=tuple(reported[battle.id] for battle in played),
         unreported=unreported,
         casualties=tuple(work.casualties),
         arrivals=tuple(work.arrivals),
@@ -266,6 +421,12 @@ def resolve_turn(
         victory=work.victory,
         game_over=work.game_over,
         log=tuple(work.log),
+        unplayed=unplayed,
+        module_losses=tuple(work.module_losses),
+        rolls=tuple(work.dice.rolls),
+        modules=work.notes,
+        late=late_accepted,
+        late_rejected=tuple(late_rejected),
     )
     return TurnResolution(state=new_state, report=report)
 
@@ -284,26 +445,46 @@ def _step_losses(work: TurnWork, unreported: tuple[int, ...]) -> None:
     declared: dict[tuple[SectorId, SideId], int] = {}
     lines: list[str] = []
     for battle in work.battles:
+        if not work.played(battle.id):
+            lines.append(f"battle {battle.id} in {battle.sector}: not played")
+            continue
         result = work.results[battle.id]
+        attacker, defender = battle.attacker, work.defender_of(battle)
         per_side: dict[SideId, int] = {}
         if battle.id in unreported:
-            per_side = {battle.attacker: 0, battle.defender: 0}  # a draw *without* losses
+            per_side = {attacker: 0, defender: 0}  # a draw *without* losses
         elif result.outcome.has_winner:
-            loser = battle.defender if result.winner == battle.attacker else battle.attacker
+            loser = defender if result.winner == attacker else attacker
             per_side[loser] = losses.for_outcome(result.outcome)
         else:
             amount = losses.for_outcome(result.outcome)
-            per_side = {battle.attacker: amount, battle.defender: amount}
+            per_side = {attacker: amount, defender: amount}
         for side, amount in per_side.items():
-            key = (battle.sector, side)
+            key = (battle.loss_sector(side), side)
             declared[key] = declared.get(key, 0) + amount
         what = result.outcome.value.replace("_", " ")
         if result.winner:
             what = f"{result.winner} {what} victory"
         if battle.id in unreported:
             what = "no result, counted as a draw"
-        named = ", ".join(f"{side} -{n}" for side, n in per_side.items() if n) or "no losses"
+        named = (
+            ", ".join(
+                f"{side} -{n}"
+                + (
+                    ""
+                    if battle.loss_sector(side) == battle.sector
+                    else f" in {battle.loss_sector(side)}"
+                )
+                for side, n in per_side.items()
+                if n
+            )
+            or "no losses"
+        )
         lines.append(f"battle {battle.id} in {battle.sector}: {what}, {named}")
+    for loss in work.module_losses:
+        key = (loss.sector, loss.side)
+        declared[key] = declared.get(key, 0) + loss.armies
+        lines.append(f"{loss.reason}: {loss.side} -{loss.armies} in {loss.sector}")
     applied: list[str] = []
     for (sector, side), amount in declared.items():
         have = work.armies[side].get(sector, 0)
@@ -313,7 +494,7 @@ def _step_losses(work: TurnWork, unreported: tuple[int, ...]) -> None:
         work.casualties.append(Casualties(sector=sector, side=side, declared=amount, lost=lost))
         if lost:
             applied.append(f"{side} {have}->{have - lost} in {sector}")
-    if not work.battles:
+    if not work.battles and not work.module_losses:
         work.log.append("1. Losses: no battles.")
         return
     work.log.append(

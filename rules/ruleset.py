@@ -5,7 +5,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+
+from rules.fields import unset
 
 
 class Outcome(StrEnum):
@@ -102,7 +104,13 @@ class OutcomeLosses(BaseModel):
 
 
 class Ruleset(BaseModel):
-    """All numbers of the planetary campaign; a campaign stores only its overrides."""
+    """All numbers of the planetary campaign; a campaign stores only its overrides.
+
+    ``modules`` names the optional rule modules the campaign enables (in the order their battles
+    are numbered); ``module_settings[name]`` holds only the overrides of a module's settings,
+    checked against the module's own ``Settings`` model when the game is made
+    (:meth:`rules.game.Game.create`).
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -117,6 +125,19 @@ class Ruleset(BaseModel):
     losses: OutcomeLosses = OutcomeLosses()
     foc_table: tuple[FocRow, ...] = DEFAULT_FOC_TABLE
     modules: tuple[str, ...] = ()
+    module_settings: dict[str, dict[str, JsonValue]] = Field(default_factory=dict, exclude_if=unset)
+
+    @model_validator(mode="after")
+    def _check_modules(self) -> Self:
+        if len(set(self.modules)) != len(self.modules):
+            raise ValueError("modules: a module is named twice")
+        unknown = [name for name in self.module_settings if name not in self.modules]
+        if unknown:
+            raise ValueError(
+                f"module_settings: {', '.join(unknown)} not enabled in modules "
+                "(settings are kept only for enabled modules)"
+            )
+        return self
 
     @model_validator(mode="after")
     def _check_table(self) -> Self:

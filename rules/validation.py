@@ -13,6 +13,11 @@ Three ways in, one set of checks (:func:`validate_order`):
 
 The orbital reinforcement sector is not an error in a batch (RULES.md Appendix A): an invalid
 one is dropped and step 5 places the army. Entered one at a time, it is checked.
+
+A rule module's order that claims its sector (``ModuleOrder.claims_sector``: an assault, a
+steer) is that sector's order: a move or an attack there is refused while it stands, and entered
+the player's way it replaces the sector's move and attacks, as a move does. After the core's own
+checks, every enabled module may still refuse a core order (``check_core_order``).
 """
 
 from __future__ import annotations
@@ -67,11 +72,27 @@ def validate_order(
         return _reject(side, order, rule, sector=sector)
     match order:
         case Move():
-            return _check_move(game, side, order, armies, current)
+            rejection = _check_move(game, side, order, armies, current)
         case Attack():
-            return _check_attack(game, state, side, order, armies, current)
+            rejection = _check_attack(game, state, side, order, armies, current)
         case _:
-            return None
+            rejection = None
+    if rejection is not None:
+        return rejection
+    for module in game.modules:
+        refused = module.check_core_order(game, state, side, order, current)
+        if refused is not None:
+            return refused
+    return None
+
+
+def _claimed(side: SideId, order: AnyOrder, sector: str, current: SideOrders) -> Rejection | None:
+    claim = current.module_order_in(sector)
+    if claim is None:
+        return None
+    return _reject(
+        side, order, OrderRule.SECTOR_HAS_MODULE_ORDER, sector=sector, module=claim.module
+    )
 
 
 def _check_move(
@@ -99,7 +120,7 @@ def _check_move(
         )
     if current.attacks_in(sector):
         return _reject(side, move, OrderRule.MOVE_AND_ATTACK_IN_SECTOR, sector=sector, to=move.to)
-    return None
+    return _claimed(side, move, sector, current)
 
 
 def _check_attack(
@@ -122,6 +143,9 @@ def _check_attack(
     move = current.move_from(sector)
     if move is not None:
         return _reject(side, attack, OrderRule.MOVE_AND_ATTACK_IN_SECTOR, sector=sector, to=move.to)
+    claimed = _claimed(side, attack, sector, current)
+    if claimed is not None:
+        return claimed
     limit = game.ruleset.attack_limit(armies)
     if len(current.attacks_in(sector)) >= limit:
         return _reject(
@@ -139,14 +163,18 @@ def enter_order(
 ) -> tuple[SideOrders, Rejection | None]:
     """Give one order the way a player does: it replaces what the sector had.
 
-    Returns the side's orders afterwards and the rejection, if any; on rejection the orders are
-    ``current`` unchanged.
+    A move, or a module order that claims its sector, replaces the sector's orders; an attack
+    replaces the sector's move (or claiming module order) and keeps its attacks. Returns the
+    side's orders afterwards and the rejection, if any; on rejection the orders are ``current``
+    unchanged.
     """
     match order:
         case Move():
             base = current.without_sector(order.source)
         case Attack():
             base = current.without_move(order.sector)
+        case ModuleOrder(claims_sector=True, sector=str() as sector):
+            base = current.without_sector(sector)
         case _:
             base = current
     rejection = validate_order(game, state, side, order, base)

@@ -1,10 +1,13 @@
-"""Adjudicator case files: each ``cases/*.json`` runs ``python -m rules`` on one turn document.
+"""Adjudicator case files: each ``cases/**/*.json`` runs ``python -m rules`` on one turn document.
 
 A case has ``description``, ``command`` (``resolve`` or ``battles``), ``input`` (the turn document,
 or a string sent as it is, for broken JSON) and either ``expected`` (keys the answer must have,
 with these values) or ``expected_exit`` with ``expected_error`` (a part of the stderr message).
 A ``rejected`` entry's ``message`` is checked only where the case gives one. ``state`` is compared
 in order too: sides in input order, sectors in map order.
+
+Cases of rule modules live in ``cases/modules/<name>/``; their answers are exact: the answer has
+no key the case does not give.
 """
 
 import io
@@ -17,7 +20,7 @@ import pytest
 from rules.cli import main
 
 CASES = Path(__file__).parent / "cases"
-CASE_FILES = sorted(CASES.glob("*.json"))
+CASE_FILES = sorted(CASES.rglob("*.json"))
 REQUIRED = {"description", "command", "input"}
 OUTCOMES = ({"expected"}, {"expected_exit", "expected_error"})
 ANSWER_KEYS = {
@@ -61,7 +64,12 @@ def comparable(key: str, expected: Any, actual: Any) -> tuple[Any, Any]:
     return expected, actual
 
 
-@pytest.mark.parametrize("path", CASE_FILES, ids=lambda path: path.stem)
+def case_id(path: Path) -> str:
+    """The case's path under ``cases/`` without ``.json``."""
+    return path.relative_to(CASES).with_suffix("").as_posix()
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=case_id)
 def test_case(path: Path) -> None:
     case = load_case(path)
     code, out, err = run(case["command"], case["input"])
@@ -72,6 +80,8 @@ def test_case(path: Path) -> None:
     assert code == 0, err
     answer = json.loads(out)
     assert case["expected"], f"{path.name} says nothing about the answer it expects"
+    if path.relative_to(CASES).parts[0] == "modules":
+        assert set(answer) == set(case["expected"]), "a module case gives the whole answer"
     for key, want in case["expected"].items():
         assert key in answer, f"the answer has no {key!r}"
         expected, actual = comparable(key, want, answer[key])

@@ -52,7 +52,7 @@ class SupplyModule(RulesModule):
 
     name = SUPPLY
 
-    def initial_state(self, game: Game) -> JsonValue:
+    def initial_state(self, game: Game, choice: JsonValue = None) -> JsonValue:
         return {}
 
     def validate_order(

@@ -1,4 +1,5 @@
-"""The rules core stays pure: it never imports the bot, storage, Telegram, a clock or dice."""
+"""The rules core stays pure: it never imports the bot, storage, Telegram, a clock or a source
+of randomness (it only draws from seeds it is given)."""
 
 import ast
 from pathlib import Path
@@ -7,7 +8,17 @@ import pytest
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 FORBIDDEN = frozenset(
-    {"bot", "storage", "aiogram", "aiosqlite", "sqlite3", "apscheduler", "random", "time"}
+    {
+        "bot",
+        "storage",
+        "aiogram",
+        "aiosqlite",
+        "sqlite3",
+        "apscheduler",
+        "random",
+        "secrets",
+        "time",
+    }
 )
 
 

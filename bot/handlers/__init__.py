@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 
-from bot.handlers import calendar, common, errors, group, joining, private
+from bot.handlers import calendar, common, errors, group, history, joining, private
 from bot.handlers.group import anonymous, misplaced
 
 
@@ -38,6 +38,7 @@ def build_router() -> Router:
         anonymous_senders,
         joining.build(),
         calendar.build(),
+        history.build(),
         private_chats,
         group_chats,
         misplaced_commands,

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from bot.moments import find_zone_by_city
 from bot.services.deployment import sides_to_place
 from bot.services.posting import board_post, group_post, private_post
+from bot.services.records import summary_post
 from bot.services.turns import game_for, private_summaries
 from rules import (
     BattleResult,
@@ -758,6 +759,7 @@ async def end_campaign(
         )
         if not result.applied or result.campaign is None:
             return None
-        for message in (board_refresh(result.campaign, "ended", now), *told):
+        ended = (board_refresh(result.campaign, "ended", now), summary_post(campaign, "ended"))
+        for message in (*ended, *told):
             await store.enqueue(message, now)
     return result.campaign

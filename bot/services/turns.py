@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 
 from bot.services.deployment import sides_to_place
 from bot.services.posting import board_post, group_post, held_until, private_post
+from bot.services.records import summary_post
 from rules import (
     BattleResult,
     Game,
@@ -343,7 +344,11 @@ async def resolve_and_store(
         [
             group_post(campaign, "map", f"turn:{turn}:resolution:{revision}:map", turn=turn + 1),
             board_post(campaign, f"turn:{turn}:resolution:{revision}"),
-            *(() if resolution.report.game_over else notices),
+            *(
+                (summary_post(campaign, f"turn:{turn}"),)
+                if resolution.report.game_over
+                else notices
+            ),
             *summaries,
         ],
         reason=_forced_reason(unreported, inputs.disputed) if force else "",
@@ -436,6 +441,13 @@ async def correct_result(
             ),
             board_post(campaign, f"turn:{turn}:resolution:{revision}:corrected"),
             *summaries,
+            # A correction that ends the game (or changes how it ended) sums it up anew; the
+            # post says nothing if the campaign is not over when it is sent.
+            *(
+                (summary_post(campaign, f"turn:{turn}:resolution:{revision}"),)
+                if resolution.report.game_over
+                else ()
+            ),
         ],
     )
 

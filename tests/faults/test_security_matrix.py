@@ -33,6 +33,7 @@ from bot.clock import ManualClock
 from bot.handlers.group.clock import ClockConfirm, ClockPress
 from bot.handlers.group.gm import GmPress, GroupLanguage
 from bot.handlers.group.setup import SetupPress
+from bot.handlers.history import HistoryPress
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import (
     CampaignButton,
@@ -122,6 +123,12 @@ CALLBACKS: dict[str, Rule] = {
     ),
     VerdictButton.__prefix__: Rule("private", EVERYONE, "only a GM decides a battle's result"),
     JoinVerdict.__prefix__: Rule("private", EVERYONE, "only a GM decides who joins"),
+    HistoryPress.__prefix__: Rule(
+        "private",
+        frozenset({NINA, FRED, OTTO}),
+        "a member browses their own campaign's resolved turns, with their own side's orders; "
+        "in the group the buttons show what the group was shown",
+    ),
     LanguageChoice.__prefix__: Rule(
         "private",
         frozenset(),
@@ -153,6 +160,8 @@ COMMANDS = {
     "campaigns": OWN,
     "cancel": OWN,
     "calendar": PUBLIC + "; in private: " + OWN,
+    "history": "resolved turns only; in private: " + OWN,
+    "stats": "battles of resolved turns only",
 }
 REFUSALS = {
     "newcampaign": "This chat already runs «Siege of Vraks»",
@@ -348,6 +357,7 @@ async def _forged(table: HostileTable) -> list[str]:
         for action, outcome in (("show", ""), ("more", ""), ("set", "c"), ("set", "d"))
     ]
     forged += [JoinVerdict(c=c, u=user, a=a).pack() for user in (NINA, FRED) for a in ("y", "n")]
+    forged += [HistoryPress(c=c, t=t).pack() for t in (-2, -1, 0, 1, max(turn - 1, 1))]
     assert phase  # the buttons above are for the phase Siege is in
     return forged
 

@@ -1,0 +1,285 @@
+"""``/history``, ``/stats`` and the summary post at a campaign's end, through the real dispatcher,
+on campaigns played by the storage script (orders, lists, reports, confirmations, Mondays)."""
+
+from __future__ import annotations
+
+import io
+
+from aiogram.methods import AnswerCallbackQuery, SendMessage, SendPhoto
+from aiogram.types import BufferedInputFile
+from aiogram.utils.i18n import I18n
+from PIL import Image
+
+from bot.app import build_dispatcher
+from bot.clock import ManualClock
+from bot.handlers.history import HistoryPress
+from bot.posts import PostContext, render
+from bot.services.campaigns import end_campaign
+from bot.services.records import Tally, campaign_record, sectors_held
+from rules import BattleResult, CampaignState
+from storage import Campaign, CampaignSettings, CampaignStatus, Store
+from tests.bot.telegram import FakeTelegram, Sent
+from tests.storage.campaign_script import (
+    GM,
+    PLAYERS,
+    PlayedTurn,
+    at,
+    deploy,
+    new_campaign,
+    play_turn,
+    strategist,
+    tactician,
+)
+
+CHAT = -1001
+OTHER_CHAT = -2002
+SEED = 7
+
+
+async def _played(
+    store: Store, turns: int, chat_id: int = CHAT, to_win: int = 4
+) -> tuple[Campaign, list[PlayedTurn]]:
+    campaign = await new_campaign(store, chat_id=chat_id)
+    if to_win != 4:
+        rules = CampaignSettings(ruleset_overrides={"sectors_to_win": to_win})
+        await store.update_settings(campaign.id, rules, GM, at(0, 0.5))
+    await deploy(store, campaign.id)
+    played = []
+    for turn in range(1, turns + 1):
+        now = await store.campaign(campaign.id)
+        assert now is not None
+        if now.status is CampaignStatus.FINISHED:
+            break
+        played.append(await play_turn(store, campaign.id, turn, SEED))
+    found = await store.campaign(campaign.id)
+    assert found is not None
+    return found, played
+
+
+async def _quiet(telegram: FakeTelegram) -> FakeTelegram:
+    """``telegram`` with the posts the script queued (Monday maps and so on) already sent."""
+    await telegram.deliver()
+    telegram.take()
+    return telegram
+
+
+def _table(store: Store, clock: ManualClock, i18n: I18n) -> FakeTelegram:
+    telegram = FakeTelegram(build_dispatcher(store, clock, i18n))
+    telegram.group(CHAT, "Siege")
+    telegram.group(OTHER_CHAT, "Elsewhere")
+    telegram.user(GM, "Game Master")
+    for user, _side, _roles in PLAYERS:
+        telegram.user(user, f"Player {user}")
+    return telegram
+
+
+def _said(sent: list[Sent], chat: int) -> str:
+    """Every caption and text sent to ``chat`` (a long caption goes on in messages)."""
+    return "\n".join(s.text for s in sent if s.chat_id == chat)
+
+
+def _photos(sent: list[Sent], chat: int) -> list[Sent]:
+    return [s for s in sent if isinstance(s.method, SendPhoto) and s.chat_id == chat]
+
+
+def _outcome(side: str, result: BattleResult) -> Tally:
+    if not result.outcome.has_winner:
+        return Tally(draws=1)
+    return Tally(wins=1) if result.winner == side else Tally(losses=1)
+
+
+def _alone(state: CampaignState, side: str) -> int:
+    sectors = {s for held in state.armies.values() for s in held}
+    return sum(1 for s in sectors if set(state.occupants(s)) == {side})
+
+
+async def test_the_record_counts_each_battle_for_both_sides_and_the_two_players_who_settled_it(
+    store: Store,
+) -> None:
+    campaign, played = await _played(store, 3)
+    record = await campaign_record(store, campaign)
+    sides: dict[str, Tally] = {}
+    players: dict[int, Tally] = {}
+    for turn in played:
+        assert turn.resolved.resolution is not None
+        battles = {b.id: b for b in turn.resolved.resolution.report.battles}
+        for result in turn.results:
+            battle = battles[result.battle]
+            for side in battle.participants():
+                sides[side] = sides.get(side, Tally()).plus(_outcome(side, result))
+            # The script: the attacker's tactician reports, the defender's confirms.
+            for side in (battle.attacker, battle.defender):
+                user = tactician(side)
+                players[user] = players.get(user, Tally()).plus(_outcome(side, result))
+    assert record.turns == len(played) == 3
+    assert record.battles == sum(len(turn.results) for turn in played) > 0
+    assert {side: t for side, t in record.sides.items() if t.battles} == sides
+    assert {p.user_id: p.tally for p in record.players} == players
+    for side, held in record.held.items():
+        states = [await store.turn_start(campaign.id, turn) for turn in range(1, 5)]
+        assert held == tuple(_alone(state, side) for state in states if state is not None)
+    assert sectors_held(CampaignState(turn=1, armies={"a": {"1": 2}, "b": {"1": 1, "2": 1}})) == {
+        "a": 0,
+        "b": 1,
+    }
+
+
+async def test_history_in_the_group_sends_a_turns_map_and_summary_and_refuses_other_chats(
+    store: Store, i18n: I18n
+) -> None:
+    campaign, _ = await _played(store, 2)
+    clock = ManualClock(at(3))
+    telegram = await _quiet(_table(store, clock, i18n))
+    gm = telegram.users[GM]
+    screen = await telegram.feed(telegram.message(gm, CHAT, "/history"))
+    assert screen is not None
+    assert isinstance(screen.method, SendMessage)
+    assert "2 turns resolved" in screen.text
+    labels = [text for text, _ in screen.buttons()]
+    assert labels == ["Deployment", "Turn 1", "Turn 2"]
+    turn_two = HistoryPress(c=campaign.id, t=2).pack()
+    answer = await telegram.feed(telegram.press(gm, screen, turn_two))
+    assert answer is not None
+    assert isinstance(answer.method, AnswerCallbackQuery)
+    [post] = _photos(await telegram.deliver(), CHAT)
+    assert "Turn 2 resolved." in post.text
+    assert "Orders of side" not in post.text  # orders are for private chats
+    photo = post.method.photo
+    assert isinstance(photo, BufferedInputFile)
+    assert Image.open(io.BytesIO(photo.data)).format == "PNG"
+    # The same button pressed in another group (forwarded, or forged) shows nothing.
+    stranger = telegram.users[strategist("blue")]
+    refused = await telegram.feed(telegram.forged_press(stranger, OTHER_CHAT, turn_two))
+    assert refused is not None
+    assert isinstance(refused.method, AnswerCallbackQuery)
+    assert refused.method.show_alert
+    assert "not this chat's" in refused.text
+    assert _photos(await telegram.deliver(), OTHER_CHAT) == []
+    # A turn that is not resolved yet cannot be asked for.
+    ahead = HistoryPress(c=campaign.id, t=3).pack()
+    early = await telegram.feed(telegram.forged_press(gm, CHAT, ahead))
+    assert early is not None
+    assert "not been resolved" in early.text
+
+
+async def test_private_history_adds_the_readers_own_orders_and_the_gm_sees_every_sides(
+    store: Store, i18n: I18n
+) -> None:
+    campaign, played = await _played(store, 1)
+    clock = ManualClock(at(2))
+    telegram = await _quiet(_table(store, clock, i18n))
+    names = {"red": "Red Legion", "blue": "Blue Host", "green": "Green Horde"}
+    press = HistoryPress(c=campaign.id, t=1).pack()
+    red = telegram.users[strategist("red")]
+    screen = await telegram.feed(telegram.message(red, red.id, "/history"))
+    assert screen is not None
+    await telegram.feed(telegram.press(red, screen, press))
+    delivered = await telegram.deliver()
+    assert len(_photos(delivered, red.id)) == 1
+    mine = _said(delivered, red.id)
+    assert "Orders of side «Red Legion» this turn:" in mine
+    assert all(names[side] + "» this turn" not in mine for side in ("blue", "green"))
+    given = played[0].orders["red"]
+    assert given.reinforce is not None
+    gm = telegram.users[GM]
+    await telegram.feed(telegram.forged_press(gm, GM, press))
+    gms = _said(await telegram.deliver(), GM)
+    for name in names.values():
+        assert f"Orders of side «{name}» this turn:" in gms
+    # Someone who is in no campaign has no history to browse, and cannot press one open.
+    telegram.user(999, "Stranger")
+    stranger = telegram.users[999]
+    nothing = await telegram.feed(telegram.message(stranger, 999, "/history"))
+    assert nothing is not None
+    assert "no history here yet" in nothing.text
+    refused = await telegram.feed(telegram.forged_press(stranger, 999, press))
+    assert refused is not None
+    assert "not this chat's" in refused.text
+    assert _photos(await telegram.deliver(), 999) == []
+
+
+async def test_the_end_summary_counts_sides_and_players_with_a_chart_in_russian(
+    store: Store, i18n: I18n
+) -> None:
+    campaign, _ = await _played(store, 3)
+    await store.update_settings(campaign.id, CampaignSettings(language="ru"), GM, at(3, 1))
+    current = await store.campaign(campaign.id)
+    assert current is not None
+    clock = ManualClock(at(3, 2))
+    telegram = _table(store, clock, i18n)
+    telegram.take()
+    ended = await end_campaign(store, current, GM, clock.now())
+    assert ended is not None
+    delivered = await telegram.deliver()
+    summaries = [p for p in _photos(delivered, CHAT) if "Стороны" in p.text]
+    [summary] = summaries
+    assert summary.text.startswith(
+        "Кампания «Siege of Planet Five» окончена после 3 ходов: мастер завершил её"
+    )
+    record = await campaign_record(store, ended)
+    assert f"Сыграно боёв: {record.battles}." in summary.text
+    red = record.sides["red"]
+    assert f"• «Red Legion»: побед: {red.wins}, ничьих: {red.draws}, поражений: {red.losses}" in (
+        summary.text
+    )
+    photo = summary.method.photo
+    assert isinstance(photo, BufferedInputFile)
+    chart = Image.open(io.BytesIO(photo.data))
+    assert chart.format == "PNG"
+    assert chart.width == 960
+    # The history screen of a finished campaign offers the summary again.
+    screen = await telegram.feed(telegram.message(telegram.users[GM], CHAT, "/history"))
+    assert screen is not None
+    again = HistoryPress(c=campaign.id, t=-2).pack()
+    await telegram.feed(telegram.press(telegram.users[GM], screen, again))
+    assert len([p for p in _photos(await telegram.deliver(), CHAT) if "Стороны" in p.text]) == 1
+
+
+async def test_a_won_campaign_is_summed_up_when_its_last_turn_resolves(
+    store: Store, i18n: I18n
+) -> None:
+    campaign, played = await _played(store, 12, to_win=2)
+    assert campaign.status is CampaignStatus.FINISHED, "the script's campaign should end"
+    last = played[-1].resolved.resolution
+    assert last is not None
+    assert last.report.winner is not None
+    queued = [m for m in await store.outbox_messages(campaign.id) if m.kind == "campaign_summary"]
+    [summary] = queued
+    assert summary.chat_id == CHAT
+    post = await render(PostContext(store=store, i18n=i18n, bot_username="bot"), summary)
+    assert post is not None
+    assert post.photo is not None
+    assert f"is over after {len(played)} turns: side «" in post.text
+    assert "wins the campaign" in post.text
+
+
+async def test_stats_counts_a_players_battles_over_the_groups_campaigns(
+    store: Store, i18n: I18n
+) -> None:
+    first, _ = await _played(store, 2)
+    await end_campaign(store, first, GM, at(3))
+    second, _ = await _played(store, 1)
+    clock = ManualClock(at(4))
+    telegram = await _quiet(_table(store, clock, i18n))
+    user = tactician("red")
+    records = [await campaign_record(store, c) for c in (first, second)]
+    tallies = [next(p.tally for p in r.players if p.user_id == user) for r in records]
+    total = tallies[0].plus(tallies[1])
+    me = telegram.users[user]
+    answer = await telegram.feed(telegram.message(me, CHAT, "/stats"))
+    assert answer is not None
+    assert answer.text.startswith("Player 202: the record in this group's campaigns:")
+    assert "In all: 2 campaigns, 0 won;" in answer.text
+    assert f"{total.wins} win" in answer.text.splitlines()[-2]
+    # A reply to someone's message asks for theirs.
+    asked = telegram.users[tactician("blue")]
+    theirs = await telegram.feed(
+        telegram.message(
+            me,
+            CHAT,
+            "/stats",
+            reply_to_message=telegram.message(asked, CHAT, "gg").message,
+        )
+    )
+    assert theirs is not None
+    assert theirs.text.startswith("Player 302: the record")

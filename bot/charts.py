@@ -129,10 +129,9 @@ def held_chart(sides: Sequence[ChartSide], words: ChartWords, goal: int | None) 
             ends.append((*line[-1], side.name[:1].upper()))
     # Initials at the lines' ends, pushed apart where lines end together.
     last_y = -1000.0
-    for x, y, initial in sorted(ends, key=lambda end: end[1]):
-        y = max(y, last_y + 22)
-        draw.text((x + 14, y), initial, font=_font(22, bold=True), fill=INK, anchor="lm")
-        last_y = y
+    for x, end_y, initial in sorted(ends, key=lambda end: end[1]):
+        last_y = max(end_y, last_y + 22)
+        draw.text((x + 14, last_y), initial, font=_font(22, bold=True), fill=INK, anchor="lm")
     for order, side in enumerate(sides):
         column, row = order % 2, order // 2
         x = MARGIN_LEFT + column * (WIDTH - MARGIN_LEFT) // 2

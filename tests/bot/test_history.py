@@ -144,6 +144,7 @@ async def test_history_in_the_group_sends_a_turns_map_and_summary_and_refuses_ot
     [post] = _photos(await telegram.deliver(), CHAT)
     assert "Turn 2 resolved." in post.text
     assert "Orders of side" not in post.text  # orders are for private chats
+    assert isinstance(post.method, SendPhoto)
     photo = post.method.photo
     assert isinstance(photo, BufferedInputFile)
     assert Image.open(io.BytesIO(photo.data)).format == "PNG"
@@ -222,6 +223,7 @@ async def test_the_end_summary_counts_sides_and_players_with_a_chart_in_russian(
     assert f"• «Red Legion»: побед: {red.wins}, ничьих: {red.draws}, поражений: {red.losses}" in (
         summary.text
     )
+    assert isinstance(summary.method, SendPhoto)
     photo = summary.method.photo
     assert isinstance(photo, BufferedInputFile)
     chart = Image.open(io.BytesIO(photo.data))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from aiogram import F, Router
 
 from bot.handlers import calendar, common, errors, group, history, joining, private
-from bot.handlers.group import anonymous, misplaced
+from bot.handlers.group import anonymous, clock, gm, misplaced
 
 
 def build_router() -> Router:
@@ -26,6 +26,8 @@ def build_router() -> Router:
     private_chats.callback_query.filter(F.message.chat.type == "private")
     for router in private.build():
         private_chats.include_router(router)
+    # The GM tools live in the GM's private chat (the group's /gm sends them there).
+    private_chats.include_routers(gm.build_private(), clock.build_private())
     group_chats = Router(name="group")
     group_chats.message.filter(F.chat.type.in_({"group", "supergroup"}))
     group_chats.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))

@@ -13,7 +13,7 @@ from bot.callbacks import LanguageChoice
 from bot.clock import Clock
 from bot.handlers.editing import edit_in_place
 from bot.i18n import LANGUAGES, language_of
-from storage import Language, Person, Store
+from storage import CampaignStatus, Language, Person, Store
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
 
@@ -23,9 +23,11 @@ def help_text(in_group: bool) -> str:
     if in_group:
         return _(
             "Strategium runs a map campaign in this group.\n\n"
-            "GM: /newcampaign creates one here, step by step; /gm opens the GM tools.\n"
+            "GM: /newcampaign creates one here, step by step; /gm sends you the GM tools in "
+            "a private chat.\n"
             "Players: /join, then give your orders in a private chat with me.\n"
-            "Everyone: /status (phase, deadline, who is ready), /map, /battles, /rules."
+            "Everyone: /status (phase, deadline, who is ready), /map, /battles, /rules, "
+            "/history (past turns), /stats (battles won and lost), /calendar (the deadlines)."
         )
     return _(
         "Here you give your side's secret orders; nobody else sees them before the turn "
@@ -34,14 +36,37 @@ def help_text(in_group: bool) -> str:
         "/orders: this turn's orders, with buttons; or type them, one per line, e.g.\n"
         "  2 -> 1 x2\n  attack blue in 1\n  fortify 4\n  reinforce 4\n"
         "/battles: your battles and their results.\n"
+        "/history: past turns, with your side's orders; /stats: your battles.\n"
+        "/calendar: the deadlines for your phone's calendar.\n"
         "/campaigns: if you play in several, choose one.\n"
         "/lang: your language."
     )
 
 
-async def show_help(message: Message) -> None:
-    """``/help`` (and ``/start`` in a group, which Telegram sends when the bot is added)."""
-    await message.answer(help_text(message.chat.type != "private"))
+def gm_help_text() -> str:
+    """Every GM command, for the help of someone who runs a campaign."""
+    return _(
+        "For you as a GM:\n"
+        "/gm: the GM tools, in our private chat (/gm in the group sends them here): members, "
+        "join requests, battle results and corrections, placing a side that did not deploy, "
+        "undo, end; advance, pause, resume and extend.\n"
+        "/orders here: every side's orders, also while they are secret.\n"
+        "/battles here: disputed results to decide.\n"
+        "In the group: /advance, /pause, /resume, /extend 24 (hours), /lang (the language of "
+        "the campaign's posts), /newcampaign (the setup wizard)."
+    )
+
+
+async def show_help(message: Message, store: Store, person: Person | None = None) -> None:
+    """``/help`` (and ``/start`` in a group, which Telegram sends when the bot is added); a GM
+    of a running campaign also gets the GM commands."""
+    text = help_text(message.chat.type != "private")
+    if person is not None and any(
+        m.member.is_gm and m.campaign.status is not CampaignStatus.FINISHED
+        for m in await store.memberships(person.user_id)
+    ):
+        text += "\n\n" + gm_help_text()
+    await message.answer(text)
 
 
 async def greet(message: Message) -> None:

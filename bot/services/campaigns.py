@@ -53,6 +53,7 @@ from storage import (
     WriteOutcome,
 )
 from storage.models import SectorId, SideId, UserId
+from storage.names import clean_name
 
 MAX_SIDES = len(OKABE_ITO)
 MAX_MAP_BYTES = 256 * 1024
@@ -225,6 +226,38 @@ async def add_side(
         campaign.id, NewSide(id=side_id, name=name, colour=colour.hex), actor, now
     )
     return AddSideOutcome.ADDED, side
+
+
+class RenameOutcome(StrEnum):
+    """What :func:`rename_side` did."""
+
+    RENAMED = "renamed"
+    UNCHANGED = "unchanged"
+    NAME_TAKEN = "name_taken"
+    BAD_NAME = "bad_name"
+    NO_SIDE = "no_side"
+
+
+async def rename_side(
+    store: Store, campaign: Campaign, side_id: SideId, name: str, actor: UserId, now: datetime
+) -> tuple[RenameOutcome, Side | None]:
+    """Give side ``side_id`` a new name (1-64 characters, no other side's), audited; the
+    side's id, colour, armies and orders stay. Returns the side as it was before."""
+    name = clean_name(name)
+    if not 1 <= len(name) <= 64:
+        return RenameOutcome.BAD_NAME, None
+    sides = await store.sides(campaign.id)
+    side = next((s for s in sides if s.id == side_id), None)
+    if side is None:
+        return RenameOutcome.NO_SIDE, None
+    if side.name == name:
+        return RenameOutcome.UNCHANGED, side
+    if any(s.name.casefold() == name.casefold() for s in sides if s.id != side_id):
+        return RenameOutcome.NAME_TAKEN, side
+    await store.update_side(
+        campaign.id, NewSide(id=side.id, name=name, colour=side.colour), actor, now
+    )
+    return RenameOutcome.RENAMED, side
 
 
 async def recolour_side(

@@ -10,7 +10,16 @@ from bot.handlers.group.gm import GmPress
 from bot.services.campaigns import join_side
 from bot.services.clockwork import advance
 from rules import BattleResult, Game, Outcome, Ruleset, builtin_map, default_deployment
-from storage import AuditAction, Campaign, CampaignStatus, Phase, Role, Store
+from storage import (
+    AuditAction,
+    Campaign,
+    CampaignStatus,
+    JoiningPolicy,
+    Phase,
+    Role,
+    Store,
+    UnreportedPolicy,
+)
 from tests.bot.group_helpers import (
     RED_PLACEMENT,
     button,
@@ -40,6 +49,11 @@ ACTIONS = (
     ("placeside", "s2"),
     ("placedef", "s2"),
     ("placetype", "s2"),
+    ("settings", ""),
+    ("upol", "wait_for_gm"),
+    ("jpol", "approval"),
+    ("renames", ""),
+    ("rename", "s1"),
     ("undo", ""),
     ("undo!", ""),
     ("end", ""),
@@ -66,7 +80,9 @@ class Table:
         return campaign
 
     async def panel(self, user: User | None = None) -> Sent:
-        sent = await say(self.telegram, user or self.anna, self.group, "/gm")
+        """The GM panel as ``user`` (Anna) opens it: ``/gm`` in their private chat."""
+        who = user or self.anna
+        sent = await say(self.telegram, who, who.id, "/gm")
         assert sent is not None
         return sent
 
@@ -88,8 +104,11 @@ async def test_every_gm_tool_is_refused_to_anyone_but_this_campaigns_gm(
     other_group = telegram.group(-200, "Elsewhere")
     await set_up_campaign(telegram, store, gleb, other_group, title="Other war")
     presser = {"non_member": table.vera, "player": table.boris, "other_gm": gleb}[who]
-    refused = await table.panel(presser)
+    refused = await say(telegram, presser, table.group, "/gm")
+    assert refused is not None
     assert "Only this campaign's GM" in refused.text
+    mine = await table.panel(presser)  # in private: the panel of no campaign of theirs here
+    assert f"«{campaign.title}»" not in mine.text
     audit_before = await store.audit_log(campaign.id)
     outbox_before = await store.outbox_messages(campaign.id)
     telegram.take()
@@ -98,6 +117,11 @@ async def test_every_gm_tool_is_refused_to_anyone_but_this_campaigns_gm(
         await telegram.feed(telegram.forged_press(presser, table.group, data))
         sent = telegram.take()
         assert "Only this campaign's GM" in _alert(sent)
+        assert all(s.chat_id is None for s in sent), "nothing is posted to any chat"
+        # The same button in the presser's private chat, where GMs have their panel.
+        await telegram.feed(telegram.forged_press(presser, presser.id, data))
+        sent = telegram.take()
+        assert "not valid any more" in _alert(sent)
         assert all(s.chat_id is None for s in sent), "nothing is posted to any chat"
     assert await store.audit_log(campaign.id) == audit_before
     assert await store.outbox_messages(campaign.id) == outbox_before
@@ -237,12 +261,6 @@ async def test_the_gm_types_a_placement_in_private_checked_by_the_rules(
     telegram.take()
     await tap(telegram, table.anna, choice, "Type a placement")
     sent = telegram.take()
-    assert "Open it first (tap my name, then «Start»)" in _alert(sent)
-    assert await store.prompt(table.anna.id, table.anna.id) is None
-    await say(telegram, table.anna, table.anna.id, "/start")
-    telegram.take()
-    await tap(telegram, table.anna, choice, "Type a placement")
-    sent = telegram.take()
     assert _alert(sent) == "I asked you in our private chat: type Red's placement there."
     [question] = [s for s in sent if s.chat_id is not None]
     assert question.chat_id == table.anna.id
@@ -289,7 +307,7 @@ async def test_the_gm_can_stop_a_private_placement_question(
     await tap(telegram, table.anna, choice, "Type a placement")
     stopped = await say(telegram, table.anna, table.anna.id, "/cancel")
     assert stopped is not None
-    assert "Stopped; nothing was placed." in stopped.text
+    assert "Stopped; nothing was changed." in stopped.text
     assert await store.prompt(table.anna.id, table.anna.id) is None
     assert "s2" not in await store.placements(campaign.id)
 
@@ -435,7 +453,7 @@ async def test_gm_commands_need_a_campaign_and_a_group(
         assert "A GM starts one with /newcampaign" in reply.text, command
     private = await say(telegram, anna, Chat(id=1, type="private").id, "/gm")
     assert private is not None
-    assert "works in the campaign's group chat" in private.text
+    assert "You are not the GM of a running campaign" in private.text
 
 
 async def test_a_result_button_from_before_the_resolution_is_stale(
@@ -455,3 +473,127 @@ async def test_a_result_button_from_before_the_resolution_is_stale(
     assert "out of date" in _alert(telegram.take())
     assert await store.resolutions(campaign.id, 1) == before
     assert await notices(store, campaign.id) == []
+
+
+async def test_gm_in_the_group_sends_the_panel_to_the_gms_private_chat_only(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    await say(telegram, table.anna, table.anna.id, "/start")
+    telegram.take()
+    await say(telegram, table.anna, table.group, "/gm")
+    sent = telegram.take()
+    [told] = [s for s in sent if s.chat_id == table.group.id]
+    assert told.text == "Anna, the GM tools are in our private chat now."
+    assert told.buttons() == [], "the group sees no GM buttons"
+    [panel] = [s for s in sent if s.chat_id == table.anna.id]
+    assert panel.text.startswith(f"GM tools: «{campaign.title}»")
+    assert ("👥 Members", GmPress(c=campaign.id, t=0, p="deployment", a="members").pack()) in (
+        panel.buttons()
+    )
+    # A GM who never opened the private chat is told to open it; nothing is sent there.
+    await store.put_member(
+        campaign.id, 5, "Dmitri", frozenset({Role.CO_GM}), None, table.anna.id, clock.now()
+    )
+    dmitri = telegram.user(5, "Dmitri")
+    await say(telegram, dmitri, table.group, "/gm")
+    sent = telegram.take()
+    assert [s.chat_id for s in sent] == [table.group.id]
+    assert "Open it (tap my name, then «Start») and send /gm there." in sent[0].text
+
+
+async def test_what_the_gm_does_in_private_is_announced_in_the_campaigns_language(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    await say(telegram, table.anna, table.group, "/lang")
+    await telegram.feed(telegram.forged_press(table.anna, table.group, f"gl:{campaign.id}:ru"))
+    members = await tap(telegram, table.anna, await table.panel(), "Members")
+    boris = await tap(telegram, table.anna, members, "Boris")
+    sure = await tap(telegram, table.anna, boris, "Remove")
+    telegram.take()
+    await tap(telegram, table.anna, sure, "Yes, remove")
+    # Anna reads her panel in English; the group's notice is in the campaign's Russian.
+    [answer] = [s.method for s in telegram.take() if isinstance(s.method, AnswerCallbackQuery)]
+    assert answer.text == "GM Anna removed Boris from the campaign."
+    [notice] = [text for text in await notices(store, campaign.id) if "Boris" in text]
+    assert "Anna" in notice
+    assert "removed" not in notice
+    assert "исключил" in notice
+
+
+async def test_help_lists_the_gm_commands_to_a_gm_only(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    await table.start(store, clock)
+    for user in (table.anna, table.boris):
+        shown = await say(telegram, user, user.id, "/help")
+        assert shown is not None
+        gm_part = "For you as a GM:\n/gm: the GM tools, in our private chat"
+        assert (gm_part in shown.text) is (user is table.anna), user.first_name
+        assert "/history" in shown.text
+
+
+async def test_the_gm_changes_a_running_campaigns_policies_and_renames_a_side(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    settings = await tap(telegram, table.anna, await table.panel(), "Settings and sides")
+    assert settings is not None
+    assert "A battle without a result at the deadline: counted as a draw" in settings.text
+    waits = await tap(telegram, table.anna, settings, "resolution waits for the GM")
+    assert waits is not None
+    closed = await tap(
+        telegram,
+        table.anna,
+        await tap(telegram, table.anna, waits, "Settings and sides"),
+        "open until deployment ends, then closed",
+    )
+    assert closed is not None
+    changed = await store.campaign(campaign.id)
+    assert changed is not None
+    assert changed.unreported_policy is UnreportedPolicy.WAIT_FOR_GM
+    assert changed.joining is JoiningPolicy.OPEN_THEN_CLOSED
+    said = await notices(store, campaign.id)
+    assert (
+        "GM Anna changed what happens to a battle without a result: resolution waits" in (said[-2])
+    )
+    assert said[-1] == "GM Anna changed who may join: open until deployment ends, then closed."
+    audit = [e for e in await store.audit_log(campaign.id) if e.action == "settings_changed"]
+    assert [e.actor for e in audit[-2:]] == [table.anna.id, table.anna.id]
+    # Renaming: asked in private, checked, stored and announced; the side keeps its id.
+    sides = await tap(
+        telegram,
+        table.anna,
+        await tap(telegram, table.anna, await table.panel(), "Settings and sides"),
+        "Rename a side",
+    )
+    telegram.take()
+    await tap(telegram, table.anna, sides, "Red")
+    [question] = [s for s in telegram.take() if s.chat_id == table.anna.id]
+    assert "type the new name of side «Red»" in question.text
+    taken = await say(telegram, table.anna, table.anna.id, "blue")
+    assert taken is not None
+    assert "Another side has that name" in taken.text
+    done = await say(telegram, table.anna, table.anna.id, "  Red   Legion ")
+    assert done is not None
+    assert done.text.startswith("Renamed: «Red» is now «Red Legion».")
+    renamed = {side.id: side.name for side in await store.sides(campaign.id)}
+    assert renamed["s1"] == "Red Legion"
+    assert (await notices(store, campaign.id))[-1] == (
+        "GM Anna renamed side «Red»: it is now «Red Legion»."
+    )
+    member = await store.member(campaign.id, table.boris.id)
+    assert member is not None
+    assert member.side_id == "s1"
+    # A player cannot open the settings, even with a forged button.
+    data = GmPress(c=campaign.id, t=0, p="deployment", a="upol", v="draw").pack()
+    await telegram.feed(telegram.forged_press(table.boris, table.group, data))
+    assert "Only this campaign's GM" in _alert(telegram.take())
+    still = await store.campaign(campaign.id)
+    assert still is not None
+    assert still.unreported_policy is UnreportedPolicy.WAIT_FOR_GM

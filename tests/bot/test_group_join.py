@@ -311,7 +311,7 @@ async def test_a_removed_player_cannot_rejoin_until_the_gm_lets_them(
     anna, boris, group, announcement = table.anna, table.boris, table.group, table.announcement
     blue = table.blue
     # The GM removes Boris: he cannot ask again, nor use the link or a button, until let back.
-    panel = await say(telegram, anna, group, "/gm")
+    panel = await say(telegram, anna, anna.id, "/gm")
     who = await tap(telegram, anna, await tap(telegram, anna, panel, "Members"), "Boris")
     confirm = await tap(telegram, anna, who, "Remove")
     assert confirm is not None
@@ -342,7 +342,7 @@ async def test_a_removed_player_cannot_rejoin_until_the_gm_lets_them(
     assert await store.outbox_messages(campaign.id) == outbox_before
 
     # The GM lets him back: he asks again in the group and joins like anyone.
-    panel = await say(telegram, anna, group, "/gm")
+    panel = await say(telegram, anna, anna.id, "/gm")
     members = await tap(telegram, anna, panel, "Members")
     await tap(telegram, anna, members, "Let Boris join again")
     readmitted = [e for e in await store.audit_log(campaign.id) if e.action == "member_readmitted"]

@@ -88,7 +88,7 @@ async def test_the_battle_list_stays_secret_until_its_friday_post(
     assert status is not None
     assert "Turn 1: battles" in status.text
     assert "Battle results in" not in status.text
-    panel = await say(telegram, anna, group, "/gm")
+    panel = await say(telegram, anna, anna.id, "/gm")
     telegram.take()
     await tap(telegram, anna, panel, "Battle results")
     [answer] = telegram.take()

@@ -133,7 +133,7 @@ async def test_the_gm_panel_lists_requests_and_approves_in_the_group(
     campaign, anna, _boris, group = await _running(telegram, store, clock)
     gleb = telegram.user(4, "Gleb")
     await _asks(telegram, campaign, group, gleb, "Blue", "Strategist")
-    panel = await say(telegram, anna, group, "/gm")
+    panel = await say(telegram, anna, anna.id, "/gm")
     requests = await tap(telegram, anna, panel, "Join requests")
     assert requests is not None
     assert "Join requests waiting for a GM" in requests.text
@@ -213,8 +213,8 @@ async def test_the_wizard_sets_the_joining_policy(telegram: FakeTelegram, store:
 async def test_a_removed_members_old_buttons_refuse_at_once(
     telegram: FakeTelegram, store: Store, clock: ManualClock
 ) -> None:
-    campaign, anna, boris, group = await _running(telegram, store, clock)
-    panel = await say(telegram, anna, group, "/gm")
+    campaign, anna, boris, _group = await _running(telegram, store, clock)
+    panel = await say(telegram, anna, anna.id, "/gm")
     members = await tap(telegram, anna, panel, "Members")
     boris_screen = await tap(telegram, anna, members, "Boris")
     confirm = await tap(telegram, anna, boris_screen, "Remove")
@@ -249,7 +249,7 @@ async def test_a_name_with_bidi_and_invisible_characters_breaks_no_post(
     sent = await telegram.deliver()
     [to_anna] = [s for s in sent if s.chat_id == 1]
     approved = await tap(telegram, anna, to_anna, "Approve")
-    panel = await say(telegram, anna, group, "/gm")
+    panel = await say(telegram, anna, anna.id, "/gm")
     members = await tap(telegram, anna, panel, "Members")
     status = await say(telegram, anna, group, "/status")
     sent += [s for s in (approved, members, status) if s is not None]

@@ -976,29 +976,31 @@ async def gm_answers_join(
 async def gm_override(
     table: Table, battle: int, outcome: str, winner: str | None = None
 ) -> Received:
-    """The GM sets a battle's result from /gm in the group: «⚔️ Battle results», the battle,
-    then the outcome («draw», «bloody draw», or «solid», «crushing», «slaughter» with the
-    winner's name)."""
-    gm, group = table.gm, table.group
-    await table.command(gm, "/gm", group)
-    await table.press(gm, _gm_data("results"), chat_id=group.id)
-    await table.press(gm, _gm_data("battle", suffix=f".{battle}"), chat_id=group.id)
+    """The GM sets a battle's result from /gm (in the GM's private chat): «⚔️ Battle results»,
+    the battle, then the outcome («draw», «bloody draw», or «solid», «crushing», «slaughter»
+    with the winner's name)."""
+    gm = table.gm
+    await table.command(gm, "/gm")
+    await table.press(gm, _gm_data("results"), chat_id=gm.chat_id)
+    await table.press(gm, _gm_data("battle", suffix=f".{battle}"), chat_id=gm.chat_id)
     code = {"draw": "draw", "bloody draw": "bloody_draw"}.get(outcome, outcome)
     choice = _gm_data("set", contains=f".{battle}.{code}.")
     if winner is None:
-        return await table.press(gm, choice, chat_id=group.id)
+        return await table.press(gm, choice, chat_id=gm.chat_id)
     side = winner
     return await table.press(
-        gm, lambda text, data: choice(text, data) and text.startswith(f"{side}:"), chat_id=group.id
+        gm,
+        lambda text, data: choice(text, data) and text.startswith(f"{side}:"),
+        chat_id=gm.chat_id,
     )
 
 
 async def gm_undo(table: Table) -> Received:
     """The GM undoes the last step from /gm: «↩️ Undo the last step», then «Yes, undo»."""
-    gm, group = table.gm, table.group
-    await table.command(gm, "/gm", group)
-    await table.press(gm, _gm_data("undo"), chat_id=group.id)
-    return await table.press(gm, _gm_data("undo!"), chat_id=group.id)
+    gm = table.gm
+    await table.command(gm, "/gm")
+    await table.press(gm, _gm_data("undo"), chat_id=gm.chat_id)
+    return await table.press(gm, _gm_data("undo!"), chat_id=gm.chat_id)
 
 
 async def gm_advance(table: Table) -> Received:
@@ -1062,7 +1064,7 @@ async def move_to_next_due(table: Table) -> ClockRun | None:
 
 async def gm_end(table: Table) -> Received:
     """The GM ends the campaign from /gm: «🏁 End the campaign», then «Yes, end it now»."""
-    gm, group = table.gm, table.group
-    await table.command(gm, "/gm", group)
-    await table.press(gm, _gm_data("end"), chat_id=group.id)
-    return await table.press(gm, _gm_data("end!"), chat_id=group.id)
+    gm = table.gm
+    await table.command(gm, "/gm")
+    await table.press(gm, _gm_data("end"), chat_id=gm.chat_id)
+    return await table.press(gm, _gm_data("end!"), chat_id=gm.chat_id)

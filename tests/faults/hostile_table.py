@@ -196,7 +196,7 @@ async def _remove_fred(table: HostileTable) -> None:
     """The GM removes Fred through the panel (Fred keeps every button he was ever sent)."""
     gm = table.users[GM]
     telegram = table.telegram
-    panel = await say(telegram, gm, table.group, "/gm")
+    panel = await say(telegram, gm, gm.id, "/gm")
     members = await tap(telegram, gm, panel, "Members")
     fred = await tap(telegram, gm, members, "Fred")
     sure = await tap(telegram, gm, fred, "Remove")

@@ -206,10 +206,10 @@ async def test_hostile_placements_typed_by_the_gm(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with hostile_table(tmp_path, Stage.DEPLOYMENT) as table:
-        panel = await table.send(GM, table.group, "/gm")
-        places = await table.press(GM, table.group, button(panel[-1], "Place a side"))
-        green = await table.press(GM, table.group, button(places[-1], "Green"))
-        asked = await table.press(GM, table.group, button(green[-1], "Type a placement"))
+        panel = await table.send(GM, GM, "/gm")
+        places = await table.press(GM, GM, button(panel[-1], "Place a side"))
+        green = await table.press(GM, GM, button(places[-1], "Green"))
+        asked = await table.press(GM, GM, button(green[-1], "Type a placement"))
         assert "type Green's placement there" in (answers(asked)[0].text or "")
         for name, text in TEXTS:
             before = await snapshot(table)
@@ -266,8 +266,9 @@ async def test_commands_for_another_bot_or_the_wrong_chat(
             ("/cancel", group.id): "Nothing is waiting for your answer",
             ("/start", group.id): "Strategium runs a map campaign in this group.",
         }
-        for command in ("newcampaign", "join", "status", "gm", "rules"):
+        for command in ("newcampaign", "join", "status", "rules"):
             expected[(f"/{command}", RITA)] = "That command works in the campaign's group chat."
+        expected[("/gm", RITA)] = "You are not the GM of a running campaign."
         for command in ("advance", "pause", "resume", "extend"):
             expected[(f"/{command}", GM)] = "That command works in the campaign's group chat."
         for (text, chat_id), reply in expected.items():
@@ -456,9 +457,9 @@ async def test_a_finished_campaign_answers_every_old_button_and_command(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with hostile_table(tmp_path, Stage.BATTLES) as table:
-        panel = await table.send(GM, table.group, "/gm")
-        sure = await table.press(GM, table.group, button(panel[-1], "End the campaign"))
-        await table.press(GM, table.group, button(sure[-1], "Yes, end it now"))
+        panel = await table.send(GM, GM, "/gm")
+        sure = await table.press(GM, GM, button(panel[-1], "End the campaign"))
+        await table.press(GM, GM, button(sure[-1], "Yes, end it now"))
         assert (await table.now()).status is CampaignStatus.FINISHED
         before = await snapshot(table)
         owned = [

@@ -26,6 +26,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.callbacks import ButtonInt
 from bot.clock import Clock
 from bot.handlers.group.guards import (
+    button_belongs,
     campaign_here,
     gm_member,
     no_campaign_text,
@@ -427,8 +428,7 @@ async def confirm_pressed(
     presser be a GM of it now; «Yes» acts once, and not at all once the dates moved."""
     proposal = await store.clock_proposal(callback_data.i)
     campaign = None if proposal is None else await store.campaign(proposal.campaign_id)
-    chat_id = query.message.chat.id if query.message is not None else None
-    if proposal is None or campaign is None or campaign.chat_id != chat_id:
+    if proposal is None or campaign is None or not await button_belongs(store, query, campaign):
         await query.answer(_("That button is not valid any more."), show_alert=True)
         return
     if await gm_member(store, campaign, query.from_user.id) is None:
@@ -450,6 +450,14 @@ async def confirm_pressed(
     )
     if isinstance(query.message, Message) and query.message.reply_markup is not None:
         await query.message.edit_reply_markup(reply_markup=None)
+
+
+def build_private() -> Router:
+    """The time tools' buttons under the GM panel in a GM's private chat."""
+    router = Router(name=f"{__name__}.private")
+    router.callback_query.register(clock_pressed, ClockPress.filter())
+    router.callback_query.register(confirm_pressed, ClockConfirm.filter())
+    return router
 
 
 def build() -> Router:

@@ -1,4 +1,5 @@
-"""``/gm``: the GM's tools in the group, one panel with buttons; and the group's ``/lang``.
+"""``/gm``: the GM's tools, one panel with buttons in the GM's private chat (``/gm`` in the group
+sends it there: the players see only the announcements); and the group's ``/lang``.
 
 Every button names (campaign, turn, phase) and is re-checked when pressed: the presser must be
 a GM of *this* campaign and the campaign still where the button was made, or the press is
@@ -7,6 +8,8 @@ the group through the outbox.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from aiogram import Router
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
@@ -28,7 +31,13 @@ from bot.handlers.group.guards import (
     pressed_campaign,
     whole_number,
 )
-from bot.handlers.private.gm_prompts import GM_PLACEMENT, placement_question
+from bot.handlers.group.setup import joining_label, policy_label
+from bot.handlers.private.gm_prompts import (
+    GM_PLACEMENT,
+    GM_RENAME,
+    placement_question,
+    rename_question,
+)
 from bot.i18n import language_of
 from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
@@ -44,12 +53,15 @@ from rules import BattleResult, Outcome, ResultsError
 from storage import (
     Campaign,
     CampaignSettings,
+    CampaignStatus,
     CorrectionOutcome,
+    JoiningPolicy,
     Member,
     Person,
     Phase,
     Role,
     Store,
+    UnreportedPolicy,
     WriteOutcome,
 )
 
@@ -102,6 +114,7 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
     if campaign.phase is Phase.DEPLOYMENT:
         rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
     if campaign.phase is not Phase.SETUP:
+        rows.append([_button(_("⚙️ Settings and sides"), campaign, "settings")])
         rows.append([_button(_("↩️ Undo the last step"), campaign, "undo")])
     rows.append([_button(_("🏁 End the campaign"), campaign, "end")])
     text = _("GM tools: «{title}», {position}.").format(
@@ -110,8 +123,9 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
     return text, InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-async def open_panel(message: Message, store: Store, person: Person) -> None:
-    """``/gm``: the panel, for a GM of this chat's campaign only."""
+async def open_panel(message: Message, store: Store, person: Person, i18n: I18n) -> None:
+    """``/gm`` in the group: the panel, sent to the GM's private chat (GMs of this chat's
+    campaign only); the group is told where it went."""
     campaign = await campaign_here(store, message)
     if campaign is None:
         await message.answer(no_campaign_text())
@@ -121,6 +135,64 @@ async def open_panel(message: Message, store: Store, person: Person) -> None:
         return
     if campaign.phase is Phase.SETUP:
         await message.answer(_("The campaign is still being set up: /newcampaign continues."))
+        return
+    if await _send_panel(message, person, i18n, campaign):
+        await message.answer(
+            _("{name}, the GM tools are in our private chat now.").format(name=person.display_name)
+        )
+        return
+    await message.answer(
+        _(
+            "{name}, the GM tools open in our private chat, where the players do not see them. "
+            "Open it (tap my name, then «Start») and send /gm there."
+        ).format(name=person.display_name)
+    )
+
+
+async def _send_panel(message: Message, person: Person, i18n: I18n, campaign: Campaign) -> bool:
+    """Send the panel to ``person``'s private chat, in their language; False if it cannot go."""
+    if not person.can_receive_private or message.bot is None:
+        return False
+    with i18n.use_locale(person.language or language_of(person.telegram_language)):
+        text, keyboard = panel(campaign)
+    try:
+        await message.bot.send_message(person.user_id, text, reply_markup=keyboard)
+    except (TelegramForbiddenError, TelegramBadRequest):
+        return False
+    return True
+
+
+async def open_private_panel(message: Message, store: Store, person: Person) -> None:
+    """``/gm`` in private: the panel of the campaign the person runs (their current one if they
+    run several, else a choice)."""
+    running = [
+        m.campaign
+        for m in await store.memberships(person.user_id)
+        if m.member.is_gm and m.campaign.status is not CampaignStatus.FINISHED
+    ]
+    if not running:
+        await message.answer(
+            _(
+                "You are not the GM of a running campaign. A GM starts one in the group with "
+                "/newcampaign; its GM tools then open here with /gm."
+            )
+        )
+        return
+    current = next((c for c in running if c.id == person.current_campaign_id), None)
+    if current is None and len(running) > 1:
+        rows = [[_button(c.title[:60], c, "menu")] for c in running]
+        await message.answer(
+            _("You run several campaigns: choose one."),
+            reply_markup=InlineKeyboardMarkup(inline_keyboard=rows),
+        )
+        return
+    campaign = current or running[0]
+    if campaign.phase is Phase.SETUP:
+        await message.answer(
+            _("«{title}» is still being set up: /newcampaign in its group continues.").format(
+                title=campaign.title
+            )
+        )
         return
     text, keyboard = panel(campaign)
     await message.answer(text, reply_markup=keyboard)
@@ -170,6 +242,11 @@ async def pressed(
         "placeside": _place_side,
         "placedef": _place_default,
         "placetype": _place_typed_prompt,
+        "settings": _settings,
+        "upol": _set_unreported,
+        "jpol": _set_joining,
+        "renames": _rename_list,
+        "rename": _rename_prompt,
         "undo": _undo_confirm,
         "undo!": _undo,
         "end": _end_confirm,
@@ -210,11 +287,14 @@ class GmContext:
         await self.query.answer()
         await self.message.edit_text(text, reply_markup=InlineKeyboardMarkup(inline_keyboard=rows))
 
-    async def announce(self, text: str) -> None:
-        """Tell the group what the GM did (queued: it must arrive), then :meth:`done`."""
+    async def announce(self, words: Callable[[], str]) -> None:
+        """Tell the group what the GM did, worded in the campaign's language (queued: it must
+        arrive), then :meth:`done` in the GM's."""
         now = self.clock.now()
+        with self.i18n.use_locale(self.campaign.language):
+            text = words()
         await self.store.enqueue(campaigns.group_notice(self.campaign, text, now), now)
-        await self.done(text)
+        await self.done(words())
 
     async def done(self, text: str) -> None:
         """Show the GM ``text`` and turn the panel back to the menu."""
@@ -262,9 +342,9 @@ async def _readmit(ctx: GmContext, value: str) -> None:
         await ctx.query.answer(_("That person may join already."), show_alert=True)
         return
     await ctx.announce(
-        _("GM {gm} lets {name} join the campaign again: they tap «Join» like anyone.").format(
-            gm=ctx.person.display_name, name=removed.display_name
-        )
+        lambda: _(
+            "GM {gm} lets {name} join the campaign again: they tap «Join» like anyone."
+        ).format(gm=ctx.person.display_name, name=removed.display_name)
     )
 
 
@@ -383,7 +463,7 @@ async def _move(ctx: GmContext, value: str) -> None:
         return
     side = next(s for s in await ctx.store.sides(ctx.campaign.id) if s.id == side_id)
     await ctx.announce(
-        _("GM {gm} moved {name} to {side}.").format(
+        lambda: _("GM {gm} moved {name} to {side}.").format(
             gm=ctx.person.display_name, name=member.display_name, side=side.name
         )
     )
@@ -408,7 +488,7 @@ async def _toggle(ctx: GmContext, value: str) -> None:
         )
         return
     await ctx.announce(
-        _("GM {gm} changed {name}'s roles: {roles}.").format(
+        lambda: _("GM {gm} changed {name}'s roles: {roles}.").format(
             gm=ctx.person.display_name, name=member.display_name, roles=_roles_text(updated)
         )
     )
@@ -448,7 +528,7 @@ async def _kick(ctx: GmContext, value: str) -> None:
         await ctx.query.answer(_("The campaign's creator cannot be removed."), show_alert=True)
         return
     await ctx.announce(
-        _("GM {gm} removed {name} from the campaign.").format(
+        lambda: _("GM {gm} removed {name} from the campaign.").format(
             gm=ctx.person.display_name, name=member.display_name
         )
     )
@@ -634,7 +714,7 @@ async def _set_result(ctx: GmContext, value: str) -> None:
             )
             return
         await ctx.announce(
-            _(
+            lambda: _(
                 "GM {gm} corrected battle {id} of turn {turn}: {result}. The turn was resolved "
                 "again; the corrected map follows."
             ).format(
@@ -653,7 +733,7 @@ async def _set_result(ctx: GmContext, value: str) -> None:
         return
     await ctx.store.enqueue(campaigns.board_refresh(ctx.campaign, f"result:{battle}", now), now)
     await ctx.announce(
-        _("GM {gm} set the result of battle {id}: {result}.").format(
+        lambda: _("GM {gm} set the result of battle {id}: {result}.").format(
             gm=ctx.person.display_name, id=battle, result=_result_words(result, names)
         )
     )
@@ -737,7 +817,7 @@ async def _store_placement(
         await ctx.query.answer(_("That side has deployed already."), show_alert=True)
         return
     await ctx.announce(
-        _("GM {gm} placed {side}, which had not deployed.").format(
+        lambda: _("GM {gm} placed {side}, which had not deployed.").format(
             gm=ctx.person.display_name, side=side_name
         )
     )
@@ -775,6 +855,128 @@ async def _place_typed_prompt(ctx: GmContext, value: str) -> None:
         _("I asked you in our private chat: type {side}'s placement there.").format(side=side.name),
         show_alert=True,
     )
+
+
+# ---- a running campaign's settings and sides ----
+
+
+def _marked(text: str, chosen: bool) -> str:
+    return f"• {text}" if chosen else text
+
+
+async def _settings(ctx: GmContext, value: str) -> None:
+    """What may change while the campaign runs: the unreported-battle policy, joining, and the
+    sides' names (the language: /lang in the group)."""
+    campaign = ctx.campaign
+    rows = [
+        [
+            _button(
+                _marked(policy_label(policy), policy is campaign.unreported_policy),
+                campaign,
+                "upol",
+                policy.value,
+            )
+        ]
+        for policy in UnreportedPolicy
+    ]
+    rows += [
+        [
+            _button(
+                _marked(joining_label(policy), policy is campaign.joining),
+                campaign,
+                "jpol",
+                policy.value,
+            )
+        ]
+        for policy in JoiningPolicy
+    ]
+    rows.append([_button(_("✏️ Rename a side"), campaign, "renames")])
+    rows.append(_back(campaign))
+    text = _(
+        "«{title}»: settings that may change while it runs.\n"
+        "A battle without a result at the deadline: {unreported}.\n"
+        "Joining: {joining}.\n"
+        "Tap another choice to change it; the group is told. The language of the posts: /lang "
+        "in the group."
+    ).format(
+        title=campaign.title,
+        unreported=policy_label(campaign.unreported_policy),
+        joining=joining_label(campaign.joining),
+    )
+    await ctx.show(text, rows)
+
+
+async def _set_unreported(ctx: GmContext, value: str) -> None:
+    policy = next((p for p in UnreportedPolicy if p.value == value), None)
+    if policy is None:
+        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    if policy is ctx.campaign.unreported_policy:
+        await _settings(ctx, "")
+        return
+    ctx.campaign = await ctx.store.update_settings(
+        ctx.campaign.id,
+        CampaignSettings(unreported_policy=policy),
+        ctx.person.user_id,
+        ctx.clock.now(),
+        REASON,
+    )
+    await ctx.announce(
+        lambda: _("GM {gm} changed what happens to a battle without a result: {policy}.").format(
+            gm=ctx.person.display_name, policy=policy_label(policy)
+        )
+    )
+
+
+async def _set_joining(ctx: GmContext, value: str) -> None:
+    policy = next((p for p in JoiningPolicy if p.value == value), None)
+    if policy is None:
+        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    if policy is ctx.campaign.joining:
+        await _settings(ctx, "")
+        return
+    ctx.campaign = await ctx.store.update_settings(
+        ctx.campaign.id,
+        CampaignSettings(joining=policy),
+        ctx.person.user_id,
+        ctx.clock.now(),
+        REASON,
+    )
+    await ctx.announce(
+        lambda: _("GM {gm} changed who may join: {policy}.").format(
+            gm=ctx.person.display_name, policy=joining_label(policy)
+        )
+    )
+
+
+async def _rename_list(ctx: GmContext, value: str) -> None:
+    sides = await ctx.store.sides(ctx.campaign.id)
+    rows = [
+        [_button(f"{colour_mark(side.colour)} {side.name}", ctx.campaign, "rename", side.id)]
+        for side in sides
+    ]
+    rows.append([_button(_("◀ Settings"), ctx.campaign, "settings")])
+    await ctx.show(_("Which side gets a new name?"), rows)
+
+
+async def _rename_prompt(ctx: GmContext, value: str) -> None:
+    """Ask for the side's new name in the GM's private chat (a typed answer)."""
+    side = next((s for s in await ctx.store.sides(ctx.campaign.id) if s.id == value), None)
+    if side is None:
+        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    if ctx.message.chat.type != "private":
+        await ctx.query.answer(
+            _("Send /gm in our private chat and rename the side there."), show_alert=True
+        )
+        return
+    gm_id = ctx.person.user_id
+    await ctx.store.set_prompt(
+        gm_id, gm_id, ctx.campaign.id, GM_RENAME, {"side": side.id}, None, ctx.clock.now()
+    )
+    await ctx.query.answer()
+    await ctx.message.answer(rename_question(ctx.campaign, side.name))
 
 
 # ---- undo and end ----
@@ -832,11 +1034,16 @@ async def _end(ctx: GmContext, value: str) -> None:
             _("The campaign changed meanwhile; open /gm again."), show_alert=True
         )
         return
-    notice = _("GM {gm} ended «{title}». Thank you for playing!").format(
-        gm=ctx.person.display_name, title=ctx.campaign.title
-    )
-    await ctx.store.enqueue(campaigns.group_notice(ended, notice, ctx.clock.now()), ctx.clock.now())
-    await ctx.query.answer(notice)
+
+    def notice() -> str:
+        return _("GM {gm} ended «{title}». Thank you for playing!").format(
+            gm=ctx.person.display_name, title=ctx.campaign.title
+        )
+
+    with ctx.i18n.use_locale(ended.language):
+        told = notice()
+    await ctx.store.enqueue(campaigns.group_notice(ended, told, ctx.clock.now()), ctx.clock.now())
+    await ctx.query.answer(notice())
     await ctx.message.edit_text(_("«{title}» is over.").format(title=ctx.campaign.title))
 
 
@@ -899,6 +1106,14 @@ async def group_language_pressed(
                 name=LANGUAGE_NAMES[language]
             )
         )
+
+
+def build_private() -> Router:
+    """The panel in a GM's private chat: ``/gm`` and its buttons."""
+    router = Router(name=f"{__name__}.private")
+    router.message.register(open_private_panel, Command("gm"))
+    router.callback_query.register(pressed, GmPress.filter())
+    return router
 
 
 def build() -> Router:

@@ -55,14 +55,26 @@ def stale_text() -> str:
     return _("This button is out of date: the campaign has moved on. Open /gm for fresh buttons.")
 
 
+async def button_belongs(store: Store, query: CallbackQuery, campaign: Campaign) -> bool:
+    """A campaign's button is pressed where it lives: in the campaign's group, or in the private
+    chat of one of its GMs (the GM tools live there)."""
+    if query.message is None:
+        return False
+    chat = query.message.chat
+    if chat.type == "private":
+        member = await store.member(campaign.id, query.from_user.id)
+        return chat.id == query.from_user.id and member is not None and member.is_gm
+    return campaign.chat_id == chat.id
+
+
 async def pressed_campaign(
     store: Store, query: CallbackQuery, campaign_id: int, turn: int | None, phase: str | None
 ) -> Campaign | None:
-    """The campaign a button names, if it belongs to this chat and (when given) is still at
+    """The campaign a button names, if it belongs to this chat (its group, or the private chat
+    of one of its GMs) and (when given) is still at
     ``turn`` and ``phase``; otherwise the press is answered as stale and ``None`` returned."""
     campaign = await store.campaign(campaign_id)
-    chat_id = query.message.chat.id if query.message is not None else None
-    if campaign is None or campaign.chat_id != chat_id:
+    if campaign is None or not await button_belongs(store, query, campaign):
         await query.answer(_("That button is not valid any more."), show_alert=True)
         return None
     moved = (turn is not None and campaign.turn != turn) or (

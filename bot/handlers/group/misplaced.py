@@ -11,7 +11,6 @@ GROUP_ONLY = (
     "newcampaign",
     "join",
     "status",
-    "gm",
     "rules",
     "advance",
     "pause",
@@ -22,7 +21,7 @@ PRIVATE_ONLY = ("campaigns",)
 
 
 async def group_only(message: Message) -> None:
-    """A group command (``/newcampaign``, ``/join``, ``/status``, ``/gm`` ...) in private."""
+    """A group command (``/newcampaign``, ``/join``, ``/status`` ...) in private."""
     await message.answer(
         _(
             "That command works in the campaign's group chat. Add me to your group and send it "

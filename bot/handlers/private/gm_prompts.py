@@ -1,4 +1,5 @@
-"""The GM's typed answers in the private chat, asked from the group's GM panel.
+"""The GM's typed answers in the private chat, asked from the GM panel: a side's placement and a
+side's new name.
 
 A placement for a side that did not deploy is secret until turn 1, so the panel asks for it
 here (a stored ``Prompt`` for the GM's private chat) and never in the group. Registered before
@@ -24,17 +25,22 @@ from storage import Campaign, CampaignStatus, Person, Phase, Prompt, Store
 
 GM_PLACEMENT = "gm_placement"
 """The prompt's ``field``: ``data["side"]`` names the side to place."""
+GM_RENAME = "gm_rename"
+"""The prompt's ``field``: ``data["side"]`` names the side to rename."""
 
 
 class GmPromptWaiting(Filter):
     """Passes when the bot waits for this person's typed answer to a GM panel question in this
     chat; gives the handler the stored ``prompt``."""
 
+    def __init__(self, field: str) -> None:
+        self.field = field
+
     async def __call__(self, message: Message, store: Store) -> bool | dict[str, Any]:
         if message.from_user is None:
             return False
         prompt = await store.prompt(message.chat.id, message.from_user.id)
-        if prompt is None or prompt.field != GM_PLACEMENT:
+        if prompt is None or prompt.field != self.field:
             return False
         return {"prompt": prompt}
 
@@ -118,16 +124,72 @@ async def typed_placement(
     )
 
 
+def rename_question(campaign: Campaign, side_name: str) -> str:
+    """What the GM is asked when renaming a side."""
+    return _(
+        "«{title}»: type the new name of side «{side}» (up to 64 characters). Its armies, "
+        "orders and colour stay; the group is told. /cancel stops."
+    ).format(title=campaign.title, side=side_name)
+
+
+async def typed_rename(
+    message: Message, store: Store, clock: Clock, person: Person, prompt: Prompt, i18n: I18n
+) -> None:
+    """The GM's typed new name for a side: checked, stored (audited) and announced."""
+    campaign = await store.campaign(prompt.campaign_id or 0)
+    gm = None if campaign is None else await store.member(campaign.id, person.user_id)
+    if campaign is None or campaign.status is CampaignStatus.FINISHED or gm is None or not gm.is_gm:
+        await store.clear_prompt(message.chat.id, person.user_id)
+        await message.answer(_("That campaign is over or no longer yours; nothing was changed."))
+        return
+    now = clock.now()
+    side_id = str(prompt.data.get("side", ""))
+    outcome, before = await campaigns.rename_side(
+        store, campaign, side_id, message.text or "", person.user_id, now
+    )
+    match outcome:
+        case campaigns.RenameOutcome.BAD_NAME:
+            await message.answer(
+                _("A side's name has 1 to 64 characters. Type it again, or /cancel.")
+            )
+            return
+        case campaigns.RenameOutcome.NAME_TAKEN:
+            await message.answer(_("Another side has that name. Type another, or /cancel."))
+            return
+    await store.clear_prompt(message.chat.id, person.user_id)
+    if outcome is campaigns.RenameOutcome.NO_SIDE or before is None:
+        await message.answer(_("That side is gone; nothing was changed."))
+        return
+    if outcome is campaigns.RenameOutcome.UNCHANGED:
+        await message.answer(_("That is its name already; nothing was changed."))
+        return
+    sides = {side.id: side.name for side in await store.sides(campaign.id)}
+    new = sides.get(side_id, "")
+    with i18n.use_locale(campaign.language):
+        notice = _("GM {gm} renamed side «{old}»: it is now «{new}».").format(
+            gm=person.display_name, old=before.name, new=new
+        )
+    await store.enqueue(campaigns.group_notice(campaign, notice, now), now)
+    await message.answer(
+        _("Renamed: «{old}» is now «{new}». The group is told; /gm for the tools.").format(
+            old=before.name, new=new
+        )
+    )
+
+
 async def cancel(message: Message, store: Store, person: Person) -> None:
     """``/cancel`` while a GM question waits: stop waiting, change nothing."""
     await store.clear_prompt(message.chat.id, person.user_id)
-    await message.answer(_("Stopped; nothing was placed. /gm in the group starts again."))
+    await message.answer(_("Stopped; nothing was changed. /gm opens the GM tools again."))
 
 
 def build() -> Router:
     """This module's router (a new one per dispatcher); register it before the other private
     screens, so a waiting GM question gets the text first."""
     router = Router(name=__name__)
-    router.message.register(cancel, Command("cancel"), GmPromptWaiting())
-    router.message.register(typed_placement, F.text, ~F.text.startswith("/"), GmPromptWaiting())
+    for field in (GM_PLACEMENT, GM_RENAME):
+        router.message.register(cancel, Command("cancel"), GmPromptWaiting(field))
+    typed = F.text, ~F.text.startswith("/")
+    router.message.register(typed_placement, *typed, GmPromptWaiting(GM_PLACEMENT))
+    router.message.register(typed_rename, *typed, GmPromptWaiting(GM_RENAME))
     return router

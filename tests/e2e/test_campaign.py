@@ -353,6 +353,11 @@ async def test_a_campaign_from_newcampaign_to_a_winner(
         printed = await _printed_orders(store, campaign_id)
         exported = await _assert_replays(store, campaign_id, winner_name=RED)
         await _assert_every_post_once(store, campaign_id, requests, marks)
+        [summary] = [
+            m for m in await store.outbox_messages(campaign_id) if m.kind == "campaign_summary"
+        ]
+        assert summary.state is OutboxState.SENT
+        assert summary.chat_id == GROUP.id
     finally:
         await store.close()
     _assert_secret(requests, history, secrets, marks)
@@ -563,7 +568,7 @@ def _post_problems(
     """Posts lost or doubled: an outbox post never sent (or whose message is not one the bot
     sent or edited), an outbox post's content sent again without an outbox row pointing at it
     (a resend), a message repeated in a chat within one step, a Monday without exactly one map
-    photo in the group."""
+    map photo in the group."""
     problems = [
         f"outbox {m.id} ({m.kind}) left {m.state.value}"
         for m in outbox
@@ -593,11 +598,16 @@ def _post_problems(
         problems += [
             f"{step}: twice in {key[0]}: {key[1][:80]}" for key, n in seen.items() if n > 1
         ]
+    # The end-of-campaign summary is a photo too (its chart), not a map.
+    summaries = {(m.chat_id, m.telegram_message_id) for m in outbox if m.kind == "campaign_summary"}
     for first, end in marks.mondays:
         maps = [
             r
             for r in sends
-            if first <= r.seq < end and r.method == "sendPhoto" and r.chat_id == GROUP.id
+            if first <= r.seq < end
+            and r.method == "sendPhoto"
+            and r.chat_id == GROUP.id
+            and (r.chat_id, r.result["message_id"]) not in summaries
         ]
         if len(maps) != 1:
             problems.append(f"{len(maps)} map photos in the group on the Monday at {first}")
@@ -741,7 +751,10 @@ def _assert_played_as_scripted(
         "Turn 2: the battle list": 2,
         "Turn 3: the battle list": 1,
     }
-    assert "Red wins the campaign!" in group_photos[-1]
+    # The final map, then the campaign's summary with its chart.
+    assert "Red wins the campaign!" in group_photos[-2]
+    assert "is over after 3 turns: side «Red» wins the campaign." in group_photos[-1]
+    assert "Sides (battles won, drawn and lost):" in group_photos[-1]
     answers = [
         r
         for r in requests[marks.restarted : marks.closed[2]]

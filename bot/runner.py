@@ -144,7 +144,7 @@ async def serve(
         bot = make_bot(settings)
         stack.push_async_callback(bot.session.close)
         i18n = build_i18n()
-        maps = MapDrawer(settings.map_workers)
+        maps = MapDrawer(settings.map_workers, record=settings.test_map_record)
         stack.callback(maps.close)
         alarm = StorageAlarm(store, clock, i18n)
         dispatcher = build_dispatcher(store, clock, i18n, alarm, maps)

@@ -145,8 +145,7 @@ class MapLabels(BaseModel):
 
     def count(self, forms: tuple[str, ...], n: int) -> str:
         """The form of ``forms`` for the number ``n``."""
-        index = _plural_rule(self.plural)(n)
-        return forms[min(index, len(forms) - 1)]
+        return forms[min(plural_index(self.plural, n), len(forms) - 1)]
 
     def armies_of(self, n: int) -> str:
         """ "13 armies"."""
@@ -155,6 +154,12 @@ class MapLabels(BaseModel):
     def progress_of(self, held: int, need: int) -> str:
         """ "2 of 3 sectors"."""
         return self.count(self.progress, need).format(held=held, need=need)
+
+
+def plural_index(header: str, n: int) -> int:
+    """The plural category of ``n`` under a gettext ``Plural-Forms`` header
+    ("nplurals=2; plural=(n != 1);")."""
+    return _plural_rule(header)(n)
 
 
 @cache

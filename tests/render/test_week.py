@@ -126,7 +126,9 @@ def test_a_side_named_after_a_colour_is_drawn_in_it() -> None:
     assert (both["a"].colour, both["b"].colour) == ((0xE6, 0x9F, 0x00), (0x00, 0x72, 0xB2))
 
 
-def _pixels_of(image: Image.Image, colour: tuple[int, int, int], box: tuple[int, ...]) -> int:
+def _pixels_of(
+    image: Image.Image, colour: tuple[int, int, int], box: tuple[int, int, int, int]
+) -> int:
     counts = image.convert("RGB").crop(box).getcolors(1 << 20) or []
     return sum(count for count, seen in counts if seen == colour)
 

@@ -60,6 +60,7 @@ from zoneinfo import ZoneInfo
 # The repository root, so the script also runs where the package is not installed.
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from aiogram import Bot  # noqa: E402
 from aiogram.client.session.base import BaseSession  # noqa: E402
@@ -74,6 +75,7 @@ from aiogram.methods import (  # noqa: E402
 )
 from aiogram.methods.base import TelegramType  # noqa: E402
 from aiogram.types import Chat, Message, PhotoSize, User  # noqa: E402
+from old_drawing import OLD_COMMIT, draw_old  # noqa: E402
 
 from bot.clock import ManualClock  # noqa: E402
 from bot.i18n import build_i18n  # noqa: E402
@@ -458,8 +460,8 @@ class TimedDrawer(MapDrawer):
     """The bot's map drawer, counting the maps and the time the sender waited for each (wall,
     summed: the drawing and any wait for a free thread or worker)."""
 
-    def __init__(self, workers: int) -> None:
-        super().__init__(workers)
+    def __init__(self, workers: int, old: bool = False) -> None:
+        super().__init__(workers, draw_function=draw_old if old else None)
         self.maps = 0
         self.seconds = 0.0
 
@@ -482,6 +484,7 @@ class PassResult:
     name: str
     map_workers: int = 0
     at_once: int = 1
+    old_drawing: bool = False
     scheduler_done: float = 0.0
     maps_done: float = 0.0
     all_done: float = 0.0
@@ -578,10 +581,18 @@ async def monday(
     limits: Limits,
     map_workers: int,
     at_once: int,
+    old_drawing: bool = False,
 ) -> PassResult:
-    """The measured Monday on the database at ``path``."""
-    drawing = TimedDrawer(map_workers)
-    result = PassResult(name=name, map_workers=map_workers, at_once=at_once, rss_before_mb=rss_mb())
+    """The measured Monday on the database at ``path`` (maps drawn by the old renderer with
+    ``old_drawing``)."""
+    drawing = TimedDrawer(map_workers, old_drawing)
+    result = PassResult(
+        name=name,
+        map_workers=map_workers,
+        at_once=at_once,
+        old_drawing=old_drawing,
+        rss_before_mb=rss_mb(),
+    )
     started = time.perf_counter()
     store = RecordingStore(await Database.open(path), started)
     session = MockTelegram(latency, floods, random.Random(7), started)
@@ -691,6 +702,7 @@ def run_pass_here(options: argparse.Namespace) -> None:
             limits,
             options.map_workers,
             options.at_once,
+            options.old_drawing,
         )
     )
     print(json.dumps(asdict(result)))
@@ -703,6 +715,7 @@ class Pass:
     name: str
     flood_share: float = 0.0
     unlimited: bool = False
+    old_drawing: bool = False
 
 
 def run_pass(template: Path, work: Path, plan: Pass, options: argparse.Namespace) -> PassResult:
@@ -727,6 +740,7 @@ def run_pass(template: Path, work: Path, plan: Pass, options: argparse.Namespace
         "--at-once",
         str(options.at_once),
         *(["--unlimited"] if plan.unlimited else []),
+        *(["--old-drawing"] if plan.old_drawing else []),
     ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     copy.unlink()
@@ -819,13 +833,15 @@ async def drawing_rates(
     rates: list[DrawingRate] = []
     cores = os.cpu_count() or 1
     for workers in sorted({0, map_workers, cores}):
-        drawer = MapDrawer(workers)
-        try:
-            await asyncio.gather(*(drawer.draw(view) for view in views[: max(workers, 1)]))
-            how = f"process pool ({workers} workers)" if workers else "threads (asyncio.to_thread)"
-            rates.append(await draw_all(how, views, in_flight, drawer.draw))
-        finally:
-            drawer.close()
+        for old in (True, False):
+            drawer = MapDrawer(workers, draw_function=draw_old if old else None)
+            try:
+                await asyncio.gather(*(drawer.draw(view) for view in views[: max(workers, 1)]))
+                how = f"process pool ({workers} workers)" if workers else "threads"
+                how = f"{'old' if old else 'new'} drawing, {how}"
+                rates.append(await draw_all(how, views, in_flight, drawer.draw))
+            finally:
+                drawer.close()
     return rates
 
 
@@ -856,6 +872,14 @@ def report(campaigns: int, result: PassResult) -> None:
     print(
         f"  last message handed over           {result.all_done:8.1f} s"
         f"   floor {floor:.1f} s ({total} requests / 30 per s): ratio {result.all_done / floor:.2f}"
+    )
+    maps_target = 1.2 * maps_floor + 2
+    print(
+        f"  target: last map + summary within 1.2 x {maps_floor:.1f} s + 2 s = {maps_target:.1f} s:"
+        f" {result.maps_done / maps_target:.2f} of it"
+        f" ({'met' if result.maps_done <= maps_target else 'MISSED'});"
+        f" everything within 1.05 x the floor: {result.all_done / floor:.2f}"
+        f" ({'met' if result.all_done <= 1.05 * floor else 'MISSED'})"
     )
     print(f"  requests by method                 {result.requests}")
     print(f"  outbox messages sent, by kind      {result.kinds_sent}")
@@ -932,11 +956,12 @@ def main() -> None:
     parser.add_argument(
         "--passes",
         nargs="+",
-        choices=("limits", "floods", "unlimited", "drawing"),
-        default=("limits", "floods", "unlimited", "drawing"),
-        help="what to run (default all): a pass with Telegram's limits; the same with some 429"
+        choices=("old", "limits", "floods", "unlimited", "drawing"),
+        default=("old", "limits", "floods", "unlimited", "drawing"),
+        help="what to run (default all): a pass with Telegram's limits whose maps the old"
+        f" renderer draws ({OLD_COMMIT}); the same with today's; the same with some 429"
         " answers; no limits at all (the bot's own ceiling); maps drawn alone, in threads and"
-        " in process pools",
+        " in process pools, by the old renderer and by today's",
     )
     parser.add_argument(
         "--map-workers",
@@ -966,6 +991,7 @@ def main() -> None:
     parser.add_argument("--run-pass", help=argparse.SUPPRESS)
     parser.add_argument("--name", default="pass", help=argparse.SUPPRESS)
     parser.add_argument("--unlimited", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--old-drawing", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.run_pass:
         run_pass_here(options)
@@ -980,6 +1006,7 @@ def main() -> None:
         f" limits {Limits()}"
     )
     plans = {
+        "old": Pass(f"Telegram's limits, the old drawing ({OLD_COMMIT})", old_drawing=True),
         "limits": Pass("Telegram's limits"),
         "floods": Pass(
             f"Telegram's limits, {options.flood_share:.0%} of requests answered 429",

@@ -180,7 +180,7 @@ RUSSIAN_LABELS = MapLabels(
     armies=("{n} армия", "{n} армии", "{n} армий"),
     progress=("{held} из {need} сектора", "{held} из {need} секторов", "{held} из {need} секторов"),
     last_turn="Ход {turn}: манёвры и битвы",
-    winner="{side} побеждают в кампании",
+    winner="Победа в кампании: {side}",
     no_winner="Кампания окончена без победителя",
     held="сектор удерживает сторона этого цвета",
     new="нов.",
@@ -1106,7 +1106,7 @@ class _Arrow:
     wings: tuple[Point, Point]
     width: int
     at: Callable[[float], Point]
-    leaves: float
+    between: float
     start: float
     chord: float
     stamp: _Stamp
@@ -1541,20 +1541,23 @@ def _arrow_path(source: _Shape, destination: _Shape, blocked: bool, scale: float
         lambda d, shift: d.line([shift(p) for p in line], fill=1, width=width + 4, joint="curve"),
         lambda d, shift: d.line([shift(p) for p in line], fill=1, width=width, joint="curve"),
     )
-    return _Arrow(shaft, base, (x2, y2), wings, width, at, leaves, start, chord, stamp)
+    # The count goes where the arrow leaves its sector; for an arrow around a sector, just
+    # inside the source (its middle would cover the sector it goes around).
+    size = max(16, min(44, round(scale * 0.036)))
+    label_at = leaves - (size * 1.2 / chord if blocked else 0.0)
+    return _Arrow(shaft, base, (x2, y2), wings, width, at, label_at, start, chord, stamp)
 
 
 def _draw_move(
     canvas: _Canvas, arrow: _Arrow, style: _Style, text: str, scale: float
 ) -> tuple[_Chip, Point]:
     """A move: its arrow in the side's colour, outlined. Returns the count label and where it
-    goes (where the arrow leaves its sector), to be drawn over everything else."""
+    goes (between the two sectors, where no count is drawn), to be drawn over everything else."""
     canvas.stamp(arrow.stamp, (INK, style.colour))
     canvas.draw.polygon([arrow.tip, *arrow.wings], fill=style.colour, outline=INK)
     size = max(16, min(44, round(scale * 0.036)))
     label = _Chip(text, size, style)
-    offset = (_segment_width(label) / 2 + 4) / arrow.chord
-    return label, arrow.at(max(arrow.leaves - offset, arrow.start))
+    return label, arrow.at(max(arrow.between, arrow.start))
 
 
 def _draw_header(canvas: _Canvas, view: MapView, styles: dict[SideId, _Style]) -> None:

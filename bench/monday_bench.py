@@ -586,6 +586,7 @@ async def monday(
     """The measured Monday on the database at ``path`` (maps drawn by the old renderer with
     ``old_drawing``)."""
     drawing = TimedDrawer(map_workers, old_drawing)
+    await drawing.warm()  # as the bot does when it starts, days before the Monday
     result = PassResult(
         name=name,
         map_workers=map_workers,

@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from rules.render import MapView, render_map
+from rules.render import MapView, _font, render_map
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +92,18 @@ class MapDrawer:
                 pool.shutdown(wait=False, cancel_futures=True)
             return await loop.run_in_executor(self._started(), self._draw, view)
 
+    async def warm(self) -> None:
+        """Start the drawing processes and have each load the renderer and its fonts, so that
+        the first maps of a Monday do not wait for that."""
+        if self.workers == 0:
+            await asyncio.to_thread(warm_renderer)
+            return
+        loop = asyncio.get_running_loop()
+        pool = self._started()
+        await asyncio.gather(
+            *(loop.run_in_executor(pool, warm_renderer) for _ in range(self.workers))
+        )
+
     def close(self) -> None:
         """Stop the pool: maps being drawn are finished, those not begun cancelled."""
         pool, self._pool = self._pool, None
@@ -108,6 +120,13 @@ class MapDrawer:
                 self.workers, mp_context=context, initializer=_end_with_the_bot
             )
         return self._pool
+
+
+def warm_renderer() -> None:
+    """Load the fonts: the first map of a process would otherwise wait for them."""
+    for bold in (False, True):
+        for size in (22, 26, 28, 40):
+            _font(size, bold)
 
 
 def _render(view: MapView) -> bytes:

@@ -16,7 +16,9 @@ Each pass runs in a fresh process on a copy of that file, so its CPU time and pe
 the Monday's own: the real ``CampaignScheduler.run_due`` at the deadline (Monday 9 March, 12:00
 in Moscow, every campaign due at once; ``--at-once`` campaigns at a time) while the real
 ``OutboxSender.run`` sends, woken by the scheduler as in ``bot/runner.py``, its maps drawn by a
-``MapDrawer`` of ``--map-workers`` processes (0: threads; default as the bot's ``MAP_WORKERS``),
+``MapDrawer`` of ``--map-workers`` processes (0: threads; default as the bot's ``MAP_WORKERS``;
+started and warmed before the deadline, as the bot does when it starts; the pass "old" draws with
+the renderer before issue 20, ``bench/old_drawing.py``, for the side-by-side figures),
 with the production ``Limits`` (30 requests a second per bot, 20 a minute per group, 1 a second
 per private chat), or none in the pass that shows the bot's own ceiling. Telegram is a mocked
 aiogram session that accepts each request after a random 50-100 ms (an async sleep) and notes
@@ -28,9 +30,10 @@ Printed per pass: when the scheduler finished, when the last map with its summar
 message of all were handed to Telegram (seconds from the deadline), the requests by Telegram
 method and the outbox messages by kind, the floor (requests / 30 per second) and the ratio to
 it, the most requests Telegram saw in any 1 s (bot) and 60 s (one group), the time the sender
-waited for its maps, CPU time (``resource.getrusage`` for the process; ``/proc`` for its child
-processes, the map drawers) and peak RSS. Last, the same maps drawn alone, 20 at a time, in
-threads and in process pools.
+waited for its maps, the issue's targets (the last map and summary within 1.2 x N/30 s + 2 s;
+everything within 1.05 x the floor), CPU time (``resource.getrusage`` for the process;
+``/proc`` for its child processes, the map drawers) and peak RSS. Last, the same maps drawn
+alone, 20 at a time, in threads and in process pools, by the old renderer and by today's.
 """
 
 from __future__ import annotations

@@ -515,7 +515,8 @@ class _Canvas:
     def ink(self, colour: Rgb) -> int:
         """The palette index of ``colour``, added to the palette the first time."""
         palette = self.image.palette
-        assert palette is not None  # a "P" image always has one
+        if palette is None:
+            raise ValueError("only palette images are drawn on")
         return palette.getcolor(colour, self.image)
 
     def text(
@@ -1598,8 +1599,7 @@ def _draw_header(canvas: _Canvas, view: MapView, styles: dict[SideId, _Style]) -
 
 def _draw_banner(canvas: _Canvas, view: MapView, styles: dict[SideId, _Style]) -> None:
     """The final map's banner: the winner, in its colour, with a star and its tag."""
-    assert view.week is not None
-    winner = view.week.winner
+    winner = view.week.winner if view.week is not None else None
     box = (MARGIN, 66, WIDTH - MARGIN, HEADER_HEIGHT - 4)
     middle = (box[1] + box[3]) / 2
     if winner is None:

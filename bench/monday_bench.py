@@ -16,7 +16,9 @@ Each pass runs in a fresh process on a copy of that file, so its CPU time and pe
 the Monday's own: the real ``CampaignScheduler.run_due`` at the deadline (Monday 9 March, 12:00
 in Moscow, every campaign due at once; ``--at-once`` campaigns at a time) while the real
 ``OutboxSender.run`` sends, woken by the scheduler as in ``bot/runner.py``, its maps drawn by a
-``MapDrawer`` of ``--map-workers`` processes (0: threads; default as the bot's ``MAP_WORKERS``),
+``MapDrawer`` of ``--map-workers`` processes (0: threads; default as the bot's ``MAP_WORKERS``;
+started and warmed before the deadline, as the bot does when it starts; the pass "old" draws with
+the renderer before issue 20, ``bench/old_drawing.py``, for the side-by-side figures),
 with the production ``Limits`` (30 requests a second per bot, 20 a minute per group, 1 a second
 per private chat), or none in the pass that shows the bot's own ceiling. Telegram is a mocked
 aiogram session that accepts each request after a random 50-100 ms (an async sleep) and notes
@@ -28,9 +30,10 @@ Printed per pass: when the scheduler finished, when the last map with its summar
 message of all were handed to Telegram (seconds from the deadline), the requests by Telegram
 method and the outbox messages by kind, the floor (requests / 30 per second) and the ratio to
 it, the most requests Telegram saw in any 1 s (bot) and 60 s (one group), the time the sender
-waited for its maps, CPU time (``resource.getrusage`` for the process; ``/proc`` for its child
-processes, the map drawers) and peak RSS. Last, the same maps drawn alone, 20 at a time, in
-threads and in process pools.
+waited for its maps, the issue's targets (the last map and summary within 1.2 x N/30 s + 2 s;
+everything within 1.05 x the floor), CPU time (``resource.getrusage`` for the process;
+``/proc`` for its child processes, the map drawers) and peak RSS. Last, the same maps drawn
+alone, 20 at a time, in threads and in process pools, by the old renderer and by today's.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ from zoneinfo import ZoneInfo
 # The repository root, so the script also runs where the package is not installed.
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from aiogram import Bot  # noqa: E402
 from aiogram.client.session.base import BaseSession  # noqa: E402
@@ -74,6 +78,7 @@ from aiogram.methods import (  # noqa: E402
 )
 from aiogram.methods.base import TelegramType  # noqa: E402
 from aiogram.types import Chat, Message, PhotoSize, User  # noqa: E402
+from old_drawing import OLD_COMMIT, draw_old  # noqa: E402
 
 from bot.clock import ManualClock  # noqa: E402
 from bot.i18n import build_i18n  # noqa: E402
@@ -458,8 +463,8 @@ class TimedDrawer(MapDrawer):
     """The bot's map drawer, counting the maps and the time the sender waited for each (wall,
     summed: the drawing and any wait for a free thread or worker)."""
 
-    def __init__(self, workers: int) -> None:
-        super().__init__(workers)
+    def __init__(self, workers: int, old: bool = False) -> None:
+        super().__init__(workers, draw_function=draw_old if old else None)
         self.maps = 0
         self.seconds = 0.0
 
@@ -482,6 +487,7 @@ class PassResult:
     name: str
     map_workers: int = 0
     at_once: int = 1
+    old_drawing: bool = False
     scheduler_done: float = 0.0
     maps_done: float = 0.0
     all_done: float = 0.0
@@ -578,10 +584,19 @@ async def monday(
     limits: Limits,
     map_workers: int,
     at_once: int,
+    old_drawing: bool = False,
 ) -> PassResult:
-    """The measured Monday on the database at ``path``."""
-    drawing = TimedDrawer(map_workers)
-    result = PassResult(name=name, map_workers=map_workers, at_once=at_once, rss_before_mb=rss_mb())
+    """The measured Monday on the database at ``path`` (maps drawn by the old renderer with
+    ``old_drawing``)."""
+    drawing = TimedDrawer(map_workers, old_drawing)
+    await drawing.warm()  # as the bot does when it starts, days before the Monday
+    result = PassResult(
+        name=name,
+        map_workers=map_workers,
+        at_once=at_once,
+        old_drawing=old_drawing,
+        rss_before_mb=rss_mb(),
+    )
     started = time.perf_counter()
     store = RecordingStore(await Database.open(path), started)
     session = MockTelegram(latency, floods, random.Random(7), started)
@@ -691,6 +706,7 @@ def run_pass_here(options: argparse.Namespace) -> None:
             limits,
             options.map_workers,
             options.at_once,
+            options.old_drawing,
         )
     )
     print(json.dumps(asdict(result)))
@@ -703,6 +719,7 @@ class Pass:
     name: str
     flood_share: float = 0.0
     unlimited: bool = False
+    old_drawing: bool = False
 
 
 def run_pass(template: Path, work: Path, plan: Pass, options: argparse.Namespace) -> PassResult:
@@ -727,6 +744,7 @@ def run_pass(template: Path, work: Path, plan: Pass, options: argparse.Namespace
         "--at-once",
         str(options.at_once),
         *(["--unlimited"] if plan.unlimited else []),
+        *(["--old-drawing"] if plan.old_drawing else []),
     ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     copy.unlink()
@@ -819,13 +837,15 @@ async def drawing_rates(
     rates: list[DrawingRate] = []
     cores = os.cpu_count() or 1
     for workers in sorted({0, map_workers, cores}):
-        drawer = MapDrawer(workers)
-        try:
-            await asyncio.gather(*(drawer.draw(view) for view in views[: max(workers, 1)]))
-            how = f"process pool ({workers} workers)" if workers else "threads (asyncio.to_thread)"
-            rates.append(await draw_all(how, views, in_flight, drawer.draw))
-        finally:
-            drawer.close()
+        for old in (True, False):
+            drawer = MapDrawer(workers, draw_function=draw_old if old else None)
+            try:
+                await asyncio.gather(*(drawer.draw(view) for view in views[: max(workers, 1)]))
+                how = f"process pool ({workers} workers)" if workers else "threads"
+                how = f"{'old' if old else 'new'} drawing, {how}"
+                rates.append(await draw_all(how, views, in_flight, drawer.draw))
+            finally:
+                drawer.close()
     return rates
 
 
@@ -856,6 +876,14 @@ def report(campaigns: int, result: PassResult) -> None:
     print(
         f"  last message handed over           {result.all_done:8.1f} s"
         f"   floor {floor:.1f} s ({total} requests / 30 per s): ratio {result.all_done / floor:.2f}"
+    )
+    maps_target = 1.2 * maps_floor + 2
+    print(
+        f"  target: last map + summary within 1.2 x {maps_floor:.1f} s + 2 s = {maps_target:.1f} s:"
+        f" {result.maps_done / maps_target:.2f} of it"
+        f" ({'met' if result.maps_done <= maps_target else 'MISSED'});"
+        f" everything within 1.05 x the floor: {result.all_done / floor:.2f}"
+        f" ({'met' if result.all_done <= 1.05 * floor else 'MISSED'})"
     )
     print(f"  requests by method                 {result.requests}")
     print(f"  outbox messages sent, by kind      {result.kinds_sent}")
@@ -932,11 +960,12 @@ def main() -> None:
     parser.add_argument(
         "--passes",
         nargs="+",
-        choices=("limits", "floods", "unlimited", "drawing"),
-        default=("limits", "floods", "unlimited", "drawing"),
-        help="what to run (default all): a pass with Telegram's limits; the same with some 429"
+        choices=("old", "limits", "floods", "unlimited", "drawing"),
+        default=("old", "limits", "floods", "unlimited", "drawing"),
+        help="what to run (default all): a pass with Telegram's limits whose maps the old"
+        f" renderer draws ({OLD_COMMIT}); the same with today's; the same with some 429"
         " answers; no limits at all (the bot's own ceiling); maps drawn alone, in threads and"
-        " in process pools",
+        " in process pools, by the old renderer and by today's",
     )
     parser.add_argument(
         "--map-workers",
@@ -966,6 +995,7 @@ def main() -> None:
     parser.add_argument("--run-pass", help=argparse.SUPPRESS)
     parser.add_argument("--name", default="pass", help=argparse.SUPPRESS)
     parser.add_argument("--unlimited", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--old-drawing", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.run_pass:
         run_pass_here(options)
@@ -980,6 +1010,7 @@ def main() -> None:
         f" limits {Limits()}"
     )
     plans = {
+        "old": Pass(f"Telegram's limits, the old drawing ({OLD_COMMIT})", old_drawing=True),
         "limits": Pass("Telegram's limits"),
         "floods": Pass(
             f"Telegram's limits, {options.flood_share:.0%} of requests answered 429",

@@ -1,12 +1,16 @@
-"""Speed and size of the map picture: render time and PNG bytes for planet-5 and a 60-sector map.
+"""Speed and size of the map picture, the old renderer beside today's, in one run.
 
 Run from the repository root: ``.venv/bin/python bench/render_bench.py [--renders N]``.
 
 Scenarios: the worked example of RULES.md section 4 (planet-5, two sides) in its public,
-Friday, private and resolved variants, and a 10x6 grid (``rules.mapgen.grid_map``) with
-twelve sides. Each view is built once; then ``render_map`` (drawing and PNG encoding) is timed
-``N`` times with ``time.perf_counter`` after one warm-up render that loads the fonts.
-Targets (docs/map.md): planet-5 well under 100 ms and under 300 KB.
+Friday, private and Monday (resolved) variants, its final map (the same Monday with a winner),
+and a 10x6 grid (``rules.mapgen.grid_map``) with twelve sides and a week of moves and battles.
+Each view is built once; then each renderer draws it (drawing and PNG encoding) ``N`` times,
+the two renderers taking turns so that the machine's load falls on both alike, timed with
+``time.process_time`` (CPU of this one thread: one core) after one warm-up draw. "cold" is
+today's first draw of a map (its static layer not kept yet). The old renderer is
+``rules/render.py`` before issue 20 (``bench/old_drawing.py``).
+Targets (issue 20): at most 8 ms a planet-5 map and 25 ms for 60 sectors on one core.
 """
 
 from __future__ import annotations
@@ -17,15 +21,29 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-# The repository root, so the script also runs where the package is not installed.
+# The repository root and bench/, so the script also runs where the package is not installed.
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from old_drawing import OLD_COMMIT, draw_old  # noqa: E402
 
 from rules import CampaignState  # noqa: E402
 from rules.mapgen import grid_map  # noqa: E402
-from rules.render import MapView, SideView, render_map, view_of_document  # noqa: E402
+from rules.render import (  # noqa: E402
+    BattleMark,
+    MapView,
+    SideView,
+    WeekView,
+    _cached_layout,
+    render_map,
+    view_of_document,
+)
+from rules.resolution import Arrival  # noqa: E402
+from rules.ruleset import Outcome  # noqa: E402
 
 GRID_SIDES = (
     "Orks",
@@ -49,8 +67,18 @@ def worked_example(variant: str, side: str | None = None) -> MapView:
     return view_of_document(text, variant, side, "Worked example", "en")
 
 
+def final_map() -> MapView:
+    """The worked example's Monday as if Red had won the campaign."""
+    view = worked_example("resolved")
+    assert view.week is not None
+    return view.model_copy(
+        update={"week": view.week.model_copy(update={"game_over": True, "winner": "red"})}
+    )
+
+
 def grid_view() -> MapView:
-    """A 10x6 grid with 12 sides, each in three sectors, some sectors shared."""
+    """A 10x6 grid with 12 sides, each in three sectors, some sectors shared, after a week of
+    twelve moves and six battles."""
     armies: dict[str, dict[str, int]] = {}
     for index, name in enumerate(GRID_SIDES):
         placement: dict[str, int] = {}
@@ -61,6 +89,25 @@ def grid_view() -> MapView:
         ):
             placement[str(sector)] = placement.get(str(sector), 0) + count
         armies[name.lower()] = placement
+    ids = [name.lower() for name in GRID_SIDES]
+    moves = tuple(
+        Arrival(side=side, source=str(n), to=str(n + 1), count=2)
+        for side, n in zip(ids, range(2, 60, 5), strict=False)
+        if n % 10 != 0
+    )
+    battles = tuple(
+        BattleMark(
+            id=i + 1,
+            sector=str(sector),
+            attacker=ids[i],
+            defender=ids[i + 1],
+            outcome=Outcome.SOLID,
+            winner=ids[i],
+            losses={ids[i + 1]: 1},
+        )
+        for i, sector in enumerate((11, 18, 21, 46, 23, 36))
+    )
+    week = WeekView(turn=6, moves=moves, battles=battles, new={"orks": ("1",)})
     return MapView(
         map=grid_map(10, 6),
         state=CampaignState(turn=7, armies=armies),
@@ -70,41 +117,64 @@ def grid_view() -> MapView:
         ),
         title="Sixty sectors",
         captured={"orks": ("1",)},
+        sectors_to_win=3,
+        week=week,
+    )
+
+
+def timed(draw: Callable[[MapView], bytes], view: MapView) -> float:
+    """Milliseconds of this thread's CPU to draw ``view`` once."""
+    start = time.process_time()
+    draw(view)
+    return (time.process_time() - start) * 1000
+
+
+def summary(times: list[float]) -> str:
+    times = sorted(times)
+    p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
+    return (
+        f"min {times[0]:5.1f}  p50 {statistics.median(times):5.1f}  mean "
+        f"{statistics.fmean(times):5.1f}  p99 {p99:5.1f} ms"
     )
 
 
 def measure(name: str, view: MapView, renders: int) -> None:
-    """Render ``view`` ``renders`` times and print the time and the PNG size."""
-    data = render_map(view)
-    times: list[float] = []
+    """Draw ``view`` ``renders`` times with each renderer, in turns; print one line each."""
+    _cached_layout.cache_clear()
+    cold = timed(render_map, view)
+    new_png, old_png = render_map(view), draw_old(view)
+    if render_map(view) != new_png:
+        raise SystemExit(f"{name}: two renders of the same view differ")
+    new: list[float] = []
+    old: list[float] = []
     for _ in range(renders):
-        start = time.perf_counter()
-        again = render_map(view)
-        times.append((time.perf_counter() - start) * 1000)
-        if again != data:
-            raise SystemExit(f"{name}: two renders of the same view differ")
-    times.sort()
-    p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
+        old.append(timed(draw_old, view))
+        new.append(timed(render_map, view))
+    print(f"{name}")
+    print(f"  old  {summary(old)}  PNG {len(old_png) / 1024:6.1f} KB")
     print(
-        f"{name:<32} mean {statistics.fmean(times):6.1f} ms  p50 {statistics.median(times):6.1f} ms"
-        f"  p99 {p99:6.1f} ms  PNG {len(data) / 1024:6.1f} KB"
+        f"  new  {summary(new)}  PNG {len(new_png) / 1024:6.1f} KB  (cold {cold:.1f} ms)  "
+        f"x{statistics.median(old) / statistics.median(new):.1f} faster"
     )
 
 
 def main() -> None:
-    """Run every scenario and print one line each."""
+    """Run every scenario and print two lines each."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--renders", type=int, default=50, help="timed renders per scenario")
     args = parser.parse_args()
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
     print(
-        f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
-        f"{args.renders} renders per scenario"
+        f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs, "
+        f"load average {load}; {args.renders} renders per scenario; old = {OLD_COMMIT}"
     )
     measure("planet-5 worked example", worked_example("public"), args.renders)
     measure("planet-5 Friday", worked_example("friday"), args.renders)
     measure("planet-5 private (red)", worked_example("private", "red"), args.renders)
-    measure("planet-5 resolved (Monday)", worked_example("resolved"), args.renders)
-    measure("grid 10x6, 60 sectors, 12 sides", grid_view(), args.renders)
+    measure("planet-5 Monday (resolved)", worked_example("resolved"), args.renders)
+    measure("planet-5 final map", final_map(), args.renders)
+    measure("grid 10x6, 60 sectors, 12 sides, Monday", grid_view(), args.renders)
+    print(f"load average at the end {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -47,3 +47,7 @@ class Settings(BaseSettings):
     test_clock_port: int = Field(
         default=0, description="test clock only: its HTTP port (0: any free one, logged)"
     )
+    test_map_record: Path | None = Field(
+        default=None,
+        description="test only: a file that gets a JSON line per map drawn (what it shows)",
+    )

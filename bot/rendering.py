@@ -1,8 +1,9 @@
 """Map pictures drawn off the event loop: in a pool of worker processes, or in threads.
 
-:func:`rules.render.render_map` is Python and Pillow, about 35 ms of CPU a map, most of it
-holding the GIL: drawn in a thread it takes that time from the event loop (the sender, the
-handlers, the scheduler). A pool of processes draws on the other cores instead. Its workers
+:func:`rules.render.render_map` is Python and Pillow, 5-10 ms of CPU a map (it was 35 ms before
+the kept static layers), most of it holding the GIL: drawn in a thread it takes that time from
+the event loop (the sender, the handlers, the scheduler). A pool of processes draws on the
+other cores instead. Its workers
 are started by a ``forkserver`` (``spawn`` where there is none), never forked from the bot's
 process with its threads; each imports :mod:`rules.render` once, is sent a pickled
 :class:`~rules.render.MapView` per map, and ends when the bot's process is gone, also when it
@@ -12,15 +13,19 @@ was killed without closing the pool (such a worker, and so its forkserver, would
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
-from rules.render import MapView, render_map
+from rules.render import MapView, _font, render_map
 
 log = logging.getLogger(__name__)
 
@@ -41,29 +46,63 @@ class MapDrawer:
 
     The pool starts with the first map; :meth:`close` stops it. A pool whose worker died (e.g.
     killed for memory) is replaced, and that map drawn again once in the new one.
+    ``record`` (end-to-end tests only) is a file that gets one JSON line per map drawn: the
+    PNG's SHA-256 and what the view showed, so a test can tell what a sent photo carries.
+    ``draw_function`` is what draws (a module-level function, so workers can import it; the
+    benchmarks pass the old renderer).
     """
 
-    def __init__(self, workers: int = 0) -> None:
+    def __init__(
+        self,
+        workers: int = 0,
+        *,
+        record: Path | None = None,
+        draw_function: Callable[[MapView], bytes] | None = None,
+    ) -> None:
         if workers < 0:
             raise ValueError(f"workers must be 0 or more, not {workers}")
         self.workers = workers
+        self.record = record
+        self._draw = draw_function or _render
         self._pool: ProcessPoolExecutor | None = None
 
     async def draw(self, view: MapView) -> bytes:
         """The PNG bytes of ``view``."""
+        picture = await self._drawn(view)
+        if self.record is not None:
+            line = {
+                "sha256": hashlib.sha256(picture).hexdigest(),
+                "view": view.model_dump(mode="json", exclude={"map", "labels"}),
+            }
+            with self.record.open("a", encoding="utf-8") as file:
+                file.write(json.dumps(line, ensure_ascii=False) + "\n")
+        return picture
+
+    async def _drawn(self, view: MapView) -> bytes:
         if self.workers == 0:
-            return await asyncio.to_thread(render_map, view)
+            return await asyncio.to_thread(self._draw, view)
         pool = self._started()
+        loop = asyncio.get_running_loop()
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, render_map, view)
+            return await loop.run_in_executor(pool, self._draw, view)
         except BrokenProcessPool:
             log.warning("a map drawing process died; starting a new pool")
             if self._pool is pool:
                 self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
-            return await asyncio.get_running_loop().run_in_executor(
-                self._started(), render_map, view
-            )
+            return await loop.run_in_executor(self._started(), self._draw, view)
+
+    async def warm(self) -> None:
+        """Start the drawing processes and have each load the renderer and its fonts, so that
+        the first maps of a Monday do not wait for that."""
+        if self.workers == 0:
+            await asyncio.to_thread(warm_renderer)
+            return
+        loop = asyncio.get_running_loop()
+        pool = self._started()
+        await asyncio.gather(
+            *(loop.run_in_executor(pool, warm_renderer) for _ in range(self.workers))
+        )
 
     def close(self) -> None:
         """Stop the pool: maps being drawn are finished, those not begun cancelled."""
@@ -81,6 +120,18 @@ class MapDrawer:
                 self.workers, mp_context=context, initializer=_end_with_the_bot
             )
         return self._pool
+
+
+def warm_renderer() -> None:
+    """Load the fonts: the first map of a process would otherwise wait for them."""
+    for bold in (False, True):
+        for size in (22, 26, 28, 40):
+            _font(size, bold)
+
+
+def _render(view: MapView) -> bytes:
+    """:func:`rules.render.render_map`, looked up when called."""
+    return render_map(view)
 
 
 def _end_with_the_bot() -> None:

@@ -144,7 +144,7 @@ async def serve(
         bot = make_bot(settings)
         stack.push_async_callback(bot.session.close)
         i18n = build_i18n()
-        maps = MapDrawer(settings.map_workers)
+        maps = MapDrawer(settings.map_workers, record=settings.test_map_record)
         stack.callback(maps.close)
         alarm = StorageAlarm(store, clock, i18n)
         dispatcher = build_dispatcher(store, clock, i18n, alarm, maps)
@@ -167,6 +167,7 @@ async def serve(
             ClockControl(test_clock, store, scheduler, sender) if test_clock is not None else None
         )
         tasks = [asyncio.create_task(worker(bot, store, clock)) for worker in workers]
+        tasks.append(asyncio.create_task(_warm(maps)))
         # The heartbeat says the process is alive: in real time, also under the test clock.
         alive_clock = clock if test_clock is None else SystemClock()
         tasks.append(asyncio.create_task(beat(heartbeat_path(settings), alive_clock)))
@@ -191,6 +192,14 @@ async def serve(
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _warm(maps: MapDrawer) -> None:
+    """Start the map drawing processes now rather than with the first map."""
+    try:
+        await maps.warm()
+    except Exception:
+        log.exception("the map drawing processes did not start; the first map starts them")
 
 
 async def _serve_webhook(settings: Settings, bot: Bot, dispatcher: Dispatcher) -> None:

@@ -1,39 +1,49 @@
-"""The campaign map as a PNG picture: what the group sees every Monday (``docs/map.md``).
+"""The campaign map as a PNG picture: what the group sees every Friday and Monday (``docs/map.md``).
 
-:func:`render_map` draws a :class:`MapView` (map, state, sides, title, language, labels and the
-optional captured sectors, Friday battles or one side's secret orders) with Pillow and returns PNG
-bytes. The picture is a pure function of the view: no clock, no randomness, no system fonts
-(PT Sans is shipped in ``rules/data/fonts``), text laid out by FreeType alone (no Raqm), and the
-PNG written with fixed settings and no metadata, so the same view always gives the same bytes.
+:func:`render_map` draws a :class:`MapView` (map, state, sides, title, language, labels, the
+sectors each side holds, and optionally the Friday battles, last turn's :class:`WeekView` or
+one side's secret orders) with Pillow and returns PNG bytes. The picture is a pure function of
+the view: no clock, no randomness, no system fonts (PT Sans is shipped in ``rules/data/fonts``),
+text laid out by FreeType alone (no Raqm), and the PNG written with fixed settings and no
+metadata, so the same view always gives the same bytes.
+
+Speed: what does not change from one turn to the next (the background, the lines between
+sectors, the sectors' outlines and names) is drawn once per map and kept (:func:`_layout`); a
+picture copies it and draws the rest. Pictures are palette images (one byte a pixel) and
+every text's glyph mask is kept once drawn, so a planet-5 map takes a few milliseconds.
 
 Side colours come from the Okabe-Ito palette, which people with colour-blindness can tell
-apart; every army count also carries the side's tag (its initial by default) as a second cue.
-Sides past the eighth reuse the colours with an outlined chip instead of a filled one.
+apart; a side named after a colour (Red, «Красные», Blue...) is drawn in that colour. Every
+mark also carries the side's tag (its initial by default) or a shape as a second cue, and the
+legend explains every mark the picture shows. Rule modules put their own marks on sectors
+through :class:`SectorMark`.
 """
 
 from __future__ import annotations
 
 import argparse
+import gettext
 import io
 import math
 import re
 import struct
 import zlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
-from typing import IO, Literal, NoReturn, Self
+from typing import IO, Any, Literal, NoReturn, Self
 
 from PIL import Image, ImageDraw, ImageFont
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from rules.battles import Battle, plan_battles
-from rules.cli import DocumentError, _load, _results
-from rules.game import UnknownModuleError
+from rules.cli import DocumentError, _results, load_turn_document
+from rules.game import ModuleStateError, StateOffMapError, UnknownModuleError
 from rules.maps import CampaignMap, Point, Sector, SectorId
 from rules.orders import SideOrders
-from rules.resolution import ResultsError, resolve_turn
+from rules.resolution import Arrival, ResultsError, TurnReport, resolve_turn
+from rules.ruleset import Outcome, OutcomeLosses
 from rules.state import CampaignState, SideId
 
 Rgb = tuple[int, int, int]
@@ -65,6 +75,22 @@ COLOUR_WORDS: dict[str, int] = {
 }
 """Palette index for a side whose id is a colour word (``red`` gets vermillion)."""
 
+NAMED_COLOURS: tuple[tuple[tuple[str, ...], Rgb], ...] = (
+    (("red", "crimson", "scarlet", "красн", "ал", "багров"), (0xC8, 0x1E, 0x1E)),
+    (("blue", "син"), (0x1F, 0x5F, 0xBF)),
+    (("sky", "cyan", "azure", "голуб", "лазурн"), (0x56, 0xB4, 0xE9)),
+    (("green", "emerald", "зелен", "зелён", "изумрудн"), (0x1B, 0x8A, 0x3C)),
+    (("yellow", "gold", "golden", "желт", "жёлт", "золот"), (0xF0, 0xD0, 0x2A)),
+    (("orange", "оранжев", "рыж"), (0xE6, 0x8A, 0x00)),
+    (("purple", "violet", "фиолетов", "пурпурн", "лилов"), (0x7B, 0x3F, 0xA0)),
+    (("pink", "розов"), (0xE8, 0x7B, 0xB0)),
+    (("black", "черн", "чёрн"), (0x1A, 0x1A, 0x1A)),
+    (("white", "бел"), (0xF4, 0xF4, 0xF4)),
+    (("grey", "gray", "сер"), (0x80, 0x80, 0x80)),
+    (("brown", "коричнев", "бур"), (0x8B, 0x55, 0x2B)),
+)
+"""Colours for sides named after one: the stems of its English and Russian words."""
+
 WIDTH = 1280
 MAX_HEIGHT = 1280
 HEADER_HEIGHT = 112
@@ -75,32 +101,97 @@ INK: Rgb = (0x22, 0x22, 0x22)
 MUTED: Rgb = (0x5F, 0x63, 0x68)
 CONNECTOR: Rgb = (0xA3, 0xA8, 0xB0)
 WHITE: Rgb = (0xFF, 0xFF, 0xFF)
-PNG_COMPRESS_LEVEL = 3
+PNG_COMPRESS_LEVEL = 1
 FONT_FILES = {False: "PT_Sans-Web-Regular.ttf", True: "PT_Sans-Web-Bold.ttf"}
+LEGEND_SIDE_ROW = 66
+LEGEND_KEY_ROW = 40
 
 _HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_ENGLISH_PLURAL = "nplurals=2; plural=(n != 1);"
 
 
 class MapLabels(BaseModel):
-    """The few words drawn on the map, English by default; the bot passes translated ones."""
+    """The words drawn on the map, English by default; the bot passes its catalog's.
+
+    ``armies`` and ``progress`` hold one form per plural category of ``plural`` (a gettext
+    ``Plural-Forms`` header): ``armies`` takes ``{n}``, ``progress`` ``{held}`` and ``{need}``
+    and is chosen by ``need``.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     turn: str = "Turn"
-    armies: str = "armies"
-    captured: str = "captured"
     battles: str = "Battles of the week"
     orders: str = "Secret orders"
     reinforce: str = "reinforcement"
+    plural: str = _ENGLISH_PLURAL
+    armies: tuple[str, ...] = Field(default=("{n} army", "{n} armies"), min_length=1)
+    progress: tuple[str, ...] = Field(
+        default=("{held} of {need} sector", "{held} of {need} sectors"), min_length=1
+    )
+    last_turn: str = "Turn {turn}: moves and battles"
+    winner: str = "{side} wins the campaign"
+    no_winner: str = "The campaign ends without a winner"
+    held: str = "held by the side of its colour"
+    new: str = "new"
+    new_key: str = "captured this turn"
+    moved: str = "move, with the armies moved"
+    battle: str = "battle and its number"
+    won: str = "won the battle"
+    draw: str = "draw"
+    no_result: str = "no result: a draw without losses"
+    lost: str = "armies lost"
+    linked: str = "also next to these sectors"
+
+    def count(self, forms: tuple[str, ...], n: int) -> str:
+        """The form of ``forms`` for the number ``n``."""
+        return forms[min(plural_index(self.plural, n), len(forms) - 1)]
+
+    def armies_of(self, n: int) -> str:
+        """ "13 armies"."""
+        return self.count(self.armies, n).format(n=n)
+
+    def progress_of(self, held: int, need: int) -> str:
+        """ "2 of 3 sectors"."""
+        return self.count(self.progress, need).format(held=held, need=need)
+
+
+def plural_index(header: str, n: int) -> int:
+    """The plural category of ``n`` under a gettext ``Plural-Forms`` header
+    ("nplurals=2; plural=(n != 1);")."""
+    return _plural_rule(header)(n)
+
+
+@cache
+def _plural_rule(header: str) -> Callable[[int], int]:
+    expression = header.split("plural=", 1)[-1].strip().rstrip(";")
+    return gettext.c2py(expression)
 
 
 RUSSIAN_LABELS = MapLabels(
     turn="Ход",
-    armies="армии",
-    captured="захвачено",
     battles="Битвы недели",
     orders="Секретные приказы",
     reinforce="подкрепление",
+    plural=(
+        "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+        "(n%100<10 || n%100>=20) ? 1 : 2);"
+    ),
+    armies=("{n} армия", "{n} армии", "{n} армий"),
+    progress=("{held} из {need} сектора", "{held} из {need} секторов", "{held} из {need} секторов"),
+    last_turn="Ход {turn}: манёвры и битвы",
+    winner="Победа в кампании: {side}",
+    no_winner="Кампания окончена без победителя",
+    held="сектор удерживает сторона этого цвета",
+    new="нов.",
+    new_key="захвачен в этот ход",
+    moved="манёвр и число армий",
+    battle="битва и её номер",
+    won="победа в битве",
+    draw="ничья",
+    no_result="нет результата: ничья без потерь",
+    lost="потеряно армий",
+    linked="граничит также с этими секторами",
 )
 """Russian labels, used by the ``render`` command for ``--lang ru``."""
 
@@ -109,7 +200,8 @@ class SideView(BaseModel):
     """How a side is drawn: its name, its colour (Okabe-Ito index or ``#rrggbb``) and its tag.
 
     ``tag`` is the short text beside each of the side's counts; by default the first letter of
-    its name, made unique among the sides by :func:`side_tags`.
+    its name, made unique among the sides by :func:`side_tags`. A side named after a colour is
+    drawn in that colour (:func:`named_colour`) unless another side is named after it too.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -137,12 +229,108 @@ class PrivateOrders(BaseModel):
     orders: SideOrders
 
 
+class BattleMark(BaseModel):
+    """A battle of last turn as the Monday map shows it: who attacked whom, how it ended
+    (``outcome`` ``None``: no result came, a draw without losses) and each side's losses."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: int = Field(ge=1)
+    sector: SectorId
+    attacker: SideId
+    defender: SideId
+    outcome: Outcome | None
+    winner: SideId | None = None
+    losses: dict[SideId, int] = Field(default_factory=dict)
+
+
+class WeekView(BaseModel):
+    """What turn ``turn`` did, drawn on the map after it: the moves, the battles, the sectors
+    captured this turn (``new``: held now and not before), and the campaign's end."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    turn: int = Field(ge=0)
+    moves: tuple[Arrival, ...] = ()
+    battles: tuple[BattleMark, ...] = ()
+    new: dict[SideId, tuple[SectorId, ...]] = Field(default_factory=dict)
+    game_over: bool = False
+    winner: SideId | None = None
+
+
+class SectorMark(BaseModel):
+    """A rule module's mark on a sector (say, a siege token): a short ``text`` in a chip of
+    ``side``'s colours (grey without a side), explained in the legend by ``meaning``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    sector: SectorId
+    text: str = Field(min_length=1, max_length=6)
+    side: SideId | None = None
+    meaning: str = Field(min_length=1, max_length=80)
+
+
+def week_of(
+    report: TurnReport,
+    losses: OutcomeLosses,
+    held_before: Mapping[SideId, Sequence[SectorId]] | None,
+) -> WeekView:
+    """The week a resolved turn makes: ``held_before`` is what each side held before it (the
+    previous turn's ``captured``; ``None`` or empty before the first resolution)."""
+    results = {result.battle: result for result in report.results}
+    marks: list[BattleMark] = []
+    for battle in report.battles:
+        if battle.id in report.unplayed:
+            continue
+        result = results.get(battle.id)
+        if result is None or battle.id in report.unreported:
+            marks.append(_mark(battle, None, None, {}))
+            continue
+        amount = losses.for_outcome(result.outcome)
+        if result.winner is not None:
+            loser = battle.defender if result.winner == battle.attacker else battle.attacker
+            lost = {loser: amount}
+        else:
+            lost = {battle.attacker: amount, battle.defender: amount}
+        marks.append(_mark(battle, result.outcome, result.winner, lost))
+    before = held_before or {}
+    new = {
+        side: fresh
+        for side, held in report.captured.items()
+        if (fresh := tuple(s for s in held if s not in before.get(side, ())))
+    }
+    return WeekView(
+        turn=report.turn,
+        moves=report.arrivals,
+        battles=tuple(marks),
+        new=new,
+        game_over=report.game_over,
+        winner=report.winner,
+    )
+
+
+def _mark(
+    battle: Battle, outcome: Outcome | None, winner: SideId | None, losses: dict[SideId, int]
+) -> BattleMark:
+    return BattleMark(
+        id=battle.id,
+        sector=battle.sector,
+        attacker=battle.attacker,
+        defender=battle.defender,
+        outcome=outcome,
+        winner=winner,
+        losses={side: n for side, n in losses.items() if n > 0},
+    )
+
+
 class MapView(BaseModel):
     """Everything one map picture shows.
 
-    ``captured`` (each side's captured sectors, ``TurnReport.captured``) marks sectors and adds
-    captured counts to the legend (``None``: not shown); ``battles`` makes the Friday variant;
-    ``private`` makes a side's private variant with its orders.
+    ``captured`` is each side's held sectors (``TurnReport.captured`` of the last resolved
+    turn): they are tinted in its colour (``None``: nothing held yet). ``sectors_to_win`` adds
+    each side's progress ("2 of 3") to the legend. ``battles`` makes the Friday variant;
+    ``week`` the Monday one (last turn's moves, battles and captures; the winner on the final
+    map); ``private`` a side's private variant with its orders; ``marks`` are rule modules'.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -154,8 +342,11 @@ class MapView(BaseModel):
     language: str = "en"
     labels: MapLabels = MapLabels()
     captured: dict[SideId, tuple[SectorId, ...]] | None = None
+    sectors_to_win: int | None = Field(default=None, ge=1)
     battles: tuple[Battle, ...] | None = None
+    week: WeekView | None = None
     private: PrivateOrders | None = None
+    marks: tuple[SectorMark, ...] = ()
 
     @model_validator(mode="after")
     def _names_are_known(self) -> Self:
@@ -173,6 +364,21 @@ class MapView(BaseModel):
         for battle in self.battles or ():
             used_sides.update(battle.participants())
             used_sectors.add(battle.sector)
+        if self.week is not None:
+            week = self.week
+            used_sides.update(move.side for move in week.moves)
+            used_sectors.update(s for move in week.moves for s in (move.source, move.to))
+            for mark in week.battles:
+                used_sides.update((mark.attacker, mark.defender, *mark.losses))
+                used_sectors.add(mark.sector)
+            used_sides.update(week.new)
+            used_sectors.update(s for sectors in week.new.values() for s in sectors)
+            if week.winner is not None:
+                used_sides.add(week.winner)
+        for token in self.marks:
+            used_sectors.add(token.sector)
+            if token.side is not None:
+                used_sides.add(token.side)
         if self.private is not None:
             orders = self.private.orders
             used_sides.add(self.private.side)
@@ -221,6 +427,56 @@ def default_palette(side_ids: Sequence[SideId]) -> dict[SideId, int]:
     return {side: chosen[side] if side in chosen else next(free) for side in side_ids}
 
 
+def named_colour(name: str) -> Rgb | None:
+    """The colour a side's name names («Красные», "Blue Legion", "Sons of Red"), if one
+    colour word stands in it; ``None`` for no colour word, or two different ones."""
+    words = re.findall(r"[^\W\d_]+", name.lower())
+    found = {
+        colour
+        for word in words
+        for stems, colour in NAMED_COLOURS
+        if any(_names(word, stem) for stem in stems)
+    }
+    return found.pop() if len(found) == 1 else None
+
+
+def _names(word: str, stem: str) -> bool:
+    """True when ``word`` is the colour word ``stem``: English as it is or plural ("reds"),
+    Russian as an adjective in any form («красные», «синих», «алая»)."""
+    if stem.isascii():
+        return word in (stem, stem + "s")
+    return word.startswith(stem) and word[len(stem) :] in _ADJECTIVE_ENDINGS
+
+
+_ADJECTIVE_ENDINGS = frozenset(
+    [
+        "ый",
+        "ий",
+        "ой",
+        "ая",
+        "яя",
+        "ое",
+        "ее",
+        "ые",
+        "ие",
+        "ого",
+        "его",
+        "ому",
+        "ему",
+        "ым",
+        "им",
+        "ом",
+        "ем",
+        "ую",
+        "юю",
+        "ых",
+        "их",
+        "ыми",
+        "ими",
+    ]
+)
+
+
 # ---- drawing helpers ---------------------------------------------------------------------
 
 
@@ -236,9 +492,126 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     )
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=8192)
 def _text_width(text: str, font: ImageFont.FreeTypeFont) -> float:
     return float(font.getlength(text))
+
+
+@lru_cache(maxsize=8192)
+def _glyphs(text: str, size: int, bold: bool, anchor: str) -> tuple[Any, tuple[int, int]]:
+    """The one-bit mask of ``text`` and where it goes relative to its anchor point, drawn once
+    and kept: most texts (counts, tags, names) recur on every map."""
+    mask, offset = _font(size, bold).getmask2(text, "1", anchor=anchor)
+    return mask, offset
+
+
+class _Canvas:
+    """A palette image being drawn: Pillow's drawing calls, and text from kept glyph masks."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+
+    def ink(self, colour: Rgb) -> int:
+        """The palette index of ``colour``, added to the palette the first time."""
+        palette = self.image.palette
+        if palette is None:
+            raise ValueError("only palette images are drawn on")
+        return palette.getcolor(colour, self.image)
+
+    def text(
+        self,
+        xy: Point,
+        text: str,
+        size: int,
+        bold: bool,
+        fill: Rgb,
+        anchor: str = "lm",
+    ) -> None:
+        if not text:
+            return
+        mask, (dx, dy) = _glyphs(text, max(size, 6), bold, anchor)
+        self.draw.draw.draw_bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, self.ink(fill))
+
+    def stamp(self, stamp: _Stamp, colours: Sequence[Rgb], at: tuple[int, int] = (0, 0)) -> None:
+        """Paste each of ``stamp``'s masks in its colour, its top left corner moved by ``at``."""
+        left, top = stamp.left + at[0], stamp.top + at[1]
+        for mask, colour in zip(stamp.layers, colours, strict=True):
+            box = (left, top, left + mask.width, top + mask.height)
+            self.image.paste(self.ink(colour), box, mask)
+
+
+@dataclass(frozen=True)
+class _Stamp:
+    """Shapes drawn once as one-bit masks (``layers``, bottom first) at ``(left, top)``, then
+    pasted in any colours: a polygon drawn with a thick outline costs Pillow a mask the size
+    of the whole picture each time, a rounded box a dozen calls."""
+
+    left: int
+    top: int
+    layers: tuple[Image.Image, ...]
+
+
+def _stamp(
+    box: tuple[float, float, float, float],
+    *painters: Callable[[ImageDraw.ImageDraw, Callable[[Point], Point]], None],
+) -> _Stamp:
+    """A stamp of ``box`` (rounded out): one layer per painter, which draws with fill 1 given a
+    function moving picture coordinates into the layer."""
+    left, top = math.floor(box[0]) - 1, math.floor(box[1]) - 1
+    size = (math.ceil(box[2]) - left + 2, math.ceil(box[3]) - top + 2)
+
+    def shift(point: Point) -> Point:
+        return (point[0] - left, point[1] - top)
+
+    layers = []
+    for paint in painters:
+        layer = Image.new("1", size, 0)
+        paint(ImageDraw.Draw(layer), shift)
+        layers.append(layer)
+    return _Stamp(left, top, tuple(layers))
+
+
+@lru_cache(maxsize=1024)
+def _box_stamp(width: int, height: int, radius: int, border: int) -> _Stamp:
+    """A rounded box at the origin: its fill and its border."""
+    box = (0, 0, width - 1, height - 1)
+    return _Stamp(
+        0,
+        0,
+        tuple(
+            _painted((width, height), lambda d: d.rounded_rectangle(box, radius=radius, fill=1)),
+        )
+        + tuple(
+            _painted(
+                (width, height),
+                lambda d: d.rounded_rectangle(box, radius=radius, outline=1, width=border),
+            ),
+        ),
+    )
+
+
+def _painted(
+    size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw], None]
+) -> list[Image.Image]:
+    layer = Image.new("1", size, 0)
+    paint(ImageDraw.Draw(layer))
+    return [layer]
+
+
+def _draw_box(
+    canvas: _Canvas,
+    box: tuple[float, float, float, float],
+    radius: float,
+    fill: Rgb,
+    border: Rgb,
+    border_width: int,
+) -> None:
+    """A rounded box, from a kept stamp."""
+    left, top = round(box[0]), round(box[1])
+    width, height = round(box[2]) - left + 1, round(box[3]) - top + 1
+    stamp = _box_stamp(width, height, round(radius), border_width)
+    canvas.stamp(stamp, (fill, border), (left, top))
 
 
 def _fit(text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
@@ -260,9 +633,9 @@ def _luminance(colour: Rgb) -> float:
 
 
 def _text_on(colour: Rgb) -> Rgb:
-    """Black or white, whichever contrasts more with ``colour``."""
+    """Ink or white, whichever contrasts more with ``colour``."""
     lum = _luminance(colour)
-    return (0, 0, 0) if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else WHITE
+    return INK if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else WHITE
 
 
 def _tint(colour: Rgb, share: float) -> Rgb:
@@ -282,25 +655,44 @@ class _Style:
     border_width: int
 
 
+NEUTRAL = _Style("", MUTED, WHITE, INK, MUTED, 2)
+"""The style of a module's mark that belongs to no side."""
+
+
+def _side_colours(sides: Sequence[SideView]) -> dict[SideId, tuple[Rgb, bool]]:
+    """Each side's colour and whether its chips are outlined (palette index past eight)."""
+    named = {side.id: named_colour(side.name) or named_colour(side.id) for side in sides}
+    counts: dict[Rgb, int] = {}
+    for colour in named.values():
+        if colour is not None:
+            counts[colour] = counts.get(colour, 0) + 1
+    colours: dict[SideId, tuple[Rgb, bool]] = {}
+    for side in sides:
+        own = named[side.id]
+        if own is not None and counts[own] == 1:
+            colours[side.id] = (own, own == NAMED_COLOURS[9][1])  # white is outlined
+        elif isinstance(side.colour, str):
+            hex_value = side.colour.lstrip("#")
+            colours[side.id] = (
+                (int(hex_value[0:2], 16), int(hex_value[2:4], 16), int(hex_value[4:6], 16)),
+                False,
+            )
+        else:
+            palette_colour = OKABE_ITO[side.colour % len(OKABE_ITO)][1]
+            colours[side.id] = (palette_colour, side.colour >= len(OKABE_ITO))
+    return colours
+
+
 def _styles(sides: Sequence[SideView]) -> dict[SideId, _Style]:
     tags = side_tags(sides)
     styles: dict[SideId, _Style] = {}
-    for side in sides:
-        if isinstance(side.colour, str):
-            hex_value = side.colour.lstrip("#")
-            colour: Rgb = (
-                int(hex_value[0:2], 16),
-                int(hex_value[2:4], 16),
-                int(hex_value[4:6], 16),
-            )
-            outlined = False
-        else:
-            colour = OKABE_ITO[side.colour % len(OKABE_ITO)][1]
-            outlined = side.colour >= len(OKABE_ITO)
+    for side_id, (colour, outlined) in _side_colours(sides).items():
         if outlined:
-            styles[side.id] = _Style(tags[side.id], colour, WHITE, INK, colour, 4)
+            styles[side_id] = _Style(tags[side_id], colour, WHITE, INK, colour, 4)
+            if colour == NAMED_COLOURS[9][1]:
+                styles[side_id] = _Style(tags[side_id], colour, colour, INK, INK, 3)
         else:
-            styles[side.id] = _Style(tags[side.id], colour, colour, _text_on(colour), INK, 2)
+            styles[side_id] = _Style(tags[side_id], colour, colour, _text_on(colour), INK, 2)
     return styles
 
 
@@ -313,11 +705,15 @@ class _Text:
     colour: Rgb = INK
 
 
+_IconKind = Literal["swords", "flag", "link", "arrow", "star", "swatch", "ring"]
+
+
 @dataclass(frozen=True)
 class _Icon:
-    kind: Literal["swords", "flag", "link", "arrow"]
+    kind: _IconKind
     size: int
     colour: Rgb = INK
+    fill: Rgb = WHITE
 
 
 @dataclass(frozen=True)
@@ -335,7 +731,7 @@ def _segment_width(segment: _Segment) -> float:
         case _Text():
             return _text_width(segment.text, _font(segment.size, segment.bold))
         case _Icon():
-            return segment.size * (1.5 if segment.kind in ("link", "arrow") else 1.0)
+            return segment.size * (1.5 if segment.kind in ("link", "arrow", "swatch") else 1.0)
         case _Chip():
             return _text_width(segment.text, _font(segment.size, True)) + segment.size * 0.6
 
@@ -344,7 +740,17 @@ def _row_width(segments: Sequence[_Segment], gap: float) -> float:
     return sum(_segment_width(s) for s in segments) + gap * max(len(segments) - 1, 0)
 
 
-def _draw_icon(draw: ImageDraw.ImageDraw, icon: _Icon, left: float, middle: float) -> None:
+def _star(cx: float, cy: float, radius: float) -> list[Point]:
+    points: list[Point] = []
+    for index in range(10):
+        r = radius if index % 2 == 0 else radius * 0.45
+        angle = -math.pi / 2 + index * math.pi / 5
+        points.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
+    return points
+
+
+def _draw_icon(canvas: _Canvas, icon: _Icon, left: float, middle: float) -> None:
+    draw = canvas.draw
     s = icon.size
     top, bottom, right = middle - s / 2, middle + s / 2, left + _segment_width(icon)
     width = max(2, round(s / 7))
@@ -370,6 +776,12 @@ def _draw_icon(draw: ImageDraw.ImageDraw, icon: _Icon, left: float, middle: floa
                 fill=icon.colour,
                 outline=INK,
             )
+        case "star":
+            draw.polygon(_star(left + s / 2, middle, s * 0.55), fill=icon.colour, outline=INK)
+        case "ring":
+            draw.ellipse((left, top, right, bottom), outline=icon.colour, width=width + 1)
+        case "swatch":
+            draw.rectangle((left, top, right, bottom), fill=icon.fill, outline=icon.colour, width=3)
         case "link" | "arrow":
             head = s * 0.45
             draw.line([(left + 1, middle), (right - 1, middle)], fill=icon.colour, width=width)
@@ -392,27 +804,22 @@ def _draw_icon(draw: ImageDraw.ImageDraw, icon: _Icon, left: float, middle: floa
                 )
 
 
-def _draw_chip(draw: ImageDraw.ImageDraw, chip: _Chip, left: float, middle: float) -> None:
+def _draw_chip(canvas: _Canvas, chip: _Chip, left: float, middle: float) -> None:
     width = _segment_width(chip)
     height = chip.size * 1.25
-    draw.rounded_rectangle(
+    _draw_box(
+        canvas,
         (left, middle - height / 2, left + width, middle + height / 2),
-        radius=height * 0.25,
-        fill=chip.style.fill,
-        outline=chip.style.border,
-        width=max(1, chip.style.border_width - 1),
+        height * 0.25,
+        chip.style.fill,
+        chip.style.border,
+        max(1, chip.style.border_width - 1),
     )
-    draw.text(
-        (left + width / 2, middle),
-        chip.text,
-        font=_font(chip.size, True),
-        fill=chip.style.text,
-        anchor="mm",
-    )
+    canvas.text((left + width / 2, middle), chip.text, chip.size, True, chip.style.text, "mm")
 
 
 def _draw_row(
-    draw: ImageDraw.ImageDraw,
+    canvas: _Canvas,
     segments: Sequence[_Segment],
     left: float,
     middle: float,
@@ -422,17 +829,13 @@ def _draw_row(
     for segment in segments:
         match segment:
             case _Text():
-                draw.text(
-                    (x, middle),
-                    segment.text,
-                    font=_font(segment.size, segment.bold),
-                    fill=segment.colour,
-                    anchor="lm",
+                canvas.text(
+                    (x, middle), segment.text, segment.size, segment.bold, segment.colour, "lm"
                 )
             case _Icon():
-                _draw_icon(draw, segment, x, middle)
+                _draw_icon(canvas, segment, x, middle)
             case _Chip():
-                _draw_chip(draw, segment, x, middle)
+                _draw_chip(canvas, segment, x, middle)
         x += _segment_width(segment) + gap
 
 
@@ -449,6 +852,10 @@ class _Shape:
     radius: float
     box: tuple[float, float, float, float]
     bounds: tuple[float, float, float, float]
+    stamp: _Stamp = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stamp", _sector_stamp(self))
 
     def contains(self, point: Point) -> bool:
         if self.polygon is None:
@@ -647,72 +1054,181 @@ def render_map(view: MapView) -> bytes:
 
 
 def png_bytes(image: Image.Image) -> bytes:
-    """An RGB image as a PNG file with only the chunks it needs (no time, no text).
+    """A palette or RGB image as a PNG file with only the chunks it needs (no time, no text).
 
     Written here rather than by Pillow because Pillow picks a filter per row, which for a
     picture of flat colours costs as much time as the compression and makes the file no
-    smaller: every row here is unfiltered, compressed by ``zlib`` at a fixed level.
+    smaller: every row here is unfiltered, compressed by ``zlib`` at a fixed level with the
+    run-length strategy (flat colours are long runs).
     """
     width, height = image.size
-    stride = width * 3
-    pixels = (image if image.mode == "RGB" else image.convert("RGB")).tobytes()
-    rows = b"".join(b"\x00" + pixels[y * stride : (y + 1) * stride] for y in range(height))
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (
-            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-        )
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, not interlaced
+    strategy = zlib.Z_DEFAULT_STRATEGY
+    if image.mode == "P":
+        image.load()
+        palette = bytes(image.getpalette() or [])
+        depth = 4 if len(palette) <= 16 * 3 else 8
+        header = struct.pack(">IIBBBBB", width, height, depth, 3, 0, 0, 0)  # palette
+        extra = _chunk(b"PLTE", palette)
+        # One byte more on the left of each row, of index 0: the row's filter byte, 0.
+        margin = 8 // depth
+        framed = Image.new("P", (width + margin, height), 0)
+        framed.paste(image, (margin, 0))
+        rows = framed.tobytes("raw", "P;4" if depth == 4 else "P")
+        if depth == 8:
+            strategy = zlib.Z_RLE  # as small and half the time on 8-bit flat colours
+    else:
+        header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
+        extra = b""
+        stride = width * 3
+        pixels = (image if image.mode == "RGB" else image.convert("RGB")).tobytes()
+        rows = b"".join(b"\x00" + pixels[y * stride : (y + 1) * stride] for y in range(height))
+    compressor = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, 15, 9, strategy)
+    data = compressor.compress(rows) + compressor.flush()
     return (
         b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(rows, PNG_COMPRESS_LEVEL))
-        + chunk(b"IEND", b"")
+        + _chunk(b"IHDR", header)
+        + extra
+        + _chunk(b"IDAT", data)
+        + _chunk(b"IEND", b"")
     )
 
 
-def render_image(view: MapView) -> Image.Image:
-    """The map as a Pillow image: RGB, 1280 pixels wide, as high as the map's shape needs and
-    at most 1280 unless so many sides are listed that the legend needs more."""
-    styles = _styles(view.sides)
-    columns = 1 if len(view.sides) <= 1 else 2 if len(view.sides) <= 4 else 3
-    legend_rows = max(1, math.ceil(len(view.sides) / columns))
-    legend_height = legend_rows * 66 + 28
-    left, top, right, bottom = _map_bounds(view.map)
-    budget = max(MAX_HEIGHT - HEADER_HEIGHT - legend_height, 480)  # taller with many sides
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+@dataclass(frozen=True)
+class _Arrow:
+    """A move arrow's path between two sectors, in pixels, and where its count label goes."""
+
+    shaft: tuple[Point, ...]
+    base: Point
+    tip: Point
+    wings: tuple[Point, Point]
+    width: int
+    at: Callable[[float], Point]
+    between: float
+    start: float
+    chord: float
+    stamp: _Stamp
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        xs = [x for x, _ in (*self.shaft, self.tip)]
+        ys = [y for _, y in (*self.shaft, self.tip)]
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+@dataclass
+class _Layout:
+    """What a map's pictures share: geometry, and the picture of the parts that never change
+    (background, lines between sectors, outlines and names), ``base``."""
+
+    scale: float
+    shapes: dict[SectorId, _Shape]
+    links: dict[SectorId, list[SectorId]]
+    map_height: int
+    base: Image.Image
+    arrows: dict[tuple[SectorId, SectorId], _Arrow] = field(default_factory=dict)
+
+    def arrow(self, source: SectorId, destination: SectorId) -> _Arrow:
+        """The arrow of a move from ``source`` to ``destination``, worked out once."""
+        key = (source, destination)
+        if key not in self.arrows:
+            a, b = self.shapes[source], self.shapes[destination]
+            self.arrows[key] = _arrow_path(a, b, _blocked(a, b, self.shapes), self.scale)
+        return self.arrows[key]
+
+
+def _legend_height(side_rows: int, key_rows: int) -> int:
+    return side_rows * LEGEND_SIDE_ROW + 28 + key_rows * LEGEND_KEY_ROW + (8 if key_rows else 0)
+
+
+KEY_ROWS_RESERVED = 4
+"""Rows of the legend's key the map leaves room for; more make the picture taller."""
+
+
+def _layout(view: MapView, side_rows: int) -> _Layout:
+    return _cached_layout(view.map.model_dump_json(), view.language, side_rows)
+
+
+@lru_cache(maxsize=16)
+def _cached_layout(map_json: str, language: str, side_rows: int) -> _Layout:
+    campaign_map = CampaignMap.model_validate_json(map_json)
+    left, top, right, bottom = _map_bounds(campaign_map)
+    reserve = _legend_height(side_rows, KEY_ROWS_RESERVED)
+    budget = max(MAX_HEIGHT - HEADER_HEIGHT - reserve, 480)  # taller with many sides
     span_w, span_h = max(right - left, 1e-6), max(bottom - top, 1e-6)
     scale = min((WIDTH - 2 * MARGIN) / span_w, (budget - 2 * MARGIN) / span_h)
     map_height = math.ceil(span_h * scale) + 2 * MARGIN
     frame = _Frame(scale, (WIDTH - span_w * scale) / 2, HEADER_HEIGHT + MARGIN, (left, top))
-    height = HEADER_HEIGHT + map_height + legend_height
-
-    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    shapes = _shapes(view.map, frame)
-    links = _draw_connectors(draw, view.map, shapes, scale)
-    holder = {sector: side for side, sectors in (view.captured or {}).items() for sector in sectors}
+    base = Image.new("P", (WIDTH, HEADER_HEIGHT + map_height), 0)
+    base.putpalette(bytes(BACKGROUND))
+    canvas = _Canvas(base)
+    shapes = _shapes(campaign_map, frame)
+    links = _draw_connectors(canvas, campaign_map, shapes, scale)
     for shape in shapes.values():
-        _draw_outline(draw, styles, shape, holder.get(shape.sector.id))
+        _draw_outline(canvas, shape, None)
+        _draw_title(canvas, shape, language)
+    return _Layout(scale, shapes, links, map_height, base)
+
+
+def render_image(view: MapView) -> Image.Image:
+    """The map as a Pillow palette image, 1280 pixels wide, as high as the map's shape needs
+    and at most 1280 unless so many sides or marks are listed that the legend needs more."""
+    styles = _styles(view.sides)
+    columns = 1 if len(view.sides) <= 1 else 2 if len(view.sides) <= 4 else 3
+    side_rows = max(1, math.ceil(len(view.sides) / columns))
+    layout = _layout(view, side_rows)
+    keys = _legend_keys(view, styles, layout)
+    key_rows = math.ceil(len(keys) / 2)
+    map_bottom = HEADER_HEIGHT + layout.map_height
+    image = Image.new("P", (WIDTH, map_bottom + _legend_height(side_rows, key_rows)), 0)
+    image.putpalette(layout.base.getpalette() or bytes(BACKGROUND))
+    image.paste(layout.base, (0, 0))
+    canvas = _Canvas(image)
+
+    holder = {sector: side for side, sectors in (view.captured or {}).items() for sector in sectors}
+    for sector, side in holder.items():
+        _draw_outline(canvas, layout.shapes[sector], styles[side])
+        _draw_title(canvas, layout.shapes[sector], view.language)
     # Move arrows go under the sectors' contents, so that they never hide a count: their heads
     # end at the destination's edge, where no content is drawn; their count labels go on top.
-    labels: list[tuple[_Chip, Point]] = []
+    moves: list[tuple[_Style, SectorId, SectorId, str]] = []
+    if view.week is not None:
+        for arrival in view.week.moves:
+            style = styles[arrival.side]
+            moves.append((style, arrival.source, arrival.to, f"{style.tag} {arrival.count}"))
     if view.private is not None:
-        for move in view.private.orders.moves:
-            a, b = shapes[move.source], shapes[move.to]
-            style = styles[view.private.side]
-            labels.append(_draw_move(draw, style, a, b, _blocked(a, b, shapes), move.count, scale))
-    for shape in shapes.values():
-        _draw_sector(draw, view, styles, shape, holder.get(shape.sector.id), links[shape.sector.id])
+        own = styles[view.private.side]
+        moves += [(own, m.source, m.to, str(m.count)) for m in view.private.orders.moves]
+    labels = [
+        _draw_move(canvas, layout.arrow(source, to), style, text, layout.scale)
+        for style, source, to, text in moves
+    ]
+    if labels:  # names an arrow crossed are drawn again, over it
+        for shape in layout.shapes.values():
+            if any(_overlaps(shape.bounds, layout.arrow(s, t).bounds) for _, s, t, _ in moves):
+                _draw_title(canvas, shape, view.language)
+    new = {
+        s: side for side, sectors in (view.week.new if view.week else {}).items() for s in sectors
+    }
+    for shape in layout.shapes.values():
+        sector = shape.sector.id
+        _draw_sector(canvas, view, styles, shape, new.get(sector), layout.links[sector])
     for label, middle in labels:
-        _draw_chip(draw, label, middle[0] - _segment_width(label) / 2, middle[1])
-    _draw_header(draw, view, styles)
-    _draw_legend(draw, view, styles, HEADER_HEIGHT + map_height, columns)
+        _draw_chip(canvas, label, middle[0] - _segment_width(label) / 2, middle[1])
+    _draw_header(canvas, view, styles)
+    _draw_legend(canvas, view, styles, map_bottom, columns, keys)
     return image
 
 
 def _draw_connectors(
-    draw: ImageDraw.ImageDraw,
+    canvas: _Canvas,
     campaign_map: CampaignMap,
     shapes: dict[SectorId, _Shape],
     scale: float,
@@ -730,56 +1246,82 @@ def _draw_connectors(
                 links[sector.id].append(neighbour)
                 links[neighbour].append(sector.id)
             else:
-                draw.line([a.centre, b.centre], fill=CONNECTOR, width=width)
+                canvas.draw.line([a.centre, b.centre], fill=CONNECTOR, width=width)
     for listed in links.values():
         listed.sort(key=order.__getitem__)
     return links
 
 
-def _draw_outline(
-    draw: ImageDraw.ImageDraw, styles: dict[SideId, _Style], shape: _Shape, holder: SideId | None
-) -> None:
+def _draw_outline(canvas: _Canvas, shape: _Shape, held: _Style | None) -> None:
     """A sector's area: white, or tinted and bordered in the colour of the side holding it."""
-    held = styles[holder] if holder is not None else None
-    fill = _tint(held.colour, 0.2) if held is not None else SECTOR_FILL
+    if held is None:
+        canvas.stamp(shape.stamp, (SECTOR_FILL, SECTOR_FILL, INK))
+    else:
+        canvas.stamp(shape.stamp, (_tint(held.colour, 0.22), held.colour, INK))
+
+
+def _sector_stamp(shape: _Shape) -> _Stamp:
+    """A sector's fill, its thick border and its thin outline."""
     left, top, right, bottom = shape.box
     border = max(5, round(min(right - left, bottom - top) * 0.035))
-    if shape.polygon is not None:
-        draw.polygon(shape.polygon, fill=fill, outline=INK, width=2)
-        if held is not None:
-            draw.polygon(shape.polygon, outline=held.colour, width=border)
-            draw.polygon(shape.polygon, outline=INK, width=2)
-    else:
-        x, y, r = shape.centre[0], shape.centre[1], shape.radius
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=2)
-        if held is not None:
-            draw.ellipse((x - r, y - r, x + r, y + r), outline=held.colour, width=border)
-            draw.ellipse((x - r, y - r, x + r, y + r), outline=INK, width=2)
+    polygon = shape.polygon
+    x, y, r = shape.centre[0], shape.centre[1], shape.radius
+
+    def paint(
+        width: int | None,
+    ) -> Callable[[ImageDraw.ImageDraw, Callable[[Point], Point]], None]:
+        def draw(layer: ImageDraw.ImageDraw, shift: Callable[[Point], Point]) -> None:
+            if polygon is not None:
+                points = [shift(point) for point in polygon]
+                if width is None:
+                    layer.polygon(points, fill=1)
+                else:
+                    layer.polygon(points, outline=1, width=width)
+            else:
+                (x0, y0), (x1, y1) = shift((x - r, y - r)), shift((x + r, y + r))
+                if width is None:
+                    layer.ellipse((x0, y0, x1, y1), fill=1)
+                else:
+                    layer.ellipse((x0, y0, x1, y1), outline=1, width=width)
+
+        return draw
+
+    return _stamp(shape.bounds, paint(None), paint(border), paint(2))
+
+
+def _sizes(shape: _Shape) -> tuple[int, int]:
+    """The sector's title size and badge size."""
+    left, top, right, bottom = shape.box
+    base = min(right - left, bottom - top)
+    return min(max(round(base * 0.11), 14), 30), min(max(round(base * 0.1), 12), 28)
+
+
+def _draw_title(canvas: _Canvas, shape: _Shape, language: str) -> None:
+    left, top, right, _ = shape.box
+    title_size, _badge = _sizes(shape)
+    sector_id = _Text(shape.sector.id, title_size, True)
+    name_room = right - left - _segment_width(sector_id) - title_size * 0.35
+    name = _fit(shape.sector.display_name(language), _font(title_size), name_room)
+    row = [sector_id, _Text(name, title_size)]
+    _draw_row(canvas, row, left, top + title_size * 0.6, title_size * 0.35)
 
 
 def _draw_sector(
-    draw: ImageDraw.ImageDraw,
+    canvas: _Canvas,
     view: MapView,
     styles: dict[SideId, _Style],
     shape: _Shape,
-    holder: SideId | None,
+    new: SideId | None,
     links: list[SectorId],
 ) -> None:
+    """A sector's contents (its outline and name are drawn already): armies and badges."""
     left, top, right, bottom = shape.box
     width, height = right - left, bottom - top
-    base = min(width, height)
-    title_size = min(max(round(base * 0.11), 14), 30)
-    title_middle = top + title_size * 0.6
-    sector_id = _Text(shape.sector.id, title_size, True)
-    name_room = width - _segment_width(sector_id) - title_size * 0.35
-    name = _fit(shape.sector.display_name(view.language), _font(title_size), name_room)
-    _draw_row(draw, [sector_id, _Text(name, title_size)], left, title_middle, title_size * 0.35)
-
-    badge_size = min(max(round(base * 0.1), 12), 28)
-    rows = _badge_rows(view, styles, shape.sector.id, holder, links, badge_size, width, height)
+    title_size, badge_size = _sizes(shape)
+    rows = _badge_rows(view, styles, shape.sector.id, new, links, badge_size, width, height)
     row_height = badge_size * 1.55
     for index, row in enumerate(reversed(rows)):
-        _draw_row(draw, row, left, bottom - row_height * (index + 0.5), badge_size * 0.3)
+        _draw_row(canvas, row, left, bottom - row_height * (index + 0.5), badge_size * 0.3)
 
     area_top = top + title_size * 1.35
     area_bottom = bottom - row_height * len(rows) - (4 if rows else 0)
@@ -789,27 +1331,46 @@ def _draw_sector(
         if view.state.armies_of(side.id, shape.sector.id) > 0
     ]
     inset = width * 0.08
-    _draw_armies(draw, styles, occupants, (left + inset, area_top, right - inset, area_bottom))
+    _draw_armies(canvas, styles, occupants, (left + inset, area_top, right - inset, area_bottom))
+
+
+def _result_segments(
+    mark: BattleMark, styles: dict[SideId, _Style], size: int, chip: int
+) -> list[_Segment]:
+    """How a battle ended: a star and the winner's chip, "=" for a draw, "?" for no result;
+    then each side's losses."""
+    if mark.outcome is None:
+        return [_Text("?", size, True)]
+    segments: list[_Segment] = []
+    if mark.winner is not None:
+        won = styles[mark.winner]
+        segments += [_Icon("star", size, won.colour), _Chip(won.tag, chip, won)]
+    else:
+        segments.append(_Text("=", size, True))
+    for side, lost in mark.losses.items():
+        segments += [_Chip(styles[side].tag, chip, styles[side]), _Text(f"−{lost}", size, True)]
+    return segments
 
 
 def _badge_rows(
     view: MapView,
     styles: dict[SideId, _Style],
     sector: SectorId,
-    holder: SideId | None,
+    new: SideId | None,
     links: list[SectorId],
     size: int,
     width: float,
     height: float,
 ) -> list[list[_Segment]]:
-    """Rows drawn at the bottom of a sector: capture, battles, orders, and the adjacencies no
-    line can show. Each kind has a compact form, used when the full ones do not fit."""
+    """Rows drawn at the bottom of a sector: a capture this turn, battles, orders, modules'
+    marks, and the adjacencies no line can show. Each kind has a compact form, used when the
+    full ones do not fit."""
     chip = round(size * 0.85)
     kinds: list[tuple[list[list[_Segment]], list[list[_Segment]]]] = []  # (full, compact)
-    if holder is not None:
-        held = styles[holder]
+    if new is not None:
+        held = styles[new]
         flag: list[_Segment] = [_Icon("flag", size, held.colour), _Chip(held.tag, chip, held)]
-        kinds.append(([[*flag, _Text(view.labels.captured, size)]], [flag]))
+        kinds.append(([[*flag, _Text(view.labels.new, size, True)]], [flag]))
     battles = [battle for battle in view.battles or () if battle.sector == sector]
     if battles:
         listed: list[list[_Segment]] = [
@@ -825,6 +1386,25 @@ def _badge_rows(
         ids = " ".join(f"#{battle.id}" for battle in battles)
         short = _Text(ids if len(battles) <= 3 else f"×{len(battles)}", size, True)
         kinds.append((listed, [[_Icon("swords", size), short]]))
+    fought = [mark for mark in (view.week.battles if view.week else ()) if mark.sector == sector]
+    if fought:
+        full: list[list[_Segment]] = []
+        compact: list[list[_Segment]] = []
+        for mark in fought:
+            attacker, defender = styles[mark.attacker], styles[mark.defender]
+            result = _result_segments(mark, styles, size, chip)
+            full.append(
+                [
+                    _Icon("swords", size),
+                    _Text(f"#{mark.id}", size, True),
+                    _Chip(attacker.tag, chip, attacker),
+                    _Icon("arrow", size),
+                    _Chip(defender.tag, chip, defender),
+                ]
+            )
+            full.append(result)
+            compact.append([_Icon("swords", size), _Text(f"#{mark.id}", size, True), *result])
+        kinds.append((full, compact))
     if view.private is not None:
         own = styles[view.private.side]
         orders = view.private.orders
@@ -841,6 +1421,13 @@ def _badge_rows(
         if orders.reinforce == sector:
             plus = _Chip("+1", chip, own)
             kinds.append(([[plus, _Text(view.labels.reinforce, size)]], [[plus]]))
+    marks: list[_Segment] = [
+        _Chip(mark.text, chip, styles[mark.side] if mark.side is not None else NEUTRAL)
+        for mark in view.marks
+        if mark.sector == sector
+    ]
+    if marks:
+        kinds.append(([marks], [marks]))
     if links:
         row = [_Icon("link", size, MUTED), _Text(" ".join(links), size, True, MUTED)]
         kinds.append(([row], [row]))
@@ -858,7 +1445,7 @@ def _badge_rows(
 
 
 def _draw_armies(
-    draw: ImageDraw.ImageDraw,
+    canvas: _Canvas,
     styles: dict[SideId, _Style],
     occupants: list[tuple[SideId, int]],
     area: tuple[float, float, float, float],
@@ -899,7 +1486,7 @@ def _draw_armies(
             shift = 0.0
         x = x0 + shift + column * (chip_w + gap)
         y = y0 + row * (chip_h + gap)
-        _draw_army_chip(draw, styles[side], count, (x, y, x + chip_w, y + chip_h), size)
+        _draw_army_chip(canvas, styles[side], count, (x, y, x + chip_w, y + chip_h), size)
 
 
 def _chip_width(tag: str, count: int, size: float) -> float:
@@ -909,41 +1496,25 @@ def _chip_width(tag: str, count: int, size: float) -> float:
 
 
 def _draw_army_chip(
-    draw: ImageDraw.ImageDraw,
+    canvas: _Canvas,
     style: _Style,
     count: int,
     box: tuple[float, float, float, float],
     size: int,
 ) -> None:
     left, top, right, bottom = box
-    draw.rounded_rectangle(
-        box, radius=size * 0.28, fill=style.fill, outline=style.border, width=style.border_width
-    )
-    tag_font, count_font = _font(round(size * 0.62), True), _font(size, True)
-    tag_w = _text_width(style.tag, tag_font)
-    count_w = _text_width(str(count), count_font)
+    _draw_box(canvas, box, size * 0.28, style.fill, style.border, style.border_width)
+    tag_size = round(size * 0.62)
+    tag_w = _text_width(style.tag, _font(tag_size, True))
+    count_w = _text_width(str(count), _font(size, True))
     x = (left + right) / 2 - (tag_w + size * 0.15 + count_w) / 2
     middle = (top + bottom) / 2
-    draw.text((x, middle), style.tag, font=tag_font, fill=style.text, anchor="lm")
-    draw.text(
-        (x + tag_w + size * 0.15, middle), str(count), font=count_font, fill=style.text, anchor="lm"
-    )
+    canvas.text((x, middle), style.tag, tag_size, True, style.text)
+    canvas.text((x + tag_w + size * 0.15, middle), str(count), size, True, style.text)
 
 
-def _draw_move(
-    draw: ImageDraw.ImageDraw,
-    style: _Style,
-    source: _Shape,
-    destination: _Shape,
-    blocked: bool,
-    count: int,
-    scale: float,
-) -> tuple[_Chip, Point]:
-    """A move order: a curved arrow from inside ``source`` to the edge of ``destination``.
-
-    Returns the count label and where it goes (midway between the two sectors' edges), to be
-    drawn over everything else.
-    """
+def _arrow_path(source: _Shape, destination: _Shape, blocked: bool, scale: float) -> _Arrow:
+    """A move's curved arrow from inside ``source`` to the edge of ``destination``."""
     at = _curve(source.centre, destination.centre, 0.32 if blocked else 0.14)
     chord = math.dist(source.centre, destination.centre) or 1.0
     steps = [step / 200 for step in range(201)]
@@ -958,28 +1529,49 @@ def _draw_move(
     length = math.dist((x1, y1), (x2, y2)) or 1.0
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
     base = (x2 - ux * head, y2 - uy * head)
-    shaft = [p for p in points if math.dist(p, points[0]) < math.dist(base, points[0])]
-    draw.line([*shaft, base], fill=INK, width=width + 4, joint="curve")
-    draw.line([*shaft, base], fill=style.colour, width=width, joint="curve")
-    wings = [
+    shaft = tuple(p for p in points if math.dist(p, points[0]) < math.dist(base, points[0]))
+    wings = (
         (base[0] - uy * head * 0.6, base[1] + ux * head * 0.6),
         (base[0] + uy * head * 0.6, base[1] - ux * head * 0.6),
-    ]
-    draw.polygon([(x2, y2), *wings], fill=style.colour, outline=INK, width=2)
+    )
+    line = [*shaft, base]
+    reach = width + 4
+    xs, ys = [x for x, _ in line], [y for _, y in line]
+    stamp = _stamp(
+        (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach),
+        lambda d, shift: d.line([shift(p) for p in line], fill=1, width=width + 4, joint="curve"),
+        lambda d, shift: d.line([shift(p) for p in line], fill=1, width=width, joint="curve"),
+    )
+    # The count goes where the arrow leaves its sector; for an arrow around a sector, just
+    # inside the source (its middle would cover the sector it goes around).
     size = max(16, min(44, round(scale * 0.036)))
-    label = _Chip(str(count), size, style)
-    return label, at(max(leaves - (_segment_width(label) / 2 + 4) / chord, start))
+    label_at = leaves - (size * 1.2 / chord if blocked else 0.0)
+    return _Arrow(shaft, base, (x2, y2), wings, width, at, label_at, start, chord, stamp)
 
 
-def _draw_header(draw: ImageDraw.ImageDraw, view: MapView, styles: dict[SideId, _Style]) -> None:
+def _draw_move(
+    canvas: _Canvas, arrow: _Arrow, style: _Style, text: str, scale: float
+) -> tuple[_Chip, Point]:
+    """A move: its arrow in the side's colour, outlined. Returns the count label and where it
+    goes (between the two sectors, where no count is drawn), to be drawn over everything else."""
+    canvas.stamp(arrow.stamp, (INK, style.colour))
+    canvas.draw.polygon([arrow.tip, *arrow.wings], fill=style.colour, outline=INK)
+    size = max(16, min(44, round(scale * 0.036)))
+    label = _Chip(text, size, style)
+    return label, arrow.at(max(arrow.between, arrow.start))
+
+
+def _draw_header(canvas: _Canvas, view: MapView, styles: dict[SideId, _Style]) -> None:
     if view.private is not None:
-        draw.rectangle((0, 0, WIDTH, 10), fill=styles[view.private.side].colour)
+        canvas.draw.rectangle((0, 0, WIDTH, 10), fill=styles[view.private.side].colour)
     turn = f"{view.labels.turn} {view.state.turn}"
-    turn_font = _font(40, True)
-    draw.text((WIDTH - MARGIN, 42), turn, font=turn_font, fill=INK, anchor="rm")
-    title_room = WIDTH - 3 * MARGIN - _text_width(turn, turn_font) - 20
-    title = _fit(view.title, _font(40, True), title_room)
-    draw.text((MARGIN, 42), title, font=_font(40, True), fill=INK, anchor="lm")
+    turn_width = _text_width(turn, _font(40, True))
+    canvas.text((WIDTH - MARGIN, 42), turn, 40, True, INK, "rm")
+    title_room = WIDTH - 3 * MARGIN - turn_width - 20
+    canvas.text((MARGIN, 42), _fit(view.title, _font(40, True), title_room), 40, True, INK)
+    if view.week is not None and view.week.game_over:
+        _draw_banner(canvas, view, styles)
+        return
     subtitle: list[_Segment] = [
         _Text(view.map.names.get(view.language, view.map.name), 26, False, MUTED)
     ]
@@ -989,6 +1581,11 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: MapView, styles: dict[SideId, 
             _Icon("swords", 22),
             _Text(view.labels.battles, 26, True),
         ]
+    if view.week is not None:
+        subtitle += [
+            _Text("·", 26, True, MUTED),
+            _Text(view.labels.last_turn.format(turn=view.week.turn), 26, True),
+        ]
     if view.private is not None:
         side = next(s for s in view.sides if s.id == view.private.side)
         subtitle += [
@@ -997,43 +1594,122 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: MapView, styles: dict[SideId, 
             _Chip(styles[side.id].tag, 22, styles[side.id]),
             _Text(side.name, 26, True),
         ]
-    _draw_row(draw, subtitle, MARGIN, 88, 10)
+    _draw_row(canvas, subtitle, MARGIN, 88, 10)
+
+
+def _draw_banner(canvas: _Canvas, view: MapView, styles: dict[SideId, _Style]) -> None:
+    """The final map's banner: the winner, in its colour, with a star and its tag."""
+    winner = view.week.winner if view.week is not None else None
+    box = (MARGIN, 66, WIDTH - MARGIN, HEADER_HEIGHT - 4)
+    middle = (box[1] + box[3]) / 2
+    if winner is None:
+        canvas.draw.rounded_rectangle(box, radius=10, fill=MUTED, outline=INK, width=2)
+        canvas.text((MARGIN + 16, middle), view.labels.no_winner, 30, True, WHITE)
+        return
+    style = styles[winner]
+    name = next(side.name for side in view.sides if side.id == winner)
+    text = _text_on(style.colour)
+    canvas.draw.rounded_rectangle(box, radius=10, fill=style.colour, outline=INK, width=2)
+    words = view.labels.winner.format(side=name)
+    held = len((view.captured or {}).get(winner, ()))
+    if view.sectors_to_win is not None:
+        words += " · " + view.labels.progress_of(held, view.sectors_to_win)
+    row: list[_Segment] = [
+        _Icon("star", 32, WHITE if text == WHITE else INK),
+        _Chip(style.tag, 26, replace(style, fill=WHITE, text=INK, border=INK)),
+        _Text(_fit(words, _font(30, True), WIDTH - 4 * MARGIN - 120), 30, True, text),
+    ]
+    _draw_row(canvas, row, MARGIN + 14, middle, 12)
+
+
+def _legend_keys(
+    view: MapView, styles: dict[SideId, _Style], layout: _Layout
+) -> list[tuple[list[_Segment], str]]:
+    """The legend's key: one entry for each kind of mark this picture shows."""
+    labels, size = view.labels, 22
+    chip = round(size * 0.85)
+    keys: list[tuple[list[_Segment], str]] = []
+    holders = [side for side, sectors in (view.captured or {}).items() if sectors]
+    if holders:
+        colour = styles[holders[0]].colour
+        keys.append(([_Icon("swatch", 20, colour, _tint(colour, 0.22))], labels.held))
+    week = view.week
+    if week is not None and week.new:
+        style = styles[next(iter(week.new))]
+        flag: list[_Segment] = [_Icon("flag", size, style.colour), _Text(labels.new, size, True)]
+        keys.append((flag, labels.new_key))
+    movers = [move.side for move in week.moves] if week is not None else []
+    if view.private is not None and view.private.orders.moves:
+        movers.append(view.private.side)
+    if movers:
+        style = styles[movers[0]]
+        keys.append(([_Icon("arrow", size, style.colour), _Chip("3", chip, style)], labels.moved))
+    marks = week.battles if week is not None else ()
+    if view.battles or marks:
+        keys.append(([_Icon("swords", size), _Text("#1", size, True)], labels.battle))
+    if any(mark.winner is not None for mark in marks):
+        keys.append(([_Icon("star", size, MUTED)], labels.won))
+    if any(mark.outcome is not None and mark.winner is None for mark in marks):
+        keys.append(([_Text("=", size, True)], labels.draw))
+    if any(mark.outcome is None for mark in marks):
+        keys.append(([_Text("?", size, True)], labels.no_result))
+    if any(mark.losses for mark in marks):
+        keys.append(([_Text("−2", size, True)], labels.lost))
+    if view.private is not None and view.private.orders.reinforce is not None:
+        keys.append(([_Chip("+1", chip, styles[view.private.side])], labels.reinforce))
+    meanings: dict[tuple[str, SideId | None], str] = {}
+    for mark in view.marks:
+        meanings.setdefault((mark.text, mark.side), mark.meaning)
+    for (text, side), meaning in meanings.items():
+        keys.append(([_Chip(text, chip, styles[side] if side else NEUTRAL)], meaning))
+    if any(layout.links.values()):
+        keys.append(([_Icon("link", size, MUTED)], labels.linked))
+    return keys
 
 
 def _draw_legend(
-    draw: ImageDraw.ImageDraw, view: MapView, styles: dict[SideId, _Style], top: float, columns: int
+    canvas: _Canvas,
+    view: MapView,
+    styles: dict[SideId, _Style],
+    top: float,
+    columns: int,
+    keys: list[tuple[list[_Segment], str]],
 ) -> None:
-    draw.line([(MARGIN, top), (WIDTH - MARGIN, top)], fill=CONNECTOR, width=2)
+    canvas.draw.line([(MARGIN, top), (WIDTH - MARGIN, top)], fill=CONNECTOR, width=2)
     column_width = (WIDTH - 2 * MARGIN) / columns
     chip_room = max(
         (_segment_width(_Chip(styles[s.id].tag, 26, styles[s.id])) for s in view.sides), default=0
     )
+    winner = view.week.winner if view.week is not None else None
     for index, side in enumerate(view.sides):
         row, column = divmod(index, columns)
         x = MARGIN + column * column_width
-        y = top + 16 + row * 66
+        y = top + 16 + row * LEGEND_SIDE_ROW
         style = styles[side.id]
         total = view.state.total(side.id)
-        chip = _Chip(style.tag, 26, style)
-        _draw_chip(draw, chip, x, y + 22)
+        _draw_chip(canvas, _Chip(style.tag, 26, style), x, y + 22)
         text_x = x + chip_room + 12
         room = column_width - (text_x - x) - 12
-        name_colour = INK if total > 0 else MUTED
-        draw.text(
-            (text_x, y + 18),
-            _fit(side.name, _font(28, True), room),
-            font=_font(28, True),
-            fill=name_colour,
-            anchor="lm",
-        )
-        stats: list[_Segment] = [_Text(f"{view.labels.armies}: {total}", 22, False, MUTED)]
-        if view.captured is not None:
-            count = len(view.captured.get(side.id, ()))
-            stats += [
-                _Icon("flag", 20, style.colour),
-                _Text(f"{view.labels.captured}: {count}", 22, False, MUTED),
-            ]
-        _draw_row(draw, stats, text_x, y + 46, 12)
+        star: list[_Segment] = [_Icon("star", 26, style.colour)] if side.id == winner else []
+        fitted = _fit(side.name, _font(28, True), room - 36 * len(star))
+        name = [*star, _Text(fitted, 28, True, INK if total > 0 else MUTED)]
+        _draw_row(canvas, name, text_x, y + 18, 10)
+        stats = view.labels.armies_of(total)
+        if view.sectors_to_win is not None:
+            held = len((view.captured or {}).get(side.id, ()))
+            stats += " · " + view.labels.progress_of(held, view.sectors_to_win)
+        canvas.text((text_x, y + 46), _fit(stats, _font(22), room), 22, False, MUTED)
+    rows = math.ceil(len(view.sides) / columns)
+    key_top = top + 20 + rows * LEGEND_SIDE_ROW
+    key_width = (WIDTH - 2 * MARGIN) / 2
+    for index, (segments, meaning) in enumerate(keys):
+        row, column = divmod(index, 2)
+        x = MARGIN + column * key_width
+        middle = key_top + row * LEGEND_KEY_ROW + LEGEND_KEY_ROW / 2
+        mark_width = _row_width(segments, 6)
+        _draw_row(canvas, segments, x, middle, 6)
+        room = key_width - mark_width - 30
+        canvas.text((x + mark_width + 12, middle), _fit(meaning, _font(22), room), 22, False, INK)
 
 
 # ---- the command -------------------------------------------------------------------------
@@ -1076,30 +1752,77 @@ def _parser() -> _Parser:
 def view_of_document(
     text: str, variant: str, side: str | None, title: str, language: str
 ) -> MapView:
-    """The map view of a turn document; raises :class:`DocumentError` if it cannot be drawn."""
-    game, state, orders, raw_results = _load(text)
+    """The map view of a turn document; raises :class:`DocumentError` if it cannot be drawn.
+
+    A document whose modules draw dice but that gives no seeds is drawn with the core's
+    battles only (the modules' battles cannot be known without the dice).
+    """
+    turn = load_turn_document(text)
+    game, state, orders = turn.game, turn.state, turn.orders
     side_ids = [*state.sides(), *(s for s in orders if s not in state.armies)]
     palette = default_palette(side_ids)
     sides = tuple(SideView(id=s, name=s[:1].upper() + s[1:], colour=palette[s]) for s in side_ids)
     labels = RUSSIAN_LABELS if language == "ru" else MapLabels()
-    base = {"map": game.map, "sides": sides, "title": title, "language": language, "labels": labels}
-    plan = plan_battles(game, state, orders)
+    base: dict[str, Any] = {
+        "map": game.map,
+        "sides": sides,
+        "title": title,
+        "language": language,
+        "labels": labels,
+        "sectors_to_win": game.ruleset.sectors_to_win,
+    }
+    held = held_sectors(state, game.ruleset.capture_min_armies)
+    if variant == "public":
+        return MapView(state=state, captured=held, **base)
+    seeded = turn.seeds is not None and turn.seeds.roll is not None
+    planner = game if seeded or not game.uses_dice() else replace(game, modules=())
+    try:
+        plan = plan_battles(planner, state, orders, turn.seeds if seeded else None)
+    except (ModuleStateError, StateOffMapError) as error:
+        raise DocumentError(f"state: {error}") from error
     if variant == "friday":
-        return MapView(state=state, battles=plan.battles, **base)
+        return MapView(state=state, battles=plan.battles, captured=held, **base)
     if variant == "private":
         if side is None or side not in plan.accepted:
             known = ", ".join(plan.accepted) or "none"
             raise DocumentError(f"side {side!r} has no armies in state (sides: {known})")
         private = PrivateOrders(side=side, orders=plan.accepted[side])
-        return MapView(state=state, private=private, **base)
+        return MapView(state=state, private=private, captured=held, **base)
     if variant == "resolved":
+        if game.uses_dice() and not seeded:
+            raise DocumentError("the resolved variant of this ruleset needs seeds.roll")
         try:
-            resolution = resolve_turn(game, state, orders, _results(raw_results))
+            resolution = resolve_turn(
+                game, state, orders, _results(turn.results), turn.seeds, turn.late
+            )
         except ResultsError as error:
             raise DocumentError(f"results: {error}") from error
-        captured = dict(resolution.report.captured)
-        return MapView(state=resolution.state, captured=captured, **base)
-    return MapView(state=state, **base)
+        except (ModuleStateError, StateOffMapError) as error:
+            raise DocumentError(f"state: {error}") from error
+        report = resolution.report
+        week = week_of(report, game.ruleset.losses, held)
+        captured = dict(report.captured)
+        return MapView(state=resolution.state, captured=captured, week=week, **base)
+    raise DocumentError(f"unknown variant {variant!r}")
+
+
+def held_sectors(
+    state: CampaignState, capture_min_armies: int
+) -> dict[SideId, tuple[SectorId, ...]]:
+    """The sectors each side holds in ``state`` (RULES.md capture: at least
+    ``capture_min_armies`` of its armies there and no other side's), as a resolution that ended
+    in ``state`` reported them."""
+    held: dict[SideId, tuple[SectorId, ...]] = {}
+    for side in state.sides():
+        held[side] = tuple(
+            sector
+            for sector, count in state.armies[side].items()
+            if count >= capture_min_armies
+            and not any(
+                state.armies_of(other, sector) > 0 for other in state.sides() if other != side
+            )
+        )
+    return held
 
 
 def render_main(argv: list[str], stdin: IO[str], stdout: IO[bytes], stderr: IO[str]) -> int:

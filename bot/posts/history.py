@@ -107,9 +107,7 @@ async def render_history_turn(context: PostContext, message: OutboxMessage) -> P
     )
     if message.chat_id > 0:
         lines += await _orders_lines(context, campaign, turn, message.chat_id, names)
-    photo = await _picture(
-        context, campaign, resolution.state_after, sides, captured=report.captured
-    )
+    photo = await _picture(context, campaign, resolution.state_after, sides, week=True)
     return Post(text="\n".join(lines), photo=photo)
 
 

@@ -16,6 +16,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import texts
 from bot.callbacks import join_keyboard
+from bot.map_views import turn_map
 from bot.moments import format_moment, format_wall
 from bot.posts import Post, PostContext, Renderer
 from bot.services.deadlines import Milestone, Planned, moved, plan_ahead
@@ -24,7 +25,6 @@ from bot.services.turns import game_for
 from bot.services.window import current_deadline, orders_opening, week_plan
 from bot.texts import phase_name
 from rules import Battle, CampaignMap, CampaignState, TurnReport
-from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView
 from storage import Campaign, CampaignStatus, OutboxMessage, Phase, Side, Store
 
 
@@ -139,19 +139,12 @@ async def _picture(
     campaign: Campaign,
     state: CampaignState,
     sides: Sequence[Side],
-    captured: dict[str, tuple[str, ...]] | None = None,
+    *,
+    week: bool = False,
     battles: tuple[Battle, ...] | None = None,
 ) -> bytes:
-    language = _language(context)
-    view = MapView(
-        map=_map_of(campaign),
-        state=state,
-        sides=tuple(SideView(id=side.id, name=side.name, colour=side.colour) for side in sides),
-        title=campaign.title[:120],
-        language=language,
-        labels=RUSSIAN_LABELS if language == "ru" else MapLabels(),
-        captured=captured,
-        battles=battles,
+    view = await turn_map(
+        context.store, campaign, state, sides, campaign.title, week=week, battles=battles
     )
     return await context.maps.draw(view)
 
@@ -189,9 +182,7 @@ async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post 
                 _("Turn {turn} begins: orders open {moment}.").format(turn=turn, moment=opening)
             )
         lines.append(await _deadline_line(context, campaign, turn, Phase.ORDERS))
-    photo = await _picture(
-        context, campaign, state, sides, captured=None if report is None else report.captured
-    )
+    photo = await _picture(context, campaign, state, sides, week=report is not None)
     return Post(text="\n".join(lines), photo=photo)
 
 
@@ -218,7 +209,7 @@ async def render_corrected_map(context: PostContext, message: OutboxMessage) -> 
             await result_sources(context.store, campaign.id, corrects),
         ),
     ]
-    photo = await _picture(context, campaign, state, sides, captured=report.captured)
+    photo = await _picture(context, campaign, state, sides, week=True)
     return Post(text="\n".join(lines), photo=photo)
 
 

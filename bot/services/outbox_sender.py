@@ -18,7 +18,10 @@ when it ends) and goes on when the file takes writes again.
 
 Telegram's limits are kept with sliding windows (``bot.services.rate_limits``): at most 30
 requests in any second per bot, 20 in any minute per group, 1 in any second per private chat;
-a token bucket would let twice the rate through in the second it starts full. "Once" has the
+a token bucket would let twice the rate through in the second it starts full. A map post's
+requests (the map, the rest of its summary) go first: while one waits for the bot's window, no
+other post takes a place in it (``rate_limits.Precedence``), so on a Monday the private notices
+fill only what the maps leave. "Once" has the
 limits storage describes: a crash between Telegram accepting a post and ``mark_sent`` sends it
 again after the lease, and a post split into several messages (a long caption or text) is
 retried whole.
@@ -52,7 +55,7 @@ from bot.logs import log_context
 from bot.message_limits import CAPTION_LIMIT, TEXT_LIMIT, shorten, split_text
 from bot.posts import OnSent, Post, PostContext, render
 from bot.rendering import MapDrawer
-from bot.services.rate_limits import SlidingWindow, acquire
+from bot.services.rate_limits import Precedence, SlidingWindow, acquire
 from storage import OutboxMessage, Store
 from storage.db import StorageUnavailableError
 
@@ -132,6 +135,7 @@ class OutboxSender:
         self._wait_in_place = pause
         self.maps = maps or MapDrawer()
         self._bot_window = SlidingWindow(self.limits.per_second, 1)
+        self._precedence = Precedence()
         self._chat_windows: dict[int, SlidingWindow] = {}
         self._wake = asyncio.Event()
         self._username: str | None = None
@@ -384,8 +388,8 @@ class OutboxSender:
             except TelegramAPIError as error:
                 log.warning("post %s sent but not pinned: %s", message.id, error)
 
-    def _limited(self, chat_id: int) -> _Limited:
-        return _Limited(self._bot_window, self._chat_window(chat_id))
+    def _limited(self, chat_id: int, first: bool = False) -> _Limited:
+        return _Limited(self._bot_window, self._chat_window(chat_id), self._precedence, first)
 
     async def _send(self, message: OutboxMessage, post: Post) -> int:
         """Send (or edit) ``post``; the id of the message that now shows it."""
@@ -408,7 +412,7 @@ class OutboxSender:
         if post.photo is not None:
             caption, *rest = split_text(post.text, CAPTION_LIMIT)
             texts = split_text("\n".join(rest), TEXT_LIMIT) if rest else []
-            async with self._limited(message.chat_id):
+            async with self._limited(message.chat_id, first=True):
                 first: Message = await self.bot.send_photo(
                     message.chat_id,
                     BufferedInputFile(post.photo, filename="map.png"),
@@ -416,7 +420,7 @@ class OutboxSender:
                     message_thread_id=thread,
                     reply_markup=None if texts else post.keyboard,
                 )
-            await self._send_texts(message, texts, post.keyboard, thread, started=True)
+            await self._send_texts(message, texts, post.keyboard, thread, started=True, first=True)
             return first.message_id
         texts = split_text(post.text, TEXT_LIMIT)
         ids = await self._send_texts(message, texts, post.keyboard, thread)
@@ -430,6 +434,7 @@ class OutboxSender:
         thread: int | None,
         *,
         started: bool = False,
+        first: bool = False,
     ) -> list[int]:
         """Send ``texts`` in order. Once a first part is out (``started``, or the first text),
         a failing part is tried again in place: failing the whole post would send the parts
@@ -438,9 +443,9 @@ class OutboxSender:
         for index, text in enumerate(texts):
             markup = keyboard if index == len(texts) - 1 else None
             if started or index > 0:
-                sent = await self._send_continuation(message, text, markup, thread)
+                sent = await self._send_continuation(message, text, markup, thread, first)
             else:
-                async with self._limited(message.chat_id):
+                async with self._limited(message.chat_id, first):
                     sent = await self.bot.send_message(
                         message.chat_id, text, message_thread_id=thread, reply_markup=markup
                     )
@@ -453,13 +458,14 @@ class OutboxSender:
         text: str,
         keyboard: InlineKeyboardMarkup | None,
         thread: int | None,
+        first: bool = False,
     ) -> Message:
         """One later part of a post: waits out ``retry_after`` and retries server and network
         errors in place, up to ``continuation_attempts``; then the error goes up (and the whole
         post is retried, its first parts included: rare, and better than losing words)."""
         for attempt in range(1, self.continuation_attempts + 1):
             try:
-                async with self._limited(message.chat_id):
+                async with self._limited(message.chat_id, first):
                     return await self.bot.send_message(
                         message.chat_id, text, message_thread_id=thread, reply_markup=keyboard
                     )
@@ -503,13 +509,18 @@ class OutboxSender:
 
 @dataclass(frozen=True)
 class _Limited:
-    """Waits until a request fits the bot's and the chat's windows, then makes it."""
+    """Waits until a request fits the bot's and the chat's windows, then makes it; a map's
+    requests (``first``) go before the others (``precedence``)."""
 
     bot_window: SlidingWindow
     chat_window: SlidingWindow
+    precedence: Precedence
+    first: bool = False
 
     async def __aenter__(self) -> None:
-        await acquire(self.bot_window, self.chat_window)
+        await acquire(
+            self.bot_window, self.chat_window, precedence=self.precedence, first=self.first
+        )
 
     async def __aexit__(self, *_: object) -> None:
         return None

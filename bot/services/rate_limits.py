@@ -50,15 +50,63 @@ class SlidingWindow:
         return not self._times or self._times[-1] + self.period <= now
 
 
-async def acquire(*windows: SlidingWindow) -> None:
-    """Wait until a request fits in every window, then record it in all of them."""
+class Precedence:
+    """Requests that go first: while one of them waits for the shared window (the bot's) and
+    only for it, the others do not take a place in it. A waiting first request is counted by
+    :func:`acquire` (``first=True``); the others wait until none is left."""
+
+    def __init__(self) -> None:
+        self.waiting = 0
+        self._none_waiting = asyncio.Event()
+        self._none_waiting.set()
+
+    def enter(self) -> None:
+        """A first request waits for the shared window."""
+        self.waiting += 1
+        self._none_waiting.clear()
+
+    def leave(self) -> None:
+        """It no longer waits (it went, or waits for its own chat)."""
+        self.waiting -= 1
+        if self.waiting == 0:
+            self._none_waiting.set()
+
+    async def none_waiting(self) -> None:
+        """Return once no first request waits."""
+        await self._none_waiting.wait()
+
+
+async def acquire(
+    *windows: SlidingWindow, precedence: Precedence | None = None, first: bool = False
+) -> None:
+    """Wait until a request fits in every window, then record it in all of them.
+
+    With ``precedence``, ``windows[0]`` is the shared window: a ``first`` request that waits
+    only for it keeps the others out of it; another request waits while one does.
+    """
     loop = asyncio.get_running_loop()
-    while True:
-        now = loop.time()
-        wait = max(window.wait_needed(now) for window in windows)
-        if wait <= 0:
-            for window in windows:
-                window.record(now)
-            return
-        # At least a millisecond: a wait of float dust would not move the clock and spin.
-        await asyncio.sleep(max(wait, MIN_WAIT))
+    counted = False
+    try:
+        while True:
+            if precedence is not None and not first and precedence.waiting:
+                await precedence.none_waiting()
+                continue
+            now = loop.time()
+            waits = [window.wait_needed(now) for window in windows]
+            wait = max(waits)
+            if wait <= 0:
+                for window in windows:
+                    window.record(now)
+                return
+            if precedence is not None and first:
+                only_shared = max(waits[1:], default=0.0) <= 0
+                if only_shared and not counted:
+                    precedence.enter()
+                elif counted and not only_shared:
+                    precedence.leave()
+                counted = only_shared
+            # At least a millisecond: a wait of float dust would not move the clock and spin.
+            await asyncio.sleep(max(wait, MIN_WAIT))
+    finally:
+        if counted and precedence is not None:
+            precedence.leave()

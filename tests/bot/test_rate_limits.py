@@ -23,7 +23,7 @@ from aiogram.utils.i18n import I18n
 from bot.clock import ManualClock
 from bot.rendering import MapDrawer
 from bot.services.outbox_sender import Limits, OutboxSender
-from bot.services.rate_limits import SlidingWindow, acquire
+from bot.services.rate_limits import Precedence, SlidingWindow, acquire
 from storage import NewCampaign, NewSide, Role, SqliteCampaignStore, Store
 from tests.bot.telegram import FakeSession
 from tests.storage.campaign_script import SIDES, at, deploy, play_turn
@@ -107,6 +107,57 @@ async def _ninety_at_once() -> None:
     await asyncio.gather(*(request() for _ in range(90)))
     assert most_in_any_window(stamps, 1.0) == 30
     assert stamps[-1] - stamps[0] >= 2.0
+
+
+def test_requests_that_go_first_take_the_window_before_the_others() -> None:
+    fast(_first_before_others)
+
+
+async def _first_before_others() -> None:
+    loop = asyncio.get_running_loop()
+    bot = SlidingWindow(30, 1)
+    precedence = Precedence()
+    order: list[str] = []
+
+    async def request(name: str, first: bool, chat: SlidingWindow) -> None:
+        await acquire(bot, chat, precedence=precedence, first=first)
+        order.append(name)
+
+    # 60 ordinary requests fill the first second and wait for the next; 20 first ones come
+    # after them and still go first in the second second.
+    ordinary = [request(f"o{i}", False, SlidingWindow(1, 1)) for i in range(60)]
+    tasks = [asyncio.create_task(r) for r in ordinary]
+    await asyncio.sleep(0.1)
+    firsts = [asyncio.create_task(request(f"f{i}", True, SlidingWindow(20, 60))) for i in range(20)]
+    await asyncio.gather(*tasks, *firsts)
+    assert order[:30] == [f"o{i}" for i in range(30)]
+    assert sorted(order[30:50]) == sorted(f"f{i}" for i in range(20))
+    assert precedence.waiting == 0
+    assert loop.time() >= 2.0
+
+
+def test_a_first_request_held_by_its_own_chat_does_not_hold_the_others() -> None:
+    fast(_held_by_its_chat)
+
+
+async def _held_by_its_chat() -> None:
+    loop = asyncio.get_running_loop()
+    bot = SlidingWindow(30, 1)
+    group = SlidingWindow(1, 60)
+    group.record(loop.time())  # the group had its request this minute
+    precedence = Precedence()
+    stamps: dict[str, float] = {}
+
+    async def request(name: str, first: bool, chat: SlidingWindow) -> None:
+        await acquire(bot, chat, precedence=precedence, first=first)
+        stamps[name] = loop.time()
+
+    await asyncio.gather(
+        request("map", True, group),
+        *(request(f"o{i}", False, SlidingWindow(1, 1)) for i in range(5)),
+    )
+    assert max(stamps[f"o{i}"] for i in range(5)) < 0.01
+    assert stamps["map"] >= 60.0
 
 
 async def _send_a_monday(path: Path, session: TimedSession, i18n: I18n) -> float:

@@ -1,6 +1,7 @@
 """The week's posts as they reach Telegram: a scheduled week sent by the outbox sender, every
 post rendered (none given up), in English and Russian, secrets kept out of the group."""
 
+import json
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -12,6 +13,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
 from bot.posts.turns import shared_advantages
+from bot.rendering import MapDrawer
 from bot.services import timekeeping, turns
 from bot.services.outbox_sender import Limits, OutboxSender
 from rules import Battle, BattleResult, FocLimits, Outcome
@@ -169,3 +171,52 @@ async def test_clock_notes_undo_and_correction_posts_render(week_store: Store, i
     group = [s.text for s in session.sent if s.chat_id == CHAT and s.text]
     assert any(text.startswith("The bot was offline at Thu 5 Feb, 23:59") for text in group)
     assert any(text.startswith("The GM undid the last step.") for text in group)
+
+
+async def test_the_monday_map_shows_its_weeks_moves_battles_and_captures(
+    week_store: Store, i18n: I18n, tmp_path: Path
+) -> None:
+    store = week_store
+    clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
+    week = await start_week(store, clock, "Europe/Berlin", date(2026, 2, 2))
+    record = tmp_path / "maps.jsonl"
+    sender = OutboxSender(
+        Bot("42:TEST", session=FakeSession({})),
+        store,
+        clock,
+        i18n,
+        limits=FAST,
+        maps=MapDrawer(record=record),
+    )
+    clock.set(week.at(0, 11))
+    await week.deploy()
+    await week.run_until(week.at(1, 10))
+    await week.give_orders()
+    await week.run_until(week.at(4, 12))
+    await week.run_until(week.at(5, 10))
+    await week.report_results()
+    await week.run_until(week.at(7, 13))
+    await sender.send_due()
+    drawn = [json.loads(line)["view"] for line in record.read_text().splitlines()]
+    assert [view["state"]["turn"] for view in drawn] == [1, 1, 2]  # map, battle list, Monday
+    first, friday, monday = drawn
+    assert (first["week"], first["battles"], friday["week"]) == (None, None, None)
+    (resolution,) = await store.resolutions(week.campaign.id, 1)
+    report = resolution.report
+    assert [b["id"] for b in friday["battles"]] == [b.id for b in report.battles]
+    moves = [(m["side"], m["source"], m["to"], m["count"]) for m in monday["week"]["moves"]]
+    assert moves == [(a.side, a.source, a.to, a.count) for a in report.arrivals]
+    assert moves, "the seeded orders move armies"
+    fought = {b["id"]: b for b in monday["week"]["battles"]}
+    assert sorted(fought) == [b.id for b in report.battles]
+    for result in report.results:
+        assert (fought[result.battle]["outcome"], fought[result.battle]["winner"]) == (
+            result.outcome.value,
+            result.winner,
+        )
+    lost = sum(n for b in fought.values() for n in b["losses"].values())
+    assert lost == sum(c.declared for c in report.casualties)
+    assert monday["captured"] == {s: list(held) for s, held in report.captured.items()}
+    assert monday["week"]["new"] == {s: list(held) for s, held in report.captured.items() if held}
+    campaign = await week.current()
+    assert monday["sectors_to_win"] == turns.game_for(campaign).ruleset.sectors_to_win

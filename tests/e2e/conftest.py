@@ -251,8 +251,13 @@ class BotService:
             for run in range(1, self.runs + 1)
         )
 
+    @property
+    def map_record(self) -> Path:
+        """What each map the bot drew showed, one JSON line a map (``TEST_MAP_RECORD``)."""
+        return self.log_dir / "maps.jsonl"
+
     def _environment(self, webhook_secret: str | None) -> dict[str, str]:
-        inherited = ("BOT_", "WEBHOOK_", "TEST_CLOCK_", "DATABASE_", "LOG_LEVEL")
+        inherited = ("BOT_", "WEBHOOK_", "TEST_CLOCK_", "TEST_MAP_", "DATABASE_", "LOG_LEVEL")
         env = {key: value for key, value in os.environ.items() if not key.startswith(inherited)}
         env.update(
             BOT_TOKEN=self.telegram.token,
@@ -263,6 +268,7 @@ class BotService:
             TEST_CLOCK_START=self.now.isoformat(),
             TEST_CLOCK_HOST="127.0.0.1",
             TEST_CLOCK_PORT=str(self.clock_port),
+            TEST_MAP_RECORD=str(self.map_record),
             WEBHOOK_URL="",
         )
         if webhook_secret is not None:

@@ -24,6 +24,7 @@ Then, from every request the bot made (recorded by a proxy) and from its databas
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -358,6 +359,7 @@ async def test_a_campaign_from_newcampaign_to_a_winner(
         ]
         assert summary.state is OutboxState.SENT
         assert summary.chat_id == GROUP.id
+        await _assert_mondays_show_their_week(store, campaign_id, requests, bot_service.map_record)
     finally:
         await store.close()
     _assert_secret(requests, history, secrets, marks)
@@ -367,6 +369,62 @@ async def test_a_campaign_from_newcampaign_to_a_winner(
     assert " ERROR " not in log
     # The bot's own log (stderr, logfmt) never holds an order, worded or printed, in any turn.
     assert_log_keeps(log, {phrase for secret in secrets for phrase in secret.phrases} | printed)
+
+
+# ---- the map tells the week ---------------------------------------------------------------
+
+
+async def _assert_mondays_show_their_week(
+    store: Store, campaign_id: int, requests: list[RecordedRequest], record: Path
+) -> None:
+    """Each Monday map photo in the group (found by its bytes among the maps the bot recorded
+    drawing) shows its turn's moves, battles with outcome and losses, and new captures."""
+    drawn = {}
+    for line in record.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        drawn[entry["sha256"]] = entry["view"]
+    mondays = []
+    for request in requests:
+        if request.method != "sendPhoto" or not request.ok or request.chat_id != GROUP.id:
+            continue
+        caption = request.params.get("caption", "")
+        if " resolved" not in caption:
+            continue
+        (data,) = request.files.values()
+        mondays.append(drawn[hashlib.sha256(data).hexdigest()])
+    assert [view["week"]["turn"] for view in mondays] == [1, 2, 3]
+    held_before: dict[str, list[str]] = {}
+    for view in mondays:
+        turn = view["week"]["turn"]
+        (resolution, *_) = await store.resolutions(campaign_id, turn)
+        report = resolution.report
+        week = view["week"]
+        moves = [(m["side"], m["source"], m["to"], m["count"]) for m in week["moves"]]
+        assert moves == [(a.side, a.source, a.to, a.count) for a in report.arrivals], turn
+        results = {r.battle: r for r in report.results}
+        fought = [b for b in report.battles if b.id not in report.unplayed]
+        assert [b["id"] for b in week["battles"]] == [b.id for b in fought], turn
+        for mark in week["battles"]:
+            # A battle without a result (counted as a draw without losses) shows no outcome.
+            result = None if mark["id"] in report.unreported else results.get(mark["id"])
+            outcome = None if result is None else result.outcome.value
+            assert (mark["outcome"], mark["winner"]) == (
+                outcome,
+                None if result is None else result.winner,
+            ), (turn, mark)
+        lost = sum(n for mark in week["battles"] for n in mark["losses"].values())
+        assert lost == sum(c.declared for c in report.casualties), turn
+        assert view["captured"] == {s: list(held) for s, held in report.captured.items()}
+        new = {
+            s: [x for x in held if x not in held_before.get(s, [])]
+            for s, held in report.captured.items()
+        }
+        assert week["new"] == {s: held for s, held in new.items() if held}, turn
+        held_before = view["captured"]
+        assert (week["game_over"], week["winner"]) == (report.game_over, report.winner)
+    assert mondays[-1]["week"]["game_over"]
+    assert sum(len(view["week"]["battles"]) for view in mondays) >= 5
+    assert any(view["week"]["moves"] for view in mondays)
 
 
 # ---- secrecy -------------------------------------------------------------------------------

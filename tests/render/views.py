@@ -20,7 +20,14 @@ from rules import (
 )
 from rules.mapgen import grid_map
 from rules.orders import Attack, Move
-from rules.render import RUSSIAN_LABELS, MapView, PrivateOrders, SideView, view_of_document
+from rules.render import (
+    RUSSIAN_LABELS,
+    MapView,
+    PrivateOrders,
+    SideView,
+    view_of_document,
+    week_of,
+)
 
 WORKED_EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "worked-example.json"
 
@@ -153,6 +160,7 @@ def campaign_views(turns: int = 4) -> Iterator[tuple[str, MapView]]:
     base = {"map": game.map, "sides": sides, "title": "Four turns"}
     yield "deployment", MapView(state=state, **base)
     outcomes = list(Outcome)
+    held: dict[str, tuple[str, ...]] = {}
     for turn in range(turns):
         orders = _orders(game, state)
         plan = plan_battles(game, state, orders)
@@ -172,8 +180,10 @@ def campaign_views(turns: int = 4) -> Iterator[tuple[str, MapView]]:
         ]
         resolution = resolve_turn(game, state, orders, results)
         state = resolution.state
-        captured = dict(resolution.report.captured)
-        yield f"turn {state.turn} monday", MapView(state=state, captured=captured, **base)
+        week = week_of(resolution.report, game.ruleset.losses, held)
+        held = dict(resolution.report.captured)
+        monday = MapView(state=state, captured=held, week=week, sectors_to_win=3, **base)
+        yield f"turn {state.turn} monday", monday
         if resolution.report.game_over:
             return
 

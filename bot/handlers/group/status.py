@@ -11,6 +11,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_text
 from bot.handlers.group.setup import map_label, policy_label, rules_label, schedule_label
+from bot.map_views import turn_map
 from bot.moments import format_moment, zone_label
 from bot.posts.group import board_text, deadline_line
 from bot.posts.turns import deadline_of
@@ -18,7 +19,6 @@ from bot.rendering import MapDrawer
 from bot.services import campaigns
 from bot.services.turns import game_for
 from bot.texts import describe_battle
-from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView
 from storage import Campaign, Phase, Store
 
 
@@ -65,20 +65,8 @@ async def show_map(message: Message, store: Store, maps: MapDrawer) -> None:
         )
         return
     sides = await store.sides(campaign.id)
-    captured = None
-    if campaign.turn > 1:
-        resolved = await store.resolutions(campaign.id, campaign.turn - 1)
-        captured = resolved[-1].report.captured if resolved else None
-    game = game_for(campaign)
-    view = MapView(
-        map=game.map,
-        state=state,
-        sides=tuple(SideView(id=s.id, name=s.name, colour=s.colour) for s in sides),
-        title=_("{title}, turn {turn}").format(title=campaign.title, turn=campaign.turn)[:120],
-        language=campaign.language,
-        captured=captured,
-        labels=RUSSIAN_LABELS if campaign.language == "ru" else MapLabels(),
-    )
+    title = _("{title}, turn {turn}").format(title=campaign.title, turn=campaign.turn)
+    view = await turn_map(store, campaign, state, sides, title, week=True)
     picture = await maps.draw(view)
     await message.answer_photo(
         BufferedInputFile(picture, filename=f"map-{campaign.id}-{campaign.turn}.png"),

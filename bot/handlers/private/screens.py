@@ -15,6 +15,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import texts
 from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton, VerdictButton
+from bot.map_views import map_labels, side_views
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement
 from bot.services.orders import (
@@ -51,7 +52,7 @@ from rules import (
     Reinforce,
     SideOrders,
 )
-from rules.render import MapLabels, MapView, PrivateOrders, SideView
+from rules.render import MapView, PrivateOrders
 from storage import BattleReport, Campaign, Phase, Side, UnreportedPolicy
 
 Keyboard = InlineKeyboardMarkup
@@ -592,23 +593,6 @@ def _refused_line(line: ParsedLine, outcome: LineOutcome | None, desk: Desk, nam
 def change_toast(order: Order, desk: Desk, names: Names) -> str:
     """A short confirmation of one order given by a button."""
     return _("Saved: {order}").format(order=describe_order(order, desk.game.map, names, language()))
-
-
-def map_labels() -> MapLabels:
-    """The map's words in the current language."""
-    return MapLabels(
-        turn=_("Turn"),
-        armies=_("armies"),
-        captured=_("captured"),
-        battles=_("Battles of the week"),
-        orders=_("Secret orders"),
-        reinforce=_("reinforcement"),
-    )
-
-
-def side_views(sides: Sequence[Side]) -> tuple[SideView, ...]:
-    """How each side is drawn."""
-    return tuple(SideView(id=side.id, name=side.name, colour=side.colour) for side in sides)
 
 
 def map_view(

@@ -75,11 +75,14 @@ class Limits:
     per_second: int = 30
     group_per_minute: int = 20
     private_per_second: int = 1
+    margin: float = 0.05
+    """Seconds added to each window: a request reaches Telegram a little after it is let go,
+    and not always equally late, so windows of exactly one second let 31 arrive within one."""
 
     @classmethod
     def unlimited(cls) -> Limits:
         """No waiting (an emulator or a test that does not count)."""
-        return cls(per_second=10**9, group_per_minute=10**9, private_per_second=10**9)
+        return cls(per_second=10**9, group_per_minute=10**9, private_per_second=10**9, margin=0.0)
 
 
 @dataclass
@@ -134,7 +137,7 @@ class OutboxSender:
         self.continuation_attempts = continuation_attempts
         self._wait_in_place = pause
         self.maps = maps or MapDrawer()
-        self._bot_window = SlidingWindow(self.limits.per_second, 1)
+        self._bot_window = SlidingWindow(self.limits.per_second, 1 + self.limits.margin)
         self._precedence = Precedence()
         self._chat_windows: dict[int, SlidingWindow] = {}
         self._wake = asyncio.Event()
@@ -269,9 +272,9 @@ class OutboxSender:
                     chat: kept for chat, kept in self._chat_windows.items() if not kept.idle(now)
                 }
             window = (
-                SlidingWindow(self.limits.group_per_minute, 60)
+                SlidingWindow(self.limits.group_per_minute, 60 + self.limits.margin)
                 if chat_id < 0
-                else SlidingWindow(self.limits.private_per_second, 1)
+                else SlidingWindow(self.limits.private_per_second, 1 + self.limits.margin)
             )
             self._chat_windows[chat_id] = window
         return window

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import looptime
+import pytest
 from aiogram import Bot
 from aiogram.methods import TelegramMethod
 from aiogram.utils.i18n import I18n
@@ -178,15 +179,21 @@ async def _send_a_monday(path: Path, session: TimedSession, i18n: I18n) -> float
 
 
 class TimedSession(FakeSession):
-    """The fake Telegram, stamping each request with the loop time it arrived at."""
+    """The fake Telegram, stamping each request with the loop time it arrived at; with
+    ``jitter``, each request takes a seeded random 0 to ``jitter`` seconds to get there (the
+    network), so requests let go a second apart may arrive closer."""
 
-    def __init__(self) -> None:
+    def __init__(self, jitter: float = 0.0) -> None:
         super().__init__({})
         self.times: list[tuple[float, int | None]] = []
+        self.jitter = jitter
+        self._random = random.Random(20)
 
     async def make_request(
         self, bot: Bot, method: TelegramMethod[Any], timeout: int | None = None
     ) -> Any:
+        if self.jitter:
+            await asyncio.sleep(self._random.uniform(0, self.jitter))
         chat = getattr(method, "chat_id", None)
         self.times.append(
             (asyncio.get_running_loop().time(), chat if isinstance(chat, int) else None)
@@ -222,10 +229,11 @@ async def monday_store(path: Path) -> Store:
     return store
 
 
+@pytest.mark.parametrize("jitter", [0.0, 0.04])
 def test_a_whole_monday_keeps_every_limit_on_the_actual_request_times(
-    tmp_path: Path, i18n: I18n
+    tmp_path: Path, i18n: I18n, jitter: float
 ) -> None:
-    session = TimedSession()
+    session = TimedSession(jitter)
     elapsed = fast(lambda: _send_a_monday(tmp_path / "monday.sqlite3", session, i18n))
     requests = [t for t, chat in session.times if chat is not None]
     groups: dict[int, list[float]] = defaultdict(list)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 
-from bot.handlers import common, errors, group, joining, private
+from bot.handlers import calendar, common, errors, group, joining, private
 from bot.handlers.group import anonymous, misplaced
 
 
@@ -37,6 +37,7 @@ def build_router() -> Router:
     root.include_routers(
         anonymous_senders,
         joining.build(),
+        calendar.build(),
         private_chats,
         group_chats,
         misplaced_commands,

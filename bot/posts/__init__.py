@@ -40,6 +40,7 @@ class Post:
 
     text: str
     photo: bytes | None = None
+    document: tuple[str, bytes] | None = None  # (file name, content); the text is its caption
     keyboard: InlineKeyboardMarkup | None = None
     pin: bool = False
     edit_message_id: int | None = None
@@ -119,9 +120,11 @@ def build_registry(*modules: Mapping[str, Renderer]) -> dict[str, Renderer]:
 
 
 # Feature modules import Post and Renderer from here, so their tables are joined last.
-from bot.posts import group, private, turns  # noqa: E402
+from bot.posts import calendar, group, private, turns  # noqa: E402
 
-REGISTRY: dict[str, Renderer] = build_registry(group.RENDERERS, private.RENDERERS, turns.RENDERERS)
+REGISTRY: dict[str, Renderer] = build_registry(
+    calendar.RENDERERS, group.RENDERERS, private.RENDERERS, turns.RENDERERS
+)
 
 
 async def render(context: PostContext, message: OutboxMessage) -> Post | None:

@@ -21,6 +21,7 @@ time); a time that occurs twice in the autumn is its first occurrence (the earli
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
@@ -261,3 +262,21 @@ def moved(before: tuple[Planned, ...], after: tuple[Planned, ...]) -> list[tuple
         for item in after
         if (item.turn, item.milestone) in old and old[(item.turn, item.milestone)].at != item.at
     ]
+
+
+def plan_weeks(
+    plan: Sequence[Planned], schedule: Schedule, zone: ZoneInfo, turns: int
+) -> tuple[Planned, ...]:
+    """``plan`` (:func:`plan_ahead`) carried on week after week until it covers ``turns`` more
+    orders closes: each close brings its list, its resolution and the next turn's window."""
+    items = list(plan)
+    seen = {(item.turn, item.milestone) for item in items}
+    while True:
+        closes = [item for item in items if item.milestone is Milestone.ORDERS_CLOSE]
+        if not closes or len(closes) >= turns:
+            return tuple(items)
+        last = closes[-1]
+        for item in plan_ahead(last.turn, Phase.ORDERS, last.at, None, schedule, zone):
+            if (item.turn, item.milestone) not in seen:
+                seen.add((item.turn, item.milestone))
+                items.append(item)

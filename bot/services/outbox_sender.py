@@ -394,6 +394,17 @@ class OutboxSender:
             if edited:
                 return post.edit_message_id
         thread = message.thread_id or None
+        if post.document is not None:
+            name, content = post.document
+            async with self._limited(message.chat_id):
+                document: Message = await self.bot.send_document(
+                    message.chat_id,
+                    BufferedInputFile(content, filename=name),
+                    caption=shorten(post.text, CAPTION_LIMIT) or None,
+                    message_thread_id=thread,
+                    reply_markup=post.keyboard,
+                )
+            return document.message_id
         if post.photo is not None:
             caption, *rest = split_text(post.text, CAPTION_LIMIT)
             texts = split_text("\n".join(rest), TEXT_LIMIT) if rest else []

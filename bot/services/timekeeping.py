@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
+from bot.services.calendars import calendar_updates
 from bot.services.clockwork import AdvanceResult, advance
 from bot.services.deadlines import (
     Milestone,
@@ -106,10 +107,13 @@ async def resume(
     zone = ZoneInfo(campaign.time_zone)
     notice = group_post(campaign, "clock_resumed", f"resumed:{_stamp(now)}", by=actor)
     board = board_post(campaign, f"resumed:{_stamp(now)}")
+    calendars = await calendar_updates(store, campaign, f"resumed:{_stamp(now)}")
     async with store.atomic():
         clock = await store.clock_state(campaign_id)
         if clock is None or clock.paused_at is None:
-            return await store.resume_clock(campaign_id, actor, reason, now, [notice, board])
+            return await store.resume_clock(
+                campaign_id, actor, reason, now, [notice, board, *calendars]
+            )
         paused = wall_between(clock.paused_at, now, zone)
         after = None if clock.deadline is None else wall_shift(clock.deadline, paused, zone)
         move = DeadlineMove(
@@ -120,7 +124,7 @@ async def resume(
             actor,
             reason,
             now,
-            [notice, board],
+            [notice, board, *calendars],
             paused_at=clock.paused_at,
             paused_seconds=int(paused.total_seconds()),
             move=move,
@@ -164,7 +168,7 @@ async def extend(
         DeadlineMove(before=clock.deadline, after=after, rearm=_rearmed(clock, after, zone, now)),
         actor,
         now,
-        [notice, board_post(campaign, key)],
+        [notice, board_post(campaign, key), *await calendar_updates(store, campaign, key)],
         request=None if request is None else f"campaign:{campaign_id}:{key}",
     )
 
@@ -208,7 +212,10 @@ async def advance_now(
                 turn=after.turn,
                 phase=after.phase.value,
                 by=actor,
-            )
+            ),
+            *await calendar_updates(
+                store, after, f"advanced:{expected_turn}:{expected_phase.value}:{_stamp(now)}"
+            ),
         ],
     )
     return result

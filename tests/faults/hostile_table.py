@@ -278,7 +278,9 @@ async def snapshot(table: HostileTable) -> dict[str, Any]:
             "reports": [await store.battle_reports(campaign_id, turn) for turn in turns],
             "resolutions": [await store.resolutions(campaign_id, turn) for turn in turns],
             "audit": await store.audit_log(campaign_id),
-            "outbox": await store.outbox_messages(campaign_id),
+            # The calendar file holds only the public deadlines: anyone in the group, and any
+            # member in private, may have it queued.
+            "outbox": [m for m in await store.outbox_messages(campaign_id) if m.kind != "calendar"],
             "clock": await store.clock_state(campaign_id),
             "clock log": await store.clock_log(campaign_id),
             "clock proposals": await store.clock_proposals(campaign_id),

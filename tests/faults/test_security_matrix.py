@@ -152,6 +152,7 @@ COMMANDS = {
     "deploy": OWN,
     "campaigns": OWN,
     "cancel": OWN,
+    "calendar": PUBLIC + "; in private: " + OWN,
 }
 REFUSALS = {
     "newcampaign": "This chat already runs «Siege of Vraks»",

@@ -120,10 +120,10 @@ def build_registry(*modules: Mapping[str, Renderer]) -> dict[str, Renderer]:
 
 
 # Feature modules import Post and Renderer from here, so their tables are joined last.
-from bot.posts import calendar, group, private, turns  # noqa: E402
+from bot.posts import calendar, group, modules, private, turns  # noqa: E402
 
 REGISTRY: dict[str, Renderer] = build_registry(
-    calendar.RENDERERS, group.RENDERERS, private.RENDERERS, turns.RENDERERS
+    calendar.RENDERERS, group.RENDERERS, modules.RENDERERS, private.RENDERERS, turns.RENDERERS
 )
 
 

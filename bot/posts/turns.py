@@ -163,6 +163,23 @@ async def _last_report(store: Store, campaign_id: int, turn: int) -> TurnReport 
     return resolutions[-1].report if resolutions else None
 
 
+async def seed_lines(store: Store, campaign: Campaign, turn: int, over: bool) -> list[str]:
+    """The Monday summary's dice audit: ``turn``'s roll seed, now revealed; at the campaign's
+    end every turn's deal seed too (each checks against the SHA-256 posted before the orders)."""
+    lines: list[str] = []
+    seeds = await store.turn_seeds(campaign.id, turn)
+    if seeds is not None:
+        lines.append(
+            _("🎲 Turn {turn}'s roll seed is revealed: {seed}").format(turn=turn, seed=seeds.roll)
+        )
+    if over:
+        for record in await store.all_turn_seeds(campaign.id):
+            lines.append(
+                _("🎲 Turn {turn}'s deal seed: {seed}").format(turn=record.turn, seed=record.deal)
+            )
+    return lines
+
+
 async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post | None:
     """The map at the start of ``turn``; after a resolution, with its summary (Monday)."""
     campaign = await _campaign(context, message)
@@ -180,6 +197,7 @@ async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post 
         lines += texts.describe_report(
             report, _map_of(campaign), _names(sides), _language(context), sources
         )
+        lines += await seed_lines(context.store, campaign, turn - 1, report.game_over)
     if report is None or not report.game_over:
         opening = await _opening(context, campaign, turn, message)
         if opening is None:

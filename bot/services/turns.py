@@ -25,6 +25,7 @@ from rules import (
     BattleStatus,
     CampaignState,
     DeploymentChoice,
+    DeploymentChoiceError,
     Game,
     Roll,
     Ruleset,
@@ -42,6 +43,7 @@ from rules import (
 from rules.modules import BUILTIN_MODULES
 from rules.modules.siege import Adjustment, AdjustmentError, apply_adjustment
 from storage import (
+    AuditAction,
     Campaign,
     CampaignStatus,
     CampaignStore,
@@ -55,6 +57,7 @@ from storage import (
     TransitionResult,
     TurnInputs,
     UnreportedPolicy,
+    WriteOutcome,
 )
 from storage.models import SideId, UserId
 
@@ -117,12 +120,15 @@ async def next_turn_start(
     """A turn's start from the state a resolution (or deployment) left: the GM's adjustments of
     it applied again, then every module's ``begin_turn`` drawn from the turn's seeds (made now
     if a module draws dice). Returns the state, what was drawn, and whether seeds were made for
-    it (their commitment is to be posted). A module choice still pending (siege's starting
-    weather) leaves the state as it is: the turn starts when it is made."""
+    it (their commitment is to be posted: the orders open with it, so before any order
+    exists). A module choice still pending (siege's starting weather) leaves the state as it
+    is: the turn starts when it is made (:func:`make_choice`), from the same seeds."""
     state, _dropped = apply_adjustments(game, state, adjustments)
-    if not game.modules or game.pending_choices(game.upgraded(state)):
+    if not game.modules:
         return state, (), False
     seeds = await turn_seeds(store, game, campaign, state.turn, now)
+    if game.pending_choices(game.upgraded(state)):
+        return state, (), game.uses_dice()
     started = start_turn(game, state, seeds)
     return started.state, started.rolls, game.uses_dice()
 
@@ -309,7 +315,7 @@ async def choice_posts(
         payload: dict[str, JsonValue] = {
             "turn": state.turn,
             "module": choice.module,
-            "key": choice.key,
+            "choice": choice.key,
             "side": choice.side,
         }
         if choice.side is not None:
@@ -334,6 +340,88 @@ async def choice_posts(
             group_post(campaign, "module_choice_news", f"{key}:choice:{choice.key}", **payload)
         )
     return posts
+
+
+class ChoiceOutcome(StrEnum):
+    """What :func:`make_choice` did."""
+
+    MADE = "made"
+    NOT_ASKED = "not_asked"  # no such choice is pending (made already, or not this module's)
+    NOT_YOURS = "not_yours"  # neither the choosing side's strategist nor a GM
+    BAD_CHOICE = "bad_choice"  # not one of the options
+    CLOSED = "closed"  # the campaign moved on meanwhile (or another choice was stored first)
+
+
+async def make_choice(
+    store: Store,
+    campaign_id: int,
+    module: str,
+    value: JsonValue,
+    actor: UserId,
+    now: datetime,
+) -> ChoiceOutcome:
+    """Make a rule module's deployment choice (siege: ``{"weather": 0..7}``) for turn 1.
+
+    The choosing side's strategist makes it, or a GM; turn 1's start is built again from the
+    stored placements with the choice, begun from the turn's seeds (made when the orders
+    opened), and replaces the pending start (audited, compare-and-set). The group is told."""
+    campaign = await store.campaign(campaign_id)
+    if campaign is None or campaign.turn != 1 or campaign.phase is not Phase.ORDERS:
+        return ChoiceOutcome.CLOSED
+    game = game_for(campaign)
+    current = await store.turn_start(campaign_id, 1)
+    if current is None:
+        return ChoiceOutcome.CLOSED
+    pending = {choice.module: choice for choice in game.pending_choices(game.upgraded(current))}
+    choice = pending.get(module)
+    if choice is None:
+        return ChoiceOutcome.NOT_ASKED
+    member = await store.member(campaign_id, actor)
+    allowed = member is not None and (
+        member.is_gm or (member.side_id == choice.side and Role.STRATEGIST in member.roles)
+    )
+    if not allowed:
+        return ChoiceOutcome.NOT_YOURS
+    if not isinstance(value, dict) or value.get(choice.key) not in choice.options:
+        return ChoiceOutcome.BAD_CHOICE
+    sides = await store.sides(campaign_id)
+    placements = await store.placements(campaign_id)
+    try:
+        deployed = deployed_state(
+            game,
+            {side.id: placements[side.id].placement for side in sides if side.id in placements},
+            {module: value},
+        )
+    except DeploymentChoiceError:
+        return ChoiceOutcome.BAD_CHOICE
+    if deployed.armies != current.armies:
+        return ChoiceOutcome.CLOSED  # turn 1's start was changed since deployment
+    async with store.atomic():
+        state, rolls, _committed = await next_turn_start(store, game, campaign, deployed, now)
+        written = await store.replace_turn_start(
+            campaign_id,
+            1,
+            (Phase.ORDERS,),
+            current,
+            state,
+            actor,
+            AuditAction.DEPLOYMENT_CHOICE,
+            f"{module}: {choice.key}",
+            now,
+            rolls=rolls,
+            outbox=[
+                group_post(
+                    campaign,
+                    "module_choice_made",
+                    f"turn:1:choice:{module}:{choice.key}",
+                    module=module,
+                    choice=choice.key,
+                    chosen_by=actor,
+                ),
+                board_post(campaign, f"turn:1:choice:{module}"),
+            ],
+        )
+    return ChoiceOutcome.MADE if written is WriteOutcome.SAVED else ChoiceOutcome.CLOSED
 
 
 async def private_summaries(

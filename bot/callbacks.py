@@ -31,6 +31,13 @@ class JoinPress(CallbackData, prefix="jn"):
     c: ButtonInt
 
 
+class WeatherPick(CallbackData, prefix="wx"):
+    """The choosing side's strategist (or a GM) picks siege's starting weather ``w``."""
+
+    c: ButtonInt
+    w: ButtonInt
+
+
 class JoinVerdict(CallbackData, prefix="jv"):
     """A GM approves (``a`` = ``y``) or refuses (``n``) person ``u``'s request to join."""
 

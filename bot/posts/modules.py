@@ -3,24 +3,16 @@ starting weather), the table's ``/roll`` news in private."""
 
 from __future__ import annotations
 
-from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt
+from bot.callbacks import WeatherPick
 from bot.posts import Post, PostContext, Renderer
 from bot.services.turns import game_for
 from rules import commitment
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegeSettings, load
 from storage import Campaign, OutboxMessage
-
-
-class WeatherPick(CallbackData, prefix="wx"):
-    """The choosing side's strategist (or a GM) picks siege's starting weather ``w``."""
-
-    c: ButtonInt
-    w: ButtonInt
 
 
 def _int(message: OutboxMessage, key: str) -> int | None:

@@ -28,7 +28,7 @@ from aiogram.methods import SendMessage, SendPhoto
 
 import bot.app  # noqa: F401 - imports every handler module, so every factory is defined
 from bot.app import build_dispatcher
-from bot.callbacks import JoinPress, JoinVerdict, LanguageChoice
+from bot.callbacks import JoinPress, JoinVerdict, LanguageChoice, WeatherPick
 from bot.clock import ManualClock
 from bot.handlers.group.clock import ClockConfirm, ClockPress
 from bot.handlers.group.gm import GmPress, GroupLanguage
@@ -101,6 +101,12 @@ CALLBACKS: dict[str, Rule] = {
         "anyone in the group may ask to join (test_a_stranger_may_ask_to_join_and_no_more)",
     ),
     JoinChoice.__prefix__: Rule("private", EVERYONE, "only someone who asked to join"),
+    WeatherPick.__prefix__: Rule(
+        "private",
+        EVERYONE,
+        "only the choosing side's strategist or a GM, while a siege waits for its weather "
+        "(these campaigns have no siege: nobody has a choice to make)",
+    ),
     OrdersButton.__prefix__: Rule(
         "private",
         EVERYONE - {RITA},
@@ -255,6 +261,13 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("lang", "ru"),
                 ("ok", ""),
                 ("cancel", ""),
+                ("go", "siege"),
+                ("sg", "on"),
+                ("tok", "f.1"),
+                ("tokdel", "F1"),
+                ("wc", "1"),
+                ("ask", "cards"),
+                ("ask", "rewards"),
             )
         ]
         group += [
@@ -305,6 +318,7 @@ async def _forged(table: HostileTable) -> list[str]:
         forged += group
     c = siege.id
     forged += [JoinChoice(c=c, s=red).pack(), JoinChoice(c=c, s=red, r="strategist").pack()]
+    forged += [WeatherPick(c=c, w=w).pack() for w in (2, 99)]
     forged += [
         OrdersButton(campaign=c, turn=turn, action=action, sector=0, to=1, arg=arg, side=red).pack()
         for action, arg in (

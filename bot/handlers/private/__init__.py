@@ -10,6 +10,7 @@ from bot.handlers.private import (
     deployment,
     gm_prompts,
     orders,
+    siege,
     typed,
     verdicts,
 )
@@ -25,5 +26,6 @@ def build() -> list[Router]:
         battles.build(),
         verdicts.build(),
         campaigns.build(),
+        siege.build(),
         typed.build(),
     ]

@@ -17,7 +17,7 @@ from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import answer_text, pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
-from bot.order_text import Vocabulary, parse_orders_text
+from bot.order_text import Vocabulary, parse_orders_text, siege_tokens
 from bot.rendering import MapDrawer
 from bot.services.orders import (
     Desk,
@@ -114,7 +114,9 @@ async def typed_orders(
     desk = opened.desk
     sides = await store.sides(seat.campaign.id)
     vocabulary = Vocabulary.build(
-        desk.game.map, {side.id: [side.name] for side in sides if side.id in desk.state.armies}
+        desk.game.map,
+        {side.id: [side.name] for side in sides if side.id in desk.state.armies},
+        siege_tokens(desk.state.modules),
     )
     parsed = parse_orders_text(message.text or "", vocabulary)
     readable = [line.orders for line in parsed if line.problem is None]

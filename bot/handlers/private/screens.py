@@ -16,7 +16,7 @@ from aiogram.utils.i18n import gettext as _
 from bot import texts
 from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton, VerdictButton
 from bot.moments import format_moment
-from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement
+from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -498,6 +498,11 @@ def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
             sides = ", ".join(names.get(s, s) for s in desk.state.sides())
             return _("There is no side «{word}». Sides: {sides}.").format(
                 word=line.word, sides=sides
+            )
+        case LineProblem.UNKNOWN_TOKEN:
+            tokens = ", ".join(siege_tokens(desk.state.modules)) or _("none")
+            return _("There is no token «{word}». Tokens: {tokens}.").format(
+                word=line.word, tokens=tokens
             )
         case LineProblem.MISSING_COUNT:
             return _("How many armies move? Add the count, e.g. 2 -> 1 x2.")

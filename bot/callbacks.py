@@ -38,6 +38,16 @@ class WeatherPick(CallbackData, prefix="wx"):
     w: ButtonInt
 
 
+class LatePress(CallbackData, prefix="lt"):
+    """A late order (siege: an "after" card) of turn ``t``: ``a`` is ``p`` (play the card of
+    token ``k``) or ``x`` (take back late order ``k``)."""
+
+    c: ButtonInt
+    t: ButtonInt
+    a: str
+    k: ButtonInt = -1
+
+
 class JoinVerdict(CallbackData, prefix="jv"):
     """A GM approves (``a`` = ``y``) or refuses (``n``) person ``u``'s request to join."""
 

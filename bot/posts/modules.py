@@ -3,15 +3,15 @@ starting weather), the table's ``/roll`` news in private."""
 
 from __future__ import annotations
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import WeatherPick
 from bot.posts import Post, PostContext, Renderer
+from bot.services.late import late_desk
 from bot.services.turns import game_for
+from bot.siege_screens import late_screen, weather_keyboard, weather_name, weather_text
 from rules import commitment
 from rules.modules.siege import NAME as SIEGE
-from rules.modules.siege import SiegeSettings, load
+from rules.modules.siege import load
 from storage import Campaign, OutboxMessage
 
 
@@ -28,32 +28,6 @@ async def _campaign(context: PostContext, message: OutboxMessage) -> Campaign | 
 
 def _language(context: PostContext) -> str:
     return context.i18n.current_locale
-
-
-def weather_name(campaign: Campaign, index: int, language: str) -> str:
-    """The name of weather state ``index`` as the GM set it, in ``language`` if given."""
-    settings = game_for(campaign).settings_of(SIEGE, SiegeSettings)
-    state = settings.weather_states[index]
-    return state.names.get(language, state.name)
-
-
-def weather_text(campaign: Campaign, index: int, language: str) -> str:
-    """The GM's rule text of weather state ``index`` (may be empty)."""
-    settings = game_for(campaign).settings_of(SIEGE, SiegeSettings)
-    state = settings.weather_states[index]
-    return state.texts.get(language, state.text)
-
-
-def weather_keyboard(campaign: Campaign, language: str) -> InlineKeyboardMarkup:
-    """The eight weather states as buttons, two a row, in wind-rose order."""
-    buttons = [
-        InlineKeyboardButton(
-            text=weather_name(campaign, index, language),
-            callback_data=WeatherPick(c=campaign.id, w=index).pack(),
-        )
-        for index in range(8)
-    ]
-    return InlineKeyboardMarkup(inline_keyboard=[buttons[i : i + 2] for i in range(0, 8, 2)])
 
 
 async def render_seeds_committed(context: PostContext, message: OutboxMessage) -> Post | None:
@@ -190,7 +164,23 @@ async def render_table_roll(context: PostContext, message: OutboxMessage) -> Pos
     )
 
 
+async def render_late_window(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A strategist: the cards their side may play after the battles (buttons); nothing once
+    the window closed or no card can be played."""
+    campaign = await _campaign(context, message)
+    turn, side = _int(message, "turn"), message.payload.get("side")
+    if campaign is None or turn is None or not isinstance(side, str):
+        return None
+    desk = await late_desk(context.store, campaign.id, side, turn)
+    if desk is None or not desk.options():
+        return None
+    names = {s.id: s.name for s in await context.store.sides(campaign.id)}
+    text, keyboard = late_screen(desk, names, _language(context))
+    return Post(text=text, keyboard=keyboard)
+
+
 RENDERERS: dict[str, Renderer] = {
+    "late_window": render_late_window,
     "seeds_committed": render_seeds_committed,
     "module_choice": render_module_choice,
     "module_choice_gm": render_module_choice_gm,

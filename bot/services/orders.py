@@ -29,6 +29,7 @@ from rules import (
     DeploymentProblem,
     Game,
     LegalOrders,
+    ModuleOrder,
     Order,
     Outcome,
     Rejection,
@@ -357,6 +358,41 @@ async def enter_orders(
         if after is None:
             return EntryResult(refusal=Refusal.WRONG_PHASE, lines=tuple(outcomes))
         return EntryResult(desk=after, lines=tuple(outcomes), changed=True, notices=notices)
+    return EntryResult(refusal=Refusal.BUSY)
+
+
+async def drop_module_order(
+    store: Store,
+    seat: Seat,
+    index: int,
+    expected: ModuleOrder,
+    now: datetime,
+    expected_turn: int | None = None,
+) -> EntryResult:
+    """Take back the side's module order ``index`` (a siege guard or card, which no sector
+    order replaces), if it is still ``expected``; saved as a draft like :func:`enter_orders`.
+    An order no longer there changes nothing."""
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    if refused is not None:
+        return refused
+    for _attempt in range(SAVE_ATTEMPTS):
+        opened = await open_desk(store, Seat(campaign, seat.member))
+        if opened.desk is None:
+            return EntryResult(refusal=opened.refusal)
+        desk = opened.desk
+        extra = list(desk.orders.extra)
+        if not 0 <= index < len(extra) or extra[index] != expected:
+            return EntryResult(desk=desk)
+        del extra[index]
+        orders = desk.orders.model_copy(update={"extra": tuple(extra)})
+        written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
+        if written is None:
+            continue
+        after, notices = written
+        if after is None:
+            return EntryResult(refusal=Refusal.WRONG_PHASE)
+        return EntryResult(desk=after, changed=True, notices=notices)
     return EntryResult(refusal=Refusal.BUSY)
 
 

@@ -36,6 +36,7 @@ from rules import (
     builtin_map,
     check_results,
     deployed_state,
+    legal_late_orders,
     plan_battles,
     resolve_turn,
     start_turn,
@@ -267,6 +268,20 @@ async def publish_battle_list(
                 side=member.side_id,
             )
             outbox.append(held_until(notice, post_at))
+    for side in inputs.state.sides() if game.modules else ():
+        if not any(legal_late_orders(game, inputs.state, plan, side).values()):
+            continue
+        for member in members:
+            if member.side_id == side and Role.STRATEGIST in member.roles:
+                notice = private_post(
+                    campaign,
+                    member.user_id,
+                    "late_window",
+                    f"step:{step}:late_window",
+                    turn=turn,
+                    side=side,
+                )
+                outbox.append(held_until(notice, post_at))
     return await store.publish_battles(
         campaign_id,
         turn,

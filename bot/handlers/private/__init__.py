@@ -9,6 +9,7 @@ from bot.handlers.private import (
     campaigns,
     deployment,
     gm_prompts,
+    late,
     orders,
     siege,
     typed,
@@ -27,5 +28,6 @@ def build() -> list[Router]:
         verdicts.build(),
         campaigns.build(),
         siege.build(),
+        late.build(),
         typed.build(),
     ]

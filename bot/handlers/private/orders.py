@@ -24,6 +24,7 @@ from bot.services.orders import (
     EntryResult,
     Refusal,
     Seat,
+    drop_module_order,
     enter_orders,
     gm_overview,
     open_desk,
@@ -32,7 +33,8 @@ from bot.services.orders import (
 from bot.services.turns import game_for
 from bot.services.window import orders_opening
 from bot.texts import describe_rejection
-from rules import Attack, CampaignState, Fortify, Move, Reinforce
+from rules import Attack, CampaignState, Fortify, ModuleOrder, Move, Reinforce
+from rules.modules import siege
 from storage import Person, Phase, Store
 
 KIND = "orders"
@@ -144,6 +146,23 @@ def _sector(desk: Desk, index: int) -> str | None:
     return sectors[index] if 0 <= index < len(sectors) else None
 
 
+def _siege_order_of(desk: Desk, data: OrdersButton) -> ModuleOrder | None:
+    """The siege order a siege button gives (:data:`screens.SIEGE_ACTIONS`), or ``None``."""
+    tokens = screens.siege_token_ids(desk)
+    token = tokens[data.arg] if 0 <= data.arg < len(tokens) else None
+    sector = _sector(desk, data.sector)
+    match data.action:
+        case "sa" if token is not None and sector is not None and data.to in (0, 1):
+            return siege.assault(sector, token, "weather" if data.to == 1 else "vp")
+        case "sd" if token is not None and sector is not None:
+            return siege.guard(token, sector)
+        case "ss" if sector is not None:
+            return siege.steer(sector)
+        case "sc" if token is not None and data.to in (0, 1):
+            return siege.play_card(token, "after" if data.to == 1 else "before")
+    return None
+
+
 def _order_of(desk: Desk, data: OrdersButton) -> Move | Attack | Fortify | Reinforce | None:
     """The order a button gives, or ``None`` if the button is not one of the kinds that do."""
     sector = _sector(desk, data.sector)
@@ -191,6 +210,16 @@ async def press(
         return
     desk = opened.desk
     action = callback_data.action
+    if action in screens.SIEGE_ACTIONS:
+        siege_order = _siege_order_of(desk, callback_data)
+        if siege_order is None:
+            await query.answer(_("That button is not valid any more."), show_alert=True)
+            return
+        await _give(query, store, clock, bot, seat, desk, siege_order)
+        return
+    if action == "sx":
+        await _drop(query, store, clock, bot, seat, desk, callback_data.arg)
+        return
     order = _order_of(desk, callback_data) if action in ("n", "at", "fo", "rs") else None
     if action in ("n", "at", "fo", "rs"):
         if order is None:
@@ -245,6 +274,8 @@ async def _navigate(
             view = screens.move_count_screen(desk, sector, to)
         case "rf":
             view = screens.reinforce_screen(desk)
+        case "sg":
+            view = screens.siege_screen(desk, names)
         case "rev":
             await _show_review(query, store, clock, bot, seat, desk)
             await send_side_map(bot, store, maps, query.from_user.id, desk)
@@ -277,7 +308,7 @@ async def _give(
     bot: Bot,
     seat: Seat,
     desk: Desk,
-    order: Move | Attack | Fortify | Reinforce,
+    order: Move | Attack | Fortify | Reinforce | ModuleOrder,
 ) -> None:
     result: EntryResult = await enter_orders(store, seat, [[order]], clock.now(), desk.turn)
     if result.desk is None:
@@ -297,11 +328,45 @@ async def _give(
     await query.answer(screens.change_toast(order, result.desk, names))
     after = result.desk
     sector = order.sector
-    if isinstance(order, Attack) and (options := after.attack_options(sector)) and options.attack:
+    if isinstance(order, ModuleOrder) or (
+        isinstance(order, Fortify) and desk.orders.module_order_in(order.sector) is not None
+    ):
+        view = screens.siege_screen(after, names)
+    elif (
+        isinstance(order, Attack)
+        and sector is not None
+        and (options := after.attack_options(sector))
+        and options.attack
+    ):
         view = screens.sector_screen(after, sector, names)
     else:
         view = await home_screen(store, after)
     await _edit(query, store, clock, bot, seat, *view)
+
+
+async def _drop(
+    query: CallbackQuery,
+    store: Store,
+    clock: Clock,
+    bot: Bot,
+    seat: Seat,
+    desk: Desk,
+    index: int,
+) -> None:
+    """Take back a siege guard or card (``index`` in the set's module orders)."""
+    extra = desk.orders.extra
+    if not 0 <= index < len(extra):
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    result = await drop_module_order(store, seat, index, extra[index], clock.now(), desk.turn)
+    if result.desk is None:
+        await query.answer(
+            screens.refusal_words(result.refusal or Refusal.STALE, seat.campaign), show_alert=True
+        )
+        return
+    await query.answer(_("Taken back.") if result.changed else _("Nothing changed."))
+    names, _side, _editor = await _words(store, result.desk)
+    await _edit(query, store, clock, bot, seat, *screens.siege_screen(result.desk, names))
 
 
 async def _show_review(

@@ -44,6 +44,7 @@ from rules import (
     CampaignState,
     DeploymentProblem,
     Fortify,
+    ModuleOrder,
     Move,
     Order,
     OrderRule,
@@ -51,6 +52,7 @@ from rules import (
     Reinforce,
     SideOrders,
 )
+from rules.modules.siege import NAME as SIEGE
 from rules.render import MapLabels, MapView, PrivateOrders, SideView
 from storage import BattleReport, Campaign, Phase, Side, UnreportedPolicy
 
@@ -251,6 +253,10 @@ def _short_order(desk: Desk, sector: str, names: Names) -> str:
     move = desk.orders.move_from(sector)
     if move is not None:
         return f"→ {move.to} ×{move.count}"
+    claim = desk.orders.module_order_in(sector)
+    if claim is not None and not desk.orders.attacks_in(sector):
+        token = claim.data.get("token")
+        return f"🏰 {token}" if token is not None else "🌬"
     attacks = desk.orders.attacks_in(sector)
     if attacks:
         targets = ", ".join(dict.fromkeys(names.get(a.target, a.target) for a in attacks))
@@ -282,6 +288,8 @@ def orders_keyboard(desk: Desk, names: Names) -> Keyboard:
             )
         ]
     )
+    if desk.listing().modules.get(SIEGE) or desk.orders.extra:
+        rows.append([_button(_("🏰 Siege orders"), _orders_button(desk, "sg"))])
     rows.append(
         [
             _button(_("📋 Review and confirm"), _orders_button(desk, "rev")),
@@ -289,6 +297,69 @@ def orders_keyboard(desk: Desk, names: Names) -> Keyboard:
         ]
     )
     return Keyboard(inline_keyboard=rows)
+
+
+SIEGE_ACTIONS = ("sa", "sd", "ss", "sc")
+"""Siege buttons: assault (``arg`` token, ``to`` 1 for the weather reward), guard (``sector``
+the guarding sector, ``arg`` token), steer (``sector``), card (``arg`` token, ``to`` 1 after)."""
+
+
+def siege_token_ids(desk: Desk) -> list[str]:
+    """The siege tokens of the turn start, in state order (buttons name them by index)."""
+    return list(siege_tokens(desk.state.modules))
+
+
+def siege_button(desk: Desk, order: ModuleOrder) -> str | None:
+    """The button data that gives ``order``; ``None`` if it is not a siege order."""
+    data = order.data
+    tokens = siege_token_ids(desk)
+    token = tokens.index(str(data["token"])) if data.get("token") in tokens else -1
+    match data.get("order"):
+        case "assault":
+            weather = 1 if data.get("reward") == "weather" else 0
+            return _orders_button(desk, "sa", str(data["sector"]), arg=token, to=weather)
+        case "guard":
+            return _orders_button(desk, "sd", str(data["from"]), arg=token)
+        case "steer":
+            return _orders_button(desk, "ss", str(data["sector"]))
+        case "play_card":
+            return _orders_button(
+                desk, "sc", arg=token, to=1 if data.get("window") == "after" else 0
+            )
+    return None
+
+
+def siege_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
+    """The side's siege orders now, a button for every siege order it may add, and one to take
+    back each it gave."""
+    map_ = desk.game.map
+    given = [describe_order(order, map_, names, language()) for order in desk.orders.extra]
+    lines = [
+        _("🏰 Siege orders for turn {turn}.").format(turn=desk.turn),
+        *(f"• {line}" for line in given),
+    ]
+    if not given:
+        lines.append(_("None given yet."))
+    offered = desk.listing().modules.get(SIEGE, ())
+    lines.append(
+        _("Add one below; an assault or steering is its sector's order for the turn.")
+        if offered
+        else _("No other siege order is possible now.")
+    )
+    rows: list[list[InlineKeyboardButton]] = []
+    for order in offered:
+        data = siege_button(desk, order)
+        if data is not None:
+            rows.append([_button(describe_order(order, map_, names, language()), data)])
+    for index, order in enumerate(desk.orders.extra):
+        words = describe_order(order, map_, names, language())
+        if order.claims_sector and order.sector is not None:
+            data = _orders_button(desk, "fo", order.sector)
+        else:
+            data = _orders_button(desk, "sx", arg=index)
+        rows.append([_button(_("✖ {order}").format(order=words), data)])
+    rows.append([_button(_("◀ Back"), _orders_button(desk, "home"))])
+    return "\n".join(lines), Keyboard(inline_keyboard=rows)
 
 
 def sector_screen(desk: Desk, sector: str, names: Names) -> tuple[str, Keyboard]:

@@ -8,8 +8,8 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import WeatherPick
 from bot.clock import Clock
-from bot.posts.modules import weather_name
 from bot.services.turns import ChoiceOutcome, make_choice
+from bot.siege_screens import weather_name
 from rules.modules.siege import NAME as SIEGE
 from storage import Person, Store
 

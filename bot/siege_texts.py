@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from rules import CampaignMap, ModuleOrder
+from rules import Battle, CampaignMap, ModuleOrder, Roll, TurnReport
+from rules.modules.siege import SiegePlan, SiegeReport, SiegeState
 
 
 def _sector(campaign_map: CampaignMap, sector: str, language: str) -> str:
@@ -108,3 +109,220 @@ def describe_siege_rejection(
         return reason().format(**words)
     except (KeyError, IndexError):
         return _("This order is not part of this campaign's rules.")
+
+
+# ---- the battle list and the Monday summary ------------------------------------------------
+
+
+def _token_label(token: str, kind: str) -> str:
+    return (
+        _("fortification {token}").format(token=token)
+        if kind == "fortification"
+        else _("occult token {token}").format(token=token)
+    )
+
+
+def describe_chain(battle: Battle) -> list[str]:
+    """A siege battle's place in a chain: what it is, when it is played, who defends."""
+    if battle.module is None:
+        return []
+    lines = []
+    if battle.after is not None:
+        lines.append(
+            _("  Played only if the attacker of battle {after} wins it.").format(after=battle.after)
+        )
+    if battle.defender_from is not None:
+        lines.append(
+            _("  The defender is the winner of battle {battle} (its defender on a draw).").format(
+                battle=battle.defender_from
+            )
+        )
+    return lines
+
+
+def describe_siege_plan(
+    plan: SiegePlan,
+    campaign_map: CampaignMap,
+    sides: Mapping[str, str],
+    language: str,
+    weather: Callable[[int], tuple[str, str]],
+) -> list[str]:
+    """The battle list's siege part: the weather in force, each assault with its roll or its
+    guards (the battles the stormer must win), the cards played before the battles."""
+    name, text = weather(plan.weather)
+    lines = [_("🌬 Weather in force: {weather}.").format(weather=name)]
+    if text:
+        lines.append(f"  {text}")
+    for card in plan.cards_before:
+        lines.append(
+            _("🃏 {side} plays the card of {token} before the battles.").format(
+                side=sides.get(card.side, card.side), token=card.token
+            )
+        )
+    for assault in plan.assaults:
+        where = _sector(campaign_map, assault.sector, language)
+        who = sides.get(assault.side, assault.side)
+        token = _token_label(assault.token, assault.kind)
+        if assault.guards:
+            battles = ", ".join(str(guard.battle) for guard in assault.guards)
+            lines.append(
+                _(
+                    "🏰 {side} assaults {token} in {sector}: it is guarded, so {side} must win "
+                    "battle(s) {battles} in turn for it to fall."
+                ).format(side=who, token=token, sector=where, battles=battles)
+            )
+            for guard in assault.guards:
+                lines.append(
+                    _("  {side} guards it from {sector} (battle {battle}).").format(
+                        side=sides.get(guard.side, guard.side),
+                        sector=_sector(campaign_map, guard.source, language),
+                        battle=guard.battle,
+                    )
+                )
+            continue
+        verdict = _("it falls") if assault.falls else _("it holds")
+        lines.append(
+            _(
+                "🏰 {side} assaults {token} in {sector}: strength {strength} + roll {roll} = "
+                "{total} against {defence}: {verdict}."
+            ).format(
+                side=who,
+                token=token,
+                sector=where,
+                strength=assault.strength,
+                roll=assault.roll,
+                total=assault.total,
+                defence=assault.defence,
+                verdict=verdict,
+            )
+        )
+    return lines
+
+
+def describe_rolls(rolls: Sequence[Roll]) -> list[str]:
+    """Each roll with its label, for anyone to check against the seed later."""
+    return [
+        _("🎲 {label}: d{sides} = {value}").format(
+            label=roll.label, sides=roll.sides, value=roll.value
+        )
+        for roll in rolls
+    ]
+
+
+def describe_siege_report(
+    report: SiegeReport,
+    state: SiegeState | None,
+    campaign_map: CampaignMap,
+    sides: Mapping[str, str],
+    language: str,
+    weather: Callable[[int], tuple[str, str]],
+) -> list[str]:
+    """The Monday summary's siege part: fallen and taken tokens, cards, the weather's move,
+    victory points, and who controls the occult tokens now."""
+    lines: list[str] = []
+    for assault in report.assaults:
+        who = sides.get(assault.side, assault.side)
+        token = _token_label(assault.token, assault.kind)
+        where = _sector(campaign_map, assault.sector, language)
+        match assault.verdict:
+            case "fell":
+                reward = {
+                    "vp": _("+1 VP"),
+                    "weather": _("a weather step"),
+                    "weather_lost": _("+1 VP (the weather could move no further)"),
+                }.get(assault.reward or "", "")
+                line = _("🏰 {token} in {sector} fell to {side}").format(
+                    token=token, sector=where, side=who
+                )
+                lines.append(line + (f": {reward}." if reward else "."))
+            case "taken":
+                lines.append(
+                    _("🔮 {side} took {token} in {sector}: it controls it now.").format(
+                        side=who, token=token, sector=where
+                    )
+                )
+            case "already_fallen":
+                lines.append(
+                    _(
+                        "🏰 {token} had already fallen this turn: {side}'s assault came too late."
+                    ).format(token=token, side=who)
+                )
+            case _:
+                lost = (
+                    _(" {side} loses armies there: {n}.").format(side=who, n=assault.loss)
+                    if assault.loss
+                    else ""
+                )
+                lines.append(
+                    _("🏰 {token} in {sector} held against {side}.").format(
+                        token=token, sector=where, side=who
+                    )
+                    + lost
+                )
+    for card in report.cards:
+        who = sides.get(card.side, card.side)
+        if card.void:
+            lines.append(
+                _("🃏 The card of {token} ({side}) was void: the token changed hands.").format(
+                    token=card.token, side=who
+                )
+            )
+        elif card.weather_step:
+            lines.append(
+                _("🃏 The card of {token} ({side}) moved the weather a step.").format(
+                    token=card.token, side=who
+                )
+            )
+        else:
+            lines.append(
+                _("🃏 {side} played the card of {token}: the GM carries out its effect.").format(
+                    token=card.token, side=who
+                )
+            )
+    before, _text_before = weather(report.weather.before)
+    after, text_after = weather(report.weather.after)
+    if report.weather.before != report.weather.after:
+        lines.append(
+            _("🌬 The weather turned: {before} → {after}.").format(before=before, after=after)
+        )
+    else:
+        lines.append(_("🌬 The weather stays: {weather}.").format(weather=after))
+    if text_after:
+        lines.append(f"  {text_after}")
+    if report.vp:
+        totals = ", ".join(
+            f"{sides.get(side, side)} {vp}"
+            + (f" (+{report.vp_gained[side]})" if report.vp_gained.get(side) else "")
+            for side, vp in report.vp.items()
+        )
+        lines.append(_("🏆 Siege VP: {totals}.").format(totals=totals))
+    if state is not None:
+        held = [
+            _("{token} — {side}").format(
+                token=token.id,
+                side=sides.get(token.controller, token.controller)
+                if token.controller
+                else _("nobody"),
+            )
+            for token in state.tokens
+            if token.kind == "occult"
+        ]
+        if held:
+            lines.append(_("🔮 Occult tokens: {held}.").format(held="; ".join(held)))
+        standing = [token.id for token in state.tokens if token.kind == "fortification"]
+        lines.append(
+            _("🏰 Fortifications standing: {tokens}.").format(
+                tokens=", ".join(standing) if standing else _("none")
+            )
+        )
+    return lines
+
+
+def describe_unplayed(report: TurnReport) -> list[str]:
+    """Chain battles that were not played."""
+    return [
+        _(
+            "Battle {id} was not played: the battle before it in the chain did not go its way."
+        ).format(id=battle)
+        for battle in report.unplayed
+    ]

@@ -10,6 +10,7 @@ from aiogram.utils.i18n import I18n
 from bot.posts import Post, PostContext, render
 from bot.services.turns import ChoiceOutcome, make_choice, resolve_and_store
 from rules import commitment
+from rules.modules.siege import SiegePlan
 from storage import Language, Store
 from tests.storage.siege_script import BLUE, at, deploy, siege_campaign
 from tests.storage.test_siege_dice import play_turn_one
@@ -17,6 +18,33 @@ from tests.storage.test_siege_dice import play_turn_one
 WORDS = {
     "en": ("the dice are sealed", "starting weather", "roll seed is revealed", "East"),
     "ru": ("кубы запечатаны", "начальную погоду", "Раскрываем зерно бросков", "Восток"),
+}
+LIST_WORDS = {
+    "en": (
+        "🌬 Weather in force: East.",
+        "🏰 Red assaults fortification F1 in 2 West: strength 6 + roll {roll} = {total} "
+        "against 10: {verdict}.",
+        "🎲 t1/siege/assault/F1/red: d6 = {roll}",
+        {True: "it falls", False: "it holds"},
+    ),
+    "ru": (
+        "🌬 Погода сейчас: Восток.",
+        "🏰 Red штурмует укрепление F1 в секторе 2 Запад: сила 6 + бросок {roll} = {total} "
+        "против 10: {verdict}.",
+        "🎲 t1/siege/assault/F1/red: к6 = {roll}",
+        {True: "падает", False: "держится"},
+    ),
+}
+MONDAY_WORDS = {
+    "en": {
+        True: "🏰 fortification F1 in 2 West fell to Red: +1 VP.",
+        False: "🏰 fortification F1 in 2 West held against Red. Red loses armies there: 1.",
+    },
+    "ru": {
+        True: "🏰 укрепление F1 в секторе 2 Запад пал перед стороной Red: +1 ПО.",
+        False: "🏰 укрепление F1 в секторе 2 Запад выстоял против стороны Red. "
+        "Red теряет там армий: 1.",
+    },
 }
 
 
@@ -49,6 +77,17 @@ async def test_siege_dice_posts_render_in_both_languages(
         if post is not None and message.chat_id < 0:
             rendered.setdefault(message.kind, []).append(post)
     assert any(east in post.text for post in rendered["module_choice_made"])
+    listed = await store.battle_list(campaign.id, 1)
+    assert listed is not None
+    [roll] = listed.rolls
+    falls = SiegePlan.model_validate(listed.modules["siege"]).assaults[0].falls
+    assert falls is (6 + roll.value > 10)  # MODULES.md S5: the total must beat the strength
+    weather_line, assault_line, roll_line, verdicts = LIST_WORDS[language]
+    battle_list = rendered["battle_list"][-1].text
+    assert weather_line in battle_list
+    expected = assault_line.format(roll=roll.value, total=6 + roll.value, verdict=verdicts[falls])
+    assert expected in battle_list
+    assert roll_line.format(roll=roll.value) in battle_list
     monday = rendered["map"][-1]
     assert monday.photo is not None
     assert monday.photo.startswith(b"\x89PNG")

@@ -22,6 +22,7 @@ GROUP_COMMANDS = (
     ("calendar", __("the deadlines as a file for your calendar")),
     ("gm", __("GM tools")),
     ("rules", __("the campaign's rules in short")),
+    ("roll", __("roll dice at the table, e.g. /roll 2d6")),
     ("lang", __("language of the bot's posts here (GM)")),
     ("help", __("what the bot does and how")),
 )

@@ -9,7 +9,14 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
 from rules import Battle, CampaignMap, ModuleOrder, Roll, TurnReport
-from rules.modules.siege import SiegePlan, SiegeReport, SiegeState
+from rules.modules.siege import (
+    Adjustment,
+    AdjustmentProblem,
+    AdjustmentProblemCode,
+    SiegePlan,
+    SiegeReport,
+    SiegeState,
+)
 
 
 def _sector(campaign_map: CampaignMap, sector: str, language: str) -> str:
@@ -326,3 +333,61 @@ def describe_unplayed(report: TurnReport) -> list[str]:
         ).format(id=battle)
         for battle in report.unplayed
     ]
+
+
+def describe_adjustment_problem(
+    problem: AdjustmentProblem, campaign_map: CampaignMap, sides: Mapping[str, str], language: str
+) -> str:
+    """Why the rules refuse a GM's card effect."""
+    p = problem.params
+    side = sides.get(str(p.get("side", "")), str(p.get("side", "")))
+    sector = _sector(campaign_map, str(p.get("sector", "")), language)
+    match problem.code:
+        case AdjustmentProblemCode.UNKNOWN_SECTOR:
+            return _("There is no sector {sector} on this map.").format(sector=p.get("sector"))
+        case AdjustmentProblemCode.SIDE_NOT_IN_PLAY:
+            return _("{side} has no armies left on the map.").format(side=side)
+        case AdjustmentProblemCode.ARMIES_BELOW_ZERO:
+            return _("{side} has {have} armies in {sector}: it cannot lose {lose}.").format(
+                side=side, have=p.get("have"), sector=sector, lose=-int(p.get("delta", 0))
+            )
+        case AdjustmentProblemCode.VP_BELOW_ZERO:
+            return _("{side} has {have} siege VP: it cannot lose {lose}.").format(
+                side=side, have=p.get("have"), lose=-int(p.get("delta", 0))
+            )
+    return _("The starting weather is not chosen yet: the weather cannot turn.")
+
+
+def describe_adjustment(
+    adjustment: Adjustment,
+    campaign_map: CampaignMap,
+    sides: Mapping[str, str],
+    language: str,
+    weather: Callable[[int], tuple[str, str]],
+    now_weather: int | None,
+) -> list[str]:
+    """A GM's card effect as the group is told it."""
+    lines = [_("🃏 The GM carried out a card's effect:")]
+    for change in adjustment.armies:
+        lines.append(
+            _("• {side}: {delta} armies in {sector}").format(
+                side=sides.get(change.side, change.side),
+                delta=f"{change.delta:+d}",
+                sector=_sector(campaign_map, change.sector, language),
+            )
+        )
+    for vp in adjustment.vp:
+        lines.append(
+            _("• {side}: {delta} siege VP").format(
+                side=sides.get(vp.side, vp.side), delta=f"{vp.delta:+d}"
+            )
+        )
+    if adjustment.weather_steps and now_weather is not None:
+        lines.append(
+            _("• weather {steps} step(s): now {weather}").format(
+                steps=f"{adjustment.weather_steps:+d}", weather=weather(now_weather)[0]
+            )
+        )
+    if adjustment.reason:
+        lines.append(_("Reason: {reason}").format(reason=adjustment.reason))
+    return lines

@@ -9,9 +9,10 @@ from bot.posts import Post, PostContext, Renderer
 from bot.services.late import late_desk
 from bot.services.turns import game_for
 from bot.siege_screens import late_screen, weather_keyboard, weather_name, weather_text
+from bot.siege_texts import describe_adjustment
 from rules import commitment
 from rules.modules.siege import NAME as SIEGE
-from rules.modules.siege import load
+from rules.modules.siege import Adjustment, load
 from storage import Campaign, OutboxMessage
 
 
@@ -179,7 +180,31 @@ async def render_late_window(context: PostContext, message: OutboxMessage) -> Po
     return Post(text=text, keyboard=keyboard)
 
 
+async def render_state_adjusted(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The group: the GM carried out a card's effect (what changed and why)."""
+    campaign = await _campaign(context, message)
+    turn, n = _int(message, "turn"), _int(message, "n")
+    if campaign is None or turn is None or n is None:
+        return None
+    made = await context.store.adjustments(campaign.id, turn)
+    if not 1 <= n <= len(made):
+        return None  # undone since
+    adjustment = Adjustment.model_validate(made[n - 1].adjustment)
+    state = await context.store.turn_start(campaign.id, turn)
+    raw = None if state is None else state.modules.get(SIEGE)
+    weather = None if raw is None else load(raw).weather
+    language = _language(context)
+    names = {side.id: side.name for side in await context.store.sides(campaign.id)}
+
+    def words(index: int) -> tuple[str, str]:
+        return weather_name(campaign, index, language), weather_text(campaign, index, language)
+
+    lines = describe_adjustment(adjustment, game_for(campaign).map, names, language, words, weather)
+    return Post(text="\n".join(lines))
+
+
 RENDERERS: dict[str, Renderer] = {
+    "state_adjusted": render_state_adjusted,
     "late_window": render_late_window,
     "seeds_committed": render_seeds_committed,
     "module_choice": render_module_choice,

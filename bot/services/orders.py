@@ -25,6 +25,8 @@ from bot.services.window import orders_opening
 from rules import (
     Battle,
     BattleResult,
+    BattleSides,
+    BattleStatus,
     CampaignState,
     DeploymentProblem,
     Game,
@@ -35,6 +37,7 @@ from rules import (
     Rejection,
     SectorOptions,
     SideOrders,
+    battle_sides,
     check_deployment,
     enter_order,
     legal_orders,
@@ -84,6 +87,7 @@ class Refusal(StrEnum):
     AGREED = "agreed"  # both sides agreed on this result: only a GM changes it
     DISPUTED = "disputed"  # the result is disputed: the GMs decide (or a side accepts the other's)
     NOT_GM = "not_gm"  # only the campaign's GMs decide results
+    NOT_PLAYABLE = "not_playable"  # a chain battle that waits for, or lost, the one before
     NOT_OPEN_YET = "not_open_yet"  # the turn began but its orders window opens later
     CAMPAIGN_OVER = "campaign_over"  # the campaign has finished (or the GM ended it)
 
@@ -716,6 +720,13 @@ class BattleDesk:
     reports: Mapping[int, BattleReport]
     reporters: Mapping[int, SideId | None]  # battle -> side of whoever reported it
     disputers: Mapping[int, SideId | None] = field(default_factory=dict)  # ... disputed it
+    status: Mapping[int, BattleSides] = field(default_factory=dict)  # chain battles' status
+
+    def playable(self, battle: Battle) -> bool:
+        """Whether the battle is fought on the results so far (a chain battle may wait for
+        the one before it, or not be played at all)."""
+        known = self.status.get(battle.id)
+        return known is None or known.status is BattleStatus.PLAYABLE
 
 
 async def battles_public_at(store: Store, seat: Seat, now: datetime) -> datetime | None:
@@ -755,8 +766,14 @@ async def open_battles(store: Store, seat: Seat, now: datetime) -> BattleDesk | 
         if report.disputed_by is not None:
             disputer = members.get(report.disputed_by)
             disputers[number] = disputer.side_id if disputer else None
+    effective = {n: found for n, r in reports.items() if (found := r.effective()) is not None}
     return BattleDesk(
-        campaign=campaign, battles=mine, reports=reports, reporters=reporters, disputers=disputers
+        campaign=campaign,
+        battles=mine,
+        reports=reports,
+        reporters=reporters,
+        disputers=disputers,
+        status=battle_sides(listed.battles, effective),
     )
 
 
@@ -789,6 +806,12 @@ async def _battle_for(
         return campaign, None, Refusal.NO_SUCH_BATTLE
     if not seat.is_gm and seat.side not in battle.participants():
         return campaign, battle, Refusal.NOT_PARTICIPANT
+    if battle.after is not None and listed is not None:
+        reports = await store.battle_reports(campaign.id, campaign.turn)
+        effective = {r.battle: found for r in reports if (found := r.effective()) is not None}
+        status = battle_sides(listed.battles, effective).get(battle.id)
+        if status is not None and status.status is not BattleStatus.PLAYABLE:
+            return campaign, battle, Refusal.NOT_PLAYABLE
     return campaign, battle, None
 
 

@@ -165,6 +165,7 @@ COMMANDS = {
     "campaigns": OWN,
     "cancel": OWN,
     "calendar": PUBLIC + "; in private: " + OWN,
+    "roll": "a member rolls dice at the table (nothing secret); without dice: how to write them",
 }
 REFUSALS = {
     "newcampaign": "This chat already runs «Siege of Vraks»",
@@ -298,6 +299,7 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("placeside", green),
                 ("placedef", green),
                 ("placetype", green),
+                ("adj", ""),
                 ("undo", ""),
                 ("undo!", ""),
                 ("end", ""),

@@ -17,6 +17,7 @@ GROUP_ONLY = (
     "pause",
     "resume",
     "extend",
+    "roll",
 )
 PRIVATE_ONLY = ("campaigns",)
 

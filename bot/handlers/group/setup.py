@@ -46,6 +46,7 @@ from bot.services import campaigns, siege_setup
 from bot.services.clockwork import AdvanceOutcome, advance
 from bot.texts import describe_map_problem, phase_name
 from rules import MapError, builtin_map
+from rules.table import ScoreMargins
 from storage import (
     Campaign,
     CampaignSettings,
@@ -357,6 +358,14 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
                 policy=policy_label(campaign.unreported_policy)
             ),
             _("Joining: {joining}").format(joining=joining_label(campaign.joining)),
+            _(
+                "Points to outcome: solid from {solid}, crushing from {crushing}, "
+                "slaughter from {slaughter}."
+            ).format(
+                solid=campaign.score_margins.solid,
+                crushing=campaign.score_margins.crushing,
+                slaughter=campaign.score_margins.slaughter,
+            ),
             _("Language of posts here: {language}").format(
                 language=LANGUAGE_NAMES[campaign.language]
             ),
@@ -380,7 +389,10 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _button(_("Joining"), campaign, "go", "joining"),
             _button(LANGUAGE_NAMES[other], campaign, "lang", other),
         ],
-        [_button(_("🏰 Midnight Siege"), campaign, "go", "siege")],
+        [
+            _button(_("🏰 Midnight Siege"), campaign, "go", "siege"),
+            _button(_("🎯 Points to outcome"), campaign, "ask", "margins"),
+        ],
         [_button(_("✅ Open deployment"), campaign, "ok")],
         [_button(_("✖ Cancel this campaign"), campaign, "cancel")],
     ]
@@ -530,12 +542,11 @@ async def typed_answer(
         if outcome is not campaigns.AddSideOutcome.ADDED:
             await ask_again(message, _add_side_refusal(outcome))
             return
-    elif prompt.field in ("setup.rules", "setup.cards", "setup.rewards"):
-        changed, refusal = _typed_rules(campaign, prompt.field, text)
-        if changed is None:
+    elif prompt.field in ("setup.rules", "setup.cards", "setup.rewards", "setup.margins"):
+        settings, refusal = _typed_settings(campaign, prompt.field, text)
+        if settings is None:
             await ask_again(message, refusal)
             return
-        settings = CampaignSettings(ruleset_overrides=changed)
     else:
         await ask_again(message, _("Send the map as a TOML file, not as text."))
         return
@@ -659,6 +670,27 @@ def _add_side_refusal(outcome: campaigns.AddSideOutcome) -> str:
             return _("A side's name is 1 to 64 characters: send another name.")
 
 
+def _typed_settings(
+    campaign: Campaign, field: str, text: str
+) -> tuple[CampaignSettings | None, str]:
+    """The settings after typed rule numbers (the siege settings kept), card or reward texts,
+    or the score-margin table; or ``None`` and why not."""
+    if field == "setup.margins":
+        numbers = text.replace(",", " ").replace("/", " ").split()
+        try:
+            margins = ScoreMargins(
+                solid=int(numbers[0]), crushing=int(numbers[1]), slaughter=int(numbers[2])
+            )
+        except (IndexError, ValueError):
+            return None, _(
+                "Send three growing numbers: the least margin for a solid, a crushing and a "
+                "slaughter victory, e.g. «1 5 10»."
+            )
+        return CampaignSettings(score_margins=margins), ""
+    changed, refusal = _typed_rules(campaign, field, text)
+    return (None, refusal) if changed is None else (CampaignSettings(ruleset_overrides=changed), "")
+
+
 def _typed_rules(campaign: Campaign, field: str, text: str) -> tuple[dict[str, Any] | None, str]:
     """The overrides after typed rule numbers (the siege settings kept), card or reward texts;
     or ``None`` and why not."""
@@ -750,7 +782,16 @@ async def pressed(
         return
     now = clock.now()
     action, value = callback_data.a, callback_data.v
-    if action == "ask" and value in ("title", "zone", "map", "side", "rules", "cards", "rewards"):
+    if action == "ask" and value in (
+        "title",
+        "zone",
+        "map",
+        "side",
+        "rules",
+        "cards",
+        "rewards",
+        "margins",
+    ):
         await store.set_prompt(
             query.message.chat.id,
             person.user_id,
@@ -886,6 +927,10 @@ def _ask_text(what: str, name: str) -> str:
             "{name}, reply with the cards of the occult tokens, one a line: «O1: what the card "
             "does». Write «O1 weather: …» for a card that moves the weather one step (the bot "
             "does that itself). «-» removes all cards."
+        ),
+        "margins": _(
+            "{name}, reply with the score-margin table: three growing numbers, the least "
+            "margin of points for a solid, a crushing and a slaughter victory, e.g. «1 5 10»."
         ),
         "rewards": _(
             "{name}, reply with the reward list, one item a line: the price in victory points, "

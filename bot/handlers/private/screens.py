@@ -40,6 +40,7 @@ from rules import (
     Attack,
     Battle,
     BattleResult,
+    BattleStatus,
     CampaignMap,
     CampaignState,
     DeploymentProblem,
@@ -170,6 +171,11 @@ def refusal_words(
             return _("Only the campaign's GMs decide results.")
         case Refusal.NO_SUCH_BATTLE:
             return _("There is no such battle on this turn's list (/battles shows them).")
+        case Refusal.NOT_PLAYABLE:
+            return _(
+                "This battle of a siege chain is not fought now: it waits for the battle "
+                "before it, or that battle did not go its way (/battles shows which)."
+            )
         case Refusal.NO_REPORT:
             return _("Nothing is reported for this battle yet.")
         case Refusal.REPORT_CHANGED:
@@ -875,7 +881,7 @@ def battle_buttons(
     campaign = desk.campaign
     report = desk.reports.get(battle.id)
     rows: list[list[InlineKeyboardButton]] = []
-    fighting = side if side in battle.participants() else None
+    fighting = side if side in battle.participants() and desk.playable(battle) else None
     reported = report.reported if report is not None else None
     if fighting is not None and report is not None and report.override is None:
         reporter = desk.reporters.get(battle.id)
@@ -918,6 +924,16 @@ def battle_buttons(
     return rows
 
 
+def chain_status(desk: BattleDesk, battle: Battle) -> list[str]:
+    """A chain battle not (yet) fought: why."""
+    known = desk.status.get(battle.id)
+    if known is None or known.status is BattleStatus.PLAYABLE:
+        return []
+    if known.status is BattleStatus.WAITING:
+        return [_("⏳ It waits for the result of battle {after}.").format(after=battle.after)]
+    return [_("✖ Not played: battle {after} did not go its way.").format(after=battle.after)]
+
+
 def battles_screen(
     desk: BattleDesk,
     map_: CampaignMap,
@@ -937,6 +953,7 @@ def battles_screen(
     for battle in desk.battles:
         lines.append("")
         lines.extend(describe_battle(battle, map_, names, language()))
+        lines.extend(chain_status(desk, battle))
         lines.append(
             report_status(
                 desk.reports.get(battle.id),

@@ -8,6 +8,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import WeatherPick
 from bot.clock import Clock
+from bot.handlers.private import screens
 from bot.services.turns import ChoiceOutcome, make_choice
 from bot.siege_screens import weather_name
 from rules.modules.siege import NAME as SIEGE
@@ -37,7 +38,7 @@ async def weather_pressed(
             show_alert=True,
         )
         return
-    name = weather_name(campaign, callback_data.w, person.language or campaign.language)
+    name = weather_name(campaign, callback_data.w, screens.language())
     await query.answer()
     if isinstance(query.message, Message):
         await query.message.edit_text(

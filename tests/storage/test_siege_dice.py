@@ -12,20 +12,22 @@ from pathlib import Path
 
 import pytest
 
+from bot.services.adjustments import AdjustOutcome, adjust_turn_start
 from bot.services.turns import (
     ChoiceOutcome,
     ResolveOutcome,
+    correct_result,
     game_for,
     make_choice,
     publish_battle_list,
     resolve_and_store,
     undo_last_step,
 )
-from rules import BattleResult, Outcome, SideOrders, commitment, legal_orders
+from rules import Attack, BattleResult, Outcome, SideOrders, commitment, legal_orders
 from rules.modules.siege import NAME as SIEGE
-from rules.modules.siege import load
+from rules.modules.siege import Adjustment, VpChange, load
 from rules.verify import verify_export
-from storage import Phase, SqliteCampaignStore, Store, WriteOutcome, migrate
+from storage import CorrectionOutcome, Phase, SqliteCampaignStore, Store, WriteOutcome, migrate
 from storage.db import connect
 from tests.storage.siege_script import (
     BLUE,
@@ -228,3 +230,49 @@ async def test_an_exported_siege_campaign_verifies(store: Store, tmp_path: Path)
     # A tampered roll fails.
     turns[1]["rolls"][0]["value"] = turns[1]["rolls"][0]["value"] % 6 + 1
     assert verify_export(json.dumps(exported))["failed"]
+
+
+async def test_a_correction_replays_the_rolls_and_keeps_the_gms_adjustment(store: Store) -> None:
+    """The GM corrects turn 1 after adjusting turn 2's start: the turn is resolved again from
+    the same seeds (the same assault roll) and the adjustment is applied to the new start."""
+    campaign = await siege_campaign(store)
+    await deploy(store, campaign.id)
+    state = await store.turn_start(campaign.id, 1)
+    assert state is not None
+    game = game_for(campaign)
+    assault = next(
+        o
+        for o in legal_orders(game, state, "red").modules["siege"]
+        if o.data == {"order": "assault", "sector": "2", "token": "F1", "reward": "vp"}
+    )
+    orders = SideOrders(attacks=(Attack(sector="1", target="blue"),), extra=(assault,))
+    saved = await store.save_orders(campaign.id, 1, "red", orders, True, RED, at(0, 30))
+    assert saved.outcome is WriteOutcome.SAVED
+    assert (await publish_battle_list(store, campaign.id, 1, None, at(0, 96))).applied
+    draw = BattleResult(battle=1, outcome=Outcome.DRAW)
+    await store.report_result(campaign.id, 1, draw, RED_TACTICIAN, at(0, 120))
+    await store.confirm_result(campaign.id, 1, draw, BLUE_TACTICIAN, at(0, 121))
+    assert (await resolve_and_store(store, campaign.id, 1, None, at(1))).outcome is (
+        ResolveOutcome.RESOLVED
+    )
+    first = (await store.resolutions(campaign.id, 1))[-1].report
+    running = await store.campaign(campaign.id)
+    assert running is not None
+    adjusted = await adjust_turn_start(
+        store,
+        running,
+        Adjustment(vp=(VpChange(side="blue", delta=2),), reason="card"),
+        GM,
+        at(1, 1),
+    )
+    assert adjusted.outcome is AdjustOutcome.APPLIED
+
+    won = BattleResult(battle=1, outcome=Outcome.CRUSHING, winner="red")
+    corrected = await correct_result(store, campaign.id, 1, [won], GM, "wrong result", at(1, 2))
+    assert corrected.outcome is CorrectionOutcome.APPLIED, corrected
+    again = (await store.resolutions(campaign.id, 1))[-1].report
+    assert again.rolls == first.rolls
+    start = await store.turn_start(campaign.id, 2)
+    assert start is not None
+    assert load(start.modules[SIEGE]).vp.get("blue") == 2
+    assert start.armies["blue"].get("1", 0) < 3

@@ -31,6 +31,23 @@ class JoinPress(CallbackData, prefix="jn"):
     c: ButtonInt
 
 
+class WeatherPick(CallbackData, prefix="wx"):
+    """The choosing side's strategist (or a GM) picks siege's starting weather ``w``."""
+
+    c: ButtonInt
+    w: ButtonInt
+
+
+class LatePress(CallbackData, prefix="lt"):
+    """A late order (siege: an "after" card) of turn ``t``: ``a`` is ``p`` (play the card of
+    token ``k``) or ``x`` (take back late order ``k``)."""
+
+    c: ButtonInt
+    t: ButtonInt
+    a: str
+    k: ButtonInt = -1
+
+
 class JoinVerdict(CallbackData, prefix="jv"):
     """A GM approves (``a`` = ``y``) or refuses (``n``) person ``u``'s request to join."""
 

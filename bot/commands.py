@@ -24,6 +24,7 @@ GROUP_COMMANDS = (
     ("stats", __("your battles won, drawn and lost here (reply: someone else's)")),
     ("gm", __("GM tools")),
     ("rules", __("the campaign's rules in short")),
+    ("roll", __("roll dice at the table, e.g. /roll 2d6")),
     ("lang", __("language of the bot's posts here (GM)")),
     ("help", __("what the bot does and how")),
 )

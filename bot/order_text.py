@@ -14,6 +14,13 @@ Each kind of order is taken as a noun or a verb (imperative or infinitive), in a
     подкрепление с орбиты в 4           orbital reinforcement to 4
     подкрепить Северный полюс           reinforce North Pole
 
+and, in a campaign with the Midnight Siege, its orders (tokens by id or name)::
+
+    штурм F1 в 2 за ПО / за погоду      assault F1 in 2 for VP / for weather
+    охрана F1 из 1                      guard F1 from 1
+    поворот погоды из 1                 steer weather from 1
+    сыграть карту O1 до боёв / после    play card O1 before battles / after battles
+
 Every line the bot prints as an order reads back as that order: the echo of a typed line
 ("attack Red in 2 West ×2"), the review screen's sector lines ("2 West (3 armies): fortify",
 with ``;`` between the attacks of one sector) and its reinforcement line
@@ -35,7 +42,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from itertools import islice, product
@@ -43,8 +50,9 @@ from itertools import islice, product
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters
 
-from rules import Attack, CampaignMap, Fortify, Move, Reinforce, SideId
+from rules import Attack, CampaignMap, Fortify, ModuleOrder, Move, Reinforce, SideId
 from rules.maps import SectorId
+from rules.modules import siege
 
 MAX_LINE_LENGTH = 120
 """A typed placement's length, and how much of a refused line a reply shows."""
@@ -71,10 +79,16 @@ _REINFORCE = r"reinforc\w*|reinf|подкреп\w*"
 _ORBITAL = r"orbital|орбитальн\w*"
 _ORBIT = r"orbit|орбит[аыуе]?"
 _FROM = r"from|из|изо|с|со"
+_ASSAULT = r"assault\w*|storm\w*|штурм\w*"
+_GUARD = r"guard\w*|охран\w*|сторож\w*"
+_STEER = r"steer\w*|поворот\w*|поверн\w*|поворач\w*"
+_WEATHER = r"weather|погод\w*"
+_CARD = r"cards?|карт[аыуео]\w*"
+_PLAY = r"play\w*|сыгра\w*|разыгра\w*|игра\w*"
 GRAMMAR = rf"""
 start: holding? _order
 holding: place LPAR amount RPAR
-_order: move | attack | fortify | reinforce
+_order: move | attack | fortify | reinforce | assault | guard | steer | card
 
 move: MOVE? amount? place ARROW place amount?
     | MOVE? amount? FROM place TO place amount?
@@ -87,12 +101,31 @@ fortify: FORTIFY (IN? place)?
 reinforce: ORBITAL? REINFORCE (FROM ORBIT)? (TO | IN)? place
          | FROM? ORBIT (TO | IN)? place
 
+assault: ASSAULT token (IN | ON)? place reward?
+       | ASSAULT (IN | ON)? place token reward?
+guard: GUARD token FROM place
+steer: STEER WEATHER? (FROM | IN)? place
+     | WEATHER (FROM | IN) place
+card: PLAY? CARD token WINDOW BATTLES?
+reward: FOR (VP | WEATHER)
+
+token: name
 place: SECTOR? name
 target: SIDE? name
 name: (WORD | NUMBER | MIXED)+
 amount: NUMBER ARMY? | COUNT | TIMES NUMBER
 times: NUMBER TIMES_WORD? | COUNT | TIMES NUMBER
 
+ASSAULT: /({_ASSAULT}){_END}/i
+GUARD: /({_GUARD}){_END}/i
+STEER: /({_STEER}){_END}/i
+WEATHER: /({_WEATHER}){_END}/i
+CARD: /({_CARD}){_END}/i
+PLAY: /({_PLAY}){_END}/i
+WINDOW: /(before|after|до|после){_END}/i
+BATTLES: /(battles?|бо[её]в|боя|битв\w*){_END}/i
+FOR: /(for|за){_END}/i
+VP: /(vp|points?|victory\s+points|по|очк\w*|победн\w*\s+очк\w*){_END}/i
 MOVE: /({_MOVE}){_END}/i
 ATTACK: /({_ATTACK}){_END}/i
 FORTIFY: /({_FORTIFY}){_END}/i
@@ -130,13 +163,14 @@ class LineProblem(StrEnum):
     MISSING_COUNT = "missing_count"
     UNKNOWN_SECTOR = "unknown_sector"
     UNKNOWN_SIDE = "unknown_side"
+    UNKNOWN_TOKEN = "unknown_token"
     AMBIGUOUS = "ambiguous"
     BAD_COUNT = "bad_count"
     TOO_LONG = "too_long"
     TOO_MANY_LINES = "too_many_lines"
 
 
-TextOrder = Move | Attack | Fortify | Reinforce
+TextOrder = Move | Attack | Fortify | Reinforce | ModuleOrder
 
 
 @dataclass(frozen=True)
@@ -160,12 +194,19 @@ class Vocabulary:
     sides: Mapping[str, SideId]
     order_chars: int = MAX_ORDER_CHARS
     order_words: int = MAX_ORDER_WORDS
+    tokens: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, campaign_map: CampaignMap, sides: Mapping[SideId, Iterable[str]]) -> Vocabulary:
+    def build(
+        cls,
+        campaign_map: CampaignMap,
+        sides: Mapping[SideId, Iterable[str]],
+        tokens: Mapping[str, Iterable[str]] | None = None,
+    ) -> Vocabulary:
         """Sector ids, names in every language of the map and "id name" labels; side ids and
-        the given names. An order may be as long as the bot's own wording of one with the
-        longest names (a sector label twice and a side), and never shorter than the defaults."""
+        the given names; siege tokens' ids and names (``tokens``: id -> names). An order may be
+        as long as the bot's own wording of one with the longest names (a sector label twice
+        and a side), and never shorter than the defaults."""
         sectors: dict[str, SectorId] = {}
         for sector in campaign_map.sectors:
             spelled = [sector.name, *sector.names.values()]
@@ -176,14 +217,32 @@ class Vocabulary:
         for side, given in sides.items():
             for name in (side, *given):
                 side_names.setdefault(normalise(name), side)
+        token_names: dict[str, str] = {}
+        for token, given in (tokens or {}).items():
+            for name in (token, *given):
+                token_names.setdefault(normalise(name), token)
         sector_chars, sector_words = _longest(sectors)
         side_chars, side_words = _longest(side_names)
         return cls(
             sectors=sectors,
             sides=side_names,
+            tokens=token_names,
             order_chars=max(MAX_ORDER_CHARS, 2 * sector_chars + side_chars + 60),
             order_words=max(MAX_ORDER_WORDS, 2 * sector_words + side_words + 12),
         )
+
+
+def siege_tokens(state_modules: Mapping[str, object]) -> dict[str, list[str]]:
+    """The siege tokens of a turn-start state's modules (``CampaignState.modules``) with their
+    names in every language, for :meth:`Vocabulary.build`; none without a siege."""
+    raw = state_modules.get(siege.NAME)
+    if raw is None:
+        return {}
+    found = siege.load(raw)  # type: ignore[arg-type]
+    return {
+        token.id: [name for name in (token.name, *token.names.values()) if name]
+        for token in found.tokens
+    }
 
 
 def _longest(names: Iterable[str]) -> tuple[int, int]:
@@ -329,6 +388,37 @@ class _Reader:
             )
         return found
 
+    def token(self, tree: Tree[Token]) -> str:
+        words = self.name(tree)
+        found, ambiguous = _lookup(normalise(words), self.vocabulary.tokens)
+        if found is None:
+            raise _ReadingError(
+                LineProblem.AMBIGUOUS if ambiguous else LineProblem.UNKNOWN_TOKEN, words
+            )
+        return found
+
+    def siege_order(self, order_tree: Tree[Token]) -> ModuleOrder:
+        """An assault, guard, steer or card order of the Midnight Siege."""
+        places = _subtrees(order_tree, "place")
+        tokens = _subtrees(order_tree, "token")
+        match order_tree.data:
+            case "assault":
+                rewards = _subtrees(order_tree, "reward")
+                weather = bool(rewards) and any(
+                    token.type == "WEATHER" for token in _tokens(rewards[0])
+                )
+                return siege.assault(
+                    self.sector(places[0]), self.token(tokens[0]), "weather" if weather else "vp"
+                )
+            case "guard":
+                return siege.guard(self.token(tokens[0]), self.sector(places[0]))
+            case "steer":
+                return siege.steer(self.sector(places[0]))
+            case _:
+                window = next(t for t in _tokens(order_tree) if t.type == "WINDOW")
+                after = normalise(str(window)) in ("after", "после")
+                return siege.play_card(self.token(tokens[0]), "after" if after else "before")
+
     def count(self, trees: list[Tree[Token]]) -> int | None:
         """The one number the amounts (or times) of an order give; ``None`` if none."""
         values = {_amount(tree) for tree in trees}
@@ -344,6 +434,11 @@ class _Reader:
             raise _ReadingError(LineProblem.NOT_UNDERSTOOD)
         places = _subtrees(order_tree, "place")
         orders: tuple[TextOrder, ...]
+        if order_tree.data in ("assault", "guard", "steer", "card"):
+            given = self.siege_order(order_tree)
+            if held is not None and given.sector != held:
+                raise _ReadingError(LineProblem.AMBIGUOUS)
+            return (given,)
         match order_tree.data:
             case "fortify":
                 where = self.sector(places[0]) if places else held
@@ -420,7 +515,10 @@ def _readings(line: str, vocabulary: Vocabulary) -> list[_Reading] | LarkError:
 def _best(readings: list[_Reading]) -> _Reading:
     """The one meaning of a line, or a problem if readings disagree or none gives an order."""
     good = [reading for reading in readings if reading.problem is None]
-    meanings = {reading.orders for reading in good}
+    meanings: list[tuple[TextOrder, ...]] = []
+    for reading in good:
+        if reading.orders not in meanings:  # by equality: a module order is not hashable
+            meanings.append(reading.orders)
     if len(meanings) == 1:
         return good[0]
     if len(meanings) > 1:
@@ -431,7 +529,21 @@ def _best(readings: list[_Reading]) -> _Reading:
 _ORDER_WORD = re.compile(
     "|".join(
         f"^(?:{pattern})$"
-        for pattern in (_MOVE, _ATTACK, _FORTIFY, _REINFORCE, _ORBITAL, _ORBIT, _FROM)
+        for pattern in (
+            _MOVE,
+            _ATTACK,
+            _FORTIFY,
+            _REINFORCE,
+            _ORBITAL,
+            _ORBIT,
+            _FROM,
+            _ASSAULT,
+            _GUARD,
+            _STEER,
+            _WEATHER,
+            _CARD,
+            _PLAY,
+        )
     ),
     re.IGNORECASE,
 )

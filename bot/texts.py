@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from aiogram.utils.i18n import gettext as _
 
 from bot.services.orders import ResultSource, SourceKind
+from bot.siege_texts import describe_siege_order, describe_siege_rejection
 from rules import (
     Attack,
     Battle,
@@ -121,7 +122,7 @@ def describe_order(
                 sector=sector_label(campaign_map, order.sector, language)
             )
         case ModuleOrder():
-            return _("{module} order").format(module=order.module)
+            return describe_siege_order(order, campaign_map, language)
 
 
 def describe_order_line(
@@ -201,6 +202,13 @@ def describe_rejection(
             return _("Reinforcements land only where you have armies; {sector} is not one.").format(
                 sector=sector
             )
+        case OrderRule.MODULE_RULE if p.get("module") == "siege":
+            return describe_siege_rejection(p, campaign_map, language)
+        case OrderRule.SECTOR_HAS_MODULE_ORDER:
+            return _(
+                "{sector} already has a siege order this turn (an assault or steering); "
+                "fortify {sector} first to give it another order."
+            ).format(sector=sector)
         case OrderRule.UNKNOWN_MODULE | OrderRule.MODULE_RULE:
             return _("This order is not part of this campaign's rules.")
         case _:
@@ -289,13 +297,21 @@ def describe_orders(
         label = sector_label(campaign_map, sector, language)
         move = orders.move_from(sector)
         attacks = orders.attacks_in(sector)
+        claim = orders.module_order_in(sector)
         if move is not None:
             what = describe_order(move, campaign_map, sides, language)
+        elif claim is not None and not attacks:
+            what = describe_order(claim, campaign_map, sides, language)
         elif attacks:
             what = describe_order_line(attacks, campaign_map, sides, language)
         else:
             what = _("fortify")
         lines.append(f"{label} ({armies(count)}): {what}")
+    lines += [
+        describe_order(order, campaign_map, sides, language)
+        for order in orders.extra
+        if not order.claims_sector
+    ]
     if orders.reinforce is not None:
         target = sector_label(campaign_map, orders.reinforce, language)
         lines.append(_("Reinforcement: {sector}").format(sector=target))

@@ -19,10 +19,14 @@ from rules import (
     BattleResult,
     CampaignMap,
     CampaignState,
+    ModuleOrder,
     Rejection,
+    Roll,
     SideOrders,
     TurnReport,
+    TurnSeeds,
 )
+from rules.table import ScoreMargins
 from storage.names import DisplayName
 
 CampaignId = int
@@ -152,6 +156,7 @@ class CampaignSettings(BaseModel):
     unreported_policy: UnreportedPolicy | None = None
     language: Language | None = None
     joining: JoiningPolicy | None = None
+    score_margins: ScoreMargins | None = None
 
     @field_validator("time_zone")
     @classmethod
@@ -205,6 +210,7 @@ class Campaign(BaseModel):
     language: Language = "en"
     status_message_id: int | None = None
     joining: JoiningPolicy = JoiningPolicy.OPEN_THEN_APPROVAL
+    score_margins: ScoreMargins = ScoreMargins()
 
 
 class NewSide(BaseModel):
@@ -334,8 +340,24 @@ class PlacementRecord(BaseModel):
     edits: int
 
 
+class LateOrdersRecord(BaseModel):
+    """A side's late orders for a turn: rule-module orders given between the battle list and
+    the resolution (siege's "after" cards). ``edits`` counts every save so far."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    turn: int
+    side_id: SideId
+    orders: tuple[ModuleOrder, ...]
+    updated_by: UserId
+    updated_at: AwareDatetime
+    edits: int
+
+
 class OrderEdit(BaseModel):
-    """One save of a side's orders (or placement): who, when, and the whole set after it."""
+    """One save of a side's orders (or placement, or late orders): who, when, and the whole
+    set after it."""
 
     model_config = _RECORD
 
@@ -346,6 +368,7 @@ class OrderEdit(BaseModel):
     edited_by: UserId
     edited_at: AwareDatetime
     retired: bool
+    late: tuple[ModuleOrder, ...] | None = None
 
 
 class WriteOutcome(StrEnum):
@@ -369,6 +392,7 @@ class OrdersWrite(BaseModel):
     outcome: WriteOutcome
     orders: OrdersRecord | None = None
     placement: PlacementRecord | None = None
+    late: LateOrdersRecord | None = None
 
 
 class BattleListRecord(BaseModel):
@@ -386,6 +410,8 @@ class BattleListRecord(BaseModel):
     published_by: UserId | None
     retired_at: AwareDatetime | None
     retired_reason: RetiredReason | None
+    rolls: tuple[Roll, ...] = ()
+    modules: dict[str, JsonValue] = Field(default_factory=dict)
 
 
 class BattleReport(BaseModel):
@@ -452,7 +478,8 @@ class TurnInputs(BaseModel):
 
     ``orders`` are the sides' current orders (missing sides fortify everywhere); ``results`` are
     the effective results of the current battle list, in battle order; ``disputed`` the battles
-    whose result is disputed and not yet decided by a GM (they hold the resolution).
+    whose result is disputed and not yet decided by a GM (they hold the resolution); ``late``
+    the late orders given after the list; ``seeds`` the turn's seeds (if made).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -464,6 +491,8 @@ class TurnInputs(BaseModel):
     results: tuple[BattleResult, ...]
     battle_list: BattleListRecord | None
     disputed: tuple[int, ...] = ()
+    late: dict[SideId, tuple[ModuleOrder, ...]] = Field(default_factory=dict)
+    seeds: TurnSeeds | None = None
 
 
 class ResolutionRecord(BaseModel):
@@ -484,6 +513,7 @@ class ResolutionRecord(BaseModel):
     created_by: UserId | None
     retired_at: AwareDatetime | None
     retired_reason: RetiredReason | None
+    late: dict[SideId, tuple[ModuleOrder, ...]] = Field(default_factory=dict)
 
 
 class TurnRecord(BaseModel):
@@ -521,6 +551,73 @@ class AuditAction(StrEnum):
     PLACEMENT_SET_BY_GM = "placement_set_by_gm"
     UNDONE = "undone"
     CHAT_MIGRATED = "chat_migrated"  # the group became a supergroup with a new chat id
+    DEPLOYMENT_CHOICE = "deployment_choice"  # a module's choice after deployment (siege weather)
+    STATE_ADJUSTED = "state_adjusted"  # a GM carried out a card's effect (siege, S7)
+    REWARDS_CLAIMED = "rewards_claimed"  # a side claimed rewards with its siege VP
+
+
+class TurnSeedsRecord(BaseModel):
+    """A turn's two seeds (G4), when they were made, and when the roll seed was revealed (the
+    Monday summary); the deal seed is revealed when the campaign finishes."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    turn: int
+    roll: str
+    deal: str
+    created_at: AwareDatetime
+    roll_revealed_at: AwareDatetime | None = None
+
+    @property
+    def seeds(self) -> TurnSeeds:
+        """Both seeds, for the rules core."""
+        return TurnSeeds(roll=self.roll, deal=self.deal)
+
+
+class TableRollRecord(BaseModel):
+    """Dice rolled at the table (``/roll``): the ``k``-th roll of ``context`` (a battle's number,
+    or ``None`` for the group) in ``turn``, each die with its label."""
+
+    model_config = _RECORD
+
+    id: int
+    campaign_id: CampaignId
+    turn: int
+    context: int | None
+    k: int
+    expression: str
+    rolls: tuple[Roll, ...]
+    rolled_by: UserId
+    rolled_at: AwareDatetime
+
+
+class StateAdjustmentRecord(BaseModel):
+    """A GM's change of ``turn``'s start state (a card's effect), as the rules core's
+    ``Adjustment`` JSON."""
+
+    model_config = _RECORD
+
+    id: int
+    campaign_id: CampaignId
+    turn: int
+    adjustment: dict[str, JsonValue]
+    made_by: UserId
+    made_at: AwareDatetime
+
+
+class RewardClaimRecord(BaseModel):
+    """A side's claim of rewards (item ids, repeats allowed) with its siege VP."""
+
+    model_config = _RECORD
+
+    campaign_id: CampaignId
+    side_id: SideId
+    items: tuple[str, ...]
+    total: int
+    vp: int
+    claimed_by: UserId
+    claimed_at: AwareDatetime
 
 
 class AuditEntry(BaseModel):

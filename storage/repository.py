@@ -27,11 +27,15 @@ from rules import (
     BattleResult,
     CampaignMap,
     CampaignState,
+    ModuleOrder,
     Rejection,
+    Roll,
     SideOrders,
     TurnReport,
     TurnResolution,
+    commitment,
 )
+from rules.table import ScoreMargins
 from storage.chats import ChatRecords, ChatStore
 from storage.db import Database
 from storage.models import (
@@ -47,6 +51,7 @@ from storage.models import (
     CorrectionOutcome,
     CorrectionResult,
     JoiningPolicy,
+    LateOrdersRecord,
     Member,
     Membership,
     NewCampaign,
@@ -78,6 +83,7 @@ from storage.models import (
     json_of,
     utc,
 )
+from storage.modules import ModuleRecords, ModuleStore
 from storage.people import PeopleRecords, PeopleStore
 from storage.schedule import ScheduleRecords, ScheduleStore
 from storage.sql import (
@@ -97,6 +103,9 @@ _BATTLES = TypeAdapter(tuple[Battle, ...])
 _REJECTIONS = TypeAdapter(tuple[Rejection, ...])
 _RESULTS = TypeAdapter(tuple[BattleResult, ...])
 _ORDERS = TypeAdapter(dict[SideId, SideOrders])
+_LATE = TypeAdapter(dict[SideId, tuple[ModuleOrder, ...]])
+_MODULE_ORDERS = TypeAdapter(tuple[ModuleOrder, ...])
+_ROLLS = TypeAdapter(tuple[Roll, ...])
 _PLACEMENT = TypeAdapter(dict[SectorId, int])
 _PRE_BATTLE_PHASES = (Phase.SETUP.value, Phase.DEPLOYMENT.value, Phase.ORDERS.value)
 
@@ -180,6 +189,7 @@ class CampaignStore(Protocol):
         *,
         new_status: CampaignStatus | None = None,
         turn_start: CampaignState | None = None,
+        turn_start_rolls: Sequence[Roll] = (),
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> TransitionResult: ...
     async def publish_battles(
@@ -191,6 +201,9 @@ class CampaignStore(Protocol):
         actor: UserId | None,
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
+        *,
+        rolls: Sequence[Roll] = (),
+        modules: dict[str, Any] | None = None,
     ) -> TransitionResult: ...
     async def store_resolution(
         self,
@@ -203,6 +216,9 @@ class CampaignStore(Protocol):
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
         reason: str = "",
+        *,
+        next_start: CampaignState | None = None,
+        next_rolls: Sequence[Roll] = (),
     ) -> TransitionResult: ...
     async def supersede_resolution(
         self,
@@ -216,6 +232,9 @@ class CampaignStore(Protocol):
         reason: str,
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
+        *,
+        next_start: CampaignState | None = None,
+        next_rolls: Sequence[Roll] = (),
     ) -> CorrectionResult: ...
     async def undo_last_step(
         self,
@@ -264,6 +283,21 @@ class CampaignStore(Protocol):
         expected_edits: int | None = None,
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> OrdersWrite: ...
+    async def save_late_orders(
+        self,
+        campaign_id: CampaignId,
+        turn: int,
+        side_id: SideId,
+        orders: Sequence[ModuleOrder],
+        actor: UserId,
+        now: datetime,
+        *,
+        expected_edits: int | None = None,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> OrdersWrite: ...
+    async def late_orders(
+        self, campaign_id: CampaignId, turn: int
+    ) -> dict[SideId, LateOrdersRecord]: ...
     async def orders(
         self, campaign_id: CampaignId, turn: int, side_id: SideId
     ) -> OrdersRecord | None: ...
@@ -384,6 +418,11 @@ def _campaign(row: Row) -> Campaign:
         language=row["language"],
         status_message_id=row["status_message_id"],
         joining=JoiningPolicy(row["joining"]),
+        score_margins=(
+            ScoreMargins()
+            if row["score_margins_json"] is None
+            else ScoreMargins.model_validate_json(row["score_margins_json"])
+        ),
     )
 
 
@@ -426,6 +465,8 @@ def _battle_list(row: Row) -> BattleListRecord:
         retired_reason=None
         if row["retired_reason"] is None
         else RetiredReason(row["retired_reason"]),
+        rolls=_ROLLS.validate_json(row["rolls_json"]),
+        modules=json.loads(row["modules_json"]),
     )
 
 
@@ -446,6 +487,19 @@ def _resolution(row: Row) -> ResolutionRecord:
         retired_reason=None
         if row["retired_reason"] is None
         else RetiredReason(row["retired_reason"]),
+        late=_LATE.validate_json(row["late_json"]),
+    )
+
+
+def _late_record(row: Row) -> LateOrdersRecord:
+    return LateOrdersRecord(
+        campaign_id=row["campaign_id"],
+        turn=row["turn"],
+        side_id=row["side_id"],
+        orders=_MODULE_ORDERS.validate_json(row["body_json"]),
+        updated_by=row["updated_by"],
+        updated_at=dt(row["updated_at"]),
+        edits=row["edits"],
     )
 
 
@@ -537,12 +591,12 @@ def _outbox(row: Row) -> OutboxMessage:
     )
 
 
-class Store(CampaignStore, PeopleStore, ScheduleStore, ChatStore, Protocol):
+class Store(CampaignStore, PeopleStore, ScheduleStore, ChatStore, ModuleStore, Protocol):
     """Everything the bot keeps: campaigns and turns, what it knows of people, the clock, and
     the chats campaigns are played in."""
 
 
-class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
+class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords, ModuleRecords):
     """:class:`Store` on one SQLite file (see ``docs/storage.md``)."""
 
     def __init__(self, db: Database) -> None:
@@ -758,11 +812,20 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         resolution_id: int | None,
         actor: UserId | None,
         now: datetime,
+        rolls: Sequence[Roll] = (),
     ) -> None:
         await conn.execute(
             "INSERT INTO turn_starts (campaign_id, turn, state_json, resolution_id, created_at,"
-            " created_by) VALUES (?, ?, ?, ?, ?, ?)",
-            (campaign_id, state.turn, _state_json(state), resolution_id, ts(now), actor),
+            " created_by, rolls_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                campaign_id,
+                state.turn,
+                _state_json(state),
+                resolution_id,
+                ts(now),
+                actor,
+                _ROLLS.dump_json(tuple(rolls)).decode(),
+            ),
         )
 
     # ---- campaigns ----------------------------------------------------------------------------
@@ -894,6 +957,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 columns["language"] = settings.language
             if settings.joining is not None:
                 columns["joining"] = settings.joining.value
+            if settings.score_margins is not None:
+                columns["score_margins_json"] = settings.score_margins.model_dump_json()
             if isinstance(settings.map, str):
                 columns["map_name"], columns["map_json"] = settings.map, None
             elif settings.map is not None:
@@ -1206,13 +1271,15 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         *,
         new_status: CampaignStatus | None = None,
         turn_start: CampaignState | None = None,
+        turn_start_rolls: Sequence[Roll] = (),
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> TransitionResult:
         """Move the campaign from (expected_turn, expected_phase) to (new_turn, new_phase).
 
         One guarded UPDATE plus the phase history, the audit row, the optional turn-start
-        snapshot and the queued messages, in one transaction. A second identical call returns
-        ``ALREADY_DONE`` and changes nothing; a paused campaign does not move (``CONFLICT``).
+        snapshot (with what its modules drew, ``turn_start_rolls``) and the queued messages, in
+        one transaction. A second identical call returns ``ALREADY_DONE`` and changes nothing; a
+        paused campaign does not move (``CONFLICT``).
         """
         if turn_start is not None and turn_start.turn != new_turn:
             raise ValueError(f"turn-start state is for turn {turn_start.turn}, not {new_turn}")
@@ -1232,7 +1299,9 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             if seq is None:
                 return result
             if turn_start is not None:
-                await self._insert_turn_start(conn, campaign_id, turn_start, None, actor, now)
+                await self._insert_turn_start(
+                    conn, campaign_id, turn_start, None, actor, now, turn_start_rolls
+                )
             for message in outbox:
                 await self._enqueue_in(conn, message, now, phase_seq=seq)
         return result
@@ -1246,8 +1315,12 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         actor: UserId | None,
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
+        *,
+        rolls: Sequence[Roll] = (),
+        modules: dict[str, Any] | None = None,
     ) -> TransitionResult:
-        """Close the orders window: (turn, orders) -> (turn, battles) with the list as published."""
+        """Close the orders window: (turn, orders) -> (turn, battles) with the list as published
+        (its rolls and what rule modules show with it included)."""
         async with self._db.transaction() as conn:
             result, seq = await self._move_clock(
                 conn,
@@ -1273,7 +1346,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             list_id = await insert_row(
                 conn,
                 "INSERT INTO battle_lists (campaign_id, turn, revision, battles_json,"
-                " rejected_json, published_at, published_by) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " rejected_json, published_at, published_by, rolls_json, modules_json)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     campaign_id,
                     turn,
@@ -1282,6 +1356,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                     _REJECTIONS.dump_json(tuple(rejected)).decode(),
                     ts(now),
                     actor,
+                    _ROLLS.dump_json(tuple(rolls)).decode(),
+                    dump_json(modules or {}),
                 ),
             )
             carried = await self._carry_reports_over(
@@ -1297,6 +1373,7 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                     "revision": revision,
                     "battles": [b.as_json() for b in battles],
                     "reports_carried_over": carried,
+                    **({"rolls": [roll.as_json() for roll in rolls]} if rolls else {}),
                 },
                 now,
             )
@@ -1357,11 +1434,17 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
         reason: str = "",
+        *,
+        next_start: CampaignState | None = None,
+        next_rolls: Sequence[Roll] = (),
     ) -> TransitionResult:
         """Record a resolved turn and start the next: (turn, expected_phase) -> (turn + 1,
         orders), or finished when the report says the game is over. ``revision`` must be the
         next revision number of the turn's resolution (1 + those stored, undone included).
-        ``reason`` goes to the audit entry (e.g. what a forced resolution settled)."""
+        ``reason`` goes to the audit entry (e.g. what a forced resolution settled).
+        ``next_start`` is the next turn's start when rule modules changed the resolved state as
+        the turn began (``rules.start_turn``; ``next_rolls`` what they drew); by default the
+        resolved state. The turn's roll seed is marked revealed (the Monday summary shows it)."""
         turn = inputs.turn
         over = resolution.report.game_over
         async with self._db.transaction() as conn:
@@ -1393,8 +1476,15 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 conn, campaign_id, inputs, resolution, revision, actor, now
             )
             await self._insert_turn_start(
-                conn, campaign_id, resolution.state, resolution_id, actor, now
+                conn,
+                campaign_id,
+                next_start or resolution.state,
+                resolution_id,
+                actor,
+                now,
+                next_rolls,
             )
+            await self._reveal_roll_seed(conn, campaign_id, turn, now)
             await self._audit(
                 conn,
                 result.campaign,
@@ -1428,8 +1518,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         return await insert_row(
             conn,
             "INSERT INTO resolutions (campaign_id, turn, revision, battle_list_id, state_json,"
-            " orders_json, results_json, report_json, state_after_json, created_at, created_by)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " orders_json, results_json, report_json, state_after_json, created_at, created_by,"
+            " late_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 campaign_id,
                 inputs.turn,
@@ -1442,7 +1532,17 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 _state_json(resolution.state),
                 ts(now),
                 actor,
+                _LATE.dump_json(inputs.late).decode(),
             ),
+        )
+
+    async def _reveal_roll_seed(
+        self, conn: Conn, campaign_id: CampaignId, turn: int, now: datetime
+    ) -> None:
+        await conn.execute(
+            "UPDATE turn_seeds SET roll_revealed_at = ? WHERE campaign_id = ? AND turn = ?"
+            " AND roll_revealed_at IS NULL",
+            (ts(now), campaign_id, turn),
         )
 
     async def supersede_resolution(
@@ -1457,12 +1557,17 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         reason: str,
         now: datetime,
         outbox: Sequence[NewOutboxMessage] = (),
+        *,
+        next_start: CampaignState | None = None,
+        next_rolls: Sequence[Roll] = (),
     ) -> CorrectionResult:
         """Correct the latest resolved turn in one transaction: store the GM's ``overrides`` of
         its results, retire revision ``expected_revision`` and its next turn-start state as
-        superseded, store the new revision and state, cancel unsent messages of the old
-        revision, and queue ``outbox``. If the correction ends or revives the game, the phase
-        moves between orders and finished accordingly. The next turn's orders are kept."""
+        superseded, store the new revision and state (``next_start``: as the next turn begins
+        with rule modules and the GM's adjustments of it applied again; by default the resolved
+        state), cancel unsent messages of the old revision, and queue ``outbox``. If the
+        correction ends or revives the game, the phase moves between orders and finished
+        accordingly. The next turn's orders and the GM's adjustments of it are kept."""
         async with self._db.transaction() as conn:
             campaign = await self._campaign_in(conn, campaign_id)
             if campaign is None:
@@ -1529,7 +1634,9 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             new_id = await self._insert_resolution(
                 conn, campaign_id, inputs, resolution, revision, actor, now
             )
-            await self._insert_turn_start(conn, campaign_id, resolution.state, new_id, actor, now)
+            await self._insert_turn_start(
+                conn, campaign_id, next_start or resolution.state, new_id, actor, now, next_rolls
+            )
             phase_seq = await self._repoint_after_correction(
                 conn, campaign, resolution.report.game_over, actor, reason, now
             )
@@ -1705,6 +1812,17 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 " AND turn > ? AND retired_at IS NULL",
                 (*stamp, campaign_id, back_to.turn),
             )
+            # Late orders answer a battle list: they go with it.
+            await conn.execute(
+                "UPDATE order_sets SET retired_at = ?, retired_by = ? WHERE campaign_id = ?"
+                " AND kind = 'late' AND turn >= ? AND retired_at IS NULL",
+                (*stamp, campaign_id, list_from),
+            )
+            await conn.execute(
+                f"UPDATE state_adjustments SET {retire} WHERE campaign_id = ? AND turn > ?"
+                " AND retired_at IS NULL",
+                (*stamp, campaign_id, back_to.turn),
+            )
             await conn.execute(
                 "UPDATE outbox SET state = 'cancelled' WHERE state = 'pending' AND campaign_id = ?"
                 " AND phase_seq = ?",
@@ -1777,9 +1895,11 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             if state is None:
                 raise NotFoundError(f"campaign {campaign_id} has no state for turn {turn}")
             orders = await self._orders_in(conn, campaign_id, turn)
+            late = await self._late_in(conn, campaign_id, turn)
             list_row = await self._current_list_row(conn, campaign_id, turn)
             battle_list = None if list_row is None else _battle_list(list_row)
             reports = await self._reports_in(conn, campaign_id, turn, battle_list)
+            seeds = await self._seeds_in(conn, campaign_id, turn)
         results = tuple(result for report in reports if (result := report.effective()) is not None)
         return TurnInputs(
             campaign_id=campaign_id,
@@ -1789,6 +1909,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             results=results,
             battle_list=battle_list,
             disputed=tuple(report.battle for report in reports if report.disputed),
+            late={side: record.orders for side, record in late.items() if record.orders},
+            seeds=None if seeds is None else seeds.seeds,
         )
 
     async def battle_list(self, campaign_id: CampaignId, turn: int) -> BattleListRecord | None:
@@ -1821,17 +1943,18 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         side_id: SideId,
         body: str,
         ready: bool,
-        phase: Phase,
+        phases: tuple[Phase, ...],
         actor: UserId,
         now: datetime,
         expected_edits: int | None,
         outbox: Sequence[NewOutboxMessage],
+        kind: str,
     ) -> tuple[WriteOutcome, Row | None]:
         async with self._db.transaction() as conn:
             campaign = await self._campaign_in(conn, campaign_id)
             if campaign is None:
                 return WriteOutcome.NOT_FOUND, None
-            if campaign.turn != turn or campaign.phase is not phase:
+            if campaign.turn != turn or campaign.phase not in phases:
                 return WriteOutcome.PHASE_CLOSED, None
             side = await fetch_one(
                 conn, "SELECT 1 FROM sides WHERE campaign_id = ? AND id = ?", (campaign_id, side_id)
@@ -1841,8 +1964,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             current = await fetch_one(
                 conn,
                 "SELECT * FROM order_sets WHERE campaign_id = ? AND turn = ? AND side_id = ?"
-                " AND retired_at IS NULL",
-                (campaign_id, turn, side_id),
+                " AND kind = ? AND retired_at IS NULL",
+                (campaign_id, turn, side_id, kind),
             )
             if expected_edits is not None and expected_edits != (
                 0 if current is None else current["edits"]
@@ -1853,7 +1976,6 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 ready,
             ):
                 return WriteOutcome.SAVED, current  # the same again: no edit, nothing posted
-            kind = "placement" if turn == 0 else "orders"
             if current is None:
                 set_id = await insert_row(
                     conn,
@@ -1878,7 +2000,9 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             own_side = member is not None and member.side_id == side_id
             if member is not None and member.is_gm and not own_side:
                 action = (
-                    AuditAction.PLACEMENT_SET_BY_GM if turn == 0 else AuditAction.ORDERS_SET_BY_GM
+                    AuditAction.PLACEMENT_SET_BY_GM
+                    if kind == "placement"
+                    else AuditAction.ORDERS_SET_BY_GM
                 )
                 before = None if current is None else json.loads(current["body_json"])
                 await self._audit(
@@ -1924,13 +2048,64 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             side_id,
             orders.model_dump_json(),
             ready,
-            Phase.ORDERS,
+            (Phase.ORDERS,),
             actor,
             now,
             expected_edits,
             outbox,
+            "orders",
         )
         return OrdersWrite(outcome=outcome, orders=None if row is None else _orders_record(row))
+
+    async def save_late_orders(
+        self,
+        campaign_id: CampaignId,
+        turn: int,
+        side_id: SideId,
+        orders: Sequence[ModuleOrder],
+        actor: UserId,
+        now: datetime,
+        *,
+        expected_edits: int | None = None,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> OrdersWrite:
+        """Replace a side's late orders for ``turn`` (rule-module orders given after the battle
+        list, such as siege's "after" cards), taken only while the campaign is at (turn,
+        battles) or (turn, resolution); validation is the caller's. A compare-and-set on
+        ``expected_edits`` as :meth:`save_orders`."""
+        outcome, row = await self._save_order_set(
+            campaign_id,
+            turn,
+            side_id,
+            _MODULE_ORDERS.dump_json(tuple(orders)).decode(),
+            True,
+            (Phase.BATTLES, Phase.RESOLUTION),
+            actor,
+            now,
+            expected_edits,
+            outbox,
+            "late",
+        )
+        return OrdersWrite(outcome=outcome, late=None if row is None else _late_record(row))
+
+    async def _late_in(
+        self, conn: Conn, campaign_id: CampaignId, turn: int
+    ) -> dict[SideId, LateOrdersRecord]:
+        rows = await fetch_all(
+            conn,
+            "SELECT o.* FROM order_sets o JOIN sides s ON s.campaign_id = o.campaign_id"
+            " AND s.id = o.side_id WHERE o.campaign_id = ? AND o.turn = ? AND o.kind = 'late'"
+            " AND o.retired_at IS NULL ORDER BY s.position",
+            (campaign_id, turn),
+        )
+        return {row["side_id"]: _late_record(row) for row in rows}
+
+    async def late_orders(
+        self, campaign_id: CampaignId, turn: int
+    ) -> dict[SideId, LateOrdersRecord]:
+        """Every side's current late orders for a turn (secret until the resolution)."""
+        async with self._db.snapshot() as conn:
+            return await self._late_in(conn, campaign_id, turn)
 
     async def save_placement(
         self,
@@ -1953,11 +2128,12 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
             side_id,
             body,
             ready,
-            Phase.DEPLOYMENT,
+            (Phase.DEPLOYMENT,),
             actor,
             now,
             expected_edits,
             outbox,
+            "placement",
         )
         return OrdersWrite(
             outcome=outcome, placement=None if row is None else _placement_record(row)
@@ -2030,6 +2206,11 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 edited_by=row["edited_by"],
                 edited_at=dt(row["edited_at"]),
                 retired=row["retired_at"] is not None,
+                late=(
+                    _MODULE_ORDERS.validate_json(row["body_json"])
+                    if row["kind"] == "late"
+                    else None
+                ),
             )
             for row in rows
         ]
@@ -2492,6 +2673,13 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
         resolution used (orders are revealed: only resolved turns are exported), the battles,
         ``state_after``, and ``document``: the same inputs in the RULES.md Appendix A shape, which
         ``python -m rules resolve`` turns into ``state_after``.
+
+        For ``python -m rules verify-rolls`` (docs/rules.md) each turn also carries ``seeds``
+        (the roll seed once the Monday summary revealed it, the deal seed once the campaign is
+        finished; ``null`` until then), their ``commitments`` (SHA-256) and every value drawn
+        for it (``rolls``: as the turn began, the list's, the resolution's and the table's).
+        A turn not resolved yet is listed with ``document`` null only when it has public rolls
+        (a battle list's, a ``/roll``'s); its orders stay out.
         """
         async with self._db.snapshot() as conn:
             campaign = await self._require_campaign(conn, campaign_id)
@@ -2510,6 +2698,18 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 "SELECT o.* FROM order_sets o JOIN sides s ON s.campaign_id = o.campaign_id"
                 " AND s.id = o.side_id WHERE o.campaign_id = ? AND o.kind = 'placement'"
                 " AND o.retired_at IS NULL ORDER BY s.position",
+                (campaign_id,),
+            )
+            start_rows = await fetch_all(
+                conn,
+                "SELECT turn, rolls_json FROM turn_starts WHERE campaign_id = ?"
+                " AND retired_at IS NULL",
+                (campaign_id,),
+            )
+            list_rows = await fetch_all(
+                conn,
+                "SELECT turn, rolls_json FROM battle_lists WHERE campaign_id = ?"
+                " AND retired_at IS NULL",
                 (campaign_id,),
             )
         campaign_map: Any = (
@@ -2531,11 +2731,51 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                 r.model_dump(mode="json") for r in await self.join_requests(campaign_id)
             ],
         }
+        finished = campaign.status is CampaignStatus.FINISHED
+        seeds = {record.turn: record for record in await self.all_turn_seeds(campaign_id)}
+        table = await self.table_rolls(campaign_id)
+        start_rolls = {row["turn"]: _ROLLS.validate_json(row["rolls_json"]) for row in start_rows}
+        list_rolls = {row["turn"]: _ROLLS.validate_json(row["rolls_json"]) for row in list_rows}
+
+        def dice(turn: int, engine: Sequence[Roll]) -> dict[str, Any]:
+            made = seeds.get(turn)
+            drawn = [
+                *start_rolls.get(turn, ()),
+                *engine,
+                *(roll for entry in table if entry.turn == turn for roll in entry.rolls),
+            ]
+            return {
+                "seeds": {
+                    "roll": made.roll if made and made.roll_revealed_at else None,
+                    "deal": made.deal if made and finished else None,
+                },
+                "commitments": {
+                    "roll": commitment(made.roll) if made else None,
+                    "deal": commitment(made.deal) if made else None,
+                },
+                "rolls": [roll.as_json() for roll in drawn],
+            }
+
+        modular = bool(campaign.ruleset_overrides.get("modules"))
         turns = []
         for row in resolution_rows:
             record = _resolution(row)
             orders = {side: given.as_json() for side, given in record.orders.items()}
+            for side, late in record.late.items():
+                orders.setdefault(side, SideOrders().as_json())["late"] = [
+                    order.model_dump(mode="json", include={"module", "data"}) for order in late
+                ]
             results = [result.model_dump(mode="json") for result in record.results]
+            audit = dice(record.turn, record.report.rolls)
+            document: dict[str, Any] = {
+                "map": campaign_map,
+                "ruleset": campaign.ruleset_overrides,
+                "state": _appendix_state(record.state),
+                "orders": orders,
+                "results": results,
+            }
+            if modular:
+                document["seeds"] = {k: v for k, v in audit["seeds"].items() if v is not None}
             turns.append(
                 {
                     "turn": record.turn,
@@ -2547,15 +2787,16 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords):
                     "unreported": list(record.report.unreported),
                     "state_after": _appendix_state(record.state_after),
                     "winner": record.report.winner,
-                    "document": {
-                        "map": campaign_map,
-                        "ruleset": campaign.ruleset_overrides,
-                        "state": _appendix_state(record.state),
-                        "orders": orders,
-                        "results": results,
-                    },
+                    "document": document,
+                    **audit,
                 }
             )
+        resolved = {entry["turn"] for entry in turns}
+        for turn in sorted(set(seeds) - resolved):
+            audit = dice(turn, list_rolls.get(turn, ()))
+            if audit["rolls"]:
+                turns.append({"turn": turn, "document": None, **audit})
+        turns.sort(key=lambda entry: int(entry["turn"]))
         return {
             "format": "strategium-campaign-export",
             "version": 1,

@@ -8,11 +8,12 @@ is not sent at all.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from aiogram.utils.i18n import gettext as _
+from pydantic import JsonValue
 
 from bot import texts
 from bot.callbacks import join_keyboard
@@ -23,8 +24,18 @@ from bot.services.deadlines import Milestone, Planned, moved, plan_ahead
 from bot.services.orders import battle_duties, result_sources
 from bot.services.turns import game_for
 from bot.services.window import current_deadline, orders_opening, week_plan
+from bot.siege_screens import weather_name, weather_text
+from bot.siege_texts import (
+    describe_chain,
+    describe_rolls,
+    describe_siege_plan,
+    describe_siege_report,
+    describe_unplayed,
+)
 from bot.texts import phase_name
-from rules import Battle, CampaignMap, CampaignState, TurnReport
+from rules import Battle, CampaignMap, CampaignState, Roll, TurnReport
+from rules.modules.siege import NAME as SIEGE
+from rules.modules.siege import SiegePlan, SiegeReport, load
 from storage import Campaign, CampaignStatus, OutboxMessage, Phase, Side, Store
 
 
@@ -156,6 +167,72 @@ async def _last_report(store: Store, campaign_id: int, turn: int) -> TurnReport 
     return resolutions[-1].report if resolutions else None
 
 
+def _weather_words(campaign: Campaign, language: str) -> Callable[[int], tuple[str, str]]:
+    def words(index: int) -> tuple[str, str]:
+        return weather_name(campaign, index, language), weather_text(campaign, index, language)
+
+    return words
+
+
+def siege_list_lines(
+    campaign: Campaign,
+    modules: Mapping[str, JsonValue],
+    rolls: Sequence[Roll],
+    names: dict[str, str],
+    language: str,
+) -> list[str]:
+    """The battle list's siege part (weather, assaults, cards) and its rolls; none without."""
+    lines: list[str] = []
+    raw = modules.get(SIEGE)
+    if raw is not None:
+        plan = SiegePlan.model_validate(raw)
+        words = _weather_words(campaign, language)
+        lines += describe_siege_plan(plan, _map_of(campaign), names, language, words)
+    return lines + describe_rolls(rolls)
+
+
+def siege_report_lines(
+    campaign: Campaign,
+    report: TurnReport,
+    state: CampaignState,
+    names: dict[str, str],
+    language: str,
+) -> list[str]:
+    """The summary's siege part: unplayed chain battles, tokens, cards, weather, VP, control
+    (from the next turn's start), and the resolution's rolls."""
+    lines = describe_unplayed(report)
+    raw = report.modules.get(SIEGE)
+    if raw is not None:
+        siege_report = SiegeReport.model_validate(raw)
+        held = state.modules.get(SIEGE)
+        lines += describe_siege_report(
+            siege_report,
+            None if held is None else load(held),
+            _map_of(campaign),
+            names,
+            language,
+            _weather_words(campaign, language),
+        )
+    return lines + describe_rolls(report.rolls)
+
+
+async def seed_lines(store: Store, campaign: Campaign, turn: int, over: bool) -> list[str]:
+    """The Monday summary's dice audit: ``turn``'s roll seed, now revealed; at the campaign's
+    end every turn's deal seed too (each checks against the SHA-256 posted before the orders)."""
+    lines: list[str] = []
+    seeds = await store.turn_seeds(campaign.id, turn)
+    if seeds is not None:
+        lines.append(
+            _("🎲 Turn {turn}'s roll seed is revealed: {seed}").format(turn=turn, seed=seeds.roll)
+        )
+    if over:
+        for record in await store.all_turn_seeds(campaign.id):
+            lines.append(
+                _("🎲 Turn {turn}'s deal seed: {seed}").format(turn=record.turn, seed=record.deal)
+            )
+    return lines
+
+
 async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post | None:
     """The map at the start of ``turn``; after a resolution, with its summary (Monday)."""
     campaign = await _campaign(context, message)
@@ -173,6 +250,8 @@ async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post 
         lines += texts.describe_report(
             report, _map_of(campaign), _names(sides), _language(context), sources
         )
+        lines += siege_report_lines(campaign, report, state, _names(sides), _language(context))
+        lines += await seed_lines(context.store, campaign, turn - 1, report.game_over)
     if report is None or not report.game_over:
         opening = await _opening(context, campaign, turn, message)
         if opening is None:
@@ -208,6 +287,7 @@ async def render_corrected_map(context: PostContext, message: OutboxMessage) -> 
             _language(context),
             await result_sources(context.store, campaign.id, corrects),
         ),
+        *siege_report_lines(campaign, report, state, _names(sides), _language(context)),
     ]
     photo = await _picture(context, campaign, state, sides, week=True)
     return Post(text="\n".join(lines), photo=photo)
@@ -247,7 +327,9 @@ async def render_battle_list(context: PostContext, message: OutboxMessage) -> Po
         lines.append(_("No battles this turn."))
     for battle in battle_list.battles:
         lines += texts.describe_battle(battle, _map_of(campaign), names, language)
+        lines += describe_chain(battle)
     lines += shared_advantages(battle_list.battles, names)
+    lines += siege_list_lines(campaign, battle_list.modules, battle_list.rolls, names, language)
     lines.append(await _deadline_line(context, campaign, turn, Phase.BATTLES))
     photo = await _picture(context, campaign, state, sides, battles=battle_list.battles)
     return Post(text="\n".join(lines), photo=photo)

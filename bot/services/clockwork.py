@@ -11,7 +11,6 @@ already done. A step that cannot happen yet says why (``BLOCKED``) and changes n
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 from enum import StrEnum
 
@@ -22,10 +21,10 @@ from bot.services.turns import (
     FirstTurnOutcome,
     ResolveOutcome,
     begin_first_turn,
+    pending_choices,
     publish_battle_list,
     resolve_and_store,
 )
-from rules import RulesModule
 from storage import (
     Campaign,
     CampaignStatus,
@@ -59,6 +58,7 @@ class BlockReason(StrEnum):
     SIDES_NOT_DEPLOYED = "sides_not_deployed"  # ``sides`` lists them; the GM places them
     RESULTS_MISSING = "results_missing"  # policy "wait for the GM": ``battles`` lists them
     RESULTS_DISPUTED = "results_disputed"  # open disputes (and missing results): the GMs decide
+    CHOICE_PENDING = "choice_pending"  # a rule module's choice (siege's starting weather)
 
 
 class AdvanceResult(BaseModel):
@@ -129,7 +129,6 @@ async def advance(
     now: datetime,
     *,
     force: bool = False,
-    modules: Iterable[RulesModule] = (),
     post_at: datetime | None = None,
 ) -> AdvanceResult:
     """Move the campaign from (``expected_turn``, ``expected_phase``) to its next phase.
@@ -137,7 +136,9 @@ async def advance(
     ``force`` is the GM's "resolve now" while the resolution waits (open disputes, or missing
     results under the wait-for-the-GM policy): those battles then count as draws without
     losses. ``post_at`` holds the battle list and its notices in the outbox until then (orders
-    close Thursday, the list is posted Friday). Queued posts go out through the outbox.
+    close Thursday, the list is posted Friday). Queued posts go out through the outbox. The
+    orders do not close while a rule module's choice is still to make (``CHOICE_PENDING``:
+    siege's starting weather, which the GM makes if the side has not).
     """
     campaign = await store.campaign(campaign_id)
     if campaign is None:
@@ -154,14 +155,20 @@ async def advance(
         case Phase.SETUP:
             return await _open_deployment(store, campaign, actor, now)
         case Phase.DEPLOYMENT:
-            return await _start_first_turn(store, campaign, actor, now, modules)
+            return await _start_first_turn(store, campaign, actor, now)
         case Phase.ORDERS:
+            if await pending_choices(store, campaign):
+                return AdvanceResult(
+                    outcome=AdvanceOutcome.BLOCKED,
+                    campaign=campaign,
+                    reason=BlockReason.CHOICE_PENDING,
+                )
             result = await publish_battle_list(
-                store, campaign.id, campaign.turn, actor, now, modules, post_at
+                store, campaign.id, campaign.turn, actor, now, post_at
             )
             return AdvanceResult(outcome=_from_transition(result), campaign=result.campaign)
         case Phase.BATTLES | Phase.RESOLUTION:
-            return await _resolve(store, campaign, actor, now, force, modules)
+            return await _resolve(store, campaign, actor, now, force)
         case Phase.FINISHED:
             return AdvanceResult(outcome=AdvanceOutcome.FINISHED, campaign=campaign)
 
@@ -214,11 +221,10 @@ async def _start_first_turn(
     campaign: Campaign,
     actor: UserId | None,
     now: datetime,
-    modules: Iterable[RulesModule],
 ) -> AdvanceResult:
     step = len(await store.phase_history(campaign.id)) + 1
     notices = await _strategist_notices(store, campaign, 1, Phase.ORDERS, step)
-    started = await begin_first_turn(store, campaign.id, actor, now, modules, notices)
+    started = await begin_first_turn(store, campaign.id, actor, now, notices)
     if started.outcome is FirstTurnOutcome.MISSING_PLACEMENTS:
         return AdvanceResult(
             outcome=AdvanceOutcome.BLOCKED,
@@ -239,7 +245,6 @@ async def _resolve(
     actor: UserId | None,
     now: datetime,
     force: bool,
-    modules: Iterable[RulesModule],
 ) -> AdvanceResult:
     # The new turn's entry: two steps on from battles, one from a resolution (one that waited
     # for results, or was cut between its two transactions), so its keys are the same either way.
@@ -253,7 +258,6 @@ async def _resolve(
         actor,
         now,
         force=force,
-        modules=modules,
         notices=notices,
     )
     after = await store.campaign(campaign.id)

@@ -25,15 +25,19 @@ from bot.services.window import orders_opening
 from rules import (
     Battle,
     BattleResult,
+    BattleSides,
+    BattleStatus,
     CampaignState,
     DeploymentProblem,
     Game,
     LegalOrders,
+    ModuleOrder,
     Order,
     Outcome,
     Rejection,
     SectorOptions,
     SideOrders,
+    battle_sides,
     check_deployment,
     enter_order,
     legal_orders,
@@ -83,6 +87,7 @@ class Refusal(StrEnum):
     AGREED = "agreed"  # both sides agreed on this result: only a GM changes it
     DISPUTED = "disputed"  # the result is disputed: the GMs decide (or a side accepts the other's)
     NOT_GM = "not_gm"  # only the campaign's GMs decide results
+    NOT_PLAYABLE = "not_playable"  # a chain battle that waits for, or lost, the one before
     NOT_OPEN_YET = "not_open_yet"  # the turn began but its orders window opens later
     CAMPAIGN_OVER = "campaign_over"  # the campaign has finished (or the GM ended it)
 
@@ -357,6 +362,41 @@ async def enter_orders(
         if after is None:
             return EntryResult(refusal=Refusal.WRONG_PHASE, lines=tuple(outcomes))
         return EntryResult(desk=after, lines=tuple(outcomes), changed=True, notices=notices)
+    return EntryResult(refusal=Refusal.BUSY)
+
+
+async def drop_module_order(
+    store: Store,
+    seat: Seat,
+    index: int,
+    expected: ModuleOrder,
+    now: datetime,
+    expected_turn: int | None = None,
+) -> EntryResult:
+    """Take back the side's module order ``index`` (a siege guard or card, which no sector
+    order replaces), if it is still ``expected``; saved as a draft like :func:`enter_orders`.
+    An order no longer there changes nothing."""
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    if refused is not None:
+        return refused
+    for _attempt in range(SAVE_ATTEMPTS):
+        opened = await open_desk(store, Seat(campaign, seat.member))
+        if opened.desk is None:
+            return EntryResult(refusal=opened.refusal)
+        desk = opened.desk
+        extra = list(desk.orders.extra)
+        if not 0 <= index < len(extra) or extra[index] != expected:
+            return EntryResult(desk=desk)
+        del extra[index]
+        orders = desk.orders.model_copy(update={"extra": tuple(extra)})
+        written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
+        if written is None:
+            continue
+        after, notices = written
+        if after is None:
+            return EntryResult(refusal=Refusal.WRONG_PHASE)
+        return EntryResult(desk=after, changed=True, notices=notices)
     return EntryResult(refusal=Refusal.BUSY)
 
 
@@ -680,6 +720,13 @@ class BattleDesk:
     reports: Mapping[int, BattleReport]
     reporters: Mapping[int, SideId | None]  # battle -> side of whoever reported it
     disputers: Mapping[int, SideId | None] = field(default_factory=dict)  # ... disputed it
+    status: Mapping[int, BattleSides] = field(default_factory=dict)  # chain battles' status
+
+    def playable(self, battle: Battle) -> bool:
+        """Whether the battle is fought on the results so far (a chain battle may wait for
+        the one before it, or not be played at all)."""
+        known = self.status.get(battle.id)
+        return known is None or known.status is BattleStatus.PLAYABLE
 
 
 async def battles_public_at(store: Store, seat: Seat, now: datetime) -> datetime | None:
@@ -719,8 +766,14 @@ async def open_battles(store: Store, seat: Seat, now: datetime) -> BattleDesk | 
         if report.disputed_by is not None:
             disputer = members.get(report.disputed_by)
             disputers[number] = disputer.side_id if disputer else None
+    effective = {n: found for n, r in reports.items() if (found := r.effective()) is not None}
     return BattleDesk(
-        campaign=campaign, battles=mine, reports=reports, reporters=reporters, disputers=disputers
+        campaign=campaign,
+        battles=mine,
+        reports=reports,
+        reporters=reporters,
+        disputers=disputers,
+        status=battle_sides(listed.battles, effective),
     )
 
 
@@ -753,6 +806,12 @@ async def _battle_for(
         return campaign, None, Refusal.NO_SUCH_BATTLE
     if not seat.is_gm and seat.side not in battle.participants():
         return campaign, battle, Refusal.NOT_PARTICIPANT
+    if battle.after is not None and listed is not None:
+        reports = await store.battle_reports(campaign.id, campaign.turn)
+        effective = {r.battle: found for r in reports if (found := r.effective()) is not None}
+        status = battle_sides(listed.battles, effective).get(battle.id)
+        if status is not None and status.status is not BattleStatus.PLAYABLE:
+            return campaign, battle, Refusal.NOT_PLAYABLE
     return campaign, battle, None
 
 

@@ -10,28 +10,42 @@ neither loses nor doubles a post.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from bot.services.deployment import sides_to_place
+from bot.services.dice import commitment_post, seeds_of
 from bot.services.posting import board_post, group_post, held_until, private_post
 from bot.services.records import summary_post
 from rules import (
+    Battle,
     BattleResult,
+    BattleStatus,
+    CampaignState,
+    DeploymentChoice,
+    DeploymentChoiceError,
     Game,
+    Roll,
     Ruleset,
     RulesModule,
     TurnResolution,
+    TurnSeeds,
+    battle_sides,
     builtin_map,
     check_results,
     deployed_state,
+    legal_late_orders,
     plan_battles,
     resolve_turn,
+    start_turn,
 )
+from rules.modules import BUILTIN_MODULES
+from rules.modules.siege import Adjustment, AdjustmentError, apply_adjustment
 from storage import (
+    AuditAction,
     Campaign,
     CampaignStatus,
     CampaignStore,
@@ -45,14 +59,80 @@ from storage import (
     TransitionResult,
     TurnInputs,
     UnreportedPolicy,
+    WriteOutcome,
 )
 from storage.models import SideId, UserId
 
 
-def game_for(campaign: Campaign, modules: Iterable[RulesModule] = ()) -> Game:
-    """The campaign's fixed rules: its map (built-in or its own) and its ruleset overrides."""
+def game_for(campaign: Campaign, modules: Iterable[RulesModule] = BUILTIN_MODULES) -> Game:
+    """The campaign's fixed rules: its map (built-in or its own), its ruleset overrides and the
+    rule modules it enables (MODULES.md), with their settings."""
     campaign_map = builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
     return Game.create(campaign_map, Ruleset.with_overrides(campaign.ruleset_overrides), modules)
+
+
+def playable_results(
+    battles: Sequence[Battle], results: Iterable[BattleResult]
+) -> tuple[BattleResult, ...]:
+    """``results`` without those of chain battles that are not played after all (an earlier
+    battle of the chain was not won: its result changed after the later one was reported)."""
+    given = {result.battle: result for result in results}
+    sides = battle_sides(battles, given, final=True)
+    return tuple(
+        result
+        for battle_id, result in given.items()
+        if battle_id in sides and sides[battle_id].status is BattleStatus.PLAYABLE
+    )
+
+
+async def turn_seeds(
+    store: Store, game: Game, campaign: Campaign, turn: int, now: datetime
+) -> TurnSeeds | None:
+    """The seeds a turn's rules draw from: made (and kept) when a module draws dice, else those
+    a ``/roll`` made, if any."""
+    if game.uses_dice():
+        return (await seeds_of(store, campaign.id, turn, now)).seeds
+    found = await store.turn_seeds(campaign.id, turn)
+    return None if found is None else found.seeds
+
+
+def apply_adjustments(
+    game: Game, state: CampaignState, adjustments: Iterable[Mapping[str, JsonValue]]
+) -> tuple[CampaignState, int]:
+    """``state`` with the GM's stored adjustments applied again in order (a correction made the
+    turn's start anew); those that no longer apply are left out. Returns the state and how many
+    were left out."""
+    dropped = 0
+    for data in adjustments:
+        try:
+            state = apply_adjustment(game, state, Adjustment.model_validate(data))
+        except (AdjustmentError, ValueError):
+            dropped += 1
+    return state, dropped
+
+
+async def next_turn_start(
+    store: Store,
+    game: Game,
+    campaign: Campaign,
+    state: CampaignState,
+    now: datetime,
+    adjustments: Iterable[Mapping[str, JsonValue]] = (),
+) -> tuple[CampaignState, tuple[Roll, ...], bool]:
+    """A turn's start from the state a resolution (or deployment) left: the GM's adjustments of
+    it applied again, then every module's ``begin_turn`` drawn from the turn's seeds (made now
+    if a module draws dice). Returns the state, what was drawn, and whether seeds were made for
+    it (their commitment is to be posted: the orders open with it, so before any order
+    exists). A module choice still pending (siege's starting weather) leaves the state as it
+    is: the turn starts when it is made (:func:`make_choice`), from the same seeds."""
+    state, _dropped = apply_adjustments(game, state, adjustments)
+    if not game.modules:
+        return state, (), False
+    seeds = await turn_seeds(store, game, campaign, state.turn, now)
+    if game.pending_choices(game.upgraded(state)):
+        return state, (), game.uses_dice()
+    started = start_turn(game, state, seeds)
+    return started.state, started.rolls, game.uses_dice()
 
 
 class FirstTurnOutcome(StrEnum):
@@ -74,11 +154,10 @@ class FirstTurnResult(BaseModel):
 
 
 async def begin_first_turn(
-    store: CampaignStore,
+    store: Store,
     campaign_id: int,
     actor: UserId | None,
     now: datetime,
-    modules: Iterable[RulesModule] = (),
     notices: Sequence[NewOutboxMessage] = (),
 ) -> FirstTurnResult:
     """End deployment: build turn 1's state from every side's placement and open the orders.
@@ -88,6 +167,9 @@ async def begin_first_turn(
     missing sides are named (the GM places them or accepts the default).
     A stored placement that breaks the deployment rules raises ``rules.DeploymentError``.
     ``notices`` (the strategists' "orders are open") are queued in the same transaction.
+    With rule modules, turn 1 begins through ``rules.start_turn`` and the seeds' commitment is
+    posted; a module choice still to make (siege's starting weather, MODULES.md S8) is asked of
+    the side that makes it, and the GMs are told.
     """
     campaign = await store.campaign(campaign_id)
     if campaign is None:
@@ -97,38 +179,42 @@ async def begin_first_turn(
     missing = tuple(side.id for side in sides_to_place(sides, placements))
     if missing:
         return FirstTurnResult(outcome=FirstTurnOutcome.MISSING_PLACEMENTS, missing=missing)
-    state = deployed_state(
-        game_for(campaign, modules), {side.id: placements[side.id].placement for side in sides}
-    )
+    game = game_for(campaign)
+    deployed = deployed_state(game, {side.id: placements[side.id].placement for side in sides})
     step = len(await store.phase_history(campaign_id)) + 1
-    transition = await store.transition(
-        campaign_id,
-        0,
-        Phase.DEPLOYMENT,
-        1,
-        Phase.ORDERS,
-        actor,
-        "deployment closed",
-        now,
-        new_status=CampaignStatus.RUNNING,
-        turn_start=state,
-        outbox=[
-            group_post(campaign, "map", f"step:{step}:map", turn=1),
-            board_post(campaign, f"step:{step}"),
-            *notices,
-        ],
-    )
+    async with store.atomic():
+        state, rolls, committed = await next_turn_start(store, game, campaign, deployed, now)
+        choices = await choice_posts(store, game, campaign, state, f"step:{step}")
+        transition = await store.transition(
+            campaign_id,
+            0,
+            Phase.DEPLOYMENT,
+            1,
+            Phase.ORDERS,
+            actor,
+            "deployment closed",
+            now,
+            new_status=CampaignStatus.RUNNING,
+            turn_start=state,
+            turn_start_rolls=rolls,
+            outbox=[
+                group_post(campaign, "map", f"step:{step}:map", turn=1),
+                *([commitment_post(campaign, 1, f"step:{step}")] if committed else []),
+                board_post(campaign, f"step:{step}"),
+                *notices,
+                *choices,
+            ],
+        )
     outcome = FirstTurnOutcome.STARTED if transition.applied else FirstTurnOutcome.NOT_STARTED
     return FirstTurnResult(outcome=outcome, transition=transition)
 
 
 async def publish_battle_list(
-    store: CampaignStore,
+    store: Store,
     campaign_id: int,
     turn: int,
     actor: UserId | None,
     now: datetime,
-    modules: Iterable[RulesModule] = (),
     post_at: datetime | None = None,
 ) -> TransitionResult:
     """Close the orders window: plan the battles from the stored orders, publish the list to the
@@ -145,7 +231,9 @@ async def publish_battle_list(
         # Nothing to plan: the compare-and-set says whether it was done already or is a conflict.
         return await store.publish_battles(campaign_id, turn, (), (), actor, now)
     inputs = await store.turn_inputs(campaign_id, turn)
-    plan = plan_battles(game_for(campaign, modules), inputs.state, inputs.orders)
+    game = game_for(campaign)
+    seeds = await turn_seeds(store, game, campaign, turn, now)
+    plan = plan_battles(game, inputs.state, inputs.orders, seeds)
     step = len(await store.phase_history(campaign_id)) + 1
     outbox = [
         held_until(
@@ -181,9 +269,175 @@ async def publish_battle_list(
                 side=member.side_id,
             )
             outbox.append(held_until(notice, post_at))
+    for side in inputs.state.sides() if game.modules else ():
+        if not any(legal_late_orders(game, inputs.state, plan, side).values()):
+            continue
+        for member in members:
+            if member.side_id == side and Role.STRATEGIST in member.roles:
+                notice = private_post(
+                    campaign,
+                    member.user_id,
+                    "late_window",
+                    f"step:{step}:late_window",
+                    turn=turn,
+                    side=side,
+                )
+                outbox.append(held_until(notice, post_at))
     return await store.publish_battles(
-        campaign_id, turn, plan.battles, plan.rejected, actor, now, outbox
+        campaign_id,
+        turn,
+        plan.battles,
+        plan.rejected,
+        actor,
+        now,
+        outbox,
+        rolls=plan.rolls,
+        modules=dict(plan.modules),
     )
+
+
+async def pending_choices(store: Store, campaign: Campaign) -> tuple[DeploymentChoice, ...]:
+    """The rule-module choices the current turn's start still waits for (siege: the starting
+    weather, after deployment); none without modules or before turn 1."""
+    game = game_for(campaign)
+    if not game.modules or campaign.turn < 1:
+        return ()
+    state = await store.turn_start(campaign.id, campaign.turn)
+    return () if state is None else game.pending_choices(game.upgraded(state))
+
+
+async def _reachable(store: Store, campaign: Campaign, members: Iterable[UserId]) -> list[UserId]:
+    """Those of ``members`` the bot can write to in private."""
+    wanted = list(members)
+    people = await store.people(wanted)
+    return [
+        user
+        for user in wanted
+        if (person := people.get(user)) is not None and person.can_receive_private
+    ]
+
+
+async def choice_posts(
+    store: Store, game: Game, campaign: Campaign, state: CampaignState, key: str
+) -> list[NewOutboxMessage]:
+    """For each rule-module choice ``state`` still waits for (siege: the starting weather): the
+    question to the choosing side's strategists (with the options as buttons), a note to the
+    GMs (they choose if the side has not by the time orders open), and the group's news."""
+    pending = game.pending_choices(game.upgraded(state)) if game.modules else ()
+    posts: list[NewOutboxMessage] = []
+    members = await store.members(campaign.id)
+    gms = await _reachable(store, campaign, [m.user_id for m in members if m.is_gm])
+    for choice in pending:
+        payload: dict[str, JsonValue] = {
+            "turn": state.turn,
+            "module": choice.module,
+            "choice": choice.key,
+            "side": choice.side,
+        }
+        if choice.side is not None:
+            deciders = [
+                m.user_id
+                for m in members
+                if m.side_id == choice.side and Role.STRATEGIST in m.roles
+            ]
+            posts += [
+                private_post(
+                    campaign, user, "module_choice", f"{key}:choice:{choice.key}", **payload
+                )
+                for user in await _reachable(store, campaign, deciders)
+            ]
+        posts += [
+            private_post(
+                campaign, gm, "module_choice_gm", f"{key}:choice_gm:{choice.key}", **payload
+            )
+            for gm in gms
+        ]
+        posts.append(
+            group_post(campaign, "module_choice_news", f"{key}:choice:{choice.key}", **payload)
+        )
+    return posts
+
+
+class ChoiceOutcome(StrEnum):
+    """What :func:`make_choice` did."""
+
+    MADE = "made"
+    NOT_ASKED = "not_asked"  # no such choice is pending (made already, or not this module's)
+    NOT_YOURS = "not_yours"  # neither the choosing side's strategist nor a GM
+    BAD_CHOICE = "bad_choice"  # not one of the options
+    CLOSED = "closed"  # the campaign moved on meanwhile (or another choice was stored first)
+
+
+async def make_choice(
+    store: Store,
+    campaign_id: int,
+    module: str,
+    value: JsonValue,
+    actor: UserId,
+    now: datetime,
+) -> ChoiceOutcome:
+    """Make a rule module's deployment choice (siege: ``{"weather": 0..7}``) for turn 1.
+
+    The choosing side's strategist makes it, or a GM; turn 1's start is built again from the
+    stored placements with the choice, begun from the turn's seeds (made when the orders
+    opened), and replaces the pending start (audited, compare-and-set). The group is told."""
+    campaign = await store.campaign(campaign_id)
+    if campaign is None or campaign.turn != 1 or campaign.phase is not Phase.ORDERS:
+        return ChoiceOutcome.CLOSED
+    game = game_for(campaign)
+    current = await store.turn_start(campaign_id, 1)
+    if current is None:
+        return ChoiceOutcome.CLOSED
+    pending = {choice.module: choice for choice in game.pending_choices(game.upgraded(current))}
+    choice = pending.get(module)
+    if choice is None:
+        return ChoiceOutcome.NOT_ASKED
+    member = await store.member(campaign_id, actor)
+    allowed = member is not None and (
+        member.is_gm or (member.side_id == choice.side and Role.STRATEGIST in member.roles)
+    )
+    if not allowed:
+        return ChoiceOutcome.NOT_YOURS
+    if not isinstance(value, dict) or value.get(choice.key) not in choice.options:
+        return ChoiceOutcome.BAD_CHOICE
+    sides = await store.sides(campaign_id)
+    placements = await store.placements(campaign_id)
+    try:
+        deployed = deployed_state(
+            game,
+            {side.id: placements[side.id].placement for side in sides if side.id in placements},
+            {module: value},
+        )
+    except DeploymentChoiceError:
+        return ChoiceOutcome.BAD_CHOICE
+    if deployed.armies != current.armies:
+        return ChoiceOutcome.CLOSED  # turn 1's start was changed since deployment
+    async with store.atomic():
+        state, rolls, _committed = await next_turn_start(store, game, campaign, deployed, now)
+        written = await store.replace_turn_start(
+            campaign_id,
+            1,
+            (Phase.ORDERS,),
+            current,
+            state,
+            actor,
+            AuditAction.DEPLOYMENT_CHOICE,
+            f"{module}: {choice.key}",
+            now,
+            rolls=rolls,
+            outbox=[
+                group_post(
+                    campaign,
+                    "module_choice_made",
+                    f"turn:1:choice:{module}:{choice.key}",
+                    module=module,
+                    choice=choice.key,
+                    chosen_by=actor,
+                ),
+                board_post(campaign, f"turn:1:choice:{module}"),
+            ],
+        )
+    return ChoiceOutcome.MADE if written is WriteOutcome.SAVED else ChoiceOutcome.CLOSED
 
 
 async def private_summaries(
@@ -270,7 +524,6 @@ async def resolve_and_store(
     now: datetime,
     *,
     force: bool = False,
-    modules: Iterable[RulesModule] = (),
     notices: Sequence[NewOutboxMessage] = (),
 ) -> ResolveResult:
     """Resolve ``turn`` from what is stored and start the next turn (or finish the game).
@@ -321,38 +574,43 @@ async def resolve_and_store(
             unreported=tuple(b for b in holding if b not in inputs.disputed),
             disputed=inputs.disputed,
         )
-    resolution = resolve_turn(
-        game_for(campaign, modules), inputs.state, inputs.orders, inputs.results
+    game = game_for(campaign)
+    results = playable_results(
+        inputs.battle_list.battles if inputs.battle_list else (), inputs.results
     )
+    resolution = resolve_turn(game, inputs.state, inputs.orders, results, inputs.seeds, inputs.late)
+    inputs = inputs.model_copy(update={"results": results})
     revision = len(await store.resolutions(campaign_id, turn, include_retired=True)) + 1
+    key = f"turn:{turn}:resolution:{revision}"
     summaries = await private_summaries(
-        store,
-        campaign,
-        "turn_result",
-        f"turn:{turn}:resolution:{revision}:summary",
-        inputs.state.sides(),
-        turn=turn,
+        store, campaign, "turn_result", f"{key}:summary", inputs.state.sides(), turn=turn
     )
-    stored = await store.store_resolution(
-        campaign_id,
-        Phase.RESOLUTION,
-        inputs,
-        resolution,
-        revision,
-        actor,
-        now,
-        [
-            group_post(campaign, "map", f"turn:{turn}:resolution:{revision}:map", turn=turn + 1),
-            board_post(campaign, f"turn:{turn}:resolution:{revision}"),
-            *(
-                (summary_post(campaign, f"turn:{turn}"),)
-                if resolution.report.game_over
-                else notices
-            ),
-            *summaries,
-        ],
-        reason=_forced_reason(unreported, inputs.disputed) if force else "",
-    )
+    async with store.atomic():
+        over = resolution.report.game_over
+        start, rolls, committed = (
+            (resolution.state, (), False)
+            if over
+            else await next_turn_start(store, game, campaign, resolution.state, now)
+        )
+        stored = await store.store_resolution(
+            campaign_id,
+            Phase.RESOLUTION,
+            inputs,
+            resolution,
+            revision,
+            actor,
+            now,
+            [
+                group_post(campaign, "map", f"{key}:map", turn=turn + 1),
+                *([commitment_post(campaign, turn + 1, key)] if committed else []),
+                board_post(campaign, key),
+                *((summary_post(campaign, f"turn:{turn}"),) if over else notices),
+                *summaries,
+            ],
+            reason=_forced_reason(unreported, inputs.disputed) if force else "",
+            next_start=start,
+            next_rolls=rolls,
+        )
     if stored.applied:
         outcome = ResolveOutcome.RESOLVED
     elif stored.outcome is TransitionOutcome.ALREADY_DONE or (
@@ -378,13 +636,14 @@ async def correct_result(
     actor: UserId,
     reason: str,
     now: datetime,
-    modules: Iterable[RulesModule] = (),
 ) -> CorrectionResult:
     """Fix battle results of the latest resolved turn and re-resolve it from its stored inputs.
 
-    The stored turn-start state, orders and results of the current resolution are replayed with
-    ``results`` put in place (as GM overrides); the new state replaces the next turn's start,
-    the old revision is kept as superseded, and a corrected map is queued. Raises
+    The stored turn-start state, orders, late orders and results of the current resolution are
+    replayed with ``results`` put in place (as GM overrides) and the turn's seeds (the same
+    rolls); results of chain battles no longer played are dropped. The new state, with the GM's
+    adjustments of the next turn applied again, replaces the next turn's start, the old
+    revision is kept as superseded, and a corrected map is queued. Raises
     ``rules.ResultsError`` for a result that does not fit the turn's battle list.
     """
     campaign = await store.campaign(campaign_id)
@@ -398,10 +657,15 @@ async def correct_result(
             message=f"turn {turn} of campaign {campaign_id} has no resolution",
         )
     old = current[-1]
-    check_results(old.report.battles, results)
+    game = game_for(campaign)
+    check_results(old.report.battles, results, game)
     fixed = {result.battle: result for result in old.results}
     fixed.update({result.battle: result for result in results})
-    ordered = tuple(fixed[battle.id] for battle in old.report.battles if battle.id in fixed)
+    ordered = playable_results(
+        old.report.battles,
+        (fixed[battle.id] for battle in old.report.battles if battle.id in fixed),
+    )
+    seeds = await store.turn_seeds(campaign_id, turn)
     inputs = TurnInputs(
         campaign_id=campaign_id,
         turn=turn,
@@ -409,8 +673,10 @@ async def correct_result(
         orders=old.orders,
         results=ordered,
         battle_list=battle_list,
+        late=old.late,
+        seeds=None if seeds is None else seeds.seeds,
     )
-    resolution = resolve_turn(game_for(campaign, modules), old.state, old.orders, ordered)
+    resolution = resolve_turn(game, old.state, old.orders, ordered, inputs.seeds, inputs.late)
     revision = len(await store.resolutions(campaign_id, turn, include_retired=True)) + 1
     summaries = await private_summaries(
         store,
@@ -420,6 +686,13 @@ async def correct_result(
         old.state.sides(),
         turn=turn,
         corrected=True,
+    )
+    adjustments = [record.adjustment for record in await store.adjustments(campaign_id, turn + 1)]
+    over = resolution.report.game_over
+    start, rolls, _committed = (
+        (resolution.state, (), False)
+        if over
+        else await next_turn_start(store, game, campaign, resolution.state, now, adjustments)
     )
     return await store.supersede_resolution(
         campaign_id,
@@ -431,7 +704,9 @@ async def correct_result(
         actor,
         reason,
         now,
-        [
+        next_start=start,
+        next_rolls=rolls,
+        outbox=[
             group_post(
                 campaign,
                 "corrected_map",

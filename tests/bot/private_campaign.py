@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, SendPhoto
 from aiogram.types import User
@@ -135,12 +136,24 @@ def photos(sent: list[Sent]) -> list[Sent]:
     return [s for s in sent if isinstance(s.method, SendPhoto)]
 
 
-async def open_table(telegram: FakeTelegram, store: Store, clock: ManualClock) -> Table:
-    """The campaign in deployment: three sides, six players who opened the bot, and the GM."""
+async def open_table(
+    telegram: FakeTelegram,
+    store: Store,
+    clock: ManualClock,
+    ruleset: dict[str, Any] | None = None,
+) -> Table:
+    """The campaign in deployment: three sides, six players who opened the bot, and the GM
+    (``ruleset``: its overrides, e.g. a siege)."""
     now = clock.now()
     await store.see_person(GM, "Game Master", None, "en", True, now)
     campaign = await store.create_campaign(
-        NewCampaign(chat_id=GROUP, title="Siege", created_by=GM, creator_name="Game Master"),
+        NewCampaign(
+            chat_id=GROUP,
+            title="Siege",
+            created_by=GM,
+            creator_name="Game Master",
+            ruleset_overrides=ruleset or {},
+        ),
         now,
     )
     users = {GM: telegram.user(GM, "Game Master")}

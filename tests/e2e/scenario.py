@@ -36,7 +36,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -667,11 +667,13 @@ async def create_campaign(
     unreported: str = "Draw without losses",
     rules: str | None = None,
     language: str | None = None,
+    before_open: Callable[[], Awaitable[object]] | None = None,
 ) -> int:
     """The GM runs /newcampaign in the group, answers each prompt by replying and presses the
     wizard's buttons; ``rules`` are typed overrides («sectors_to_win=2»), ``language`` the
     summary's language button («Русский»), ``deployment`` its end («3 days», «7 days»;
-    default: when the GM advances it). Opens deployment; returns the campaign id."""
+    default: when the GM advances it); ``before_open`` presses more settings from the summary.
+    Opens deployment; returns the campaign id."""
     gm, group = table.gm, table.group
     table.zone = next((z for z in ZONES if z.split("/")[-1] == zone), table.zone)
     await table.command(gm, "/newcampaign", group)
@@ -694,6 +696,8 @@ async def create_campaign(
         await table.reply(gm, prompt, rules)
     if language is not None:
         await table.press(gm, language, chat_id=group.id)
+    if before_open is not None:
+        await before_open()  # more settings from the summary (it must end on the summary)
     opened = await table.press(gm, "Open deployment", chat_id=group.id)
     join_button = _prefixed(JoinPress.__prefix__)
     begun = [m for m in opened[group.id] if m.button(join_button)]

@@ -28,7 +28,7 @@ from aiogram.methods import SendMessage, SendPhoto
 
 import bot.app  # noqa: F401 - imports every handler module, so every factory is defined
 from bot.app import build_dispatcher
-from bot.callbacks import JoinPress, JoinVerdict, LanguageChoice
+from bot.callbacks import JoinPress, JoinVerdict, LanguageChoice, LatePress, WeatherPick
 from bot.clock import ManualClock
 from bot.handlers.group.clock import ClockConfirm, ClockPress
 from bot.handlers.group.gm import GmPress, GroupLanguage
@@ -102,6 +102,18 @@ CALLBACKS: dict[str, Rule] = {
         "anyone in the group may ask to join (test_a_stranger_may_ask_to_join_and_no_more)",
     ),
     JoinChoice.__prefix__: Rule("private", EVERYONE, "only someone who asked to join"),
+    LatePress.__prefix__: Rule(
+        "private",
+        EVERYONE,
+        "only a strategist of the side holding the token, between the battle list and the "
+        "resolution of a siege (these campaigns have no siege: no card to play)",
+    ),
+    WeatherPick.__prefix__: Rule(
+        "private",
+        EVERYONE,
+        "only the choosing side's strategist or a GM, while a siege waits for its weather "
+        "(these campaigns have no siege: nobody has a choice to make)",
+    ),
     OrdersButton.__prefix__: Rule(
         "private",
         EVERYONE - {RITA},
@@ -162,6 +174,7 @@ COMMANDS = {
     "calendar": PUBLIC + "; in private: " + OWN,
     "history": "resolved turns only; in private: " + OWN,
     "stats": "battles of resolved turns only",
+    "roll": "a member rolls dice at the table (nothing secret); without dice: how to write them",
 }
 REFUSALS = {
     "newcampaign": "This chat already runs «Siege of Vraks»",
@@ -264,6 +277,13 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("lang", "ru"),
                 ("ok", ""),
                 ("cancel", ""),
+                ("go", "siege"),
+                ("sg", "on"),
+                ("tok", "f.1"),
+                ("tokdel", "F1"),
+                ("wc", "1"),
+                ("ask", "cards"),
+                ("ask", "rewards"),
             )
         ]
         group += [
@@ -293,6 +313,7 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("jpol", "approval"),
                 ("renames", ""),
                 ("rename", red),
+                ("adj", ""),
                 ("undo", ""),
                 ("undo!", ""),
                 ("end", ""),
@@ -319,6 +340,8 @@ async def _forged(table: HostileTable) -> list[str]:
         forged += group
     c = siege.id
     forged += [JoinChoice(c=c, s=red).pack(), JoinChoice(c=c, s=red, r="strategist").pack()]
+    forged += [WeatherPick(c=c, w=w).pack() for w in (2, 99)]
+    forged += [LatePress(c=c, t=turn, a=a, k=0).pack() for a in ("p", "x")]
     forged += [
         OrdersButton(campaign=c, turn=turn, action=action, sector=0, to=1, arg=arg, side=red).pack()
         for action, arg in (
@@ -335,6 +358,12 @@ async def _forged(table: HostileTable) -> list[str]:
             ("ok", -1),
             ("no", -1),
             ("map", -1),
+            ("sg", -1),
+            ("sa", 0),
+            ("sd", 0),
+            ("ss", -1),
+            ("sc", 0),
+            ("sx", 0),
         )
     ]
     forged += [

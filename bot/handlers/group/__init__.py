@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers.group import clock, gm, migration, setup, status
+from bot.handlers.group import clock, dice, gm, migration, setup, siege_gm, status
 
 
 def build() -> list[Router]:
     """The group screens' routers (each a new ``Router`` per dispatcher)."""
-    return [migration.build(), setup.build(), gm.build(), status.build(), clock.build()]
+    return [
+        migration.build(),
+        setup.build(),
+        gm.build(),
+        siege_gm.build(),
+        dice.build(),
+        status.build(),
+        clock.build(),
+    ]

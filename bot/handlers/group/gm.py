@@ -24,6 +24,7 @@ from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
 from bot.handlers.group.guards import (
+    ask,
     campaign_here,
     gm_member,
     no_campaign_text,
@@ -32,6 +33,7 @@ from bot.handlers.group.guards import (
     whole_number,
 )
 from bot.handlers.group.setup import joining_label, policy_label
+from bot.handlers.group.siege_gm import GM_ADJUST, adjust_question
 from bot.handlers.private.gm_prompts import (
     GM_PLACEMENT,
     GM_RENAME,
@@ -42,6 +44,7 @@ from bot.i18n import language_of
 from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
 from bot.services import campaigns, turns
+from bot.services.adjustments import may_adjust
 from bot.texts import (
     describe_deployment_problem,
     outcome_name,
@@ -113,6 +116,8 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
         rows.append([_button(_("⚔️ Battle results"), campaign, "results")])
     if campaign.phase is Phase.DEPLOYMENT:
         rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
+    if may_adjust(campaign):
+        rows.append([_button(_("🃏 Carry out a card (siege)"), campaign, "adj")])
     if campaign.phase is not Phase.SETUP:
         rows.append([_button(_("⚙️ Settings and sides"), campaign, "settings")])
         rows.append([_button(_("↩️ Undo the last step"), campaign, "undo")])
@@ -247,6 +252,7 @@ async def pressed(
         "jpol": _set_joining,
         "renames": _rename_list,
         "rename": _rename_prompt,
+        "adj": _adjust_prompt,
         "undo": _undo_confirm,
         "undo!": _undo,
         "end": _end_confirm,
@@ -977,6 +983,25 @@ async def _rename_prompt(ctx: GmContext, value: str) -> None:
     )
     await ctx.query.answer()
     await ctx.message.answer(rename_question(ctx.campaign, side.name))
+
+
+async def _adjust_prompt(ctx: GmContext, value: str) -> None:
+    """Ask the GM to type a card's effect (``bot.services.adjustments``) where the panel is (the
+    GM's private chat, or an old panel in the group)."""
+    if not may_adjust(ctx.campaign):
+        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    await ctx.store.set_prompt(
+        ctx.message.chat.id,
+        ctx.person.user_id,
+        ctx.campaign.id,
+        GM_ADJUST,
+        {"turn": ctx.campaign.turn},
+        ctx.message.message_id,
+        ctx.clock.now(),
+    )
+    await ctx.query.answer()
+    await ask(ctx.message, ctx.query.from_user, adjust_question(ctx.query.from_user))
 
 
 # ---- undo and end ----

@@ -16,6 +16,7 @@ GROUP_ONLY = (
     "pause",
     "resume",
     "extend",
+    "roll",
 )
 PRIVATE_ONLY = ("campaigns",)
 

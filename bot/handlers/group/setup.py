@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import unicodedata
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
@@ -42,10 +42,11 @@ from bot.handlers.group.guards import (
 from bot.middlewares import display_name
 from bot.moments import format_moment, zone_label
 from bot.posts.group import colour_mark, colour_name
-from bot.services import campaigns
+from bot.services import campaigns, siege_setup
 from bot.services.clockwork import AdvanceOutcome, advance
 from bot.texts import describe_map_problem, phase_name
 from rules import MapError, builtin_map
+from rules.table import ScoreMargins
 from storage import (
     Campaign,
     CampaignSettings,
@@ -145,9 +146,98 @@ def joining_label(policy: JoiningPolicy) -> str:
 
 def rules_label(campaign: Campaign) -> str:
     """The ruleset overrides, or "standard"."""
-    if not campaign.ruleset_overrides:
+    numbers = {
+        key: value
+        for key, value in campaign.ruleset_overrides.items()
+        if key not in ("modules", "module_settings")
+    }
+    if not numbers:
         return _("standard (RULES.md)")
-    return ", ".join(f"{key}={value}" for key, value in campaign.ruleset_overrides.items())
+    return ", ".join(f"{key}={value}" for key, value in numbers.items())
+
+
+def token_kind_name(kind: str) -> str:
+    """A token kind in words."""
+    return _("fortification") if kind == "fortification" else _("occult token")
+
+
+def siege_label(campaign: Campaign) -> str:
+    """Whether the Midnight Siege is on, and how many tokens stand on the map."""
+    overrides = campaign.ruleset_overrides
+    if not siege_setup.is_on(overrides):
+        return _("off")
+    count = len(siege_setup.map_tokens(campaign)) + len(siege_setup.gm_tokens(overrides))
+    return _("on: {n} tokens, weather steered from {sectors}").format(
+        n=count, sectors=", ".join(siege_setup.weather_control(campaign)) or _("no sector")
+    )
+
+
+def siege_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButton]]]:
+    """The siege settings: on or off, the tokens (the map's and the GM's), the weather-control
+    sectors, and buttons to place and remove tokens, toggle sectors, write cards and rewards."""
+    overrides = campaign.ruleset_overrides
+    shown = siege_setup.campaign_map(campaign)
+    sector_name = {
+        sector.id: sector.names.get(campaign.language, sector.name) for sector in shown.sectors
+    }
+    lines = [
+        _(
+            "Midnight Siege (MODULES.md): fortifications and occult tokens on the map, assaults "
+            "with dice, guards, the weather rose and victory points. Now: {state}."
+        ).format(state=siege_label(campaign))
+    ]
+    rows: list[list[InlineKeyboardButton]] = []
+    if not siege_setup.is_on(overrides):
+        rows.append([_button(_("🏰 Switch the siege on"), campaign, "sg", "on")])
+        return "\n".join(lines), rows
+    rows.append([_button(_("Switch the siege off"), campaign, "sg", "off")])
+    for token_id, kind, where in siege_setup.map_tokens(campaign):
+        lines.append(
+            _("• {id}: {kind} in {sector} (from the map)").format(
+                id=token_id, kind=token_kind_name(kind), sector=sector_name.get(where, where)
+            )
+        )
+    for token in siege_setup.gm_tokens(overrides):
+        lines.append(
+            _("• {id}: {kind} in {sector}").format(
+                id=token["id"],
+                kind=token_kind_name(token["kind"]),
+                sector=sector_name.get(token["sector"], token["sector"]),
+            )
+        )
+        rows.append(
+            [_button(_("✖ Remove {id}").format(id=token["id"]), campaign, "tokdel", token["id"])]
+        )
+    control = siege_setup.weather_control(campaign)
+    lines.append(
+        _("Weather is steered from: {sectors}.").format(
+            sectors=", ".join(sector_name.get(s, s) for s in control) or _("no sector yet")
+        )
+    )
+    lines.append(_("Place a token in a sector, or mark the sectors that steer the weather:"))
+    for sector in shown.sectors:
+        name = sector_name[sector.id]
+        rows.append(
+            [
+                _button(_("🏰 {sector}").format(sector=name), campaign, "tok", f"f.{sector.id}"),
+                _button(_("🔮 {sector}").format(sector=name), campaign, "tok", f"o.{sector.id}"),
+                _button(
+                    (_("🌬 ✔ {sector}") if sector.id in control else _("🌬 {sector}")).format(
+                        sector=name
+                    ),
+                    campaign,
+                    "wc",
+                    sector.id,
+                ),
+            ]
+        )
+    rows.append(
+        [
+            _button(_("🃏 Card texts"), campaign, "ask", "cards"),
+            _button(_("🎁 Rewards"), campaign, "ask", "rewards"),
+        ]
+    )
+    return "\n".join(lines), rows
 
 
 async def sides_lines(store: Store, campaign: Campaign) -> list[str]:
@@ -228,6 +318,10 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
             [_button(_("Draw without losses"), campaign, "pol", UnreportedPolicy.DRAW.value)],
             [_button(_("Wait for the GM"), campaign, "pol", UnreportedPolicy.WAIT_FOR_GM.value)],
         ]
+    elif step == "siege":
+        text, rows = siege_screen(campaign)
+        rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
+        return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
     elif step == "joining":
         text = _(
             "Joining: who may join once the campaign runs. A new player sees their side's "
@@ -256,6 +350,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _("Time zone: {zone}").format(zone=zone_label(campaign.time_zone, campaign.language)),
             _("Map: {map}").format(map=map_label(campaign)),
             _("Rules: {rules}").format(rules=rules_label(campaign)),
+            _("Midnight Siege: {siege}").format(siege=siege_label(campaign)),
             _("Sides:"),
             *(f"  {line}" for line in await sides_lines(store, campaign)),
             _("Schedule: {schedule}").format(schedule=schedule_label(campaign)),
@@ -263,6 +358,14 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
                 policy=policy_label(campaign.unreported_policy)
             ),
             _("Joining: {joining}").format(joining=joining_label(campaign.joining)),
+            _(
+                "Points to outcome: solid from {solid}, crushing from {crushing}, "
+                "slaughter from {slaughter}."
+            ).format(
+                solid=campaign.score_margins.solid,
+                crushing=campaign.score_margins.crushing,
+                slaughter=campaign.score_margins.slaughter,
+            ),
             _("Language of posts here: {language}").format(
                 language=LANGUAGE_NAMES[campaign.language]
             ),
@@ -286,6 +389,10 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _button(_("Joining"), campaign, "go", "joining"),
             _button(LANGUAGE_NAMES[other], campaign, "lang", other),
         ],
+        [
+            _button(_("🏰 Midnight Siege"), campaign, "go", "siege"),
+            _button(_("🎯 Points to outcome"), campaign, "ask", "margins"),
+        ],
         [_button(_("✅ Open deployment"), campaign, "ok")],
         [_button(_("✖ Cancel this campaign"), campaign, "cancel")],
     ]
@@ -296,7 +403,13 @@ T = TypeVar("T")
 
 # The wizard step a typed answer leads to; any other, the summary (a new campaign's title: the
 # time zone).
-_NEXT_STEP = {"setup.zone": "map", "setup.side": "sides", "setup.map": "sides"}
+_NEXT_STEP = {
+    "setup.zone": "map",
+    "setup.side": "sides",
+    "setup.map": "sides",
+    "setup.cards": "siege",
+    "setup.rewards": "siege",
+}
 
 
 # ---- commands and typed answers ----------------------------------------------------------------
@@ -429,13 +542,11 @@ async def typed_answer(
         if outcome is not campaigns.AddSideOutcome.ADDED:
             await ask_again(message, _add_side_refusal(outcome))
             return
-    elif prompt.field == "setup.rules":
-        try:
-            overrides = campaigns.parse_ruleset_overrides(text)
-        except campaigns.RulesetInputError as error:
-            await ask_again(message, _rules_help(error.field))
+    elif prompt.field in ("setup.rules", "setup.cards", "setup.rewards", "setup.margins"):
+        settings, refusal = _typed_settings(campaign, prompt.field, text)
+        if settings is None:
+            await ask_again(message, refusal)
             return
-        settings = CampaignSettings(ruleset_overrides=dict(overrides))
     else:
         await ask_again(message, _("Send the map as a TOML file, not as text."))
         return
@@ -480,7 +591,13 @@ async def uploaded_map(
             ),
         )
         return
-    campaign_id, settings = campaign.id, CampaignSettings(map=campaign_map)
+    campaign_id, settings = (
+        campaign.id,
+        CampaignSettings(
+            map=campaign_map,
+            ruleset_overrides=siege_setup.fitted(campaign.ruleset_overrides, campaign_map),
+        ),
+    )
     campaign = await _answered(
         store,
         message,
@@ -553,6 +670,77 @@ def _add_side_refusal(outcome: campaigns.AddSideOutcome) -> str:
             return _("A side's name is 1 to 64 characters: send another name.")
 
 
+def _typed_settings(
+    campaign: Campaign, field: str, text: str
+) -> tuple[CampaignSettings | None, str]:
+    """The settings after typed rule numbers (the siege settings kept), card or reward texts,
+    or the score-margin table; or ``None`` and why not."""
+    if field == "setup.margins":
+        numbers = text.replace(",", " ").replace("/", " ").split()
+        try:
+            margins = ScoreMargins(
+                solid=int(numbers[0]), crushing=int(numbers[1]), slaughter=int(numbers[2])
+            )
+        except (IndexError, ValueError):
+            return None, _(
+                "Send three growing numbers: the least margin for a solid, a crushing and a "
+                "slaughter victory, e.g. «1 5 10»."
+            )
+        return CampaignSettings(score_margins=margins), ""
+    changed, refusal = _typed_rules(campaign, field, text)
+    return (None, refusal) if changed is None else (CampaignSettings(ruleset_overrides=changed), "")
+
+
+def _typed_rules(campaign: Campaign, field: str, text: str) -> tuple[dict[str, Any] | None, str]:
+    """The overrides after typed rule numbers (the siege settings kept), card or reward texts;
+    or ``None`` and why not."""
+    try:
+        if field == "setup.rules":
+            kept = {
+                key: value
+                for key, value in campaign.ruleset_overrides.items()
+                if key in ("modules", "module_settings")
+            }
+            changed = {**campaigns.parse_ruleset_overrides(text), **kept}
+        elif field == "setup.cards":
+            changed = siege_setup.with_cards(campaign.ruleset_overrides, text, campaign.language)
+        else:
+            changed = siege_setup.with_rewards(campaign.ruleset_overrides, text, campaign.language)
+    except campaigns.RulesetInputError as error:
+        return None, _rules_help(error.field)
+    except siege_setup.SiegeInputError as error:
+        return None, _siege_input_help(field, error.line)
+    refused = siege_setup.problem(campaign, changed)
+    if refused is not None:
+        return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])
+    return changed, ""
+
+
+def _siege_input_help(field: str, line: int) -> str:
+    where = (
+        _("Line {line} cannot be used.").format(line=line)
+        if line
+        else _("Nothing to use was found.")
+    )
+    if field == "setup.cards":
+        return (
+            where
+            + " "
+            + _(
+                "Write one card a line: «O1: what the card does», or «O1 weather: …» for a card "
+                "that moves the weather one step; «-» removes all cards."
+            )
+        )
+    return (
+        where
+        + " "
+        + _(
+            "Write one reward a line: a price from 1 to 1000, a space, the text; «default» "
+            "restores the standard list."
+        )
+    )
+
+
 def _rules_help(field: str) -> str:
     names = ", ".join(campaigns.TYPED_RULE_FIELDS)
     shown = field if len(field) <= 32 else field[:31] + "…"
@@ -594,7 +782,16 @@ async def pressed(
         return
     now = clock.now()
     action, value = callback_data.a, callback_data.v
-    if action == "ask" and value in ("title", "zone", "map", "side", "rules"):
+    if action == "ask" and value in (
+        "title",
+        "zone",
+        "map",
+        "side",
+        "rules",
+        "cards",
+        "rewards",
+        "margins",
+    ):
         await store.set_prompt(
             query.message.chat.id,
             person.user_id,
@@ -641,12 +838,24 @@ async def _change(
     now, actor = clock.now(), person.user_id
     settings: CampaignSettings | None = None
     step, note = "summary", None
-    if action == "go" and (value in STEPS or value == "joining"):
+    if action == "go" and (value in STEPS or value in ("joining", "siege")):
         step = value
+    elif action in ("sg", "tok", "tokdel", "wc"):
+        overrides = _siege_change(campaign, action, value)
+        if overrides is None:
+            return None
+        refused = siege_setup.problem(campaign, overrides)
+        if refused is None:
+            settings = CampaignSettings(ruleset_overrides=overrides)
+        else:
+            note = _("The rules refuse that setting: {problem}").format(problem=refused[:150])
+        step = "siege"
     elif action == "tz" and value in ZONES:
         settings, step = campaigns.zone_change(campaign, value), "map"
     elif action == "map" and value == "planet-5":
-        settings, step = CampaignSettings(map="planet-5"), "sides"
+        overrides = siege_setup.fitted(campaign.ruleset_overrides, builtin_map("planet-5"))
+        settings = CampaignSettings(map="planet-5", ruleset_overrides=overrides)
+        step = "sides"
     elif action == "col":
         side_id, _sep, key = value.partition(".")
         colour = campaigns.colour_by_key(key)
@@ -678,6 +887,30 @@ async def _change(
     return campaign, step, note
 
 
+def _siege_change(campaign: Campaign, action: str, value: str) -> dict[str, Any] | None:
+    """The overrides after a siege button, or ``None`` for a button that does not fit."""
+    overrides = campaign.ruleset_overrides
+    sectors = set(siege_setup.campaign_map(campaign).sector_ids())
+    if action == "sg" and value in ("on", "off"):
+        return siege_setup.switched(overrides, value == "on")
+    if not siege_setup.is_on(overrides):
+        return None
+    if action == "tok":
+        kind, _sep, sector = value.partition(".")
+        if kind not in ("f", "o") or sector not in sectors:
+            return None
+        if len(siege_setup.gm_tokens(overrides)) >= siege_setup.MAX_TOKENS:
+            return None
+        return siege_setup.with_token(
+            campaign, "fortification" if kind == "f" else "occult", sector
+        )
+    if action == "tokdel" and value in {t["id"] for t in siege_setup.gm_tokens(overrides)}:
+        return siege_setup.without_token(overrides, value)
+    if action == "wc" and value in sectors:
+        return siege_setup.with_weather_control(campaign, value)
+    return None
+
+
 def _ask_text(what: str, name: str) -> str:
     asks = {
         "title": _("{name}, reply to this message with the campaign's new name."),
@@ -689,6 +922,20 @@ def _ask_text(what: str, name: str) -> str:
         "rules": _(
             "{name}, reply with rule overrides as name=number, e.g. «start_armies=12 "
             "sectors_to_win=4», or «default» for the standard rules."
+        ),
+        "cards": _(
+            "{name}, reply with the cards of the occult tokens, one a line: «O1: what the card "
+            "does». Write «O1 weather: …» for a card that moves the weather one step (the bot "
+            "does that itself). «-» removes all cards."
+        ),
+        "margins": _(
+            "{name}, reply with the score-margin table: three growing numbers, the least "
+            "margin of points for a solid, a crushing and a slaughter victory, e.g. «1 5 10»."
+        ),
+        "rewards": _(
+            "{name}, reply with the reward list, one item a line: the price in victory points, "
+            "then the text, e.g. «3 A simple cheque with history». «default» restores the "
+            "standard list."
         ),
     }
     return asks[what].format(name=name)

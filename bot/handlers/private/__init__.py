@@ -9,7 +9,9 @@ from bot.handlers.private import (
     campaigns,
     deployment,
     gm_prompts,
+    late,
     orders,
+    siege,
     typed,
     verdicts,
 )
@@ -25,5 +27,7 @@ def build() -> list[Router]:
         battles.build(),
         verdicts.build(),
         campaigns.build(),
+        siege.build(),
+        late.build(),
         typed.build(),
     ]

@@ -5,6 +5,7 @@ by the deadline stands); a GM's decision (``verdicts``, or the group's GM tools)
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from aiogram import Bot, Router
@@ -31,6 +32,7 @@ from bot.services.orders import (
 from bot.services.turns import game_for
 from bot.texts import describe_battle, outcome_name
 from rules import Battle, BattleResult
+from rules.table import ScoreMargins, outcome_for_scores
 from storage import Person, Store
 
 KIND = "battles"
@@ -73,6 +75,87 @@ async def show_battles(message: Message, store: Store, clock: Clock, person: Per
         return
     if message.bot is not None:
         await show_screen(message.bot, store, clock, seat, KIND, message.chat.id, *view, None)
+
+
+_SCORES = re.compile(
+    r"^\s*(?:battle|бой|№)?\s*(\d{1,3})\s*[:.)]?\s+(\d{1,6})\s*(?:[:\-–—x×/]|vs|на)?\s*(\d{1,6})\s*$",
+    re.IGNORECASE,
+)
+
+
+def margins_words(margins: ScoreMargins) -> str:
+    """The campaign's score-margin table in one line."""
+    return _(
+        "Points to outcome here: a margin under {solid} is a draw, from {solid} a solid "
+        "victory, from {crushing} crushing, from {slaughter} a slaughter."
+    ).format(solid=margins.solid, crushing=margins.crushing, slaughter=margins.slaughter)
+
+
+async def typed_scores(message: Message, store: Store, clock: Clock, seat: Seat) -> bool:
+    """A battle's final scores typed as «1: 1450 1210» (attacker's first): the outcome the
+    campaign's score-margin table suggests, with a button to report it. ``False`` if the text
+    is not scores (the caller answers it)."""
+    found = _SCORES.match(message.text or "")
+    if found is None:
+        return False
+    desk = await open_battles(store, seat, clock.now())
+    battle_id, first, second = (int(found.group(i)) for i in (1, 2, 3))
+    battle = None if desk is None else next((b for b in desk.battles if b.id == battle_id), None)
+    if desk is None or battle is None:
+        await message.answer(screens.refusal_words(Refusal.NO_SUCH_BATTLE, seat.campaign))
+        return True
+    names = await side_names(store, seat.campaign.id)
+    attacker, defender = battle.attacker, battle.defender
+    margins = desk.campaign.score_margins
+    outcome, winner = outcome_for_scores(margins, {attacker: first, defender: second})
+    suggestion = (
+        _("{side} won, {outcome}").format(
+            side=names.get(winner, winner), outcome=outcome_name(outcome)
+        )
+        if winner is not None
+        else outcome_name(outcome)
+    )
+    text = "\n".join(
+        [
+            _("Battle {id}: {attacker} {a}, {defender} {b}; margin {margin}.").format(
+                id=battle.id,
+                attacker=names.get(attacker, attacker),
+                a=first,
+                defender=names.get(defender, defender),
+                b=second,
+                margin=abs(first - second),
+            ),
+            margins_words(margins),
+            _("Suggested result: {result}. Report it, or choose another.").format(
+                result=suggestion
+            ),
+        ]
+    )
+    code = screens.CODE_OF_OUTCOME[outcome]
+    report = ResultButton(
+        campaign=desk.campaign.id,
+        turn=desk.campaign.turn,
+        battle=battle.id,
+        action="win" if winner is not None else "out",
+        outcome=code,
+        winner=battle.participants().index(winner) if winner is not None else -1,
+    )
+    other = ResultButton(
+        campaign=desk.campaign.id, turn=desk.campaign.turn, battle=battle.id, action="pick"
+    )
+    keyboard = screens.Keyboard(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text=_("✅ Report: {result}").format(result=suggestion),
+                    callback_data=report.pack(),
+                )
+            ],
+            [InlineKeyboardButton(text=_("Choose another result"), callback_data=other.pack())],
+        ]
+    )
+    await message.answer(text, reply_markup=keyboard)
+    return True
 
 
 def _outcome_keyboard(data: ResultButton) -> screens.Keyboard:
@@ -169,6 +252,11 @@ async def press(
                 *describe_battle(battle, game_for(desk.campaign).map, names, screens.language()),
                 "",
                 question.format(id=battle.id),
+                _(
+                    "Ended on points? Type the scores here, the attacker's first: «{id}: 1450 "
+                    "1210»."
+                ).format(id=battle.id),
+                margins_words(desk.campaign.score_margins),
             ]
         )
         await show_screen(

@@ -17,13 +17,14 @@ from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import answer_text, pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
-from bot.order_text import Vocabulary, parse_orders_text
+from bot.order_text import Vocabulary, parse_orders_text, siege_tokens
 from bot.rendering import MapDrawer
 from bot.services.orders import (
     Desk,
     EntryResult,
     Refusal,
     Seat,
+    drop_module_order,
     enter_orders,
     gm_overview,
     open_desk,
@@ -32,7 +33,8 @@ from bot.services.orders import (
 from bot.services.turns import game_for
 from bot.services.window import orders_opening
 from bot.texts import describe_rejection
-from rules import Attack, CampaignState, Fortify, Move, Reinforce
+from rules import Attack, CampaignState, Fortify, ModuleOrder, Move, Reinforce
+from rules.modules import siege
 from storage import Person, Phase, Store
 
 KIND = "orders"
@@ -114,7 +116,9 @@ async def typed_orders(
     desk = opened.desk
     sides = await store.sides(seat.campaign.id)
     vocabulary = Vocabulary.build(
-        desk.game.map, {side.id: [side.name] for side in sides if side.id in desk.state.armies}
+        desk.game.map,
+        {side.id: [side.name] for side in sides if side.id in desk.state.armies},
+        siege_tokens(desk.state.modules),
     )
     parsed = parse_orders_text(message.text or "", vocabulary)
     readable = [line.orders for line in parsed if line.problem is None]
@@ -140,6 +144,23 @@ async def typed_orders(
 def _sector(desk: Desk, index: int) -> str | None:
     sectors = desk.game.map.sector_ids()
     return sectors[index] if 0 <= index < len(sectors) else None
+
+
+def _siege_order_of(desk: Desk, data: OrdersButton) -> ModuleOrder | None:
+    """The siege order a siege button gives (:data:`screens.SIEGE_ACTIONS`), or ``None``."""
+    tokens = screens.siege_token_ids(desk)
+    token = tokens[data.arg] if 0 <= data.arg < len(tokens) else None
+    sector = _sector(desk, data.sector)
+    match data.action:
+        case "sa" if token is not None and sector is not None and data.to in (0, 1):
+            return siege.assault(sector, token, "weather" if data.to == 1 else "vp")
+        case "sd" if token is not None and sector is not None:
+            return siege.guard(token, sector)
+        case "ss" if sector is not None:
+            return siege.steer(sector)
+        case "sc" if token is not None and data.to in (0, 1):
+            return siege.play_card(token, "after" if data.to == 1 else "before")
+    return None
 
 
 def _order_of(desk: Desk, data: OrdersButton) -> Move | Attack | Fortify | Reinforce | None:
@@ -189,6 +210,16 @@ async def press(
         return
     desk = opened.desk
     action = callback_data.action
+    if action in screens.SIEGE_ACTIONS:
+        siege_order = _siege_order_of(desk, callback_data)
+        if siege_order is None:
+            await query.answer(_("That button is not valid any more."), show_alert=True)
+            return
+        await _give(query, store, clock, bot, seat, desk, siege_order)
+        return
+    if action == "sx":
+        await _drop(query, store, clock, bot, seat, desk, callback_data.arg)
+        return
     order = _order_of(desk, callback_data) if action in ("n", "at", "fo", "rs") else None
     if action in ("n", "at", "fo", "rs"):
         if order is None:
@@ -243,6 +274,8 @@ async def _navigate(
             view = screens.move_count_screen(desk, sector, to)
         case "rf":
             view = screens.reinforce_screen(desk)
+        case "sg":
+            view = screens.siege_screen(desk, names)
         case "rev":
             await _show_review(query, store, clock, bot, seat, desk)
             await send_side_map(bot, store, maps, query.from_user.id, desk)
@@ -275,7 +308,7 @@ async def _give(
     bot: Bot,
     seat: Seat,
     desk: Desk,
-    order: Move | Attack | Fortify | Reinforce,
+    order: Move | Attack | Fortify | Reinforce | ModuleOrder,
 ) -> None:
     result: EntryResult = await enter_orders(store, seat, [[order]], clock.now(), desk.turn)
     if result.desk is None:
@@ -295,11 +328,45 @@ async def _give(
     await query.answer(screens.change_toast(order, result.desk, names))
     after = result.desk
     sector = order.sector
-    if isinstance(order, Attack) and (options := after.attack_options(sector)) and options.attack:
+    if isinstance(order, ModuleOrder) or (
+        isinstance(order, Fortify) and desk.orders.module_order_in(order.sector) is not None
+    ):
+        view = screens.siege_screen(after, names)
+    elif (
+        isinstance(order, Attack)
+        and sector is not None
+        and (options := after.attack_options(sector))
+        and options.attack
+    ):
         view = screens.sector_screen(after, sector, names)
     else:
         view = await home_screen(store, after)
     await _edit(query, store, clock, bot, seat, *view)
+
+
+async def _drop(
+    query: CallbackQuery,
+    store: Store,
+    clock: Clock,
+    bot: Bot,
+    seat: Seat,
+    desk: Desk,
+    index: int,
+) -> None:
+    """Take back a siege guard or card (``index`` in the set's module orders)."""
+    extra = desk.orders.extra
+    if not 0 <= index < len(extra):
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    result = await drop_module_order(store, seat, index, extra[index], clock.now(), desk.turn)
+    if result.desk is None:
+        await query.answer(
+            screens.refusal_words(result.refusal or Refusal.STALE, seat.campaign), show_alert=True
+        )
+        return
+    await query.answer(_("Taken back.") if result.changed else _("Nothing changed."))
+    names, _side, _editor = await _words(store, result.desk)
+    await _edit(query, store, clock, bot, seat, *screens.siege_screen(result.desk, names))
 
 
 async def _show_review(

@@ -17,7 +17,7 @@ from bot import texts
 from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton, VerdictButton
 from bot.map_views import map_labels, side_views
 from bot.moments import format_moment
-from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement
+from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -41,10 +41,12 @@ from rules import (
     Attack,
     Battle,
     BattleResult,
+    BattleStatus,
     CampaignMap,
     CampaignState,
     DeploymentProblem,
     Fortify,
+    ModuleOrder,
     Move,
     Order,
     OrderRule,
@@ -52,6 +54,7 @@ from rules import (
     Reinforce,
     SideOrders,
 )
+from rules.modules.siege import NAME as SIEGE
 from rules.render import MapView, PrivateOrders
 from storage import BattleReport, Campaign, Phase, Side, UnreportedPolicy
 
@@ -169,6 +172,11 @@ def refusal_words(
             return _("Only the campaign's GMs decide results.")
         case Refusal.NO_SUCH_BATTLE:
             return _("There is no such battle on this turn's list (/battles shows them).")
+        case Refusal.NOT_PLAYABLE:
+            return _(
+                "This battle of a siege chain is not fought now: it waits for the battle "
+                "before it, or that battle did not go its way (/battles shows which)."
+            )
         case Refusal.NO_REPORT:
             return _("Nothing is reported for this battle yet.")
         case Refusal.REPORT_CHANGED:
@@ -252,6 +260,10 @@ def _short_order(desk: Desk, sector: str, names: Names) -> str:
     move = desk.orders.move_from(sector)
     if move is not None:
         return f"→ {move.to} ×{move.count}"
+    claim = desk.orders.module_order_in(sector)
+    if claim is not None and not desk.orders.attacks_in(sector):
+        token = claim.data.get("token")
+        return f"🏰 {token}" if token is not None else "🌬"
     attacks = desk.orders.attacks_in(sector)
     if attacks:
         targets = ", ".join(dict.fromkeys(names.get(a.target, a.target) for a in attacks))
@@ -283,6 +295,8 @@ def orders_keyboard(desk: Desk, names: Names) -> Keyboard:
             )
         ]
     )
+    if desk.listing().modules.get(SIEGE) or desk.orders.extra:
+        rows.append([_button(_("🏰 Siege orders"), _orders_button(desk, "sg"))])
     rows.append(
         [
             _button(_("📋 Review and confirm"), _orders_button(desk, "rev")),
@@ -290,6 +304,69 @@ def orders_keyboard(desk: Desk, names: Names) -> Keyboard:
         ]
     )
     return Keyboard(inline_keyboard=rows)
+
+
+SIEGE_ACTIONS = ("sa", "sd", "ss", "sc")
+"""Siege buttons: assault (``arg`` token, ``to`` 1 for the weather reward), guard (``sector``
+the guarding sector, ``arg`` token), steer (``sector``), card (``arg`` token, ``to`` 1 after)."""
+
+
+def siege_token_ids(desk: Desk) -> list[str]:
+    """The siege tokens of the turn start, in state order (buttons name them by index)."""
+    return list(siege_tokens(desk.state.modules))
+
+
+def siege_button(desk: Desk, order: ModuleOrder) -> str | None:
+    """The button data that gives ``order``; ``None`` if it is not a siege order."""
+    data = order.data
+    tokens = siege_token_ids(desk)
+    token = tokens.index(str(data["token"])) if data.get("token") in tokens else -1
+    match data.get("order"):
+        case "assault":
+            weather = 1 if data.get("reward") == "weather" else 0
+            return _orders_button(desk, "sa", str(data["sector"]), arg=token, to=weather)
+        case "guard":
+            return _orders_button(desk, "sd", str(data["from"]), arg=token)
+        case "steer":
+            return _orders_button(desk, "ss", str(data["sector"]))
+        case "play_card":
+            return _orders_button(
+                desk, "sc", arg=token, to=1 if data.get("window") == "after" else 0
+            )
+    return None
+
+
+def siege_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
+    """The side's siege orders now, a button for every siege order it may add, and one to take
+    back each it gave."""
+    map_ = desk.game.map
+    given = [describe_order(order, map_, names, language()) for order in desk.orders.extra]
+    lines = [
+        _("🏰 Siege orders for turn {turn}.").format(turn=desk.turn),
+        *(f"• {line}" for line in given),
+    ]
+    if not given:
+        lines.append(_("None given yet."))
+    offered = desk.listing().modules.get(SIEGE, ())
+    lines.append(
+        _("Add one below; an assault or steering is its sector's order for the turn.")
+        if offered
+        else _("No other siege order is possible now.")
+    )
+    rows: list[list[InlineKeyboardButton]] = []
+    for order in offered:
+        data = siege_button(desk, order)
+        if data is not None:
+            rows.append([_button(describe_order(order, map_, names, language()), data)])
+    for index, order in enumerate(desk.orders.extra):
+        words = describe_order(order, map_, names, language())
+        if order.claims_sector and order.sector is not None:
+            data = _orders_button(desk, "fo", order.sector)
+        else:
+            data = _orders_button(desk, "sx", arg=index)
+        rows.append([_button(_("✖ {order}").format(order=words), data)])
+    rows.append([_button(_("◀ Back"), _orders_button(desk, "home"))])
+    return "\n".join(lines), Keyboard(inline_keyboard=rows)
 
 
 def sector_screen(desk: Desk, sector: str, names: Names) -> tuple[str, Keyboard]:
@@ -499,6 +576,11 @@ def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
             sides = ", ".join(names.get(s, s) for s in desk.state.sides())
             return _("There is no side «{word}». Sides: {sides}.").format(
                 word=line.word, sides=sides
+            )
+        case LineProblem.UNKNOWN_TOKEN:
+            tokens = ", ".join(siege_tokens(desk.state.modules)) or _("none")
+            return _("There is no token «{word}». Tokens: {tokens}.").format(
+                word=line.word, tokens=tokens
             )
         case LineProblem.MISSING_COUNT:
             return _("How many armies move? Add the count, e.g. 2 -> 1 x2.")
@@ -783,7 +865,7 @@ def battle_buttons(
     campaign = desk.campaign
     report = desk.reports.get(battle.id)
     rows: list[list[InlineKeyboardButton]] = []
-    fighting = side if side in battle.participants() else None
+    fighting = side if side in battle.participants() and desk.playable(battle) else None
     reported = report.reported if report is not None else None
     if fighting is not None and report is not None and report.override is None:
         reporter = desk.reporters.get(battle.id)
@@ -826,6 +908,16 @@ def battle_buttons(
     return rows
 
 
+def chain_status(desk: BattleDesk, battle: Battle) -> list[str]:
+    """A chain battle not (yet) fought: why."""
+    known = desk.status.get(battle.id)
+    if known is None or known.status is BattleStatus.PLAYABLE:
+        return []
+    if known.status is BattleStatus.WAITING:
+        return [_("⏳ It waits for the result of battle {after}.").format(after=battle.after)]
+    return [_("✖ Not played: battle {after} did not go its way.").format(after=battle.after)]
+
+
 def battles_screen(
     desk: BattleDesk,
     map_: CampaignMap,
@@ -845,6 +937,7 @@ def battles_screen(
     for battle in desk.battles:
         lines.append("")
         lines.extend(describe_battle(battle, map_, names, language()))
+        lines.extend(chain_status(desk, battle))
         lines.append(
             report_status(
                 desk.reports.get(battle.id),

@@ -9,6 +9,7 @@ from aiogram.types import Message
 from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import seat_or_answer
+from bot.handlers.private.battles import typed_scores
 from bot.handlers.private.deployment import typed_placement
 from bot.handlers.private.orders import typed_orders
 from bot.services.orders import Refusal
@@ -37,6 +38,8 @@ async def typed(message: Message, store: Store, clock: Clock, person: Person) ->
                 await message.answer(screens.refusal_words(Refusal.NOT_STRATEGIST, seat.campaign))
             else:
                 await typed_orders(message, store, clock, person, seat)
+        case Phase.BATTLES | Phase.RESOLUTION if await typed_scores(message, store, clock, seat):
+            return
         case _:
             await message.answer(screens.refusal_words(Refusal.WRONG_PHASE, seat.campaign))
 

@@ -1,0 +1,215 @@
+"""Posts of rule modules and auditable dice: seed commitments, the deployment choice (siege's
+starting weather), the table's ``/roll`` news in private."""
+
+from __future__ import annotations
+
+from aiogram.utils.i18n import gettext as _
+
+from bot.posts import Post, PostContext, Renderer
+from bot.services.late import late_desk
+from bot.services.turns import game_for
+from bot.siege_screens import late_screen, weather_keyboard, weather_name, weather_text
+from bot.siege_texts import describe_adjustment
+from rules import commitment
+from rules.modules.siege import NAME as SIEGE
+from rules.modules.siege import Adjustment, load
+from storage import Campaign, OutboxMessage
+
+
+def _int(message: OutboxMessage, key: str) -> int | None:
+    value = message.payload.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+async def _campaign(context: PostContext, message: OutboxMessage) -> Campaign | None:
+    if message.campaign_id is None:
+        return None
+    return await context.store.campaign(message.campaign_id)
+
+
+def _language(context: PostContext) -> str:
+    return context.i18n.current_locale
+
+
+async def render_seeds_committed(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The group: the SHA-256 of a turn's two seeds, posted as its orders open."""
+    campaign = await _campaign(context, message)
+    turn = _int(message, "turn")
+    if campaign is None or turn is None:
+        return None
+    seeds = await context.store.turn_seeds(campaign.id, turn)
+    if seeds is None:
+        return None
+    return Post(
+        text="\n".join(
+            [
+                _("🎲 Turn {turn}: the dice are sealed before any order is given.").format(
+                    turn=turn
+                ),
+                _("SHA-256 of the roll seed: {hash}").format(hash=commitment(seeds.roll)),
+                _("SHA-256 of the deal seed: {hash}").format(hash=commitment(seeds.deal)),
+                _(
+                    "The roll seed is revealed in the turn's summary, the deal seed when the "
+                    "campaign ends; anyone can then check every roll (python -m rules "
+                    "verify-rolls)."
+                ),
+            ]
+        )
+    )
+
+
+async def _choice_pending(context: PostContext, campaign: Campaign) -> bool:
+    state = await context.store.turn_start(campaign.id, 1)
+    if state is None or campaign.turn != 1:
+        return False
+    game = game_for(campaign)
+    return bool(game.pending_choices(game.upgraded(state)))
+
+
+async def render_module_choice(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The choosing side's strategist: pick the starting weather (buttons)."""
+    campaign = await _campaign(context, message)
+    if campaign is None or not await _choice_pending(context, campaign):
+        return None
+    return Post(
+        text=_(
+            "{title}: your side chooses the starting weather of the siege. Pick one of the "
+            "eight states of the wind rose; the orders close only after it is chosen."
+        ).format(title=campaign.title),
+        keyboard=weather_keyboard(campaign, _language(context)),
+    )
+
+
+async def render_module_choice_gm(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The GMs: a side chooses the starting weather; they may choose for it."""
+    campaign = await _campaign(context, message)
+    if campaign is None or not await _choice_pending(context, campaign):
+        return None
+    side = message.payload.get("side")
+    sides = {s.id: s.name for s in await context.store.sides(campaign.id)}
+    return Post(
+        text=_(
+            "{title}: {side} chooses the starting weather of the siege. The orders do not "
+            "close until it is chosen; you may choose for the side here."
+        ).format(title=campaign.title, side=sides.get(str(side), str(side))),
+        keyboard=weather_keyboard(campaign, _language(context)),
+    )
+
+
+async def render_module_choice_news(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The group: who chooses the starting weather."""
+    campaign = await _campaign(context, message)
+    if campaign is None or not await _choice_pending(context, campaign):
+        return None
+    side = message.payload.get("side")
+    sides = {s.id: s.name for s in await context.store.sides(campaign.id)}
+    return Post(
+        text=_(
+            "🌬 {side} chooses the starting weather of the siege (the last side to deploy). "
+            "The orders close only after it is chosen."
+        ).format(side=sides.get(str(side), str(side)))
+    )
+
+
+async def render_module_choice_made(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The group: the starting weather was chosen."""
+    campaign = await _campaign(context, message)
+    if campaign is None:
+        return None
+    state = await context.store.turn_start(campaign.id, 1)
+    if state is None:
+        return None
+    weather = load(state.modules.get(SIEGE)).weather
+    if weather is None:
+        return None
+    language = _language(context)
+    lines = [
+        _("🌬 The starting weather is chosen: {weather}.").format(
+            weather=weather_name(campaign, weather, language)
+        )
+    ]
+    text = weather_text(campaign, weather, language)
+    if text:
+        lines.append(text)
+    return Post(text="\n".join(lines))
+
+
+async def render_table_roll(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The other side of a battle: dice were rolled for it at the table."""
+    campaign = await _campaign(context, message)
+    turn, k = _int(message, "turn"), _int(message, "k")
+    if campaign is None or turn is None or k is None:
+        return None
+    context_id = _int(message, "context")
+    where = "group" if context_id is None else str(context_id)
+    found = [
+        entry
+        for entry in await context.store.table_rolls(campaign.id, turn)
+        if entry.k == k and entry.context == context_id
+    ]
+    if not found:
+        return None
+    entry = found[0]
+    values = ", ".join(str(roll.value) for roll in entry.rolls)
+    total = sum(roll.value for roll in entry.rolls)
+    if where == "group":
+        head = _("{title}: dice rolled at the table").format(title=campaign.title)
+    else:
+        head = _("{title}: dice rolled for battle {battle}").format(
+            title=campaign.title, battle=context_id
+        )
+    return Post(
+        text=_("{head}: {expression} → {values} (total {total}).").format(
+            head=head, expression=entry.expression, values=values, total=total
+        )
+    )
+
+
+async def render_late_window(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A strategist: the cards their side may play after the battles (buttons); nothing once
+    the window closed or no card can be played."""
+    campaign = await _campaign(context, message)
+    turn, side = _int(message, "turn"), message.payload.get("side")
+    if campaign is None or turn is None or not isinstance(side, str):
+        return None
+    desk = await late_desk(context.store, campaign.id, side, turn)
+    if desk is None or not desk.options():
+        return None
+    names = {s.id: s.name for s in await context.store.sides(campaign.id)}
+    text, keyboard = late_screen(desk, names, _language(context))
+    return Post(text=text, keyboard=keyboard)
+
+
+async def render_state_adjusted(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The group: the GM carried out a card's effect (what changed and why)."""
+    campaign = await _campaign(context, message)
+    turn, n = _int(message, "turn"), _int(message, "n")
+    if campaign is None or turn is None or n is None:
+        return None
+    made = await context.store.adjustments(campaign.id, turn)
+    if not 1 <= n <= len(made):
+        return None  # undone since
+    adjustment = Adjustment.model_validate(made[n - 1].adjustment)
+    state = await context.store.turn_start(campaign.id, turn)
+    raw = None if state is None else state.modules.get(SIEGE)
+    weather = None if raw is None else load(raw).weather
+    language = _language(context)
+    names = {side.id: side.name for side in await context.store.sides(campaign.id)}
+
+    def words(index: int) -> tuple[str, str]:
+        return weather_name(campaign, index, language), weather_text(campaign, index, language)
+
+    lines = describe_adjustment(adjustment, game_for(campaign).map, names, language, words, weather)
+    return Post(text="\n".join(lines))
+
+
+RENDERERS: dict[str, Renderer] = {
+    "state_adjusted": render_state_adjusted,
+    "late_window": render_late_window,
+    "seeds_committed": render_seeds_committed,
+    "module_choice": render_module_choice,
+    "module_choice_gm": render_module_choice_gm,
+    "module_choice_news": render_module_choice_news,
+    "module_choice_made": render_module_choice_made,
+    "table_roll": render_table_roll,
+}

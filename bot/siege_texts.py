@@ -1,0 +1,393 @@
+"""The Midnight Siege in words (MODULES.md S): its orders as typed orders read them back
+(``bot.order_text``), and why the rules refuse one, with what to do instead."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from aiogram.utils.i18n import gettext as _
+from pydantic import JsonValue
+
+from rules import Battle, CampaignMap, ModuleOrder, Roll, TurnReport
+from rules.modules.siege import (
+    Adjustment,
+    AdjustmentProblem,
+    AdjustmentProblemCode,
+    SiegePlan,
+    SiegeReport,
+    SiegeState,
+)
+
+
+def _sector(campaign_map: CampaignMap, sector: str, language: str) -> str:
+    found = campaign_map.by_id.get(sector)
+    return sector if found is None else f"{sector} {found.display_name(language)}"
+
+
+def _text(data: Mapping[str, JsonValue], key: str) -> str:
+    value = data.get(key)
+    return "" if value is None else str(value)
+
+
+def describe_siege_order(order: ModuleOrder, campaign_map: CampaignMap, language: str) -> str:
+    """A siege order in words that read back as it (``штурм F1 в 2 Запад за ПО``)."""
+    data = order.data
+    token = _text(data, "token")
+    match data.get("order"):
+        case "assault":
+            sector = _sector(campaign_map, _text(data, "sector"), language)
+            if data.get("reward") == "weather":
+                return _("assault {token} in {sector} for weather").format(
+                    token=token, sector=sector
+                )
+            return _("assault {token} in {sector} for VP").format(token=token, sector=sector)
+        case "guard":
+            return _("guard {token} from {sector}").format(
+                token=token, sector=_sector(campaign_map, _text(data, "from"), language)
+            )
+        case "steer":
+            return _("steer weather from {sector}").format(
+                sector=_sector(campaign_map, _text(data, "sector"), language)
+            )
+        case "play_card" if data.get("window") == "after":
+            return _("play card {token} after battles").format(token=token)
+        case "play_card":
+            return _("play card {token} before battles").format(token=token)
+    return _("{module} order").format(module=order.module)
+
+
+def _window(value: str) -> str:
+    return _("after the battles") if value == "after" else _("before the battles")
+
+
+_REASONS: dict[str, Callable[[], str]] = {
+    "bad_order": lambda: _("That siege order cannot be read; use the buttons of /orders."),
+    "not_a_stormer": lambda: _("Your side does not storm in this siege: it cannot assault."),
+    "not_a_defender": lambda: _("Your side does not defend in this siege: it cannot guard."),
+    "unknown_token": lambda: _("There is no token {token} on the map."),
+    "token_not_in_sector": lambda: _(
+        "Token {token} stands in {token_sector}, not in {sector}: assault it from there."
+    ),
+    "own_token": lambda: _("Your side holds {token} already; assault a token of another side."),
+    "no_force": lambda: _("You had no armies in {sector} at the start of the turn."),
+    "sector_has_order": lambda: _(
+        "{sector} already has its order this turn; fortify it first to change it."
+    ),
+    "bad_reward": lambda: _("An occult token gives control, not weather: assault {token} for VP."),
+    "out_of_range": lambda: _(
+        "{from} is {distance} sectors from {token}; guards reach {range} at most."
+    ),
+    "guard_from_moving": lambda: _(
+        "Armies move out of {from}: a sector that moves cannot guard {token}."
+    ),
+    "guard_from_steering": lambda: _(
+        "{from} steers the weather: a sector that steers cannot guard {token}."
+    ),
+    "second_guard": lambda: _("Your side guards {token} already: one guard per token."),
+    "guard_own_assault": lambda: _("Your side assaults {token}: it cannot guard it too."),
+    "not_weather_control": lambda: _(
+        "The weather is steered only from the weather-control sectors; {sector} is not one."
+    ),
+    "steer_limit": lambda: _("The weather moves at most {limit} steps a turn."),
+    "not_your_card": lambda: _("Only the side holding the occult token {token} plays its card."),
+    "card_tapped": lambda: _("The card of {token} is tapped: it is ready again next turn."),
+    "second_card_in_window": lambda: _(
+        "Your side plays {token} {window} already: one card per window."
+    ),
+    "wrong_window": lambda: _("Now only cards {window} can be played."),
+}
+
+
+def describe_siege_rejection(
+    params: Mapping[str, str | int], campaign_map: CampaignMap, language: str
+) -> str:
+    """Why siege refused an order, from its ``params`` (``rule`` and what it names)."""
+    rule = str(params.get("rule", ""))
+    words = {key: str(value) for key, value in params.items()}
+    for key in ("sector", "token_sector", "from"):
+        if key in words:
+            words[key] = _sector(campaign_map, words[key], language)
+    if "window" in words:
+        words["window"] = _window(words["window"])
+    reason = _REASONS.get(rule)
+    if reason is None:
+        return _("This order is not part of this campaign's rules.")
+    try:
+        return reason().format(**words)
+    except (KeyError, IndexError):
+        return _("This order is not part of this campaign's rules.")
+
+
+# ---- the battle list and the Monday summary ------------------------------------------------
+
+
+def _token_label(token: str, kind: str) -> str:
+    return (
+        _("fortification {token}").format(token=token)
+        if kind == "fortification"
+        else _("occult token {token}").format(token=token)
+    )
+
+
+def describe_chain(battle: Battle) -> list[str]:
+    """A siege battle's place in a chain: what it is, when it is played, who defends."""
+    if battle.module is None:
+        return []
+    lines = []
+    if battle.after is not None:
+        lines.append(
+            _("  Played only if the attacker of battle {after} wins it.").format(after=battle.after)
+        )
+    if battle.defender_from is not None:
+        lines.append(
+            _("  The defender is the winner of battle {battle} (its defender on a draw).").format(
+                battle=battle.defender_from
+            )
+        )
+    return lines
+
+
+def describe_siege_plan(
+    plan: SiegePlan,
+    campaign_map: CampaignMap,
+    sides: Mapping[str, str],
+    language: str,
+    weather: Callable[[int], tuple[str, str]],
+) -> list[str]:
+    """The battle list's siege part: the weather in force, each assault with its roll or its
+    guards (the battles the stormer must win), the cards played before the battles."""
+    name, text = weather(plan.weather)
+    lines = [_("🌬 Weather in force: {weather}.").format(weather=name)]
+    if text:
+        lines.append(f"  {text}")
+    for card in plan.cards_before:
+        lines.append(
+            _("🃏 {side} plays the card of {token} before the battles.").format(
+                side=sides.get(card.side, card.side), token=card.token
+            )
+        )
+    for assault in plan.assaults:
+        where = _sector(campaign_map, assault.sector, language)
+        who = sides.get(assault.side, assault.side)
+        token = _token_label(assault.token, assault.kind)
+        if assault.guards:
+            battles = ", ".join(str(guard.battle) for guard in assault.guards)
+            lines.append(
+                _(
+                    "🏰 {side} assaults {token} in {sector}: it is guarded, so {side} must win "
+                    "battle(s) {battles} in turn for it to fall."
+                ).format(side=who, token=token, sector=where, battles=battles)
+            )
+            for guard in assault.guards:
+                lines.append(
+                    _("  {side} guards it from {sector} (battle {battle}).").format(
+                        side=sides.get(guard.side, guard.side),
+                        sector=_sector(campaign_map, guard.source, language),
+                        battle=guard.battle,
+                    )
+                )
+            continue
+        verdict = _("it falls") if assault.falls else _("it holds")
+        lines.append(
+            _(
+                "🏰 {side} assaults {token} in {sector}: strength {strength} + roll {roll} = "
+                "{total} against {defence}: {verdict}."
+            ).format(
+                side=who,
+                token=token,
+                sector=where,
+                strength=assault.strength,
+                roll=assault.roll,
+                total=assault.total,
+                defence=assault.defence,
+                verdict=verdict,
+            )
+        )
+    return lines
+
+
+def describe_rolls(rolls: Sequence[Roll]) -> list[str]:
+    """Each roll with its label, for anyone to check against the seed later."""
+    return [
+        _("🎲 {label}: d{sides} = {value}").format(
+            label=roll.label, sides=roll.sides, value=roll.value
+        )
+        for roll in rolls
+    ]
+
+
+def describe_siege_report(
+    report: SiegeReport,
+    state: SiegeState | None,
+    campaign_map: CampaignMap,
+    sides: Mapping[str, str],
+    language: str,
+    weather: Callable[[int], tuple[str, str]],
+) -> list[str]:
+    """The Monday summary's siege part: fallen and taken tokens, cards, the weather's move,
+    victory points, and who controls the occult tokens now."""
+    lines: list[str] = []
+    for assault in report.assaults:
+        who = sides.get(assault.side, assault.side)
+        token = _token_label(assault.token, assault.kind)
+        where = _sector(campaign_map, assault.sector, language)
+        match assault.verdict:
+            case "fell":
+                reward = {
+                    "vp": _("+1 VP"),
+                    "weather": _("a weather step"),
+                    "weather_lost": _("+1 VP (the weather could move no further)"),
+                }.get(assault.reward or "", "")
+                line = _("🏰 {token} in {sector} fell to {side}").format(
+                    token=token, sector=where, side=who
+                )
+                lines.append(line + (f": {reward}." if reward else "."))
+            case "taken":
+                lines.append(
+                    _("🔮 {side} took {token} in {sector}: it controls it now.").format(
+                        side=who, token=token, sector=where
+                    )
+                )
+            case "already_fallen":
+                lines.append(
+                    _(
+                        "🏰 {token} had already fallen this turn: {side}'s assault came too late."
+                    ).format(token=token, side=who)
+                )
+            case _:
+                lost = (
+                    _(" {side} loses armies there: {n}.").format(side=who, n=assault.loss)
+                    if assault.loss
+                    else ""
+                )
+                lines.append(
+                    _("🏰 {token} in {sector} held against {side}.").format(
+                        token=token, sector=where, side=who
+                    )
+                    + lost
+                )
+    for card in report.cards:
+        who = sides.get(card.side, card.side)
+        if card.void:
+            lines.append(
+                _("🃏 The card of {token} ({side}) was void: the token changed hands.").format(
+                    token=card.token, side=who
+                )
+            )
+        elif card.weather_step:
+            lines.append(
+                _("🃏 The card of {token} ({side}) moved the weather a step.").format(
+                    token=card.token, side=who
+                )
+            )
+        else:
+            lines.append(
+                _("🃏 {side} played the card of {token}: the GM carries out its effect.").format(
+                    token=card.token, side=who
+                )
+            )
+    before, _text_before = weather(report.weather.before)
+    after, text_after = weather(report.weather.after)
+    if report.weather.before != report.weather.after:
+        lines.append(
+            _("🌬 The weather turned: {before} → {after}.").format(before=before, after=after)
+        )
+    else:
+        lines.append(_("🌬 The weather stays: {weather}.").format(weather=after))
+    if text_after:
+        lines.append(f"  {text_after}")
+    if report.vp:
+        totals = ", ".join(
+            f"{sides.get(side, side)} {vp}"
+            + (f" (+{report.vp_gained[side]})" if report.vp_gained.get(side) else "")
+            for side, vp in report.vp.items()
+        )
+        lines.append(_("🏆 Siege VP: {totals}.").format(totals=totals))
+    if state is not None:
+        held = [
+            _("{token} — {side}").format(
+                token=token.id,
+                side=sides.get(token.controller, token.controller)
+                if token.controller
+                else _("nobody"),
+            )
+            for token in state.tokens
+            if token.kind == "occult"
+        ]
+        if held:
+            lines.append(_("🔮 Occult tokens: {held}.").format(held="; ".join(held)))
+        standing = [token.id for token in state.tokens if token.kind == "fortification"]
+        lines.append(
+            _("🏰 Fortifications standing: {tokens}.").format(
+                tokens=", ".join(standing) if standing else _("none")
+            )
+        )
+    return lines
+
+
+def describe_unplayed(report: TurnReport) -> list[str]:
+    """Chain battles that were not played."""
+    return [
+        _(
+            "Battle {id} was not played: the battle before it in the chain did not go its way."
+        ).format(id=battle)
+        for battle in report.unplayed
+    ]
+
+
+def describe_adjustment_problem(
+    problem: AdjustmentProblem, campaign_map: CampaignMap, sides: Mapping[str, str], language: str
+) -> str:
+    """Why the rules refuse a GM's card effect."""
+    p = problem.params
+    side = sides.get(str(p.get("side", "")), str(p.get("side", "")))
+    sector = _sector(campaign_map, str(p.get("sector", "")), language)
+    match problem.code:
+        case AdjustmentProblemCode.UNKNOWN_SECTOR:
+            return _("There is no sector {sector} on this map.").format(sector=p.get("sector"))
+        case AdjustmentProblemCode.SIDE_NOT_IN_PLAY:
+            return _("{side} has no armies left on the map.").format(side=side)
+        case AdjustmentProblemCode.ARMIES_BELOW_ZERO:
+            return _("{side} has {have} armies in {sector}: it cannot lose {lose}.").format(
+                side=side, have=p.get("have"), sector=sector, lose=-int(p.get("delta", 0))
+            )
+        case AdjustmentProblemCode.VP_BELOW_ZERO:
+            return _("{side} has {have} siege VP: it cannot lose {lose}.").format(
+                side=side, have=p.get("have"), lose=-int(p.get("delta", 0))
+            )
+    return _("The starting weather is not chosen yet: the weather cannot turn.")
+
+
+def describe_adjustment(
+    adjustment: Adjustment,
+    campaign_map: CampaignMap,
+    sides: Mapping[str, str],
+    language: str,
+    weather: Callable[[int], tuple[str, str]],
+    now_weather: int | None,
+) -> list[str]:
+    """A GM's card effect as the group is told it."""
+    lines = [_("🃏 The GM carried out a card's effect:")]
+    for change in adjustment.armies:
+        lines.append(
+            _("• {side}: {delta} armies in {sector}").format(
+                side=sides.get(change.side, change.side),
+                delta=f"{change.delta:+d}",
+                sector=_sector(campaign_map, change.sector, language),
+            )
+        )
+    for vp in adjustment.vp:
+        lines.append(
+            _("• {side}: {delta} siege VP").format(
+                side=sides.get(vp.side, vp.side), delta=f"{vp.delta:+d}"
+            )
+        )
+    if adjustment.weather_steps and now_weather is not None:
+        lines.append(
+            _("• weather {steps} step(s): now {weather}").format(
+                steps=f"{adjustment.weather_steps:+d}", weather=weather(now_weather)[0]
+            )
+        )
+    if adjustment.reason:
+        lines.append(_("Reason: {reason}").format(reason=adjustment.reason))
+    return lines

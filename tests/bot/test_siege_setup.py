@@ -1,0 +1,100 @@
+"""The siege settings the wizard writes: switching keeps the settings, tokens get free ids,
+typed cards and rewards are checked line by line, a new map drops what no longer fits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.services import siege_setup
+from rules import CampaignMap, Sector
+from storage import Campaign
+
+
+def _campaign(overrides: dict[str, Any]) -> Campaign:
+    return Campaign.model_validate(
+        {
+            "id": 1,
+            "chat_id": -1,
+            "title": "T",
+            "time_zone": "UTC",
+            "map": "planet-5",
+            "ruleset_overrides": overrides,
+            "status": "setup",
+            "phase": "setup",
+            "turn": 0,
+            "created_by": 1,
+            "thread_id": 0,
+            "schedule": {},
+            "unreported_policy": "draw",
+            "created_at": "2026-03-01T00:00:00+00:00",
+            "updated_at": "2026-03-01T00:00:00+00:00",
+        }
+    )
+
+
+def test_switching_off_and_on_keeps_the_settings() -> None:
+    on = siege_setup.switched({"sectors_to_win": 4}, True)
+    placed = siege_setup.with_token(_campaign(on), "fortification", "2")
+    off = siege_setup.switched(placed, False)
+    assert not siege_setup.is_on(off)
+    assert siege_setup.gm_tokens(off) == [{"id": "F1", "kind": "fortification", "sector": "2"}]
+    assert siege_setup.is_on(siege_setup.switched(off, True))
+    assert off["sectors_to_win"] == 4
+
+
+def test_tokens_take_the_next_free_id_and_leave_with_their_card() -> None:
+    overrides = siege_setup.switched({}, True)
+    for sector in ("2", "3"):
+        overrides = siege_setup.with_token(_campaign(overrides), "occult", sector)
+    overrides = siege_setup.with_cards(overrides, "O1: a\nO2 weather: b", "en")
+    overrides = siege_setup.without_token(overrides, "O1")
+    overrides = siege_setup.with_token(_campaign(overrides), "occult", "4")
+    assert [t["id"] for t in siege_setup.gm_tokens(overrides)] == ["O2", "O1"]
+    assert set(siege_setup.settings(overrides)["cards"]) == {"O2"}
+    assert siege_setup.problem(_campaign(overrides), overrides) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [("O1 a", 1), ("O1: fine\nO2 wind: no", 2), ("O1:   ", 1), ("   \n", 0)],
+)
+def test_a_bad_card_line_is_named(text: str, line: int) -> None:
+    with pytest.raises(siege_setup.SiegeInputError) as refused:
+        siege_setup.with_cards(siege_setup.switched({}, True), text, "en")
+    assert refused.value.line == line
+
+
+def test_russian_cards_and_rewards_keep_their_language() -> None:
+    overrides = siege_setup.with_cards(siege_setup.switched({}, True), "O1 погода: Ветер", "ru")
+    overrides = siege_setup.with_rewards(overrides, "3 Пешка", "ru")
+    cards = siege_setup.settings(overrides)["cards"]
+    assert cards["O1"] == {"text": "Ветер", "texts": {"ru": "Ветер"}, "effect": "weather_step"}
+    rewards = siege_setup.settings(overrides)["rewards"]
+    assert rewards == [{"id": "r1", "price": 3, "text": "Пешка", "texts": {"ru": "Пешка"}}]
+    with pytest.raises(siege_setup.SiegeInputError):
+        siege_setup.with_rewards(overrides, "0 Nothing", "en")
+    assert "rewards" not in siege_setup.settings(
+        siege_setup.with_rewards(overrides, "по умолчанию", "ru")
+    )
+
+
+def test_a_new_map_drops_tokens_and_sectors_not_on_it() -> None:
+    overrides = siege_setup.switched({}, True)
+    campaign = _campaign(overrides)
+    overrides = siege_setup.with_token(campaign, "fortification", "2")
+    overrides = siege_setup.with_token(_campaign(overrides), "occult", "5")
+    overrides = siege_setup.with_weather_control(_campaign(overrides), "5")
+    overrides = siege_setup.with_weather_control(_campaign(overrides), "1")
+    small = CampaignMap(
+        id="pair",
+        name="Pair",
+        sectors=(
+            Sector(id="1", name="A", neighbours=("2",), x=0.2, y=0.5),
+            Sector(id="2", name="B", neighbours=("1",), x=0.8, y=0.5),
+        ),
+    )
+    fitted = siege_setup.fitted(overrides, small)
+    assert [t["id"] for t in siege_setup.gm_tokens(fitted)] == ["F1"]
+    assert siege_setup.settings(fitted)["weather_control"] == ["1"]

@@ -1,0 +1,114 @@
+"""The siege parts of the battle list and the Monday summary, worded in English and Russian:
+guarded assaults with their chain battles, cards, fallen and taken tokens, the weather, VP and
+who controls the occult tokens."""
+
+from __future__ import annotations
+
+import pytest
+from aiogram.utils.i18n import I18n
+
+from bot.siege_texts import describe_siege_plan, describe_siege_report
+from rules import builtin_map
+from rules.modules.siege import SiegePlan, SiegeReport, SiegeState
+
+PLANET = builtin_map("planet-5")
+SIDES = {"red": "Red", "blue": "Синие"}
+PLAN = SiegePlan.model_validate(
+    {
+        "weather": 3,
+        "assaults": [
+            {
+                "token": "F1",
+                "kind": "fortification",
+                "sector": "2",
+                "side": "red",
+                "reward": "vp",
+                "force": 3,
+                "strength": 6,
+                "defence": 10,
+                "guards": [{"side": "blue", "from": "1", "distance": 1, "battle": 2}],
+            }
+        ],
+        "cards_before": [{"token": "O1", "side": "blue", "strength": 8}],
+    }
+)
+REPORT = SiegeReport.model_validate(
+    {
+        "assaults": [
+            {
+                "token": "F1",
+                "kind": "fortification",
+                "sector": "2",
+                "side": "red",
+                "verdict": "fell",
+                "loss": 0,
+                "battles": [2],
+                "reward": "weather_lost",
+            },
+            {
+                "token": "O1",
+                "kind": "occult",
+                "sector": "5",
+                "side": "red",
+                "verdict": "taken",
+                "loss": 0,
+                "battles": [],
+                "reward": None,
+            },
+        ],
+        "cards": [{"token": "O1", "side": "blue", "window": "after", "void": True}],
+        "weather": {"before": 3, "after": 4, "steps": {"red": 1}},
+        "vp_gained": {"red": 2},
+        "vp": {"red": 5, "blue": 1},
+    }
+)
+STATE = SiegeState.model_validate(
+    {
+        "weather": 4,
+        "tokens": [
+            {"id": "F2", "kind": "fortification", "sector": "3", "strength": 10},
+            {"id": "O1", "kind": "occult", "sector": "5", "strength": 8, "controller": "red"},
+        ],
+        "vp": {"red": 5, "blue": 1},
+    }
+)
+NAMES = ("North", "North-East", "East", "South-East", "South", "South-West", "West", "NW")
+EXPECTED = {
+    "en": [
+        "🌬 Weather in force: South-East.",
+        "🃏 Синие plays the card of O1 before the battles.",
+        "🏰 Red assaults fortification F1 in 2 West: it is guarded, so Red must win battle(s) 2 "
+        "in turn for it to fall.",
+        "  Синие guards it from 1 Equator (battle 2).",
+        "🏰 fortification F1 in 2 West fell to Red: +1 VP (the weather could move no further).",
+        "🔮 Red took occult token O1 in 5 South Pole: it controls it now.",
+        "🃏 The card of O1 (Синие) was void: the token changed hands.",
+        "🌬 The weather turned: South-East → South.",
+        "🏆 Siege VP: Red 5 (+2), Синие 1.",
+        "🔮 Occult tokens: O1 — Red.",
+        "🏰 Fortifications standing: F2.",
+    ],
+    "ru": [
+        "🌬 Погода сейчас: South-East.",
+        "🏰 Red штурмует укрепление F1 в секторе 2 Запад: его охраняют, так что для падения Red "
+        "должны по очереди выиграть бои 2.",
+        "  Синие охраняет его из сектора 1 Экватор (бой 2).",
+        "🏰 укрепление F1 в секторе 2 Запад пал перед стороной Red: +1 ПО (дальше погода "
+        "сдвинуться не могла).",
+        "🌬 Погода сменилась: South-East → South.",
+        "🏆 ПО осады: Red 5 (+2), Синие 1.",
+        "🔮 Оккультные жетоны: O1 — Red.",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_siege_list_and_summary_in_words(i18n: I18n, language: str) -> None:
+    def weather(index: int) -> tuple[str, str]:
+        return NAMES[index], ""
+
+    with i18n.context(), i18n.use_locale(language):
+        lines = describe_siege_plan(PLAN, PLANET, SIDES, language, weather)
+        lines += describe_siege_report(REPORT, STATE, PLANET, SIDES, language, weather)
+    for expected in EXPECTED[language]:
+        assert expected in lines, (expected, lines)

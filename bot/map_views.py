@@ -10,7 +10,17 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.services.turns import game_for
 from rules import Battle, CampaignState
-from rules.render import MapLabels, MapView, SideView, WeekView, plural_index, week_of
+from rules.modules.siege import NAME as SIEGE
+from rules.modules.siege import SiegeSettings, load
+from rules.render import (
+    MapLabels,
+    MapView,
+    SectorMark,
+    SideView,
+    WeekView,
+    plural_index,
+    week_of,
+)
 from storage import Campaign, Side, Store
 
 ENGLISH_PLURALS = "nplurals=2; plural=(n != 1);"
@@ -97,11 +107,66 @@ async def turn_map(
         map=game.map,
         state=state,
         sides=side_views(sides),
-        title=title[:120],
+        title=(title + module_title(campaign, state, sides))[:120],
         language=get_i18n().current_locale,
         labels=map_labels(),
         captured=held or None,
         sectors_to_win=game.ruleset.sectors_to_win,
         battles=battles,
         week=week_view,
+        marks=module_marks(state, sides),
     )
+
+
+def module_marks(state: CampaignState, sides: Sequence[Side]) -> tuple[SectorMark, ...]:
+    """Rule modules' marks on the map: siege tokens where they stand (a fortification with its
+    strength; an occult token in its holder's colour), the weather and each side's siege VP in
+    their meanings."""
+    raw = state.modules.get(SIEGE)
+    if raw is None:
+        return ()
+    siege = load(raw)
+    language = get_i18n().current_locale
+    names = {side.id: side.name for side in sides}
+    marks: list[SectorMark] = []
+    for token in siege.tokens:
+        name = token.display_name(language)
+        if token.kind == "fortification":
+            meaning = _("fortification «{name}», strength {n}").format(name=name, n=token.strength)
+            text = f"{token.id[:3]}·{token.strength}"
+        else:
+            holder = names.get(token.controller or "", "")
+            meaning = (
+                _("occult token «{name}», held by «{side}»").format(name=name, side=holder)
+                if holder
+                else _("occult token «{name}», held by nobody").format(name=name)
+            )
+            text = token.id
+        marks.append(
+            SectorMark(
+                sector=token.sector,
+                text=text[:6],
+                side=token.controller if token.controller in names else None,
+                meaning=meaning[:80],
+            )
+        )
+    return tuple(marks)
+
+
+def module_title(campaign: Campaign, state: CampaignState, sides: Sequence[Side]) -> str:
+    """What a rule module adds to the map's title: the siege's weather in force and each
+    stormer's victory points ("" without siege, or before the weather is chosen)."""
+    raw = state.modules.get(SIEGE)
+    if raw is None:
+        return ""
+    siege = load(raw)
+    if siege.weather is None:
+        return ""
+    language = get_i18n().current_locale
+    weather = game_for(campaign).settings_of(SIEGE, SiegeSettings).weather_states[siege.weather]
+    parts = [_("weather: {name}").format(name=weather.names.get(language, weather.name))]
+    names = {side.id: side.name for side in sides}
+    points = ", ".join(f"{names.get(side, side)} {vp}" for side, vp in siege.vp.items() if vp)
+    if points:
+        parts.append(_("VP: {points}").format(points=points))
+    return " · " + " · ".join(parts)

@@ -574,10 +574,10 @@ async def test_result_refusals_name_the_rule(
 
     assert (
         alert(await table.forged(302, press(1, "yes", "d")))
-        == "По этой битве пока ничего не сообщили."
+        == "По этому бою пока ничего не сообщили."
     )
-    assert "does not fight this battle" in alert(await table.forged(401, press(1, "out", "d")))
-    assert "does not fight this battle" in alert(await table.forged(201, press(9, "out", "d")))
+    assert "is not in this battle" in alert(await table.forged(401, press(1, "out", "d")))
+    assert "is not in this battle" in alert(await table.forged(201, press(9, "out", "d")))
     assert "A victory needs a winner" in alert(await table.forged(201, press(1, "win", "d", 0)))
     assert alert(await table.forged(201, press(1, "out", "d"))).startswith("Reported")
     assert "your side's own" in alert(await table.forged(202, press(1, "yes", "d")))

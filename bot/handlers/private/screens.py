@@ -146,7 +146,7 @@ def refusal_words(
                 "the current screen."
             ).format(old=button_turn, turn=campaign.turn)
         case Refusal.NOT_PARTICIPANT:
-            return _("Your side does not fight this battle, so it does not report it.")
+            return _("Your side is not in this battle, so it does not report it.")
         case Refusal.NOT_OPPONENT:
             return _(
                 "This account is your side's own: the other side (or the GM) confirms or "

@@ -73,7 +73,7 @@ async def test_a_report_the_loser_leaves_unanswered_stands(
     to_glebs = _to(sent, 302)  # Blue's tactician, in Russian
     assert len(to_glebs) == 1
     assert (
-        "Red Legion: Crushing victory (сокрушительная победа); сообщила сторона «Red Legion»"
+        "Crushing victory (сокрушительная победа) в пользу стороны «Red Legion»; сообщила"
         in to_glebs[0].text
     )
     assert "Будет засчитан, если его не оспорят до" in to_glebs[0].text
@@ -92,7 +92,7 @@ async def test_a_report_the_loser_leaves_unanswered_stands(
     await store.enqueue(reminder, clock.now())
     [to_vera] = _to(await telegram.deliver(), 301)
     assert (
-        "другая сторона сообщила «Red Legion: Crushing victory (сокрушительная победа)»"
+        "другая сторона сообщила «Crushing victory (сокрушительная победа) в пользу стороны"
         in to_vera.text
     )
     assert "если вы не оспорите его до" in to_vera.text
@@ -121,7 +121,7 @@ async def test_a_report_the_loser_leaves_unanswered_stands(
     assert "Held: " in anna
     vera = _text(_to(monday, 301))
     assert "«Siege», итоги хода 1 для стороны «Синие»." in vera
-    assert "Потери: 2 армии, 1 Экватор" in vera
+    assert "Потери: 2 армии, сектор 1 «Экватор»" in vera
     dora = _text(_to(monday, 401))  # Green fought no battle
     assert "No losses." in dora
     assert "Battle 1" not in dora
@@ -189,7 +189,7 @@ async def test_a_dispute_reaches_the_gms_at_once_and_their_decision_is_told(
         "Battle 1 of turn 1, the GM's decision (Game Master): Синие: solid victory. It is final."
         in _text(_to(told, GROUP))
     )
-    final = "Результат (решение мастера, окончательное): Синие: Solid victory (уверенная победа)"
+    final = "Результат (решение мастера, окончательное): Solid victory (уверенная победа) в пользу"
     assert final in _text(_to(told, 302))
     assert "Result (GM's decision, final): Синие: solid victory" in _text(_to(told, 202))
     # The dispute message's buttons refuse now (another GM's copy too): nothing changes.

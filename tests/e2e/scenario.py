@@ -783,21 +783,21 @@ def _deploy_data(action: str, sector: int = -1) -> Callable[[str, str], bool]:
 
 
 async def deploy_by_buttons(table: Table, player: Player, placement: dict[str, int]) -> Received:
-    """``player`` opens /deploy, taps + for each army (``{"1": 4, "2": 3, "4": 3}``) and
-    confirms. Returns what the confirmation showed."""
+    """``player`` opens /deploy, taps +3 and +1 for each sector's armies (``{"1": 4, "2": 3,
+    "4": 3}``) and confirms. Returns what the confirmation showed."""
     await table.command(player, "/deploy")
     for sector, count in placement.items():
-        for _ in range(count):
-            await table.press(player, _deploy_data("+", _sector_index(sector)))
+        threes, ones = divmod(count, 3)
+        for action in ["+3"] * threes + ["+"] * ones:
+            await table.press(player, _deploy_data(action, _sector_index(sector)))
     return await table.press(player, _deploy_data("ok"))
 
 
 async def deploy_typed(table: Table, player: Player, line: str) -> Received:
-    """``player`` types the placement in one line («1:4 2:3 4:3», «экватор:3 восток=5») and
-    confirms it."""
+    """``player`` types the placement in one line («1=4 2=3 4=3», «экватор:3 восток=5»): saved
+    and confirmed in that one step. Returns what the reply showed."""
     await table.command(player, "/deploy")
-    await table.say(player, line)
-    return await table.press(player, _deploy_data("ok"))
+    return await table.say(player, line)
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,11 @@ def name_problem(name: str, limit: int) -> str | None:
     if not any(unicodedata.category(char)[0] in "LNSP" for char in name):
         return _("A name needs at least one letter, digit or sign: send another.")
     if len(name) > limit:
-        return _("That name is too long: keep it under {limit} characters.").format(limit=limit)
+        return _(
+            "That name is too long: keep it under {limit} character.",
+            "That name is too long: keep it under {limit} characters.",
+            limit,
+        ).format(limit=limit)
     return None
 
 
@@ -108,7 +112,8 @@ def map_label(campaign: Campaign) -> str:
     """The campaign's map: its name and size."""
     shown = builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
     name = shown.names.get(campaign.language, shown.name)
-    return _("{name} ({n} sectors)").format(name=name, n=len(shown.sectors))
+    count = len(shown.sectors)
+    return _("{name} ({n} sector)", "{name} ({n} sectors)", count).format(name=name, n=count)
 
 
 def schedule_label(campaign: Campaign) -> str:

@@ -73,6 +73,21 @@ def rules_summary(ruleset: Ruleset) -> str:
     return "; ".join(parts) + "."
 
 
+def rule_name(field: str) -> str:
+    """A ruleset number named in words, as a GM reads it (not its field name)."""
+    names = {
+        "start_armies": _("Starting armies per side"),
+        "start_sectors": _("Sectors to deploy in"),
+        "armies_per_attack": _("Armies per attack"),
+        "capture_min_armies": _("Armies to capture a sector"),
+        "sectors_to_win": _("Captured sectors to win"),
+        "battle_points": _("Points per battle"),
+        "replenishment": _("Replenishment per sector held alone"),
+        "reinforcement": _("Orbital reinforcement per turn"),
+    }
+    return names.get(field, field)
+
+
 def sector_label(campaign_map: CampaignMap, sector: str, language: str) -> str:
     """ "2 West", in Russian «2 «Запад»»: a sector's id and name, as players see it on the map
     (quoted in Russian, where the name stays in the nominative after «в секторе»)."""

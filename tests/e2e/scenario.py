@@ -678,7 +678,7 @@ async def create_campaign(
     prompt = await table.wait_for_text(group.id, "Step 1 of 6")
     await table.reply(gm, prompt, title)
     await table.press(gm, zone, chat_id=group.id)
-    await table.press(gm, "planet-5", chat_id=group.id)
+    await table.press(gm, "🪐", chat_id=group.id)
     for name in sides:
         await table.press(gm, "Add a side", chat_id=group.id)
         prompt = await table.wait_for_text(group.id, "reply with the new side's name")
@@ -690,6 +690,7 @@ async def create_campaign(
     await table.press(gm, unreported, chat_id=group.id)
     if rules is not None:
         await table.press(gm, re.compile(r"^Rules$"), chat_id=group.id)
+        await table.press(gm, "⌨️", chat_id=group.id)
         prompt = await table.wait_for_text(group.id, "reply with rule overrides")
         await table.reply(gm, prompt, rules)
     if language is not None:

@@ -25,6 +25,7 @@ from aiogram.types import (
 )
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
+from pydantic import ValidationError
 
 from bot.callbacks import ButtonInt
 from bot.clock import Clock
@@ -44,8 +45,8 @@ from bot.moments import format_moment, zone_label
 from bot.posts.group import colour_mark, colour_name
 from bot.services import campaigns
 from bot.services.clockwork import AdvanceOutcome, advance
-from bot.texts import describe_map_problem, phase_name
-from rules import MapError, builtin_map
+from bot.texts import describe_map_problem, phase_name, rule_name
+from rules import MapError, Ruleset, builtin_map
 from storage import (
     Campaign,
     CampaignSettings,
@@ -149,10 +150,62 @@ def joining_label(policy: JoiningPolicy) -> str:
 
 
 def rules_label(campaign: Campaign) -> str:
-    """The ruleset overrides, or "standard"."""
+    """The ruleset's changes in words, or "standard"."""
     if not campaign.ruleset_overrides:
-        return _("standard (RULES.md)")
-    return ", ".join(f"{key}={value}" for key, value in campaign.ruleset_overrides.items())
+        return _("standard")
+    return "; ".join(
+        f"{rule_name(key)}: {value}" for key, value in campaign.ruleset_overrides.items()
+    )
+
+
+RULE_STEPS = {"battle_points": 250}
+"""How much one −/+ press changes a number (1 unless named here)."""
+
+
+def rules_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButton]]]:
+    """Each number of the rules in words with −/+ buttons, standard rules, typing them."""
+    ruleset = Ruleset.with_overrides(dict(campaign.ruleset_overrides))
+    lines = [_("Rules: change each number with − and +; «Standard rules» brings back the usual ones.")]
+    rows = []
+    for field in campaigns.TYPED_RULE_FIELDS:
+        value = getattr(ruleset, field)
+        lines.append(f"• {rule_name(field)}: {value}")
+        rows.append(
+            [
+                _button("−", campaign, "rule", f"{field}.-"),
+                _button(f"{rule_name(field)}: {value}", campaign, "go", "rules"),
+                _button("+", campaign, "rule", f"{field}.+"),
+            ]
+        )
+    rows.append([_button(_("↺ Standard rules"), campaign, "rule", "default")])
+    rows.append([_button(_("⌨️ Type them instead"), campaign, "ask", "rules")])
+    rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
+    return "\n".join(lines), rows
+
+
+def changed_rules(campaign: Campaign, value: str) -> dict[str, int] | None:
+    """The overrides after a −/+ press (``field.+``, ``field.-``) or «default»; ``None`` when
+    the rules would not hold (e.g. fewer armies than sectors to deploy in)."""
+    if value == "default":
+        return {}
+    field, _sep, sign = value.rpartition(".")
+    if field not in campaigns.TYPED_RULE_FIELDS or sign not in ("+", "-"):
+        return None
+    overrides = {
+        key: number
+        for key, number in campaign.ruleset_overrides.items()
+        if isinstance(number, int) and not isinstance(number, bool)
+    }
+    current = getattr(Ruleset.with_overrides(dict(overrides)), field)
+    step = RULE_STEPS.get(field, 1)
+    overrides[field] = current + step if sign == "+" else current - step
+    if overrides[field] == getattr(Ruleset(), field):
+        del overrides[field]
+    try:
+        Ruleset.with_overrides(dict(overrides))
+    except ValidationError:
+        return None
+    return overrides
 
 
 async def sides_lines(store: Store, campaign: Campaign) -> list[str]:
@@ -182,11 +235,11 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
         rows.append([_button(_("⌨️ Type another"), campaign, "ask", "zone")])
     elif step == "map":
         text = _(
-            "Step 3 of 6: map. Now: {map}.\nUse planet-5 (five sectors, RULES.md) or upload "
-            "your own map as a TOML file."
+            "Step 3 of 6: map. Now: {map}.\nUse the rules' planet of five sectors or upload your "
+            "own map as a TOML file."
         ).format(map=map_label(campaign))
         rows = [
-            [_button("planet-5", campaign, "map", "planet-5")],
+            [_button(_("🪐 Planet (5 sectors)"), campaign, "map", "planet-5")],
             [_button(_("📎 Upload a map file"), campaign, "ask", "map")],
         ]
     elif step == "sides":
@@ -222,7 +275,14 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
                 _button(_("3 days"), campaign, "dep", "3"),
                 _button(_("7 days"), campaign, "dep", "7"),
             ],
-            [_button(_("Weekly (RULES.md)"), campaign, "sched", "weekly")],
+            [
+                _button(
+                    _("Weekly: orders Tue–Thu, battle list Fri, results Mon"),
+                    campaign,
+                    "sched",
+                    "weekly",
+                )
+            ],
             [_button(_("Manual: I advance each phase"), campaign, "sched", "manual")],
         ]
     elif step == "policy":
@@ -233,6 +293,9 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
             [_button(_("Draw without losses"), campaign, "pol", UnreportedPolicy.DRAW.value)],
             [_button(_("Wait for the GM"), campaign, "pol", UnreportedPolicy.WAIT_FOR_GM.value)],
         ]
+    elif step == "rules":
+        text, rows = rules_screen(campaign)
+        return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
     elif step == "joining":
         text = _(
             "Joining: who may join once the campaign runs. A new player sees their side's "
@@ -282,7 +345,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _button(_("Map"), campaign, "go", "map"),
         ],
         [
-            _button(_("Rules"), campaign, "ask", "rules"),
+            _button(_("Rules"), campaign, "go", "rules"),
             _button(_("Sides"), campaign, "go", "sides"),
             _button(_("Schedule"), campaign, "go", "schedule"),
         ],
@@ -646,8 +709,15 @@ async def _change(
     now, actor = clock.now(), person.user_id
     settings: CampaignSettings | None = None
     step, note = "summary", None
-    if action == "go" and (value in STEPS or value == "joining"):
+    if action == "go" and (value in STEPS or value in ("joining", "rules")):
         step = value
+    elif action == "rule":
+        overrides = changed_rules(campaign, value)
+        if overrides is None:
+            note = _("Not possible: the rules would not hold with that number.")
+        else:
+            settings = CampaignSettings(ruleset_overrides=overrides)
+        step = "rules"
     elif action == "tz" and value in ZONES:
         settings, step = campaigns.zone_change(campaign, value), "map"
     elif action == "map" and value == "planet-5":

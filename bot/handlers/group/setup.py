@@ -165,7 +165,9 @@ RULE_STEPS = {"battle_points": 250}
 def rules_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButton]]]:
     """Each number of the rules in words with −/+ buttons, standard rules, typing them."""
     ruleset = Ruleset.with_overrides(dict(campaign.ruleset_overrides))
-    lines = [_("Rules: change each number with − and +; «Standard rules» brings back the usual ones.")]
+    lines = [
+        _("Rules: change each number with − and +; «Standard rules» brings back the usual ones.")
+    ]
     rows = []
     for field in campaigns.TYPED_RULE_FIELDS:
         value = getattr(ruleset, field)

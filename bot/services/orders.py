@@ -658,20 +658,16 @@ async def change_placement(
 
 
 async def replace_placement(
-    store: Store,
-    seat: Seat,
-    placement: Mapping[SectorId, int],
-    now: datetime,
-    confirm: bool = False,
+    store: Store, seat: Seat, placement: Mapping[SectorId, int], now: datetime
 ) -> DeploymentResult:
-    """A whole placement typed at once: refused with every rule it breaks, else saved, as the
-    draft or, with ``confirm``, confirmed in the same step."""
+    """A whole placement typed at once: refused with every rule it breaks, else saved as the
+    draft (still to be confirmed)."""
 
     def replace(deployment: Deployment) -> DeploymentResult | tuple[dict[SectorId, int], bool]:
         problems = check_deployment(deployment.game, placement)
         if problems:
             return DeploymentResult(deployment=deployment, problems=tuple(problems))
-        return dict(placement), confirm
+        return dict(placement), False
 
     return await _update_placement(store, seat, replace, now)
 

@@ -73,10 +73,11 @@ async def _deploy_everyone(table: Table) -> None:
     assert "Займите ровно 3 сектора (сейчас 2)." in refused.text
     typed = screen(await table.say(301, "экватор:3 восток=5, 5:2"))
     assert "Размещено 10 из 10" in typed.text
-    assert "✅ Подтверждено" in typed.text  # a typed placement is confirmed in the same step
+    done = await table.tap(301, typed, "Подтвердить")
+    assert "✅" in screen(done).text
 
     typed = screen(await table.say(401, "West=4 East=3 South Pole=3"))
-    assert "✅ Confirmed" in typed.text
+    await table.tap(401, typed, "Confirm")
     placements = await table.store.placements(table.campaign.id)
     assert {side: (p.placement, p.ready) for side, p in placements.items()} == {
         "red": ({"1": 4, "2": 3, "4": 3}, True),
@@ -456,7 +457,8 @@ async def test_a_restart_mid_flow_loses_nothing(
     assert (placement.placement, placement.ready) == ({"1": 2}, False)
 
     for user_id, line in ((201, "1:4 2:3 4:3"), (301, "1:3 3:5 5:2"), (401, "2:4 3:3 5:3")):
-        assert "✅" in screen(await table.say(user_id, line)).text
+        typed = screen(await table.say(user_id, line))
+        await table.tap(user_id, typed, "✅")
     await table.step()
     home = screen(await table.say(201, "/orders"))
     west = screen(await table.tap(201, home, "2 West"))
@@ -503,7 +505,8 @@ async def test_several_campaigns_are_chosen_with_campaigns(
 
 async def _orders_open(table: Table) -> None:
     for user_id, line in ((201, "1:4 2:3 4:3"), (301, "1:3 3:5 5:2"), (401, "2:4 3:3 5:3")):
-        assert "✅" in screen(await table.say(user_id, line)).text
+        typed = screen(await table.say(user_id, line))
+        await table.tap(user_id, typed, "✅")
     await table.step()
 
 

@@ -1,6 +1,6 @@
 """Deployment in private (turn 0): ``/deploy``, -/+1/+3/all per sector with a running total,
-Confirm; or one typed line such as ``1=4 2=3 3=3``, saved and confirmed in one step. Every
-button press is a saved, unconfirmed placement."""
+Confirm; or one typed line such as ``1=4 2=3 3=3``. Every change is a saved, unconfirmed
+placement."""
 
 from __future__ import annotations
 
@@ -62,8 +62,9 @@ async def show_deployment(message: Message, store: Store, clock: Clock, person: 
 
 
 async def typed_placement(message: Message, store: Store, clock: Clock, seat: Seat) -> None:
-    """A placement typed in one line: refused with every rule it breaks, else saved and
-    confirmed at once (it can still be changed until deployment closes)."""
+    """A placement typed in one line: refused with every rule it breaks, else saved as the
+    draft and shown with Confirm (a step of its own: a typed line that ended deployment at once
+    would be read as orders when Telegram delivers it again after a crash)."""
     opened = await open_deployment(store, seat)
     if opened.deployment is None:
         await message.answer(
@@ -74,7 +75,7 @@ async def typed_placement(message: Message, store: Store, clock: Clock, seat: Se
     if parsed.placement is None:
         await message.answer(screens.placement_problem_words(parsed))
         return
-    result = await replace_placement(store, seat, parsed.placement, clock.now(), confirm=True)
+    result = await replace_placement(store, seat, parsed.placement, clock.now())
     await _reply(message, store, clock, seat, result)
 
 

@@ -681,7 +681,7 @@ def deployment_screen(deployment: Deployment, side_name: str) -> tuple[str, Keyb
         if deployment.ready
         else _(
             "📝 Draft: not confirmed yet. Or type the whole placement in one line, e.g. "
-            "1=4 2=3 4=3: it is saved and confirmed at once."
+            "1=4 2=3 4=3."
         )
     )
     rows: list[list[InlineKeyboardButton]] = []

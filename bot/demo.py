@@ -7,7 +7,9 @@ it by pressing buttons and typing, as people do: a GM sets it up in a group, two
 deploy, give orders, play and report their battles, dispute one (the GM decides it), and the
 week moves by the test clock until a side wins (the GM ends it if nobody has after
 ``MAX_TURNS`` turns). It prints what every chat saw, in order, writes the same transcript and
-one per chat to the output folder, with every map the group received as a PNG.
+one per chat to the output folder, with every map picture as a PNG: the group's
+(``map-01.png`` ...) and each player's private one (``private-<name>-01.png`` ...). With
+``--lang ru`` the campaign's posts in the group are in Russian and so are the players.
 
 Everything listens on 127.0.0.1 only, and every process started here is stopped at the end,
 also on failure or Ctrl+C. It runs from a checkout: the emulator and the scripted people are
@@ -43,6 +45,40 @@ START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday morning in Moscow
 MAX_TURNS = 3
 GROUP_ID = -1001234500001
 BATTLE_LINE = re.compile(r"^Battle (\d+): (.+?) attacks (.+?) in (\d+) ", re.MULTILINE)
+RUSSIAN_BATTLE_LINE = re.compile(
+    r"^Бой (\d+), сектор (\d+) .*?: атакует сторона «(.+?)», защищается сторона «(.+?)»$",
+    re.MULTILINE,
+)
+
+
+@dataclass(frozen=True)
+class Cast:
+    """The demo's words in one language: side names, what the players type and read."""
+
+    language: str
+    red: str
+    blue: str
+    battle_list: str  # how the group's battle list of a turn begins
+    finished: tuple[str, ...]  # words of the group's last post
+
+    @property
+    def players(self) -> str:
+        """The players' app language."""
+        return self.language
+
+
+CASTS = {
+    "en": Cast(
+        "en", "Red", "Blue", "Turn {turn}: the battle list", ("is over", "wins", "has ended")
+    ),
+    "ru": Cast(
+        "ru",
+        "Красные",
+        "Синие",
+        "Ход {turn}: список боёв",
+        ("Победа в кампании", "окончена", "завершил"),
+    ),
+}
 WIDTH = 100
 
 
@@ -74,6 +110,12 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--quiet", action="store_true", help=_("do not print the transcript, only the summary")
     )
+    parser.add_argument(
+        "--lang",
+        choices=sorted(CASTS),
+        default="en",
+        help=_("the language of the group's posts and of the players (default: en)"),
+    )
     return parser.parse_args(argv)
 
 
@@ -84,7 +126,9 @@ def main(argv: list[str] | None = None) -> int:
         arguments = _arguments(argv)
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         try:
-            result = asyncio.run(run_demo(arguments.out, echo=not arguments.quiet))
+            result = asyncio.run(
+                run_demo(arguments.out, echo=not arguments.quiet, cast=CASTS[arguments.lang])
+            )
         except KeyboardInterrupt:
             return 130
         except Exception as error:  # the demo says what went wrong, then exits non-zero
@@ -103,18 +147,18 @@ def main(argv: list[str] | None = None) -> int:
         print(words.format(n=result.turns, seconds=result.seconds))
         print(_("Transcript: {path}").format(path=result.transcript))
         print(
-            _("Maps the group received ({n}): {path}").format(
+            _("Map pictures, the group's and the private ones ({n}): {path}").format(
                 n=len(result.maps), path=result.transcript.parent
             )
         )
         return 0 if result.finished else 1
 
 
-async def run_demo(out: Path, *, echo: bool = True) -> DemoResult:
+async def run_demo(out: Path, *, echo: bool = True, cast: Cast = CASTS["en"]) -> DemoResult:
     """The whole demo: emulator, bot, players; the files are written to ``out``."""
     began = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("map-*.png"):
+    for old in (*out.glob("map-*.png"), *out.glob("private-*.png")):
         old.unlink()
     logs = out / "logs"
     shutil.rmtree(logs, ignore_errors=True)
@@ -133,7 +177,7 @@ async def run_demo(out: Path, *, echo: bool = True) -> DemoResult:
             telegram = emulator.scripted(session)
             printer = TranscriptPrinter(out, echo=echo)
             try:
-                finished, turns = await _play(telegram, session, Path(scratch), printer)
+                finished, turns = await _play(telegram, session, Path(scratch), printer, cast)
             finally:
                 bot_log = Path(scratch) / "bot" / "bot.log"
                 if bot_log.exists():
@@ -148,33 +192,45 @@ async def _play(
     session: aiohttp.ClientSession,
     scratch: Path,
     printer: TranscriptPrinter,
+    cast: Cast,
 ) -> tuple[bool, int]:
     async with s.running_bot(telegram, session, scratch / "bot", clock_start=START) as running:
         anna = s.Player(User(1001, "Anna"))
-        boris = s.Player(User(1002, "Boris"))
+        boris = s.Player(User(1002, "Boris"), cast.players)
         vera = s.Player(User(1003, "Вера"), "ru")
         gleb = s.Player(User(1004, "Глеб"), "ru")
         group = Chat(GROUP_ID, "supergroup", "Wargamers")
         table = s.Table(telegram, running.clock, group, anna)
         printer.table = table
         try:
-            await _campaign(table, boris, vera, gleb, printer)
+            await _campaign(table, boris, vera, gleb, printer, cast)
         finally:
             printer.flush()
-        return await _finished(table), printer.turns
+        return await _finished(table, cast), printer.turns
 
 
-async def _finished(table: s.Table) -> bool:
+async def _finished(table: s.Table, cast: Cast) -> bool:
     texts = [message.text for message in await table.bot_messages(table.group.id)]
-    return any("is over" in text or "wins" in text or "has ended" in text for text in texts)
+    return any(word in text for text in texts for word in cast.finished)
 
 
 async def _campaign(
-    table: s.Table, boris: s.Player, vera: s.Player, gleb: s.Player, printer: TranscriptPrinter
+    table: s.Table,
+    boris: s.Player,
+    vera: s.Player,
+    gleb: s.Player,
+    printer: TranscriptPrinter,
+    cast: Cast,
 ) -> None:
+    red, blue = cast.red, cast.blue
     printer.section(_("The GM sets up the campaign in the group"))
     await s.create_campaign(
-        table, "Siege of Vraks", ["Red", "Blue"], zone="Moscow", rules="sectors_to_win=3"
+        table,
+        "Siege of Vraks",
+        [red, blue],
+        zone="Moscow",
+        rules="sectors_to_win=3",
+        language="Русский" if cast.language == "ru" else None,
     )
     printer.flush()
 
@@ -183,9 +239,9 @@ async def _campaign(
     printer.flush()
 
     printer.section(_("Players join: Join in the group, then Start in the private chat"))
-    await s.join(table, boris, "Red", "strategist")
-    await s.join(table, vera, "Blue", "strategist")
-    await s.join(table, gleb, "Blue", "tactician")
+    await s.join(table, boris, red, "strategist")
+    await s.join(table, vera, blue, "strategist")
+    await s.join(table, gleb, blue, "tactician")
     boris, vera, gleb = (table.player(p.name) for p in (boris, vera, gleb))
     printer.flush()
 
@@ -195,7 +251,7 @@ async def _campaign(
     printer.flush()
 
     for turn in range(1, MAX_TURNS + 1):
-        if await _finished(table):
+        if await _finished(table, cast):
             return
         printer.turns = turn
         printer.section(_("Turn {turn}: the orders window opens (Tuesday 00:00)").format(turn=turn))
@@ -206,9 +262,14 @@ async def _campaign(
             await s.orders_by_buttons(
                 table,
                 boris,
-                [s.AttackOrder("1", "Blue"), s.AttackOrder("2", "Blue"), s.ReinforceOrder("4")],
+                [s.AttackOrder("1", blue), s.AttackOrder("2", blue), s.ReinforceOrder("4")],
             )
-            await s.orders_typed(table, vera, "атака red 2\nподкрепление восток")
+            await s.orders_typed(table, vera, f"атака {red} 2\nподкрепление восток")
+        elif cast.language == "ru":
+            await s.orders_typed(
+                table, boris, "атака на синих в 1\nатакуй синих в 1\nподкрепление в 2"
+            )
+            await s.mark_ready(table, vera)
         else:
             await s.orders_typed(table, boris, "attack blue in 1\nattack blue in 1\nreinforce 2")
             await s.mark_ready(table, vera)
@@ -224,13 +285,13 @@ async def _campaign(
         printer.flush()
 
         printer.section(_("Turn {turn}: battles are played and reported").format(turn=turn))
-        await _report_battles(table, turn, boris, vera, gleb)
+        await _report_battles(table, turn, boris, vera, gleb, cast)
         printer.flush()
 
         printer.section(_("Turn {turn}: resolution (Monday 12:00)").format(turn=turn))
         await s.move_to(table, s.RESOLUTION)
         printer.flush()
-    if not await _finished(table):
+    if not await _finished(table, cast):
         printer.section(
             _("Nobody has won after turn {n}: the GM ends the campaign").format(n=MAX_TURNS)
         )
@@ -239,25 +300,32 @@ async def _campaign(
 
 
 async def _report_battles(
-    table: s.Table, turn: int, boris: s.Player, vera: s.Player, gleb: s.Player
+    table: s.Table, turn: int, boris: s.Player, vera: s.Player, gleb: s.Player, cast: Cast
 ) -> None:
     """Turn 1: one result confirmed, one disputed and decided by the GM, one left unreported
     (a draw at the deadline). Later turns: Red reports, Blue's tactician confirms."""
-    battle_list = await table.wait_for_text(table.group.id, f"Turn {turn}: the battle list")
-    battles = [
-        (int(number), attacker, defender, sector)
-        for number, attacker, defender, sector in BATTLE_LINE.findall(battle_list.text)
-    ]
-    for number, attacker, _defender, sector in battles:
-        if turn == 1 and attacker == "Red" and sector == "1":
-            await s.report_result(table, boris, number, "solid", "Red")
+    battle_list = await table.wait_for_text(table.group.id, cast.battle_list.format(turn=turn))
+    if cast.language == "ru":
+        battles = [
+            (int(number), attacker, sector)
+            for number, sector, attacker, _defender in RUSSIAN_BATTLE_LINE.findall(battle_list.text)
+        ]
+    else:
+        battles = [
+            (int(number), attacker, sector)
+            for number, attacker, _defender, sector in BATTLE_LINE.findall(battle_list.text)
+        ]
+    red, blue = cast.red, cast.blue
+    for number, attacker, sector in battles:
+        if turn == 1 and attacker == red and sector == "1":
+            await s.report_result(table, boris, number, "solid", red)
             await s.confirm_result(table, vera, number)
-        elif turn == 1 and attacker == "Red":
-            await s.report_result(table, gleb, number, "solid", "Blue")
-            await s.dispute_result(table, boris, number, "crushing", "Red")
-            await s.gm_decide(table, number, "crushing", "Red")
-        elif attacker == "Red":
-            await s.report_result(table, boris, number, "crushing", "Red")
+        elif turn == 1 and attacker == red:
+            await s.report_result(table, gleb, number, "solid", blue)
+            await s.dispute_result(table, boris, number, "crushing", red)
+            await s.gm_decide(table, number, "crushing", red)
+        elif attacker == red:
+            await s.report_result(table, boris, number, "crushing", red)
             await s.confirm_result(table, gleb, number)
 
 
@@ -276,6 +344,8 @@ class TranscriptPrinter:
         self._by_chat: dict[str, list[str]] = {}
         self._shown = 0
         self._maps: list[tuple[int, str]] = []  # (message id, file id) of the group's maps
+        # (chat name, message id, file id) of the maps sent in private chats
+        self._private_maps: list[tuple[str, int, str]] = []
 
     def _emit(self, lines: list[str], chat: str | None = None) -> None:
         self._lines.extend(lines)
@@ -333,8 +403,11 @@ class TranscriptPrinter:
             if seen.message_id is not None and (seen.message_id, seen.photo) not in self._maps:
                 self._maps.append((seen.message_id, seen.photo))
                 lines.append("  🖼 " + self._map_name(len(self._maps)))
-        elif seen.photo is not None:
-            lines.append("  🖼 " + _("(a picture of the map)"))
+        elif seen.photo is not None and seen.message_id is not None:
+            shown = (chat, seen.message_id, seen.photo)
+            if shown not in self._private_maps:
+                self._private_maps.append(shown)
+            lines.append("  🖼 " + self._private_name(self._private_maps.index(shown)))
         for paragraph in seen.text.splitlines() or [""]:
             wrapped = textwrap.wrap(paragraph, WIDTH - 4, subsequent_indent="  ") or [""]
             lines.extend(f"  | {piece}" for piece in wrapped)
@@ -345,32 +418,48 @@ class TranscriptPrinter:
     def _map_name(self, number: int) -> str:
         return str(self.out / f"map-{number:02d}.png")
 
+    def _private_name(self, index: int) -> str:
+        """The file of the ``index``-th private map: numbered within its chat."""
+        chat = self._private_maps[index][0]
+        number = sum(1 for seen in self._private_maps[: index + 1] if seen[0] == chat)
+        return str(self.out / f"private-{_file_word(chat)}-{number:02d}.png")
+
     async def save_maps(
         self, telegram: ScriptedTelegram, session: aiohttp.ClientSession
     ) -> list[Path]:
-        """Download every map the group received from the emulator into the output folder."""
-        saved = []
-        for number, (_message_id, file_id) in enumerate(self._maps, start=1):
+        """Download every map picture from the emulator into the output folder: the group's
+        and each private chat's."""
+        wanted = [
+            (Path(self._map_name(number)), file_id)
+            for number, (_message_id, file_id) in enumerate(self._maps, start=1)
+        ]
+        wanted += [
+            (Path(self._private_name(index)), file_id)
+            for index, (_chat, _message_id, file_id) in enumerate(self._private_maps)
+        ]
+        for path, file_id in wanted:
             found = await telegram.bot_api("getFile", file_id=file_id)
             url = f"{telegram.base_url}/file/bot{telegram.token}/{found['file_path']}"
             async with session.get(url) as response:
                 response.raise_for_status()
                 content = await response.read()
-            path = Path(self._map_name(number))
             path.write_bytes(content)
-            saved.append(path)
-        return saved
+        return [path for path, _file_id in wanted]
 
     def write(self) -> Path:
         """Write the transcript and one file per chat; the transcript's path."""
         transcript = self.out / "transcript.txt"
         transcript.write_text("\n".join(self._lines) + "\n", encoding="utf-8")
         for chat, lines in self._by_chat.items():
-            name = re.sub(r"[^\w-]+", "-", chat).strip("-") or "chat"
-            (self.out / "chats" / f"{name}.txt").write_text(
+            (self.out / "chats" / f"{_file_word(chat)}.txt").write_text(
                 "\n".join(lines) + "\n", encoding="utf-8"
             )
         return transcript
+
+
+def _file_word(chat: str) -> str:
+    """A chat's name as a file name's part."""
+    return re.sub(r"[^\w-]+", "-", chat).strip("-") or "chat"
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from rules import (
     Outcome,
     Reinforce,
     Rejection,
+    Ruleset,
     SideOrders,
     TurnReport,
 )
@@ -41,12 +42,61 @@ def armies(count: int) -> str:
     return _("{n} army", "{n} armies", count).format(n=count)
 
 
+def rules_summary(ruleset: Ruleset) -> str:
+    """The campaign's numbers in one sentence: starting armies and sectors, attacks, capture,
+    victory, each number with its noun in the right plural form."""
+    parts = [
+        _(
+            "Each side starts with {n} army",
+            "Each side starts with {n} armies",
+            ruleset.start_armies,
+        ).format(n=ruleset.start_armies)
+        + " "
+        + _("in {n} sector", "in {n} sectors", ruleset.start_sectors).format(
+            n=ruleset.start_sectors
+        ),
+        _(
+            "one attack per {n} army in a sector",
+            "one attack per {n} armies in a sector",
+            ruleset.armies_per_attack,
+        ).format(n=ruleset.armies_per_attack),
+        _(
+            "{n} army or more alone captures a sector",
+            "{n} armies or more alone capture a sector",
+            ruleset.capture_min_armies,
+        ).format(n=ruleset.capture_min_armies),
+        _(
+            "{n} captured sector wins",
+            "{n} captured sectors win",
+            ruleset.sectors_to_win,
+        ).format(n=ruleset.sectors_to_win),
+    ]
+    return "; ".join(parts) + "."
+
+
+def rule_name(field: str) -> str:
+    """A ruleset number named in words, as a GM reads it (not its field name)."""
+    names = {
+        "start_armies": _("Starting armies per side"),
+        "start_sectors": _("Sectors to deploy in"),
+        "armies_per_attack": _("Armies per attack"),
+        "capture_min_armies": _("Armies to capture a sector"),
+        "sectors_to_win": _("Captured sectors to win"),
+        "battle_points": _("Points per battle"),
+        "replenishment": _("Replenishment per sector held alone"),
+        "reinforcement": _("Orbital reinforcement per turn"),
+    }
+    return names.get(field, field)
+
+
 def sector_label(campaign_map: CampaignMap, sector: str, language: str) -> str:
-    """ "2 West": a sector's id and name, as players see it on the map."""
+    """ "2 West", in Russian «2 «Запад»»: a sector's id and name, as players see it on the map
+    (quoted in Russian, where the name stays in the nominative after «в секторе»)."""
     found = campaign_map.by_id.get(sector)
     if found is None:
         return sector
-    return f"{sector} {found.display_name(language)}"
+    name = found.display_name(language)
+    return f"{sector} «{name}»" if language == "ru" else f"{sector} {name}"
 
 
 def phase_name(phase: Phase) -> str:
@@ -103,8 +153,12 @@ def describe_order(
     """One order in words."""
     match order:
         case Move():
-            return _("move {armies} from {source} to {to}").format(
-                armies=armies(order.count),
+            return _(
+                "move {n} army from {source} to {to}",
+                "move {n} armies from {source} to {to}",
+                order.count,
+            ).format(
+                n=order.count,
                 source=sector_label(campaign_map, order.source, language),
                 to=sector_label(campaign_map, order.to, language),
             )
@@ -195,9 +249,12 @@ def describe_rejection(
                 side=target, sector=sector
             )
         case OrderRule.ATTACK_LIMIT_EXCEEDED:
+            limit = int(p.get("limit", 0))
             return _(
-                "{armies} in {sector} allow {limit} attack(s): one per 3 armies, rounded up."
-            ).format(armies=armies(int(p.get("armies", 0))), sector=sector, limit=p.get("limit"))
+                "{armies} in {sector} allow {limit} attack: one per 3 armies, rounded up.",
+                "{armies} in {sector} allow {limit} attacks: one per 3 armies, rounded up.",
+                limit,
+            ).format(armies=armies(int(p.get("armies", 0))), sector=sector, limit=limit)
         case OrderRule.REINFORCE_WITHOUT_ARMIES:
             return _("Reinforcements land only where you have armies; {sector} is not one.").format(
                 sector=sector
@@ -221,17 +278,23 @@ def describe_deployment_rule(rule: OrderRule, params: Mapping[str, str | int]) -
         case OrderRule.DEPLOY_UNKNOWN_SECTOR:
             return _("There is no sector {sector} on this map.").format(sector=params.get("sector"))
         case OrderRule.DEPLOY_SECTOR_EMPTY:
-            return _("Each chosen sector needs at least 1 army ({sector} has {count}).").format(
-                sector=params.get("sector"), count=params.get("count")
+            return _("Each chosen sector needs at least 1 army ({sector}: {armies}).").format(
+                sector=params.get("sector"), armies=armies(int(params.get("count", 0)))
             )
         case OrderRule.DEPLOY_WRONG_TOTAL:
-            return _("Place exactly {required} armies in all (now {total}).").format(
-                required=params.get("required"), total=params.get("total")
-            )
+            required = int(params.get("required", 0))
+            return _(
+                "Place exactly {required} army in all (now {total}).",
+                "Place exactly {required} armies in all (now {total}).",
+                required,
+            ).format(required=required, total=params.get("total"))
         case OrderRule.DEPLOY_WRONG_SECTOR_COUNT:
-            return _("Use exactly {required} different sectors (now {sectors}).").format(
-                required=params.get("required"), sectors=params.get("sectors")
-            )
+            required = int(params.get("required", 0))
+            return _(
+                "Use exactly {required} sector (now {sectors}).",
+                "Use exactly {required} different sectors (now {sectors}).",
+                required,
+            ).format(required=required, sectors=params.get("sectors"))
         case _:
             return str(rule.value)
 
@@ -347,7 +410,11 @@ def describe_battle(
         sides.get(battle.defender, battle.defender),
     )
     lines = [
-        _("Battle {id}: {attacker} attacks {defender} in {sector}, {points} points").format(
+        _(
+            "Battle {id}: {attacker} attacks {defender} in {sector}, {points} point",
+            "Battle {id}: {attacker} attacks {defender} in {sector}, {points} points",
+            battle.points,
+        ).format(
             id=battle.id,
             attacker=attacker,
             defender=defender,
@@ -365,7 +432,10 @@ def describe_battle(
             "  "
             + _(
                 "{side} fortified: it chooses the table side and may re-roll for the first "
-                "turn, once this turn in this sector ({n} battle(s) there)."
+                "turn, once this turn in this sector ({n} battle there).",
+                "{side} fortified: it chooses the table side and may re-roll for the first "
+                "turn, once this turn in this sector ({n} battles there).",
+                battle.fortified_battles_in_sector,
             ).format(
                 side=sides.get(battle.fortified, battle.fortified),
                 n=battle.fortified_battles_in_sector,
@@ -451,19 +521,21 @@ def describe_report(
     for gain in report.gains:
         if gain.reason == "replenishment":
             lines.append(
-                _("{side} replenished +{n} in {sector}").format(
-                    side=name(gain.side, gain.side), n=gain.armies, sector=label(gain.sector)
+                _("{side} replenished +{armies} in {sector}").format(
+                    side=name(gain.side, gain.side),
+                    armies=armies(gain.armies),
+                    sector=label(gain.sector),
                 )
             )
     for reinforcement in report.reinforcements:
         if reinforcement.fallback is None:
-            line = _("{side}: orbital reinforcement +{n} in {sector}")
+            line = _("{side}: orbital reinforcement +{armies} in {sector}")
         else:
-            line = _("{side}: orbital reinforcement +{n} in {sector} (its smallest sector)")
+            line = _("{side}: orbital reinforcement +{armies} in {sector} (its smallest sector)")
         lines.append(
             line.format(
                 side=name(reinforcement.side, reinforcement.side),
-                n=reinforcement.armies,
+                armies=armies(reinforcement.armies),
                 sector=label(reinforcement.sector),
             )
         )

@@ -170,7 +170,7 @@ def _plural_rule(header: str) -> Callable[[int], int]:
 
 RUSSIAN_LABELS = MapLabels(
     turn="Ход",
-    battles="Битвы недели",
+    battles="Бои недели",
     orders="Секретные приказы",
     reinforce="подкрепление",
     plural=(
@@ -179,15 +179,15 @@ RUSSIAN_LABELS = MapLabels(
     ),
     armies=("{n} армия", "{n} армии", "{n} армий"),
     progress=("{held} из {need} сектора", "{held} из {need} секторов", "{held} из {need} секторов"),
-    last_turn="Ход {turn}: манёвры и битвы",
+    last_turn="Ход {turn}: перемещения и бои",
     winner="Победа в кампании: {side}",
     no_winner="Кампания окончена без победителя",
     held="сектор удерживает сторона этого цвета",
     new="нов.",
     new_key="захвачен в этот ход",
-    moved="манёвр и число армий",
-    battle="битва и её номер",
-    won="победа в битве",
+    moved="перемещение и число армий",
+    battle="бой и его номер",
+    won="победа в бою",
     draw="ничья",
     no_result="нет результата: ничья без потерь",
     lost="потеряно армий",

@@ -15,6 +15,8 @@ a side's orders never go to anyone else.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
@@ -42,7 +44,7 @@ from bot.texts import (
     role_name,
     sector_label,
 )
-from rules import Battle
+from rules import Battle, TurnReport
 from storage import OutboxMessage, Phase, Role
 
 
@@ -196,6 +198,22 @@ async def render_orders_dropped(context: PostContext, message: OutboxMessage) ->
     return Post(text="\n".join(lines))
 
 
+def _gain_lines(report: TurnReport, side: str, label: Callable[[str], str]) -> list[str]:
+    """The side's gains of a resolved turn, each named by its step."""
+    lines = []
+    for gain in report.gains:
+        if gain.side != side or not gain.armies:
+            continue
+        if gain.reason == "replenishment":
+            line = _("Replenishment: {armies} in {sector}")
+        elif gain.reason == "reinforcement":
+            line = _("Orbital reinforcement: {armies} in {sector}")
+        else:
+            line = _("Gained: {armies} in {sector}")
+        lines.append(line.format(armies=armies(gain.armies), sector=label(gain.sector)))
+    return lines
+
+
 async def render_turn_result(context: PostContext, message: OutboxMessage) -> Post | None:
     """A player's own summary of a resolved turn, in their language: their side's battles and
     how each result came about, its losses and gains, what it holds of what it needs to win,
@@ -246,13 +264,7 @@ async def render_turn_result(context: PostContext, message: OutboxMessage) -> Po
     )
     if not losses:
         lines.append(_("No losses."))
-    gains = [(g.sector, g.armies) for g in report.gains if g.side == side]
-    gains += [(r.sector, r.armies) for r in report.reinforcements if r.side == side]
-    lines.extend(
-        _("Gained: {armies} in {sector}").format(armies=armies(n), sector=label(sector))
-        for sector, n in gains
-        if n
-    )
+    lines += _gain_lines(report, side, label)
     held = report.captured.get(side, ())
     needed = game.ruleset.sectors_to_win
     if held:

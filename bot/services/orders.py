@@ -34,6 +34,7 @@ from rules import (
     ModuleOrder,
     Order,
     Outcome,
+    Reinforce,
     Rejection,
     SectorOptions,
     SideOrders,
@@ -327,6 +328,26 @@ def apply_lines(
     return orders, outcomes
 
 
+def repeat_lines(orders: SideOrders) -> list[tuple[Order, ...]]:
+    """A set of orders as lines to enter again, one order per line (each kept or refused on
+    its own): the moves, the attacks, the reinforcement."""
+    lines: list[tuple[Order, ...]] = [(move,) for move in orders.moves]
+    lines += [(attack,) for attack in orders.attacks]
+    if orders.reinforce is not None:
+        lines.append((Reinforce(sector=orders.reinforce),))
+    return lines
+
+
+async def last_turn_orders(store: Store, campaign: Campaign, side: SideId) -> SideOrders | None:
+    """The side's orders of the previous turn, if it gave any."""
+    if campaign.turn < 2:
+        return None
+    record = await store.orders(campaign.id, campaign.turn - 1, side)
+    if record is None or record.orders == SideOrders():
+        return None
+    return record.orders
+
+
 async def enter_orders(
     store: Store,
     seat: Seat,
@@ -557,6 +578,10 @@ class Deployment:
         opens_sector = self.placement.get(sector, 0) == 0
         return self.total < rules.start_armies and (not opens_sector or used < rules.start_sectors)
 
+    def room(self, sector: SectorId) -> int:
+        """How many armies may still go to ``sector`` at once (0 when none may)."""
+        return self.game.ruleset.start_armies - self.total if self.can_add(sector) else 0
+
 
 @dataclass(frozen=True)
 class DeploymentResult:
@@ -656,15 +681,14 @@ async def _update_placement(
 async def change_placement(
     store: Store, seat: Seat, sector: SectorId, delta: int, now: datetime
 ) -> DeploymentResult:
-    """One army more (``delta`` 1) or less (-1) in ``sector``: saved as an unconfirmed draft.
-    A change past the limits (below 0, over the armies or sectors allowed) changes nothing."""
+    """``delta`` armies more (1 or more) or one less (-1) in ``sector``: saved as an
+    unconfirmed draft. A change past the limits (below 0, over the armies or sectors allowed)
+    changes nothing."""
 
     def step(deployment: Deployment) -> DeploymentResult | tuple[dict[SectorId, int], bool]:
         count = deployment.placement.get(sector, 0)
-        allowed = (
-            sector in deployment.game.map.by_id
-            and delta in (1, -1)
-            and (deployment.can_add(sector) if delta > 0 else count > 0)
+        allowed = sector in deployment.game.map.by_id and (
+            0 < delta <= deployment.room(sector) if delta > 0 else delta == -1 and count > 0
         )
         if not allowed:
             return DeploymentResult(deployment=deployment)

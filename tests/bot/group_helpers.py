@@ -54,7 +54,7 @@ async def set_up_campaign(
     await say(telegram, gm, group, "/newcampaign")
     screen = await say(telegram, gm, group, title)
     screen = await tap(telegram, gm, screen, words["zone"])
-    screen = await tap(telegram, gm, screen, "planet-5")
+    screen = await tap(telegram, gm, screen, "🪐")
     for name in sides:
         await tap(telegram, gm, screen, words["add"])
         screen = await say(telegram, gm, group, name)

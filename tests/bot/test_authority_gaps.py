@@ -72,7 +72,7 @@ async def test_a_typed_wizard_answer_counts_only_from_a_gm_now(
     co_gm = frozenset({Role.CO_GM})
     await store.put_member(campaign.id, 2, "Boris", co_gm, None, 1, clock.now())
     map_step = await tap(telegram, anna, zone, "UTC")
-    sides = await tap(telegram, anna, map_step, "planet-5")
+    sides = await tap(telegram, anna, map_step, "🪐")
 
     asked = await tap(telegram, boris, sides, "Add a side")
     assert asked is not None

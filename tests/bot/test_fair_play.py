@@ -72,10 +72,13 @@ async def test_a_report_the_loser_leaves_unanswered_stands(
     sent = await telegram.deliver()
     to_glebs = _to(sent, 302)  # Blue's tactician, in Russian
     assert len(to_glebs) == 1
-    assert "Red Legion: сокрушительная победа; сообщила сторона «Red Legion»" in to_glebs[0].text
+    assert (
+        "Crushing victory (сокрушительная победа) в пользу стороны «Red Legion»; сообщила"
+        in to_glebs[0].text
+    )
     assert "Будет засчитан, если его не оспорят до" in to_glebs[0].text
     assert [label for label, _ in to_glebs[0].buttons()] == [
-        "👍 Подтвердить битву 1",
+        "👍 Подтвердить бой 1",
         "⚠ Оспорить",
     ]
     # Stored: it counts now, and stays unanswered.
@@ -88,7 +91,10 @@ async def test_a_report_the_loser_leaves_unanswered_stands(
     )
     await store.enqueue(reminder, clock.now())
     [to_vera] = _to(await telegram.deliver(), 301)
-    assert "другая сторона сообщила «Red Legion: сокрушительная победа»" in to_vera.text
+    assert (
+        "другая сторона сообщила «Crushing victory (сокрушительная победа) в пользу стороны"
+        in to_vera.text
+    )
     assert "если вы не оспорите его до" in to_vera.text
     # Red, whose report waits, is not reminded of it.
     await store.enqueue(
@@ -115,7 +121,7 @@ async def test_a_report_the_loser_leaves_unanswered_stands(
     assert "Held: " in anna
     vera = _text(_to(monday, 301))
     assert "«Siege», итоги хода 1 для стороны «Синие»." in vera
-    assert "Потери: 2 армии, 1 Экватор" in vera
+    assert "Потери: 2 армии, сектор 1 «Экватор»" in vera
     dora = _text(_to(monday, 401))  # Green fought no battle
     assert "No losses." in dora
     assert "Battle 1" not in dora
@@ -183,9 +189,8 @@ async def test_a_dispute_reaches_the_gms_at_once_and_their_decision_is_told(
         "Battle 1 of turn 1, the GM's decision (Game Master): Синие: solid victory. It is final."
         in _text(_to(told, GROUP))
     )
-    assert "Результат (решение ведущего, окончательное): Синие: уверенная победа" in _text(
-        _to(told, 302)
-    )
+    final = "Результат (решение мастера, окончательное): Solid victory (уверенная победа) в пользу"
+    assert final in _text(_to(told, 302))
     assert "Result (GM's decision, final): Синие: solid victory" in _text(_to(told, 202))
     # The dispute message's buttons refuse now (another GM's copy too): nothing changes.
     again = await table.tap(GM, to_gm, "Draw, no losses")

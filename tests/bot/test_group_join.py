@@ -80,7 +80,7 @@ async def test_a_russian_player_joins_in_russian(telegram: FakeTelegram, store: 
     roles = await tap(telegram, vera, sides, "Blue")
     done = await tap(telegram, vera, roles, "Тактик")
     assert done is not None
-    assert "Вы играете за Blue" in done.text
+    assert "Вы играете за сторону «Blue»" in done.text
     member = await store.member(campaign.id, 3)
     assert member is not None
     assert member.roles == frozenset({Role.TACTICIAN})

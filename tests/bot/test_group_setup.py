@@ -9,6 +9,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.app import build_dispatcher
 from bot.clock import ManualClock
+from bot.handlers.group.setup import SetupPress
 from bot.services.campaigns import PALETTE
 from bot.services.window import current_deadline
 from storage import CampaignStatus, Phase, Store, UnreportedPolicy
@@ -69,7 +70,7 @@ async def test_a_gm_creates_a_campaign_in_english(telegram: FakeTelegram, store:
     assert map_step is not None
     assert isinstance(map_step.method, EditMessageText)
     assert "Step 3 of 6: map" in map_step.text
-    sides = await tap(telegram, anna, map_step, "planet-5")
+    sides = await tap(telegram, anna, map_step, "🪐")
     for name in ("Red", "Blue"):
         ask = await tap(telegram, anna, sides, "Add a side")
         assert ask is not None
@@ -250,7 +251,9 @@ async def test_typed_rules_are_checked_as_a_ruleset(telegram: FakeTelegram, stor
     group = telegram.group(-100, "Wargamers")
     campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
     summary = telegram.sent[-1]
-    await tap(telegram, anna, summary, "Rules")
+    rules = await tap(telegram, anna, summary, "Rules")
+    assert rules is not None
+    await tap(telegram, anna, rules, "⌨️")
     refusal = await say(telegram, anna, group, "start_armies=2")
     assert refusal is not None
     assert "do not make a valid ruleset" in refusal.text
@@ -259,10 +262,55 @@ async def test_typed_rules_are_checked_as_a_ruleset(telegram: FakeTelegram, stor
     assert "«dice=6» cannot be used" in unknown.text
     accepted = await say(telegram, anna, group, "start_armies=12 sectors_to_win=4")
     assert accepted is not None
-    assert "start_armies=12, sectors_to_win=4" in accepted.text
+    assert "Rules: Starting armies per side: 12; Captured sectors to win: 4" in accepted.text
     stored = await store.campaign(campaign.id)
     assert stored is not None
     assert stored.ruleset_overrides == {"start_armies": 12, "sectors_to_win": 4}
+
+
+async def test_rules_are_changed_by_buttons_named_in_words(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
+    rules = await tap(telegram, anna, telegram.sent[-1], "Rules")
+    assert rules is not None
+    assert "• Starting armies per side: 10" in rules.text
+    assert "start_armies" not in rules.text + " ".join(text for text, _ in rules.buttons())
+
+    def press(value: str) -> str:
+        return SetupPress(c=campaign.id, a="rule", v=value).pack()
+
+    for value in ("start_armies.+", "start_armies.+", "battle_points.-", "sectors_to_win.-"):
+        shown = await telegram.feed(telegram.press(anna, rules, press(value)))
+        assert shown is not None
+        rules = shown
+    assert "• Starting armies per side: 12" in rules.text
+    assert "• Points per battle: 750" in rules.text
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.ruleset_overrides == {
+        "start_armies": 12,
+        "battle_points": 750,
+        "sectors_to_win": 2,
+    }
+    # Fewer armies than sectors to deploy in would not hold: refused, nothing changed.
+    for _ in range(9):
+        await telegram.feed(telegram.press(anna, rules, press("start_armies.-")))
+    telegram.take()
+    await telegram.feed(telegram.press(anna, rules, press("start_armies.-")))
+    alerts = [s.method for s in telegram.take() if isinstance(s.method, AnswerCallbackQuery)]
+    assert [(a.text, a.show_alert) for a in alerts] == [
+        ("Not possible: the rules would not hold with that number.", True)
+    ]
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.ruleset_overrides["start_armies"] == 3
+    await telegram.feed(telegram.press(anna, rules, press("default")))
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.ruleset_overrides == {}
 
 
 async def test_too_few_sides_block_the_start(telegram: FakeTelegram, store: Store) -> None:
@@ -333,7 +381,7 @@ async def test_stale_wizard_buttons_after_the_start_change_nothing(
     sides_screen = None
     zone = telegram.sent[-1]
     map_step = await tap(telegram, anna, zone, "Moscow")
-    sides_screen = await tap(telegram, anna, map_step, "planet-5")
+    sides_screen = await tap(telegram, anna, map_step, "🪐")
     for name in ("Red", "Blue"):
         await tap(telegram, anna, sides_screen, "Add a side")
         sides_screen = await say(telegram, anna, group, name)
@@ -360,7 +408,7 @@ async def test_a_restart_in_the_middle_of_the_wizard_continues(
     group = before.group(-100, "Wargamers")
     zone = await say(before, anna, group, "/newcampaign Hive War")
     map_step = await tap(before, anna, zone, "Moscow")
-    sides = await tap(before, anna, map_step, "planet-5")
+    sides = await tap(before, anna, map_step, "🪐")
     await tap(before, anna, sides, "Add a side")
     # The process restarts while the bot waits for the side's name.
     after = FakeTelegram(build_dispatcher(store, clock, i18n))
@@ -436,7 +484,7 @@ async def test_an_answer_delivered_twice_is_taken_once_and_shows_its_step(
     assert again.text == first.text
     campaigns = await store.campaigns_in_chat(-100)
     assert [c.title for c in campaigns] == ["Hive War"]
-    sides = await tap(telegram, anna, await tap(telegram, anna, again, "UTC"), "planet-5")
+    sides = await tap(telegram, anna, await tap(telegram, anna, again, "UTC"), "🪐")
     await tap(telegram, anna, sides, "Add a side")
     red = telegram.message(anna, group, "Red")
     shown = await telegram.feed(red)
@@ -455,7 +503,7 @@ async def test_a_zone_switch_keeps_the_deployment_deadline_at_its_local_time(
     group = telegram.group(-100, "Wargamers")
     zone = await say(telegram, anna, group, "/newcampaign Hive War")
     map_step = await tap(telegram, anna, zone, "UTC")
-    sides = await tap(telegram, anna, map_step, "planet-5")
+    sides = await tap(telegram, anna, map_step, "🪐")
     for name in ("Red", "Blue"):
         await tap(telegram, anna, sides, "Add a side")
         sides = await say(telegram, anna, group, name)

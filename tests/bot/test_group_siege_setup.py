@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.clock import ManualClock
+from bot.handlers.group.setup import SetupPress
 from bot.services.turns import game_for
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegeSettings, load
@@ -54,7 +55,9 @@ async def test_a_gm_sets_up_a_siege_with_buttons(telegram: FakeTelegram, store: 
     summary = telegram.sent[-1]
     rules_screen = await tap(telegram, anna, summary, "Rules")
     assert rules_screen is not None
-    await say(telegram, anna, group, "sectors_to_win=4")
+    more = SetupPress(c=campaign.id, a="rule", v="sectors_to_win.+").pack()
+    await telegram.feed(telegram.press(anna, rules_screen, more))
+    await tap(telegram, anna, telegram.sent[-1], "Back")
     stored = await store.campaign(campaign.id)
     assert stored is not None
     assert stored.ruleset_overrides["sectors_to_win"] == 4

@@ -83,7 +83,7 @@ async def test_orders_notices_are_debounced_and_only_for_the_side(
     context = PostContext(store=store, i18n=i18n, bot_username="strategium_bot")
     post = await render(context, notices[0])
     assert post is not None
-    assert "Подкрепление: 1 Экватор" in post.text  # worded when sent: the latest set
+    assert "Подкрепление: 1 «Экватор»" in post.text  # worded when sent: the latest set
 
     # Boris moves to blue before the notice goes out: it is not sent to him any more.
     await store.put_member(

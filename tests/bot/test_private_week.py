@@ -28,7 +28,7 @@ from bot.services.outbox_sender import Limits, OutboxSender
 from bot.texts import describe_order
 from rules import Attack, Move, Outcome, Reinforce, SideOrders, builtin_map
 from rules.render import render_map
-from storage import NewCampaign, NewSide, Role, Store
+from storage import NewCampaign, NewSide, Phase, Role, Store
 from tests.bot.private_campaign import (
     GM,
     GROUP,
@@ -64,19 +64,19 @@ async def _deploy_everyone(table: Table) -> None:
             assert sent is not None
             deploy = sent
     assert "Placed 10 of 10; sectors 3 of 3." in deploy.text
-    assert "+" not in [text for text, _ in deploy.buttons()]  # nothing more may be added
+    assert not [text for text, _ in deploy.buttons() if text.startswith("+")]  # none to add
     confirmed = await table.tap(201, deploy, "Confirm")
     assert alert(confirmed) == "Deployment confirmed."
     assert "✅ Confirmed" in screen(confirmed).text
 
     refused = screen(await table.say(301, "1:5 3:5"))
-    assert "Займите ровно 3 разных сектора (сейчас 2)." in refused.text
+    assert "Займите ровно 3 сектора (сейчас 2)." in refused.text
     typed = screen(await table.say(301, "экватор:3 восток=5, 5:2"))
     assert "Размещено 10 из 10" in typed.text
     done = await table.tap(301, typed, "Подтвердить")
     assert "✅" in screen(done).text
 
-    typed = screen(await table.say(401, "West:4 East:3 South Pole:3"))
+    typed = screen(await table.say(401, "West=4 East=3 South Pole=3"))
     await table.tap(401, typed, "Confirm")
     placements = await table.store.placements(table.campaign.id)
     assert {side: (p.placement, p.ready) for side, p in placements.items()} == {
@@ -156,7 +156,7 @@ async def test_a_full_week_in_private_and_no_order_reaches_another_chat(
     # Red by buttons; then Boris, red's second strategist, changes his mind in Russian.
     red_review = await _red_orders_by_buttons(table)
     changed = screen(await table.say(203, "укрепить 2"))
-    assert "✓ укрепиться в 2 Запад" in changed.text
+    assert "✓ укрепиться в секторе 2 «Запад»" in changed.text
     assert "📝 Черновик" in changed.text
     orders, ready = await _stored(table, "red")
     assert not ready  # a change un-readies the side
@@ -179,13 +179,15 @@ async def test_a_full_week_in_private_and_no_order_reaches_another_chat(
         )
     )
     lines = reply.text.splitlines()
-    assert lines[0] == "✓ переместить 3 армии из 3 Восток в 2 Запад"
+    assert lines[0] == "✓ переместить 3 армии из сектора 3 «Восток» в сектор 2 «Запад»"
     assert lines[1].startswith("✗ «атака синие 1»: Нельзя атаковать свою сторону.")
-    assert lines[2] == "✓ атака на Green Horde в 5 Южный полюс"
-    assert lines[3].startswith("✗ «2 -> 1 x9»: На начало хода у вас не было армий в 2 Запад")
-    assert lines[3].endswith("Ваши секторы: 1 Экватор, 3 Восток, 5 Южный полюс.")
+    assert lines[2] == "✓ атака на сторону «Green Horde» в секторе 5 «Южный полюс»"
+    assert lines[3].startswith(
+        "✗ «2 -> 1 x9»: На начало хода у вас не было армий в секторе 2 «Запад»"
+    )
+    assert lines[3].endswith("Ваши секторы: 1 «Экватор», 3 «Восток», 5 «Южный полюс».")
     assert "от 1 до 4" in lines[4]
-    assert lines[5] == "✓ подкрепление с орбиты в 3 Восток"
+    assert lines[5] == "✓ подкрепление с орбиты в сектор 3 «Восток»"
     orders, _ = await _stored(table, "blue")
     assert orders == SideOrders(
         moves=(Move(source="3", to="2", count=3),),
@@ -526,7 +528,7 @@ REFUSED_LINES = [
     ("4 -> 1 x3", "You can move 1 to 2 from 4 North Pole: at least one army stays."),
     ("attack red in 1", "You cannot attack your own side."),
     ("attack green in 1", "Green Horde had no armies in 1 Equator at the start of the turn."),
-    ("attack blue in 1 x3", "4 armies in 1 Equator allow 2 attack(s)"),
+    ("attack blue in 1 x3", "4 armies in 1 Equator allow 2 attacks: one per 3 armies"),
     ("reinforce 3", "Reinforcements land only where you have armies; 3 East is not one."),
 ]
 
@@ -574,10 +576,10 @@ async def test_result_refusals_name_the_rule(
 
     assert (
         alert(await table.forged(302, press(1, "yes", "d")))
-        == "По этой битве пока ничего не сообщили."
+        == "По этому бою пока ничего не сообщили."
     )
-    assert "does not fight this battle" in alert(await table.forged(401, press(1, "out", "d")))
-    assert "does not fight this battle" in alert(await table.forged(201, press(9, "out", "d")))
+    assert "is not in this battle" in alert(await table.forged(401, press(1, "out", "d")))
+    assert "is not in this battle" in alert(await table.forged(201, press(9, "out", "d")))
     assert "A victory needs a winner" in alert(await table.forged(201, press(1, "win", "d", 0)))
     assert alert(await table.forged(201, press(1, "out", "d"))).startswith("Reported")
     assert "your side's own" in alert(await table.forged(202, press(1, "yes", "d")))
@@ -644,10 +646,10 @@ async def test_the_orders_screen_typed_back_changes_nothing(
     english = _order_lines(screen(await table.say(201, "/orders")).text)
     russian = _order_lines(screen(await table.say(203, "/orders")).text)
     assert russian == [
-        "1 Экватор (4 армии): атака на Синие в 1 Экватор ×2",
-        "2 Запад (3 армии): переместить 2 армии из 2 Запад в 1 Экватор",
-        "4 Северный полюс (3 армии): укрепиться",
-        "Подкрепление: 4 Северный полюс",
+        "1 «Экватор» (4 армии): атака на сторону «Синие» в секторе 1 «Экватор» ×2",
+        "2 «Запад» (3 армии): переместить 2 армии из сектора 2 «Запад» в сектор 1 «Экватор»",
+        "4 «Северный полюс» (3 армии): укрепиться",
+        "Подкрепление: 4 «Северный полюс»",
     ]
     for user_id, lines, unchanged in ((201, english, "Nothing changed."), (203, russian, "Ничего")):
         reply = screen(await table.say(user_id, "\n".join(lines)))
@@ -655,7 +657,9 @@ async def test_the_orders_screen_typed_back_changes_nothing(
         assert len(echo) == 4
         assert all(line.startswith("✓ ") for line in echo), echo
         assert unchanged in reply.text
-    assert echo[0] == "✓ укрепиться в 1 Экватор; атака на Синие в 1 Экватор ×2"
+    assert echo[0] == (
+        "✓ укрепиться в секторе 1 «Экватор»; атака на сторону «Синие» в секторе 1 «Экватор» ×2"
+    )
     after = await store.orders(table.campaign.id, 1, "red")
     assert after is not None
     assert (after.orders, after.edits) == (before.orders, before.edits)
@@ -668,9 +672,97 @@ async def test_an_unreadable_line_is_answered_in_the_writers_language_with_examp
     await _orders_open(table)
     reply = screen(await table.say(301, "привет всем\nатакуй красных"))
     assert reply.text.splitlines()[:2] == [
-        "✗ «привет всем»: Не понял слово «привет». Пишите по одному приказу в строке, например "
-        "«переместить 2 армии из 1 Экватор в 2 Запад» или «атака на Red Legion в 1 Экватор».",
+        "✗ «привет всем»: Не понял слово «привет». Пишите по одному приказу в строке. Примеры: "
+        "переместить 2 армии из сектора 1 «Экватор» в сектор 2 «Запад»; атака на сторону "
+        "«Red Legion» в секторе 1 «Экватор».",
         "✗ «атакуй красных»: Приказ обрывается на «красных»: чего-то не хватает. Напишите его "
-        "целиком, например «переместить 2 армии из 1 Экватор в 2 Запад» или «атака на Red Legion "
-        "в 1 Экватор».",
+        "целиком. Примеры: переместить 2 армии из сектора 1 «Экватор» в сектор 2 «Запад»; атака "
+        "на сторону «Red Legion» в секторе 1 «Экватор».",
     ]
+
+
+def _deploy_press(table: Table, action: str, sector: int) -> str:
+    return DeployButton(campaign=table.campaign.id, action=action, sector=sector, side="red").pack()
+
+
+async def test_deployment_by_three_and_all_takes_four_taps(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock)
+    deploy = screen(await table.say(201, "/deploy"))
+    labels = [text for text, _ in deploy.buttons()]
+    assert labels[:4] == ["1 Equator: 0", "+1", "+3", "+10 (all)"]
+    for action, sector in (("+3", 0), ("+", 0), ("+3", 1)):
+        deploy = screen(await table.forged(201, _deploy_press(table, action, sector)))
+    assert "Placed 7 of 10; sectors 2 of 3." in deploy.text
+    # Three armies are left: any sector may take them (one more may open), «all» at once.
+    row = [text for text, _ in deploy.buttons() if text.startswith("+")]
+    assert row == ["+1", "+3 (all)"] * 5
+    deploy = screen(await table.forged(201, _deploy_press(table, "+all", 3)))
+    assert "Placed 10 of 10; sectors 3 of 3." in deploy.text
+    confirmed = await table.tap(201, deploy, "Confirm")
+    assert alert(confirmed) == "Deployment confirmed."
+    placement = (await store.placements(table.campaign.id))["red"]
+    assert (placement.placement, placement.ready) == ({"1": 4, "2": 3, "4": 3}, True)
+
+
+async def test_a_press_past_the_armies_left_changes_nothing(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock)
+    await table.say(201, "/deploy")
+    await table.forged(201, _deploy_press(table, "+all", 0))
+    await table.forged(201, _deploy_press(table, "+3", 1))  # nothing left to place
+    await table.forged(201, _deploy_press(table, "+99", 2))
+    placement = (await store.placements(table.campaign.id))["red"]
+    assert (placement.placement, placement.ready) == ({"1": 10}, False)
+
+
+async def test_last_turns_orders_are_repeated_with_one_tap_and_checked_again(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock)
+    await _orders_open(table)
+    first = screen(await table.say(201, "/orders"))
+    assert "Repeat" not in " ".join(text for text, _ in first.buttons())  # turn 1: nothing yet
+    await table.say(201, "2 -> 1 x2\nattack blue in 1\nreinforce 4")
+    for _ in range(2):  # the battle list; the resolution, which opens turn 2's orders
+        await table.step()
+    campaign = await table.now_campaign()
+    assert (campaign.turn, campaign.phase) == (2, Phase.ORDERS)
+    home = screen(await table.say(201, "/orders"))
+    repeated = screen(await table.tap(201, home, "Repeat last turn's orders"))
+    assert repeated.text.splitlines()[:5] == [
+        "Last turn's orders, checked against this turn:",
+        "✗ move 2 armies from 2 West to 1 Equator: Only one army in 2 West: at least one must "
+        "stay, so none can move.",
+        "✓ attack Синие in 1 Equator",
+        "✓ orbital reinforcement to 4 North Pole",
+        "",
+    ]
+    orders, ready = await _stored_turn(table, "red", 2)
+    assert (orders.moves, orders.attacks, orders.reinforce, ready) == (
+        (),
+        (Attack(sector="1", target="blue"),),
+        "4",
+        False,
+    )
+
+
+async def test_repeat_with_no_orders_last_turn_says_so(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock)
+    await _orders_open(table)
+    for _ in range(2):
+        await table.step()
+    home = screen(await table.say(201, "/orders"))
+    answered = await table.tap(201, home, "Repeat last turn's orders")
+    assert alert(answered) == "Your side gave no orders last turn: nothing to repeat."
+    assert await store.orders(table.campaign.id, 2, "red") is None
+
+
+async def _stored_turn(table: Table, side: str, turn: int) -> tuple[SideOrders, bool]:
+    record = await table.store.orders(table.campaign.id, turn, side)
+    assert record is not None
+    return record.orders, record.ready

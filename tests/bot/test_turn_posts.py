@@ -76,7 +76,7 @@ async def test_a_weeks_posts_all_render_and_arrive(
         assert "Turn 2 begins: orders open Tue 10 Feb, 00:00 (Berlin, UTC+1)." in monday
         assert any("your side's orders are not marked ready" in t for t in texts)
     else:
-        assert "Ход 1" in monday
+        assert "Итоги хода 1 подведены." in monday
         assert "Turn 2 begins" not in monday
         assert (
             "Ход 2 начинается: приказы принимаются с вт, 10 февраля, 00:00 (Берлин, UTC+1)"

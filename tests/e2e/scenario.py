@@ -680,7 +680,7 @@ async def create_campaign(
     prompt = await table.wait_for_text(group.id, "Step 1 of 6")
     await table.reply(gm, prompt, title)
     await table.press(gm, zone, chat_id=group.id)
-    await table.press(gm, "planet-5", chat_id=group.id)
+    await table.press(gm, "🪐", chat_id=group.id)
     for name in sides:
         await table.press(gm, "Add a side", chat_id=group.id)
         prompt = await table.wait_for_text(group.id, "reply with the new side's name")
@@ -692,13 +692,14 @@ async def create_campaign(
     await table.press(gm, unreported, chat_id=group.id)
     if rules is not None:
         await table.press(gm, re.compile(r"^Rules$"), chat_id=group.id)
+        await table.press(gm, "⌨️", chat_id=group.id)
         prompt = await table.wait_for_text(group.id, "reply with rule overrides")
         await table.reply(gm, prompt, rules)
     if language is not None:
         await table.press(gm, language, chat_id=group.id)
     if before_open is not None:
         await before_open()  # more settings from the summary (it must end on the summary)
-    opened = await table.press(gm, "Open deployment", chat_id=group.id)
+    opened = await table.press(gm, _setup_data("ok"), chat_id=group.id)  # in either language
     join_button = _prefixed(JoinPress.__prefix__)
     begun = [m for m in opened[group.id] if m.button(join_button)]
     if not begun:
@@ -744,6 +745,15 @@ def _prefixed(prefix: str) -> Callable[[str, str], bool]:
 PLANET = builtin_map("planet-5")
 
 
+def _setup_data(action: str) -> Callable[[str, str], bool]:
+    """A button of the setup wizard by what it does (any language)."""
+
+    def check(_text: str, data: str) -> bool:
+        return data.startswith("su:") and data.split(":")[2:3] == [action]
+
+    return check
+
+
 def _sector_index(sector: str) -> int:
     return PLANET.order[sector]
 
@@ -787,18 +797,27 @@ def _deploy_data(action: str, sector: int = -1) -> Callable[[str, str], bool]:
 
 
 async def deploy_by_buttons(table: Table, player: Player, placement: dict[str, int]) -> Received:
-    """``player`` opens /deploy, taps + for each army (``{"1": 4, "2": 3, "4": 3}``) and
-    confirms. Returns what the confirmation showed."""
+    """``player`` opens /deploy, taps +3, +1 or «all» for each sector's armies (``{"1": 4,
+    "2": 3, "4": 3}``, every army placed) and confirms. Returns what the confirmation showed."""
     await table.command(player, "/deploy")
+    room = sum(placement.values())
     for sector, count in placement.items():
-        for _ in range(count):
-            await table.press(player, _deploy_data("+", _sector_index(sector)))
+        left = count
+        while left:
+            if left == room and room > 1:
+                action, step = "+all", left
+            elif left >= 3 and room > 3:
+                action, step = "+3", 3
+            else:
+                action, step = "+", 1
+            await table.press(player, _deploy_data(action, _sector_index(sector)))
+            left, room = left - step, room - step
     return await table.press(player, _deploy_data("ok"))
 
 
 async def deploy_typed(table: Table, player: Player, line: str) -> Received:
-    """``player`` types the placement in one line («1:4 2:3 4:3», «экватор:3 восток=5») and
-    confirms it."""
+    """``player`` types the placement in one line («1=4 2=3 4=3», «экватор:3 восток=5») and
+    confirms it. Returns what the confirmation showed."""
     await table.command(player, "/deploy")
     await table.say(player, line)
     return await table.press(player, _deploy_data("ok"))

@@ -202,7 +202,7 @@ async def _play(table: Table, service: BotService, marks: Marks) -> int:
         await join(table, person, side, role)
     await deploy_by_buttons(table, ANNA, {"1": 4, "2": 3, "4": 3})
     refused = await table.say(VERA, "1:5 3:5")
-    assert any("Займите ровно 3 разных сектора" in t for t in refused.texts(VERA.chat_id))
+    assert any("Займите ровно 3 сектора" in t for t in refused.texts(VERA.chat_id))
     await deploy_typed(table, VERA, "экватор:3 восток=5, 5:2")
     await deploy_typed(table, DORA, "West:4 East:3 South Pole:3")
     # Every side confirmed: deployment ends at once, the first map goes to the group.

@@ -39,6 +39,9 @@ def test_the_demo_plays_a_campaign_to_its_end(tmp_path: Path) -> None:
     maps = sorted(out.glob("map-*.png"))
     assert len(maps) >= 3
     assert all(path.read_bytes().startswith(PNG_SIGNATURE) for path in maps)
+    private = sorted(path.name for path in out.glob("private-*.png"))
+    assert {"private-Boris-01.png", "private-Вера-01.png"} <= set(private)
+    assert all((out / name).read_bytes().startswith(PNG_SIGNATURE) for name in private)
     assert {path.name for path in (out / "chats").iterdir()} >= {
         "Wargamers.txt",
         "Boris.txt",
@@ -48,3 +51,32 @@ def test_the_demo_plays_a_campaign_to_its_end(tmp_path: Path) -> None:
     # Nothing a side ordered reached the group before its turn resolved.
     group = (out / "chats" / "Wargamers.txt").read_text(encoding="utf-8")
     assert "атака red 2" not in group
+
+
+def test_the_demo_plays_the_group_in_russian(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    env = {key: value for key, value in os.environ.items() if key != "BOT_TOKEN"}
+    completed = subprocess.run(
+        ["./run", "--", "--lang", "ru", "--quiet", "--out", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:] + completed.stdout[-3000:]
+    group = (out / "chats" / "Wargamers.txt").read_text(encoding="utf-8")
+    for seen in (
+        "Ход 1: список боёв.",
+        "атакует сторона «Красные», защищается сторона «Синие»",
+        "Итоги хода 1 подведены.",
+        "Победа в кампании за стороной «Красные»!",
+    ):
+        assert seen in group
+    after_setup = group.split("Кампания «Siege of Vraks» началась!", 1)[1]
+    assert "Turn 1" not in after_setup
+    assert "Battle 1" not in after_setup
+    boris = (out / "chats" / "Boris.txt").read_text(encoding="utf-8")
+    assert "атака на синих в 1" in boris
+    assert sorted(out.glob("private-Boris-*.png"))

@@ -203,7 +203,7 @@ def _week() -> tuple[Step, ...]:
     say(GM, "/newcampaign", GROUP)
     say(GM, "Kill Week", GROUP)
     tap(GM, label("UTC"), "[UTC]", GROUP)
-    tap(GM, label("planet-5"), "[planet-5]", GROUP)
+    tap(GM, label("🪐"), "[🪐 Planet (5 sectors)]", GROUP)
     for side in ("Red", "Blue"):
         tap(GM, label("Add a side"), "[Add a side]", GROUP)
         say(GM, side, GROUP)

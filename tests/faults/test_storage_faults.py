@@ -280,7 +280,7 @@ async def test_orders_not_saved_are_refused_in_the_players_language_and_the_gm_t
     typed = await table.say(203, "переместить 2 из 2 в 1")  # Борис, Russian, typed
     assert sent_to(typed, 203) == [
         "Сейчас я не могу ничего сохранить (база данных бота не принимает изменения), поэтому "
-        "ничего не изменилось. Ведущему сообщено. Попробуйте позже."
+        "ничего не изменилось. Мастеру сообщено. Попробуйте позже."
     ]
     assert sent_to(typed, GM) == []  # told once
     assert len(error_lines(errors)) == 1

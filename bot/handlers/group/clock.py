@@ -151,7 +151,9 @@ def extended_text(result: ExtendResult, max_hours: int) -> str:
         case ExtendOutcome.OVER_LIMIT:
             used = result.clock.extension_hours if result.clock is not None else 0
             return _(
-                "Too long: this phase may be extended by {max} hours in all ({used} used)."
+                "Too long: this phase may be extended by {max} hour in all ({used} used).",
+                "Too long: this phase may be extended by {max} hours in all ({used} used).",
+                max_hours,
             ).format(max=max_hours, used=used)
         case ExtendOutcome.NO_DEADLINE:
             return _("This phase has no deadline to extend.")
@@ -164,9 +166,12 @@ def refusal_text(proposed: Proposed) -> str:
     campaign = proposed.campaign
     match proposed.refusal:
         case ProposalRefusal.OVER_LIMIT if campaign is not None:
+            limit = campaign.schedule.max_extension_hours
             return _(
-                "Too long: this phase may be extended by {max} hours in all ({used} used)."
-            ).format(max=campaign.schedule.max_extension_hours, used=proposed.used_hours)
+                "Too long: this phase may be extended by {max} hour in all ({used} used).",
+                "Too long: this phase may be extended by {max} hours in all ({used} used).",
+                limit,
+            ).format(max=limit, used=proposed.used_hours)
         case ProposalRefusal.NO_DEADLINE:
             return _("This phase has no deadline to extend.")
         case ProposalRefusal.PAUSED:

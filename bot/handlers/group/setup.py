@@ -25,6 +25,7 @@ from aiogram.types import (
 )
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
+from pydantic import JsonValue, ValidationError
 
 from bot.callbacks import ButtonInt
 from bot.clock import Clock
@@ -44,8 +45,8 @@ from bot.moments import format_moment, zone_label
 from bot.posts.group import colour_mark, colour_name
 from bot.services import campaigns, siege_setup
 from bot.services.clockwork import AdvanceOutcome, advance
-from bot.texts import describe_map_problem, phase_name
-from rules import MapError, builtin_map
+from bot.texts import describe_map_problem, phase_name, rule_name
+from rules import MapError, Ruleset, builtin_map
 from rules.table import ScoreMargins
 from storage import (
     Campaign,
@@ -82,7 +83,11 @@ def name_problem(name: str, limit: int) -> str | None:
     if not any(unicodedata.category(char)[0] in "LNSP" for char in name):
         return _("A name needs at least one letter, digit or sign: send another.")
     if len(name) > limit:
-        return _("That name is too long: keep it under {limit} characters.").format(limit=limit)
+        return _(
+            "That name is too long: keep it under {limit} character.",
+            "That name is too long: keep it under {limit} characters.",
+            limit,
+        ).format(limit=limit)
     return None
 
 
@@ -109,7 +114,8 @@ def map_label(campaign: Campaign) -> str:
     """The campaign's map: its name and size."""
     shown = builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
     name = shown.names.get(campaign.language, shown.name)
-    return _("{name} ({n} sectors)").format(name=name, n=len(shown.sectors))
+    count = len(shown.sectors)
+    return _("{name} ({n} sector)", "{name} ({n} sectors)", count).format(name=name, n=count)
 
 
 def schedule_label(campaign: Campaign) -> str:
@@ -144,16 +150,18 @@ def joining_label(policy: JoiningPolicy) -> str:
             return _("open until deployment ends, then with a GM's approval")
 
 
+MODULE_KEYS = ("modules", "module_settings")
+"""Ruleset overrides that are not numbers: the rule modules and their settings."""
+
+
 def rules_label(campaign: Campaign) -> str:
-    """The ruleset overrides, or "standard"."""
+    """The ruleset's changed numbers in words, or "standard" (modules are shown apart)."""
     numbers = {
-        key: value
-        for key, value in campaign.ruleset_overrides.items()
-        if key not in ("modules", "module_settings")
+        key: value for key, value in campaign.ruleset_overrides.items() if key not in MODULE_KEYS
     }
     if not numbers:
-        return _("standard (RULES.md)")
-    return ", ".join(f"{key}={value}" for key, value in numbers.items())
+        return _("standard")
+    return "; ".join(f"{rule_name(key)}: {value}" for key, value in numbers.items())
 
 
 def token_kind_name(kind: str) -> str:
@@ -240,6 +248,60 @@ def siege_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButto
     return "\n".join(lines), rows
 
 
+RULE_STEPS = {"battle_points": 250}
+"""How much one −/+ press changes a number (1 unless named here)."""
+
+
+def rules_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButton]]]:
+    """Each number of the rules in words with −/+ buttons, standard rules, typing them."""
+    ruleset = Ruleset.with_overrides(dict(campaign.ruleset_overrides))
+    lines = [
+        _("Rules: change each number with − and +; «Standard rules» brings back the usual ones.")
+    ]
+    rows = []
+    for field in campaigns.TYPED_RULE_FIELDS:
+        value = getattr(ruleset, field)
+        lines.append(f"• {rule_name(field)}: {value}")
+        rows.append(
+            [
+                _button("−", campaign, "rule", f"{field}.-"),
+                _button(f"{rule_name(field)}: {value}", campaign, "go", "rules"),
+                _button("+", campaign, "rule", f"{field}.+"),
+            ]
+        )
+    rows.append([_button(_("↺ Standard rules"), campaign, "rule", "default")])
+    rows.append([_button(_("⌨️ Type them instead"), campaign, "ask", "rules")])
+    rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
+    return "\n".join(lines), rows
+
+
+def changed_rules(campaign: Campaign, value: str) -> dict[str, JsonValue] | None:
+    """The overrides after a −/+ press (``field.+``, ``field.-``) or «default» (the rule
+    modules and their settings stay); ``None`` when the rules would not hold (e.g. fewer armies
+    than sectors to deploy in)."""
+    kept = {k: v for k, v in campaign.ruleset_overrides.items() if k in MODULE_KEYS}
+    if value == "default":
+        return kept
+    field, _sep, sign = value.rpartition(".")
+    if field not in campaigns.TYPED_RULE_FIELDS or sign not in ("+", "-"):
+        return None
+    overrides = {
+        key: number
+        for key, number in campaign.ruleset_overrides.items()
+        if isinstance(number, int) and not isinstance(number, bool)
+    }
+    current = getattr(Ruleset.with_overrides(dict(overrides)), field)
+    step = RULE_STEPS.get(field, 1)
+    overrides[field] = current + step if sign == "+" else current - step
+    if overrides[field] == getattr(Ruleset(), field):
+        del overrides[field]
+    try:
+        Ruleset.with_overrides({**kept, **overrides})
+    except ValidationError:
+        return None
+    return {**kept, **overrides}
+
+
 async def sides_lines(store: Store, campaign: Campaign) -> list[str]:
     """Each side with its colour, one a line."""
     lines = []
@@ -267,11 +329,11 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
         rows.append([_button(_("⌨️ Type another"), campaign, "ask", "zone")])
     elif step == "map":
         text = _(
-            "Step 3 of 6: map. Now: {map}.\nUse planet-5 (five sectors, RULES.md) or upload "
-            "your own map as a TOML file."
+            "Step 3 of 6: map. Now: {map}.\nUse the rules' planet of five sectors or upload your "
+            "own map as a TOML file."
         ).format(map=map_label(campaign))
         rows = [
-            [_button("planet-5", campaign, "map", "planet-5")],
+            [_button(_("🪐 Planet (5 sectors)"), campaign, "map", "planet-5")],
             [_button(_("📎 Upload a map file"), campaign, "ask", "map")],
         ]
     elif step == "sides":
@@ -307,7 +369,14 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
                 _button(_("3 days"), campaign, "dep", "3"),
                 _button(_("7 days"), campaign, "dep", "7"),
             ],
-            [_button(_("Weekly (RULES.md)"), campaign, "sched", "weekly")],
+            [
+                _button(
+                    _("Weekly: orders Tue–Thu, battle list Fri, results Mon"),
+                    campaign,
+                    "sched",
+                    "weekly",
+                )
+            ],
             [_button(_("Manual: I advance each phase"), campaign, "sched", "manual")],
         ]
     elif step == "policy":
@@ -321,6 +390,9 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
     elif step == "siege":
         text, rows = siege_screen(campaign)
         rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
+        return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
+    elif step == "rules":
+        text, rows = rules_screen(campaign)
         return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
     elif step == "joining":
         text = _(
@@ -380,7 +452,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _button(_("Map"), campaign, "go", "map"),
         ],
         [
-            _button(_("Rules"), campaign, "ask", "rules"),
+            _button(_("Rules"), campaign, "go", "rules"),
             _button(_("Sides"), campaign, "go", "sides"),
             _button(_("Schedule"), campaign, "go", "schedule"),
         ],
@@ -830,6 +902,28 @@ async def pressed(
     await query.message.edit_text(text, reply_markup=keyboard)
 
 
+def _siege_settings(
+    campaign: Campaign, action: str, value: str
+) -> tuple[CampaignSettings | None, str | None] | None:
+    """A siege setup button: the settings to store, or a note why the rules refuse it; ``None``
+    for a button that does not fit."""
+    overrides = _siege_change(campaign, action, value)
+    if overrides is None:
+        return None
+    refused = siege_setup.problem(campaign, overrides)
+    if refused is None:
+        return CampaignSettings(ruleset_overrides=overrides), None
+    return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])
+
+
+def _rules_settings(campaign: Campaign, value: str) -> tuple[CampaignSettings | None, str | None]:
+    """A −/+ or «Standard rules» press: the settings to store, or a note why not."""
+    overrides = changed_rules(campaign, value)
+    if overrides is None:
+        return None, _("Not possible: the rules would not hold with that number.")
+    return CampaignSettings(ruleset_overrides=overrides), None
+
+
 async def _change(
     store: Store, campaign: Campaign, person: Person, action: str, value: str, clock: Clock
 ) -> tuple[Campaign, str, str | None] | None:
@@ -838,18 +932,17 @@ async def _change(
     now, actor = clock.now(), person.user_id
     settings: CampaignSettings | None = None
     step, note = "summary", None
-    if action == "go" and (value in STEPS or value in ("joining", "siege")):
+    if action == "go" and (value in STEPS or value in ("joining", "siege", "rules")):
         step = value
     elif action in ("sg", "tok", "tokdel", "wc"):
-        overrides = _siege_change(campaign, action, value)
-        if overrides is None:
+        changed = _siege_settings(campaign, action, value)
+        if changed is None:
             return None
-        refused = siege_setup.problem(campaign, overrides)
-        if refused is None:
-            settings = CampaignSettings(ruleset_overrides=overrides)
-        else:
-            note = _("The rules refuse that setting: {problem}").format(problem=refused[:150])
+        settings, note = changed
         step = "siege"
+    elif action == "rule":
+        settings, note = _rules_settings(campaign, value)
+        step = "rules"
     elif action == "tz" and value in ZONES:
         settings, step = campaigns.zone_change(campaign, value), "map"
     elif action == "map" and value == "planet-5":

@@ -18,7 +18,7 @@ from bot.posts.turns import deadline_of
 from bot.rendering import MapDrawer
 from bot.services import campaigns
 from bot.services.turns import game_for
-from bot.texts import describe_battle
+from bot.texts import describe_battle, rules_summary
 from storage import Campaign, Phase, Store
 
 
@@ -121,17 +121,7 @@ async def show_rules(message: Message, store: Store) -> None:
         campaign.title,
         _("Map: {map}").format(map=map_label(campaign)),
         _("Rules: {rules}").format(rules=rules_label(campaign)),
-        _(
-            "Each side starts with {armies} armies in {sectors} sectors; one attack per "
-            "{per} armies in a sector; {capture}+ armies alone capture a sector; "
-            "{win} captured sectors win."
-        ).format(
-            armies=ruleset.start_armies,
-            sectors=ruleset.start_sectors,
-            per=ruleset.armies_per_attack,
-            capture=ruleset.capture_min_armies,
-            win=ruleset.sectors_to_win,
-        ),
+        rules_summary(ruleset),
         _("Time zone: {zone}").format(zone=zone_label(campaign.time_zone, campaign.language)),
         _("Schedule: {schedule}").format(schedule=schedule_label(campaign)),
         _("Unreported battles: {policy}").format(policy=policy_label(campaign.unreported_policy)),

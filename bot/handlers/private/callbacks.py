@@ -22,7 +22,8 @@ class OrdersButton(CallbackData, prefix="po"):
     """The orders screen. ``action``: ``home``, ``sec`` (a sector), ``mv`` (move: pick a
     destination), ``to`` (move: pick a count), ``n`` (move ``arg`` armies), ``at`` (attack side
     ``arg``), ``fo`` (fortify), ``rf`` (reinforcement list), ``rs`` (reinforce there), ``rev``
-    (review), ``ok`` / ``no`` (ready / not ready), ``map``. ``side``: whose screen it is."""
+    (review), ``ok`` / ``no`` (ready / not ready), ``map``, ``rep`` (repeat last turn's
+    orders). ``side``: whose screen it is."""
 
     campaign: ButtonInt
     turn: ButtonInt

@@ -1,5 +1,6 @@
-"""Deployment in private (turn 0): ``/deploy``, +/- per sector with a running total, Confirm;
-or one typed line such as ``1:4 2:3 4:3``. Every change is a saved, unconfirmed placement."""
+"""Deployment in private (turn 0): ``/deploy``, -/+1/+3/all per sector with a running total,
+Confirm; or one typed line such as ``1=4 2=3 3=3``. Every change is a saved, unconfirmed
+placement."""
 
 from __future__ import annotations
 
@@ -62,7 +63,8 @@ async def show_deployment(message: Message, store: Store, clock: Clock, person: 
 
 async def typed_placement(message: Message, store: Store, clock: Clock, seat: Seat) -> None:
     """A placement typed in one line: refused with every rule it breaks, else saved as the
-    draft and shown with Confirm."""
+    draft and shown with Confirm (a step of its own: a typed line that ended deployment at once
+    would be read as orders when Telegram delivers it again after a crash)."""
     opened = await open_deployment(store, seat)
     if opened.deployment is None:
         await message.answer(
@@ -134,9 +136,9 @@ async def press(
         return
     ids = before.deployment.game.map.sector_ids()
     sector = ids[callback_data.sector] if 0 <= callback_data.sector < len(ids) else None
+    delta = _delta(callback_data.action, before.deployment, sector)
     match callback_data.action:
-        case "+" | "-" if sector is not None:
-            delta = 1 if callback_data.action == "+" else -1
+        case _ if sector is not None and delta is not None:
             result = await change_placement(store, seat, sector, delta, clock.now())
         case "ok":
             result = await confirm_placement(store, seat, clock.now())
@@ -157,6 +159,18 @@ async def press(
         await query.answer()
     text, keyboard = await _view(store, seat, result.deployment)
     await show_screen(bot, store, clock, seat, KIND, query.from_user.id, text, keyboard, message_id)
+
+
+def _delta(action: str, deployment: Deployment, sector: str | None) -> int | None:
+    """The change a button asks for: "-" one less, "+" one more, "+3" three more, "+all" all
+    the armies still to place; ``None`` for other buttons."""
+    if action == "-":
+        return -1
+    if action == "+all" and sector is not None:
+        return deployment.room(sector)
+    if action.startswith("+") and (action[1:] or "1").isdigit():
+        return int(action[1:] or "1")
+    return None
 
 
 def build() -> Router:

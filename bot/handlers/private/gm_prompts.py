@@ -20,7 +20,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.clock import Clock
 from bot.services import campaigns
 from bot.services.turns import game_for
-from bot.texts import describe_deployment_problem
+from bot.texts import armies, describe_deployment_problem
 from storage import Campaign, CampaignStatus, Person, Phase, Prompt, Store
 
 GM_PLACEMENT = "gm_placement"
@@ -48,16 +48,14 @@ class GmPromptWaiting(Filter):
 def placement_question(campaign: Campaign, side_name: str) -> str:
     """What the GM is asked in private."""
     ruleset = game_for(campaign).ruleset
+    amount = _("{armies} in {n} sector", "{armies} in {n} sectors", ruleset.start_sectors).format(
+        armies=armies(ruleset.start_armies), n=ruleset.start_sectors
+    )
     return _(
         "«{title}»: type {side}'s placement here as sector:armies pairs, e.g. «1:4 2:3 4:3» "
-        "({armies} armies in {sectors} sectors). It stays secret: the group hears only that "
-        "you placed {side}. /cancel stops."
-    ).format(
-        title=campaign.title,
-        side=side_name,
-        armies=ruleset.start_armies,
-        sectors=ruleset.start_sectors,
-    )
+        "({amount}). It stays secret: the group hears only that you placed {side}. /cancel "
+        "stops."
+    ).format(title=campaign.title, side=side_name, amount=amount)
 
 
 async def typed_placement(

@@ -27,7 +27,9 @@ from bot.services.orders import (
     drop_module_order,
     enter_orders,
     gm_overview,
+    last_turn_orders,
     open_desk,
+    repeat_lines,
     set_ready,
 )
 from bot.services.turns import game_for
@@ -227,6 +229,9 @@ async def press(
             return
         await _give(query, store, clock, bot, seat, desk, order)
         return
+    if action == "rep":
+        await _repeat(query, store, clock, bot, seat, desk)
+        return
     if action in ("ok", "no"):
         seen = callback_data.arg if action == "ok" and callback_data.arg >= 0 else None
         result = await set_ready(
@@ -250,6 +255,31 @@ async def press(
         return
     await query.answer()
     await _navigate(query, store, clock, bot, maps, seat, desk, callback_data)
+
+
+async def _repeat(
+    query: CallbackQuery, store: Store, clock: Clock, bot: Bot, seat: Seat, desk: Desk
+) -> None:
+    """Enter the side's orders of last turn again, each checked against this turn's state: the
+    ones that still hold are saved, the others named with the rule they now break."""
+    previous = await last_turn_orders(store, desk.campaign, desk.side)
+    if previous is None:
+        await query.answer(_("Your side gave no orders last turn: nothing to repeat."))
+        return
+    result = await enter_orders(store, seat, repeat_lines(previous), clock.now(), desk.turn)
+    if result.desk is None:
+        refusal = result.refusal or Refusal.STALE
+        words = screens.refusal_words(refusal, seat.campaign, opens_at=result.opens_at)
+        await query.answer(words, show_alert=True)
+        return
+    await query.answer()
+    names, _side, _editor = await _words(store, result.desk)
+    text, keyboard = await home_screen(store, result.desk)
+    heading = _("Saved as a draft.") if result.changed else _("Nothing changed.")
+    report = screens.repeat_results(result, result.desk, names)
+    await _edit(
+        query, store, clock, bot, seat, "\n".join([*report, "", heading, "", text]), keyboard
+    )
 
 
 async def _navigate(

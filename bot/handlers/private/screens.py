@@ -150,7 +150,7 @@ def refusal_words(
                 "the current screen."
             ).format(old=button_turn, turn=campaign.turn)
         case Refusal.NOT_PARTICIPANT:
-            return _("Your side does not fight this battle, so it does not report it.")
+            return _("Your side is not in this battle, so it does not report it.")
         case Refusal.NOT_OPPONENT:
             return _(
                 "This account is your side's own: the other side (or the GM) confirms or "
@@ -297,6 +297,8 @@ def orders_keyboard(desk: Desk, names: Names) -> Keyboard:
     )
     if desk.listing().modules.get(SIEGE) or desk.orders.extra:
         rows.append([_button(_("🏰 Siege orders"), _orders_button(desk, "sg"))])
+    if desk.turn > 1:
+        rows.append([_button(_("🔁 Repeat last turn's orders"), _orders_button(desk, "rep"))])
     rows.append(
         [
             _button(_("📋 Review and confirm"), _orders_button(desk, "rev")),
@@ -672,6 +674,19 @@ def _refused_line(line: ParsedLine, outcome: LineOutcome | None, desk: Desk, nam
     return f"✗ «{line.text}»: {reason}" + (f" {hint}" if hint else "")
 
 
+def repeat_results(result: EntryResult, desk: Desk, names: Names) -> list[str]:
+    """Last turn's orders entered again, one by one: kept, or why it no longer holds."""
+    lines = [_("Last turn's orders, checked against this turn:")]
+    for outcome in result.lines:
+        order = _line_orders(outcome, desk, names)
+        if outcome.rejection is None:
+            lines.append(f"✓ {order}")
+            continue
+        reason = describe_rejection(outcome.rejection, desk.game.map, names, language())
+        lines.append(f"✗ {order}: {reason}")
+    return lines
+
+
 def change_toast(order: Order, desk: Desk, names: Names) -> str:
     """A short confirmation of one order given by a button."""
     return _("Saved: {order}").format(order=describe_order(order, desk.game.map, names, language()))
@@ -707,9 +722,11 @@ def deployment_screen(deployment: Deployment, side_name: str) -> tuple[str, Keyb
     campaign = deployment.campaign
     lines = [
         _("«{title}»: deployment of {side}").format(title=campaign.title, side=side_name),
-        _("Place {armies} over exactly {sectors} sectors, at least 1 in each.").format(
-            armies=armies(rules.start_armies), sectors=rules.start_sectors
-        ),
+        _(
+            "Place {armies} over exactly {n} sector, at least 1 in each.",
+            "Place {armies} over exactly {n} sectors, at least 1 in each.",
+            rules.start_sectors,
+        ).format(armies=armies(rules.start_armies), n=rules.start_sectors),
         "",
     ]
     for sector in map_.sector_ids():
@@ -728,7 +745,10 @@ def deployment_screen(deployment: Deployment, side_name: str) -> tuple[str, Keyb
     lines.append(
         _("✅ Confirmed. You can still change it until deployment closes.")
         if deployment.ready
-        else _("📝 Draft: not confirmed yet. Or type it in one line, e.g. 1:4 2:3 4:3")
+        else _(
+            "📝 Draft: not confirmed yet. Or type the whole placement in one line, e.g. "
+            "1=4 2=3 4=3."
+        )
     )
     rows: list[list[InlineKeyboardButton]] = []
     for index, sector in enumerate(map_.sector_ids()):
@@ -742,8 +762,13 @@ def deployment_screen(deployment: Deployment, side_name: str) -> tuple[str, Keyb
         row = [_button(f"{sector_label(map_, sector, language())}: {count}", data("home"))]
         if count > 0:
             row.append(_button("−", data("-")))
-        if deployment.can_add(sector):
-            row.append(_button("+", data("+")))
+        room = deployment.room(sector)
+        if room > 0:
+            row.append(_button("+1", data("+")))
+        if room > 3:
+            row.append(_button("+3", data("+3")))
+        if room > 1:
+            row.append(_button(_("+{n} (all)").format(n=room), data("+all")))
         rows.append(row)
     if not deployment.ready and not deployment.problems():
         rows.append(

@@ -85,7 +85,7 @@ async def _report(table: Table, reporter: int, confirmer: int, battle: int, winn
     assert alert(done)
     listing = screen(await table.say(confirmer, "/battles"))
     label = (
-        "Confirm battle" if table.users[confirmer].language_code == "en" else "Подтвердить битву"
+        "Confirm battle" if table.users[confirmer].language_code == "en" else "Подтвердить бой"
     )
     confirmed = await table.tap(confirmer, listing, f"{label} {battle}")
     assert alert(confirmed)

@@ -84,9 +84,7 @@ async def _report(table: Table, reporter: int, confirmer: int, battle: int, winn
     done = await table.tap(reporter, outcome, f"{winner} won")
     assert alert(done)
     listing = screen(await table.say(confirmer, "/battles"))
-    label = (
-        "Confirm battle" if table.users[confirmer].language_code == "en" else "Подтвердить бой"
-    )
+    label = "Confirm battle" if table.users[confirmer].language_code == "en" else "Подтвердить бой"
     confirmed = await table.tap(confirmer, listing, f"{label} {battle}")
     assert alert(confirmed)
 

@@ -15,7 +15,7 @@ from aiogram.utils.i18n import gettext as _
 from bot import texts
 from bot.charts import ChartSide, ChartWords, held_chart
 from bot.posts import Post, PostContext, Renderer
-from bot.posts.turns import _map_of, _names, _picture
+from bot.posts.turns import _campaign, _int, _map_of, _names, _picture
 from bot.services.orders import result_sources
 from bot.services.records import CampaignRecord, Tally, campaign_record
 from bot.services.turns import game_for
@@ -31,16 +31,6 @@ def tally_words(tally: Tally) -> str:
     draws = _("{n} draw", "{n} draws", tally.draws).format(n=tally.draws)
     losses = _("{n} loss", "{n} losses", tally.losses).format(n=tally.losses)
     return f"{wins}, {draws}, {losses}"
-
-
-def _int(message: OutboxMessage, key: str) -> int | None:
-    value = message.payload.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-async def _campaign(context: PostContext, message: OutboxMessage) -> Campaign | None:
-    campaign_id = _int(message, "campaign_id")
-    return None if campaign_id is None else await context.store.campaign(campaign_id)
 
 
 async def _orders_lines(

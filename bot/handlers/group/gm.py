@@ -917,20 +917,13 @@ async def _set_unreported(ctx: GmContext, value: str) -> None:
     if policy is None:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
         return
-    if policy is ctx.campaign.unreported_policy:
-        await _settings(ctx, "")
-        return
-    ctx.campaign = await ctx.store.update_settings(
-        ctx.campaign.id,
+    await _change_setting(
+        ctx,
         CampaignSettings(unreported_policy=policy),
-        ctx.person.user_id,
-        ctx.clock.now(),
-        REASON,
-    )
-    await ctx.announce(
+        policy is ctx.campaign.unreported_policy,
         lambda: _("GM {gm} changed what happens to a battle without a result: {policy}.").format(
             gm=ctx.person.display_name, policy=policy_label(policy)
-        )
+        ),
     )
 
 
@@ -939,21 +932,28 @@ async def _set_joining(ctx: GmContext, value: str) -> None:
     if policy is None:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
         return
-    if policy is ctx.campaign.joining:
+    await _change_setting(
+        ctx,
+        CampaignSettings(joining=policy),
+        policy is ctx.campaign.joining,
+        lambda: _("GM {gm} changed who may join: {policy}.").format(
+            gm=ctx.person.display_name, policy=joining_label(policy)
+        ),
+    )
+
+
+async def _change_setting(
+    ctx: GmContext, settings: CampaignSettings, unchanged: bool, words: Callable[[], str]
+) -> None:
+    """Store a running campaign's changed setting (audited) and announce it in ``words``; the
+    settings screen again when the campaign already has it."""
+    if unchanged:
         await _settings(ctx, "")
         return
     ctx.campaign = await ctx.store.update_settings(
-        ctx.campaign.id,
-        CampaignSettings(joining=policy),
-        ctx.person.user_id,
-        ctx.clock.now(),
-        REASON,
+        ctx.campaign.id, settings, ctx.person.user_id, ctx.clock.now(), REASON
     )
-    await ctx.announce(
-        lambda: _("GM {gm} changed who may join: {policy}.").format(
-            gm=ctx.person.display_name, policy=joining_label(policy)
-        )
-    )
+    await ctx.announce(words)
 
 
 async def _rename_list(ctx: GmContext, value: str) -> None:

@@ -546,3 +546,66 @@ def describe_report(
     elif report.game_over:
         lines.append(_("No side has armies left: the campaign ends without a winner."))
     return lines
+
+
+def brief_report(
+    report: TurnReport,
+    campaign_map: CampaignMap,
+    sides: SideNames,
+    language: str,
+    sources: Mapping[int, ResultSource] | None = None,
+) -> list[str]:
+    """:func:`describe_report` short enough for a map's caption: each battle's outcome (its
+    source only when not simply confirmed), then one line per side with its losses, gains and
+    held sectors; the moves are the map's arrows, and /history has every line."""
+    lines: list[str] = [_("Turn {turn} resolved.").format(turn=report.turn)]
+    known = sources or {}
+    for result in report.results:
+        battle = report.battles[result.battle - 1]
+        source = known.get(result.battle)
+        if result.battle in report.unreported:
+            if source is not None and source.kind is SourceKind.DISPUTED:
+                how = _("disputed, not decided: counted as a draw without losses")
+            else:
+                how = _("no result reported: counted as a draw without losses")
+        elif source is not None and source.kind is SourceKind.AGREED:
+            how = result_words(result, sides)
+        else:
+            how = result_words(result, sides) + result_source_words(source, sides)
+        lines.append(
+            _("Battle {id} in {sector}: {how}").format(
+                id=battle.id, sector=sector_label(campaign_map, battle.sector, language), how=how
+            )
+        )
+    lost: dict[str, int] = {}
+    for casualty in report.casualties:
+        lost[casualty.side] = lost.get(casualty.side, 0) + casualty.lost
+    gained: dict[str, int] = {}
+    for gain in report.gains:
+        if gain.reason == "replenishment":
+            gained[gain.side] = gained.get(gain.side, 0) + gain.armies
+    for reinforcement in report.reinforcements:
+        gained[reinforcement.side] = gained.get(reinforcement.side, 0) + reinforcement.armies
+    for side in sides:
+        parts: list[str] = []
+        if lost.get(side):
+            parts.append(_("losses in battles −{n}").format(n=lost[side]))
+        if gained.get(side):
+            parts.append(_("new armies +{n}").format(n=gained[side]))
+        held = report.captured.get(side, ())
+        if held:
+            parts.append(
+                _("holds {sectors}").format(
+                    sectors=", ".join(sector_label(campaign_map, s, language) for s in held)
+                )
+            )
+        if parts:
+            lines.append(_("{side}: {what}").format(side=sides[side], what="; ".join(parts)))
+    for side in report.eliminated:
+        lines.append(_("{side} has no armies left and is out.").format(side=sides.get(side, side)))
+    if report.winner is not None:
+        winner = sides.get(report.winner, report.winner)
+        lines.append(_("{side} wins the campaign!").format(side=winner))
+    elif report.game_over:
+        lines.append(_("No side has armies left: the campaign ends without a winner."))
+    return lines

@@ -18,6 +18,7 @@ from pydantic import JsonValue
 from bot import texts
 from bot.callbacks import join_keyboard
 from bot.map_views import turn_map
+from bot.message_limits import CAPTION_LIMIT, telegram_length
 from bot.moments import format_moment, format_wall
 from bot.posts import Post, PostContext, Renderer
 from bot.services.deadlines import Milestone, Planned, moved, plan_ahead
@@ -244,25 +245,38 @@ async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post 
         return None
     sides = await context.store.sides(campaign.id)
     report = await _last_report(context.store, campaign.id, turn - 1)
-    lines: list[str] = []
+    full: list[str] = []
+    brief: list[str] = []
     if report is not None:
+        names, language = _names(sides), _language(context)
         sources = await result_sources(context.store, campaign.id, turn - 1)
-        lines += texts.describe_report(
-            report, _map_of(campaign), _names(sides), _language(context), sources
-        )
-        lines += siege_report_lines(campaign, report, state, _names(sides), _language(context))
-        lines += await seed_lines(context.store, campaign, turn - 1, report.game_over)
+        audit = siege_report_lines(campaign, report, state, names, language)
+        audit += await seed_lines(context.store, campaign, turn - 1, report.game_over)
+        full = texts.describe_report(report, _map_of(campaign), names, language, sources) + audit
+        brief = texts.brief_report(report, _map_of(campaign), names, language, sources) + audit
+        brief.append(_("Every line of the turn: /history"))
+    tail: list[str] = []
     if report is None or not report.game_over:
         opening = await _opening(context, campaign, turn, message)
         if opening is None:
-            lines.append(_("Turn {turn} begins: orders are open.").format(turn=turn))
+            tail.append(_("Turn {turn} begins: orders are open.").format(turn=turn))
         else:
-            lines.append(
+            tail.append(
                 _("Turn {turn} begins: orders open {moment}.").format(turn=turn, moment=opening)
             )
-        lines.append(await _deadline_line(context, campaign, turn, Phase.ORDERS))
+        tail.append(await _deadline_line(context, campaign, turn, Phase.ORDERS))
     photo = await _picture(context, campaign, state, sides, week=report is not None)
-    return Post(text="\n".join(lines), photo=photo)
+    return Post(text=fitting_caption(full + tail, brief + tail), photo=photo)
+
+
+def fitting_caption(full: Sequence[str], brief: Sequence[str]) -> str:
+    """``full`` when it fits a photo's caption, else ``brief`` when that does (one message
+    instead of two on a Monday), else ``full``, sent as a caption and its continuation."""
+    text = "\n".join(full)
+    if telegram_length(text) <= CAPTION_LIMIT or not brief:
+        return text
+    short = "\n".join(brief)
+    return short if telegram_length(short) <= CAPTION_LIMIT else text
 
 
 async def render_corrected_map(context: PostContext, message: OutboxMessage) -> Post | None:
@@ -276,21 +290,19 @@ async def render_corrected_map(context: PostContext, message: OutboxMessage) -> 
     if state is None or report is None:
         return None
     sides = await context.store.sides(campaign.id)
-    lines = [
-        _("Correction: the GM changed results of turn {turn}; the turn was resolved again.").format(
-            turn=corrects
-        ),
-        *texts.describe_report(
-            report,
-            _map_of(campaign),
-            _names(sides),
-            _language(context),
-            await result_sources(context.store, campaign.id, corrects),
-        ),
-        *siege_report_lines(campaign, report, state, _names(sides), _language(context)),
-    ]
+    names, language = _names(sides), _language(context)
+    sources = await result_sources(context.store, campaign.id, corrects)
+    head = _("Correction: the GM changed results of turn {turn}; the turn was resolved again.")
+    audit = siege_report_lines(campaign, report, state, names, language)
+    full = texts.describe_report(report, _map_of(campaign), names, language, sources)
+    brief = texts.brief_report(report, _map_of(campaign), names, language, sources)
+    every = _("Every line of the turn: /history")
     photo = await _picture(context, campaign, state, sides, week=True)
-    return Post(text="\n".join(lines), photo=photo)
+    text = fitting_caption(
+        [head.format(turn=corrects), *full, *audit],
+        [head.format(turn=corrects), *brief, *audit, every],
+    )
+    return Post(text=text, photo=photo)
 
 
 def shared_advantages(battles: Sequence[Battle], sides: dict[str, str]) -> list[str]:

@@ -229,7 +229,7 @@ async def monday_store(path: Path) -> Store:
     return store
 
 
-@pytest.mark.parametrize("jitter", [0.0, 0.04])
+@pytest.mark.parametrize("jitter", [0.0, 0.02])
 def test_a_whole_monday_keeps_every_limit_on_the_actual_request_times(
     tmp_path: Path, i18n: I18n, jitter: float
 ) -> None:

@@ -4,7 +4,6 @@
   turn's were entered again: what was kept is the side's orders; each dropped one with its rule.
 * ``orders_reopened``: to the group, a GM reopened one side's orders until a short deadline (no
   contents); to that side's strategists in private, the same with what to do.
-* ``vacation``: to a player's teammates and the GMs, the player is away (or came back early).
 
 Private posts check at send time that the recipient is on the side concerned or a GM of the
 campaign: a side's orders never go to anyone else.
@@ -12,14 +11,13 @@ campaign: a side's orders never go to anyone else.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 
 from aiogram.utils.i18n import gettext as _
-from babel.dates import format_date
 from pydantic import TypeAdapter, ValidationError
 
 from bot.handlers.private import screens
-from bot.moments import DATE_PATTERNS, format_moment
+from bot.moments import format_moment
 from bot.posts import Post, PostContext, Renderer
 from bot.services.orders import side_names
 from bot.services.turns import game_for
@@ -28,11 +26,6 @@ from rules import Attack, Move, Reinforce, Rejection
 from storage import Campaign, OutboxMessage
 
 _REJECTIONS = TypeAdapter(list[Rejection])
-
-
-def format_day(day: date, language: str) -> str:
-    """ "Thu 26 Mar" / «чт, 26 марта»: a day of the campaign's calendar."""
-    return format_date(day, DATE_PATTERNS.get(language, "EEE d MMM"), locale=language)
 
 
 def _text(message: OutboxMessage, key: str) -> str | None:
@@ -128,36 +121,7 @@ async def render_orders_reopened(context: PostContext, message: OutboxMessage) -
     )
 
 
-async def render_vacation(context: PostContext, message: OutboxMessage) -> Post | None:
-    """To a player's teammates and the GMs: the player is away, or came back early."""
-    campaign = await _campaign(context, message)
-    name = _text(message, "name")
-    first, last = _text(message, "first"), _text(message, "last")
-    if campaign is None or name is None or first is None or last is None:
-        return None
-    if await context.store.member(campaign.id, message.chat_id) is None:
-        return None
-    language = screens.language()
-    days = {
-        "name": name,
-        "title": campaign.title,
-        "first": format_day(date.fromisoformat(first), language),
-        "last": format_day(date.fromisoformat(last), language),
-    }
-    if message.payload.get("cancelled") is True:
-        return Post(
-            text=_("«{title}»: {name} cancelled the absence from {first} to {last}.").format(**days)
-        )
-    return Post(
-        text=_(
-            "«{title}»: {name} is away from {first} to {last}. Meanwhile a teammate may give the "
-            "side's orders; if nobody does, the campaign's no-show rule applies."
-        ).format(**days)
-    )
-
-
 RENDERERS: dict[str, Renderer] = {
     "no_show_repeated": render_no_show_repeated,
     "orders_reopened": render_orders_reopened,
-    "vacation": render_vacation,
 }

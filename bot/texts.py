@@ -32,7 +32,7 @@ from rules import (
 )
 from rules.deployment import DeploymentProblem
 from rules.maps import MapProblem, MapProblemCode
-from storage import Phase, Role
+from storage import NoShowPolicy, Phase, Role
 
 SideNames = Mapping[str, str]
 
@@ -609,3 +609,14 @@ def brief_report(
     elif report.game_over:
         lines.append(_("No side has armies left: the campaign ends without a winner."))
     return lines
+
+
+def no_show_label(policy: NoShowPolicy) -> str:
+    """The no-show policy in words (what happens to a side without orders at the deadline)."""
+    match policy:
+        case NoShowPolicy.REPEAT:
+            return _("it repeats last turn's orders (those still valid)")
+        case NoShowPolicy.WAIT_FOR_GM:
+            return _("the orders wait for the GM")
+        case _:
+            return _("it holds: every sector fortifies")

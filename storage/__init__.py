@@ -4,6 +4,7 @@ The only place SQL lives. Handlers and services depend on :class:`CampaignStore`
 :class:`SqliteCampaignStore` implements it. See ``docs/storage.md``.
 """
 
+from storage.absences import AbsenceStore, OrdersReopening, Vacation
 from storage.chats import ChatStore
 from storage.db import Database, MigrationError, latest_version, load_migrations, migrate
 from storage.models import (
@@ -26,6 +27,7 @@ from storage.models import (
     NewCampaign,
     NewOutboxMessage,
     NewSide,
+    NoShowPolicy,
     OrderEdit,
     OrdersRecord,
     OrdersWrite,
@@ -84,6 +86,7 @@ from storage.schedule import (
 
 __all__ = [
     "GM_ROLES",
+    "AbsenceStore",
     "AuditAction",
     "AuditEntry",
     "BattleListRecord",
@@ -116,9 +119,11 @@ __all__ = [
     "NewClockProposal",
     "NewOutboxMessage",
     "NewSide",
+    "NoShowPolicy",
     "NotFoundError",
     "OrderEdit",
     "OrdersRecord",
+    "OrdersReopening",
     "OrdersWrite",
     "OutboxMessage",
     "OutboxState",
@@ -152,6 +157,7 @@ __all__ = [
     "TurnSeedsRecord",
     "UiMessage",
     "UnreportedPolicy",
+    "Vacation",
     "Weekday",
     "WeeklyTime",
     "WriteOutcome",

@@ -85,6 +85,14 @@ class UnreportedPolicy(StrEnum):
     WAIT_FOR_GM = "wait_for_gm"
 
 
+class NoShowPolicy(StrEnum):
+    """What the orders' close does with a side in play that gave no orders (issue 23)."""
+
+    HOLD = "hold"  # every sector fortified, the reinforcement by the default rule
+    REPEAT = "repeat"  # last turn's orders again, each checked against the new state
+    WAIT_FOR_GM = "wait_for_gm"  # the orders stay open until a GM reopens or closes them
+
+
 class JoiningPolicy(StrEnum):
     """Who may join a campaign by themselves, and when a GM approves each new player instead.
 
@@ -157,6 +165,7 @@ class CampaignSettings(BaseModel):
     language: Language | None = None
     joining: JoiningPolicy | None = None
     score_margins: ScoreMargins | None = None
+    no_show_policy: NoShowPolicy | None = None
 
     @field_validator("time_zone")
     @classmethod
@@ -211,6 +220,7 @@ class Campaign(BaseModel):
     status_message_id: int | None = None
     joining: JoiningPolicy = JoiningPolicy.OPEN_THEN_APPROVAL
     score_margins: ScoreMargins = ScoreMargins()
+    no_show_policy: NoShowPolicy = NoShowPolicy.HOLD
 
 
 class NewSide(BaseModel):
@@ -554,6 +564,7 @@ class AuditAction(StrEnum):
     DEPLOYMENT_CHOICE = "deployment_choice"  # a module's choice after deployment (siege weather)
     STATE_ADJUSTED = "state_adjusted"  # a GM carried out a card's effect (siege, S7)
     REWARDS_CLAIMED = "rewards_claimed"  # a side claimed rewards with its siege VP
+    ORDERS_REOPENED = "orders_reopened"  # a GM reopened one side's orders with a short deadline
 
 
 class TurnSeedsRecord(BaseModel):

@@ -36,6 +36,7 @@ from rules import (
     commitment,
 )
 from rules.table import ScoreMargins
+from storage.absences import AbsenceRecords, AbsenceStore
 from storage.chats import ChatRecords, ChatStore
 from storage.db import Database
 from storage.models import (
@@ -57,6 +58,7 @@ from storage.models import (
     NewCampaign,
     NewOutboxMessage,
     NewSide,
+    NoShowPolicy,
     OrderEdit,
     OrdersRecord,
     OrdersWrite,
@@ -418,6 +420,7 @@ def _campaign(row: Row) -> Campaign:
         language=row["language"],
         status_message_id=row["status_message_id"],
         joining=JoiningPolicy(row["joining"]),
+        no_show_policy=NoShowPolicy(row["no_show_policy"]),
         score_margins=(
             ScoreMargins()
             if row["score_margins_json"] is None
@@ -591,12 +594,16 @@ def _outbox(row: Row) -> OutboxMessage:
     )
 
 
-class Store(CampaignStore, PeopleStore, ScheduleStore, ChatStore, ModuleStore, Protocol):
+class Store(
+    CampaignStore, PeopleStore, ScheduleStore, ChatStore, ModuleStore, AbsenceStore, Protocol
+):
     """Everything the bot keeps: campaigns and turns, what it knows of people, the clock, and
     the chats campaigns are played in."""
 
 
-class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords, ModuleRecords):
+class SqliteCampaignStore(
+    PeopleRecords, ScheduleRecords, ChatRecords, ModuleRecords, AbsenceRecords
+):
     """:class:`Store` on one SQLite file (see ``docs/storage.md``)."""
 
     def __init__(self, db: Database) -> None:
@@ -957,6 +964,8 @@ class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords, ModuleRec
                 columns["language"] = settings.language
             if settings.joining is not None:
                 columns["joining"] = settings.joining.value
+            if settings.no_show_policy is not None:
+                columns["no_show_policy"] = settings.no_show_policy.value
             if settings.score_margins is not None:
                 columns["score_margins_json"] = settings.score_margins.model_dump_json()
             if isinstance(settings.map, str):

@@ -120,13 +120,14 @@ def build_registry(*modules: Mapping[str, Renderer]) -> dict[str, Renderer]:
 
 
 # Feature modules import Post and Renderer from here, so their tables are joined last.
-from bot.posts import calendar, group, history, modules, private, turns  # noqa: E402
+from bot.posts import calendar, group, history, modules, no_shows, private, turns  # noqa: E402
 
 REGISTRY: dict[str, Renderer] = build_registry(
     calendar.RENDERERS,
     group.RENDERERS,
     history.RENDERERS,
     modules.RENDERERS,
+    no_shows.RENDERERS,
     private.RENDERERS,
     turns.RENDERERS,
 )

@@ -617,6 +617,13 @@ async def render_blocked_alarm(context: PostContext, message: OutboxMessage) -> 
             "{campaign}: the resolution waits for you: battles {battles} have no result. "
             "Set their results, or force the resolution (they count as draws without losses)."
         )
+    elif reason == "orders_missing":
+        text = _(
+            "{campaign}: the orders deadline has passed, but these sides gave no orders: "
+            "{sides}. By the campaign's rule it waits for you: reopen their orders with a short "
+            "deadline (/gm, «Reopen a side's orders»), or close the orders now (/gm, «Advance "
+            "now»): sides without orders then hold."
+        )
     elif reason == "results_disputed":
         text = _(
             "{campaign}: the resolution waits for you: the result of battles {battles} is "

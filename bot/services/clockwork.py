@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.services.no_shows import repeat_for_no_shows, waiting_for_gm
 from bot.services.posting import board_post, group_post, private_post
 from bot.services.turns import (
     FirstTurnOutcome,
@@ -59,6 +60,7 @@ class BlockReason(StrEnum):
     RESULTS_MISSING = "results_missing"  # policy "wait for the GM": ``battles`` lists them
     RESULTS_DISPUTED = "results_disputed"  # open disputes (and missing results): the GMs decide
     CHOICE_PENDING = "choice_pending"  # a rule module's choice (siege's starting weather)
+    ORDERS_MISSING = "orders_missing"  # no-show policy "wait for the GM": ``sides`` gave none
 
 
 class AdvanceResult(BaseModel):
@@ -135,10 +137,12 @@ async def advance(
 
     ``force`` is the GM's "resolve now" while the resolution waits (open disputes, or missing
     results under the wait-for-the-GM policy): those battles then count as draws without
-    losses. ``post_at`` holds the battle list and its notices in the outbox until then (orders
-    close Thursday, the list is posted Friday). Queued posts go out through the outbox. The
-    orders do not close while a rule module's choice is still to make (``CHOICE_PENDING``:
-    siege's starting weather, which the GM makes if the side has not).
+    losses; at the orders' close it is the GM's "close now" while the no-show policy waits for
+    the GM: the sides without orders hold. The no-show policy applies at the orders' close
+    (``bot.services.no_shows``). ``post_at`` holds the battle list and its notices in the
+    outbox until then (orders close Thursday, the list is posted Friday). Queued posts go out
+    through the outbox. The orders do not close while a rule module's choice is still to make
+    (``CHOICE_PENDING``: siege's starting weather, which the GM makes if the side has not).
     """
     campaign = await store.campaign(campaign_id)
     if campaign is None:
@@ -163,6 +167,14 @@ async def advance(
                     campaign=campaign,
                     reason=BlockReason.CHOICE_PENDING,
                 )
+            if not force and (waiting := await waiting_for_gm(store, campaign)):
+                return AdvanceResult(
+                    outcome=AdvanceOutcome.BLOCKED,
+                    campaign=campaign,
+                    reason=BlockReason.ORDERS_MISSING,
+                    sides=tuple(waiting),
+                )
+            await repeat_for_no_shows(store, campaign, now)
             result = await publish_battle_list(
                 store, campaign.id, campaign.turn, actor, now, post_at
             )

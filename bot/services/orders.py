@@ -21,7 +21,7 @@ from enum import StrEnum
 from bot.services.campaigns import battle_list_public_at, board_refresh
 from bot.services.posting import group_post
 from bot.services.turns import game_for
-from bot.services.window import orders_opening
+from bot.services.window import current_entry, orders_opening
 from rules import (
     Battle,
     BattleResult,
@@ -91,6 +91,7 @@ class Refusal(StrEnum):
     NOT_PLAYABLE = "not_playable"  # a chain battle that waits for, or lost, the one before
     NOT_OPEN_YET = "not_open_yet"  # the turn began but its orders window opens later
     CAMPAIGN_OVER = "campaign_over"  # the campaign has finished (or the GM ended it)
+    REOPENED_FOR_OTHER = "reopened_for_other"  # the window closed; a GM reopened another side's
 
 
 @dataclass(frozen=True)
@@ -303,6 +304,10 @@ async def _refusal_now(
     opening = await orders_opening(store, campaign, now)
     if opening is not None:
         return EntryResult(refusal=Refusal.NOT_OPEN_YET, opens_at=opening)
+    entry = await current_entry(store, campaign)
+    reopening = await store.orders_reopening(campaign.id, entry.seq)
+    if reopening is not None and reopening.side_id != seat.side:
+        return EntryResult(refusal=Refusal.REOPENED_FOR_OTHER)
     return None
 
 

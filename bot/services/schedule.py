@@ -39,6 +39,7 @@ from bot.services.clockwork import AdvanceOutcome, AdvanceResult, advance
 from bot.services.deadlines import battle_list_time, phase_deadline, reminder_times, wall_shift
 from bot.services.orders import battle_duties
 from bot.services.posting import group_post, private_post
+from bot.services.reopening import active_reopening
 from bot.services.turns import holding_battles
 from bot.services.window import current_entry
 from storage import (
@@ -112,6 +113,11 @@ async def sync_clock(
     deadline = phase_deadline(campaign.phase, start, campaign.schedule, zone)
     if deadline is not None:
         deadline = wall_shift(deadline, bent, zone)
+    reopening = await store.orders_reopening(campaign.id, seq)
+    if reopening is not None and campaign.phase is Phase.ORDERS:
+        # A GM reopened one side's orders in this entry: its short deadline holds whatever
+        # the schedule says (``bot.services.reopening``).
+        deadline = reopening.deadline
     return await store.set_clock(
         campaign.id, seq, campaign.turn, campaign.phase, start, deadline, basis, now
     )
@@ -169,6 +175,9 @@ async def concerned(store: Store, campaign: Campaign) -> list[UserId]:
     members = await store.members(campaign.id)
     if campaign.phase in (Phase.ORDERS, Phase.DEPLOYMENT):
         waiting = set(await unready_sides(store, campaign))
+        reopening = await active_reopening(store, campaign)
+        if reopening is not None:
+            waiting &= {reopening.side_id}
         users = [m.user_id for m in members if m.side_id in waiting and Role.STRATEGIST in m.roles]
     elif campaign.phase is Phase.BATTLES:
         waiting = set(await battle_duties(store, campaign))
@@ -307,7 +316,7 @@ class CampaignScheduler:
                         campaign.phase,
                         None,
                         now,
-                        post_at=self._battle_list_moment(campaign, clock, now, due),
+                        post_at=await self._battle_list_moment(campaign, clock, now, due),
                     )
                     if result.outcome is AdvanceOutcome.ADVANCED:
                         await self._after_step(campaign, clock, now, due, catching_up)
@@ -325,13 +334,19 @@ class CampaignScheduler:
             self.on_queued()
         return ran
 
-    @staticmethod
-    def _battle_list_moment(
-        campaign: Campaign, clock: ClockState, now: datetime, due: bool
+    async def _battle_list_moment(
+        self, campaign: Campaign, clock: ClockState, now: datetime, due: bool
     ) -> datetime | None:
         """When a battle list made by closing the orders now is posted: the schedule's Friday
-        moment after a due close (``None``: at once, e.g. an early close)."""
-        if not due or campaign.phase is not Phase.ORDERS or clock.deadline is None:
+        moment after a due close (``None``: at once, e.g. an early close); after a reopening,
+        the moment planned before it, if still ahead."""
+        if campaign.phase is not Phase.ORDERS or clock.deadline is None:
+            return None
+        reopening = await active_reopening(self.store, campaign)
+        if reopening is not None:
+            planned = reopening.list_at
+            return planned if planned is not None and planned > now else None
+        if not due:
             return None
         posted = battle_list_time(clock.deadline, campaign.schedule, ZoneInfo(campaign.time_zone))
         return posted if posted is not None and posted > now else None
@@ -450,6 +465,12 @@ class CampaignScheduler:
         if campaign.phase is Phase.DEPLOYMENT:
             sides = await self.store.sides(campaign.id)
             return bool(sides) and not await unready_sides(self.store, campaign)
+        reopening = await active_reopening(self.store, campaign)
+        if reopening is not None:
+            # Closed early once the reopened side confirms orders given after the reopening.
+            orders = await self.store.orders_for_turn(campaign.id, campaign.turn)
+            record = orders.get(reopening.side_id)
+            return record is not None and record.ready and record.updated_at > reopening.reopened_at
         if campaign.phase is Phase.ORDERS and campaign.schedule.close_orders_early:
             return not await unready_sides(self.store, campaign)
         if campaign.phase is Phase.RESOLUTION:

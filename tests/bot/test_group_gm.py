@@ -52,6 +52,7 @@ ACTIONS = (
     ("settings", ""),
     ("upol", "wait_for_gm"),
     ("jpol", "approval"),
+    ("nsp", "repeat"),
     ("renames", ""),
     ("rename", "s1"),
     ("undo", ""),

@@ -32,6 +32,7 @@ from bot.callbacks import JoinPress, JoinVerdict, LanguageChoice, LatePress, Wea
 from bot.clock import ManualClock
 from bot.handlers.group.clock import ClockConfirm, ClockPress
 from bot.handlers.group.gm import GmPress, GroupLanguage
+from bot.handlers.group.reopen import ReopenPress
 from bot.handlers.group.setup import SetupPress
 from bot.handlers.history import HistoryPress
 from bot.handlers.joining import JoinChoice
@@ -96,6 +97,7 @@ CALLBACKS: dict[str, Rule] = {
     ClockPress.__prefix__: Rule("group", EVERYONE, "only the GM"),
     ClockConfirm.__prefix__: Rule("group", EVERYONE, "only a GM answers a GM's proposal"),
     GroupLanguage.__prefix__: Rule("group", EVERYONE, "only the GM"),
+    ReopenPress.__prefix__: Rule("group", EVERYONE, "only the GM reopens a side's orders"),
     JoinPress.__prefix__: Rule(
         "group",
         frozenset({FRED, BELLA, GUS, TOM, RITA}),
@@ -311,6 +313,7 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("settings", ""),
                 ("upol", "wait_for_gm"),
                 ("jpol", "approval"),
+                ("nsp", "wait_for_gm"),
                 ("renames", ""),
                 ("rename", red),
                 ("adj", ""),
@@ -334,6 +337,10 @@ async def _forged(table: HostileTable) -> list[str]:
         ]
         group += [ClockConfirm(i=p.id, a=a).pack() for p in proposals[c] for a in ("ok", "no")]
         group += [GroupLanguage(c=c, language=code).pack() for code in ("en", "ru")]
+        group += [
+            ReopenPress(c=c, t=campaign.turn, p=campaign.phase.value, s=s, h=h).pack()
+            for s, h in (("", 0), (red, 0), (red, 3), (blue, 12))
+        ]
         group += [JoinPress(c=c).pack()]
         if campaign is table.other:  # one of each kind shows the campaign is checked
             group = list({_prefix(data): data for data in reversed(group)}.values())

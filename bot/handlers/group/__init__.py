@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers.group import clock, dice, gm, migration, setup, siege_gm, status
+from bot.handlers.group import clock, dice, gm, migration, reopen, setup, siege_gm, status
 
 
 def build() -> list[Router]:
@@ -17,4 +17,5 @@ def build() -> list[Router]:
         dice.build(),
         status.build(),
         clock.build(),
+        reopen.build(),
     ]

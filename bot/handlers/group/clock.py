@@ -129,6 +129,11 @@ def advanced_text(result: AdvanceResult) -> str:
                 "Not yet: some battles have no result. Set them, or resolve now (the button "
                 "below): they count as draws without losses."
             )
+        case AdvanceOutcome.BLOCKED if result.reason is BlockReason.ORDERS_MISSING:
+            return _(
+                "Not yet: some sides gave no orders and the campaign waits for you. Reopen their "
+                "orders (GM tools), or close the orders now (the button below): they hold."
+            )
         case AdvanceOutcome.BLOCKED if result.reason is BlockReason.RESULTS_DISPUTED:
             return _(
                 "Not yet: battles {battles} are disputed. Decide them (the message I sent you "
@@ -359,7 +364,11 @@ async def clock_pressed(
                 store, campaign.id, campaign.turn, campaign.phase, actor, now, force=force
             )
             text = advanced_text(result)
-            waiting = (BlockReason.RESULTS_MISSING, BlockReason.RESULTS_DISPUTED)
+            waiting = (
+                BlockReason.RESULTS_MISSING,
+                BlockReason.RESULTS_DISPUTED,
+                BlockReason.ORDERS_MISSING,
+            )
             blocked = result.reason in waiting and not force
             if blocked and result.campaign is not None and isinstance(query.message, Message):
                 await query.answer(text, show_alert=True)
@@ -409,7 +418,23 @@ async def ask_advance_for(message: Message, campaign: Campaign) -> None:
 
 
 async def ask_force_for(message: Message, campaign: Campaign) -> None:
-    """The confirm button for resolving a turn whose battles lack results."""
+    """The confirm button for resolving a turn whose battles lack results, or for closing the
+    orders while the no-show policy waits for the GM."""
+    if campaign.phase is Phase.ORDERS:
+        close = InlineKeyboardButton(
+            text=_("⏭ Yes, close the orders now"),
+            callback_data=ClockPress(
+                c=campaign.id, t=campaign.turn, p=campaign.phase.value, a="force"
+            ).pack(),
+        )
+        await message.answer(
+            _(
+                "Close the orders of turn {turn} now? Sides that gave no orders hold: every "
+                "sector of theirs fortifies."
+            ).format(turn=campaign.turn),
+            reply_markup=InlineKeyboardMarkup(inline_keyboard=[[close]]),
+        )
+        return
     button = InlineKeyboardButton(
         text=_("⚖ Yes, resolve now"),
         callback_data=ClockPress(

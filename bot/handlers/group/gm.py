@@ -32,6 +32,7 @@ from bot.handlers.group.guards import (
     pressed_campaign,
     whole_number,
 )
+from bot.handlers.group.reopen import reopen_button
 from bot.handlers.group.setup import joining_label, policy_label
 from bot.handlers.group.siege_gm import GM_ADJUST, adjust_question
 from bot.handlers.private.gm_prompts import (
@@ -47,6 +48,7 @@ from bot.services import campaigns, turns
 from bot.services.adjustments import may_adjust
 from bot.texts import (
     describe_deployment_problem,
+    no_show_label,
     outcome_name,
     result_words,
     role_name,
@@ -60,6 +62,7 @@ from storage import (
     CorrectionOutcome,
     JoiningPolicy,
     Member,
+    NoShowPolicy,
     Person,
     Phase,
     Role,
@@ -114,6 +117,8 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
     rows.append([_button(_("🙋 Join requests"), campaign, "joins")])
     if _results_turn(campaign) is not None:
         rows.append([_button(_("⚔️ Battle results"), campaign, "results")])
+    if reopen_row := reopen_button(campaign):
+        rows.append(reopen_row)
     if campaign.phase is Phase.DEPLOYMENT:
         rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
     if may_adjust(campaign):
@@ -250,6 +255,7 @@ async def pressed(
         "settings": _settings,
         "upol": _set_unreported,
         "jpol": _set_joining,
+        "nsp": _set_no_show,
         "renames": _rename_list,
         "rename": _rename_prompt,
         "adj": _adjust_prompt,
@@ -896,18 +902,31 @@ async def _settings(ctx: GmContext, value: str) -> None:
         ]
         for policy in JoiningPolicy
     ]
+    rows += [
+        [
+            _button(
+                _marked(no_show_label(policy), policy is campaign.no_show_policy),
+                campaign,
+                "nsp",
+                policy.value,
+            )
+        ]
+        for policy in NoShowPolicy
+    ]
     rows.append([_button(_("✏️ Rename a side"), campaign, "renames")])
     rows.append(_back(campaign))
     text = _(
         "«{title}»: settings that may change while it runs.\n"
         "A battle without a result at the deadline: {unreported}.\n"
         "Joining: {joining}.\n"
+        "A side without orders at the deadline: {no_show}.\n"
         "Tap another choice to change it; the group is told. The language of the posts: /lang "
         "in the group."
     ).format(
         title=campaign.title,
         unreported=policy_label(campaign.unreported_policy),
         joining=joining_label(campaign.joining),
+        no_show=no_show_label(campaign.no_show_policy),
     )
     await ctx.show(text, rows)
 
@@ -938,6 +957,21 @@ async def _set_joining(ctx: GmContext, value: str) -> None:
         policy is ctx.campaign.joining,
         lambda: _("GM {gm} changed who may join: {policy}.").format(
             gm=ctx.person.display_name, policy=joining_label(policy)
+        ),
+    )
+
+
+async def _set_no_show(ctx: GmContext, value: str) -> None:
+    policy = next((p for p in NoShowPolicy if p.value == value), None)
+    if policy is None:
+        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    await _change_setting(
+        ctx,
+        CampaignSettings(no_show_policy=policy),
+        policy is ctx.campaign.no_show_policy,
+        lambda: _("GM {gm} changed what happens to a side without orders: {policy}.").format(
+            gm=ctx.person.display_name, policy=no_show_label(policy)
         ),
     )
 

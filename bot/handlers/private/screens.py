@@ -134,6 +134,11 @@ def refusal_words(
                 "Only your side's strategists give its orders; you can view them with /orders. "
                 "Ask the GM if you should be a strategist."
             )
+        case Refusal.REOPENED_FOR_OTHER:
+            return _(
+                "The orders window has closed: the GM reopened only another side's orders for a "
+                "few hours. Your side's orders stay as they were given."
+            )
         case Refusal.WRONG_PHASE:
             if campaign is None:
                 return _("That is not possible now.")

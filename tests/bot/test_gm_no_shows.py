@@ -1,0 +1,126 @@
+"""The GM's no-show tools through the dispatcher (issue 23): the no-show policy on the settings
+screen, and reopening one side's orders from the GM panel."""
+
+from datetime import timedelta
+
+from aiogram.methods import AnswerCallbackQuery
+
+from bot.clock import ManualClock
+from bot.handlers.group.gm import GmPress
+from bot.handlers.group.reopen import ReopenPress
+from bot.services.clockwork import advance
+from bot.services.orders import Refusal, enter_orders, seat_in
+from rules import Attack, Reinforce, SideOrders
+from storage import AuditAction, NoShowPolicy, Phase, Store
+from tests.bot.group_helpers import notices, tap, to_orders
+from tests.bot.telegram import FakeTelegram, Sent
+from tests.bot.test_group_gm import Table
+
+
+def _alert(sent: list[Sent]) -> str:
+    answers = [s.method for s in sent if isinstance(s.method, AnswerCallbackQuery)]
+    assert len(answers) == 1
+    assert answers[0].show_alert
+    return answers[0].text or ""
+
+
+async def test_the_gm_sets_the_no_show_policy_and_the_group_is_told(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    settings = await tap(telegram, table.anna, await table.panel(), "Settings and sides")
+    assert settings is not None
+    assert "A side without orders at the deadline: it holds: every sector fortifies." in (
+        settings.text
+    )
+    await tap(telegram, table.anna, settings, "it repeats last turn's orders")
+    changed = await store.campaign(campaign.id)
+    assert changed is not None
+    assert changed.no_show_policy is NoShowPolicy.REPEAT
+    assert (await notices(store, campaign.id))[-1] == (
+        "GM Anna changed what happens to a side without orders: it repeats last turn's orders "
+        "(those still valid)."
+    )
+    audit = [e for e in await store.audit_log(campaign.id) if e.action == "settings_changed"]
+    assert audit[-1].actor == table.anna.id
+    # Boris (a player) forges the button: refused, nothing changes.
+    telegram.take()
+    data = GmPress(c=campaign.id, t=0, p="deployment", a="nsp", v="wait_for_gm").pack()
+    await telegram.feed(telegram.forged_press(table.boris, table.group, data))
+    assert "Only this campaign's GM" in _alert(telegram.take())
+    still = await store.campaign(campaign.id)
+    assert still is not None
+    assert still.no_show_policy is NoShowPolicy.REPEAT
+
+
+async def test_the_gm_reopens_one_sides_orders_before_the_battle_list_is_posted(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    campaign = await to_orders(store, campaign, clock.now())
+    red, blue = (side.id for side in await store.sides(campaign.id))
+    red_orders = SideOrders(attacks=(Attack(sector="1", target=blue),), reinforce="4")
+    await store.save_orders(campaign.id, 1, red, red_orders, True, table.boris.id, clock.now())
+    # The orders close; the battle list waits for its posting time, six hours on.
+    closed = await advance(
+        store,
+        campaign.id,
+        1,
+        Phase.ORDERS,
+        None,
+        clock.now(),
+        post_at=clock.now() + timedelta(hours=6),
+    )
+    assert closed.advanced
+    sides = await tap(telegram, table.anna, await table.panel(), "Reopen a side's orders")
+    assert sides is not None
+    assert "Whose orders do you reopen?" in sides.text
+    hours = await tap(telegram, table.anna, sides, "Blue")
+    assert hours is not None
+    assert hours.text == "Reopen the orders of side «Blue» for how long?"
+    done = await tap(telegram, table.anna, hours, "3 h")
+    assert done is not None
+    assert done.text.startswith("Reopened: side «Blue» may change its orders until ")
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert (stored.turn, stored.phase) == (1, Phase.ORDERS)
+    kept = await store.orders(campaign.id, 1, red)
+    assert kept is not None
+    assert kept.orders == red_orders  # Red's orders are untouched
+    audit = [
+        e for e in await store.audit_log(campaign.id) if e.action is AuditAction.ORDERS_REOPENED
+    ]
+    assert [e.actor for e in audit] == [table.anna.id]
+    posts = [
+        m
+        for m in await store.outbox_messages(campaign.id)
+        if m.kind == "orders_reopened" and m.chat_id == campaign.chat_id
+    ]
+    assert len(posts) == 1
+    assert set(posts[0].payload) == {"campaign_id", "side", "deadline"}  # no orders in it
+    assert "battle_list" not in [
+        m.kind for m in await store.outbox_messages(campaign.id) if m.state.value == "pending"
+    ]
+    # Only Blue may change its orders now: Boris (Red) is refused.
+    seat = await seat_in(store, table.boris.id, campaign.id)
+    assert seat is not None
+    refused = await enter_orders(store, seat, [(Reinforce(sector="2"),)], clock.now())
+    assert refused.refusal is Refusal.REOPENED_FOR_OTHER
+
+
+async def test_reopening_is_refused_to_anyone_but_the_gm_and_while_the_window_is_open(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    campaign = await to_orders(store, campaign, clock.now())
+    red = (await store.sides(campaign.id))[0].id
+    data = ReopenPress(c=campaign.id, t=1, p="orders", s=red, h=3).pack()
+    telegram.take()
+    await telegram.feed(telegram.forged_press(table.boris, table.group, data))
+    assert "Only this campaign's GM" in _alert(telegram.take())
+    await telegram.feed(telegram.forged_press(table.anna, table.anna.id, data))
+    assert "still open for every side" in _alert(telegram.take())
+    assert AuditAction.ORDERS_REOPENED not in [e.action for e in await store.audit_log(campaign.id)]

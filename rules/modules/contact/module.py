@@ -139,7 +139,7 @@ def describe_rule(params: dict[str, str | int]) -> str:
         ContactRule.PATH_TOO_LONG: (
             f"a transport goes at most {p.get('range')} sectors, not {p.get('length')}"
         ),
-        ContactRule.TRANSPORT_LIMIT: f"at most {p.get('limit')} transports a turn",
+        ContactRule.TRANSPORT_LIMIT: f"transports a turn: at most {p.get('limit')}",
         ContactRule.OVER_CAPACITY: (
             f"a transport carries at most {p.get('capacity')} armies, not {p.get('count')}"
         ),

@@ -325,11 +325,11 @@ def _number_battles(
             continue
         fortified_count: dict[SideId, int] = {}
         for _, attack in declared:
-            if accepted[attack.target].is_fortifying(sector):
+            if _fortifies(game, accepted[attack.target], attack.target, sector):
                 fortified_count[attack.target] = fortified_count.get(attack.target, 0) + 1
         for attacker, attack in declared:
             counts = {
-                side: _fighting(state, accepted[side], side, sector)
+                side: _fighting(game, state, accepted[side], side, sector)
                 for side in (attacker, attack.target)
             }
             fortified = attack.target if attack.target in fortified_count else None
@@ -349,6 +349,14 @@ def _number_battles(
     return battles
 
 
-def _fighting(state: CampaignState, orders: SideOrders, side: SideId, sector: SectorId) -> int:
-    move = orders.move_from(sector)
-    return state.armies_of(side, sector) - (move.count if move else 0)
+def _fighting(
+    game: Game, state: CampaignState, orders: SideOrders, side: SideId, sector: SectorId
+) -> int:
+    return state.armies_of(side, sector) - game.moving_out(side, orders, sector)
+
+
+def _fortifies(game: Game, orders: SideOrders, side: SideId, sector: SectorId) -> bool:
+    """True when ``side`` fortifies ``sector``: no order there, and no module takes armies out."""
+    if not orders.is_fortifying(sector):
+        return False
+    return not any(module.departures(game, side, orders).get(sector) for module in game.modules)

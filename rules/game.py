@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
-from rules.maps import CampaignMap, MapError, MapProblem
+from rules.maps import CampaignMap, MapError, MapProblem, SectorId
 from rules.orders import (
     Attack,
     Fortify,
@@ -108,6 +108,9 @@ class RulesModule:
     Settings: type[BaseModel] = NoSettings
     uses_dice: bool = False
     """True when the module draws from the turn's seeds: planning without them is an error."""
+    several_moves_per_sector: bool = False
+    """True when a side may give several moves from one sector (MODULES.md A2.6; in all at most
+    its armies there minus one): the core then refuses no second move."""
 
     def check_map(self, game: Game) -> Sequence[MapProblem]:
         """Problems of the map's features (and of the settings against the map) for this
@@ -149,6 +152,11 @@ class RulesModule:
     ) -> Rejection | None:
         """Check one of this module's orders; ``None`` accepts it."""
         return None
+
+    def departures(self, game: Game, side: SideId, orders: SideOrders) -> Mapping[SectorId, int]:
+        """Armies this module's orders in ``orders`` take out of each sector at turn start (a
+        transport): they fight there no more and do not stay, like a move's."""
+        return {}
 
     def check_core_order(
         self,
@@ -348,6 +356,18 @@ class Game:
             for hook in module.hooks()
             if hook.anchor == anchor and hook.when == when
         ]
+
+    def several_moves(self) -> bool:
+        """True when an enabled module lets a side give several moves from one sector."""
+        return any(module.several_moves_per_sector for module in self.modules)
+
+    def moving_out(self, side: SideId, orders: SideOrders, sector: SectorId) -> int:
+        """Armies ``orders`` take out of ``sector``: its moves (several where a module allows
+        them) and the modules' departures (transports)."""
+        moved = sum(move.count for move in orders.moves if move.source == sector)
+        for module in self.modules:
+            moved += module.departures(self, side, orders).get(sector, 0)
+        return moved
 
     def uses_dice(self) -> bool:
         """True when an enabled module draws from the turn's seeds."""

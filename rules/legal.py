@@ -133,9 +133,11 @@ def _move_option(
     armies: int,
     current: SideOrders,
 ) -> MoveOption | None:
+    several = game.several_moves()
+    most = armies - 1 - (game.moving_out(side, current, sector) if several else 0)
     if (
-        armies < 2
-        or current.move_from(sector) is not None
+        most < 1
+        or (current.move_from(sector) is not None and not several)
         or current.attacks_in(sector)
         or current.module_order_in(sector) is not None
     ):
@@ -148,7 +150,7 @@ def _move_option(
     )
     if not destinations:
         return None
-    return MoveOption(destinations=destinations, min_count=1, max_count=armies - 1)
+    return MoveOption(destinations=destinations, min_count=1, max_count=most)
 
 
 def _attack_option(

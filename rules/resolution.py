@@ -356,7 +356,7 @@ def resolve_turn(
 
     staying = {
         side: {
-            sector: count - _moving(plan.accepted[side], sector)
+            sector: count - game.moving_out(side, plan.accepted[side], sector)
             for sector, count in sectors.items()
         }
         for side, sectors in state.armies.items()
@@ -429,11 +429,6 @@ def resolve_turn(
         late_rejected=tuple(late_rejected),
     )
     return TurnResolution(state=new_state, report=report)
-
-
-def _moving(orders: SideOrders, sector: SectorId) -> int:
-    move = orders.move_from(sector)
-    return move.count if move else 0
 
 
 def _names(sectors: Iterable[SectorId]) -> str:

@@ -100,7 +100,8 @@ def _check_move(
 ) -> Rejection | None:
     sector = move.source
     kept = current.move_from(sector)
-    if kept is not None:
+    several = game.several_moves()
+    if kept is not None and not several:
         return _reject(side, move, OrderRule.SECOND_MOVE_FROM_SECTOR, sector=sector, to=kept.to)
     if move.to == sector:
         return _reject(side, move, OrderRule.MOVE_TO_SAME_SECTOR, sector=sector)
@@ -108,7 +109,8 @@ def _check_move(
         return _reject(side, move, OrderRule.UNKNOWN_SECTOR, sector=move.to)
     if not game.map.adjacent(sector, move.to):
         return _reject(side, move, OrderRule.MOVE_NOT_ADJACENT, sector=sector, to=move.to)
-    if not 1 <= move.count <= armies - 1:
+    most = armies - 1 - (game.moving_out(side, current, sector) if several else 0)
+    if not 1 <= move.count <= most:
         return _reject(
             side,
             move,
@@ -116,7 +118,7 @@ def _check_move(
             sector=sector,
             count=move.count,
             min=1,
-            max=armies - 1,
+            max=max(0, most),
         )
     if current.attacks_in(sector):
         return _reject(side, move, OrderRule.MOVE_AND_ATTACK_IN_SECTOR, sector=sector, to=move.to)

@@ -2,8 +2,9 @@
 core never names one. Callers hand :data:`BUILTIN_MODULES` to :meth:`rules.Game.create`."""
 
 from rules.game import RulesModule
+from rules.modules.contact import ContactModule
 from rules.modules.siege import SiegeModule
 
-BUILTIN_MODULES: tuple[RulesModule, ...] = (SiegeModule(),)
+BUILTIN_MODULES: tuple[RulesModule, ...] = (SiegeModule(), ContactModule())
 
 __all__ = ["BUILTIN_MODULES"]

@@ -86,7 +86,7 @@ def test_the_answers_grow_only_with_a_module_enabled() -> None:
         ),
         (
             {"ruleset": {"modules": ["siege", "watch"]}},
-            "unknown rule module 'watch' (built-in: siege)",
+            "unknown rule module 'watch' (built-in: siege, contact)",
         ),
         ({"ruleset": {"module_settings": {"siege": {}}}}, "not enabled in modules"),
         ({"seeds": {"roll": ""}}, "seeds.roll"),

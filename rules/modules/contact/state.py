@@ -1,0 +1,129 @@
+"""The state ``contact`` keeps in ``CampaignState.modules["contact"]`` (versioned by ``"v"``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
+
+from rules.game import Game, ModuleStateError
+from rules.maps import SectorId
+from rules.state import CampaignState, SideId
+
+NAME = "contact"
+VERSION = 1
+
+
+class Defences(BaseModel):
+    """A sector's defences: ``owner`` (``None``: neutral), ``level`` 1 barricade or 2 blockpost,
+    ``ruined`` once beaten (a ruined token waits for the GM's repair and counts for nothing)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1, max_length=32)
+    sector: SectorId
+    owner: SideId | None = None
+    level: Literal[1, 2] = 1
+    ruined: bool = False
+
+    def intact_against(self, side: SideId) -> bool:
+        """True when these defences stand and are neutral or another side's (C1, C5)."""
+        return not self.ruined and self.owner != side
+
+
+class ContactState(BaseModel):
+    """Defences (one per sector), armies exhausted by last turn's retreats, victory points and
+    each side's standing retreat preferences (``retreat_to[side][sector]``, kept until
+    replaced)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    v: int = VERSION
+    defences: tuple[Defences, ...] = ()
+    exhausted: dict[SideId, dict[SectorId, int]] = Field(default_factory=dict)
+    vp: dict[SideId, int] = Field(default_factory=dict)
+    retreat_to: dict[SideId, dict[SectorId, tuple[SectorId, ...]]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        sectors = [item.sector for item in self.defences]
+        if len(set(sectors)) != len(sectors):
+            raise ValueError("a sector has defences twice")
+        if any(points < 0 for points in self.vp.values()):
+            raise ValueError("victory points cannot be negative")
+        for side, counts in self.exhausted.items():
+            if any(count < 0 for count in counts.values()):
+                raise ValueError(f"exhausted.{side}: a count cannot be negative")
+        return self
+
+    def defences_in(self, sector: SectorId) -> Defences | None:
+        """The defences in ``sector``, if any."""
+        return next((item for item in self.defences if item.sector == sector), None)
+
+    def exhausted_in(self, side: SideId, sector: SectorId) -> int:
+        """Armies of ``side`` in ``sector`` that retreated last turn."""
+        return self.exhausted.get(side, {}).get(sector, 0)
+
+    def as_json(self) -> JsonValue:
+        """The state as stored."""
+        data: dict[str, Any] = {
+            "v": self.v,
+            "defences": [
+                item.model_dump(mode="json", exclude_defaults=True) for item in self.defences
+            ],
+            "exhausted": {side: dict(counts) for side, counts in self.exhausted.items() if counts},
+            "vp": dict(self.vp),
+        }
+        if self.retreat_to:
+            data["retreat_to"] = {
+                side: {sector: list(to) for sector, to in prefs.items()}
+                for side, prefs in self.retreat_to.items()
+            }
+        return data
+
+
+_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+"""``_UPGRADES[n]`` turns a state of version ``n`` into version ``n + 1`` (none yet)."""
+
+
+def upgrade(data: JsonValue) -> JsonValue:
+    """``data`` brought to :data:`VERSION`; raises :class:`ModuleStateError` if it cannot be."""
+    if not isinstance(data, dict):
+        raise ModuleStateError(f'{NAME}: no module state (expected an object with "v")')
+    version = data.get("v")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ModuleStateError(f'{NAME}: the module state has no version "v"')
+    if version > VERSION:
+        raise ModuleStateError(
+            f"{NAME}: state version {version} is newer than this code's {VERSION}"
+        )
+    upgraded: dict[str, Any] = dict(data)
+    while upgraded["v"] < VERSION:
+        step = _UPGRADES.get(upgraded["v"])
+        if step is None:
+            raise ModuleStateError(f"{NAME}: no upgrade from state version {upgraded['v']}")
+        upgraded = step(upgraded)
+    return upgraded
+
+
+def load(data: JsonValue) -> ContactState:
+    """The module state in ``data`` (any stored version); :class:`ModuleStateError` if bad."""
+    try:
+        return ContactState.model_validate(upgrade(data))
+    except ValidationError as error:
+        issue = error.errors()[0]
+        where = ".".join(str(part) for part in issue["loc"])
+        raise ModuleStateError(f"{NAME}: {where}: {issue['msg']}") from error
+
+
+def load_in(game: Game, state: CampaignState) -> ContactState:
+    """:func:`load` of ``state``'s contact state, remembered in ``game.memo`` for as long as the
+    same state object is asked about."""
+    raw = state.modules.get(NAME)
+    kept = game.memo.get(NAME)
+    if kept is not None and kept[0] is raw and isinstance(kept[1], ContactState):
+        return kept[1]
+    loaded = load(raw)
+    game.memo[NAME] = (raw, loaded)
+    return loaded

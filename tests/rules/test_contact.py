@@ -1,0 +1,159 @@
+"""Module ``contact``: the core relaxations it relies on (A2.6, A2.7), its state, map check,
+result data and rule texts. Its turns are case files (cases/modules/contact/)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import (
+    Battle,
+    CampaignState,
+    Game,
+    ModuleConflictError,
+    ModuleStateError,
+    Move,
+    OrderRule,
+    Ruleset,
+    SideOrders,
+    StepHook,
+    TurnSeeds,
+    legal_orders,
+    plan_battles,
+    validate_order,
+)
+from rules.game import RulesModule, Step
+from rules.maps import MapError, parse_map
+from rules.modules import BUILTIN_MODULES
+from rules.modules.contact import (
+    ContactPlan,
+    ContactRule,
+    describe_rule,
+    load,
+    transport,
+    turn_order,
+)
+from tests.rules.contact_day_demo import DAY_DEMO, contact_game, day_demo, example_a_state
+
+SEEDS = TurnSeeds(roll="9f2c4e7a1b3d5f6081a2c3e4f5061728")
+
+
+def test_several_moves_from_one_sector_only_with_contact() -> None:
+    state = CampaignState(turn=1, armies={"party": {"pb": 5}, "bees": {"hb": 2}})
+    first = SideOrders(moves=(Move(source="pb", to="ph", count=2),))
+    second = Move(source="pb", to="hb", count=2)
+    core = Game.create(day_demo())
+    refused = validate_order(core, state, "party", second, first)
+    assert refused is not None
+    assert refused.rule is OrderRule.SECOND_MOVE_FROM_SECTOR
+    game = contact_game()
+    contact_state = state.model_copy(update={"modules": {"contact": {"v": 1}}})
+    assert validate_order(game, contact_state, "party", second, first) is None
+    too_many = Move(source="pb", to="hb", count=3)
+    refused = validate_order(game, contact_state, "party", too_many, first)
+    assert refused is not None
+    assert refused.params["max"] == 2
+    move = legal_orders(game, contact_state, "party", first).for_sector("pb")
+    assert move is not None
+    assert move.move is not None
+    assert move.move.max_count == 2
+
+
+def test_a_transport_counts_against_the_armies_that_must_stay() -> None:
+    game = contact_game()
+    state = example_a_state(game)
+    current = SideOrders(extra=(transport("bb", ["ph", "hb"], 4),))
+    refused = validate_order(game, state, "bikers", Move(source="bb", to="ps", count=1), current)
+    assert refused is not None
+    assert refused.rule is OrderRule.MOVE_COUNT_OUT_OF_RANGE
+
+
+def test_a_move_out_of_a_shared_sector_is_bound_by_combat() -> None:
+    game = contact_game()
+    state = CampaignState(
+        turn=1, armies={"party": {"ph": 3}, "bees": {"ph": 2}}, modules={"contact": {"v": 1}}
+    )
+    refused = validate_order(game, state, "party", Move(source="ph", to="pb", count=1))
+    assert refused is not None
+    assert refused.params["rule"] == ContactRule.BOUND_BY_COMBAT.value
+    options = legal_orders(game, state, "party").for_sector("ph")
+    assert options is not None
+    assert options.move is None
+
+
+class _Arrivals(RulesModule):
+    name = "other"
+
+    def hooks(self) -> tuple[StepHook, ...]:
+        return (StepHook(anchor=Step.ARRIVALS, when="instead", run=lambda work: None),)
+
+
+def test_contact_and_another_arrivals_replacement_are_refused_together() -> None:
+    ruleset = Ruleset(modules=("contact", "other"))
+    with pytest.raises(ModuleConflictError):
+        Game.create(day_demo(), ruleset, (*BUILTIN_MODULES, _Arrivals()))
+
+
+def test_the_turn_order_rotates() -> None:
+    state = CampaignState(turn=5, armies={"a": {"bb": 1}, "b": {"ph": 1}, "c": {"hb": 1}})
+    assert turn_order(state) == ("b", "c", "a")
+
+
+def test_the_initial_state_copies_the_maps_defences() -> None:
+    game = contact_game()
+    state = load(example_a_state(game).modules["contact"])
+    hive = state.defences_in("hb")
+    assert hive is not None
+    assert (hive.owner, hive.level, hive.ruined) == ("bees", 1, False)
+    post = state.defences_in("ps")
+    assert post is not None
+    assert post.level == 2
+
+
+def test_a_newer_or_missing_state_version_is_refused() -> None:
+    with pytest.raises(ModuleStateError):
+        load({"v": 99})
+    with pytest.raises(ModuleStateError):
+        load(None)
+
+
+def test_the_map_may_not_hold_two_defences_in_a_sector_or_a_level_3() -> None:
+    data = dict(DAY_DEMO)
+    data["features"] = [
+        {"id": "a", "kind": "defences", "sector": "bb", "level": 1},
+        {"id": "b", "kind": "defences", "sector": "bb", "level": 1},
+        {"id": "c", "kind": "defences", "sector": "ph", "level": 3},
+    ]
+    with pytest.raises(MapError) as refused:
+        Game.create(parse_map(data), Ruleset(modules=("contact",)), BUILTIN_MODULES)
+    assert len(refused.value.problems) == 2
+
+
+def test_warlord_data_must_name_sides_of_the_battle() -> None:
+    game = contact_game()
+    plan = plan_battles(
+        game,
+        example_a_state(game),
+        {
+            "bikers": SideOrders(extra=(transport("bb", ["ph", "hb"], 4),)),
+            "party": SideOrders(
+                moves=(Move(source="pb", to="ph", count=2), Move(source="pb", to="hb", count=2))
+            ),
+        },
+        SEEDS,
+    )
+    module = game.module("contact")
+    assert module is not None
+    second: Battle = plan.battles[1]
+    assert module.check_result(second, {"warlord_slain": ["bikers"]}) is None
+    assert module.check_result(second, {"warlord_slain": ["nobody"]}) is not None
+    assert module.check_result(second, {"warlord_slain": ["party", "party"]}) is not None
+    assert module.check_result(second, {"heroes": 1}) is not None
+    contact = ContactPlan.model_validate(plan.modules["contact"])
+    assert [chain.battles for chain in contact.chains] == [(1, 2)]
+
+
+@pytest.mark.parametrize("rule", list(ContactRule))
+def test_every_rule_has_a_text(rule: ContactRule) -> None:
+    text = describe_rule({"module": "contact", "rule": rule.value})
+    assert text
+    assert text != rule.value

@@ -53,6 +53,7 @@ from storage.models import (
     TurnSeedsRecord,
     UiMessage,
     UnreportedPolicy,
+    Vacancy,
     Weekday,
     WeeklyTime,
     WriteOutcome,
@@ -81,6 +82,7 @@ from storage.schedule import (
     ReminderSent,
     ScheduleStore,
 )
+from storage.seats import SeatStore
 
 __all__ = [
     "GM_ROLES",
@@ -139,6 +141,7 @@ __all__ = [
     "Role",
     "Schedule",
     "ScheduleStore",
+    "SeatStore",
     "SettingsLockedError",
     "Side",
     "SqliteCampaignStore",
@@ -152,6 +155,7 @@ __all__ = [
     "TurnSeedsRecord",
     "UiMessage",
     "UnreportedPolicy",
+    "Vacancy",
     "Weekday",
     "WeeklyTime",
     "WriteOutcome",

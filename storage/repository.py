@@ -86,6 +86,7 @@ from storage.models import (
 from storage.modules import ModuleRecords, ModuleStore
 from storage.people import PeopleRecords, PeopleStore
 from storage.schedule import ScheduleRecords, ScheduleStore
+from storage.seats import SeatRecords, SeatStore
 from storage.sql import (
     Conn,
     Row,
@@ -591,12 +592,12 @@ def _outbox(row: Row) -> OutboxMessage:
     )
 
 
-class Store(CampaignStore, PeopleStore, ScheduleStore, ChatStore, ModuleStore, Protocol):
+class Store(CampaignStore, PeopleStore, ScheduleStore, ChatStore, ModuleStore, SeatStore, Protocol):
     """Everything the bot keeps: campaigns and turns, what it knows of people, the clock, and
     the chats campaigns are played in."""
 
 
-class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords, ModuleRecords):
+class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords, ModuleRecords, SeatRecords):
     """:class:`Store` on one SQLite file (see ``docs/storage.md``)."""
 
     def __init__(self, db: Database) -> None:

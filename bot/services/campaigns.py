@@ -531,8 +531,8 @@ async def decide_join(
             await store.put_member(
                 campaign.id, user_id, request.display_name, roles, side_id, gm, now
             )
-            if group_notice_text is not None:
-                queued.append(group_notice(campaign, group_notice_text, now))
+        if approved and group_notice_text is not None:
+            queued.append(group_notice(campaign, group_notice_text, now))
         for message in queued:
             await store.enqueue(message, now)
     if cannot and approve:

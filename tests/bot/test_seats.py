@@ -242,6 +242,8 @@ async def test_an_approved_request_fills_the_seat_even_when_joining_is_closed(
     actions = [e.action for e in await store.audit_log(campaign.id)]
     assert AuditAction.SEAT_FILLED in actions
     assert AuditAction.JOIN_APPROVED in actions
+    told = [s.text for s in await telegram.deliver() if s.chat_id == GROUP]
+    assert "Gleb joined Red as tactician (approved by the GM)." in told
     # With the seat filled, the campaign is closed to newcomers again.
     again = await say(telegram, table.vera, table.group, "/join")
     assert again is not None

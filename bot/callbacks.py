@@ -25,6 +25,15 @@ class LanguageChoice(CallbackData, prefix="lang"):
     language: str
 
 
+class SeatPress(CallbackData, prefix="st"):
+    """A button of the GM's «Replace a player» (``bot/handlers/private/seats.py``): campaign,
+    action, value (a user id, a vacancy id, or ``<vacancy>.<user>``)."""
+
+    c: ButtonInt
+    a: str
+    v: str = ""
+
+
 class JoinPress(CallbackData, prefix="jn"):
     """The group's «Join» button, under the post that opens deployment."""
 

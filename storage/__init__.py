@@ -55,6 +55,7 @@ from storage.models import (
     TurnSeedsRecord,
     UiMessage,
     UnreportedPolicy,
+    Vacancy,
     Weekday,
     WeeklyTime,
     WriteOutcome,
@@ -83,6 +84,7 @@ from storage.schedule import (
     ReminderSent,
     ScheduleStore,
 )
+from storage.seats import SeatStore
 
 __all__ = [
     "GM_ROLES",
@@ -144,6 +146,7 @@ __all__ = [
     "Role",
     "Schedule",
     "ScheduleStore",
+    "SeatStore",
     "SettingsLockedError",
     "Side",
     "SqliteCampaignStore",
@@ -157,6 +160,7 @@ __all__ = [
     "TurnSeedsRecord",
     "UiMessage",
     "UnreportedPolicy",
+    "Vacancy",
     "Vacation",
     "Weekday",
     "WeeklyTime",

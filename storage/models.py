@@ -565,6 +565,8 @@ class AuditAction(StrEnum):
     STATE_ADJUSTED = "state_adjusted"  # a GM carried out a card's effect (siege, S7)
     REWARDS_CLAIMED = "rewards_claimed"  # a side claimed rewards with its siege VP
     ORDERS_REOPENED = "orders_reopened"  # a GM reopened one side's orders with a short deadline
+    SEAT_VACATED = "seat_vacated"  # a GM took a vanished player's place on a side from them
+    SEAT_FILLED = "seat_filled"  # a GM gave a vacant seat to a newcomer
 
 
 class TurnSeedsRecord(BaseModel):
@@ -765,6 +767,32 @@ class RemovedMember(BaseModel):
     display_name: DisplayName
     removed_by: UserId
     removed_at: AwareDatetime
+
+
+class Vacancy(BaseModel):
+    """A player's place on a side (their player roles) that a GM marked vacant, with why; once
+    a GM gives it to someone, ``filled_by`` names them and ``closed_at`` is set."""
+
+    model_config = _RECORD
+
+    id: int
+    campaign_id: CampaignId
+    side_id: SideId
+    roles: frozenset[Role]
+    left_user_id: UserId
+    left_name: DisplayName
+    reason: str
+    opened_by: UserId
+    opened_at: AwareDatetime
+    filled_by: UserId | None = None
+    filled_name: DisplayName | None = None
+    closed_by: UserId | None = None
+    closed_at: AwareDatetime | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """Nobody has taken the seat yet."""
+        return self.closed_at is None
 
 
 class Prompt(BaseModel):

@@ -88,6 +88,7 @@ from storage.models import (
 from storage.modules import ModuleRecords, ModuleStore
 from storage.people import PeopleRecords, PeopleStore
 from storage.schedule import ScheduleRecords, ScheduleStore
+from storage.seats import SeatRecords, SeatStore
 from storage.sql import (
     Conn,
     Row,
@@ -595,14 +596,21 @@ def _outbox(row: Row) -> OutboxMessage:
 
 
 class Store(
-    CampaignStore, PeopleStore, ScheduleStore, ChatStore, ModuleStore, AbsenceStore, Protocol
+    CampaignStore,
+    PeopleStore,
+    ScheduleStore,
+    ChatStore,
+    ModuleStore,
+    AbsenceStore,
+    SeatStore,
+    Protocol,
 ):
     """Everything the bot keeps: campaigns and turns, what it knows of people, the clock, and
     the chats campaigns are played in."""
 
 
 class SqliteCampaignStore(
-    PeopleRecords, ScheduleRecords, ChatRecords, ModuleRecords, AbsenceRecords
+    PeopleRecords, ScheduleRecords, ChatRecords, ModuleRecords, AbsenceRecords, SeatRecords
 ):
     """:class:`Store` on one SQLite file (see ``docs/storage.md``)."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 
-from bot.handlers import calendar, common, errors, group, history, joining, private
+from bot.handlers import calendar, common, errors, group, history, joining, private, seats
 from bot.handlers.group import anonymous, clock, gm, misplaced, reopen, siege_gm
 
 
@@ -25,9 +25,9 @@ def build_router() -> Router:
     private_chats.message.filter(F.chat.type == "private")
     private_chats.callback_query.filter(F.message.chat.type == "private")
     # The GM tools live in the GM's private chat (the group's /gm sends them there); a GM's
-    # awaited typed answer (a card's effect) comes before typed orders.
+    # awaited typed answer (a card's effect, a seat's reason) comes before typed orders.
     private_chats.include_routers(
-        gm.build_private(), clock.build_private(), reopen.build(), siege_gm.build()
+        gm.build_private(), clock.build_private(), reopen.build(), siege_gm.build(), seats.build()
     )
     for router in private.build():
         private_chats.include_router(router)

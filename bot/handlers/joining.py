@@ -65,7 +65,7 @@ async def _request(store: Store, clock: Clock, person: Person, campaign: Campaig
     if member is not None and member.side_id is not None:
         return _("You already play in this campaign. /status shows your side.")
     if (
-        campaigns.join_rule(campaign, member is not None and member.is_gm)
+        await campaigns.join_rule_now(store, campaign, member is not None and member.is_gm)
         is campaigns.JoinRule.CLOSED
     ):
         return closed_text(campaign)
@@ -173,6 +173,11 @@ async def start_join(
         await message.answer(refusal_text(refusal, campaign))
         return
     sides = await store.sides(campaign.id)
+    member = await store.member(campaign.id, person.user_id)
+    is_gm = member is not None and member.is_gm
+    vacant = {vacancy.side_id for vacancy in await store.vacancies(campaign.id)}
+    if campaigns.join_rule(campaign, is_gm) is campaigns.JoinRule.CLOSED:
+        sides = [side for side in sides if side.id in vacant]  # only open seats take anyone
     if not sides:
         await message.answer(
             _("«{title}» has no sides yet: try again once the GM adds them.").format(
@@ -183,18 +188,22 @@ async def start_join(
     rows = [
         [
             InlineKeyboardButton(
-                text=f"{colour_mark(side.colour)} {side.name}",
+                text=f"{colour_mark(side.colour)} {side.name}"
+                + (" · " + _("open seat") if side.id in vacant else ""),
                 callback_data=JoinChoice(c=campaign.id, s=side.id).pack(),
             )
         ]
         for side in sides
     ]
     lines = [_("«{title}»: which side do you play?").format(title=campaign.title)]
-    member = await store.member(campaign.id, person.user_id)
-    if (
-        campaigns.join_rule(campaign, member is not None and member.is_gm)
-        is campaigns.JoinRule.APPROVAL
-    ):
+    if vacant & {side.id for side in sides}:
+        lines.append(
+            _(
+                "A side marked «open seat» lost its player: ask for it, and the GM chooses who "
+                "takes the seat."
+            )
+        )
+    if await campaigns.join_rule_now(store, campaign, is_gm) is campaigns.JoinRule.APPROVAL:
         lines.append(
             _(
                 "A GM approves new players now: choose the side and role you want, and you "
@@ -225,7 +234,7 @@ async def choice_pressed(
     if campaign is None or not isinstance(query.message, Message):
         await query.answer(_("That button is not valid any more."), show_alert=True)
         return
-    refusal = await campaigns.join_refusal(store, campaign, person.user_id)
+    refusal = await campaigns.join_refusal(store, campaign, person.user_id, callback_data.s)
     if refusal is not None:
         await query.answer(refusal_text(refusal, campaign), show_alert=True)
         return

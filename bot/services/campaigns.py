@@ -314,13 +314,33 @@ def join_rule(campaign: Campaign, is_gm: bool = False) -> JoinRule:
             return JoinRule.OPEN if early else JoinRule.APPROVAL
 
 
-async def join_refusal(store: Store, campaign: Campaign, user_id: UserId) -> JoinOutcome | None:
-    """Why ``user_id`` may not choose a side of ``campaign`` now, or ``None`` if they may.
+async def join_rule_now(
+    store: Store, campaign: Campaign, is_gm: bool = False, side_id: SideId | None = None
+) -> JoinRule:
+    """:func:`join_rule`, with the seats a GM left vacant: a side with an open seat takes
+    requests even when the campaign is closed to newcomers, and always through a GM (the GM
+    chooses who replaces the player); with ``side_id``, the rule for joining that side."""
+    rule = join_rule(campaign, is_gm)
+    if is_gm:
+        return rule
+    vacant = {vacancy.side_id for vacancy in await store.vacancies(campaign.id)}
+    if side_id is not None and side_id in vacant:
+        return JoinRule.APPROVAL
+    if rule is JoinRule.CLOSED and side_id is None and vacant:
+        return JoinRule.APPROVAL
+    return rule
+
+
+async def join_refusal(
+    store: Store, campaign: Campaign, user_id: UserId, side_id: SideId | None = None
+) -> JoinOutcome | None:
+    """Why ``user_id`` may not choose a side of ``campaign`` (``side_id``, when given) now, or
+    ``None`` if they may.
 
     A join needs the person's own join request, made by the group's «Join» button or
     ``/join`` (which proves they are in the group); a person a GM removed waits until a GM
     lets them back; a member who has a side keeps it (only a GM moves members: nobody holds
-    seats on two sides); a campaign closed to newcomers takes nobody.
+    seats on two sides); a campaign closed to newcomers takes nobody but for a vacant seat.
     """
     if campaign.status is CampaignStatus.FINISHED:
         return JoinOutcome.CLOSED
@@ -330,7 +350,7 @@ async def join_refusal(store: Store, campaign: Campaign, user_id: UserId) -> Joi
     if current is not None and current.side_id is not None:
         return JoinOutcome.ALREADY_PLAYING
     is_gm = current is not None and current.is_gm
-    if join_rule(campaign, is_gm) is JoinRule.CLOSED:
+    if await join_rule_now(store, campaign, is_gm, side_id) is JoinRule.CLOSED:
         return JoinOutcome.JOINING_CLOSED
     if await store.join_request(campaign.id, user_id) is None:
         return JoinOutcome.NO_REQUEST
@@ -356,13 +376,14 @@ async def join_side(
     if role not in PLAYER_ROLES:
         return JoinOutcome.CLOSED, None
     async with store.atomic():
-        refusal = await join_refusal(store, campaign, user_id)
+        refusal = await join_refusal(store, campaign, user_id, side_id)
         if refusal is not None:
             return refusal, await store.member(campaign.id, user_id)
         if side_id not in {side.id for side in await store.sides(campaign.id)}:
             return JoinOutcome.UNKNOWN_SIDE, None
         current = await store.member(campaign.id, user_id)
-        if join_rule(campaign, current is not None and current.is_gm) is JoinRule.APPROVAL:
+        is_gm = current is not None and current.is_gm
+        if await join_rule_now(store, campaign, is_gm, side_id) is JoinRule.APPROVAL:
             return JoinOutcome.APPROVAL_NEEDED, current
         if not await store.drop_join_request(campaign.id, user_id):
             current = await store.member(campaign.id, user_id)
@@ -391,7 +412,7 @@ async def ask_to_join(
     if role not in PLAYER_ROLES:
         return JoinOutcome.CLOSED
     async with store.atomic():
-        refusal = await join_refusal(store, campaign, user_id)
+        refusal = await join_refusal(store, campaign, user_id, side_id)
         if refusal is not None:
             return refusal
         if side_id not in {side.id for side in await store.sides(campaign.id)}:
@@ -494,13 +515,24 @@ async def decide_join(
             )
         )
         queued.append(board_refresh(campaign, f"decided:{user_id}", now))
-        if approved:
+        vacant = [v for v in await store.vacancies(campaign.id) if v.side_id == side_id]
+        if approved and vacant:
+            # The newcomer takes the vacant seat: its roles, and the vacancy closes (audited).
+            await store.fill_seat(
+                vacant[0].id,
+                user_id,
+                request.display_name,
+                gm,
+                now,
+                extra_roles=frozenset({role}),
+            )
+        elif approved:
             roles = frozenset({role}) | (current.roles if current is not None else frozenset())
             await store.put_member(
                 campaign.id, user_id, request.display_name, roles, side_id, gm, now
             )
-            if group_notice_text is not None:
-                queued.append(group_notice(campaign, group_notice_text, now))
+        if approved and group_notice_text is not None:
+            queued.append(group_notice(campaign, group_notice_text, now))
         for message in queued:
             await store.enqueue(message, now)
     if cannot and approve:

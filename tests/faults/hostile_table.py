@@ -284,6 +284,7 @@ async def snapshot(table: HostileTable) -> dict[str, Any]:
             "clock": await store.clock_state(campaign_id),
             "clock log": await store.clock_log(campaign_id),
             "clock proposals": await store.clock_proposals(campaign_id),
+            "vacancies": await store.vacancies(campaign_id, open_only=False),
         }
     found["prompts"] = {
         (chat, user): await store.prompt(chat, user)

@@ -28,7 +28,14 @@ from aiogram.methods import SendMessage, SendPhoto
 
 import bot.app  # noqa: F401 - imports every handler module, so every factory is defined
 from bot.app import build_dispatcher
-from bot.callbacks import JoinPress, JoinVerdict, LanguageChoice, LatePress, WeatherPick
+from bot.callbacks import (
+    JoinPress,
+    JoinVerdict,
+    LanguageChoice,
+    LatePress,
+    SeatPress,
+    WeatherPick,
+)
 from bot.clock import ManualClock
 from bot.handlers.group.clock import ClockConfirm, ClockPress
 from bot.handlers.group.gm import GmPress, GroupLanguage
@@ -137,6 +144,7 @@ CALLBACKS: dict[str, Rule] = {
     ),
     VerdictButton.__prefix__: Rule("private", EVERYONE, "only a GM decides a battle's result"),
     JoinVerdict.__prefix__: Rule("private", EVERYONE, "only a GM decides who joins"),
+    SeatPress.__prefix__: Rule("private", EVERYONE, "only a GM vacates and fills a seat"),
     HistoryPress.__prefix__: Rule(
         "private",
         frozenset({NINA, FRED, OTTO}),
@@ -398,6 +406,11 @@ async def _forged(table: HostileTable) -> list[str]:
         for action, outcome in (("show", ""), ("more", ""), ("set", "c"), ("set", "d"))
     ]
     forged += [JoinVerdict(c=c, u=user, a=a).pack() for user in (NINA, FRED) for a in ("y", "n")]
+    forged += [
+        SeatPress(c=campaign.id, a=a, v=v).pack()
+        for campaign in (siege, table.other)
+        for a, v in (("list", ""), ("vac", str(RITA)), ("fill", "1"), ("give", f"1.{NINA}"))
+    ]
     forged += [HistoryPress(c=c, t=t).pack() for t in (-2, -1, 0, 1, max(turn - 1, 1))]
     assert phase  # the buttons above are for the phase Siege is in
     return forged

@@ -1,12 +1,24 @@
 """Schema migrations: every older version migrates to the latest; numbering is enforced."""
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from storage import Database, MigrationError, latest_version, load_migrations, migrate
+from storage import (
+    AuditAction,
+    Database,
+    MigrationError,
+    Role,
+    SqliteCampaignStore,
+    latest_version,
+    load_migrations,
+    migrate,
+)
 from storage.db import Migration, connect
+
+T = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 
 
 def _schema(path: Path) -> list[tuple[str, str]]:
@@ -160,3 +172,53 @@ async def test_version_6_counts_the_time_already_paused_in_the_current_phase(
     with sqlite3.connect(path) as raw:
         assert raw.execute("SELECT paused_seconds FROM campaign_clocks").fetchall() == [(10800,)]
         assert raw.execute("SELECT COUNT(*) FROM clock_proposals").fetchone() == (0,)
+
+
+async def test_version_9_adds_vacant_seats_and_keeps_the_members(tmp_path: Path) -> None:
+    """A campaign from before version 9 keeps its members; a seat vacated after the migration
+    is kept with its side, roles and reason, and its member row stays (without the side)."""
+    path = tmp_path / "v8.sqlite3"
+    conn = await connect(path)
+    try:
+        assert await migrate(conn, target=8) == 8
+        await conn.execute(
+            "INSERT INTO campaigns (id, chat_id, title, time_zone, schedule_json, map_name,"
+            " unreported_policy, status, phase, turn, created_by, created_at, updated_at)"
+            " VALUES (1, -1, 'Siege', 'UTC', '{}', 'planet-5', 'draw', 'running', 'orders', 2,"
+            " 100, '2026-03-01T00:00:00+00:00', '2026-03-01T00:00:00+00:00')"
+        )
+        await conn.execute(
+            "INSERT INTO sides (campaign_id, id, name, colour, position)"
+            " VALUES (1, 'red', 'Red', '#cc0000', 0)"
+        )
+        await conn.execute(
+            "INSERT INTO members (campaign_id, user_id, display_name, side_id, joined_at)"
+            " VALUES (1, 7, 'Boris', 'red', '2026-03-01T00:00:00+00:00')"
+        )
+        await conn.execute(
+            "INSERT INTO member_roles (campaign_id, user_id, role) VALUES (1, 7, 'strategist')"
+        )
+        await conn.commit()
+    finally:
+        await conn.close()
+    store = await SqliteCampaignStore.open(path)
+    try:
+        vacancy = await store.vacate_seat(1, 7, "silent", 100, T)
+        assert vacancy is not None
+        assert (vacancy.side_id, vacancy.roles, vacancy.reason) == (
+            "red",
+            frozenset({Role.STRATEGIST}),
+            "silent",
+        )
+        member = await store.member(1, 7)
+        assert member is not None
+        assert (member.side_id, member.roles) == (None, frozenset())
+        assert await store.vacate_seat(1, 7, "again", 100, T) is None
+        filled = await store.fill_seat(vacancy.id, 8, "Vera", 100, T)
+        assert filled is not None
+        assert (filled.side_id, filled.roles) == ("red", frozenset({Role.STRATEGIST}))
+        assert await store.fill_seat(vacancy.id, 9, "Gleb", 100, T) is None  # taken already
+        actions = [entry.action for entry in await store.audit_log(1)]
+        assert actions == [AuditAction.SEAT_VACATED, AuditAction.SEAT_FILLED]
+    finally:
+        await store.close()

@@ -19,7 +19,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt
+from bot.callbacks import ButtonInt, SeatPress
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
@@ -115,6 +115,9 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
     rows.extend(clock_buttons(campaign))
     rows.append([_button(_("👥 Members"), campaign, "members")])
     rows.append([_button(_("🙋 Join requests"), campaign, "joins")])
+    if campaign.phase is not Phase.SETUP:
+        seats = SeatPress(c=campaign.id, a="list").pack()
+        rows.append([InlineKeyboardButton(text=_("🪑 Replace a player"), callback_data=seats)])
     if _results_turn(campaign) is not None:
         rows.append([_button(_("⚔️ Battle results"), campaign, "results")])
     if reopen_row := reopen_button(campaign):

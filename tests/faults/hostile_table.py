@@ -221,7 +221,8 @@ async def _play_to(table: HostileTable, stage: Stage) -> None:
         if stage is Stage.DEPLOYMENT and user_id == GUS:
             continue  # Green has not deployed: the GM may place it
         typed = await say(telegram, table.users[user_id], user_id, line)
-        await tap(telegram, table.users[user_id], typed, "Confirm")
+        assert typed is not None
+        assert "✅ Confirmed" in typed.text  # a typed placement is placed in one step
     if stage is Stage.DEPLOYMENT:
         await say(telegram, table.users[FRED], FRED, "/deploy")
         await _remove_fred(table)

@@ -31,8 +31,9 @@ from aiogram.utils.i18n import I18n
 from bot.app import build_dispatcher
 from bot.clock import ManualClock
 from bot.i18n import build_i18n
+from bot.sectors import sector_label
 from bot.services.turns import game_for
-from bot.texts import armies, describe_order, sector_label
+from bot.texts import armies, describe_order
 from rules import Attack, Move, Reinforce
 from storage import Campaign, Phase, SqliteCampaignStore, Store
 from tests.bot.group_helpers import button, say, set_up_campaign, tap

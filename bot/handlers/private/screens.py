@@ -18,6 +18,7 @@ from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultBut
 from bot.map_views import map_labels, side_views
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
+from bot.sectors import sector_label
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -35,7 +36,6 @@ from bot.texts import (
     describe_orders,
     describe_rejection,
     outcome_name,
-    sector_label,
 )
 from rules import (
     Attack,

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
+from bot.sectors import sector_label
 from rules import Battle, CampaignMap, ModuleOrder, Roll, TurnReport
 from rules.modules.siege import (
     Adjustment,
@@ -167,7 +168,7 @@ def describe_siege_plan(
             )
         )
     for assault in plan.assaults:
-        where = _sector(campaign_map, assault.sector, language)
+        where = sector_label(campaign_map, assault.sector, language)
         who = sides.get(assault.side, assault.side)
         token = _token_label(assault.token, assault.kind)
         if assault.guards:
@@ -182,7 +183,7 @@ def describe_siege_plan(
                 lines.append(
                     _("  {side} guards it from {sector} (battle {battle}).").format(
                         side=sides.get(guard.side, guard.side),
-                        sector=_sector(campaign_map, guard.source, language),
+                        sector=sector_label(campaign_map, guard.source, language),
                         battle=guard.battle,
                     )
                 )
@@ -230,7 +231,7 @@ def describe_siege_report(
     for assault in report.assaults:
         who = sides.get(assault.side, assault.side)
         token = _token_label(assault.token, assault.kind)
-        where = _sector(campaign_map, assault.sector, language)
+        where = sector_label(campaign_map, assault.sector, language)
         match assault.verdict:
             case "fell":
                 reward = {
@@ -341,7 +342,7 @@ def describe_adjustment_problem(
     """Why the rules refuse a GM's card effect."""
     p = problem.params
     side = sides.get(str(p.get("side", "")), str(p.get("side", "")))
-    sector = _sector(campaign_map, str(p.get("sector", "")), language)
+    sector = sector_label(campaign_map, str(p.get("sector", "")), language)
     match problem.code:
         case AdjustmentProblemCode.UNKNOWN_SECTOR:
             return _("There is no sector {sector} on this map.").format(sector=p.get("sector"))
@@ -373,7 +374,7 @@ def describe_adjustment(
             _("• {side}: {delta} armies in {sector}").format(
                 side=sides.get(change.side, change.side),
                 delta=f"{change.delta:+d}",
-                sector=_sector(campaign_map, change.sector, language),
+                sector=sector_label(campaign_map, change.sector, language),
             )
         )
     for vp in adjustment.vp:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from aiogram.utils.i18n import gettext as _
 
+from bot.sectors import sector_label
 from bot.services.orders import ResultSource, SourceKind
 from bot.siege_texts import describe_siege_order, describe_siege_rejection
 from rules import (
@@ -87,16 +88,6 @@ def rule_name(field: str) -> str:
         "reinforcement": _("Orbital reinforcement per turn"),
     }
     return names.get(field, field)
-
-
-def sector_label(campaign_map: CampaignMap, sector: str, language: str) -> str:
-    """ "2 West", in Russian «2 «Запад»»: a sector's id and name, as players see it on the map
-    (quoted in Russian, where the name stays in the nominative after «в секторе»)."""
-    found = campaign_map.by_id.get(sector)
-    if found is None:
-        return sector
-    name = found.display_name(language)
-    return f"{sector} «{name}»" if language == "ru" else f"{sector} {name}"
 
 
 def phase_name(phase: Phase) -> str:

@@ -24,6 +24,7 @@ from bot.callbacks import join_verdict_keyboard
 from bot.handlers.private import screens
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import results_deadline
+from bot.sectors import sector_label
 from bot.services.orders import (
     BattleDesk,
     Seat,
@@ -42,7 +43,6 @@ from bot.texts import (
     result_source_words,
     result_words,
     role_name,
-    sector_label,
 )
 from rules import Battle, TurnReport
 from storage import OutboxMessage, Phase, Role

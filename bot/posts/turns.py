@@ -19,7 +19,7 @@ from bot import texts
 from bot.callbacks import join_keyboard
 from bot.map_views import turn_map
 from bot.message_limits import CAPTION_LIMIT, telegram_length
-from bot.moments import format_moment, format_wall
+from bot.moments import format_moment, format_wall, zone_label
 from bot.posts import Post, PostContext, Renderer
 from bot.services.deadlines import Milestone, Planned, moved, plan_ahead
 from bot.services.orders import battle_duties, result_sources
@@ -659,7 +659,7 @@ async def render_clock_resumed(context: PostContext, message: OutboxMessage) -> 
         deadline = await _deadline_line(context, campaign, campaign.turn, campaign.phase)
         return Post(text=f"{line}\n{deadline}")
     zone, language = campaign.time_zone, _language(context)
-    dates = _("The dates now ({zone}):").format(zone=zone)
+    dates = _("The dates now ({zone}):").format(zone=zone_label(zone, language))
     return Post(text="\n".join([line, dates, *plan_lines(plan, zone, language)]))
 
 
@@ -685,7 +685,7 @@ async def render_deadline_extended(context: PostContext, message: OutboxMessage)
     lines = change_lines(moved(was, now), campaign.time_zone, _language(context))
     if not lines:
         return Post(text=line + "\n" + await _deadline_line(context, campaign, turn, phase))
-    dates = _("New dates ({zone}):").format(zone=campaign.time_zone)
+    dates = _("New dates ({zone}):").format(zone=zone_label(campaign.time_zone, _language(context)))
     return Post(text="\n".join([line, dates, *lines]))
 
 

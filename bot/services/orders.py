@@ -705,16 +705,29 @@ async def change_placement(
 async def replace_placement(
     store: Store, seat: Seat, placement: Mapping[SectorId, int], now: datetime
 ) -> DeploymentResult:
-    """A whole placement typed at once: refused with every rule it breaks, else saved as the
-    draft (still to be confirmed)."""
+    """A whole placement typed at once: refused with every rule it breaks, else saved and
+    confirmed in the same step (it can still be changed until deployment closes). The
+    placement the side has already confirmed is not saved again (``changed`` stays False):
+    the same line typed twice, or delivered again by Telegram, changes nothing."""
 
     def replace(deployment: Deployment) -> DeploymentResult | tuple[dict[SectorId, int], bool]:
         problems = check_deployment(deployment.game, placement)
         if problems:
             return DeploymentResult(deployment=deployment, problems=tuple(problems))
-        return dict(placement), False
+        if deployment.ready and deployment.placement == dict(placement):
+            return DeploymentResult(deployment=deployment)
+        return dict(placement), True
 
     return await _update_placement(store, seat, replace, now)
+
+
+async def confirmed_placement(store: Store, seat: Seat) -> dict[SectorId, int] | None:
+    """The placement the seat's side confirmed at deployment (kept after deployment closes),
+    or ``None`` if it has none."""
+    if seat.side is None:
+        return None
+    record = (await store.placements(seat.campaign.id)).get(seat.side)
+    return dict(record.placement) if record is not None and record.ready else None
 
 
 async def confirm_placement(store: Store, seat: Seat, now: datetime) -> DeploymentResult:

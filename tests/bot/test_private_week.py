@@ -72,12 +72,13 @@ async def _deploy_everyone(table: Table) -> None:
     refused = screen(await table.say(301, "1:5 3:5"))
     assert "Займите ровно 3 сектора (сейчас 2)." in refused.text
     typed = screen(await table.say(301, "экватор:3 восток=5, 5:2"))
+    assert typed.text.startswith("Расстановка подтверждена.\n\n")  # one step, no Confirm tap
     assert "Размещено 10 из 10" in typed.text
-    done = await table.tap(301, typed, "Подтвердить")
-    assert "✅" in screen(done).text
+    assert "✅ Подтверждено" in typed.text
+    assert not [text for text, _ in typed.buttons() if "Подтвердить" in text]
 
     typed = screen(await table.say(401, "West=4 East=3 South Pole=3"))
-    await table.tap(401, typed, "Confirm")
+    assert typed.text.startswith("Deployment confirmed.")
     placements = await table.store.placements(table.campaign.id)
     assert {side: (p.placement, p.ready) for side, p in placements.items()} == {
         "red": ({"1": 4, "2": 3, "4": 3}, True),
@@ -457,8 +458,7 @@ async def test_a_restart_mid_flow_loses_nothing(
     assert (placement.placement, placement.ready) == ({"1": 2}, False)
 
     for user_id, line in ((201, "1:4 2:3 4:3"), (301, "1:3 3:5 5:2"), (401, "2:4 3:3 5:3")):
-        typed = screen(await table.say(user_id, line))
-        await table.tap(user_id, typed, "✅")
+        assert "✅" in screen(await table.say(user_id, line)).text
     await table.step()
     home = screen(await table.say(201, "/orders"))
     west = screen(await table.tap(201, home, "2 West"))
@@ -505,8 +505,7 @@ async def test_several_campaigns_are_chosen_with_campaigns(
 
 async def _orders_open(table: Table) -> None:
     for user_id, line in ((201, "1:4 2:3 4:3"), (301, "1:3 3:5 5:2"), (401, "2:4 3:3 5:3")):
-        typed = screen(await table.say(user_id, line))
-        await table.tap(user_id, typed, "✅")
+        assert "✅" in screen(await table.say(user_id, line)).text
     await table.step()
 
 
@@ -716,6 +715,65 @@ async def test_a_press_past_the_armies_left_changes_nothing(
     await table.forged(201, _deploy_press(table, "+99", 2))
     placement = (await store.placements(table.campaign.id))["red"]
     assert (placement.placement, placement.ready) == ({"1": 10}, False)
+
+
+async def test_a_typed_placement_is_placed_in_one_step_and_a_repeat_changes_nothing(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock)
+    refused = screen(await table.say(201, "1:4 2:3"))  # 7 of 10: refused, nothing saved
+    assert refused.text.startswith("Placement refused, nothing changed:")
+    assert "red" not in await store.placements(table.campaign.id)
+
+    placed = screen(await table.say(201, "1=4 2=3 4=3"))
+    assert placed.text.startswith("Deployment confirmed.\n\n")
+    assert "✅ Confirmed" in placed.text
+    record = (await store.placements(table.campaign.id))["red"]
+    assert (record.placement, record.ready) == ({"1": 4, "2": 3, "4": 3}, True)
+
+    again = screen(await table.say(201, "equator:4 west:3 north pole:3"))
+    assert again.text.startswith(
+        "Your side's deployment is already confirmed exactly like this; nothing changed. "
+        "You can still change it with /deploy until deployment closes.\n\n"
+    )
+    assert "✅ Confirmed" in again.text
+    assert (await store.placements(table.campaign.id))["red"].edits == record.edits
+
+    changed = screen(await table.say(201, "1=2 2=4 4=4"))  # a change is placed at once too
+    assert "✅ Confirmed" in changed.text
+    record = (await store.placements(table.campaign.id))["red"]
+    assert (record.placement, record.ready) == ({"1": 2, "2": 4, "4": 4}, True)
+
+
+async def test_a_placement_delivered_again_after_deployment_is_not_read_as_orders(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """Telegram delivers the last update again after a crash: the line that placed the last
+    side arrives once the orders are open, with the same update id. It is answered "already
+    placed"; nothing is saved as orders."""
+    table = await open_table(telegram, store, clock)
+    for user_id, line in ((301, "1:3 3:5 5:2"), (401, "2:4 3:3 5:3")):
+        await table.say(user_id, line)
+    last = telegram.message(table.user(201), 201, "1:4 2:3 4:3")
+    await telegram.feed(last)
+    await table.step()
+    assert (await table.now_campaign()).phase is Phase.ORDERS
+    table.take()
+
+    await telegram.feed(last)  # the same update again
+    answer = screen(table.take())
+    assert answer.text == (
+        "Your side's armies were already placed exactly like this at deployment; nothing "
+        "changed. Now: «Siege», turn 1: the orders window is open (/orders).\n\n"
+        "«Siege»: deployment of Red Legion\n"
+        "Place 10 armies over exactly 3 sectors, at least 1 in each.\n\n"
+        "1 Equator: 4 armies\n2 West: 3 armies\n4 North Pole: 3 armies\n"
+        "Placed 10 of 10; sectors 3 of 3."
+    )
+    assert not answer.buttons()
+    assert await store.orders(table.campaign.id, 1, "red") is None
+    other = screen(await table.say(201, "1:3 2:3 4:4"))  # not the placement: read as orders
+    assert other.text.startswith("✗ «1:3 2:3 4:4»: I could not read «1:3».")
 
 
 async def test_last_turns_orders_are_repeated_with_one_tap_and_checked_again(

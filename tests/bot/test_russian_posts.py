@@ -1,7 +1,9 @@
 """Every post of a campaign's week in Russian, as a Russian speaker would write it, for side
 names of each gender and number: «Империум», «Орда», «Красные», «Эльдар». No template agrees a
 word with a side's name, and numbers meet nouns in their plural forms. The texts are compared
-with ``tests/bot/expected/week_ru_*.txt``, read and written by a Russian speaker."""
+with ``tests/bot/expected/week_ru_*.txt`` (the week) and ``other_*_*.txt`` (joining, disputes,
+the GM's corrections, undo, extension and pause, the calendar, the history and the campaign's
+end, in Russian and in English), read and written by a Russian speaker."""
 
 from __future__ import annotations
 
@@ -17,15 +19,35 @@ from aiogram.utils.i18n import I18n
 from pydantic import JsonValue
 
 from bot.clock import ManualClock
+from bot.posts import Post, PostContext, render
+from bot.services.calendars import calendar_post
+from bot.services.campaigns import (
+    JoinDecision,
+    JoinOutcome,
+    ask_to_join,
+    decide_join,
+    end_campaign,
+)
+from bot.services.clockwork import advance
+from bot.services.orders import answer_result, decide_result, report_result, seat_in
 from bot.services.outbox_sender import Limits, OutboxSender
+from bot.services.posting import group_post
+from bot.services.timekeeping import extend, pause, resume
+from bot.services.turns import correct_result, undo_last_step
 from bot.texts import armies, describe_battle, describe_order_line, describe_report
-from rules import BattleResult, Move, resolve_turn
+from rules import BattleResult, Move, Outcome, resolve_turn
 from rules.cli import load_turn_document
 from storage import (
     CampaignSettings,
+    CorrectionOutcome,
+    ExtendOutcome,
+    Language,
     NewOutboxMessage,
     NewSide,
+    OutboxMessage,
     OutboxState,
+    Phase,
+    Role,
     SqliteCampaignStore,
     Store,
 )
@@ -219,3 +241,161 @@ def test_numbers_meet_nouns_in_their_plural_forms(i18n: I18n, n: int, words: str
         )
     accusative = {1: "1 армию", 2: "2 армии", 5: "5 армий", 21: "21 армию", 1000: "1000 армий"}
     assert move == f"переместить {accusative[n]} из сектора 1 «Экватор» в сектор 2 «Запад»"
+
+
+OTHER_KINDS = (
+    "join_request",
+    "join_news",
+    "join_answer",
+    "battle_result",
+    "dispute",
+    "result_decided",
+    "corrected_map",
+    "undo_notice",
+    "deadline_extended",
+    "clock_paused",
+    "clock_resumed",
+    "calendar",
+    "history_turn",
+    "campaign_summary",
+    "campaign_ended",
+)
+"""The posts :func:`other_posts` renders: joining, disputes, the GM's corrections and time
+tools, the calendar, the history and the campaign's end."""
+NEWCOMERS = {501: "Ольга", 502: "Пётр"}
+
+
+def _block(message: OutboxMessage, post: Post) -> str:
+    what = [message.kind]
+    if post.photo is not None:
+        what.append("картинка")
+    if post.document is not None:
+        what.append(f"файл {post.document[0]}")
+    if post.keyboard is not None:
+        what.append(
+            "кнопки: " + " | ".join(b.text for row in post.keyboard.inline_keyboard for b in row)
+        )
+    chat = NEWCOMERS.get(message.chat_id) or _who(message.chat_id)
+    return f"== {chat}: {'; '.join(what)}\n{post.text}"
+
+
+async def other_posts(store: Store, i18n: I18n, language: Language) -> str:
+    """A campaign's less frequent posts, each rendered when it would be sent, in
+    ``language``: two join requests (one approved, one refused), a disputed battle the GM
+    decides, a result corrected after the resolution, an extension, a pause, an undo, the
+    calendar, a turn of the history and the end of the campaign with its summary."""
+    clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
+    week = await start_week(store, clock, "Europe/Moscow", date(2026, 2, 2))
+    for user, name in NEWCOMERS.items():
+        await store.see_person(user, name, None, language, True, clock.now())
+    for user in (GM, CO_GM, *NEWCOMERS, *(user for user, _, _ in PLAYERS)):
+        await store.set_language(user, language, clock.now())
+    settings = CampaignSettings.model_validate({"language": language})
+    await store.update_settings(week.campaign.id, settings, GM, clock.now())
+    context = PostContext(store=store, i18n=i18n, bot_username="strategium_bot")
+    blocks: list[str] = []
+    done: set[int] = set()
+
+    async def rendered() -> None:
+        for message in await store.outbox_messages(week.campaign.id):
+            if message.id in done:
+                continue
+            done.add(message.id)
+            if message.kind not in OTHER_KINDS:
+                continue
+            post = await render(context, message)
+            if post is not None:
+                blocks.append(_block(message, post))
+
+    clock.set(week.at(0, 11))
+    await week.deploy()
+    await week.run_until(week.at(0, 11))
+    campaign = await week.current()
+    for user, side, role in ((501, "blue", Role.TACTICIAN), (502, "red", Role.STRATEGIST)):
+        await store.request_join(campaign.id, user, NEWCOMERS[user], clock.now())
+        asked = await ask_to_join(store, campaign, user, side, role, clock.now())
+        assert asked is JoinOutcome.ASKED, asked
+    await rendered()
+    for user, approve in ((501, True), (502, False)):
+        verdict, _request = await decide_join(store, campaign, GM, user, approve, clock.now())
+        assert verdict is (JoinDecision.APPROVED if approve else JoinDecision.REFUSED)
+    await rendered()
+
+    await week.run_until(week.at(1, 10))
+    await week.give_orders(sides=("red",))
+    await week.run_until(week.at(4, 12))
+    clock.set(week.at(5, 10))
+    red, green = await seat_in(store, 202, campaign.id), await seat_in(store, 402, campaign.id)
+    gm = await seat_in(store, GM, campaign.id)
+    assert red is not None
+    assert green is not None
+    assert gm is not None
+    solid = BattleResult(battle=1, outcome=Outcome.SOLID, winner="red")
+    draw = BattleResult(battle=1, outcome=Outcome.DRAW)
+    reported = await report_result(store, red, 1, 1, Outcome.SOLID, "red", clock.now())
+    assert reported.refusal is None, reported
+    await rendered()
+    disputed = await answer_result(store, green, 1, 1, solid, False, clock.now(), counter=draw)
+    assert disputed.refusal is None, disputed
+    await rendered()
+    crushing = BattleResult(battle=1, outcome=Outcome.CRUSHING, winner="red")
+    decided = await decide_result(store, gm, 1, 1, crushing, clock.now())
+    assert decided.refusal is None, decided
+    await rendered()
+
+    await week.run_until(week.at(7, 13))
+    campaign = await week.current()
+    undone = await undo_last_step(
+        store, campaign.id, campaign.turn, campaign.phase, GM, "wrong week", clock.now()
+    )
+    assert undone.applied, undone
+    await rendered()
+    again = await advance(store, campaign.id, 1, Phase.RESOLUTION, GM, clock.now())
+    assert again.advanced, again
+    corrected = await correct_result(
+        store, campaign.id, 1, [solid], GM, "the players misread the score", clock.now()
+    )
+    assert corrected.outcome is CorrectionOutcome.APPLIED, corrected
+    await store.enqueue(group_post(campaign, "history_turn", "test-history", turn=1), clock.now())
+    await rendered()
+    extended = await extend(store, campaign.id, 24, GM, clock.now())
+    assert extended.outcome is ExtendOutcome.EXTENDED, extended
+    paused = await pause(store, campaign.id, GM, clock.now())
+    assert paused.applied
+    clock.set(week.at(7, 14))
+    resumed = await resume(store, campaign.id, GM, clock.now())
+    assert resumed.applied
+    await rendered()
+    campaign = await week.current()
+    for chat in (campaign.chat_id, 201):
+        await store.enqueue(calendar_post(campaign, chat, f"test-{chat}"), clock.now())
+    await rendered()
+    ended = await end_campaign(store, campaign, GM, clock.now())
+    assert ended is not None
+    await rendered()
+    return "\n\n".join(blocks) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("language", "case"), [("ru", "imperium"), ("ru", "eldar"), ("en", "imperium")]
+)
+async def test_joining_disputes_corrections_and_the_end_read_as_written(
+    week_store: Store,
+    i18n: I18n,
+    language: Language,
+    case: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    red, blue, green = NAMES[case]
+    monkeypatch.setattr(
+        campaign_script,
+        "SIDES",
+        (
+            NewSide(id="red", name=red, colour="#cc0000"),
+            NewSide(id="blue", name=blue, colour="#0044cc"),
+            NewSide(id="green", name=green, colour="#00aa33"),
+        ),
+    )
+    text = await other_posts(week_store, i18n, language)
+    expected = (EXPECTED / f"other_{language}_{case}.txt").read_text(encoding="utf-8")
+    assert text == expected

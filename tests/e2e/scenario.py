@@ -816,11 +816,10 @@ async def deploy_by_buttons(table: Table, player: Player, placement: dict[str, i
 
 
 async def deploy_typed(table: Table, player: Player, line: str) -> Received:
-    """``player`` types the placement in one line («1=4 2=3 4=3», «экватор:3 восток=5») and
-    confirms it. Returns what the confirmation showed."""
+    """``player`` types the placement in one line («1=4 2=3 4=3», «экватор:3 восток=5»):
+    placed and confirmed in that one step. Returns what the reply showed."""
     await table.command(player, "/deploy")
-    await table.say(player, line)
-    return await table.press(player, _deploy_data("ok"))
+    return await table.say(player, line)
 
 
 @dataclass(frozen=True)

@@ -38,8 +38,9 @@ import aiohttp
 from aiogram.utils.i18n import I18n
 
 from bot.i18n import build_i18n
+from bot.sectors import sector_label
 from bot.services.turns import game_for
-from bot.texts import armies, describe_order, sector_label
+from bot.texts import armies, describe_order
 from rules import Attack, Move, Reinforce, SideOrders
 from storage import (
     CampaignStatus,

@@ -31,8 +31,9 @@ from aiogram.utils.i18n import I18n
 from bot.app import build_dispatcher
 from bot.clock import ManualClock
 from bot.i18n import build_i18n
+from bot.sectors import sector_label
 from bot.services.turns import game_for
-from bot.texts import armies, describe_order, sector_label
+from bot.texts import armies, describe_order
 from rules import Attack, Move, Reinforce
 from storage import Campaign, Phase, SqliteCampaignStore, Store
 from tests.bot.group_helpers import button, say, set_up_campaign, tap
@@ -221,7 +222,8 @@ async def _play_to(table: HostileTable, stage: Stage) -> None:
         if stage is Stage.DEPLOYMENT and user_id == GUS:
             continue  # Green has not deployed: the GM may place it
         typed = await say(telegram, table.users[user_id], user_id, line)
-        await tap(telegram, table.users[user_id], typed, "Confirm")
+        assert typed is not None
+        assert "✅ Confirmed" in typed.text  # a typed placement is placed in one step
     if stage is Stage.DEPLOYMENT:
         await say(telegram, table.users[FRED], FRED, "/deploy")
         await _remove_fred(table)

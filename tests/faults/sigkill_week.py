@@ -55,7 +55,7 @@ from aiogram.utils.i18n import I18n
 from bot.app import build_dispatcher
 from bot.clock import ManualClock
 from bot.handlers.joining import JoinChoice
-from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton
+from bot.handlers.private.callbacks import OrdersButton, ResultButton
 from bot.i18n import build_i18n
 from bot.posts import PostContext
 from bot.services.outbox_sender import OutboxSender, SendReport
@@ -152,11 +152,6 @@ def role(role_value: str) -> ButtonCheck:
     return lambda _text, data: data.startswith("jc:") and JoinChoice.unpack(data).r == role_value
 
 
-def deploy(action: str) -> ButtonCheck:
-    """A button of the deployment screen by what it does."""
-    return lambda _text, data: data.startswith("pd:") and DeployButton.unpack(data).action == action
-
-
 def orders(action: str) -> ButtonCheck:
     """A button of the orders screen by what it does."""
     return lambda _text, data: data.startswith("po:") and OrdersButton.unpack(data).action == action
@@ -221,11 +216,9 @@ def _week() -> tuple[Step, ...]:
         tap(person, label(side), f"[{side}]")
         tap(person, role(role_value), f"[{role_value}]")
     say(ANNA, "/deploy")
-    say(ANNA, "1:4 2:3 4:3")
-    tap(ANNA, deploy("ok"), "[Confirm]")
+    say(ANNA, "1:4 2:3 4:3")  # placed and confirmed in one step
     say(VERA, "/deploy")
-    say(VERA, "экватор:3 восток=5, 5:2")
-    tap(VERA, deploy("ok"), "[Подтвердить]")
+    say(VERA, "экватор:3 восток=5, 5:2")  # the last side: deployment ends, the orders open
     clock(MONDAY + timedelta(days=1, hours=1))  # Tuesday 10:00: orders are open
     say(ANNA, "attack blue in 1\nattack blue in 1\nreinforce 4")
     say(ANNA, "/orders")

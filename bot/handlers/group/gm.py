@@ -44,6 +44,7 @@ from bot.handlers.private.gm_prompts import (
 from bot.i18n import language_of
 from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
+from bot.sectors import sector_label
 from bot.services import campaigns, turns
 from bot.services.adjustments import may_adjust
 from bot.texts import (
@@ -52,7 +53,6 @@ from bot.texts import (
     outcome_name,
     result_words,
     role_name,
-    sector_label,
 )
 from rules import BattleResult, Outcome, ResultsError
 from storage import (

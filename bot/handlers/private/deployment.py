@@ -1,6 +1,10 @@
 """Deployment in private (turn 0): ``/deploy``, -/+1/+3/all per sector with a running total,
-Confirm; or one typed line such as ``1=4 2=3 3=3``. Every change is a saved, unconfirmed
-placement."""
+Confirm; or one typed line such as ``1=4 2=3 3=3``, saved and confirmed in one step. Every
+button press is a saved, unconfirmed placement.
+
+A typed line that repeats the placement the side already confirmed (typed twice, or delivered
+again by Telegram after a crash, even once deployment has closed and the line would otherwise
+be read as orders) is answered "already placed" and changes nothing."""
 
 from __future__ import annotations
 
@@ -21,9 +25,11 @@ from bot.services.orders import (
     Seat,
     change_placement,
     confirm_placement,
+    confirmed_placement,
     open_deployment,
     replace_placement,
 )
+from bot.services.turns import game_for
 from storage import Person, Phase, Store
 
 KIND = "deploy"
@@ -62,9 +68,9 @@ async def show_deployment(message: Message, store: Store, clock: Clock, person: 
 
 
 async def typed_placement(message: Message, store: Store, clock: Clock, seat: Seat) -> None:
-    """A placement typed in one line: refused with every rule it breaks, else saved as the
-    draft and shown with Confirm (a step of its own: a typed line that ended deployment at once
-    would be read as orders when Telegram delivers it again after a crash)."""
+    """A placement typed in one line: refused with every rule it breaks, else saved and
+    confirmed at once, answered as the Confirm button is (it can still be changed until
+    deployment closes)."""
     opened = await open_deployment(store, seat)
     if opened.deployment is None:
         await message.answer(
@@ -76,7 +82,53 @@ async def typed_placement(message: Message, store: Store, clock: Clock, seat: Se
         await message.answer(screens.placement_problem_words(parsed))
         return
     result = await replace_placement(store, seat, parsed.placement, clock.now())
+    if result.deployment is not None and result.deployment.ready and not result.changed:
+        await _already_placed(message, store, clock, seat, result.deployment)
+        return
     await _reply(message, store, clock, seat, result)
+
+
+async def repeated_placement(message: Message, store: Store, clock: Clock, seat: Seat) -> bool:
+    """After deployment: answer a typed line that is the placement the side confirmed (sent
+    again, or delivered again by Telegram) with "already placed" instead of reading it as
+    orders. False, answering nothing, for any other line."""
+    placed = await confirmed_placement(store, seat)
+    if placed is None or seat.side is None:
+        return False
+    game = game_for(seat.campaign)
+    parsed = parse_placement(message.text or "", Vocabulary.build(game.map, {}))
+    if parsed.placement != placed:
+        return False
+    deployment = Deployment(
+        campaign=seat.campaign, game=game, side=seat.side, placement=placed, ready=True
+    )
+    await _already_placed(message, store, clock, seat, deployment)
+    return True
+
+
+async def _already_placed(
+    message: Message, store: Store, clock: Clock, seat: Seat, deployment: Deployment
+) -> None:
+    """ "Already placed, nothing changed" with the side's placement, shown as the deployment
+    screen (with its buttons while deployment is open), as the first time the line came."""
+    words = screens.already_placed_words(seat.campaign)
+    if seat.campaign.phase is Phase.DEPLOYMENT:
+        text, keyboard = await _view(store, seat, deployment)
+    else:
+        lines = screens.placement_lines(deployment, await _side_name(store, deployment))
+        text, keyboard = "\n".join(lines), None
+    if message.bot is not None:
+        await show_screen(
+            message.bot,
+            store,
+            clock,
+            seat,
+            KIND,
+            message.chat.id,
+            words + "\n\n" + text,
+            keyboard,
+            None,
+        )
 
 
 async def _reply(
@@ -95,6 +147,8 @@ async def _reply(
         await message.answer("\n".join(lines))
         return
     text, keyboard = await _view(store, seat, result.deployment)
+    if result.deployment.ready:
+        text = _("Deployment confirmed.") + "\n\n" + text
     if message.bot is not None:
         await show_screen(
             message.bot, store, clock, seat, KIND, message.chat.id, text, keyboard, None

@@ -18,6 +18,7 @@ from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultBut
 from bot.map_views import map_labels, side_views
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
+from bot.sectors import sector_label
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -35,7 +36,6 @@ from bot.texts import (
     describe_orders,
     describe_rejection,
     outcome_name,
-    sector_label,
 )
 from rules import (
     Attack,
@@ -720,8 +720,8 @@ def map_view(
 # ---- deployment -----------------------------------------------------------------------------
 
 
-def deployment_screen(deployment: Deployment, side_name: str) -> tuple[str, Keyboard]:
-    """Buttons per sector with +/- counts, the running total, and Confirm."""
+def placement_lines(deployment: Deployment, side_name: str) -> list[str]:
+    """The side's placement: the rule, armies per sector and the running total."""
     rules = deployment.game.ruleset
     map_ = deployment.game.map
     campaign = deployment.campaign
@@ -747,12 +747,20 @@ def deployment_screen(deployment: Deployment, side_name: str) -> tuple[str, Keyb
             sectors=rules.start_sectors,
         )
     )
+    return lines
+
+
+def deployment_screen(deployment: Deployment, side_name: str) -> tuple[str, Keyboard]:
+    """Buttons per sector with +/- counts, the running total, and Confirm."""
+    map_ = deployment.game.map
+    campaign = deployment.campaign
+    lines = placement_lines(deployment, side_name)
     lines.append(
         _("✅ Confirmed. You can still change it until deployment closes.")
         if deployment.ready
         else _(
             "📝 Draft: not confirmed yet. Or type the whole placement in one line, e.g. "
-            "1=4 2=3 4=3."
+            "1=4 2=3 4=3: it is saved and confirmed at once."
         )
     )
     rows: list[list[InlineKeyboardButton]] = []
@@ -790,6 +798,19 @@ def deployment_screen(deployment: Deployment, side_name: str) -> tuple[str, Keyb
 def deployment_problems(problems: Sequence[DeploymentProblem]) -> list[str]:
     """Every rule a placement breaks."""
     return [f"✗ {describe_deployment_problem(p)}" for p in problems]
+
+
+def already_placed_words(campaign: Campaign) -> str:
+    """A typed placement that is the one the side already confirmed: nothing changed."""
+    if campaign.phase is Phase.DEPLOYMENT:
+        return _(
+            "Your side's deployment is already confirmed exactly like this; nothing changed. "
+            "You can still change it with /deploy until deployment closes."
+        )
+    return _(
+        "Your side's armies were already placed exactly like this at deployment; nothing "
+        "changed. Now: {where}"
+    ).format(where=phase_words(campaign))
 
 
 def placement_problem_words(parsed: ParsedPlacement) -> str:

@@ -10,7 +10,7 @@ from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import seat_or_answer
 from bot.handlers.private.battles import typed_scores
-from bot.handlers.private.deployment import typed_placement
+from bot.handlers.private.deployment import repeated_placement, typed_placement
 from bot.handlers.private.orders import typed_orders
 from bot.services.orders import Refusal
 from storage import Person, Phase, Store
@@ -27,6 +27,10 @@ async def typed(message: Message, store: Store, clock: Clock, person: Person) ->
     """Read the text as what the campaign's phase takes."""
     seat = await seat_or_answer(message, store, person)
     if seat is None:
+        return
+    if seat.campaign.phase is not Phase.DEPLOYMENT and await repeated_placement(
+        message, store, clock, seat
+    ):
         return
     match seat.campaign.phase:
         case Phase.DEPLOYMENT:

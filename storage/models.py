@@ -233,6 +233,12 @@ class Side(BaseModel):
     name: str
     colour: str
     position: int
+    retired_at: AwareDatetime | None = None
+
+    @property
+    def retired(self) -> bool:
+        """True once a GM retired the side mid-campaign (its armies left the map)."""
+        return self.retired_at is not None
 
 
 class Member(BaseModel):
@@ -554,6 +560,8 @@ class AuditAction(StrEnum):
     DEPLOYMENT_CHOICE = "deployment_choice"  # a module's choice after deployment (siege weather)
     STATE_ADJUSTED = "state_adjusted"  # a GM carried out a card's effect (siege, S7)
     REWARDS_CLAIMED = "rewards_claimed"  # a side claimed rewards with its siege VP
+    STATE_EDITED = "state_edited"  # a GM edited the state directly (issue 23)
+    STATE_EDIT_UNDONE = "state_edit_undone"  # a GM undid their edit of the state
 
 
 class TurnSeedsRecord(BaseModel):
@@ -604,6 +612,8 @@ class StateAdjustmentRecord(BaseModel):
     adjustment: dict[str, JsonValue]
     made_by: UserId
     made_at: AwareDatetime
+    before: CampaignState | None = None
+    after: CampaignState | None = None
 
 
 class RewardClaimRecord(BaseModel):

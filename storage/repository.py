@@ -38,6 +38,7 @@ from rules import (
 from rules.table import ScoreMargins
 from storage.chats import ChatRecords, ChatStore
 from storage.db import Database
+from storage.edits import EditRecords, EditStore
 from storage.models import (
     AuditAction,
     AuditEntry,
@@ -433,6 +434,7 @@ def _side(row: Row) -> Side:
         name=row["name"],
         colour=row["colour"],
         position=row["position"],
+        retired_at=opt_dt(row["retired_at"]),
     )
 
 
@@ -591,12 +593,12 @@ def _outbox(row: Row) -> OutboxMessage:
     )
 
 
-class Store(CampaignStore, PeopleStore, ScheduleStore, ChatStore, ModuleStore, Protocol):
+class Store(CampaignStore, PeopleStore, ScheduleStore, ChatStore, ModuleStore, EditStore, Protocol):
     """Everything the bot keeps: campaigns and turns, what it knows of people, the clock, and
     the chats campaigns are played in."""
 
 
-class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords, ModuleRecords):
+class SqliteCampaignStore(PeopleRecords, ScheduleRecords, ChatRecords, ModuleRecords, EditRecords):
     """:class:`Store` on one SQLite file (see ``docs/storage.md``)."""
 
     def __init__(self, db: Database) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from aiogram import F, Router
 
 from bot.handlers import calendar, common, errors, group, history, joining, private
-from bot.handlers.group import anonymous, clock, gm, misplaced, siege_gm
+from bot.handlers.group import anonymous, clock, gm, gm_state, misplaced, siege_gm
 
 
 def build_router() -> Router:
@@ -26,7 +26,9 @@ def build_router() -> Router:
     private_chats.callback_query.filter(F.message.chat.type == "private")
     # The GM tools live in the GM's private chat (the group's /gm sends them there); a GM's
     # awaited typed answer (a card's effect) comes before typed orders.
-    private_chats.include_routers(gm.build_private(), clock.build_private(), siege_gm.build())
+    private_chats.include_routers(
+        gm.build_private(), gm_state.build(), clock.build_private(), siege_gm.build()
+    )
     for router in private.build():
         private_chats.include_router(router)
     group_chats = Router(name="group")

@@ -172,7 +172,7 @@ async def start_join(
     if refusal is not None:
         await message.answer(refusal_text(refusal, campaign))
         return
-    sides = await store.sides(campaign.id)
+    sides = [side for side in await store.sides(campaign.id) if not side.retired]
     if not sides:
         await message.answer(
             _("«{title}» has no sides yet: try again once the GM adds them.").format(

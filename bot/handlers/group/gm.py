@@ -441,7 +441,7 @@ async def _member_screen(ctx: GmContext, value: str) -> None:
             )
         ]
         for side in await ctx.store.sides(ctx.campaign.id)
-        if side.id != member.side_id
+        if side.id != member.side_id and not side.retired
     ]
     if member.side_id is not None:
         rows.append(

@@ -251,10 +251,10 @@ async def _side(screen: _Screen, value: str) -> None:
                 f"{sector_label(game.map, sector, language)}: {state.armies_of(side.id, sector)}",
                 screen.campaign,
                 "sector",
-                f"{side.id}:{sector}",
+                f"{side.id}.{index}",
             )
         ]
-        for sector in game.map.sector_ids()
+        for index, sector in enumerate(game.map.sector_ids())
     ]
     rows.append(_back(screen.campaign))
     await screen.show(
@@ -263,12 +263,15 @@ async def _side(screen: _Screen, value: str) -> None:
 
 
 async def _where(screen: _Screen, value: str) -> tuple[Side, str] | None:
-    side_id, _colon, sector = value.partition(":")
+    """The side and sector a button names as «side.index» (the sector's place on the map: its
+    id may hold any character)."""
+    side_id, _dot, index = value.partition(".")
     side = next((s for s in await screen.playing() if s.id == side_id), None)
-    if side is None or sector not in game_for(screen.campaign).map.by_id:
+    sectors = game_for(screen.campaign).map.sector_ids()
+    if side is None or not index.isdigit() or int(index) >= len(sectors):
         await screen.query.answer(_("That button is not valid any more."), show_alert=True)
         return None
-    return side, sector
+    return side, sectors[int(index)]
 
 
 async def _sector(screen: _Screen, value: str) -> None:
@@ -279,7 +282,7 @@ async def _sector(screen: _Screen, value: str) -> None:
     have = (await screen.state()).armies_of(side.id, sector)
     top = min(MAX_ARMIES, max(have + 6, 12))
     numbers = [
-        _button(f"• {n}" if n == have else str(n), screen.campaign, "count", f"{value}:{n}")
+        _button(f"• {n}" if n == have else str(n), screen.campaign, "count", f"{value}.{n}")
         for n in range(top + 1)
     ]
     rows = [numbers[i : i + 5] for i in range(0, len(numbers), 5)]
@@ -297,7 +300,7 @@ async def _sector(screen: _Screen, value: str) -> None:
 
 
 async def _count(screen: _Screen, value: str) -> None:
-    where, _colon, number = value.rpartition(":")
+    where, _dot, number = value.rpartition(".")
     found = await _where(screen, where)
     if found is None:
         return

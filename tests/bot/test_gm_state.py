@@ -176,10 +176,12 @@ async def test_a_refused_edit_says_why_and_the_editor_closes_with_the_orders(
     assert "nothing would change" in same.text
     await store.transition(campaign.id, 1, Phase.ORDERS, 1, Phase.BATTLES, None, "t", clock.now())
     telegram.take()
+    assert sectors is not None
     await telegram.feed(telegram.press(table.anna, sectors, sectors.buttons()[0][1]))
     alert = [s.method for s in telegram.take() if isinstance(s.method, AnswerCallbackQuery)]
-    assert alert
+    assert len(alert) == 1
     assert alert[0].show_alert
+    assert "out of date" in (alert[0].text or "")
 
 
 @pytest.mark.parametrize("who", ["player", "stranger"])

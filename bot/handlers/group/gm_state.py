@@ -142,8 +142,11 @@ class _Screen:
         self.person = person
         self.campaign = campaign
 
-    async def show(self, text: str, rows: list[list[InlineKeyboardButton]]) -> None:
-        await self.query.answer()
+    async def show(
+        self, text: str, rows: list[list[InlineKeyboardButton]], notice: str | None = None
+    ) -> None:
+        """Answer the press (with ``notice``, if any) and show a screen in its message."""
+        await self.query.answer(notice)
         await self.message.edit_text(text, reply_markup=InlineKeyboardMarkup(inline_keyboard=rows))
 
     async def playing(self) -> list[Side]:
@@ -205,7 +208,7 @@ async def pressed(
     await handler(_Screen(query, query.message, store, clock, person, campaign), callback_data.v)
 
 
-async def _menu(screen: _Screen, value: str) -> None:
+async def _menu(screen: _Screen, value: str, notice: str | None = None) -> None:
     campaign = screen.campaign
     sides = await screen.playing()
     state = await screen.state()
@@ -234,7 +237,7 @@ async def _menu(screen: _Screen, value: str) -> None:
             ),
         ]
     )
-    await screen.show(text, rows)
+    await screen.show(text, rows, notice)
 
 
 async def _side(screen: _Screen, value: str) -> None:
@@ -402,8 +405,7 @@ async def _undo(screen: _Screen, value: str) -> None:
         sides = await screen.store.sides(screen.campaign.id)
         await screen.query.answer(_refusal(result, screen.campaign, sides), show_alert=True)
         return
-    await screen.query.answer(_("Undone: the group is told and sees the map."))
-    await _menu(screen, "")
+    await _menu(screen, "", _("Undone: the group is told and sees the map."))
 
 
 # ---- the typed answers ----

@@ -19,7 +19,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.callbacks import GmEdit
 from bot.clock import Clock
 from bot.handlers.group.gm import GmPress, edit_button
-from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
+from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting
 from bot.posts.group import colour_mark
 from bot.services import campaigns
@@ -271,10 +271,11 @@ async def _where(screen: _Screen, value: str) -> tuple[Side, str] | None:
     side_id, _dot, index = value.partition(".")
     side = next((s for s in await screen.playing() if s.id == side_id), None)
     sectors = game_for(screen.campaign).map.sector_ids()
-    if side is None or not index.isdigit() or int(index) >= len(sectors):
+    place = whole_number(index, 3)
+    if side is None or place is None or place >= len(sectors):
         await screen.query.answer(_("That button is not valid any more."), show_alert=True)
         return None
-    return side, sectors[int(index)]
+    return side, sectors[place]
 
 
 async def _sector(screen: _Screen, value: str) -> None:
@@ -308,12 +309,12 @@ async def _count(screen: _Screen, value: str) -> None:
     if found is None:
         return
     side, sector = found
-    if not number.isdigit() or not 0 <= int(number) <= MAX_ARMIES:
+    count = whole_number(number, 3)
+    if count is None or count > MAX_ARMIES:
         await screen.query.answer(_("That button is not valid any more."), show_alert=True)
         return
     game = game_for(screen.campaign)
     language = get_i18n().current_locale
-    count = int(number)
     await screen.ask_reason(
         {"side": side.id, "sector": sector, "count": count},
         _(

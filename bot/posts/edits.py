@@ -36,7 +36,8 @@ def change_lines(
     language: str,
 ) -> list[str]:
     """One line a side and sector whose armies differ («Side «Red», 2 West: 3 → 5»), then who
-    would hold the sectors whose holder the change alters, counted at the next resolution."""
+    holds the sectors whose holder the change alters, on these armies (resolution counts the
+    captures after the turn's moves and battles), and a line saying so."""
     lines: list[str] = []
     for side in dict.fromkeys([*before.armies, *after.armies]):
         for sector in game.map.sector_ids():
@@ -50,18 +51,21 @@ def change_lines(
                         new=new,
                     )
                 )
-    for change in holder_changes(game, before, after):
+    changes = holder_changes(game, before, after)
+    for change in changes:
         where = sector_label(game.map, change.sector, language)
         if change.after is None:
-            lines.append(
-                _("{sector}: nobody would hold it at the next resolution.").format(sector=where)
-            )
+            lines.append(_("{sector}: nobody holds it on these armies.").format(sector=where))
         else:
             lines.append(
-                _("{sector}: side «{side}» would hold it at the next resolution.").format(
+                _("{sector}: side «{side}» holds it on these armies.").format(
                     sector=where, side=names.get(change.after, change.after)
                 )
             )
+    if changes:
+        lines.append(
+            _("Captures are counted at the resolution, after the turn's moves and battles.")
+        )
     return lines
 
 

@@ -11,7 +11,7 @@ from bot.callbacks import GmEdit
 from bot.clock import ManualClock
 from bot.services.campaigns import join_side
 from rules import Attack, SideOrders
-from storage import AuditAction, AuditEntry, Campaign, Phase, Role, Store
+from storage import AuditAction, AuditEntry, Campaign, CampaignSettings, Phase, Role, Store
 from tests.bot.group_helpers import say, set_up_campaign, tap, to_orders
 from tests.bot.telegram import FakeTelegram, Sent
 
@@ -208,3 +208,20 @@ async def test_the_editor_is_refused_to_anyone_but_the_gm(
     assert [
         e for e in await store.audit_log(campaign.id) if e.action is AuditAction.STATE_EDITED
     ] == []
+
+
+async def test_a_russian_group_reads_the_edit_in_russian(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    await store.update_settings(campaign.id, CampaignSettings(language="ru"), 1, clock.now())
+    editor = await table.editor()
+    retire = await tap(telegram, table.anna, editor, "Retire a side")
+    await tap(telegram, table.anna, retire, "Blue")
+    await say(telegram, table.anna, table.anna.id, "Вера ушла из клуба")
+    posts = _group_posts(await telegram.deliver(), table.group.id)
+    (edited,) = [s for s in posts if "исправил положение" in s.text]
+    assert "Мастер исправил положение на карте в ходу 1." in edited.text
+    assert "Причина: Вера ушла из клуба" in edited.text
+    assert "Сторона «Blue» выведена из игры" in edited.text

@@ -34,6 +34,17 @@ class SeatPress(CallbackData, prefix="st"):
     v: str = ""
 
 
+class GmEdit(CallbackData, prefix="ge"):
+    """A button of the GM's state editor (``bot.handlers.private.gm_state``): campaign, the turn
+    and phase it was made for, action, value."""
+
+    c: ButtonInt
+    t: ButtonInt
+    p: str
+    a: str
+    v: str = ""
+
+
 class JoinPress(CallbackData, prefix="jn"):
     """The group's «Join» button, under the post that opens deployment."""
 

@@ -243,6 +243,12 @@ class Side(BaseModel):
     name: str
     colour: str
     position: int
+    retired_at: AwareDatetime | None = None
+
+    @property
+    def retired(self) -> bool:
+        """True once a GM retired the side mid-campaign (its armies left the map)."""
+        return self.retired_at is not None
 
 
 class Member(BaseModel):
@@ -567,6 +573,8 @@ class AuditAction(StrEnum):
     ORDERS_REOPENED = "orders_reopened"  # a GM reopened one side's orders with a short deadline
     SEAT_VACATED = "seat_vacated"  # a GM took a vanished player's place on a side from them
     SEAT_FILLED = "seat_filled"  # a GM gave a vacant seat to a newcomer
+    STATE_EDITED = "state_edited"  # a GM edited the state directly (issue 23)
+    STATE_EDIT_UNDONE = "state_edit_undone"  # a GM undid their edit of the state
 
 
 class TurnSeedsRecord(BaseModel):
@@ -617,6 +625,8 @@ class StateAdjustmentRecord(BaseModel):
     adjustment: dict[str, JsonValue]
     made_by: UserId
     made_at: AwareDatetime
+    before: CampaignState | None = None
+    after: CampaignState | None = None
 
 
 class RewardClaimRecord(BaseModel):

@@ -71,7 +71,8 @@ def table_roll_record(row: Row) -> TableRollRecord:
     )
 
 
-def _adjustment_record(row: Row) -> StateAdjustmentRecord:
+def adjustment_record(row: Row) -> StateAdjustmentRecord:
+    """A ``state_adjustments`` row as a record."""
     return StateAdjustmentRecord(
         id=row["id"],
         campaign_id=row["campaign_id"],
@@ -79,7 +80,13 @@ def _adjustment_record(row: Row) -> StateAdjustmentRecord:
         adjustment=json.loads(row["adjustment_json"]),
         made_by=row["made_by"],
         made_at=dt(row["made_at"]),
+        before=_optional_state(row["before_json"]),
+        after=_optional_state(row["after_json"]),
     )
+
+
+def _optional_state(text: str | None) -> CampaignState | None:
+    return None if text is None else CampaignState.model_validate_json(text)
 
 
 def _claim_record(row: Row) -> RewardClaimRecord:
@@ -322,34 +329,12 @@ class ModuleRecords:
         read, ``PHASE_CLOSED`` if the campaign moved on). The old state is kept as superseded;
         the change is audited (before and after); ``adjustment`` is kept to be applied again
         when a correction recomputes the turn's start."""
-        if new.turn != turn:
-            raise ValueError(f"a state of turn {new.turn} cannot start turn {turn}")
         async with self._db.transaction() as conn:
-            campaign = await self._campaign_in(conn, campaign_id)
+            outcome, campaign = await self._swap_turn_start(
+                conn, campaign_id, turn, phases, expected, new, actor, now, rolls
+            )
             if campaign is None:
-                return WriteOutcome.NOT_FOUND
-            if campaign.turn != turn or campaign.phase not in phases:
-                return WriteOutcome.PHASE_CLOSED
-            if campaign.status is CampaignStatus.FINISHED:
-                return WriteOutcome.PHASE_CLOSED
-            row = await fetch_one(
-                conn,
-                "SELECT * FROM turn_starts WHERE campaign_id = ? AND turn = ?"
-                " AND retired_at IS NULL",
-                (campaign_id, turn),
-            )
-            if row is None:
-                return WriteOutcome.NOT_FOUND
-            if CampaignState.model_validate_json(row["state_json"]) != expected:
-                return WriteOutcome.CONFLICT
-            await conn.execute(
-                "UPDATE turn_starts SET retired_at = ?, retired_by = ?, retired_reason ="
-                " 'superseded' WHERE id = ?",
-                (ts(now), actor, row["id"]),
-            )
-            await self._insert_turn_start(
-                conn, campaign_id, new, row["resolution_id"], actor, now, rolls
-            )
+                return outcome
             if adjustment is not None:
                 await conn.execute(
                     "INSERT INTO state_adjustments (campaign_id, turn, adjustment_json, made_by,"
@@ -374,6 +359,48 @@ class ModuleRecords:
                 await self._enqueue_in(conn, message, now)
         return WriteOutcome.SAVED
 
+    async def _swap_turn_start(
+        self,
+        conn: Conn,
+        campaign_id: CampaignId,
+        turn: int,
+        phases: tuple[Phase, ...],
+        expected: CampaignState,
+        new: CampaignState,
+        actor: UserId,
+        now: datetime,
+        rolls: Sequence[Roll] = (),
+    ) -> tuple[WriteOutcome, Campaign | None]:
+        """Inside a transaction: the compare-and-set of :meth:`replace_turn_start` (the old
+        start kept as superseded). Returns the outcome and, when saved, the campaign."""
+        if new.turn != turn:
+            raise ValueError(f"a state of turn {new.turn} cannot start turn {turn}")
+        campaign = await self._campaign_in(conn, campaign_id)
+        if campaign is None:
+            return WriteOutcome.NOT_FOUND, None
+        if campaign.turn != turn or campaign.phase not in phases:
+            return WriteOutcome.PHASE_CLOSED, None
+        if campaign.status is CampaignStatus.FINISHED:
+            return WriteOutcome.PHASE_CLOSED, None
+        row = await fetch_one(
+            conn,
+            "SELECT * FROM turn_starts WHERE campaign_id = ? AND turn = ? AND retired_at IS NULL",
+            (campaign_id, turn),
+        )
+        if row is None:
+            return WriteOutcome.NOT_FOUND, None
+        if CampaignState.model_validate_json(row["state_json"]) != expected:
+            return WriteOutcome.CONFLICT, None
+        await conn.execute(
+            "UPDATE turn_starts SET retired_at = ?, retired_by = ?, retired_reason ="
+            " 'superseded' WHERE id = ?",
+            (ts(now), actor, row["id"]),
+        )
+        await self._insert_turn_start(
+            conn, campaign_id, new, row["resolution_id"], actor, now, rolls
+        )
+        return WriteOutcome.SAVED, campaign
+
     async def adjustments(self, campaign_id: CampaignId, turn: int) -> list[StateAdjustmentRecord]:
         """The GM's current adjustments of ``turn``'s start, in the order made."""
         async with self._db.snapshot() as conn:
@@ -383,7 +410,7 @@ class ModuleRecords:
                 " AND retired_at IS NULL ORDER BY id",
                 (campaign_id, turn),
             )
-        return [_adjustment_record(row) for row in rows]
+        return [adjustment_record(row) for row in rows]
 
     # ---- rewards (siege S8) -------------------------------------------------------------------
 

@@ -39,6 +39,7 @@ from rules.table import ScoreMargins
 from storage.absences import AbsenceRecords, AbsenceStore
 from storage.chats import ChatRecords, ChatStore
 from storage.db import Database
+from storage.edits import EditRecords, EditStore
 from storage.models import (
     AuditAction,
     AuditEntry,
@@ -437,6 +438,7 @@ def _side(row: Row) -> Side:
         name=row["name"],
         colour=row["colour"],
         position=row["position"],
+        retired_at=opt_dt(row["retired_at"]),
     )
 
 
@@ -603,6 +605,7 @@ class Store(
     ModuleStore,
     AbsenceStore,
     SeatStore,
+    EditStore,
     Protocol,
 ):
     """Everything the bot keeps: campaigns and turns, what it knows of people, the clock, and
@@ -610,7 +613,13 @@ class Store(
 
 
 class SqliteCampaignStore(
-    PeopleRecords, ScheduleRecords, ChatRecords, ModuleRecords, AbsenceRecords, SeatRecords
+    PeopleRecords,
+    ScheduleRecords,
+    ChatRecords,
+    ModuleRecords,
+    AbsenceRecords,
+    SeatRecords,
+    EditRecords,
 ):
     """:class:`Store` on one SQLite file (see ``docs/storage.md``)."""
 

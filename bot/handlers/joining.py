@@ -172,7 +172,7 @@ async def start_join(
     if refusal is not None:
         await message.answer(refusal_text(refusal, campaign))
         return
-    sides = await store.sides(campaign.id)
+    sides = [side for side in await store.sides(campaign.id) if not side.retired]
     member = await store.member(campaign.id, person.user_id)
     is_gm = member is not None and member.is_gm
     vacant = {vacancy.side_id for vacancy in await store.vacancies(campaign.id)}

@@ -11,6 +11,7 @@ from bot.services.turns import game_for
 from bot.siege_screens import late_screen, weather_keyboard, weather_name, weather_text
 from bot.siege_texts import describe_adjustment
 from rules import commitment
+from rules.edits import is_edit
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import Adjustment, load
 from storage import Campaign, OutboxMessage
@@ -187,7 +188,7 @@ async def render_state_adjusted(context: PostContext, message: OutboxMessage) ->
     if campaign is None or turn is None or n is None:
         return None
     made = await context.store.adjustments(campaign.id, turn)
-    if not 1 <= n <= len(made):
+    if not 1 <= n <= len(made) or is_edit(made[n - 1].adjustment):
         return None  # undone since
     adjustment = Adjustment.model_validate(made[n - 1].adjustment)
     state = await context.store.turn_start(campaign.id, turn)

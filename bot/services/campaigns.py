@@ -379,7 +379,7 @@ async def join_side(
         refusal = await join_refusal(store, campaign, user_id, side_id)
         if refusal is not None:
             return refusal, await store.member(campaign.id, user_id)
-        if side_id not in {side.id for side in await store.sides(campaign.id)}:
+        if side_id not in {side.id for side in await store.sides(campaign.id) if not side.retired}:
             return JoinOutcome.UNKNOWN_SIDE, None
         current = await store.member(campaign.id, user_id)
         is_gm = current is not None and current.is_gm
@@ -415,7 +415,7 @@ async def ask_to_join(
         refusal = await join_refusal(store, campaign, user_id, side_id)
         if refusal is not None:
             return refusal
-        if side_id not in {side.id for side in await store.sides(campaign.id)}:
+        if side_id not in {side.id for side in await store.sides(campaign.id) if not side.retired}:
             return JoinOutcome.UNKNOWN_SIDE
         asked = await store.ask_to_join(campaign.id, user_id, side_id, role, now)
         if asked is None:
@@ -496,7 +496,7 @@ async def decide_join(
         if request is None or not request.awaits_gm or request.role is None:
             return JoinDecision.GONE, request
         side_id, role = request.side_id, request.role
-        sides = {side.id for side in await store.sides(campaign.id)}
+        sides = {side.id for side in await store.sides(campaign.id) if not side.retired}
         current = await store.member(campaign.id, user_id)
         cannot = side_id not in sides or (current is not None and current.side_id is not None)
         settled = await store.settle_join_request(
@@ -544,7 +544,7 @@ async def move_member(
     store: Store, campaign: Campaign, member: Member, side_id: SideId, actor: UserId, now: datetime
 ) -> Member | None:
     """Move a member to another side (a member without a player role becomes a strategist)."""
-    if side_id not in {side.id for side in await store.sides(campaign.id)}:
+    if side_id not in {side.id for side in await store.sides(campaign.id) if not side.retired}:
         return None
     roles = member.roles if member.roles & PLAYER_ROLES else member.roles | {Role.STRATEGIST}
     moved = await store.put_member(
@@ -651,8 +651,8 @@ async def battle_list_public_at(store: Store, campaign: Campaign, now: datetime)
 
 async def board(store: Store, campaign: Campaign, now: datetime) -> Board:
     """The board of ``campaign`` at ``now``: readiness flags only, never what a side ordered;
-    no battle count before the battle list is public."""
-    sides = await store.sides(campaign.id)
+    no battle count before the battle list is public; a retired side is not listed."""
+    sides = [side for side in await store.sides(campaign.id) if not side.retired]
     members = await store.members(campaign.id)
     readiness: dict[SideId, Readiness] = {}
     if campaign.phase is Phase.DEPLOYMENT:

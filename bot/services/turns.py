@@ -42,6 +42,7 @@ from rules import (
     resolve_turn,
     start_turn,
 )
+from rules.edits import EditError, StateEdit, apply_edit, is_edit
 from rules.modules import BUILTIN_MODULES
 from rules.modules.siege import Adjustment, AdjustmentError, apply_adjustment
 from storage import (
@@ -105,8 +106,13 @@ def apply_adjustments(
     dropped = 0
     for data in adjustments:
         try:
-            state = apply_adjustment(game, state, Adjustment.model_validate(data))
-        except (AdjustmentError, ValueError):
+            if is_edit(data):
+                edit = StateEdit.model_validate(data)
+                named = (*state.armies, *(change.side for change in edit.armies))
+                state = apply_edit(game, state, edit, (*named, *filter(None, [edit.retire])))
+            else:
+                state = apply_adjustment(game, state, Adjustment.model_validate(data))
+        except (AdjustmentError, EditError, ValueError):
             dropped += 1
     return state, dropped
 

@@ -29,6 +29,7 @@ from aiogram.methods import SendMessage, SendPhoto
 import bot.app  # noqa: F401 - imports every handler module, so every factory is defined
 from bot.app import build_dispatcher
 from bot.callbacks import (
+    GmEdit,
     JoinPress,
     JoinVerdict,
     LanguageChoice,
@@ -105,6 +106,7 @@ CALLBACKS: dict[str, Rule] = {
     ClockConfirm.__prefix__: Rule("group", EVERYONE, "only a GM answers a GM's proposal"),
     GroupLanguage.__prefix__: Rule("group", EVERYONE, "only the GM"),
     ReopenPress.__prefix__: Rule("group", EVERYONE, "only the GM reopens a side's orders"),
+    GmEdit.__prefix__: Rule("private", EVERYONE, "only the GM edits the state"),
     JoinPress.__prefix__: Rule(
         "group",
         frozenset({FRED, BELLA, GUS, TOM, RITA}),
@@ -341,6 +343,20 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("pause", 0),
                 ("resume", 0),
                 ("extend", 12),
+            )
+        ]
+        group += [
+            GmEdit(c=c, t=campaign.turn, p=campaign.phase.value, a=a, v=v).pack()
+            for a, v in (
+                ("menu", ""),
+                ("side", red),
+                ("sector", f"{red}.1"),
+                ("count", f"{red}.1.7"),
+                ("retire", ""),
+                ("retire1", red),
+                ("add", ""),
+                ("undo", ""),
+                ("undo!", ""),
             )
         ]
         group += [ClockConfirm(i=p.id, a=a).pack() for p in proposals[c] for a in ("ok", "no")]

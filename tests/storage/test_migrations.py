@@ -222,3 +222,37 @@ async def test_version_9_adds_vacant_seats_and_keeps_the_members(tmp_path: Path)
         assert actions == [AuditAction.SEAT_VACATED, AuditAction.SEAT_FILLED]
     finally:
         await store.close()
+
+
+async def test_version_10_keeps_older_adjustments_and_sides_as_they_were(tmp_path: Path) -> None:
+    """A card's effect stored before version 10 stays a module adjustment (no states kept: the
+    GM's undo of edits does not take it), and every side still plays."""
+    path = tmp_path / "v9.sqlite3"
+    conn = await connect(path)
+    try:
+        assert await migrate(conn, target=9) == 9
+        await conn.execute(
+            "INSERT INTO campaigns (id, chat_id, title, time_zone, schedule_json, map_name,"
+            " unreported_policy, status, phase, turn, created_by, created_at, updated_at)"
+            " VALUES (1, -1, 'Siege', 'UTC', '{}', 'planet-5', 'draw', 'running', 'orders', 2,"
+            " 100, '2026-03-01T00:00:00+00:00', '2026-03-01T00:00:00+00:00')"
+        )
+        await conn.execute(
+            "INSERT INTO sides (campaign_id, id, name, colour, position)"
+            " VALUES (1, 'red', 'Red', '#cc0000', 1)"
+        )
+        await conn.execute(
+            "INSERT INTO state_adjustments (campaign_id, turn, adjustment_json, made_by, made_at)"
+            " VALUES (1, 2, '{\"armies\": []}', 100, '2026-03-02T00:00:00+00:00')"
+        )
+        await conn.commit()
+    finally:
+        await conn.close()
+    store = await SqliteCampaignStore.open(path)
+    try:
+        (kept,) = await store.adjustments(1, 2)
+        assert (kept.before, kept.after, kept.adjustment) == (None, None, {"armies": []})
+        assert await store.state_edit(kept.id) is None
+        assert [side.retired for side in await store.sides(1)] == [False]
+    finally:
+        await store.close()

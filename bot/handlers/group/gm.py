@@ -19,7 +19,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt, SeatPress
+from bot.callbacks import ButtonInt, GmEdit, SeatPress
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
@@ -47,6 +47,7 @@ from bot.posts.group import colour_mark, position_line
 from bot.sectors import sector_label
 from bot.services import campaigns, turns
 from bot.services.adjustments import may_adjust
+from bot.services.state_edits import may_edit
 from bot.texts import (
     describe_deployment_problem,
     no_show_label,
@@ -96,6 +97,12 @@ def _button(text: str, campaign: Campaign, action: str, value: str = "") -> Inli
     return InlineKeyboardButton(text=text, callback_data=data.pack())
 
 
+def edit_button(campaign: Campaign) -> InlineKeyboardButton:
+    """The button that opens the state editor (``bot.handlers.private.gm_state``)."""
+    data = GmEdit(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a="menu")
+    return InlineKeyboardButton(text=_("✏️ Correct the state"), callback_data=data.pack())
+
+
 def _back(campaign: Campaign) -> list[InlineKeyboardButton]:
     return [_button(_("◀ GM tools"), campaign, "menu")]
 
@@ -126,6 +133,8 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
         rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
     if may_adjust(campaign):
         rows.append([_button(_("🃏 Carry out a card (siege)"), campaign, "adj")])
+    if may_edit(campaign):
+        rows.append([edit_button(campaign)])
     if campaign.phase is not Phase.SETUP:
         rows.append([_button(_("⚙️ Settings and sides"), campaign, "settings")])
         rows.append([_button(_("↩️ Undo the last step"), campaign, "undo")])
@@ -441,7 +450,7 @@ async def _member_screen(ctx: GmContext, value: str) -> None:
             )
         ]
         for side in await ctx.store.sides(ctx.campaign.id)
-        if side.id != member.side_id
+        if side.id != member.side_id and not side.retired
     ]
     if member.side_id is not None:
         rows.append(

@@ -339,6 +339,28 @@ class EditRecords:
                 await self._enqueue_in(conn, message, now)
         return WriteOutcome.SAVED
 
+    async def _undo_side_edits_in(
+        self, conn: Conn, campaign_id: CampaignId, after_turn: int, actor: UserId, now: datetime
+    ) -> None:
+        """The sides that live edits of turns after ``after_turn`` added or retired, as they
+        were before (the GM's undo of a step takes those turns' edits with it), latest first."""
+        rows = await fetch_all(
+            conn,
+            "SELECT undo_json FROM state_adjustments WHERE campaign_id = ? AND turn > ?"
+            " AND retired_at IS NULL AND undo_json IS NOT NULL ORDER BY id DESC",
+            (campaign_id, after_turn),
+        )
+        for row in rows:
+            undo = json.loads(row["undo_json"] or "{}")
+            if isinstance(retired := undo.get("retired"), str):
+                await self._bring_back_in(conn, campaign_id, retired, undo.get("seats", []))
+            if isinstance(added := undo.get("added"), str):
+                await conn.execute(
+                    "UPDATE sides SET retired_at = ?, retired_by = ? WHERE campaign_id = ?"
+                    " AND id = ?",
+                    (ts(now), actor, campaign_id, added),
+                )
+
     async def _bring_back_in(
         self, conn: Conn, campaign_id: CampaignId, side_id: SideId, seats: list[dict[str, Any]]
     ) -> list[int]:

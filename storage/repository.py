@@ -1763,6 +1763,7 @@ class SqliteCampaignStore(
         after the restored position: later turn-start states, this turn's resolution and later
         ones, battle lists not yet due, later turns' orders (edits kept). Reports stay attached
         to their (now retired) battle list; republishing copies them to identical battles.
+        Sides that those later turns' state edits added or retired are as before them.
         Unsent messages queued by the undone step are cancelled. A paused campaign stays
         paused. Compare-and-set on the expected position: a repeated call returns
         ``ALREADY_DONE``.
@@ -1844,6 +1845,7 @@ class SqliteCampaignStore(
                 " AND kind = 'late' AND turn >= ? AND retired_at IS NULL",
                 (*stamp, campaign_id, list_from),
             )
+            await self._undo_side_edits_in(conn, campaign_id, back_to.turn, actor, now)
             await conn.execute(
                 f"UPDATE state_adjustments SET {retire} WHERE campaign_id = ? AND turn > ?"
                 " AND retired_at IS NULL",

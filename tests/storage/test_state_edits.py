@@ -153,6 +153,27 @@ async def test_a_side_added_mid_campaign_gets_the_armies_the_gm_placed(store: St
     assert again.retired
 
 
+async def test_undoing_the_step_before_the_edits_takes_their_sides_back_too(store: Store) -> None:
+    campaign = await new_campaign(store)
+    await deploy(store, campaign.id)
+    campaign = await store.campaign(campaign.id) or campaign
+    retire = StateEdit(retire="green", reason="left the club")
+    assert (await edit_state(store, campaign, retire, GM, at(1))).outcome is EditOutcome.APPLIED
+    added = await add_side(store, campaign, "Black Fleet", {"4": 2}, "late", GM, at(1, 1))
+    assert added.outcome is EditOutcome.APPLIED
+    assert campaign.phase is Phase.ORDERS
+    undone = await store.undo_last_step(
+        campaign.id, campaign.turn, campaign.phase, GM, "deployment again", at(1, 2)
+    )
+    assert undone.outcome.name == "APPLIED"
+    sides = {side.id: side for side in await store.sides(campaign.id)}
+    assert not sides["green"].retired
+    assert [side.retired for side in sides.values() if side.name == "Black Fleet"] == [True]
+    players = {m.user_id: m for m in await store.members(campaign.id)}
+    assert players[401].side_id == "green"
+    assert players[401].roles >= {Role.STRATEGIST, Role.TACTICIAN}
+
+
 def test_a_correction_applies_the_edits_again() -> None:
     game = GAME
     state = CampaignState(turn=2, armies={"red": {"1": 4}, "blue": {"3": 2}})

@@ -25,6 +25,17 @@ class LanguageChoice(CallbackData, prefix="lang"):
     language: str
 
 
+class ChangePress(CallbackData, prefix="chg"):
+    """A button of the GM's "change a running campaign" tools (``bot.handlers.group.running``):
+    campaign, action, value (a packed week, a moment in minutes since the epoch, a language)
+    and the fingerprint of the clock it was shown on (for «Yes»)."""
+
+    c: ButtonInt
+    a: str
+    v: str = ""
+    k: str = ""
+
+
 class JoinPress(CallbackData, prefix="jn"):
     """The group's «Join» button, under the post that opens deployment."""
 

@@ -565,6 +565,7 @@ class AuditAction(StrEnum):
     STATE_ADJUSTED = "state_adjusted"  # a GM carried out a card's effect (siege, S7)
     REWARDS_CLAIMED = "rewards_claimed"  # a side claimed rewards with its siege VP
     ORDERS_REOPENED = "orders_reopened"  # a GM reopened one side's orders with a short deadline
+    DEADLINE_SET = "deadline_set"  # a GM set the current deadline to a moment of their choice
 
 
 class TurnSeedsRecord(BaseModel):

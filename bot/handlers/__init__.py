@@ -10,7 +10,7 @@ from __future__ import annotations
 from aiogram import F, Router
 
 from bot.handlers import calendar, common, errors, group, history, joining, private
-from bot.handlers.group import anonymous, clock, gm, misplaced, reopen, siege_gm
+from bot.handlers.group import anonymous, clock, gm, misplaced, reopen, running, siege_gm
 
 
 def build_router() -> Router:
@@ -27,7 +27,7 @@ def build_router() -> Router:
     # The GM tools live in the GM's private chat (the group's /gm sends them there); a GM's
     # awaited typed answer (a card's effect) comes before typed orders.
     private_chats.include_routers(
-        gm.build_private(), clock.build_private(), reopen.build(), siege_gm.build()
+        gm.build_private(), clock.build_private(), reopen.build(), running.build(), siege_gm.build()
     )
     for router in private.build():
         private_chats.include_router(router)

@@ -120,10 +120,20 @@ def build_registry(*modules: Mapping[str, Renderer]) -> dict[str, Renderer]:
 
 
 # Feature modules import Post and Renderer from here, so their tables are joined last.
-from bot.posts import calendar, group, history, modules, no_shows, private, turns  # noqa: E402
+from bot.posts import (  # noqa: E402
+    calendar,
+    changes,
+    group,
+    history,
+    modules,
+    no_shows,
+    private,
+    turns,
+)
 
 REGISTRY: dict[str, Renderer] = build_registry(
     calendar.RENDERERS,
+    changes.RENDERERS,
     group.RENDERERS,
     history.RENDERERS,
     modules.RENDERERS,

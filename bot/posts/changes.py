@@ -15,7 +15,6 @@ from datetime import date, datetime, timedelta
 from aiogram.utils.i18n import gettext as _
 from babel.dates import format_date
 
-from bot.handlers.common import LANGUAGE_NAMES
 from bot.moments import format_moment, zone_label
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import change_lines, deadline_of
@@ -24,6 +23,8 @@ from bot.texts import day_label
 from storage import Campaign, OutboxMessage, Phase, Schedule, Weekday, WeeklyTime
 
 _A_MONDAY = date(2024, 1, 1)
+LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
+"""Each language by its own name (as ``/lang`` shows them)."""
 
 
 def _language(context: PostContext) -> str:

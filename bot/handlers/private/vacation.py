@@ -231,6 +231,7 @@ async def pressed(
     now = clock.now()
     today = vacations.today_in(seat.campaign, now)
     first, last = _day(data.f), _day(data.d)
+    note: str | None = None
     match data.a:
         case "new":
             text, keyboard = first_screen(seat, today)
@@ -276,12 +277,12 @@ async def pressed(
                     _("That absence is not yours, or was cancelled already."), show_alert=True
                 )
                 return
-            await query.answer(_("Cancelled. Your teammates and the GM are told."))
+            note = _("Cancelled. Your teammates and the GM are told.")
             text, keyboard = await overview(store, seat, clock)
         case _:
             await query.answer(_("That button is not valid any more."), show_alert=True)
             return
-    await query.answer()
+    await query.answer(note)
     await query.message.edit_text(text, reply_markup=keyboard)
 
 

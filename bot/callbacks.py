@@ -34,6 +34,17 @@ class SeatPress(CallbackData, prefix="st"):
     v: str = ""
 
 
+class ChangePress(CallbackData, prefix="chg"):
+    """A button of the GM's "change a running campaign" tools (``bot.handlers.group.running``):
+    campaign, action, value (a packed week, a moment in minutes since the epoch, a language)
+    and the fingerprint of the clock it was shown on (for «Yes»)."""
+
+    c: ButtonInt
+    a: str
+    v: str = ""
+    k: str = ""
+
+
 class GmEdit(CallbackData, prefix="ge"):
     """A button of the GM's state editor (``bot.handlers.private.gm_state``): campaign, the turn
     and phase it was made for, action, value."""

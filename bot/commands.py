@@ -37,6 +37,7 @@ PRIVATE_COMMANDS = (
     ("history", __("past turns: maps, summaries, your orders")),
     ("stats", __("your battles won, drawn and lost")),
     ("campaigns", __("your campaigns; choose the current one")),
+    ("vacation", __("your absences: reminders skip you, your side is told")),
     ("lang", __("your language")),
     ("help", __("what the bot does and how")),
 )

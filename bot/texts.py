@@ -8,8 +8,10 @@ sentences. Every string here is a catalog message id (English), translated in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import date
 
 from aiogram.utils.i18n import gettext as _
+from babel.dates import format_date
 
 from bot.sectors import sector_label
 from bot.services.orders import ResultSource, SourceKind
@@ -611,3 +613,17 @@ def no_show_label(policy: NoShowPolicy) -> str:
             return _("the orders wait for the GM")
         case _:
             return _("it holds: every sector fortifies")
+
+
+def day_label(day: date, language: str) -> str:
+    """ "Sat 5 Dec" / «сб, 5 декабря»: a day of the campaign's calendar."""
+    pattern = "EEE, d MMMM" if language == "ru" else "EEE d MMM"
+    return str(format_date(day, pattern, locale=language))
+
+
+def away_lines(away: Sequence[tuple[str, date]], language: str) -> list[str]:
+    """ "Boris is on vacation until Sat 5 Dec." for each player away."""
+    return [
+        _("{name} is on vacation until {last}.").format(name=name, last=day_label(last, language))
+        for name, last in away
+    ]

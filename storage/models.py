@@ -575,6 +575,7 @@ class AuditAction(StrEnum):
     SEAT_FILLED = "seat_filled"  # a GM gave a vacant seat to a newcomer
     STATE_EDITED = "state_edited"  # a GM edited the state directly (issue 23)
     STATE_EDIT_UNDONE = "state_edit_undone"  # a GM undid their edit of the state
+    DEADLINE_SET = "deadline_set"  # a GM set the current deadline to a moment of their choice
 
 
 class TurnSeedsRecord(BaseModel):

@@ -60,6 +60,7 @@ class ClockNoteKind(StrEnum):
     RESUMED = "resumed"
     EXTENDED = "extended"
     ADVANCED = "advanced"  # the GM's "advance now"
+    DEADLINE_SET = "deadline_set"  # the GM set the deadline to a moment of their choice
 
 
 class ClockState(BaseModel):
@@ -211,6 +212,18 @@ class ScheduleStore(Protocol):
         *,
         request: str | None = None,
     ) -> ExtendResult: ...
+    async def set_deadline(
+        self,
+        campaign_id: CampaignId,
+        entry_seq: int,
+        move: DeadlineMove,
+        actor: UserId,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> bool: ...
+    async def rearm_reminders(
+        self, campaign_id: CampaignId, kinds: Sequence[str], now: datetime
+    ) -> None: ...
     async def pause_clock(
         self,
         campaign_id: CampaignId,
@@ -501,6 +514,73 @@ class ScheduleRecords:
                 await self._enqueue_in(conn, message, now)
             after = await self._clock_in(conn, campaign_id)
         return ExtendResult(outcome=ExtendOutcome.EXTENDED, clock=after)
+
+    async def set_deadline(
+        self,
+        campaign_id: CampaignId,
+        entry_seq: int,
+        move: DeadlineMove,
+        actor: UserId,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> bool:
+        """Put the current deadline at ``move.after`` (earlier or later: the GM chose the
+        moment), if the phase is still entry ``entry_seq`` with its deadline at ``move.before``
+        and not paused; logged and audited, the reminders ``move.rearm`` names set going again,
+        with ``outbox`` queued. False (nothing done) when the clock stands elsewhere now."""
+        if move.after is None:
+            raise ValueError("a deadline is set to a moment")
+        async with self._db.transaction() as conn:
+            clock = await self._clock_in(conn, campaign_id)
+            campaign = await self._campaign_in(conn, campaign_id)
+            if (
+                clock is None
+                or campaign is None
+                or clock.entry_seq != entry_seq
+                or clock.deadline is None
+                or clock.deadline != move.before
+                or clock.paused_at is not None
+            ):
+                return False
+            await conn.execute(
+                "UPDATE campaign_clocks SET deadline = ?, updated_at = ? WHERE campaign_id = ?",
+                (ts(move.after), ts(now), campaign_id),
+            )
+            await self._rearm_in(conn, clock, move.rearm)
+            await self._log_in(
+                conn,
+                campaign_id,
+                ClockNoteKind.DEADLINE_SET,
+                clock.turn,
+                clock.phase,
+                move.after,
+                actor,
+                {"before": ts(clock.deadline)},
+                now,
+            )
+            await self._audit(
+                conn,
+                campaign,
+                actor,
+                AuditAction.DEADLINE_SET,
+                {"deadline": ts(clock.deadline)},
+                {"deadline": ts(move.after)},
+                now,
+                f"deadline of turn {clock.turn} {clock.phase.value} set by a GM",
+            )
+            for message in outbox:
+                await self._enqueue_in(conn, message, now)
+        return True
+
+    async def rearm_reminders(
+        self, campaign_id: CampaignId, kinds: Sequence[str], now: datetime
+    ) -> None:
+        """Forget that the current phase's reminders ``kinds`` went out (its deadline moved
+        with a schedule change): they are due again before the new deadline."""
+        async with self._db.transaction() as conn:
+            clock = await self._clock_in(conn, campaign_id)
+            if clock is not None:
+                await self._rearm_in(conn, clock, kinds)
 
     async def pause_clock(
         self,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from aiogram import F, Router
 
 from bot.handlers import calendar, common, errors, group, history, joining, private, seats
-from bot.handlers.group import anonymous, clock, gm, gm_state, misplaced, reopen, siege_gm
+from bot.handlers.group import anonymous, clock, gm, gm_state, misplaced, reopen, running, siege_gm
 
 
 def build_router() -> Router:
@@ -31,6 +31,7 @@ def build_router() -> Router:
         gm_state.build(),
         clock.build_private(),
         reopen.build(),
+        running.build(),
         siege_gm.build(),
         seats.build(),
     )

@@ -39,6 +39,8 @@ def help_text(in_group: bool) -> str:
         "/history: past turns, with your side's orders; /stats: your battles.\n"
         "/calendar: the deadlines for your phone's calendar.\n"
         "/campaigns: if you play in several, choose one.\n"
+        "/vacation: the days you are away (reminders skip you; your teammates and the GM "
+        "are told).\n"
         "/lang: your language."
     )
 
@@ -49,7 +51,8 @@ def gm_help_text() -> str:
         "For you as a GM:\n"
         "/gm: the GM tools, in our private chat (/gm in the group sends them here): members, "
         "join requests, battle results and corrections, placing a side that did not deploy, "
-        "undo, end; advance, pause, resume and extend.\n"
+        "undo, end; advance, pause, resume and extend; the schedule, the current deadline "
+        "and the language of a running campaign («Schedule, deadline, language»).\n"
         "/orders here: every side's orders, also while they are secret.\n"
         "/battles here: disputed results to decide.\n"
         "In the group: /advance, /pause, /resume, /extend 24 (hours), /lang (the language of "

@@ -122,6 +122,7 @@ def build_registry(*modules: Mapping[str, Renderer]) -> dict[str, Renderer]:
 # Feature modules import Post and Renderer from here, so their tables are joined last.
 from bot.posts import (  # noqa: E402
     calendar,
+    changes,
     edits,
     group,
     history,
@@ -133,6 +134,7 @@ from bot.posts import (  # noqa: E402
 
 REGISTRY: dict[str, Renderer] = build_registry(
     calendar.RENDERERS,
+    changes.RENDERERS,
     edits.RENDERERS,
     group.RENDERERS,
     history.RENDERERS,

@@ -12,6 +12,7 @@ campaign: a side's orders never go to anyone else.
 from __future__ import annotations
 
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from aiogram.utils.i18n import gettext as _
 from pydantic import TypeAdapter, ValidationError
@@ -21,7 +22,8 @@ from bot.moments import format_moment
 from bot.posts import Post, PostContext, Renderer
 from bot.services.orders import side_names
 from bot.services.turns import game_for
-from bot.texts import describe_order, describe_rejection
+from bot.services.vacations import away_of_sides
+from bot.texts import away_lines, describe_order, describe_rejection
 from rules import Attack, Move, Reinforce, Rejection
 from storage import Campaign, OutboxMessage
 
@@ -89,6 +91,8 @@ async def render_no_show_repeated(context: PostContext, message: OutboxMessage) 
             "smallest sector."
         )
     )
+    day = message.not_before.astimezone(ZoneInfo(campaign.time_zone)).date()
+    lines += away_lines(await away_of_sides(context.store, campaign, [side], day), language)
     return Post(text="\n".join(lines))
 
 

@@ -24,6 +24,7 @@ from bot.posts import Post, PostContext, Renderer
 from bot.services.deadlines import Milestone, Planned, moved, plan_ahead
 from bot.services.orders import battle_duties, result_sources
 from bot.services.turns import game_for
+from bot.services.vacations import away_of_sides
 from bot.services.window import current_deadline, orders_opening, week_plan
 from bot.siege_screens import weather_name, weather_text
 from bot.siege_texts import (
@@ -33,7 +34,7 @@ from bot.siege_texts import (
     describe_siege_report,
     describe_unplayed,
 )
-from bot.texts import phase_name
+from bot.texts import away_lines, phase_name
 from rules import Battle, CampaignMap, CampaignState, Roll, TurnReport
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegePlan, SiegeReport, load
@@ -632,7 +633,12 @@ async def render_blocked_alarm(context: PostContext, message: OutboxMessage) -> 
         )
     else:
         text = _("{campaign}: the deadline has passed, but the next step cannot start yet.")
-    return Post(text=text.format(campaign=campaign.title, sides=sides, battles=numbers))
+    text = text.format(campaign=campaign.title, sides=sides, battles=numbers)
+    if reason == "orders_missing" and isinstance(listed, list):
+        day = message.not_before.astimezone(ZoneInfo(campaign.time_zone)).date()
+        away = await away_of_sides(context.store, campaign, [str(s) for s in listed], day)
+        text = "\n".join([text, *away_lines(away, _language(context))])
+    return Post(text=text)
 
 
 async def render_clock_paused(context: PostContext, message: OutboxMessage) -> Post | None:

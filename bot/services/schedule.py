@@ -41,6 +41,7 @@ from bot.services.orders import battle_duties
 from bot.services.posting import group_post, private_post
 from bot.services.reopening import active_reopening
 from bot.services.turns import holding_battles
+from bot.services.vacations import away_users
 from bot.services.window import current_entry
 from storage import (
     Campaign,
@@ -168,10 +169,10 @@ async def unready_sides(store: Store, campaign: Campaign) -> list[SideId]:
     return []
 
 
-async def concerned(store: Store, campaign: Campaign) -> list[UserId]:
+async def concerned(store: Store, campaign: Campaign, now: datetime) -> list[UserId]:
     """Who a reminder of the current phase is for: strategists of sides not ready (orders,
     deployment); players of sides with a battle nobody reported, or with the other side's
-    report still to answer (battles)."""
+    report still to answer (battles); never a player on vacation today."""
     members = await store.members(campaign.id)
     if campaign.phase in (Phase.ORDERS, Phase.DEPLOYMENT):
         waiting = set(await unready_sides(store, campaign))
@@ -185,7 +186,8 @@ async def concerned(store: Store, campaign: Campaign) -> list[UserId]:
         users = [m.user_id for m in members if m.side_id in waiting and m.roles & players]
     else:
         users = []
-    return await reachable(store, users)
+    away = await away_users(store, campaign, now)
+    return await reachable(store, [user for user in users if user not in away])
 
 
 def _weekly_cron(when: WeeklyTime, zone: ZoneInfo) -> CronTrigger:
@@ -513,7 +515,7 @@ class CampaignScheduler:
                     reminder=kind,
                 ),
             )
-            for user in await concerned(self.store, campaign)
+            for user in await concerned(self.store, campaign, now)
         ]
         sent = await self.store.send_reminders(
             campaign.id, campaign.turn, campaign.phase, kind, messages, now

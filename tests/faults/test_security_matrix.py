@@ -29,6 +29,7 @@ from aiogram.methods import SendMessage, SendPhoto
 import bot.app  # noqa: F401 - imports every handler module, so every factory is defined
 from bot.app import build_dispatcher
 from bot.callbacks import (
+    ChangePress,
     GmEdit,
     JoinPress,
     JoinVerdict,
@@ -52,6 +53,7 @@ from bot.handlers.private.callbacks import (
     VerdictButton,
 )
 from bot.handlers.private.screens import OUTCOME_CODES
+from bot.handlers.private.vacation import VacationPress
 from storage import Campaign, Store
 from tests.faults.hostile_table import (
     BELLA,
@@ -107,6 +109,15 @@ CALLBACKS: dict[str, Rule] = {
     GroupLanguage.__prefix__: Rule("group", EVERYONE, "only the GM"),
     ReopenPress.__prefix__: Rule("group", EVERYONE, "only the GM reopens a side's orders"),
     GmEdit.__prefix__: Rule("private", EVERYONE, "only the GM edits the state"),
+    ChangePress.__prefix__: Rule(
+        "private", EVERYONE, "only the GM changes the schedule, the deadline or the language"
+    ),
+    VacationPress.__prefix__: Rule(
+        "private",
+        frozenset({NINA, FRED, OTTO}),
+        "a player sets their own absences (a button naming no person acts on the presser's own; "
+        "test_a_player_sets_only_their_own_vacation)",
+    ),
     JoinPress.__prefix__: Rule(
         "group",
         frozenset({FRED, BELLA, GUS, TOM, RITA}),
@@ -182,6 +193,7 @@ COMMANDS = {
     "orders": OWN,
     "deploy": OWN,
     "campaigns": OWN,
+    "vacation": OWN,
     "cancel": OWN,
     "calendar": PUBLIC + "; in private: " + OWN,
     "history": "resolved turns only; in private: " + OWN,
@@ -415,6 +427,29 @@ async def _forged(table: HostileTable) -> list[str]:
         )
     ]
     forged += [CampaignButton(campaign=c).pack()]
+    day = START.date().toordinal()
+    forged += [
+        VacationPress(c=c, a=a, f=f, d=d).pack()
+        for a, f, d in (("new", 0, 0), ("from", day, 0), ("set", day, day + 2), ("ask", 0, 0))
+    ]
+    forged += [VacationPress(c=c, a="del", d=i).pack() for i in (1, 2)]
+    week = "10000323594120001200"
+    forged += [
+        ChangePress(c=c, a=a, v=v, k=k).pack()
+        for a, v, k in (
+            ("menu", "", ""),
+            ("week", "", ""),
+            ("dl", "", ""),
+            ("sch", week, ""),
+            ("sch", "m", ""),
+            ("sch!", week, "00000000"),
+            ("dlset", str(int(START.timestamp()) // 60 + 3000), ""),
+            ("dl!", str(int(START.timestamp()) // 60 + 3000), "00000000"),
+            ("lang", "ru", ""),
+            ("askw", "", ""),
+            ("askd", "", ""),
+        )
+    ]
     forged += [
         VerdictButton(
             campaign=c, turn=turn, battle=1, action=action, outcome=outcome, winner=0

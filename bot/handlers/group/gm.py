@@ -19,7 +19,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt, GmEdit, SeatPress
+from bot.callbacks import ButtonInt, ChangePress, GmEdit, SeatPress
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
@@ -45,7 +45,7 @@ from bot.i18n import language_of
 from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
 from bot.sectors import sector_label
-from bot.services import campaigns, turns
+from bot.services import campaigns, running_changes, turns
 from bot.services.adjustments import may_adjust
 from bot.services.state_edits import may_edit
 from bot.texts import (
@@ -71,6 +71,7 @@ from storage import (
     UnreportedPolicy,
     WriteOutcome,
 )
+from storage.models import Language
 
 REASON = "GM tool in the group"
 
@@ -137,6 +138,10 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
         rows.append([edit_button(campaign)])
     if campaign.phase is not Phase.SETUP:
         rows.append([_button(_("⚙️ Settings and sides"), campaign, "settings")])
+        changes = ChangePress(c=campaign.id, a="menu").pack()
+        rows.append(
+            [InlineKeyboardButton(text=_("🗓 Schedule, deadline, language"), callback_data=changes)]
+        )
         rows.append([_button(_("↩️ Undo the last step"), campaign, "undo")])
     rows.append([_button(_("🏁 End the campaign"), campaign, "end")])
     text = _("GM tools: «{title}», {position}.").format(
@@ -1166,9 +1171,10 @@ async def group_language_pressed(
     if callback_data.language not in LANGUAGE_NAMES or not isinstance(query.message, Message):
         await query.answer(_("That button is not valid any more."), show_alert=True)
         return
-    language = "ru" if callback_data.language == "ru" else "en"
-    await store.update_settings(
-        campaign.id, CampaignSettings(language=language), person.user_id, clock.now(), REASON
+    language: Language = "ru" if callback_data.language == "ru" else "en"
+    # Announced in the group in the new language, the board and the calendars follow.
+    await running_changes.change_language(
+        store, campaign, language, person.user_id, person.display_name, clock.now()
     )
     await query.answer()
     with i18n.use_locale(language):

@@ -18,7 +18,7 @@ GROUP_ONLY = (
     "extend",
     "roll",
 )
-PRIVATE_ONLY = ("campaigns",)
+PRIVATE_ONLY = ("campaigns", "vacation")
 
 
 async def group_only(message: Message) -> None:

@@ -13,6 +13,7 @@ from bot.handlers.private import (
     orders,
     siege,
     typed,
+    vacation,
     verdicts,
 )
 
@@ -22,6 +23,7 @@ def build() -> list[Router]:
     waiting for typed input first, plain text read as the phase's input last."""
     return [
         gm_prompts.build(),
+        vacation.build(),
         orders.build(),
         deployment.build(),
         battles.build(),

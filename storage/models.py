@@ -554,6 +554,7 @@ class AuditAction(StrEnum):
     DEPLOYMENT_CHOICE = "deployment_choice"  # a module's choice after deployment (siege weather)
     STATE_ADJUSTED = "state_adjusted"  # a GM carried out a card's effect (siege, S7)
     REWARDS_CLAIMED = "rewards_claimed"  # a side claimed rewards with its siege VP
+    REWARD_CHOSEN = "reward_chosen"  # a GM chose the variant of a claimed reward (siege, S8)
 
 
 class TurnSeedsRecord(BaseModel):
@@ -618,6 +619,9 @@ class RewardClaimRecord(BaseModel):
     vp: int
     claimed_by: UserId
     claimed_at: AwareDatetime
+    choices: dict[int, int] = Field(default_factory=dict)
+    """The GM's choice at each place of ``items`` that needed one (S8): a variant's index, or
+    -1 for an item that lists none."""
 
 
 class AuditEntry(BaseModel):

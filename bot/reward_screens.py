@@ -127,21 +127,21 @@ def claim_lines(
     lines = []
     for place, item_id in enumerate(claim.items):
         item = by_id.get(item_id)
-        if item is None:
+        if item is None:  # the GM's list changed since the claim
             lines.append(f"• {item_id}")
             continue
         text = item_text(item, language)
         chosen = claim.choices.get(place)
         if chosen is not None and 0 <= chosen < len(item.variants):
             variant = item.variants[chosen]
-            text = _("{variant} (for «{item}»)").format(
-                variant=variant.texts.get(language, variant.text), item=_short(text)
+            text = _("{variant} (the GM's choice)").format(
+                variant=variant.texts.get(language, variant.text)
             )
         elif chosen == CHOSEN_WITHOUT_VARIANTS:
             text = _("{item}: the GM's choice is made").format(item=text)
         elif item.chosen_by_gm and pending:
             text = f"{text} {pending}"
-        lines.append(f"• {text} — {item.price}")
+        lines.append(_("• {text} — {price} VP").format(text=text, price=item.price))
     return lines
 
 

@@ -28,7 +28,15 @@ from aiogram.methods import SendMessage, SendPhoto
 
 import bot.app  # noqa: F401 - imports every handler module, so every factory is defined
 from bot.app import build_dispatcher
-from bot.callbacks import JoinPress, JoinVerdict, LanguageChoice, LatePress, WeatherPick
+from bot.callbacks import (
+    JoinPress,
+    JoinVerdict,
+    LanguageChoice,
+    LatePress,
+    RewardPick,
+    RewardPress,
+    WeatherPick,
+)
 from bot.clock import ManualClock
 from bot.handlers.group.clock import ClockConfirm, ClockPress
 from bot.handlers.group.gm import GmPress, GroupLanguage
@@ -113,6 +121,19 @@ CALLBACKS: dict[str, Rule] = {
         EVERYONE,
         "only the choosing side's strategist or a GM, while a siege waits for its weather "
         "(these campaigns have no siege: nobody has a choice to make)",
+    ),
+    RewardPress.__prefix__: Rule(
+        "private",
+        EVERYONE,
+        "only a strategist of a side with siege VP, once a siege campaign is over, claims its "
+        "rewards (these campaigns have no siege: nobody claims; tests/bot/test_siege_rewards.py "
+        "refuses a tactician)",
+    ),
+    RewardPick.__prefix__: Rule(
+        "private",
+        EVERYONE,
+        "only a GM chooses a claimed reward's variant (tests/bot/test_siege_rewards.py refuses "
+        "the side's strategist)",
     ),
     OrdersButton.__prefix__: Rule(
         "private",
@@ -342,6 +363,9 @@ async def _forged(table: HostileTable) -> list[str]:
     forged += [JoinChoice(c=c, s=red).pack(), JoinChoice(c=c, s=red, r="strategist").pack()]
     forged += [WeatherPick(c=c, w=w).pack() for w in (2, 99)]
     forged += [LatePress(c=c, t=turn, a=a, k=0).pack() for a in ("p", "x")]
+    forged += [RewardPress(c=c, a=a, k=k, n="0" * 10).pack() for a, k in (("+", 7), ("-", 0))]
+    forged += [RewardPress(c=c, a="ok", n="0000000100").pack()]
+    forged += [RewardPick(c=c, s=0, p=p, v=v).pack() for p, v in ((0, 1), (1, -1))]
     forged += [
         OrdersButton(campaign=c, turn=turn, action=action, sector=0, to=1, arg=arg, side=red).pack()
         for action, arg in (

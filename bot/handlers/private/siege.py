@@ -129,7 +129,12 @@ async def reward_pressed(
                             total=claim.total, vp=claim.vp
                         ),
                         *claim_lines(settings, claim, language),
-                        _("The GM has been told; the group hears of it once the GM has chosen."),
+                        _(
+                            "The GM has been told; the group hears of it once the GM has "
+                            "chosen where an item says «or»."
+                        )
+                        if pending_choices(settings, claim)
+                        else _("The GM and the group have been told."),
                     ]
                 )
             )

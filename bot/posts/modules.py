@@ -160,9 +160,18 @@ async def render_table_roll(context: PostContext, message: OutboxMessage) -> Pos
         head = _("{title}: dice rolled for battle {battle}").format(
             title=campaign.title, battle=context_id
         )
+    label = entry.rolls[0].label.rsplit("/", 1)[0] if entry.rolls else ""
     return Post(
-        text=_("{head}: {expression} → {values} (total {total}).").format(
-            head=head, expression=entry.expression, values=values, total=total
+        text="\n".join(
+            [
+                _("{head}: {expression} → {values} (total {total}).").format(
+                    head=head, expression=entry.expression, values=values, total=total
+                ),
+                _(
+                    "Drawn from turn {turn}'s roll seed as {label}…; it is revealed in the "
+                    "turn's summary."
+                ).format(turn=turn, label=label),
+            ]
         )
     )
 

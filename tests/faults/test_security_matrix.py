@@ -44,6 +44,7 @@ from bot.handlers.group.setup import SetupPress
 from bot.handlers.history import HistoryPress
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import (
+    BattleRollButton,
     CampaignButton,
     DeployButton,
     OrdersButton,
@@ -150,6 +151,12 @@ CALLBACKS: dict[str, Rule] = {
         frozenset({NINA, GUS, FRED, OTTO}),
         "Red and Blue fight the battles, so their players report them (a back button naming "
         "no battle shows the presser's own list, like /battles)",
+    ),
+    BattleRollButton.__prefix__: Rule(
+        "private",
+        frozenset({NINA, GUS, FRED, OTTO}),
+        "Red and Blue fight the battles, so their players (and the GM) roll dice for them "
+        "(nothing secret: the values go to both sides)",
     ),
     CampaignButton.__prefix__: Rule(
         "private", frozenset({NINA, FRED, OTTO}), "a member may make their campaign current"
@@ -406,6 +413,10 @@ async def _forged(table: HostileTable) -> list[str]:
             *(("out", code) for code in OUTCOME_CODES),
             *(("win", code) for code in OUTCOME_CODES),
         )
+    ]
+    forged += [
+        BattleRollButton(campaign=c, turn=turn, battle=b, dice=d).pack()
+        for b, d in ((1, 2), (1, 9), (99, 1))
     ]
     forged += [CampaignButton(campaign=c).pack()]
     forged += [

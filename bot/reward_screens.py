@@ -103,7 +103,8 @@ def claim_screen(
         ),
         _(
             "An item may be taken more than once. The claim is sent once and is final; where "
-            "an item says «or», the GM chooses."
+            "an item says «or», the GM chooses. You may also type the items' numbers: «claim "
+            "8 4 2»."
         ),
     ]
     if total:

@@ -13,7 +13,7 @@ from bot.services.adjustments import AdjustOutcome, adjust_turn_start
 from bot.services.campaigns import end_campaign
 from rules.modules.siege import Adjustment, VpChange
 from storage import AuditAction, Language, Store
-from tests.bot.group_helpers import button, tap
+from tests.bot.group_helpers import button, say, tap
 from tests.bot.telegram import FakeTelegram, Sent
 from tests.storage.siege_script import (
     BLUE,
@@ -170,3 +170,58 @@ async def test_a_claim_without_choices_is_announced_at_once(
     assert announced.text == "\n".join(
         ["🎁 Side «Red»: rewards for 8 of 9 siege VP.", "• A rook. — 8 VP", "1 VP lapse."]
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "unknown", "over"),
+    [
+        ("en", "claim 8, 2x2", "There is no item 11: the list has items 1 to 10.", "claim 9 9"),
+        ("ru", "награды 8 2х2", "Награды 11 нет: в списке награды с 1 по 10.", "забрать 9 9"),
+    ],
+)
+async def test_a_typed_claim_fills_the_screen_to_send(
+    telegram: FakeTelegram,
+    store: Store,
+    clock: ManualClock,
+    language: Language,
+    typed: str,
+    unknown: str,
+    over: str,
+) -> None:
+    campaign = await siege_campaign(store, language)
+    await deploy(store, campaign.id)
+    now = clock.now()
+    for user in (GM, RED, RED_TACTICIAN):
+        await store.see_person(user, f"Player {user}", None, language, True, now)
+    rita = telegram.user(RED, "Rita", language)
+    tom = telegram.user(RED_TACTICIAN, "Tom", language)
+    current = await store.campaign(campaign.id)
+    assert current is not None
+    await adjust_turn_start(
+        store, current, Adjustment(vp=(VpChange(side="red", delta=12),)), GM, now
+    )
+    current = await store.campaign(campaign.id)
+    assert current is not None
+    await end_campaign(store, current, GM, now)
+    filled = await say(telegram, rita, RED, typed)
+    assert filled is not None
+    picked = {"en": "Picked: 12 of 12 VP, 0 left.", "ru": "Выбрано на 12 ПО из 12, осталось 0."}
+    assert picked[language] in filled.text
+    assert await store.reward_claims(campaign.id) == {}  # shown to check, not sent
+    wrong = await say(telegram, rita, RED, typed.replace("8", "11"))
+    assert wrong is not None
+    assert wrong.text == unknown
+    too_dear = await say(telegram, rita, RED, over)
+    assert too_dear is not None
+    costs = {
+        "en": "That costs more than the side's 12 VP: take something off.",
+        "ru": "Это дороже, чем ПО стороны (12): уберите что-нибудь.",
+    }
+    assert too_dear.text == costs[language]
+    not_claiming = await say(telegram, tom, RED_TACTICIAN, typed)
+    assert not_claiming is not None
+    assert picked[language] not in not_claiming.text  # a tactician claims nothing
+    sent = await tap(telegram, rita, filled, "✅")
+    assert sent is not None
+    claim = (await store.reward_claims(campaign.id))["red"]
+    assert claim.items == ("simple_cheque", "simple_cheque", "rook")

@@ -3,6 +3,8 @@ the campaign's end the strategist's reward claim and the GM's choices for it."""
 
 from __future__ import annotations
 
+import re
+
 from aiogram import Router
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
@@ -33,7 +35,7 @@ from bot.services.turns import ChoiceOutcome, make_choice
 from bot.siege_screens import weather_name
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import ClaimProblem, ClaimProblemCode
-from storage import Person, Store
+from storage import CampaignStatus, Person, Store
 
 
 async def weather_pressed(
@@ -198,6 +200,62 @@ async def reward_picked(
     await query.answer()
     if isinstance(query.message, Message):
         await query.message.edit_text(text, reply_markup=keyboard)
+
+
+_CLAIM = re.compile(
+    r"^\s*(?:claim|rewards?|награды?|забрать|беру)\s*:?\s*((?:\d{1,2}(?:\s*[xх×*]\s*\d{1,2})?[\s,;]*)+)$",
+    re.IGNORECASE,
+)
+_ITEM = re.compile(r"(\d{1,2})(?:\s*[xх×*]\s*(\d{1,2}))?")
+
+
+async def typed_claim(message: Message, store: Store, person: Person) -> bool:
+    """«claim 8 4 2» (or «награды 8 4 2», «claim 2x2 8»): the items by their numbers on the
+    claim screen, shown on a claim screen to check and send with its button (a typed claim is
+    never sent at once). ``False`` if the text is not a claim or the person has no claim to
+    make (the caller reads the text as it would otherwise)."""
+    found = _CLAIM.match(message.text or "")
+    if found is None:
+        return False
+    for membership in reversed(await store.memberships(person.user_id)):
+        campaign = membership.campaign
+        settings = reward_settings(campaign)
+        side = await claim_side(store, campaign, person.user_id)
+        if settings is None or side is None or campaign.status is not CampaignStatus.FINISHED:
+            continue
+        vp = (await final_vp(store, campaign)).get(side, 0)
+        if vp <= 0 or side in await store.reward_claims(campaign.id):
+            continue
+        counts = [0] * len(settings.rewards)
+        for number, times in _ITEM.findall(found.group(1)):
+            index = int(number) - 1
+            if not 0 <= index < len(counts):
+                await message.answer(
+                    _("There is no item {n}: the list has items 1 to {last}.").format(
+                        n=number, last=len(counts)
+                    )
+                )
+                return True
+            counts[index] += int(times or 1)
+        total = sum(item.price * n for item, n in zip(settings.rewards, counts, strict=True))
+        if total > vp or max(counts) > MAX_COUNT:
+            await message.answer(
+                _refusal(
+                    ClaimResult(
+                        ClaimOutcome.REFUSED,
+                        (ClaimProblem(code=ClaimProblemCode.OVER_BUDGET, total=total, vp=vp),),
+                        vp,
+                    )
+                )
+            )
+            return True
+        names = {s.id: s.name for s in await store.sides(campaign.id)}
+        text, keyboard = claim_screen(
+            campaign, settings, names.get(side, side), vp, counts, screens.language()
+        )
+        await message.answer(text, reply_markup=keyboard)
+        return True
+    return False
 
 
 def build() -> Router:

@@ -36,6 +36,8 @@ def roll_refusal(refusal: RollRefusal | None, battle: int | None = None) -> str:
                 "Battle {battle} is not one of your battles on this turn's battle list: see "
                 "/battles. Only its sides' players and the GMs roll for a battle."
             ).format(battle=battle)
+        case RollRefusal.LIST_NOT_PUBLIC:
+            return _("The battle list is not out yet: dice for its battles are rolled once it is.")
         case RollRefusal.NOT_MEMBER:
             return _("Only the campaign's players and GMs roll dice here.")
     return _("Many dice at once: roll again in a moment.")

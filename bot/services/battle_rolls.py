@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.services.campaigns import battle_list_public_at
 from bot.services.dice import RollDone, RollRefusal, roll_dice
 from bot.services.orders import Seat, open_battles, reachable_players
 from rules.table import DiceExpression
@@ -27,7 +28,10 @@ async def roll_for_battle(
 ) -> RollDone:
     """Roll ``expression`` for battle ``battle_id`` of the current turn's public list, if
     ``member`` is a GM or plays one of its sides; ``NO_SUCH_BATTLE`` otherwise (a battle that
-    is not theirs is not described)."""
+    is not theirs is not described). Before the list is public nobody rolls for a battle, not
+    even a GM: the values reach both sides' players, who would learn of the battle early."""
+    if await battle_list_public_at(store, campaign, now) is not None:
+        return RollDone(None, refusal=RollRefusal.LIST_NOT_PUBLIC)
     seat = Seat(campaign=campaign, member=member)
     desk = await open_battles(store, seat, now)
     battle = None if desk is None else next((b for b in desk.battles if b.id == battle_id), None)

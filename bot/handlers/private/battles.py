@@ -22,6 +22,7 @@ from bot.handlers.private.callbacks import BATTLES_PHASE, BattleRollButton, Resu
 from bot.moments import format_moment
 from bot.posts.turns import results_deadline
 from bot.services.battle_rolls import roll_for_battle
+from bot.services.campaigns import battle_list_public_at
 from bot.services.orders import (
     Refusal,
     ResultWrite,
@@ -56,8 +57,9 @@ async def battles_view(
         return None
     names = await side_names(store, seat.campaign.id)
     deadline = await results_deadline(store, desk.campaign, screens.language())
+    public = await battle_list_public_at(store, desk.campaign, now) is None
     return screens.battles_screen(
-        desk, game_for(desk.campaign).map, names, seat.side, seat.is_gm, deadline
+        desk, game_for(desk.campaign).map, names, seat.side, seat.is_gm, deadline, dice=public
     )
 
 

@@ -971,8 +971,10 @@ def battles_screen(
     side: str | None,
     is_gm: bool,
     deadline: str | None = None,
+    dice: bool = True,
 ) -> tuple[str, Keyboard]:
-    """The person's battles this turn, each with its status and result buttons."""
+    """The person's battles this turn, each with its status and result buttons, and (``dice``:
+    once the list is public) buttons to roll dice for it."""
     campaign = desk.campaign
     lines = [
         _("«{title}», turn {turn}: your battles").format(title=campaign.title, turn=campaign.turn)
@@ -994,7 +996,8 @@ def battles_screen(
             )
         )
         rows.extend(battle_buttons(desk, battle, side, is_gm, names))
-        rows.append(roll_buttons(desk, battle))
+        if dice:
+            rows.append(roll_buttons(desk, battle))
     lines.append("")
     lines.append(policy_words(campaign))
     return "\n".join(lines), Keyboard(inline_keyboard=rows)

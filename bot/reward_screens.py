@@ -33,8 +33,9 @@ def unpack_counts(packed: str, items: int) -> list[int] | None:
 
 
 def item_text(item: RewardItem, language: str) -> str:
-    """An item's text in ``language`` (the GM's, or the seed's)."""
-    return item.texts.get(language, item.text)
+    """An item's text in ``language`` (the GM's, or the seed's), without its closing full stop
+    (a price or a note follows it)."""
+    return item.texts.get(language, item.text).rstrip().removesuffix(".")
 
 
 def _short(text: str) -> str:
@@ -120,16 +121,21 @@ def claim_screen(
 
 
 def claim_lines(
-    settings: SiegeSettings, claim: RewardClaimRecord, language: str, pending: str = ""
+    settings: SiegeSettings,
+    claim: RewardClaimRecord,
+    language: str,
+    pending: str = "",
+    numbered: bool = False,
 ) -> list[str]:
-    """The claimed items one a line: the GM's choice where made, ``pending`` (or the item)
-    where the GM still chooses."""
+    """The claimed items one a line (``numbered`` as the GM's buttons name them): the GM's
+    choice where made, ``pending`` after the item where the GM still chooses."""
     by_id = {item.id: item for item in settings.rewards}
     lines = []
     for place, item_id in enumerate(claim.items):
         item = by_id.get(item_id)
+        mark = f"{place + 1}." if numbered else "•"
         if item is None:  # the GM's list changed since the claim
-            lines.append(f"• {item_id}")
+            lines.append(f"{mark} {item_id}")
             continue
         text = item_text(item, language)
         chosen = claim.choices.get(place)
@@ -139,10 +145,10 @@ def claim_lines(
                 variant=variant.texts.get(language, variant.text)
             )
         elif chosen == CHOSEN_WITHOUT_VARIANTS:
-            text = _("{item}: the GM's choice is made").format(item=text)
+            text = _("{item} (chosen by the GM)").format(item=text)
         elif item.chosen_by_gm and pending:
             text = f"{text} {pending}"
-        lines.append(_("• {text} — {price} VP").format(text=text, price=item.price))
+        lines.append(_("{mark} {text} — {price} VP").format(mark=mark, text=text, price=item.price))
     return lines
 
 
@@ -161,7 +167,7 @@ def choice_screen(
         _("🎁 «{title}»: side «{side}» claims rewards for {total} of {vp} VP.").format(
             title=campaign.title, side=side_name, total=claim.total, vp=claim.vp
         ),
-        *claim_lines(settings, claim, language, _("(your choice)")),
+        *claim_lines(settings, claim, language, _("(your choice)"), numbered=True),
         "",
     ]
     rows: list[list[InlineKeyboardButton]] = []

@@ -38,7 +38,7 @@ WORDS: dict[str, dict[str, str]] = {
         "done": "Everything is chosen; the group has been told.",
         "group": "🎁 Side «Red»: rewards for 14 of 14 siege VP.",
         "pawn_line": "• A pawn (the GM's choice) — 2 VP",
-        "rook_line": "• A rook. — 8 VP",
+        "rook_line": "• A rook — 8 VP",
     },
     "ru": {
         "invite": "🎁 Кампания «Midnight Siege» окончена. Сторона «Red»: 14 ПО осады, их можно "
@@ -54,7 +54,7 @@ WORDS: dict[str, dict[str, str]] = {
         "done": "Всё выбрано, группе сообщено.",
         "group": "🎁 Сторона «Red»: награды на 14 ПО осады из 14.",
         "pawn_line": "• Пешка (выбор мастера) — 2 ПО",
-        "rook_line": "• Ладья. — 8 ПО",
+        "rook_line": "• Ладья — 8 ПО",
     },
 }
 
@@ -168,7 +168,7 @@ async def test_a_claim_without_choices_is_announced_at_once(
     assert "The GM and the group have been told." in done.text
     [announced] = [s for s in await telegram.deliver() if s.chat_id == -1001 and "🎁" in s.text]
     assert announced.text == "\n".join(
-        ["🎁 Side «Red»: rewards for 8 of 9 siege VP.", "• A rook. — 8 VP", "1 VP lapse."]
+        ["🎁 Side «Red»: rewards for 8 of 9 siege VP.", "• A rook — 8 VP", "1 VP lapse."]
     )
 
 

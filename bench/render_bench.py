@@ -5,6 +5,8 @@ Run from the repository root: ``.venv/bin/python bench/render_bench.py [--render
 Scenarios: the worked example of RULES.md section 4 (planet-5, two sides) in its public,
 Friday, private and Monday (resolved) variants, its final map (the same Monday with a winner),
 and a 10x6 grid (``rules.mapgen.grid_map``) with twelve sides and a week of moves and battles.
+The siege scenario is the worked example with a fortification, the wind rose and each side's VP
+(issue 17): its two lines are today's renderer without and with the rose and VP.
 Each view is built once; then each renderer draws it (drawing and PNG encoding) ``N`` times,
 the two renderers taking turns so that the machine's load falls on both alike, timed with
 ``time.process_time`` (CPU of this one thread: one core) after one warm-up draw. "cold" is
@@ -35,7 +37,9 @@ from rules import CampaignState  # noqa: E402
 from rules.mapgen import grid_map  # noqa: E402
 from rules.render import (  # noqa: E402
     BattleMark,
+    DialView,
     MapView,
+    SectorMark,
     SideView,
     WeekView,
     _cached_layout,
@@ -122,6 +126,39 @@ def grid_view() -> MapView:
     )
 
 
+COMPASS = ("North", "North-East", "East", "South-East", "South", "South-West", "West", "North-West")
+
+
+def siege_map() -> MapView:
+    """The worked example with a fortification, the siege's wind rose and each side's VP."""
+    return worked_example("public").model_copy(
+        update={
+            "marks": (SectorMark(sector="2", text="F1·10", meaning="fortification F1"),),
+            "dial": DialView(title="Weather: North-East", states=COMPASS, current=1),
+            "side_notes": {"red": "3 VP", "blue": "0 VP"},
+        }
+    )
+
+
+def measure_rose(renders: int) -> None:
+    """The siege map drawn without and with the rose and VP, in turns (today's renderer)."""
+    rose = siege_map()
+    plain = rose.model_copy(update={"dial": None, "side_notes": {}})
+    _cached_layout.cache_clear()
+    cold = timed(render_map, rose)
+    without: list[float] = []
+    with_rose: list[float] = []
+    for _ in range(renders):
+        without.append(timed(render_map, plain))
+        with_rose.append(timed(render_map, rose))
+    print("planet-5 siege: fortification, wind rose and VP")
+    print(f"  without the rose  {summary(without)}  PNG {len(render_map(plain)) / 1024:6.1f} KB")
+    print(
+        f"  with the rose     {summary(with_rose)}  PNG {len(render_map(rose)) / 1024:6.1f} KB  "
+        f"(cold {cold:.1f} ms)"
+    )
+
+
 def timed(draw: Callable[[MapView], bytes], view: MapView) -> float:
     """Milliseconds of this thread's CPU to draw ``view`` once."""
     start = time.process_time()
@@ -174,6 +211,7 @@ def main() -> None:
     measure("planet-5 Monday (resolved)", worked_example("resolved"), args.renders)
     measure("planet-5 final map", final_map(), args.renders)
     measure("grid 10x6, 60 sectors, 12 sides, Monday", grid_view(), args.renders)
+    measure_rose(args.renders)
     print(f"load average at the end {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 

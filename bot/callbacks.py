@@ -109,3 +109,24 @@ def join_keyboard(campaign: Campaign) -> InlineKeyboardMarkup:
     """The «Join» button for a group post (a callback: it records the request, then links)."""
     button = InlineKeyboardButton(text=_("🙋 Join"), callback_data=JoinPress(c=campaign.id).pack())
     return InlineKeyboardMarkup(inline_keyboard=[[button]])
+
+
+class RewardPress(CallbackData, prefix="rw"):
+    """A strategist's reward claim (siege, MODULES.md S8): ``a`` is ``+`` / ``-`` (one more or
+    one less of item ``k``) or ``ok`` (send the claim); ``n`` holds the counts picked so far,
+    one base-36 digit per item of the price list, so the screen needs no memory."""
+
+    c: ButtonInt
+    a: str
+    k: ButtonInt = -1
+    n: str = ""
+
+
+class RewardPick(CallbackData, prefix="rc"):
+    """A GM's choice for a claimed reward: side ``s`` (index in side order), place ``p`` of its
+    claim, variant ``v`` (-1: the curator's choice made, for an item that lists no variants)."""
+
+    c: ButtonInt
+    s: ButtonInt
+    p: ButtonInt
+    v: ButtonInt

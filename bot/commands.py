@@ -36,6 +36,7 @@ PRIVATE_COMMANDS = (
     ("calendar", __("the deadlines as a file for your calendar")),
     ("history", __("past turns: maps, summaries, your orders")),
     ("stats", __("your battles won, drawn and lost")),
+    ("roll", __("dice for one of your battles, e.g. /roll 2d6 3")),
     ("campaigns", __("your campaigns; choose the current one")),
     ("vacation", __("your absences: reminders skip you, your side is told")),
     ("lang", __("your language")),

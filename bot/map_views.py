@@ -13,6 +13,7 @@ from rules import Battle, CampaignState
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegeSettings, load
 from rules.render import (
+    DialView,
     MapLabels,
     MapView,
     SectorMark,
@@ -107,7 +108,7 @@ async def turn_map(
         map=game.map,
         state=state,
         sides=side_views(sides),
-        title=(title + module_title(campaign, state, sides))[:120],
+        title=title[:120],
         language=get_i18n().current_locale,
         labels=map_labels(),
         captured=held or None,
@@ -115,6 +116,8 @@ async def turn_map(
         battles=battles,
         week=week_view,
         marks=module_marks(state, sides),
+        dial=module_dial(campaign, state),
+        side_notes=module_notes(campaign, state, sides),
     )
 
 
@@ -153,20 +156,32 @@ def module_marks(state: CampaignState, sides: Sequence[Side]) -> tuple[SectorMar
     return tuple(marks)
 
 
-def module_title(campaign: Campaign, state: CampaignState, sides: Sequence[Side]) -> str:
-    """What a rule module adds to the map's title: the siege's weather in force and each
-    stormer's victory points ("" without siege, or before the weather is chosen)."""
+def module_dial(campaign: Campaign, state: CampaignState) -> DialView | None:
+    """The siege's wind rose: the eight weather states as the GM named them, in the reader's
+    language, the one in force highlighted and named in its title (``None`` without siege)."""
     raw = state.modules.get(SIEGE)
     if raw is None:
-        return ""
+        return None
     siege = load(raw)
-    if siege.weather is None:
-        return ""
     language = get_i18n().current_locale
-    weather = game_for(campaign).settings_of(SIEGE, SiegeSettings).weather_states[siege.weather]
-    parts = [_("weather: {name}").format(name=weather.names.get(language, weather.name))]
-    names = {side.id: side.name for side in sides}
-    points = ", ".join(f"{names.get(side, side)} {vp}" for side, vp in siege.vp.items() if vp)
-    if points:
-        parts.append(_("VP: {points}").format(points=points))
-    return " · " + " · ".join(parts)
+    states = game_for(campaign).settings_of(SIEGE, SiegeSettings).weather_states
+    names = tuple(weather.names.get(language, weather.name)[:40] for weather in states)
+    if siege.weather is None:
+        title = _("Weather: not chosen yet")
+    else:
+        title = _("Weather: {name}").format(name=names[siege.weather])
+    return DialView(title=title[:60], states=names, current=siege.weather)
+
+
+def module_notes(campaign: Campaign, state: CampaignState, sides: Sequence[Side]) -> dict[str, str]:
+    """Each stormer's siege VP for its line in the legend ("3 VP")."""
+    raw = state.modules.get(SIEGE)
+    if raw is None:
+        return {}
+    siege = load(raw)
+    settings = game_for(campaign).settings_of(SIEGE, SiegeSettings)
+    return {
+        side.id: _("{n} VP").format(n=siege.vp.get(side.id, 0))
+        for side in sides
+        if settings.has_role(side.id, "stormer") or siege.vp.get(side.id)
+    }

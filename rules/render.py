@@ -323,6 +323,26 @@ def _mark(
     )
 
 
+class DialView(BaseModel):
+    """A rule module's dial (siege: the wind rose of the weather): ``states`` around a circle,
+    clockwise from the top, the ``current`` one highlighted (``None``: none yet), ``title``
+    above it (the caller's words, e.g. "Weather: North-East")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    title: str = Field(min_length=1, max_length=60)
+    states: tuple[str, ...] = Field(min_length=2, max_length=12)
+    current: int | None = None
+
+    @model_validator(mode="after")
+    def _current_is_a_state(self) -> Self:
+        if any(not state.strip() or len(state) > 40 for state in self.states):
+            raise ValueError("a dial's state needs a name of 1 to 40 characters")
+        if self.current is not None and not 0 <= self.current < len(self.states):
+            raise ValueError(f"current {self.current} is not one of {len(self.states)} states")
+        return self
+
+
 class MapView(BaseModel):
     """Everything one map picture shows.
 
@@ -331,6 +351,8 @@ class MapView(BaseModel):
     each side's progress ("2 of 3") to the legend. ``battles`` makes the Friday variant;
     ``week`` the Monday one (last turn's moves, battles and captures; the winner on the final
     map); ``private`` a side's private variant with its orders; ``marks`` are rule modules'.
+    ``dial`` is a rule module's dial (drawn in a free corner of the map, else under the
+    legend); ``side_notes`` add a module's short words to a side's line in the legend ("3 VP").
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -347,6 +369,8 @@ class MapView(BaseModel):
     week: WeekView | None = None
     private: PrivateOrders | None = None
     marks: tuple[SectorMark, ...] = ()
+    dial: DialView | None = None
+    side_notes: dict[SideId, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _names_are_known(self) -> Self:
@@ -375,6 +399,9 @@ class MapView(BaseModel):
             used_sectors.update(s for sectors in week.new.values() for s in sectors)
             if week.winner is not None:
                 used_sides.add(week.winner)
+        used_sides.update(self.side_notes)
+        if any(not note or len(note) > 40 for note in self.side_notes.values()):
+            raise ValueError("a side's note needs 1 to 40 characters")
         for token in self.marks:
             used_sectors.add(token.sector)
             if token.side is not None:
@@ -1187,7 +1214,10 @@ def render_image(view: MapView) -> Image.Image:
     keys = _legend_keys(view, styles, layout)
     key_rows = math.ceil(len(keys) / 2)
     map_bottom = HEADER_HEIGHT + layout.map_height
-    image = Image.new("P", (WIDTH, map_bottom + _legend_height(side_rows, key_rows)), 0)
+    legend_bottom = map_bottom + _legend_height(side_rows, key_rows)
+    dial_at = None if view.dial is None else _dial_corner(layout)
+    band = DIAL_HEIGHT + MARGIN if view.dial is not None and dial_at is None else 0
+    image = Image.new("P", (WIDTH, legend_bottom + band), 0)
     image.putpalette(layout.base.getpalette() or bytes(BACKGROUND))
     image.paste(layout.base, (0, 0))
     canvas = _Canvas(image)
@@ -1224,7 +1254,96 @@ def render_image(view: MapView) -> Image.Image:
         _draw_chip(canvas, label, middle[0] - _segment_width(label) / 2, middle[1])
     _draw_header(canvas, view, styles)
     _draw_legend(canvas, view, styles, map_bottom, columns, keys)
+    if view.dial is not None:
+        _draw_dial(canvas, view.dial, dial_at or (MARGIN, legend_bottom))
     return image
+
+
+DIAL_WIDTH = 460
+DIAL_HEIGHT = 300
+DIAL_RADIUS = 68
+DIAL_LABEL = 20
+
+
+def _dial_corner(layout: _Layout) -> tuple[int, int] | None:
+    """The top left of a free corner of the map for the dial (top right first, as a compass
+    sits on a map; then top left, bottom right, bottom left), or ``None`` if every corner
+    has a sector in it."""
+    top, bottom = HEADER_HEIGHT, HEADER_HEIGHT + layout.map_height
+    right = WIDTH - MARGIN - DIAL_WIDTH
+    gap = 12
+    for x, y in (
+        (right, top),
+        (MARGIN, top),
+        (right, bottom - DIAL_HEIGHT),
+        (MARGIN, bottom - DIAL_HEIGHT),
+    ):
+        box = (x - gap, y - gap, x + DIAL_WIDTH + gap, y + DIAL_HEIGHT + gap)
+        if y >= top and not any(_overlaps(box, shape.bounds) for shape in layout.shapes.values()):
+            return (x, y)
+    return None
+
+
+def _draw_dial(canvas: _Canvas, dial: DialView, at: tuple[int, int]) -> None:
+    """The dial in a box at ``at``: its title, a spoke per state clockwise from the top (the
+    current one dark, its name white on dark: told apart by more than colour), the names at
+    the spokes' tips."""
+    left, top = at
+    _draw_box(canvas, (left, top, left + DIAL_WIDTH, top + DIAL_HEIGHT), 12, BACKGROUND, MUTED, 2)
+    title = _fit(dial.title, _font(24, True), DIAL_WIDTH - 24)
+    canvas.text((left + DIAL_WIDTH / 2, top + 24), title, 24, True, INK, "mm")
+    cx, cy = left + DIAL_WIDTH / 2, top + 44 + (DIAL_HEIGHT - 44) / 2
+    count = len(dial.states)
+    half = math.pi / count
+    canvas.draw.ellipse(
+        (
+            cx - DIAL_RADIUS * 0.55,
+            cy - DIAL_RADIUS * 0.55,
+            cx + DIAL_RADIUS * 0.55,
+            cy + DIAL_RADIUS * 0.55,
+        ),
+        outline=canvas.ink(CONNECTOR),
+        width=2,
+    )
+    for index in range(count):
+        angle = 2 * math.pi * index / count
+        current = index == dial.current
+        reach = DIAL_RADIUS + (6 if current else 0)
+        waist = DIAL_RADIUS * 0.22
+        spoke = [
+            (cx, cy),
+            (cx + waist * math.sin(angle - half), cy - waist * math.cos(angle - half)),
+            (cx + reach * math.sin(angle), cy - reach * math.cos(angle)),
+            (cx + waist * math.sin(angle + half), cy - waist * math.cos(angle + half)),
+        ]
+        fill = INK if current else WHITE
+        canvas.draw.polygon(
+            spoke, fill=canvas.ink(fill), outline=canvas.ink(INK if current else MUTED)
+        )
+    for index, state in enumerate(dial.states):
+        _draw_dial_label(canvas, state, index, count, (cx, cy), index == dial.current)
+
+
+def _draw_dial_label(
+    canvas: _Canvas, state: str, index: int, count: int, centre: Point, current: bool
+) -> None:
+    angle = 2 * math.pi * index / count
+    sin, cos = math.sin(angle), -math.cos(angle)
+    reach = DIAL_RADIUS + 16
+    x, y = centre[0] + reach * sin, centre[1] + reach * cos
+    room = DIAL_WIDTH / 2 - reach * abs(sin) - 12 if abs(sin) > 0.3 else DIAL_WIDTH - 40
+    font = _font(DIAL_LABEL, current)
+    pad = 10 if current else 0
+    text = _fit(state, font, room - pad)
+    width, height = _text_width(text, font) + pad, DIAL_LABEL + 8
+    box_left = x if sin > 0.3 else x - width if sin < -0.3 else x - width / 2
+    box_top = y - height if cos < -0.3 else y if cos > 0.3 else y - height / 2
+    middle = (box_left + width / 2, box_top + height / 2)
+    if current:
+        _draw_box(canvas, (box_left, box_top, box_left + width, box_top + height), 8, INK, INK, 1)
+        canvas.text(middle, text, DIAL_LABEL, True, WHITE, "mm")
+    else:
+        canvas.text(middle, text, DIAL_LABEL, False, INK, "mm")
 
 
 def _draw_connectors(
@@ -1698,6 +1817,8 @@ def _draw_legend(
         if view.sectors_to_win is not None:
             held = len((view.captured or {}).get(side.id, ()))
             stats += " · " + view.labels.progress_of(held, view.sectors_to_win)
+        if side.id in view.side_notes:
+            stats += " · " + view.side_notes[side.id]
         canvas.text((text_x, y + 46), _fit(stats, _font(22), room), 22, False, MUTED)
     rows = math.ceil(len(view.sides) / columns)
     key_top = top + 20 + rows * LEGEND_SIDE_ROW

@@ -576,6 +576,7 @@ class AuditAction(StrEnum):
     STATE_EDITED = "state_edited"  # a GM edited the state directly (issue 23)
     STATE_EDIT_UNDONE = "state_edit_undone"  # a GM undid their edit of the state
     DEADLINE_SET = "deadline_set"  # a GM set the current deadline to a moment of their choice
+    REWARD_CHOSEN = "reward_chosen"  # a GM chose the variant of a claimed reward (siege, S8)
 
 
 class TurnSeedsRecord(BaseModel):
@@ -642,6 +643,9 @@ class RewardClaimRecord(BaseModel):
     vp: int
     claimed_by: UserId
     claimed_at: AwareDatetime
+    choices: dict[int, int] = Field(default_factory=dict)
+    """The GM's choice at each place of ``items`` that needed one (S8): a variant's index, or
+    -1 for an item that lists none."""
 
 
 class AuditEntry(BaseModel):

@@ -98,6 +98,7 @@ def _claim_record(row: Row) -> RewardClaimRecord:
         vp=row["vp"],
         claimed_by=row["claimed_by"],
         claimed_at=dt(row["claimed_at"]),
+        choices={int(place): int(v) for place, v in json.loads(row["choices_json"]).items()},
     )
 
 
@@ -158,6 +159,17 @@ class ModuleStore(Protocol):
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> WriteOutcome: ...
     async def reward_claims(self, campaign_id: CampaignId) -> dict[SideId, RewardClaimRecord]: ...
+    async def choose_reward(
+        self,
+        campaign_id: CampaignId,
+        side_id: SideId,
+        place: int,
+        variant: int,
+        needed: Sequence[int],
+        actor: UserId,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> WriteOutcome: ...
 
 
 class ModuleRecords:
@@ -466,6 +478,58 @@ class ModuleRecords:
                 conn, "SELECT * FROM reward_claims WHERE campaign_id = ?", (campaign_id,)
             )
         return {row["side_id"]: _claim_record(row) for row in rows}
+
+    async def choose_reward(
+        self,
+        campaign_id: CampaignId,
+        side_id: SideId,
+        place: int,
+        variant: int,
+        needed: Sequence[int],
+        actor: UserId,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> WriteOutcome:
+        """Record the GM's choice ``variant`` (checked by the caller) at ``place`` of a side's
+        claim: ``NOT_FOUND`` without a claim, ``CONFLICT`` when that place is chosen already (a
+        choice is final). ``outbox`` is queued only once every place of ``needed`` has its
+        choice, in the same transaction (two GMs choosing at once announce it once). Audited."""
+        async with self._db.transaction() as conn:
+            campaign = await self._campaign_in(conn, campaign_id)
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM reward_claims WHERE campaign_id = ? AND side_id = ?",
+                (campaign_id, side_id),
+            )
+            if campaign is None or row is None:
+                return WriteOutcome.NOT_FOUND
+            claim = _claim_record(row)
+            if not 0 <= place < len(claim.items):
+                return WriteOutcome.NOT_FOUND
+            if place in claim.choices:
+                return WriteOutcome.CONFLICT
+            choices = {**claim.choices, place: variant}
+            await conn.execute(
+                "UPDATE reward_claims SET choices_json = ? WHERE campaign_id = ? AND side_id = ?",
+                (
+                    dump_json({str(key): value for key, value in sorted(choices.items())}),
+                    campaign_id,
+                    side_id,
+                ),
+            )
+            await self._audit(
+                conn,
+                campaign,
+                actor,
+                AuditAction.REWARD_CHOSEN,
+                None,
+                {"side": side_id, "place": place, "item": claim.items[place], "variant": variant},
+                now,
+            )
+            if set(needed) <= set(choices):
+                for message in outbox:
+                    await self._enqueue_in(conn, message, now)
+        return WriteOutcome.SAVED
 
 
 def _state_data(state: CampaignState) -> dict[str, Any]:

@@ -27,7 +27,8 @@ def help_text(in_group: bool) -> str:
             "a private chat.\n"
             "Players: /join, then give your orders in a private chat with me.\n"
             "Everyone: /status (phase, deadline, who is ready), /map, /battles, /rules, "
-            "/history (past turns), /stats (battles won and lost), /calendar (the deadlines)."
+            "/history (past turns), /stats (battles won and lost), /calendar (the deadlines), "
+            "/roll 2d6 (dice at the table; /roll 2d6 3 for battle 3)."
         )
     return _(
         "Here you give your side's secret orders; nobody else sees them before the turn "
@@ -35,7 +36,8 @@ def help_text(in_group: bool) -> str:
         "/deploy: place your starting armies.\n"
         "/orders: this turn's orders, with buttons; or type them, one per line, e.g.\n"
         "  2 -> 1 x2\n  attack blue in 1\n  fortify 4\n  reinforce 4\n"
-        "/battles: your battles and their results.\n"
+        "/battles: your battles and their results; /roll 2d6 3: dice for battle 3, sent to "
+        "both sides.\n"
         "/history: past turns, with your side's orders; /stats: your battles.\n"
         "/calendar: the deadlines for your phone's calendar.\n"
         "/campaigns: if you play in several, choose one.\n"

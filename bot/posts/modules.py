@@ -6,7 +6,9 @@ from __future__ import annotations
 from aiogram.utils.i18n import gettext as _
 
 from bot.posts import Post, PostContext, Renderer
+from bot.reward_screens import choice_screen, claim_announcement, claim_screen
 from bot.services.late import late_desk
+from bot.services.rewards import claim_over, final_vp, pending_choices, reward_settings
 from bot.services.turns import game_for
 from bot.siege_screens import late_screen, weather_keyboard, weather_name, weather_text
 from bot.siege_texts import describe_adjustment
@@ -159,9 +161,18 @@ async def render_table_roll(context: PostContext, message: OutboxMessage) -> Pos
         head = _("{title}: dice rolled for battle {battle}").format(
             title=campaign.title, battle=context_id
         )
+    label = entry.rolls[0].label.rsplit("/", 1)[0] if entry.rolls else ""
     return Post(
-        text=_("{head}: {expression} → {values} (total {total}).").format(
-            head=head, expression=entry.expression, values=values, total=total
+        text="\n".join(
+            [
+                _("{head}: {expression} → {values} (total {total}).").format(
+                    head=head, expression=entry.expression, values=values, total=total
+                ),
+                _(
+                    "Drawn from turn {turn}'s roll seed as {label}…; it is revealed in the "
+                    "turn's summary."
+                ).format(turn=turn, label=label),
+            ]
         )
     )
 
@@ -204,7 +215,71 @@ async def render_state_adjusted(context: PostContext, message: OutboxMessage) ->
     return Post(text="\n".join(lines))
 
 
+async def render_reward_claim(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A strategist: the campaign is over, claim rewards with the side's VP (buttons); nothing
+    once the side has claimed, or if the campaign was reopened."""
+    campaign = await _campaign(context, message)
+    side = message.payload.get("side")
+    if campaign is None or not isinstance(side, str) or not claim_over(campaign):
+        return None
+    settings = reward_settings(campaign)
+    vp = (await final_vp(context.store, campaign)).get(side, 0)
+    if settings is None or vp <= 0 or side in await context.store.reward_claims(campaign.id):
+        return None
+    names = {s.id: s.name for s in await context.store.sides(campaign.id)}
+    text, keyboard = claim_screen(
+        campaign,
+        settings,
+        names.get(side, side),
+        vp,
+        [0] * len(settings.rewards),
+        _language(context),
+    )
+    return Post(text=text, keyboard=keyboard)
+
+
+async def render_reward_choice(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A GM: a side's claim, with a button per variant where the GM chooses."""
+    campaign = await _campaign(context, message)
+    side = message.payload.get("side")
+    if campaign is None or not isinstance(side, str):
+        return None
+    settings = reward_settings(campaign)
+    claim = (await context.store.reward_claims(campaign.id)).get(side)
+    sides = await context.store.sides(campaign.id)
+    index = next((i for i, s in enumerate(sides) if s.id == side), None)
+    if settings is None or claim is None or index is None:
+        return None
+    text, keyboard = choice_screen(
+        campaign,
+        settings,
+        index,
+        sides[index].name,
+        claim,
+        pending_choices(settings, claim),
+        _language(context),
+    )
+    return Post(text=text, keyboard=keyboard)
+
+
+async def render_rewards_claimed(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The group: a side's rewards, with the GM's choices."""
+    campaign = await _campaign(context, message)
+    side = message.payload.get("side")
+    if campaign is None or not isinstance(side, str):
+        return None
+    settings = reward_settings(campaign)
+    claim = (await context.store.reward_claims(campaign.id)).get(side)
+    if settings is None or claim is None:
+        return None
+    names = {s.id: s.name for s in await context.store.sides(campaign.id)}
+    return Post(text=claim_announcement(settings, names.get(side, side), claim, _language(context)))
+
+
 RENDERERS: dict[str, Renderer] = {
+    "reward_claim": render_reward_claim,
+    "reward_choice": render_reward_choice,
+    "rewards_claimed": render_rewards_claimed,
     "state_adjusted": render_state_adjusted,
     "late_window": render_late_window,
     "seeds_committed": render_seeds_committed,

@@ -21,6 +21,7 @@ from bot.moments import find_zone_by_city
 from bot.services.deployment import sides_to_place
 from bot.services.posting import board_post, group_post, private_post
 from bot.services.records import summary_post
+from bot.services.rewards import reward_posts
 from bot.services.turns import game_for, private_summaries
 from rules import (
     BattleResult,
@@ -818,6 +819,8 @@ async def end_campaign(
     told = await private_summaries(
         store, campaign, "campaign_ended", "ended", [s.id for s in await store.sides(campaign.id)]
     )
+    state = await store.turn_start(campaign.id, campaign.turn)
+    rewards = [] if state is None else await reward_posts(store, campaign, state, "ended")
     async with store.atomic():
         result = await store.set_status(
             campaign.id, campaign.status, CampaignStatus.FINISHED, actor, "ended by the GM", now
@@ -825,6 +828,6 @@ async def end_campaign(
         if not result.applied or result.campaign is None:
             return None
         ended = (board_refresh(result.campaign, "ended", now), summary_post(campaign, "ended"))
-        for message in (*ended, *told):
+        for message in (*ended, *told, *rewards):
             await store.enqueue(message, now)
     return result.campaign

@@ -61,6 +61,7 @@ class RollRefusal(StrEnum):
     CAMPAIGN_OVER = "campaign_over"
     NOT_MEMBER = "not_member"
     NO_SUCH_BATTLE = "no_such_battle"
+    LIST_NOT_PUBLIC = "list_not_public"  # the battle list is held until its moment
     BUSY = "busy"
 
 

@@ -20,6 +20,9 @@ from storage import Campaign
 TOKEN_PREFIX = {"fortification": "F", "occult": "O"}
 MAX_TOKENS = 40
 MAX_TEXT = 1000
+MAX_REWARDS = 30  # the claim screen's buttons carry one digit per item
+MAX_VARIANTS = 8
+MAX_VARIANT = 200
 
 
 class SiegeInputError(ValueError):
@@ -177,21 +180,30 @@ def with_cards(overrides: dict[str, Any], text: str, language: str) -> dict[str,
 
 def with_rewards(overrides: dict[str, Any], text: str, language: str) -> dict[str, Any]:
     """The reward price list typed one item a line, ``price text`` (prices 1 to 1000), in
-    ``language``; ``default`` restores the seed's list. Raises :class:`SiegeInputError`."""
+    ``language``, with ``| variant | variant`` after the text for an item the GM chooses after
+    the claim; ``default`` restores the seed's list. Raises :class:`SiegeInputError`."""
     new = settings(overrides)
     if text.strip().lower() in ("default", "по умолчанию", "-"):
         new.pop("rewards", None)
         return _with_settings(overrides, new)
     rewards: list[dict[str, Any]] = []
     for number, line in enumerate(_lines(text), start=1):
-        price, _sep, body = line.partition(" ")
-        if not price.isdigit() or not 1 <= int(price) <= 1000 or not body.strip():
+        price, _sep, rest = line.partition(" ")
+        body, *variants = (part.strip() for part in rest.split("|"))
+        if not price.isdigit() or not 1 <= int(price) <= 1000 or not body:
             raise SiegeInputError(number)
-        if len(body) > MAX_TEXT:
+        if len(body) > MAX_TEXT or number > MAX_REWARDS:
             raise SiegeInputError(number)
-        item: dict[str, Any] = {"id": f"r{number}", "price": int(price), "text": body.strip()}
+        if len(variants) > MAX_VARIANTS or not all(0 < len(v) <= MAX_VARIANT for v in variants):
+            raise SiegeInputError(number)
+        item: dict[str, Any] = {"id": f"r{number}", "price": int(price), "text": body}
         if language != "en":
-            item["texts"] = {language: body.strip()}
+            item["texts"] = {language: body}
+        if variants:
+            item["variants"] = [
+                {"text": v, **({"texts": {language: v}} if language != "en" else {})}
+                for v in variants
+            ]
         rewards.append(item)
     if not rewards:
         raise SiegeInputError(0)

@@ -20,6 +20,7 @@ from bot.services.deployment import sides_to_place
 from bot.services.dice import commitment_post, seeds_of
 from bot.services.posting import board_post, group_post, held_until, private_post
 from bot.services.records import summary_post
+from bot.services.rewards import reward_posts
 from rules import (
     Battle,
     BattleResult,
@@ -591,8 +592,9 @@ async def resolve_and_store(
     summaries = await private_summaries(
         store, campaign, "turn_result", f"{key}:summary", inputs.state.sides(), turn=turn
     )
+    over = resolution.report.game_over
+    rewards = await reward_posts(store, campaign, resolution.state, key) if over else []
     async with store.atomic():
-        over = resolution.report.game_over
         start, rolls, committed = (
             (resolution.state, (), False)
             if over
@@ -610,7 +612,7 @@ async def resolve_and_store(
                 group_post(campaign, "map", f"{key}:map", turn=turn + 1),
                 *([commitment_post(campaign, turn + 1, key)] if committed else []),
                 board_post(campaign, key),
-                *((summary_post(campaign, f"turn:{turn}"),) if over else notices),
+                *((summary_post(campaign, f"turn:{turn}"), *rewards) if over else notices),
                 *summaries,
             ],
             reason=_forced_reason(unreported, inputs.disputed) if force else "",
@@ -695,6 +697,11 @@ async def correct_result(
     )
     adjustments = [record.adjustment for record in await store.adjustments(campaign_id, turn + 1)]
     over = resolution.report.game_over
+    rewards = (
+        await reward_posts(store, campaign, resolution.state, f"turn:{turn}:resolution:{revision}")
+        if over
+        else []
+    )
     start, rolls, _committed = (
         (resolution.state, (), False)
         if over
@@ -725,8 +732,8 @@ async def correct_result(
             # A correction that ends the game (or changes how it ended) sums it up anew; the
             # post says nothing if the campaign is not over when it is sent.
             *(
-                (summary_post(campaign, f"turn:{turn}:resolution:{revision}"),)
-                if resolution.report.game_over
+                (summary_post(campaign, f"turn:{turn}:resolution:{revision}"), *rewards)
+                if over
                 else ()
             ),
         ],

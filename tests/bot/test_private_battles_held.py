@@ -38,9 +38,20 @@ async def test_private_battles_wait_for_the_list_to_be_public(
     refused = await table.forged(201, report.pack())
     assert alert(refused) == "The battle list is not out yet; /battles says when it will be."
     assert (await store.battle_reports(campaign_id, 1))[0].reported is None
-    gm_view = "\n".join(s.text for s in await table.say(GM, "/battles"))
+    gm_screens = await table.say(GM, "/battles")
+    gm_view = "\n".join(s.text for s in gm_screens)
     assert "Battle 1" in gm_view
+    # Dice for a battle reach both sides, who would learn of it early: not even a GM rolls.
+    assert not [label for s in gm_screens for label, _data in s.buttons() if "🎲" in label]
+    [early] = [s.text for s in await table.say(GM, "/roll 2d6 1")]
+    assert early == "The battle list is not out yet: dice for its battles are rolled once it is."
+    assert await store.table_rolls(campaign_id) == []
 
     clock.advance(timedelta(hours=12))
-    shown = "\n".join(s.text for s in await table.say(201, "/battles"))
+    shown_screens = await table.say(201, "/battles")
+    shown = "\n".join(s.text for s in shown_screens)
     assert "Battle 1" in shown
+    assert [label for s in shown_screens for label, _data in s.buttons() if "🎲" in label] == [
+        "🎲 1d6 · battle 1",
+        "🎲 2d6 · battle 1",
+    ]

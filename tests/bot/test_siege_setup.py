@@ -80,6 +80,21 @@ def test_russian_cards_and_rewards_keep_their_language() -> None:
     )
 
 
+def test_typed_rewards_list_what_the_gm_chooses_between() -> None:
+    overrides = siege_setup.with_rewards(
+        siege_setup.switched({}, True), "4 Конь или точка | Конь | Точка способности\n8 Ладья", "ru"
+    )
+    knight, rook = siege_setup.settings(overrides)["rewards"]
+    assert knight["variants"] == [
+        {"text": "Конь", "texts": {"ru": "Конь"}},
+        {"text": "Точка способности", "texts": {"ru": "Точка способности"}},
+    ]
+    assert "variants" not in rook
+    for bad in ("4 Knight | ", "\n".join(f"{n} Item" for n in range(1, 32))):
+        with pytest.raises(siege_setup.SiegeInputError):
+            siege_setup.with_rewards(overrides, bad, "en")
+
+
 def test_a_new_map_drops_tokens_and_sectors_not_on_it() -> None:
     overrides = siege_setup.switched({}, True)
     campaign = _campaign(overrides)

@@ -7,7 +7,8 @@ steered from the Equator); the last side to deploy picks the starting weather wi
 the orders open, right after the seeds' SHA-256 is posted; Red assaults the fortification with a
 button and attacks by text, Blue guards it by text; the bot is killed after the orders are in
 and started again; the battle list shows the guarded assault; a player rolls dice at the table;
-the results are reported and confirmed, and on Monday Red wins the campaign.
+the results are reported and confirmed, and on Monday Red wins the campaign; Red's strategist
+claims a reward with its VP.
 """
 
 from __future__ import annotations
@@ -117,6 +118,12 @@ async def _play(table: Table, service: BotService) -> int:
     assert "fortification F1 in 2 West fell to Red: +1 VP." in monday.text
     assert "Red wins the campaign!" in monday.text
     assert "Turn 1's roll seed is revealed" in monday.text
+    # The campaign is over: Red's strategist spends its VP on a reward (S8); an item without
+    # variants needs no GM choice, so the group hears of it at once.
+    await table.wait_for_text(ANNA.user.id, "Side «Red»: 1 siege VP to spend on rewards.")
+    await table.press(ANNA, "➕ 1.")
+    await table.press(ANNA, "✅ Claim")
+    await table.wait_for_text(GROUP.id, "🎁 Side «Red»: rewards for 1 of 1 siege VP.")
     return campaign_id
 
 

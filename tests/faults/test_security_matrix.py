@@ -35,6 +35,8 @@ from bot.callbacks import (
     JoinVerdict,
     LanguageChoice,
     LatePress,
+    RewardPick,
+    RewardPress,
     SeatPress,
     WeatherPick,
 )
@@ -46,6 +48,7 @@ from bot.handlers.group.setup import SetupPress
 from bot.handlers.history import HistoryPress
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import (
+    BattleRollButton,
     CampaignButton,
     DeployButton,
     OrdersButton,
@@ -136,6 +139,19 @@ CALLBACKS: dict[str, Rule] = {
         "only the choosing side's strategist or a GM, while a siege waits for its weather "
         "(these campaigns have no siege: nobody has a choice to make)",
     ),
+    RewardPress.__prefix__: Rule(
+        "private",
+        EVERYONE,
+        "only a strategist of a side with siege VP, once a siege campaign is over, claims its "
+        "rewards (these campaigns have no siege: nobody claims; tests/bot/test_siege_rewards.py "
+        "refuses a tactician)",
+    ),
+    RewardPick.__prefix__: Rule(
+        "private",
+        EVERYONE,
+        "only a GM chooses a claimed reward's variant (tests/bot/test_siege_rewards.py refuses "
+        "the side's strategist)",
+    ),
     OrdersButton.__prefix__: Rule(
         "private",
         EVERYONE - {RITA},
@@ -151,6 +167,12 @@ CALLBACKS: dict[str, Rule] = {
         frozenset({NINA, GUS, FRED, OTTO}),
         "Red and Blue fight the battles, so their players report them (a back button naming "
         "no battle shows the presser's own list, like /battles)",
+    ),
+    BattleRollButton.__prefix__: Rule(
+        "private",
+        frozenset({NINA, GUS, FRED, OTTO}),
+        "Red and Blue fight the battles, so their players (and the GM) roll dice for them "
+        "(nothing secret: the values go to both sides)",
     ),
     CampaignButton.__prefix__: Rule(
         "private", frozenset({NINA, FRED, OTTO}), "a member may make their campaign current"
@@ -385,6 +407,9 @@ async def _forged(table: HostileTable) -> list[str]:
     forged += [JoinChoice(c=c, s=red).pack(), JoinChoice(c=c, s=red, r="strategist").pack()]
     forged += [WeatherPick(c=c, w=w).pack() for w in (2, 99)]
     forged += [LatePress(c=c, t=turn, a=a, k=0).pack() for a in ("p", "x")]
+    forged += [RewardPress(c=c, a=a, k=k, n="0" * 10).pack() for a, k in (("+", 7), ("-", 0))]
+    forged += [RewardPress(c=c, a="ok", n="0000000100").pack()]
+    forged += [RewardPick(c=c, s=0, p=p, v=v).pack() for p, v in ((0, 1), (1, -1))]
     forged += [
         OrdersButton(campaign=c, turn=turn, action=action, sector=0, to=1, arg=arg, side=red).pack()
         for action, arg in (
@@ -425,6 +450,10 @@ async def _forged(table: HostileTable) -> list[str]:
             *(("out", code) for code in OUTCOME_CODES),
             *(("win", code) for code in OUTCOME_CODES),
         )
+    ]
+    forged += [
+        BattleRollButton(campaign=c, turn=turn, battle=b, dice=d).pack()
+        for b, d in ((1, 2), (1, 9), (99, 1))
     ]
     forged += [CampaignButton(campaign=c).pack()]
     day = START.date().toordinal()

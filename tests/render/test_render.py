@@ -37,6 +37,7 @@ from tests.render.views import (
     custom_map_view,
     grid_view,
     russian_custom_view,
+    siege_view,
     worked_example,
 )
 
@@ -51,6 +52,8 @@ GOLDEN_VIEWS: dict[str, Callable[[], MapView]] = {
     "worked-example-resolved-ru": lambda: worked_example("resolved", language="ru"),
     "custom-map": custom_map_view,
     "custom-map-ru": russian_custom_view,
+    "siege-rose": siege_view,
+    "siege-rose-ru": lambda: siege_view("ru"),
 }
 
 

@@ -12,8 +12,11 @@ from PIL import Image
 
 from rules import Game, Outcome, builtin_map, resolve_turn
 from rules.render import (
+    DIAL_HEIGHT,
+    MARGIN,
     NAMED_COLOURS,
     RUSSIAN_LABELS,
+    DialView,
     MapLabels,
     MapView,
     SectorMark,
@@ -26,7 +29,7 @@ from rules.render import (
     render_map,
     week_of,
 )
-from tests.render.views import custom_map_view, grid_view, worked_example
+from tests.render.views import custom_map_view, grid_view, siege_view, worked_example
 
 SIEGE_CASES = Path(__file__).resolve().parents[1] / "rules" / "cases" / "modules" / "siege"
 RED = NAMED_COLOURS[0][1]
@@ -167,6 +170,37 @@ def test_a_modules_marks_are_drawn_and_checked() -> None:
         MapView.model_validate(
             {**view.model_dump(), "marks": [{**mark.model_dump(), "side": "green"}]}
         )
+
+
+def test_a_dial_goes_in_a_free_corner_or_under_the_legend() -> None:
+    """The wind rose fits a corner of planet-5 (the picture keeps its height); the grid has
+    sectors in every corner, so the dial goes under its legend and the picture grows."""
+    siege = siege_view()
+    assert siege.dial is not None
+    plain = siege.model_copy(update={"dial": None})
+    assert render_image(siege).size == render_image(plain).size
+    assert render_map(siege) != render_map(plain)
+    moved = siege.model_copy(
+        update={"dial": DialView(title="W", states=siege.dial.states, current=5)}
+    )
+    assert render_map(moved) != render_map(siege)
+    grid = grid_view()
+    dialled = grid.model_copy(update={"dial": siege.dial})
+    assert render_image(dialled).height == render_image(grid).height + DIAL_HEIGHT + MARGIN
+    unchosen = siege.model_copy(update={"dial": DialView(title="W", states=("a", "b"))})
+    assert render_map(unchosen).startswith(b"\x89PNG")
+
+
+def test_a_dial_and_side_notes_are_checked() -> None:
+    with pytest.raises(ValueError, match="is not one of 8 states"):
+        DialView(title="Weather", states=tuple("abcdefgh"), current=8)
+    with pytest.raises(ValueError, match="1 to 40 characters"):
+        DialView(title="Weather", states=("a", " "))
+    view = siege_view()
+    with pytest.raises(ValueError, match="not listed in sides"):
+        MapView.model_validate({**view.model_dump(), "side_notes": {"green": "1 VP"}})
+    with pytest.raises(ValueError, match="1 to 40 characters"):
+        MapView.model_validate({**view.model_dump(), "side_notes": {"red": ""}})
 
 
 def test_a_week_naming_unknown_sides_is_refused() -> None:

@@ -22,8 +22,10 @@ from rules.mapgen import grid_map
 from rules.orders import Attack, Move
 from rules.render import (
     RUSSIAN_LABELS,
+    DialView,
     MapView,
     PrivateOrders,
+    SectorMark,
     SideView,
     view_of_document,
     week_of,
@@ -232,3 +234,45 @@ def grid_view() -> MapView:
 def russian_custom_view() -> MapView:
     """The custom map in Russian."""
     return custom_map_view().model_copy(update={"language": "ru", "labels": RUSSIAN_LABELS})
+
+
+COMPASS = {
+    "en": (
+        "North",
+        "North-East",
+        "East",
+        "South-East",
+        "South",
+        "South-West",
+        "West",
+        "North-West",
+    ),
+    "ru": (
+        "Север",
+        "Северо-восток",
+        "Восток",
+        "Юго-восток",
+        "Юг",
+        "Юго-запад",
+        "Запад",
+        "Северо-запад",
+    ),
+}
+
+
+def siege_view(language: str = "en") -> MapView:
+    """The worked example with a siege's marks, its wind rose (weather 1 in force) and VP, as
+    the bot draws them (the words as its catalogs give them)."""
+    view = worked_example("public", language=language)
+    states = COMPASS[language]
+    words = {
+        "en": ("Weather: {name}", "{n} VP", "fortification «F1», strength 10"),
+        "ru": ("Погода: {name}", "{n} ПО", "укрепление «F1», прочность 10"),
+    }[language]
+    return view.model_copy(
+        update={
+            "marks": (SectorMark(sector="2", text="F1·10", meaning=words[2]),),
+            "dial": DialView(title=words[0].format(name=states[1]), states=states, current=1),
+            "side_notes": {"red": words[1].format(n=3), "blue": words[1].format(n=0)},
+        }
+    )

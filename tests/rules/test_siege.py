@@ -38,6 +38,7 @@ from rules import (
 )
 from rules.modules import BUILTIN_MODULES
 from rules.modules.siege import (
+    CHOSEN_WITHOUT_VARIANTS,
     DEFAULT_REWARDS,
     Adjustment,
     AdjustmentError,
@@ -52,11 +53,13 @@ from rules.modules.siege import (
     apply_adjustment,
     assault,
     check_claim,
+    choices_to_make,
     describe_rule,
     guard,
     load,
     play_card,
     steer,
+    valid_choice,
 )
 
 K = "9f2c4e7a1b3d5f6081a2c3e4f5061728"
@@ -606,6 +609,18 @@ def test_reward_claims() -> None:
     assert [(p.code, p.item) for p in unknown.problems] == [
         (ClaimProblemCode.UNKNOWN_REWARD, "castle")
     ]
+
+
+def test_the_gm_chooses_where_an_item_says_or() -> None:
+    settings = SiegeSettings()
+    claim = ["rook", "simple_cheque", "magic_dot", "simple_cheque"]
+    assert choices_to_make(settings, claim) == (1, 2, 3)
+    assert valid_choice(settings, claim, 1, 2)
+    assert not valid_choice(settings, claim, 1, 3)
+    assert not valid_choice(settings, claim, 0, 0)  # a rook is a rook
+    assert valid_choice(settings, claim, 2, CHOSEN_WITHOUT_VARIANTS)
+    assert not valid_choice(settings, claim, 2, 0)
+    assert not valid_choice(settings, claim, 9, 0)
 
 
 def test_adjustments_apply_whole() -> None:

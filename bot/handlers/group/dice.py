@@ -1,6 +1,7 @@
 """``/roll 2d6`` in the group (MODULES.md "002"): dice drawn from the turn's roll seed by label,
 recorded (``table_rolls``, exported for ``python -m rules verify-rolls``) and logged; anyone can
-check them once the seed is revealed in the turn's summary."""
+check them once the seed is revealed in the turn's summary. ``/roll 2d6 3`` rolls for battle 3
+(its sides' players or a GM); the players of both its sides get the values in private too."""
 
 from __future__ import annotations
 
@@ -12,76 +13,58 @@ from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
+from bot.dice_texts import dice_problem, roll_reply, split_battle
 from bot.handlers.group.guards import campaign_here, no_campaign_text
-from bot.services.dice import RollRefusal, roll_dice
-from rules.table import DiceExpressionError, DiceProblemCode, parse_dice
+from bot.services.battle_rolls import roll_for_battle
+from bot.services.dice import RollDone, roll_dice
+from rules.table import DiceExpression, DiceExpressionError, parse_dice
 from storage import Person, Store
 
 log = logging.getLogger(__name__)
 
 
-def dice_problem(error: DiceExpressionError) -> str:
-    """Why the dice cannot be rolled, and how to write them."""
-    how = _("Write the dice as /roll 2d6 (or 2д6, 2к6): up to 20 dice of 2 to 100 faces.")
-    match error.code:
-        case DiceProblemCode.TOO_MANY_DICE:
-            head = _("At most {max} dice at once.").format(max=error.params.get("max"))
-        case DiceProblemCode.TOO_FEW_FACES:
-            head = _("A die has at least {min} faces.").format(min=error.params.get("min"))
-        case DiceProblemCode.TOO_MANY_FACES:
-            head = _("A die has at most {max} faces.").format(max=error.params.get("max"))
-        case DiceProblemCode.NO_DICE:
-            head = _("Roll at least one die.")
-        case _:
-            head = _("Those are not dice I can roll.")
-    return f"{head} {how}"
+def log_roll(campaign_id: int, done: RollDone, context: int | None, user: int, dice: str) -> None:
+    """One line in the log per roll made: anyone with the revealed seed can recompute it."""
+    if done.roll is None:
+        return
+    log.info(
+        "table roll campaign=%s turn=%s context=%s k=%s by=%s %s -> %s",
+        campaign_id,
+        done.turn,
+        "group" if context is None else context,
+        done.roll.k,
+        user,
+        dice,
+        ", ".join(str(die.value) for die in done.roll.dice),
+    )
 
 
 async def roll(
     message: Message, command: CommandObject, store: Store, clock: Clock, person: Person
 ) -> None:
-    """A member rolls dice at the table; the values, their labels and the seed's SHA-256."""
+    """A member rolls dice at the table (or for a battle); the values, their labels and the
+    seed's SHA-256."""
     campaign = await campaign_here(store, message)
     if campaign is None:
         await message.answer(no_campaign_text())
         return
+    dice, battle = split_battle(command.args or "")
     try:
-        expression = parse_dice((command.args or "").strip())
+        expression: DiceExpression = parse_dice(dice)
     except DiceExpressionError as error:
         await message.reply(dice_problem(error))
         return
-    if await store.member(campaign.id, person.user_id) is None:
+    member = await store.member(campaign.id, person.user_id)
+    if member is None:
         await message.reply(_("Only the campaign's players and GMs roll dice here."))
         return
-    done = await roll_dice(store, campaign, None, expression, person.user_id, clock.now())
-    if done.roll is None:
-        refusal = {
-            RollRefusal.CAMPAIGN_OVER: _("The campaign is over: its seeds are public now."),
-            RollRefusal.BUSY: _("Many dice at once: roll again in a moment."),
-        }.get(done.refusal or RollRefusal.BUSY, _("Nothing was rolled."))
-        await message.reply(refusal)
-        return
-    values = ", ".join(str(die.value) for die in done.roll.dice)
-    log.info(
-        "table roll campaign=%s turn=%s k=%s by=%s %s -> %s",
-        campaign.id,
-        done.turn,
-        done.roll.k,
-        person.user_id,
-        expression,
-        values,
-    )
-    lines = [
-        _("🎲 {expression}: {values} (total {total}).").format(
-            expression=expression, values=values, total=done.roll.total
-        ),
-        _(
-            "Drawn from turn {turn}'s roll seed as {label}…; it is revealed in the turn's summary."
-        ).format(turn=done.turn, label=done.roll.dice[0].label.rsplit("/", 1)[0]),
-    ]
-    if done.fresh_seeds:
-        lines.append(_("SHA-256 of the roll seed: {hash}").format(hash=done.roll_commitment))
-    await message.reply("\n".join(lines))
+    now = clock.now()
+    if battle is None:
+        done = await roll_dice(store, campaign, None, expression, person.user_id, now)
+    else:
+        done = await roll_for_battle(store, campaign, member, battle, expression, now)
+    log_roll(campaign.id, done, battle, person.user_id, str(expression))
+    await message.reply(roll_reply(expression, done, battle))
 
 
 def build() -> Router:

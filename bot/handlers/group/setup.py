@@ -807,7 +807,8 @@ def _siege_input_help(field: str, line: int) -> str:
         where
         + " "
         + _(
-            "Write one reward a line: a price from 1 to 1000, a space, the text; «default» "
+            "Write one reward a line: a price from 1 to 1000, a space, the text, and after «|» "
+            "what the GM chooses between («2 Cheque or pawn | Cheque | Pawn»); «default» "
             "restores the standard list."
         )
     )
@@ -1027,8 +1028,9 @@ def _ask_text(what: str, name: str) -> str:
         ),
         "rewards": _(
             "{name}, reply with the reward list, one item a line: the price in victory points, "
-            "then the text, e.g. «3 A simple cheque with history». «default» restores the "
-            "standard list."
+            "then the text, e.g. «3 A simple cheque with history». For an item where the GM "
+            "chooses after the claim, list the choices after «|»: «4 Knight or dot | Knight | "
+            "Ability dot». «default» restores the standard list."
         ),
     }
     return asks[what].format(name=name)

@@ -9,16 +9,20 @@ import re
 from datetime import datetime
 
 from aiogram import Bot, Router
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
+from bot.dice_texts import dice_problem, roll_reply, split_battle
+from bot.handlers.group.dice import log_roll
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, seat_or_answer, show_screen
-from bot.handlers.private.callbacks import BATTLES_PHASE, ResultButton
+from bot.handlers.private.callbacks import BATTLES_PHASE, BattleRollButton, ResultButton
 from bot.moments import format_moment
 from bot.posts.turns import results_deadline
+from bot.services.battle_rolls import roll_for_battle
+from bot.services.campaigns import battle_list_public_at
 from bot.services.orders import (
     Refusal,
     ResultWrite,
@@ -32,7 +36,13 @@ from bot.services.orders import (
 from bot.services.turns import game_for
 from bot.texts import describe_battle, outcome_name
 from rules import Battle, BattleResult
-from rules.table import ScoreMargins, outcome_for_scores
+from rules.table import (
+    DiceExpression,
+    DiceExpressionError,
+    ScoreMargins,
+    outcome_for_scores,
+    parse_dice,
+)
 from storage import Person, Store
 
 KIND = "battles"
@@ -47,8 +57,9 @@ async def battles_view(
         return None
     names = await side_names(store, seat.campaign.id)
     deadline = await results_deadline(store, desk.campaign, screens.language())
+    public = await battle_list_public_at(store, desk.campaign, now) is None
     return screens.battles_screen(
-        desk, game_for(desk.campaign).map, names, seat.side, seat.is_gm, deadline
+        desk, game_for(desk.campaign).map, names, seat.side, seat.is_gm, deadline, dice=public
     )
 
 
@@ -354,9 +365,74 @@ async def _refuse(
     await _show_list(store, clock, bot, seat, query.from_user.id, message_id)
 
 
+async def roll_in_private(
+    message: Message, command: CommandObject, store: Store, clock: Clock, person: Person
+) -> None:
+    """``/roll 2d6 3`` in private: dice for battle 3 of the person's campaign; the players of
+    both its sides get the values too."""
+    seat = await seat_or_answer(message, store, person)
+    if seat is None:
+        return
+    dice, battle = split_battle(command.args or "")
+    try:
+        expression = parse_dice(dice)
+    except DiceExpressionError as error:
+        await message.answer(dice_problem(error))
+        return
+    if battle is None:
+        await message.answer(
+            _(
+                "Here dice are rolled for one of your battles: write /roll 2d6 and its number, "
+                "e.g. /roll 2d6 3 (see /battles). /roll 2d6 in the group rolls for the table."
+            )
+        )
+        return
+    await _roll(store, clock, seat, battle, expression, message)
+
+
+async def _roll(
+    store: Store,
+    clock: Clock,
+    seat: Seat,
+    battle: int,
+    expression: DiceExpression,
+    message: Message,
+) -> None:
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    done = await roll_for_battle(store, campaign, seat.member, battle, expression, clock.now())
+    log_roll(campaign.id, done, battle, seat.member.user_id, str(expression))
+    await message.answer(roll_reply(expression, done, battle))
+
+
+async def roll_pressed(
+    query: CallbackQuery, callback_data: BattleRollButton, store: Store, clock: Clock
+) -> None:
+    """A dice button on the battles screen (re-checked like ``/roll``: the presser plays one
+    of the battle's sides, or is a GM, and the battle is on the current list)."""
+    seat = await pressed_seat(query, store, callback_data.campaign)
+    if seat is None:
+        return
+    if not 1 <= callback_data.dice <= 2 or seat.campaign.turn != callback_data.turn:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    expression = DiceExpression(count=callback_data.dice, faces=6)
+    done = await roll_for_battle(
+        store, seat.campaign, seat.member, callback_data.battle, expression, clock.now()
+    )
+    if done.roll is None:
+        await query.answer(roll_reply(expression, done, callback_data.battle), show_alert=True)
+        return
+    log_roll(seat.campaign.id, done, callback_data.battle, seat.member.user_id, str(expression))
+    await query.answer()
+    if isinstance(query.message, Message):
+        await query.message.answer(roll_reply(expression, done, callback_data.battle))
+
+
 def build() -> Router:
     """This module's router (a new one per dispatcher)."""
     router = Router(name=__name__)
     router.message.register(show_battles, Command("battles"))
+    router.message.register(roll_in_private, Command("roll"))
     router.callback_query.register(press, ResultButton.filter())
+    router.callback_query.register(roll_pressed, BattleRollButton.filter())
     return router

@@ -82,3 +82,13 @@ class VerdictButton(CallbackData, prefix="pv"):
     outcome: str = ""
     winner: ButtonInt = -1
     dispute: ButtonInt = 0
+
+
+class BattleRollButton(CallbackData, prefix="rl"):
+    """Dice for battle ``battle`` of turn ``turn``, from its screen: ``dice`` six-sided dice."""
+
+    campaign: ButtonInt
+    turn: ButtonInt
+    phase: str = BATTLES_PHASE
+    battle: ButtonInt
+    dice: ButtonInt

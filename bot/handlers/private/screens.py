@@ -14,7 +14,13 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot import texts
-from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton, VerdictButton
+from bot.handlers.private.callbacks import (
+    BattleRollButton,
+    DeployButton,
+    OrdersButton,
+    ResultButton,
+    VerdictButton,
+)
 from bot.map_views import map_labels, side_views
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
@@ -907,6 +913,21 @@ def _result_button(
     ).pack()
 
 
+def roll_buttons(desk: BattleDesk, battle: Battle) -> list[InlineKeyboardButton]:
+    """Dice for a dispute at the table in this battle: one die or two, drawn by the bot and
+    sent to both sides' players (``/roll`` takes any dice)."""
+    campaign = desk.campaign
+    return [
+        _button(
+            _("🎲 {dice} · battle {id}").format(dice=f"{count}d6", id=battle.id),
+            BattleRollButton(
+                campaign=campaign.id, turn=campaign.turn, battle=battle.id, dice=count
+            ).pack(),
+        )
+        for count in (1, 2)
+    ]
+
+
 def battle_buttons(
     desk: BattleDesk, battle: Battle, side: str | None, is_gm: bool, names: Names
 ) -> list[list[InlineKeyboardButton]]:
@@ -976,8 +997,10 @@ def battles_screen(
     side: str | None,
     is_gm: bool,
     deadline: str | None = None,
+    dice: bool = True,
 ) -> tuple[str, Keyboard]:
-    """The person's battles this turn, each with its status and result buttons."""
+    """The person's battles this turn, each with its status and result buttons, and (``dice``:
+    once the list is public) buttons to roll dice for it."""
     campaign = desk.campaign
     lines = [
         _("«{title}», turn {turn}: your battles").format(title=campaign.title, turn=campaign.turn)
@@ -999,6 +1022,8 @@ def battles_screen(
             )
         )
         rows.extend(battle_buttons(desk, battle, side, is_gm, names))
+        if dice:
+            rows.append(roll_buttons(desk, battle))
     lines.append("")
     lines.append(policy_words(campaign))
     return "\n".join(lines), Keyboard(inline_keyboard=rows)

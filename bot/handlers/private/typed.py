@@ -12,6 +12,7 @@ from bot.handlers.private.base import seat_or_answer
 from bot.handlers.private.battles import typed_scores
 from bot.handlers.private.deployment import repeated_placement, typed_placement
 from bot.handlers.private.orders import typed_orders
+from bot.handlers.private.siege import typed_claim
 from bot.services.orders import Refusal
 from storage import Person, Phase, Store
 
@@ -24,7 +25,10 @@ async def no_prompt_waiting(message: Message, store: Store) -> bool:
 
 
 async def typed(message: Message, store: Store, clock: Clock, person: Person) -> None:
-    """Read the text as what the campaign's phase takes."""
+    """Read the text as what the campaign's phase takes (or a siege's typed reward claim once
+    its campaign is over)."""
+    if await typed_claim(message, store, person):
+        return
     seat = await seat_or_answer(message, store, person)
     if seat is None:
         return

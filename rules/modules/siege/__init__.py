@@ -19,12 +19,21 @@ from rules.modules.siege.module import SiegeModule, describe_rule
 from rules.modules.siege.orders import SiegeRule, assault, guard, play_card, steer
 from rules.modules.siege.plan import PlannedAssault, PlayedCard, SiegePlan
 from rules.modules.siege.resolve import AssaultOutcome, CardOutcome, SiegeReport
-from rules.modules.siege.rewards import ClaimCheck, ClaimProblem, ClaimProblemCode, check_claim
+from rules.modules.siege.rewards import (
+    CHOSEN_WITHOUT_VARIANTS,
+    ClaimCheck,
+    ClaimProblem,
+    ClaimProblemCode,
+    check_claim,
+    choices_to_make,
+    valid_choice,
+)
 from rules.modules.siege.settings import (
     DEFAULT_REWARDS,
     DEFAULT_WEATHER_STATES,
     CardText,
     RewardItem,
+    RewardVariant,
     SiegeSettings,
     TokenSpec,
     WeatherState,
@@ -32,6 +41,7 @@ from rules.modules.siege.settings import (
 from rules.modules.siege.state import NAME, SiegeState, Token, load
 
 __all__ = [
+    "CHOSEN_WITHOUT_VARIANTS",
     "DEFAULT_REWARDS",
     "DEFAULT_WEATHER_STATES",
     "NAME",
@@ -49,6 +59,7 @@ __all__ = [
     "PlannedAssault",
     "PlayedCard",
     "RewardItem",
+    "RewardVariant",
     "SiegeModule",
     "SiegePlan",
     "SiegeReport",
@@ -62,9 +73,11 @@ __all__ = [
     "apply_adjustment",
     "assault",
     "check_claim",
+    "choices_to_make",
     "describe_rule",
     "guard",
     "load",
     "play_card",
     "steer",
+    "valid_choice",
 ]

@@ -59,3 +59,29 @@ def check_claim(settings: SiegeSettings, vp: int, items: Sequence[str]) -> Claim
     if total > vp:
         problems.append(ClaimProblem(code=ClaimProblemCode.OVER_BUDGET, total=total, vp=vp))
     return ClaimCheck(total=total, problems=tuple(problems))
+
+
+CHOSEN_WITHOUT_VARIANTS = -1
+"""The GM's choice for an item with no variants listed (which abilities): made, as told."""
+
+
+def choices_to_make(settings: SiegeSettings, items: Sequence[str]) -> tuple[int, ...]:
+    """The places in a claim (indexes into ``items``) where the GM chooses after the claim."""
+    by_id = {item.id: item for item in settings.rewards}
+    return tuple(
+        index
+        for index, item in enumerate(items)
+        if (found := by_id.get(item)) is not None and found.chosen_by_gm
+    )
+
+
+def valid_choice(settings: SiegeSettings, items: Sequence[str], index: int, variant: int) -> bool:
+    """Whether ``variant`` (an index into the item's variants, or
+    :data:`CHOSEN_WITHOUT_VARIANTS` for an item that lists none) is a choice the GM may make
+    for place ``index`` of a claim of ``items``."""
+    if index not in choices_to_make(settings, items):
+        return False
+    item = next(found for found in settings.rewards if found.id == items[index])
+    if not item.variants:
+        return variant == CHOSEN_WITHOUT_VARIANTS
+    return 0 <= variant < len(item.variants)

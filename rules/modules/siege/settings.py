@@ -46,10 +46,25 @@ DEFAULT_WEATHER_STATES: tuple[WeatherState, ...] = (
 states are named after the wind rose's points, clockwise from North (state 0)."""
 
 WEATHER_STATES = 8
+MAX_REWARDS = 30
+"""The longest price list: the claim screen's buttons carry a digit per item."""
+
+
+class RewardVariant(BaseModel):
+    """One thing the GM may give for an item that says "or" (the curator's choice)."""
+
+    model_config = _MODEL
+
+    text: str = Field(min_length=1, max_length=200)
+    texts: dict[str, str] = Field(default_factory=dict)
 
 
 class RewardItem(BaseModel):
-    """An item of the reward price list: bought with siege VP when the campaign finishes."""
+    """An item of the reward price list: bought with siege VP when the campaign finishes.
+
+    ``variants``: what the GM chooses between after the claim (an item that says "or");
+    ``choice``: the GM chooses details the bot does not know (which abilities), with no
+    variants listed. Either way the claim names the item, never the variant (S8)."""
 
     model_config = _MODEL
 
@@ -57,10 +72,31 @@ class RewardItem(BaseModel):
     price: int = Field(ge=1, le=1000)
     text: str = Field(min_length=1, max_length=1000)
     texts: dict[str, str] = Field(default_factory=dict)
+    variants: tuple[RewardVariant, ...] = Field(default=(), max_length=8)
+    choice: bool = False
+
+    @property
+    def chosen_by_gm(self) -> bool:
+        """Whether the GM chooses something for this item after the claim."""
+        return self.choice or bool(self.variants)
 
 
-def _reward(item_id: str, price: int, english: str, russian: str) -> RewardItem:
-    return RewardItem(id=item_id, price=price, text=english, texts={"ru": russian})
+def _reward(
+    item_id: str,
+    price: int,
+    english: str,
+    russian: str,
+    variants: tuple[tuple[str, str], ...] = (),
+    choice: bool = False,
+) -> RewardItem:
+    return RewardItem(
+        id=item_id,
+        price=price,
+        text=english,
+        texts={"ru": russian},
+        variants=tuple(RewardVariant(text=en, texts={"ru": ru}) for en, ru in variants),
+        choice=choice,
+    )
 
 
 DEFAULT_REWARDS: tuple[RewardItem, ...] = (
@@ -75,6 +111,11 @@ DEFAULT_REWARDS: tuple[RewardItem, ...] = (
         2,
         "A simple cheque without history, or a pawn, or 3 units of energy (curator's choice).",
         "Простой чек без истории, или пешка, или 3 единицы энергии (по выбору куратора).",
+        (
+            ("A simple cheque without history", "Простой чек без истории"),
+            ("A pawn", "Пешка"),
+            ("3 units of energy", "3 единицы энергии"),
+        ),
     ),
     _reward("cheque_with_history", 3, "A simple cheque with history.", "Простой чек с историей."),
     _reward(
@@ -82,6 +123,7 @@ DEFAULT_REWARDS: tuple[RewardItem, ...] = (
         4,
         "A knight, or one ability dot on your character sheet (curator's choice).",
         "Конь или одна точка способности в ваш чарник (по выбору куратора).",
+        (("A knight", "Конь"), ("One ability dot", "Одна точка способности")),
     ),
     _reward("officer", 5, "A bishop (officer).", "Офицер."),
     _reward(
@@ -89,12 +131,14 @@ DEFAULT_REWARDS: tuple[RewardItem, ...] = (
         6,
         "Three ability dots on your character sheet (curator's choice).",
         "Три точки способностей в ваш чарник (по выбору куратора).",
+        choice=True,
     ),
     _reward(
         "cheque_with_need",
         7,
         "A cheque with a need, or one Attribute dot (curator's choice).",
         "Чек с нуждой или одна точка Атрибута в ваш чарник (по выбору куратора).",
+        (("A cheque with a need", "Чек с нуждой"), ("One Attribute dot", "Одна точка Атрибута")),
     ),
     _reward("rook", 8, "A rook.", "Ладья."),
     _reward(
@@ -102,6 +146,7 @@ DEFAULT_REWARDS: tuple[RewardItem, ...] = (
         9,
         "A new magic ability dot (curator's choice).",
         "Новая точка магической способности в чарник (по выбору куратора).",
+        choice=True,
     ),
     _reward("bankruptcy", 10, "A cheque with bankruptcy.", "Чек с банкротством."),
 )
@@ -157,7 +202,9 @@ class SiegeSettings(BaseModel):
     weather_control: tuple[SectorId, ...] | None = None
     roles: dict[SideId, tuple[Role, ...]] = Field(default_factory=dict)
     weather_states: tuple[WeatherState, ...] = DEFAULT_WEATHER_STATES
-    rewards: tuple[RewardItem, ...] = DEFAULT_REWARDS
+    rewards: tuple[RewardItem, ...] = Field(
+        default=DEFAULT_REWARDS, min_length=1, max_length=MAX_REWARDS
+    )
     cards: dict[str, CardText] = Field(default_factory=dict)
     tokens: tuple[TokenSpec, ...] = ()
 

@@ -89,7 +89,6 @@ _REASONS: dict[str, Callable[[], str]] = {
     "not_weather_control": lambda: _(
         "The weather is steered only from the weather-control sectors; {sector} is not one."
     ),
-    "steer_limit": lambda: _("The weather moves at most {limit} steps a turn."),
     "not_your_card": lambda: _("Only the side holding the occult token {token} plays its card."),
     "card_tapped": lambda: _("The card of {token} is tapped: it is ready again next turn."),
     "second_card_in_window": lambda: _(
@@ -110,6 +109,13 @@ def describe_siege_rejection(
             words[key] = _sector(campaign_map, words[key], language)
     if "window" in words:
         words["window"] = _window(words["window"])
+    if rule == "steer_limit":
+        limit = int(params.get("limit", 0))
+        return _(
+            "The weather moves at most {limit} step a turn.",
+            "The weather moves at most {limit} steps a turn.",
+            limit,
+        ).format(limit=limit)
     reason = _REASONS.get(rule)
     if reason is None:
         return _("This order is not part of this campaign's rules.")
@@ -176,7 +182,10 @@ def describe_siege_plan(
             lines.append(
                 _(
                     "🏰 {side} assaults {token} in {sector}: it is guarded, so {side} must win "
-                    "battle(s) {battles} in turn for it to fall."
+                    "battle {battles} for it to fall.",
+                    "🏰 {side} assaults {token} in {sector}: it is guarded, so {side} must win "
+                    "battles {battles} in turn for it to fall.",
+                    len(assault.guards),
                 ).format(side=who, token=token, sector=where, battles=battles)
             )
             for guard in assault.guards:
@@ -385,9 +394,11 @@ def describe_adjustment(
         )
     if adjustment.weather_steps and now_weather is not None:
         lines.append(
-            _("• weather {steps} step(s): now {weather}").format(
-                steps=f"{adjustment.weather_steps:+d}", weather=weather(now_weather)[0]
-            )
+            _(
+                "• weather {steps} step: now {weather}",
+                "• weather {steps} steps: now {weather}",
+                abs(adjustment.weather_steps),
+            ).format(steps=f"{adjustment.weather_steps:+d}", weather=weather(now_weather)[0])
         )
     if adjustment.reason:
         lines.append(_("Reason: {reason}").format(reason=adjustment.reason))

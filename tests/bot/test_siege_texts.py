@@ -7,9 +7,15 @@ from __future__ import annotations
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.siege_texts import describe_siege_plan, describe_siege_report
+from bot.siege_texts import (
+    describe_adjustment,
+    describe_siege_plan,
+    describe_siege_rejection,
+    describe_siege_report,
+)
 from rules import builtin_map
 from rules.modules.siege import SiegePlan, SiegeReport, SiegeState
+from rules.modules.siege.adjust import Adjustment
 
 PLANET = builtin_map("planet-5")
 SIDES = {"red": "Red", "blue": "Синие"}
@@ -77,8 +83,8 @@ EXPECTED = {
     "en": [
         "🌬 Weather in force: South-East.",
         "🃏 Синие plays the card of O1 before the battles.",
-        "🏰 Red assaults fortification F1 in 2 West: it is guarded, so Red must win battle(s) 2 "
-        "in turn for it to fall.",
+        "🏰 Red assaults fortification F1 in 2 West: it is guarded, so Red must win battle 2 "
+        "for it to fall.",
         "  Синие guards it from 1 Equator (battle 2).",
         "🏰 fortification F1 in 2 West fell to Red: +1 VP (the weather could move no further).",
         "🔮 Red took occult token O1 in 5 South Pole: it controls it now.",
@@ -91,7 +97,7 @@ EXPECTED = {
     "ru": [
         "🌬 Погода сейчас: South-East.",
         "🏰 Сторона «Red» штурмует укрепление F1 в секторе 2 «Запад». Цель под охраной: для "
-        "успеха штурма стороне «Red» нужно по очереди выиграть бои 2.",
+        "успеха штурма стороне «Red» нужно выиграть бой 2.",
         "  Охрана: сторона «Синие» из сектора 1 «Экватор» (бой 2).",
         "🏰 укрепление F1 в секторе 2 «Запад»: штурм стороны «Red» удался: +1 ПО (дальше "
         "погода сдвинуться не могла).",
@@ -112,3 +118,26 @@ def test_the_siege_list_and_summary_in_words(i18n: I18n, language: str) -> None:
         lines += describe_siege_report(REPORT, STATE, PLANET, SIDES, language, weather)
     for expected in EXPECTED[language]:
         assert expected in lines, (expected, lines)
+
+
+@pytest.mark.parametrize(
+    ("n", "limit_ru", "steps_ru"),
+    [
+        (1, "не больше чем на 1 шаг.", "• погода: −1 шаг, теперь Север"),
+        (3, "не больше чем на 3 шага.", "• погода: −3 шага, теперь Север"),
+        (5, "не больше чем на 5 шагов.", "• погода: −5 шагов, теперь Север"),
+    ],
+)
+def test_weather_steps_meet_their_noun_in_its_plural_form(
+    i18n: I18n, n: int, limit_ru: str, steps_ru: str
+) -> None:
+    planet = builtin_map("planet-5")
+    params: dict[str, str | int] = {"rule": "steer_limit", "limit": n}
+    adjustment = Adjustment(weather_steps=-n, reason="")
+    with i18n.context(), i18n.use_locale("ru"):
+        assert describe_siege_rejection(params, planet, "ru").endswith(limit_ru)
+        lines = describe_adjustment(adjustment, planet, {}, "ru", lambda _: ("Север", ""), 0)
+    assert steps_ru.replace("−", "-") in lines
+    with i18n.context(), i18n.use_locale("en"):
+        english = describe_siege_rejection(params, planet, "en")
+    assert english == f"The weather moves at most {n} step{'s' if n > 1 else ''} a turn."

@@ -43,7 +43,7 @@ GROUP_WORDS: dict[str, dict[str, str]] = {
         "chosen": "The starting weather is chosen: North-East.",
         "weather": "🌬 Weather in force: North-East.",
         "guarded": "🏰 Red Legion assaults fortification F2 in 2 West: it is guarded, so Red "
-        "Legion must win battle(s) 2, 3 in turn for it to fall.",
+        "Legion must win battles 2, 3 in turn for it to fall.",
         "guard": "  Синие guards it from 5 South Pole (battle 2).",
         "chain": "  Played only if the attacker of battle 2 wins it.",
         "fell": "🏰 fortification F2 in 2 West fell to Red Legion: +1 VP.",

@@ -12,7 +12,7 @@ from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
-from bot.handlers.group.guards import campaign_here, no_campaign_text
+from bot.handlers.group.guards import campaign_here, no_campaign_words
 from bot.services.dice import RollRefusal, roll_dice
 from rules.table import DiceExpressionError, DiceProblemCode, parse_dice
 from storage import Person, Store
@@ -43,7 +43,7 @@ async def roll(
     """A member rolls dice at the table; the values, their labels and the seed's SHA-256."""
     campaign = await campaign_here(store, message)
     if campaign is None:
-        await message.answer(no_campaign_text())
+        await message.answer(await no_campaign_words(store, message))
         return
     try:
         expression = parse_dice((command.args or "").strip())

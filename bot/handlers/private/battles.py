@@ -213,7 +213,7 @@ async def press(
     query: CallbackQuery, callback_data: ResultButton, store: Store, clock: Clock, bot: Bot
 ) -> None:
     """Report, confirm or dispute a result; re-checks who pressed and that the turn is on."""
-    seat = await pressed_seat(query, store, callback_data.campaign)
+    seat = await pressed_seat(query, store, clock, callback_data.campaign)
     if seat is None:
         return
     message_id = query.message.message_id if query.message is not None else None

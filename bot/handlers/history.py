@@ -119,8 +119,6 @@ async def list_screen(
             n,
         ).format(n=n)
     lines = [heading]
-    if pages > 1:
-        lines[0] += " " + _("page {page} of {pages}.").format(page=page + 1, pages=pages)
     language = get_i18n().current_locale
     rows: list[list[InlineKeyboardButton]] = []
     for campaign in shown:
@@ -129,6 +127,8 @@ async def list_screen(
         winner = None if entry.winner is None else names.get(entry.winner, entry.winner)
         lines.append("• " + entry_words(entry, winner, language))
         rows.append([_button(f"📜 {campaign.title[:40]}", campaign.id, SCREEN)])
+    if pages > 1:
+        lines.append(_("Page {page} of {pages}.").format(page=page + 1, pages=pages))
     lines.append(_("Tap a campaign for its turns, maps and summary."))
     paging: list[InlineKeyboardButton] = []
     if page > 0:

@@ -217,3 +217,16 @@ async def test_the_switcher_words_each_campaign_in_russian_with_battles_to_repor
     assert gm.text.count("You: GM.") == 2
     assert "3 sides have not confirmed yet (/status in the group)" in gm.text
     assert "2 sides have not confirmed yet (/status in the group)" in gm.text
+
+
+async def test_a_refusal_names_the_campaign_that_refused(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock)
+    await _both_in_orders(
+        table
+    )  # Carl plays Red's battles in Siege, gives Yarrick's orders in Raid
+    menu = screen(await table.say(202, "/campaigns"))
+    await table.tap(202, menu, "Siege")
+    refused = screen(await table.say(202, "reinforce 1"))
+    assert refused.text.startswith("«Siege»: Only your side's strategists give its orders")

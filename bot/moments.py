@@ -24,6 +24,10 @@ DATE_PATTERNS = {"ru": "EEE, d MMMM", "en": "EEE d MMM"}
 
 TIME_PATTERN = "HH:mm"
 
+DAY_PATTERNS = {"ru": "d MMMM y", "en": "d MMM y"}
+"""A day with its year, as each language writes it in a list of dates: «9 марта 2026 г.» is
+what CLDR's long form adds; the bare «9 марта 2026» reads as people write it."""
+
 ZONE_ABBREVIATIONS = {("ru", "Europe/Moscow"): "МСК", ("ru", "W-SU"): "МСК"}
 """Zones a language names by an abbreviation CLDR does not have: Russians write «12:00 МСК»."""
 
@@ -75,6 +79,12 @@ def format_wall(moment: datetime, zone: str, language: str) -> str:
     day = format_datetime(local, DATE_PATTERNS.get(language, "EEE d MMM"), locale=language)
     time = format_datetime(local, TIME_PATTERN, locale=language)
     return f"{day}, {time}"
+
+
+def format_day(moment: datetime, zone: str, language: str) -> str:
+    """ "9 Mar 2026" / «9 марта 2026»: the day of ``moment`` on the wall clock of ``zone``."""
+    local = moment.astimezone(ZoneInfo(zone))
+    return str(format_datetime(local, DAY_PATTERNS.get(language, "d MMM y"), locale=language))
 
 
 def format_moment(moment: datetime, zone: str, language: str) -> str:

@@ -10,7 +10,7 @@ from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
-from bot.handlers.group.guards import campaign_here, no_campaign_text
+from bot.handlers.group.guards import campaign_here, no_campaign_words
 from bot.handlers.private.base import seat_or_answer
 from bot.services.calendars import calendar_post
 from storage import CampaignStatus, Person, Store
@@ -28,7 +28,7 @@ async def calendar_command(message: Message, store: Store, clock: Clock, person:
     else:
         found = await campaign_here(store, message)
         if found is None:
-            await message.answer(no_campaign_text())
+            await message.answer(await no_campaign_words(store, message))
             return
         campaign = found
     if campaign.status is CampaignStatus.FINISHED:

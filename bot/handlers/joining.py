@@ -29,7 +29,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import ButtonInt, JoinPress, JoinVerdict
 from bot.clock import Clock
-from bot.handlers.group.guards import campaign_here, no_campaign_text
+from bot.handlers.group.guards import campaign_here, no_campaign_words
 from bot.i18n import language_of
 from bot.posts.group import colour_mark
 from bot.services import campaigns
@@ -82,7 +82,7 @@ async def join_command(
     """``/join`` in the group: note the request and give the link to the private chat."""
     campaign = await campaign_here(store, message)
     if campaign is None:
-        await message.answer(no_campaign_text())
+        await message.answer(await no_campaign_words(store, message))
         return
     refusal = await _request(store, clock, person, campaign)
     if refusal is not None:

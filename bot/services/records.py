@@ -12,11 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from bot.services.posting import group_post
 from rules import BattleResult, CampaignState, TurnReport
 from rules.battles import BattleStatus, battle_sides
-from storage import Campaign, Member, NewOutboxMessage, ResolutionRecord, Store
+from storage import (
+    Campaign,
+    CampaignStatus,
+    Member,
+    NewOutboxMessage,
+    Phase,
+    ResolutionRecord,
+    Store,
+)
 
 
 @dataclass(frozen=True)
@@ -175,6 +184,36 @@ async def campaign_record(store: Store, campaign: Campaign) -> CampaignRecord:
         winner=None if last is None else last.winner,
         reports=reports,
     )
+
+
+@dataclass(frozen=True)
+class ArchiveEntry:
+    """One campaign as a list of campaigns shows it: when it ran, how many turns were resolved,
+    who won (``ended`` is ``None`` while it runs)."""
+
+    campaign: Campaign
+    started: datetime
+    ended: datetime | None
+    turns: int
+    winner: str | None
+
+
+async def archive_entry(store: Store, campaign: Campaign) -> ArchiveEntry:
+    """The campaign's dates, resolved turns and winner. It started when its first turn began
+    (its creation, if it never got that far) and ended when it was finished (by the last
+    resolution, or by the GM)."""
+    history = [entry for entry in await store.phase_history(campaign.id) if entry.undone_at is None]
+    started = next(
+        (e.entered_at for e in history if e.turn == 1 and e.phase is Phase.ORDERS),
+        campaign.created_at,
+    )
+    ended = None
+    if campaign.status is CampaignStatus.FINISHED:
+        finished = [e.entered_at for e in history if e.phase is Phase.FINISHED]
+        ended = finished[-1] if finished else campaign.updated_at
+    resolutions = await current_resolutions(store, campaign)
+    winner = resolutions[-1].report.winner if resolutions else None
+    return ArchiveEntry(campaign, started, ended, len(resolutions), winner)
 
 
 def _add_held(held: dict[str, list[int]], now: Mapping[str, int]) -> None:

@@ -398,9 +398,10 @@ async def test_the_gm_ends_the_campaign_after_confirming(
     assert stored.status is CampaignStatus.DEPLOYMENT
     ended = await tap(telegram, table.anna, confirm, "Yes, end it now")
     assert ended is not None
-    assert ended.text == "«Siege of Vraks» is over."
+    assert ended.text == "«Siege of Vraks» is over and archived (/history)."
     assert await notices(store, campaign.id) == [
-        "GM Anna ended «Siege of Vraks». Thank you for playing!"
+        "GM Anna ended «Siege of Vraks»; it is in the archive now (/history). Thank you for "
+        "playing! A GM starts the next campaign with /newcampaign."
     ]
     stored = await store.campaign(campaign.id)
     assert stored is not None

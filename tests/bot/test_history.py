@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import io
 
-from aiogram.methods import AnswerCallbackQuery, SendMessage, SendPhoto
+import pytest
+from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, SendPhoto
 from aiogram.types import BufferedInputFile
 from aiogram.utils.i18n import I18n
 from PIL import Image
 
 from bot.app import build_dispatcher
 from bot.clock import ManualClock
-from bot.handlers.history import HistoryPress
+from bot.handlers.history import HistoryList, HistoryPress
 from bot.posts import PostContext, render
 from bot.services.campaigns import end_campaign
 from bot.services.records import Tally, campaign_record, sectors_held
 from rules import BattleResult, CampaignState
-from storage import Campaign, CampaignSettings, CampaignStatus, Store
+from storage import Campaign, CampaignSettings, CampaignStatus, NewCampaign, Store
 from tests.bot.telegram import FakeTelegram, Sent
 from tests.storage.campaign_script import (
     GM,
@@ -285,3 +286,100 @@ async def test_stats_counts_a_players_battles_over_the_groups_campaigns(
     )
     assert theirs is not None
     assert theirs.text.startswith("Player 302: the record")
+
+
+WORDS = {
+    "en": {
+        "heading": "This group's 9 campaigns, newest first:",
+        "newest": "• «Skirmish 11»: 23 Mar 2026 – 24 Mar 2026, 0 turns; no winner.",
+        "page1": "Page 1 of 2.",
+        "page2": "Page 2 of 2.",
+        "older": "Older ▶",
+        "newer": "◀ Newer",
+        "played": "• «Siege of Planet Five»: 6 Jan 2026 – 26 Jan 2026, 2 turns; no winner.",
+        "all": "◀ All campaigns",
+        "private": "Your 9 campaigns, newest first:",
+    },
+    "ru": {
+        "heading": "Кампании этой группы (9), сначала новые:",
+        "newest": "• «Skirmish 11»: 23 марта 2026 – 24 марта 2026, 0 ходов; без победителя.",
+        "page1": "Страница 1 из 2.",
+        "page2": "Страница 2 из 2.",
+        "older": "Более старые ▶",
+        "newer": "◀ Более новые",
+        "played": (
+            "• «Siege of Planet Five»: 6 января 2026 – 26 января 2026, 2 хода; без победителя."
+        ),
+        "all": "◀ Все кампании",
+        "private": "Ваши кампании (9), сначала новые:",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+async def test_history_pages_through_every_campaign_of_the_group_newest_first(
+    store: Store, i18n: I18n, language: str
+) -> None:
+    played, _ = await _played(store, 2)
+    assert await end_campaign(store, played, GM, at(3)) is not None
+    for week in range(4, 12):  # eight more, each ended by its GM in deployment
+        quick = await store.create_campaign(
+            NewCampaign(
+                chat_id=CHAT,
+                title=f"Skirmish {week}",
+                time_zone="Europe/Moscow",
+                created_by=GM,
+                creator_name="Game Master",
+            ),
+            at(week),
+        )
+        ended = await store.set_status(
+            quick.id, CampaignStatus.SETUP, CampaignStatus.FINISHED, GM, "ended", at(week, 24)
+        )
+        assert ended.applied
+    words = WORDS[language]
+    telegram = await _quiet(_table(store, ManualClock(at(12)), i18n))
+    gm = telegram.user(GM, "Game Master", language)
+    first = await telegram.feed(telegram.message(gm, CHAT, "/history"))
+    assert first is not None
+    lines = first.text.splitlines()
+    assert lines[0] == words["heading"]
+    assert lines[1] == words["newest"]
+    assert words["page1"] in lines
+    assert [text for text, _ in first.buttons()] == [
+        *(f"📜 Skirmish {week}" for week in (11, 10, 9, 8, 7)),
+        words["older"],
+    ]
+    await telegram.feed(telegram.press(gm, first, _data(first, words["older"])))
+    [second] = [s for s in telegram.take() if isinstance(s.method, EditMessageText)]
+    assert words["page2"] in second.text.splitlines()
+    assert second.text.splitlines()[-3] == words["played"]
+    assert [text for text, _ in second.buttons()] == [
+        *(f"📜 Skirmish {week}" for week in (6, 5, 4)),
+        "📜 Siege of Planet Five",
+        words["newer"],
+    ]
+    await telegram.feed(telegram.press(gm, second, _data(second, "Siege of Planet Five")))
+    [turns] = [s for s in telegram.take() if isinstance(s.method, EditMessageText)]
+    labels = [text for text, _ in turns.buttons()]
+    assert labels[-1] == words["all"]
+    assert HistoryPress(c=played.id, t=-2).pack() in [data for _, data in turns.buttons()]
+    await telegram.feed(telegram.press(gm, turns, _data(turns, words["all"])))
+    [back] = [s for s in telegram.take() if isinstance(s.method, EditMessageText)]
+    assert back.text == second.text
+    # In private, the GM's own campaigns: the same nine.
+    mine = await telegram.feed(telegram.message(gm, GM, "/history"))
+    assert mine is not None
+    assert mine.text.splitlines()[0] == words["private"]
+    # A page that is not there shows the last one; another chat's list is its own.
+    await telegram.feed(telegram.forged_press(gm, CHAT, HistoryList(p=99).pack()))
+    [last] = [s for s in telegram.take() if isinstance(s.method, EditMessageText)]
+    assert words["page2"] in last.text.splitlines()
+    await telegram.feed(telegram.forged_press(gm, OTHER_CHAT, HistoryList(p=0).pack()))
+    refused = telegram.take()
+    assert not [s for s in refused if isinstance(s.method, EditMessageText)]
+
+
+def _data(sent: Sent, label: str) -> str:
+    [found] = [data for text, data in sent.buttons() if label in text]
+    return found

@@ -479,14 +479,14 @@ async def test_a_finished_campaign_answers_every_old_button_and_command(
             assert len(answers(sent)) == 1, data
             assert answers(sent)[0].show_alert, (data, answers(sent)[0].text)
         for text, speaker, where, reply in (
-            ("/orders", RITA, RITA, "You are not in a campaign yet."),
-            ("attack blue in 1", RITA, RITA, "You are not in a campaign yet."),
-            ("/battles", TOM, TOM, "You are not in a campaign yet."),
+            ("/orders", RITA, RITA, "You are in no running campaign now; your finished ones"),
+            ("attack blue in 1", RITA, RITA, "You are in no running campaign now;"),
+            ("/battles", TOM, TOM, "You are in no running campaign now;"),
             (f"/start join-{table.campaign.id}", NINA, NINA, "That campaign is over"),
-            ("/status", NINA, table.group.id, "There is no campaign in this chat yet."),
-            ("/gm", GM, table.group.id, "There is no campaign in this chat yet."),
-            ("/advance", GM, table.group.id, "There is no campaign in this chat yet."),
-            ("/join", NINA, table.group.id, "There is no campaign in this chat yet."),
+            ("/status", NINA, table.group.id, "is over and archived (/history shows it"),
+            ("/gm", GM, table.group.id, "is over and archived"),
+            ("/advance", GM, table.group.id, "is over and archived"),
+            ("/join", NINA, table.group.id, "A GM starts the next one with /newcampaign."),
         ):
             sent = await table.send(speaker, table.telegram.chats[where], text)
             assert reply in _replies(sent, where)[-1].text, (text, sent)

@@ -45,7 +45,7 @@ from bot.handlers.group.clock import ClockConfirm, ClockPress
 from bot.handlers.group.gm import GmPress, GroupLanguage
 from bot.handlers.group.reopen import ReopenPress
 from bot.handlers.group.setup import SetupPress
-from bot.handlers.history import HistoryPress
+from bot.handlers.history import HistoryList, HistoryPress
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import (
     BattleRollButton,
@@ -185,6 +185,12 @@ CALLBACKS: dict[str, Rule] = {
         frozenset({NINA, FRED, OTTO}),
         "a member browses their own campaign's resolved turns, with their own side's orders; "
         "in the group the buttons show what the group was shown",
+    ),
+    HistoryList.__prefix__: Rule(
+        "private",
+        frozenset(),
+        "a page of the list of campaigns the chat may browse: the presser's own in private, the "
+        "group's in the group; dates, turns and winners only, nothing secret",
     ),
     LanguageChoice.__prefix__: Rule(
         "private",
@@ -492,6 +498,7 @@ async def _forged(table: HostileTable) -> list[str]:
         for a, v in (("list", ""), ("vac", str(RITA)), ("fill", "1"), ("give", f"1.{NINA}"))
     ]
     forged += [HistoryPress(c=c, t=t).pack() for t in (-2, -1, 0, 1, max(turn - 1, 1))]
+    forged += [HistoryList(p=p).pack() for p in (-1, 0, 1, 2**53)]
     assert phase  # the buttons above are for the phase Siege is in
     return forged
 

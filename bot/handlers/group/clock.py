@@ -29,7 +29,7 @@ from bot.handlers.group.guards import (
     button_belongs,
     campaign_here,
     gm_member,
-    no_campaign_text,
+    no_campaign_words,
     not_gm_text,
     pressed_campaign,
     stale_text,
@@ -279,7 +279,7 @@ def confirmed_text(confirmation: timekeeping.Confirmation, max_hours: int) -> st
 async def _gm_campaign(message: Message, store: Store) -> Campaign | None:
     campaign = await campaign_here(store, message)
     if campaign is None or message.from_user is None:
-        await message.answer(no_campaign_text())
+        await message.answer(await no_campaign_words(store, message))
         return None
     if await gm_member(store, campaign, message.from_user.id) is None:
         await message.answer(not_gm_text())

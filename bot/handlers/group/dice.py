@@ -14,7 +14,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
 from bot.dice_texts import dice_problem, roll_reply, split_battle
-from bot.handlers.group.guards import campaign_here, no_campaign_text
+from bot.handlers.group.guards import campaign_here, no_campaign_words
 from bot.services.battle_rolls import roll_for_battle
 from bot.services.dice import RollDone, roll_dice
 from rules.table import DiceExpression, DiceExpressionError, parse_dice
@@ -46,7 +46,7 @@ async def roll(
     seed's SHA-256."""
     campaign = await campaign_here(store, message)
     if campaign is None:
-        await message.answer(no_campaign_text())
+        await message.answer(await no_campaign_words(store, message))
         return
     dice, battle = split_battle(command.args or "")
     try:

@@ -27,7 +27,7 @@ from bot.handlers.group.guards import (
     ask,
     campaign_here,
     gm_member,
-    no_campaign_text,
+    no_campaign_words,
     not_gm_text,
     pressed_campaign,
     whole_number,
@@ -155,7 +155,7 @@ async def open_panel(message: Message, store: Store, person: Person, i18n: I18n)
     campaign only); the group is told where it went."""
     campaign = await campaign_here(store, message)
     if campaign is None:
-        await message.answer(no_campaign_text())
+        await message.answer(await no_campaign_words(store, message))
         return
     if await gm_member(store, campaign, person.user_id) is None:
         await message.answer(not_gm_text())
@@ -1094,9 +1094,10 @@ async def _undo(ctx: GmContext, value: str) -> None:
 async def _end_confirm(ctx: GmContext, value: str) -> None:
     rows = [[_button(_("Yes, end it now"), ctx.campaign, "end!")], _back(ctx.campaign)]
     await ctx.show(
-        _("End «{title}» now? It cannot be resumed; the group can start a new campaign.").format(
-            title=ctx.campaign.title
-        ),
+        _(
+            "End «{title}» now? It cannot be resumed: it goes to the group's archive (/history), "
+            "its summary is posted, and the group can start a new campaign with /newcampaign."
+        ).format(title=ctx.campaign.title),
         rows,
     )
 
@@ -1112,15 +1113,18 @@ async def _end(ctx: GmContext, value: str) -> None:
         return
 
     def notice() -> str:
-        return _("GM {gm} ended «{title}». Thank you for playing!").format(
-            gm=ctx.person.display_name, title=ctx.campaign.title
-        )
+        return _(
+            "GM {gm} ended «{title}»; it is in the archive now (/history). Thank you for "
+            "playing! A GM starts the next campaign with /newcampaign."
+        ).format(gm=ctx.person.display_name, title=ctx.campaign.title)
 
     with ctx.i18n.use_locale(ended.language):
         told = notice()
     await ctx.store.enqueue(campaigns.group_notice(ended, told, ctx.clock.now()), ctx.clock.now())
     await ctx.query.answer(notice())
-    await ctx.message.edit_text(_("«{title}» is over.").format(title=ctx.campaign.title))
+    await ctx.message.edit_text(
+        _("«{title}» is over and archived (/history).").format(title=ctx.campaign.title)
+    )
 
 
 # ---- the group's language ----
@@ -1130,7 +1134,7 @@ async def group_language(message: Message, store: Store, person: Person) -> None
     """``/lang`` in the group: the campaign's language for its posts (GMs only)."""
     campaign = await campaign_here(store, message)
     if campaign is None:
-        await message.answer(no_campaign_text())
+        await message.answer(await no_campaign_words(store, message))
         return
     if await gm_member(store, campaign, person.user_id) is None:
         await message.answer(

@@ -10,7 +10,7 @@ from aiogram.types import CallbackQuery, ForceReply, Message, MessageEntity, Use
 from aiogram.utils.i18n import gettext as _
 
 from bot.middlewares import display_name
-from storage import Campaign, Member, Phase, Store
+from storage import Campaign, CampaignStatus, Member, Phase, Store
 
 
 def thread_of(message: Message) -> int:
@@ -43,6 +43,23 @@ def whole_number(text: str, max_digits: int = 15) -> int | None:
 def no_campaign_text() -> str:
     """What to say when a group has no campaign."""
     return _("There is no campaign in this chat yet. A GM starts one with /newcampaign.")
+
+
+async def no_campaign_words(store: Store, message: Message) -> str:
+    """What to say when the chat (topic) of ``message`` runs no campaign: that it has none
+    yet, or that its last one is over, where to browse it, and how to start the next."""
+    thread = thread_of(message)
+    finished = [
+        c
+        for c in await store.campaigns_in_chat(message.chat.id)
+        if c.thread_id == thread and c.status is CampaignStatus.FINISHED
+    ]
+    if not finished:
+        return no_campaign_text()
+    return _(
+        "No campaign is running here: «{title}» is over and archived (/history shows it and "
+        "the campaigns before it). A GM starts the next one with /newcampaign."
+    ).format(title=finished[-1].title)
 
 
 def not_gm_text() -> str:

@@ -9,7 +9,7 @@ from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboar
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
-from bot.handlers.group.guards import campaign_here, no_campaign_text
+from bot.handlers.group.guards import campaign_here, no_campaign_words
 from bot.handlers.group.setup import map_label, policy_label, rules_label, schedule_label
 from bot.map_views import turn_map
 from bot.moments import format_moment, zone_label
@@ -27,7 +27,7 @@ async def show_status(message: Message, command: CommandObject, store: Store, cl
     (readiness only, never orders)."""
     campaign = await campaign_here(store, message)
     if campaign is None:
-        await message.answer(no_campaign_text())
+        await message.answer(await no_campaign_words(store, message))
         return
     deadline = await deadline_line(store, campaign, campaign.language, clock.now())
     if command.args:
@@ -56,7 +56,7 @@ async def show_map(message: Message, store: Store, maps: MapDrawer) -> None:
     """``/map``: the map as it stood at the start of the current turn."""
     campaign = await campaign_here(store, message)
     if campaign is None:
-        await message.answer(no_campaign_text())
+        await message.answer(await no_campaign_words(store, message))
         return
     state = await store.turn_start(campaign.id, campaign.turn) if campaign.turn >= 1 else None
     if state is None:
@@ -81,7 +81,7 @@ async def show_battles(message: Message, store: Store, clock: Clock) -> None:
     orders close on Thursday)."""
     campaign = await campaign_here(store, message)
     if campaign is None:
-        await message.answer(no_campaign_text())
+        await message.answer(await no_campaign_words(store, message))
         return
     public_at = await campaigns.battle_list_public_at(store, campaign, clock.now())
     if public_at is not None:
@@ -114,7 +114,7 @@ async def show_rules(message: Message, store: Store) -> None:
     """``/rules``: the campaign's settings and numbers in short."""
     campaign = await campaign_here(store, message)
     if campaign is None:
-        await message.answer(no_campaign_text())
+        await message.answer(await no_campaign_words(store, message))
         return
     ruleset = game_for(campaign).ruleset
     lines = [

@@ -13,23 +13,48 @@ from aiogram.utils.i18n import gettext as _
 from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.message_limits import shorten, split_text
-from bot.services.orders import CampaignPick, Refusal, Seat, pick_campaign, seat_in
-from storage import CampaignStatus, Person, Store
+from bot.services.orders import (
+    CampaignPick,
+    Refusal,
+    Seat,
+    is_active,
+    pick_campaign,
+    seat_in,
+)
+from storage import CampaignStatus, Membership, Person, Store
 
 
 async def seat_or_answer(message: Message, store: Store, person: Person) -> Seat | None:
     """The person's current campaign; if there is none or several, say so and return None."""
     pick = await pick_campaign(store, person)
-    if pick.seat is None:
+    if pick.seat is None and not pick.choices:
+        await message.answer(no_campaign_words(await store.memberships(person.user_id)))
+    elif pick.seat is None:
         await message.answer(no_seat_words(pick))
     return pick.seat
 
 
+def no_campaign_words(memberships: list[Membership]) -> str:
+    """What a person in no running campaign hears: how to join one (and where the finished
+    ones they played are)."""
+    if any(not is_active(m.campaign) for m in memberships):
+        return _(
+            "You are in no running campaign now; your finished ones are in /history. Join the "
+            "next one from its group chat with /join."
+        )
+    return _(
+        "You are not in a campaign yet. Join one from its group chat with /join, then come "
+        "back here."
+    )
+
+
 async def pressed_seat(
-    query: CallbackQuery, store: Store, campaign_id: int, button_side: str = ""
+    query: CallbackQuery, store: Store, clock: Clock, campaign_id: int, button_side: str = ""
 ) -> Seat | None:
     """The presser's seat in the campaign a button names, or ``None`` with the press answered:
-    they are not in it, the button is on another side's screen, or the GM ended the campaign."""
+    they are not in it, the button is on another side's screen, or the GM ended the campaign.
+    A button acts on its own campaign; when that is not the person's current one, it becomes
+    current (:func:`follow_button`), so what they type next goes where they just pressed."""
     seat = await seat_in(store, query.from_user.id, campaign_id)
     if seat is None:
         await query.answer(screens.refusal_words(Refusal.NOT_MEMBER, None), show_alert=True)
@@ -38,7 +63,29 @@ async def pressed_seat(
     if refusal is not None:
         await query.answer(refusal, show_alert=True)
         return None
+    await follow_button(query, store, clock, seat)
     return seat
+
+
+async def follow_button(query: CallbackQuery, store: Store, clock: Clock, seat: Seat) -> None:
+    """Make the pressed button's campaign the person's current one, and say so in the chat, when
+    they play in several running campaigns and another one was current (or none was chosen)."""
+    person = await store.person(query.from_user.id)
+    if person is None or person.current_campaign_id == seat.campaign.id:
+        return
+    running = [m for m in await store.memberships(person.user_id) if is_active(m.campaign)]
+    if len(running) < 2 or query.message is None:
+        return
+    await store.set_current_campaign(person.user_id, seat.campaign.id, clock.now())
+    if query.bot is not None:
+        await query.bot.send_message(
+            query.message.chat.id,
+            _(
+                "That button is from «{title}», so it acted there, and «{title}» is your "
+                "current campaign now: /orders, /battles and typed orders go to it. /campaigns "
+                "switches back."
+            ).format(title=seat.campaign.title),
+        )
 
 
 def foreign_button(seat: Seat, button_side: str) -> bool:

@@ -224,7 +224,7 @@ async def press(
     query: CallbackQuery, callback_data: ResultButton, store: Store, clock: Clock, bot: Bot
 ) -> None:
     """Report, confirm or dispute a result; re-checks who pressed and that the turn is on."""
-    seat = await pressed_seat(query, store, callback_data.campaign)
+    seat = await pressed_seat(query, store, clock, callback_data.campaign)
     if seat is None:
         return
     message_id = query.message.message_id if query.message is not None else None
@@ -409,7 +409,7 @@ async def roll_pressed(
 ) -> None:
     """A dice button on the battles screen (re-checked like ``/roll``: the presser plays one
     of the battle's sides, or is a GM, and the battle is on the current list)."""
-    seat = await pressed_seat(query, store, callback_data.campaign)
+    seat = await pressed_seat(query, store, clock, callback_data.campaign)
     if seat is None:
         return
     if not 1 <= callback_data.dice <= 2 or seat.campaign.turn != callback_data.turn:

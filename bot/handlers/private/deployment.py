@@ -159,7 +159,7 @@ async def press(
     query: CallbackQuery, callback_data: DeployButton, store: Store, clock: Clock, bot: Bot
 ) -> None:
     """+ / - / Confirm on the deployment screen."""
-    seat = await pressed_seat(query, store, callback_data.campaign, callback_data.side)
+    seat = await pressed_seat(query, store, clock, callback_data.campaign, callback_data.side)
     if seat is None:
         return
     if not seat.gives_orders:

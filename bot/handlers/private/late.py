@@ -24,7 +24,7 @@ async def late_pressed(
 ) -> None:
     """Play or take back a late card: re-checks the presser gives their side's orders and the
     window is still open for that turn."""
-    seat = await pressed_seat(query, store, callback_data.c)
+    seat = await pressed_seat(query, store, clock, callback_data.c)
     if seat is None:
         return
     if not seat.gives_orders or seat.side is None:

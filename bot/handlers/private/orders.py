@@ -195,7 +195,7 @@ async def press(
     maps: MapDrawer,
 ) -> None:
     """Any button of the orders screen; re-checks who pressed and that the turn is still on."""
-    seat = await pressed_seat(query, store, callback_data.campaign, callback_data.side)
+    seat = await pressed_seat(query, store, clock, callback_data.campaign, callback_data.side)
     if seat is None:
         return
     campaign = seat.campaign
@@ -442,8 +442,8 @@ async def send_side_map(bot: Bot, store: Store, maps: MapDrawer, chat_id: int, d
         desk.campaign, desk.game.map, desk.state, sides, (desk.side, desk.orders)
     )
     png = await maps.draw(view)
-    caption = _("Secret: your side's orders for turn {turn}, as now recorded.").format(
-        turn=desk.turn
+    caption = _("«{title}», secret: your side's orders for turn {turn}, as now recorded.").format(
+        title=desk.campaign.title, turn=desk.turn
     )
     await bot.send_photo(chat_id, BufferedInputFile(png, "orders.png"), caption=caption)
 

@@ -13,7 +13,7 @@ from bot.handlers.private.battles import typed_scores
 from bot.handlers.private.deployment import repeated_placement, typed_placement
 from bot.handlers.private.orders import typed_orders
 from bot.handlers.private.siege import typed_claim
-from bot.services.orders import Refusal
+from bot.services.orders import Refusal, Seat
 from storage import Person, Phase, Store
 
 
@@ -41,15 +41,21 @@ async def typed(message: Message, store: Store, clock: Clock, person: Person) ->
             await typed_placement(message, store, clock, seat)
         case Phase.ORDERS:
             if seat.side is None:
-                await message.answer(screens.refusal_words(Refusal.NO_SIDE, seat.campaign))
+                await message.answer(_titled(seat, Refusal.NO_SIDE))
             elif not seat.gives_orders:
-                await message.answer(screens.refusal_words(Refusal.NOT_STRATEGIST, seat.campaign))
+                await message.answer(_titled(seat, Refusal.NOT_STRATEGIST))
             else:
                 await typed_orders(message, store, clock, person, seat)
         case Phase.BATTLES | Phase.RESOLUTION if await typed_scores(message, store, clock, seat):
             return
         case _:
             await message.answer(screens.refusal_words(Refusal.WRONG_PHASE, seat.campaign))
+
+
+def _titled(seat: Seat, refusal: Refusal) -> str:
+    """A refusal that does not name its campaign, after the campaign's title (a person in
+    several campaigns sees which one refused)."""
+    return f"«{seat.campaign.title}»: {screens.refusal_words(refusal, seat.campaign)}"
 
 
 def build() -> Router:

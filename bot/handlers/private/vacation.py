@@ -217,7 +217,7 @@ async def pressed(
 ) -> None:
     """A vacation button: it acts on the presser's own absences in the campaign it names."""
     data = callback_data
-    seat = await pressed_seat(query, store, data.c)
+    seat = await pressed_seat(query, store, clock, data.c)
     if seat is None:
         return
     if seat.side is None:

@@ -27,7 +27,7 @@ async def press(
     query: CallbackQuery, callback_data: VerdictButton, store: Store, clock: Clock, bot: Bot
 ) -> None:
     """A decision button: show the choices, every outcome, or set the result (GMs only)."""
-    seat = await pressed_seat(query, store, callback_data.campaign)
+    seat = await pressed_seat(query, store, clock, callback_data.campaign)
     if seat is None:
         return
     if not seat.is_gm:

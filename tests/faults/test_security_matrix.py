@@ -286,6 +286,12 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("wc", "1"),
                 ("ask", "cards"),
                 ("ask", "rewards"),
+                ("go", "contact"),
+                ("ct", "on"),
+                ("cdl", "1"),
+                ("cdo", "1"),
+                ("ctr", "+"),
+                ("cvp", "+"),
             )
         ]
         group += [

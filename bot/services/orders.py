@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from bot.services import contact_orders
 from bot.services.campaigns import battle_list_public_at, board_refresh
 from bot.services.posting import group_post
 from bot.services.turns import game_for
@@ -38,6 +39,7 @@ from rules import (
     Rejection,
     SectorOptions,
     SideOrders,
+    accept_orders,
     battle_sides,
     check_deployment,
     enter_order,
@@ -323,7 +325,11 @@ def apply_lines(
     outcomes: list[LineOutcome] = []
     for line in lines:
         attempt, rejection = orders, None
-        for order in line:
+        for given in line:
+            order = given
+            if isinstance(order, ModuleOrder) and contact_orders.kind_of(order) is not None:
+                order = contact_orders.at_the_end(order, attempt)
+                attempt = contact_orders.replacing_retreat(attempt, order)
             attempt, rejection = enter_order(game, state, side, attempt, order)
             if rejection is not None:
                 break
@@ -417,6 +423,42 @@ async def drop_module_order(
         del extra[index]
         orders = desk.orders.model_copy(update={"extra": tuple(extra)})
         written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
+        if written is None:
+            continue
+        after, notices = written
+        if after is None:
+            return EntryResult(refusal=Refusal.WRONG_PHASE)
+        return EntryResult(desk=after, changed=True, notices=notices)
+    return EntryResult(refusal=Refusal.BUSY)
+
+
+async def rewrite_orders(
+    store: Store,
+    seat: Seat,
+    change: Callable[[Desk], SideOrders | None],
+    now: datetime,
+    expected_turn: int | None = None,
+) -> EntryResult:
+    """Replace the side's set by ``change(desk)`` (contact's list moved up or down, a group
+    taken back), if the rules accept the whole new set; saved as a draft like
+    :func:`enter_orders`. ``change`` returning ``None`` (the button no longer fits) changes
+    nothing; a set the rules refuse changes nothing and names the first rejection."""
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    if refused is not None:
+        return refused
+    for _attempt in range(SAVE_ATTEMPTS):
+        opened = await open_desk(store, Seat(campaign, seat.member))
+        if opened.desk is None:
+            return EntryResult(refusal=opened.refusal)
+        desk = opened.desk
+        orders = change(desk)
+        if orders is None or orders == desk.orders:
+            return EntryResult(desk=desk)
+        accepted, rejections = accept_orders(desk.game, desk.state, desk.side, orders)
+        if rejections:
+            return EntryResult(desk=desk, lines=(LineOutcome((), rejections[0]),))
+        written = await _save_desk(store, seat, desk, accepted, False, f"orders:{desk.side}", now)
         if written is None:
             continue
         after, notices = written

@@ -377,6 +377,16 @@ async def _forged(table: HostileTable) -> list[str]:
             ("ss", -1),
             ("sc", 0),
             ("sx", 0),
+            ("ct", -1),
+            ("cu", 0),
+            ("cd", 0),
+            ("cx", 0),
+            ("cy", -1),
+            ("tp", -1),
+            ("tq", -1),
+            ("tg", 1),
+            ("cr", -1),
+            ("cg", -1),
         )
     ]
     forged += [

@@ -561,6 +561,8 @@ def describe_report(
         lines.append(_("{side} has no armies left and is out.").format(side=name(side, side)))
     if report.winner is not None:
         lines.append(_("{side} wins the campaign!").format(side=name(report.winner, report.winner)))
+    elif report.game_over and report.victory == "contact_vp_shared":
+        lines.append(_("The campaign ends in a shared victory on victory points."))
     elif report.game_over:
         lines.append(_("No side has armies left: the campaign ends without a winner."))
     return lines
@@ -624,6 +626,8 @@ def brief_report(
     if report.winner is not None:
         winner = sides.get(report.winner, report.winner)
         lines.append(_("{side} wins the campaign!").format(side=winner))
+    elif report.game_over and report.victory == "contact_vp_shared":
+        lines.append(_("The campaign ends in a shared victory on victory points."))
     elif report.game_over:
         lines.append(_("No side has armies left: the campaign ends without a winner."))
     return lines

@@ -319,9 +319,11 @@ def describe_contact_chain(
     if chain.level:
         lines.append(
             "  "
-            + _("Every defender in this chain reads its FOC row for {level} more armies.").format(
-                level=chain.level
-            )
+            + _(
+                "Every defender in this chain reads its FOC row for {level} more army.",
+                "Every defender in this chain reads its FOC row for {level} more armies.",
+                chain.level,
+            ).format(level=chain.level)
         )
     for number, (attacker, battle) in enumerate(
         zip(chain.attackers, chain.battles, strict=False), start=1

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from pydantic import JsonValue
+
 from bot.services import contact_orders
 from bot.services.campaigns import battle_list_public_at, board_refresh
 from bot.services.posting import group_post
@@ -990,6 +992,16 @@ def _fighting_side(seat: Seat, battle: Battle) -> SideId | None:
     return seat.side if seat.side in battle.participants() else None
 
 
+def _module_data_problem(campaign: Campaign, battle: Battle, result: BattleResult) -> bool:
+    """Whether a rule module refuses the data a result carries for it (or is not enabled)."""
+    game = game_for(campaign)
+    for name, data in result.modules.items():
+        module = game.module(name)
+        if module is None or module.check_result(battle, data) is not None:
+            return True
+    return False
+
+
 async def report_result(
     store: Store,
     seat: Seat,
@@ -998,8 +1010,10 @@ async def report_result(
     outcome: Outcome,
     winner: SideId | None,
     now: datetime,
+    modules: Mapping[str, JsonValue] | None = None,
 ) -> ResultWrite:
-    """A participant (or the GM) reports how a battle ended (RULES.md 3.4).
+    """A participant (or the GM) reports how a battle ended (RULES.md 3.4), with rule modules'
+    data (contact: ``{"contact": {"warlord_slain": [side]}}``), which the rules check.
 
     The first report stands unless the other side disputes it by the deadline; the other side
     reporting the same result confirms it, and a different one disputes it (the GMs decide).
@@ -1012,7 +1026,11 @@ async def report_result(
         winner is not None and winner not in battle.participants()
     ):
         return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle)
-    result = BattleResult(battle=battle.id, outcome=outcome, winner=winner)
+    result = BattleResult(
+        battle=battle.id, outcome=outcome, winner=winner, modules=dict(modules or {})
+    )
+    if _module_data_problem(campaign, battle, result):
+        return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle)
     report, reporter, disputer = await _current_report(store, campaign, battle)
     side = _fighting_side(seat, battle)
     if report is not None and report.override is not None:

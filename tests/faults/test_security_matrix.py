@@ -404,6 +404,7 @@ async def _forged(table: HostileTable) -> list[str]:
             ("dis", "c"),
             *(("out", code) for code in OUTCOME_CODES),
             *(("win", code) for code in OUTCOME_CODES),
+            ("wl", "c.1"),
         )
     ]
     forged += [CampaignButton(campaign=c).pack()]

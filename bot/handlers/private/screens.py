@@ -182,7 +182,7 @@ def refusal_words(
             return _("There is no such battle on this turn's list (/battles shows them).")
         case Refusal.NOT_PLAYABLE:
             return _(
-                "This battle of a siege chain is not fought now: it waits for the battle "
+                "This battle of a chain is not fought now: it waits for the battle "
                 "before it, or that battle did not go its way (/battles shows which)."
             )
         case Refusal.NO_REPORT:
@@ -1047,11 +1047,11 @@ def report_status(
     disputed, or is still to answer (a report stands unless disputed by ``deadline``)."""
     if report is not None and report.override is not None:
         return _("Result (GM's decision, final): {result}").format(
-            result=result_words(report.override.outcome, report.override.winner, names)
+            result=full_result_words(report.override, names)
         )
     if report is None or report.reported is None:
         return _("Result: not reported yet.")
-    result = result_words(report.reported.outcome, report.reported.winner, names)
+    result = full_result_words(report.reported, names)
     if report.disputed and report.counter is not None:
         return _(
             "Result DISPUTED. Report of {reporter}: {result}. Account of {disputer}: {counter}. "
@@ -1060,7 +1060,7 @@ def report_status(
             reporter=side_words(reporter, names),
             result=result,
             disputer=side_words(disputer, names),
-            counter=result_words(report.counter.outcome, report.counter.winner, names),
+            counter=full_result_words(report.counter, names),
         )
     if report.confirmed_by is not None:
         return _("Result: {result} (confirmed by both sides).").format(result=result)
@@ -1073,6 +1073,25 @@ def report_status(
     return _(
         "Result: {result}, reported by {reporter}; it stands unless disputed by {deadline}."
     ).format(result=result, reporter=side_words(reporter, names), deadline=deadline)
+
+
+def slain_warlords(result: BattleResult) -> list[str]:
+    """The sides whose warlord a result says was slain (contact's ``warlord_slain``)."""
+    data = result.modules.get(CONTACT)
+    slain = data.get("warlord_slain") if isinstance(data, dict) else None
+    return [str(side) for side in slain] if isinstance(slain, list) else []
+
+
+def full_result_words(result: BattleResult, names: Names) -> str:
+    """A result in words with the warlords slain in it: "Red: solid victory; warlord slain:
+    Blue"."""
+    words = result_words(result.outcome, result.winner, names)
+    slain = slain_warlords(result)
+    if not slain:
+        return words
+    return _("{result}; warlord slain: {sides}").format(
+        result=words, sides=", ".join(names.get(side, side) for side in slain)
+    )
 
 
 def result_words(outcome: Outcome, winner: str | None, names: Names) -> str:
@@ -1166,9 +1185,10 @@ def chain_status(desk: BattleDesk, battle: Battle) -> list[str]:
     known = desk.status.get(battle.id)
     if known is None or known.status is BattleStatus.PLAYABLE:
         return []
+    before = battle.after if battle.after is not None else battle.defender_from
     if known.status is BattleStatus.WAITING:
-        return [_("⏳ It waits for the result of battle {after}.").format(after=battle.after)]
-    return [_("✖ Not played: battle {after} did not go its way.").format(after=battle.after)]
+        return [_("⏳ It waits for the result of battle {after}.").format(after=before)]
+    return [_("✖ Not played: battle {after} did not go its way.").format(after=before)]
 
 
 def battles_screen(

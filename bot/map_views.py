@@ -10,6 +10,8 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.services.turns import game_for
 from rules import Battle, CampaignState
+from rules.modules.contact import NAME as CONTACT
+from rules.modules.contact import load as load_contact
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegeSettings, load
 from rules.render import (
@@ -118,13 +120,55 @@ async def turn_map(
     )
 
 
+def contact_marks(state: CampaignState, sides: Sequence[Side]) -> tuple[SectorMark, ...]:
+    """Contact's marks: each sector's defences in its owner's colour ("+1" a barricade, "+2" a
+    blockpost, "×1"/"×2" once ruined) and each side's exhausted armies ("ex 3")."""
+    raw = state.modules.get(CONTACT)
+    if raw is None:
+        return ()
+    contact = load_contact(raw)
+    names = {side.id: side.name for side in sides}
+    marks: list[SectorMark] = []
+    for defences in contact.defences:
+        kind = _("barricade (+1)") if defences.level == 1 else _("blockpost (+2)")
+        owner = names.get(defences.owner or "")
+        if defences.ruined:
+            meaning = _("ruined {defences}").format(defences=kind)
+        elif owner:
+            meaning = _("{defences} of side «{side}»").format(defences=kind, side=owner)
+        else:
+            meaning = _("{defences}, neutral").format(defences=kind)
+        marks.append(
+            SectorMark(
+                sector=defences.sector,
+                text=f"{'×' if defences.ruined else '+'}{defences.level}",
+                side=defences.owner if owner else None,
+                meaning=meaning[:80],
+            )
+        )
+    for side, counts in contact.exhausted.items():
+        for sector, count in counts.items():
+            if count and side in names:
+                marks.append(
+                    SectorMark(
+                        sector=sector,
+                        text=_("ex {n}").format(n=count)[:6],
+                        side=side,
+                        meaning=_("exhausted armies of side «{side}»").format(side=names[side])[
+                            :80
+                        ],
+                    )
+                )
+    return tuple(marks)
+
+
 def module_marks(state: CampaignState, sides: Sequence[Side]) -> tuple[SectorMark, ...]:
     """Rule modules' marks on the map: siege tokens where they stand (a fortification with its
     strength; an occult token in its holder's colour), the weather and each side's siege VP in
-    their meanings."""
+    their meanings; contact's defences and exhausted armies (:func:`contact_marks`)."""
     raw = state.modules.get(SIEGE)
     if raw is None:
-        return ()
+        return contact_marks(state, sides)
     siege = load(raw)
     language = get_i18n().current_locale
     names = {side.id: side.name for side in sides}
@@ -150,7 +194,19 @@ def module_marks(state: CampaignState, sides: Sequence[Side]) -> tuple[SectorMar
                 meaning=meaning[:80],
             )
         )
-    return tuple(marks)
+    return (*marks, *contact_marks(state, sides))
+
+
+def contact_title(state: CampaignState, sides: Sequence[Side]) -> str:
+    """Contact's part of the map's title: each side's victory points ("" without any)."""
+    raw = state.modules.get(CONTACT)
+    if raw is None:
+        return ""
+    names = {side.id: side.name for side in sides}
+    points = ", ".join(
+        f"{names.get(side, side)} {vp}" for side, vp in load_contact(raw).vp.items() if vp
+    )
+    return " · " + _("VP: {points}").format(points=points) if points else ""
 
 
 def module_title(campaign: Campaign, state: CampaignState, sides: Sequence[Side]) -> str:
@@ -158,7 +214,7 @@ def module_title(campaign: Campaign, state: CampaignState, sides: Sequence[Side]
     stormer's victory points ("" without siege, or before the weather is chosen)."""
     raw = state.modules.get(SIEGE)
     if raw is None:
-        return ""
+        return contact_title(state, sides)
     siege = load(raw)
     if siege.weather is None:
         return ""

@@ -9,14 +9,19 @@ week's outcome does not depend on the seeds the bot draws."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
+from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
+from bot.map_views import turn_map
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from rules.modules.contact import NAME as CONTACT
+from rules.render import render_map
 from storage import CampaignSettings, Language, Phase, Store
 from tests.bot.private_campaign import GM, GROUP, Table, alert, open_table, screen
 from tests.bot.telegram import FakeTelegram, Sent
@@ -37,6 +42,8 @@ CONTACT_RULES: dict[str, Any] = {
     },
 }
 PLACEMENTS = {"red": {"4": 6}, "blue": {"3": 6}, "green": {"5": 6}}
+SAVE_PICTURE = os.environ.get("CONTACT_MAP_PICTURE")
+"""A path to save the week's map to, for a person to look at (unset in the suite)."""
 
 
 def _group_text(sent: list[Sent]) -> str:
@@ -79,6 +86,8 @@ GROUP_WORDS: dict[str, dict[str, str]] = {
         "armies in 4 North Pole; Green Horde: 3 armies in 5 South Pole.",
         "vp": "🏆 Victory points: Синие 3.",
         "won": "🏆 Синие has the victory points that win: the campaign is over.",
+        "ex": "ex 3",
+        "title": "VP: Синие 3",
     },
     "ru": {
         "order": "🧟 Сближение. Очерёдность сторон: Red Legion, Синие, Green Horde.",
@@ -102,13 +111,15 @@ GROUP_WORDS: dict[str, dict[str, str]] = {
         "полюс.",
         "vp": "🏆 Победные очки: Синие 3.",
         "won": "🏆 У стороны «Синие» победные очки для победы: кампания окончена.",
+        "ex": "изм 3",
+        "title": "ПО: Синие 3",
     },
 }
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
 async def test_a_contact_week_through_the_dispatcher(
-    telegram: FakeTelegram, store: Store, clock: ManualClock, language: Language
+    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n, language: Language
 ) -> None:
     words = GROUP_WORDS[language]
     table = await open_table(telegram, store, clock, CONTACT_RULES)
@@ -158,3 +169,21 @@ async def test_a_contact_week_through_the_dispatcher(
     [resolution] = await store.resolutions(campaign_id, 1)
     assert resolution.report.winner == "blue"
     assert resolution.report.victory == "contact_vp"
+
+    # The map after it: the defences, the exhausted armies, Blue's VP in the title.
+    final = await store.turn_start(campaign_id, 2)
+    assert final is not None
+    with i18n.context(), i18n.use_locale(language):
+        view = await turn_map(store, table.campaign, final, await store.sides(campaign_id), "W")
+    assert {(mark.sector, mark.text, mark.side) for mark in view.marks} == {
+        ("3", "+1", "blue"),
+        ("4", "+1", "red"),
+        ("5", "+2", "green"),
+        ("4", words["ex"], "red"),
+        ("5", words["ex"], "green"),
+    }
+    assert view.title == "W · " + words["title"]
+    picture = render_map(view)
+    assert picture.startswith(b"\x89PNG")
+    if SAVE_PICTURE:
+        Path(SAVE_PICTURE).with_suffix(f".{language}.png").write_bytes(picture)

@@ -54,6 +54,20 @@ def groups(game: Game, state: CampaignState, side: SideId, orders: SideOrders) -
     return listed
 
 
+def listed(orders: SideOrders) -> list[Group]:
+    """The groups of ``orders`` in the order they move, read from the orders alone (the moves as
+    given, each transport inserted at its rank, as the rules do)."""
+    found: list[Group] = list(orders.moves)
+    for order in orders.extra:
+        if not is_transport(order):
+            continue
+        rank = order.data.get("rank")
+        carried = sum(1 for group in found if isinstance(group, ModuleOrder))
+        place = min(rank - 1, len(found)) if isinstance(rank, int) else carried
+        found.insert(place, order)
+    return found
+
+
 def unranked(order: ModuleOrder) -> ModuleOrder:
     """A transport without its rank (as it is worded and typed)."""
     data = {key: value for key, value in order.data.items() if key != "rank"}

@@ -343,8 +343,19 @@ def apply_lines(
 
 def repeat_lines(orders: SideOrders) -> list[tuple[Order, ...]]:
     """A set of orders as lines to enter again, one order per line (each kept or refused on
-    its own): the moves, the attacks, the reinforcement."""
-    lines: list[tuple[Order, ...]] = [(move,) for move in orders.moves]
+    its own): the moves, the attacks, the reinforcement; with contact, its groups in their
+    order (transports at their place) and yields instead of the moves."""
+    if any(contact_orders.kind_of(order) for order in orders.extra):
+        lines: list[tuple[Order, ...]] = [
+            (contact_orders.unranked(group) if isinstance(group, ModuleOrder) else group,)
+            for group in contact_orders.listed(orders)
+        ]
+        lines += [(attack,) for attack in orders.attacks]
+        lines += [(order,) for order in orders.extra if contact_orders.kind_of(order) == "yield"]
+        if orders.reinforce is not None:
+            lines.append((Reinforce(sector=orders.reinforce),))
+        return lines
+    lines = [(move,) for move in orders.moves]
     lines += [(attack,) for attack in orders.attacks]
     if orders.reinforce is not None:
         lines.append((Reinforce(sector=orders.reinforce),))

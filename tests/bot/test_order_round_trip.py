@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bot.order_text import Vocabulary, parse_line
 from bot.services import contact_orders
-from bot.services.orders import apply_lines
+from bot.services.orders import apply_lines, repeat_lines
 from bot.texts import describe_order, describe_order_line, describe_orders
 from rules import (
     Attack,
@@ -222,6 +222,10 @@ def test_the_review_of_a_contact_list_reads_back_as_the_same_list(
     assert all(outcome.accepted for outcome in outcomes), outcomes
     listed = contact_orders.groups(game, state, "red", orders)
     assert [g.sector for g in listed] == ["4", "4", "4", "1"]
+    assert contact_orders.listed(orders) == listed
+    repeated, outcomes = apply_lines(game, state, "red", SideOrders(), repeat_lines(orders))
+    assert all(outcome.accepted for outcome in outcomes), outcomes
+    assert contact_orders.groups(game, state, "red", repeated) == listed
     with i18n.context(), i18n.use_locale(language):
         lines = describe_orders(
             orders, state.armies["red"], game.map, CONTACT_NAMES, language, groups=listed

@@ -20,7 +20,7 @@ from rules.modules.contact.settings import DEFENCES_KIND
 from storage import Campaign
 
 VP_STEP = 5
-"""How much one −/+ press changes the VP that win."""
+"""How much the big + press adds to the VP that win (the others: one)."""
 MAX_VP_TO_WIN = 100
 
 

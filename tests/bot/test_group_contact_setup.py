@@ -29,6 +29,8 @@ async def test_a_gm_sets_up_contact_with_buttons(telegram: FakeTelegram, store: 
     screen = await tap(telegram, anna, screen, "🧱 East")  # a blockpost
     screen = await tap(telegram, anna, screen, "🏆 +5 VP")
     screen = await tap(telegram, anna, screen, "🏆 +5 VP")
+    screen = await tap(telegram, anna, screen, "🏆 +1 VP")
+    screen = await tap(telegram, anna, screen, "🏆 −1 VP")
     screen = await tap(telegram, anna, screen, "🚚 +1")
     assert screen is not None
     assert "West: barricade (+1) of side «Red»" in screen.text
@@ -73,7 +75,8 @@ async def test_a_blockpost_goes_back_to_none_and_contact_switches_off(
     assert screen is not None
     assert "Equator: no defences" in screen.text
     assert "🚩 Equator" not in str(screen.buttons())
-    screen = await tap(telegram, anna, screen, "🏆 −5 VP")
+    screen = await tap(telegram, anna, screen, "🏆 +1 VP")
+    screen = await tap(telegram, anna, screen, "🏆 −1 VP")
     assert screen is not None
     assert "Victory points that win: off." in screen.text
     screen = await tap(telegram, anna, screen, "Switch contact off")

@@ -319,8 +319,13 @@ def contact_screen(
         [
             _button(_("🚚 −1"), campaign, "ctr", "-"),
             _button(_("🚚 +1"), campaign, "ctr", "+"),
-            _button(_("🏆 −{n} VP").format(n=contact_setup.VP_STEP), campaign, "cvp", "-"),
-            _button(_("🏆 +{n} VP").format(n=contact_setup.VP_STEP), campaign, "cvp", "+"),
+        ]
+    )
+    rows.append(
+        [
+            _button(_("🏆 −{n} VP").format(n=1), campaign, "cvp", "-"),
+            _button(_("🏆 +{n} VP").format(n=1), campaign, "cvp", "+"),
+            _button(_("🏆 +{n} VP").format(n=contact_setup.VP_STEP), campaign, "cvp", "++"),
         ]
     )
     return "\n".join(lines), rows
@@ -1046,8 +1051,9 @@ def _contact_change(
     steps = {"-": -1, "+": 1}
     if action == "ctr" and value in steps:
         return contact_setup.with_transports(overrides, steps[value])
-    if action == "cvp" and value in steps:
-        return contact_setup.with_vp_to_win(overrides, steps[value] * contact_setup.VP_STEP)
+    if action == "cvp" and value in (*steps, "++"):
+        change = contact_setup.VP_STEP if value == "++" else steps[value]
+        return contact_setup.with_vp_to_win(overrides, change)
     return None
 
 

@@ -4,6 +4,7 @@ the sectors held and, after a resolution, the week that led to it (``rules.rende
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
@@ -11,6 +12,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.services.turns import game_for
 from rules import Battle, CampaignState
 from rules.modules.contact import NAME as CONTACT
+from rules.modules.contact import ContactPlan, ContactReport
 from rules.modules.contact import load as load_contact
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegeSettings, load
@@ -23,6 +25,7 @@ from rules.render import (
     plural_index,
     week_of,
 )
+from rules.resolution import Arrival
 from storage import Campaign, Side, Store
 
 ENGLISH_PLURALS = "nplurals=2; plural=(n != 1);"
@@ -85,6 +88,30 @@ async def held_before(store: Store, campaign: Campaign, turn: int) -> dict[str, 
     return dict(resolutions[-1].report.captured) if resolutions else {}
 
 
+def contact_moves(plan: ContactPlan, report: ContactReport) -> tuple[Arrival, ...]:
+    """The week's arrows with contact: each group along its path, sector by sector, to where it
+    stopped (a transport's two legs), then every retreat and return of the list and of the
+    resolution, in the order they happened."""
+    moves: list[Arrival] = []
+    for group in plan.groups:
+        if group.status == "cancelled" or group.stop is None:
+            continue
+        steps = [group.source, *group.passed, group.stop]
+        moves += [
+            Arrival(side=group.side, source=a, to=b, count=group.count)
+            for a, b in pairwise(steps)
+            if a != b
+        ]
+    for retreat in (*plan.retreats, *report.retreats):
+        if retreat.to is not None and retreat.to != retreat.source and retreat.armies:
+            moves.append(
+                Arrival(
+                    side=retreat.side, source=retreat.source, to=retreat.to, count=retreat.armies
+                )
+            )
+    return tuple(moves)
+
+
 async def turn_map(
     store: Store,
     campaign: Campaign,
@@ -104,7 +131,17 @@ async def turn_map(
         resolutions = await store.resolutions(campaign.id, state.turn - 1)
         if resolutions:
             earlier = await held_before(store, campaign, state.turn - 1)
-            week_view = week_of(resolutions[-1].report, game.ruleset.losses, earlier)
+            report = resolutions[-1].report
+            week_view = week_of(report, game.ruleset.losses, earlier)
+            listed = await store.battle_list(campaign.id, state.turn - 1)
+            raw_plan = None if listed is None else listed.modules.get(CONTACT)
+            raw_report = report.modules.get(CONTACT)
+            if raw_plan is not None and raw_report is not None:
+                moves = contact_moves(
+                    ContactPlan.model_validate(raw_plan),
+                    ContactReport.model_validate(raw_report),
+                )
+                week_view = week_view.model_copy(update={"moves": moves})
     return MapView(
         map=game.map,
         state=state,

@@ -9,6 +9,7 @@ import pytest
 from aiogram.utils.i18n import I18n
 
 from bot.contact_texts import describe_contact_plan, describe_contact_report
+from bot.map_views import contact_moves
 from rules import (
     BattleResult,
     Move,
@@ -90,3 +91,26 @@ def test_the_list_and_the_summary_of_examples_a_and_b(i18n: I18n, language: str)
     text = "\n".join(listed + summary)
     for key, line in EXPECTED[language].items():
         assert line in text, (key, text)
+
+
+def test_the_weeks_arrows_follow_each_groups_path() -> None:
+    game = contact_game()
+    state = example_a_state(game)
+    plan = plan_battles(game, state, ORDERS, SEEDS)
+    results = [
+        BattleResult(battle=1, outcome=Outcome.SOLID, winner="bikers"),
+        BattleResult(battle=2, outcome=Outcome.CRUSHING, winner="bikers"),
+    ]
+    report = resolve_turn(game, state, ORDERS, results, SEEDS).report
+    moves = contact_moves(
+        ContactPlan.model_validate(plan.modules["contact"]),
+        ContactReport.model_validate(report.modules["contact"]),
+    )
+    assert [(m.side, m.source, m.to, m.count) for m in moves] == [
+        ("bikers", "bb", "ph", 4),  # the transport, leg by leg
+        ("bikers", "ph", "hb", 4),
+        ("party", "pb", "ph", 2),
+        ("party", "pb", "hb", 2),
+        ("party", "ph", "pb", 2),  # beaten by the zombies at the list
+        ("bees", "hb", "ph", 3),  # beaten in battle 1 on Monday
+    ]

@@ -183,6 +183,17 @@ async def test_a_contact_week_through_the_dispatcher(
         ("5", words["ex"], "green"),
     }
     assert view.title == "W · " + words["title"]
+    with i18n.context(), i18n.use_locale(language):
+        monday_map = await turn_map(
+            store, table.campaign, final, await store.sides(campaign_id), "W", week=True
+        )
+    assert monday_map.week is not None
+    assert {(m.side, m.source, m.to, m.count) for m in monday_map.week.moves} == {
+        ("red", "4", "3", 4),
+        ("green", "5", "3", 4),
+        ("red", "3", "4", 3),
+        ("green", "3", "5", 3),
+    }
     picture = render_map(view)
     assert picture.startswith(b"\x89PNG")
     if SAVE_PICTURE:

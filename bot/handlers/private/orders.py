@@ -455,7 +455,10 @@ async def _give(
     await query.answer(screens.change_toast(order, result.desk, names))
     after = result.desk
     sector = order.sector
-    if contact_orders.is_on(desk.game) and isinstance(order, Move | ModuleOrder):
+    if contact_orders.is_on(desk.game) and (
+        isinstance(order, Move)
+        or (isinstance(order, ModuleOrder) and contact_orders.kind_of(order) is not None)
+    ):
         view = screens.contact_screen(after, names)
     elif isinstance(order, ModuleOrder) or (
         isinstance(order, Fortify) and desk.orders.module_order_in(order.sector) is not None

@@ -325,7 +325,7 @@ def orders_keyboard(desk: Desk, names: Names) -> Keyboard:
     )
     if contact_orders.is_on(desk.game):
         rows.append([_button(_("🧟 Groups, yields, retreats"), _orders_button(desk, "ct"))])
-    elif desk.listing().modules.get(SIEGE) or desk.orders.extra:
+    if desk.listing().modules.get(SIEGE) or any(o.module == SIEGE for o in desk.orders.extra):
         rows.append([_button(_("🏰 Siege orders"), _orders_button(desk, "sg"))])
     if desk.turn > 1:
         rows.append([_button(_("🔁 Repeat last turn's orders"), _orders_button(desk, "rep"))])
@@ -372,7 +372,11 @@ def siege_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
     """The side's siege orders now, a button for every siege order it may add, and one to take
     back each it gave."""
     map_ = desk.game.map
-    given = [describe_order(order, map_, names, language()) for order in desk.orders.extra]
+    given = [
+        describe_order(order, map_, names, language())
+        for order in desk.orders.extra
+        if order.module == SIEGE
+    ]
     lines = [
         _("🏰 Siege orders for turn {turn}.").format(turn=desk.turn),
         *(f"• {line}" for line in given),
@@ -391,6 +395,8 @@ def siege_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
         if data is not None:
             rows.append([_button(describe_order(order, map_, names, language()), data)])
     for index, order in enumerate(desk.orders.extra):
+        if order.module != SIEGE:
+            continue
         words = describe_order(order, map_, names, language())
         if order.claims_sector and order.sector is not None:
             data = _orders_button(desk, "fo", order.sector)

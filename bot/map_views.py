@@ -4,12 +4,16 @@ the sectors held and, after a resolution, the week that led to it (``rules.rende
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.services.turns import game_for
 from rules import Battle, CampaignState
+from rules.modules.contact import NAME as CONTACT
+from rules.modules.contact import ContactPlan, ContactReport
+from rules.modules.contact import load as load_contact
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegeSettings, load
 from rules.render import (
@@ -22,6 +26,7 @@ from rules.render import (
     plural_index,
     week_of,
 )
+from rules.resolution import Arrival
 from storage import Campaign, Side, Store
 
 ENGLISH_PLURALS = "nplurals=2; plural=(n != 1);"
@@ -84,6 +89,30 @@ async def held_before(store: Store, campaign: Campaign, turn: int) -> dict[str, 
     return dict(resolutions[-1].report.captured) if resolutions else {}
 
 
+def contact_moves(plan: ContactPlan, report: ContactReport) -> tuple[Arrival, ...]:
+    """The week's arrows with contact: each group along its path, sector by sector, to where it
+    stopped (a transport's two legs), then every retreat and return of the list and of the
+    resolution, in the order they happened."""
+    moves: list[Arrival] = []
+    for group in plan.groups:
+        if group.status == "cancelled" or group.stop is None:
+            continue
+        steps = [group.source, *group.passed, group.stop]
+        moves += [
+            Arrival(side=group.side, source=a, to=b, count=group.count)
+            for a, b in pairwise(steps)
+            if a != b
+        ]
+    for retreat in (*plan.retreats, *report.retreats):
+        if retreat.to is not None and retreat.to != retreat.source and retreat.armies:
+            moves.append(
+                Arrival(
+                    side=retreat.side, source=retreat.source, to=retreat.to, count=retreat.armies
+                )
+            )
+    return tuple(moves)
+
+
 async def turn_map(
     store: Store,
     campaign: Campaign,
@@ -103,12 +132,22 @@ async def turn_map(
         resolutions = await store.resolutions(campaign.id, state.turn - 1)
         if resolutions:
             earlier = await held_before(store, campaign, state.turn - 1)
-            week_view = week_of(resolutions[-1].report, game.ruleset.losses, earlier)
+            report = resolutions[-1].report
+            week_view = week_of(report, game.ruleset.losses, earlier)
+            listed = await store.battle_list(campaign.id, state.turn - 1)
+            raw_plan = None if listed is None else listed.modules.get(CONTACT)
+            raw_report = report.modules.get(CONTACT)
+            if raw_plan is not None and raw_report is not None:
+                moves = contact_moves(
+                    ContactPlan.model_validate(raw_plan),
+                    ContactReport.model_validate(raw_report),
+                )
+                week_view = week_view.model_copy(update={"moves": moves})
     return MapView(
         map=game.map,
         state=state,
         sides=side_views(sides),
-        title=title[:120],
+        title=(title + contact_title(state, sides))[:120],
         language=get_i18n().current_locale,
         labels=map_labels(),
         captured=held or None,
@@ -121,13 +160,55 @@ async def turn_map(
     )
 
 
+def contact_marks(state: CampaignState, sides: Sequence[Side]) -> tuple[SectorMark, ...]:
+    """Contact's marks: each sector's defences in its owner's colour ("+1" a barricade, "+2" a
+    blockpost, "×1"/"×2" once ruined) and each side's exhausted armies ("ex 3")."""
+    raw = state.modules.get(CONTACT)
+    if raw is None:
+        return ()
+    contact = load_contact(raw)
+    names = {side.id: side.name for side in sides}
+    marks: list[SectorMark] = []
+    for defences in contact.defences:
+        kind = _("barricade (+1)") if defences.level == 1 else _("blockpost (+2)")
+        owner = names.get(defences.owner or "")
+        if defences.ruined:
+            meaning = _("ruined {defences}").format(defences=kind)
+        elif owner:
+            meaning = _("{defences} of side «{side}»").format(defences=kind, side=owner)
+        else:
+            meaning = _("{defences}, neutral").format(defences=kind)
+        marks.append(
+            SectorMark(
+                sector=defences.sector,
+                text=f"{'×' if defences.ruined else '+'}{defences.level}",
+                side=defences.owner if owner else None,
+                meaning=meaning[:80],
+            )
+        )
+    for side, counts in contact.exhausted.items():
+        for sector, count in counts.items():
+            if count and side in names:
+                marks.append(
+                    SectorMark(
+                        sector=sector,
+                        text=_("ex {n}").format(n=count)[:6],
+                        side=side,
+                        meaning=_("exhausted armies of side «{side}»").format(side=names[side])[
+                            :80
+                        ],
+                    )
+                )
+    return tuple(marks)
+
+
 def module_marks(state: CampaignState, sides: Sequence[Side]) -> tuple[SectorMark, ...]:
     """Rule modules' marks on the map: siege tokens where they stand (a fortification with its
     strength; an occult token in its holder's colour), the weather and each side's siege VP in
-    their meanings."""
+    their meanings; contact's defences and exhausted armies (:func:`contact_marks`)."""
     raw = state.modules.get(SIEGE)
     if raw is None:
-        return ()
+        return contact_marks(state, sides)
     siege = load(raw)
     language = get_i18n().current_locale
     names = {side.id: side.name for side in sides}
@@ -153,7 +234,19 @@ def module_marks(state: CampaignState, sides: Sequence[Side]) -> tuple[SectorMar
                 meaning=meaning[:80],
             )
         )
-    return tuple(marks)
+    return (*marks, *contact_marks(state, sides))
+
+
+def contact_title(state: CampaignState, sides: Sequence[Side]) -> str:
+    """Contact's part of the map's title: each side's victory points ("" without any)."""
+    raw = state.modules.get(CONTACT)
+    if raw is None:
+        return ""
+    names = {side.id: side.name for side in sides}
+    points = ", ".join(
+        f"{names.get(side, side)} {vp}" for side, vp in load_contact(raw).vp.items() if vp
+    )
+    return " · " + _("VP: {points}").format(points=points) if points else ""
 
 
 def module_dial(campaign: Campaign, state: CampaignState) -> DialView | None:

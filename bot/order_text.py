@@ -21,6 +21,12 @@ and, in a campaign with the Midnight Siege, its orders (tokens by id or name)::
     поворот погоды из 1                 steer weather from 1
     сыграть карту O1 до боёв / после    play card O1 before battles / after battles
 
+and, in a campaign with contact, its orders (a move is the core's, several from one sector)::
+
+    перевезти 3 из 1 через 2 в 4        transport 3 from 1 via 2 to 4
+    уступить 2                          yield 2
+    отступление из 2 в 3, затем 1       retreat from 2 to 3, then 1
+
 Every line the bot prints as an order reads back as that order: the echo of a typed line
 ("attack Red in 2 West ×2"), the review screen's sector lines ("2 West (3 armies): fortify",
 with ``;`` between the attacks of one sector) and its reinforcement line
@@ -52,7 +58,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters
 
 from rules import Attack, CampaignMap, Fortify, ModuleOrder, Move, Reinforce, SideId
 from rules.maps import SectorId
-from rules.modules import siege
+from rules.modules import contact, siege
 
 MAX_LINE_LENGTH = 120
 """A typed placement's length, and how much of a refused line a reply shows."""
@@ -85,10 +91,14 @@ _STEER = r"steer\w*|поворот\w*|поверн\w*|поворач\w*"
 _WEATHER = r"weather|погод\w*"
 _CARD = r"cards?|карт[аыуео]\w*"
 _PLAY = r"play\w*|сыгра\w*|разыгра\w*|игра\w*"
+_TRANSPORT = r"transport\w*|carry|перевез\w*|перевоз\w*|перевози"
+_YIELD = r"yield\w*|cede|уступ\w*|сда[тюе]\w*|сдай"
+_RETREAT = r"retreat\w*|отступ\w*"
 GRAMMAR = rf"""
 start: holding? _order
 holding: place LPAR amount RPAR
-_order: move | attack | fortify | reinforce | assault | guard | steer | card
+_order: move | attack | fortify | reinforce | assault | guard | steer | card | transport
+      | cede | retreat
 
 move: MOVE? amount? place ARROW place amount?
     | MOVE? amount? FROM place TO place amount?
@@ -109,6 +119,12 @@ steer: STEER WEATHER? (FROM | IN)? place
 card: PLAY? CARD token WINDOW BATTLES?
 reward: FOR (VP | WEATHER)
 
+transport: TRANSPORT amount? FROM place via* TO place amount?
+via: VIA place
+cede: YIELD place
+retreat: RETREAT FROM place TO place then*
+then: THEN place
+
 token: name
 place: SECTOR? name
 target: SIDE? name
@@ -125,6 +141,11 @@ PLAY: /({_PLAY}){_END}/i
 WINDOW: /(before|after|до|после){_END}/i
 BATTLES: /(battles?|бо[её]в|боя|битв\w*){_END}/i
 FOR: /(for|за){_END}/i
+TRANSPORT: /({_TRANSPORT}){_END}/i
+YIELD: /({_YIELD}){_END}/i
+RETREAT: /({_RETREAT}){_END}/i
+VIA: /(via|through|через){_END}/i
+THEN: /(then|затем|потом){_END}/i
 VP: /(vp|points?|victory\s+points|по|очк\w*|победн\w*\s+очк\w*){_END}/i
 MOVE: /({_MOVE}){_END}/i
 ATTACK: /({_ATTACK}){_END}/i
@@ -419,6 +440,29 @@ class _Reader:
                 after = normalise(str(window)) in ("after", "после")
                 return siege.play_card(self.token(tokens[0]), "after" if after else "before")
 
+    def contact_order(self, order_tree: Tree[Token]) -> ModuleOrder:
+        """A transport, a yield or a retreat preference of contact."""
+        places = [self.sector(place) for place in _subtrees(order_tree, "place")]
+        match order_tree.data:
+            case "transport":
+                passed = [
+                    self.sector(_subtrees(via, "place")[0]) for via in _subtrees(order_tree, "via")
+                ]
+                count = self.count(_subtrees(order_tree, "amount"))
+                if count is None:
+                    raise _ReadingError(LineProblem.MISSING_COUNT)
+                if count < 1:
+                    raise _ReadingError(LineProblem.BAD_COUNT, str(count))
+                return contact.transport(places[0], [*passed, places[1]], count)
+            case "cede":
+                return contact.yield_sector(places[0])
+            case _:
+                later = [
+                    self.sector(_subtrees(then, "place")[0])
+                    for then in _subtrees(order_tree, "then")
+                ]
+                return contact.retreat_to(places[0], [places[1], *later])
+
     def count(self, trees: list[Tree[Token]]) -> int | None:
         """The one number the amounts (or times) of an order give; ``None`` if none."""
         values = {_amount(tree) for tree in trees}
@@ -434,8 +478,12 @@ class _Reader:
             raise _ReadingError(LineProblem.NOT_UNDERSTOOD)
         places = _subtrees(order_tree, "place")
         orders: tuple[TextOrder, ...]
-        if order_tree.data in ("assault", "guard", "steer", "card"):
-            given = self.siege_order(order_tree)
+        if order_tree.data in ("assault", "guard", "steer", "card", "transport", "cede", "retreat"):
+            given = (
+                self.siege_order(order_tree)
+                if order_tree.data in ("assault", "guard", "steer", "card")
+                else self.contact_order(order_tree)
+            )
             if held is not None and given.sector != held:
                 raise _ReadingError(LineProblem.AMBIGUOUS)
             return (given,)
@@ -543,6 +591,9 @@ _ORDER_WORD = re.compile(
             _WEATHER,
             _CARD,
             _PLAY,
+            _TRANSPORT,
+            _YIELD,
+            _RETREAT,
         )
     ),
     re.IGNORECASE,

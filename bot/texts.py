@@ -13,6 +13,7 @@ from datetime import date
 from aiogram.utils.i18n import gettext as _
 from babel.dates import format_date
 
+from bot.contact_texts import describe_contact_order, describe_contact_rejection
 from bot.sectors import sector_label
 from bot.services.orders import ResultSource, SourceKind
 from bot.siege_texts import describe_siege_order, describe_siege_rejection
@@ -168,6 +169,8 @@ def describe_order(
             return _("orbital reinforcement to {sector}").format(
                 sector=sector_label(campaign_map, order.sector, language)
             )
+        case ModuleOrder(module="contact"):
+            return describe_contact_order(order, campaign_map, language)
         case ModuleOrder():
             return describe_siege_order(order, campaign_map, language)
 
@@ -252,6 +255,8 @@ def describe_rejection(
             return _("Reinforcements land only where you have armies; {sector} is not one.").format(
                 sector=sector
             )
+        case OrderRule.MODULE_RULE if p.get("module") == "contact":
+            return describe_contact_rejection(p, campaign_map, language)
         case OrderRule.MODULE_RULE if p.get("module") == "siege":
             return describe_siege_rejection(p, campaign_map, language)
         case OrderRule.SECTOR_HAS_MODULE_ORDER:
@@ -343,15 +348,26 @@ def describe_orders(
     campaign_map: CampaignMap,
     sides: SideNames,
     language: str,
+    groups: Sequence[Move | ModuleOrder] | None = None,
 ) -> list[str]:
-    """The whole order set, one line per held sector (map order), then the reinforcement."""
+    """The whole order set, one line per held sector (map order), then the reinforcement.
+
+    With contact's ``groups`` (the side's moves and transports in the order they move), a
+    sector line shows only what stays (fortify, or its attacks; none where only groups leave),
+    and the groups follow one a line in their order, so the lines read back as the same list."""
     lines = []
     for sector in campaign_map.sector_ids():
         count = holdings.get(sector, 0)
         if count == 0:
             continue
         label = sector_label(campaign_map, sector, language)
-        move = orders.move_from(sector)
+        move = orders.move_from(sector) if groups is None else None
+        if (
+            groups is not None
+            and not orders.attacks_in(sector)
+            and any(group.sector == sector for group in groups)
+        ):
+            continue
         attacks = orders.attacks_in(sector)
         claim = orders.module_order_in(sector)
         if move is not None:
@@ -363,10 +379,12 @@ def describe_orders(
         else:
             what = _("fortify")
         lines.append(f"{label} ({armies(count)}): {what}")
+    if groups is not None:
+        lines += [describe_order(group, campaign_map, sides, language) for group in groups]
     lines += [
         describe_order(order, campaign_map, sides, language)
         for order in orders.extra
-        if not order.claims_sector
+        if not order.claims_sector and (groups is None or order not in groups)
     ]
     if orders.reinforce is not None:
         target = sector_label(campaign_map, orders.reinforce, language)
@@ -536,6 +554,8 @@ def describe_report(
         lines.append(_("{side} has no armies left and is out.").format(side=name(side, side)))
     if report.winner is not None:
         lines.append(_("{side} wins the campaign!").format(side=name(report.winner, report.winner)))
+    elif report.game_over and report.victory == "contact_vp_shared":
+        lines.append(_("The campaign ends in a shared victory on victory points."))
     elif report.game_over:
         lines.append(_("No side has armies left: the campaign ends without a winner."))
     return lines
@@ -599,6 +619,8 @@ def brief_report(
     if report.winner is not None:
         winner = sides.get(report.winner, report.winner)
         lines.append(_("{side} wins the campaign!").format(side=winner))
+    elif report.game_over and report.victory == "contact_vp_shared":
+        lines.append(_("The campaign ends in a shared victory on victory points."))
     elif report.game_over:
         lines.append(_("No side has armies left: the campaign ends without a winner."))
     return lines

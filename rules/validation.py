@@ -166,11 +166,16 @@ def enter_order(
     """Give one order the way a player does: it replaces what the sector had.
 
     A move, or a module order that claims its sector, replaces the sector's orders; an attack
-    replaces the sector's move (or claiming module order) and keeps its attacks. Returns the
-    side's orders afterwards and the rejection, if any; on rejection the orders are ``current``
-    unchanged.
+    replaces the sector's move (or claiming module order) and keeps its attacks. Where a module
+    allows several moves from one sector (contact), a move is added after the sector's moves and
+    replaces only its attacks. Returns the side's orders afterwards and the rejection, if any; on
+    rejection the orders are ``current`` unchanged.
     """
     match order:
+        case Move() if game.several_moves():
+            base = current.model_copy(
+                update={"attacks": tuple(a for a in current.attacks if a.sector != order.source)}
+            )
         case Move():
             base = current.without_sector(order.source)
         case Attack():

@@ -16,9 +16,11 @@ from bot import texts
 from bot.charts import ChartSide, ChartWords, held_chart
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import _campaign, _int, _map_of, _names, _picture
+from bot.services import contact_orders
 from bot.services.orders import result_sources
 from bot.services.records import CampaignRecord, Tally, campaign_record
 from bot.services.turns import game_for
+from rules.modules.contact import NAME as CONTACT
 from storage import Campaign, CampaignStatus, OutboxMessage, Side
 
 DEPLOYMENT = 0
@@ -63,7 +65,10 @@ async def _orders_lines(
         if orders is None:
             lines.append(_("none given: every sector fortified"))
             continue
-        lines += texts.describe_orders(orders, holdings, campaign_map, names, language)
+        groups = contact_orders.listed(orders) if CONTACT in resolution.state.modules else None
+        lines += texts.describe_orders(
+            orders, holdings, campaign_map, names, language, groups=groups
+        )
     return lines
 
 

@@ -17,6 +17,7 @@ from pydantic import JsonValue
 
 from bot import texts
 from bot.callbacks import join_keyboard
+from bot.contact_texts import describe_contact_plan, describe_contact_report
 from bot.map_views import turn_map
 from bot.message_limits import CAPTION_LIMIT, telegram_length
 from bot.moments import format_moment, format_wall, zone_label
@@ -36,6 +37,8 @@ from bot.siege_texts import (
 )
 from bot.texts import away_lines, phase_name
 from rules import Battle, CampaignMap, CampaignState, Roll, TurnReport
+from rules.modules.contact import NAME as CONTACT
+from rules.modules.contact import ContactPlan, ContactReport
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegePlan, SiegeReport, load
 from storage import Campaign, CampaignStatus, OutboxMessage, Phase, Side, Store
@@ -183,13 +186,18 @@ def siege_list_lines(
     names: dict[str, str],
     language: str,
 ) -> list[str]:
-    """The battle list's siege part (weather, assaults, cards) and its rolls; none without."""
+    """The battle list's module parts (siege: weather, assaults, cards; contact: movement,
+    zombies, retreats, chains) and its rolls; none without."""
     lines: list[str] = []
     raw = modules.get(SIEGE)
     if raw is not None:
         plan = SiegePlan.model_validate(raw)
         words = _weather_words(campaign, language)
         lines += describe_siege_plan(plan, _map_of(campaign), names, language, words)
+    raw_contact = modules.get(CONTACT)
+    if raw_contact is not None:
+        contact_plan = ContactPlan.model_validate(raw_contact)
+        lines += describe_contact_plan(contact_plan, _map_of(campaign), names, language)
     return lines + describe_rolls(rolls)
 
 
@@ -200,8 +208,9 @@ def siege_report_lines(
     names: dict[str, str],
     language: str,
 ) -> list[str]:
-    """The summary's siege part: unplayed chain battles, tokens, cards, weather, VP, control
-    (from the next turn's start), and the resolution's rolls."""
+    """The summary's module parts: unplayed chain battles; siege tokens, cards, weather, VP,
+    control (from the next turn's start); contact retreats, zombies, ruins, VP, exhaustion; and
+    the resolution's rolls."""
     lines = describe_unplayed(report)
     raw = report.modules.get(SIEGE)
     if raw is not None:
@@ -215,6 +224,16 @@ def siege_report_lines(
             language,
             _weather_words(campaign, language),
         )
+    raw_contact = report.modules.get(CONTACT)
+    if raw_contact is not None:
+        contact_report = ContactReport.model_validate(raw_contact)
+        lines += describe_contact_report(contact_report, _map_of(campaign), names, language)
+        if report.victory == "contact_vp" and report.winner is not None:
+            lines.append(
+                _("🏆 {side} has the victory points that win: the campaign is over.").format(
+                    side=names.get(report.winner, report.winner)
+                )
+            )
     return lines + describe_rolls(report.rolls)
 
 

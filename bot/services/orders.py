@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from pydantic import JsonValue
+
+from bot.services import contact_orders
 from bot.services.campaigns import battle_list_public_at, board_refresh
 from bot.services.posting import group_post
 from bot.services.turns import game_for
@@ -38,6 +41,7 @@ from rules import (
     Rejection,
     SectorOptions,
     SideOrders,
+    accept_orders,
     battle_sides,
     check_deployment,
     enter_order,
@@ -323,7 +327,11 @@ def apply_lines(
     outcomes: list[LineOutcome] = []
     for line in lines:
         attempt, rejection = orders, None
-        for order in line:
+        for given in line:
+            order = given
+            if isinstance(order, ModuleOrder) and contact_orders.kind_of(order) is not None:
+                order = contact_orders.at_the_end(order, attempt)
+                attempt = contact_orders.replacing_retreat(attempt, order)
             attempt, rejection = enter_order(game, state, side, attempt, order)
             if rejection is not None:
                 break
@@ -335,8 +343,19 @@ def apply_lines(
 
 def repeat_lines(orders: SideOrders) -> list[tuple[Order, ...]]:
     """A set of orders as lines to enter again, one order per line (each kept or refused on
-    its own): the moves, the attacks, the reinforcement."""
-    lines: list[tuple[Order, ...]] = [(move,) for move in orders.moves]
+    its own): the moves, the attacks, the reinforcement; with contact, its groups in their
+    order (transports at their place) and yields instead of the moves."""
+    if any(contact_orders.kind_of(order) for order in orders.extra):
+        lines: list[tuple[Order, ...]] = [
+            (contact_orders.unranked(group) if isinstance(group, ModuleOrder) else group,)
+            for group in contact_orders.listed(orders)
+        ]
+        lines += [(attack,) for attack in orders.attacks]
+        lines += [(order,) for order in orders.extra if contact_orders.kind_of(order) == "yield"]
+        if orders.reinforce is not None:
+            lines.append((Reinforce(sector=orders.reinforce),))
+        return lines
+    lines = [(move,) for move in orders.moves]
     lines += [(attack,) for attack in orders.attacks]
     if orders.reinforce is not None:
         lines.append((Reinforce(sector=orders.reinforce),))
@@ -417,6 +436,42 @@ async def drop_module_order(
         del extra[index]
         orders = desk.orders.model_copy(update={"extra": tuple(extra)})
         written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
+        if written is None:
+            continue
+        after, notices = written
+        if after is None:
+            return EntryResult(refusal=Refusal.WRONG_PHASE)
+        return EntryResult(desk=after, changed=True, notices=notices)
+    return EntryResult(refusal=Refusal.BUSY)
+
+
+async def rewrite_orders(
+    store: Store,
+    seat: Seat,
+    change: Callable[[Desk], SideOrders | None],
+    now: datetime,
+    expected_turn: int | None = None,
+) -> EntryResult:
+    """Replace the side's set by ``change(desk)`` (contact's list moved up or down, a group
+    taken back), if the rules accept the whole new set; saved as a draft like
+    :func:`enter_orders`. ``change`` returning ``None`` (the button no longer fits) changes
+    nothing; a set the rules refuse changes nothing and names the first rejection."""
+    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    if refused is not None:
+        return refused
+    for _attempt in range(SAVE_ATTEMPTS):
+        opened = await open_desk(store, Seat(campaign, seat.member))
+        if opened.desk is None:
+            return EntryResult(refusal=opened.refusal)
+        desk = opened.desk
+        orders = change(desk)
+        if orders is None or orders == desk.orders:
+            return EntryResult(desk=desk)
+        accepted, rejections = accept_orders(desk.game, desk.state, desk.side, orders)
+        if rejections:
+            return EntryResult(desk=desk, lines=(LineOutcome((), rejections[0]),))
+        written = await _save_desk(store, seat, desk, accepted, False, f"orders:{desk.side}", now)
         if written is None:
             continue
         after, notices = written
@@ -961,6 +1016,16 @@ def _fighting_side(seat: Seat, battle: Battle) -> SideId | None:
     return seat.side if seat.side in battle.participants() else None
 
 
+def _module_data_problem(campaign: Campaign, battle: Battle, result: BattleResult) -> bool:
+    """Whether a rule module refuses the data a result carries for it (or is not enabled)."""
+    game = game_for(campaign)
+    for name, data in result.modules.items():
+        module = game.module(name)
+        if module is None or module.check_result(battle, data) is not None:
+            return True
+    return False
+
+
 async def report_result(
     store: Store,
     seat: Seat,
@@ -969,8 +1034,10 @@ async def report_result(
     outcome: Outcome,
     winner: SideId | None,
     now: datetime,
+    modules: Mapping[str, JsonValue] | None = None,
 ) -> ResultWrite:
-    """A participant (or the GM) reports how a battle ended (RULES.md 3.4).
+    """A participant (or the GM) reports how a battle ended (RULES.md 3.4), with rule modules'
+    data (contact: ``{"contact": {"warlord_slain": [side]}}``), which the rules check.
 
     The first report stands unless the other side disputes it by the deadline; the other side
     reporting the same result confirms it, and a different one disputes it (the GMs decide).
@@ -983,7 +1050,11 @@ async def report_result(
         winner is not None and winner not in battle.participants()
     ):
         return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle)
-    result = BattleResult(battle=battle.id, outcome=outcome, winner=winner)
+    result = BattleResult(
+        battle=battle.id, outcome=outcome, winner=winner, modules=dict(modules or {})
+    )
+    if _module_data_problem(campaign, battle, result):
+        return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle)
     report, reporter, disputer = await _current_report(store, campaign, battle)
     side = _fighting_side(seat, battle)
     if report is not None and report.override is not None:

@@ -6,13 +6,15 @@ against sides with multi-word names."""
 
 from __future__ import annotations
 
+import pytest
 from aiogram.utils.i18n import I18n
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.order_text import Vocabulary, parse_line
-from bot.services.orders import apply_lines
-from bot.texts import describe_order_line, describe_orders
+from bot.services import contact_orders
+from bot.services.orders import apply_lines, repeat_lines
+from bot.texts import describe_order, describe_order_line, describe_orders
 from rules import (
     Attack,
     CampaignMap,
@@ -22,12 +24,16 @@ from rules import (
     Move,
     Order,
     Reinforce,
+    Ruleset,
     SideOrders,
     builtin_map,
+    deployed_state,
     enter_order,
     legal_orders,
     parse_map,
 )
+from rules.modules import BUILTIN_MODULES
+from rules.modules.contact import retreat_to, transport, yield_sector
 from tests.rules.strategies import valid_side_orders
 
 
@@ -168,3 +174,69 @@ def test_the_orders_screen_read_back_gives_the_same_orders(
             assert again.move_from(sector) == orders.move_from(sector), lines
             assert again.attacks_in(sector) == orders.attacks_in(sector), lines
         assert again.reinforce == orders.reinforce, lines
+
+
+CONTACT_NAMES = {"red": "Red Legion", "blue": "Синие"}
+
+
+def _contact_position() -> tuple[Game, CampaignState]:
+    ruleset = Ruleset.with_overrides(
+        {"modules": ["contact"], "module_settings": {"contact": {"transports_per_turn": 2}}}
+    )
+    game = Game.create(builtin_map("planet-5"), ruleset, BUILTIN_MODULES)
+    state = deployed_state(
+        game, {"red": {"4": 6, "1": 2, "2": 2}, "blue": {"3": 5, "5": 3, "2": 2}}
+    )
+    return game, state
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_every_contact_order_the_buttons_offer_reads_back(i18n: I18n, language: str) -> None:
+    game, state = _contact_position()
+    offered = legal_orders(game, state, "red").modules["contact"]
+    assert {order.data["order"] for order in offered} == {"transport", "yield", "retreat_to"}
+    vocabulary = Vocabulary.build(game.map, {side: [CONTACT_NAMES[side]] for side in state.armies})
+    for order in offered:
+        with i18n.context(), i18n.use_locale(language):
+            line = describe_order(order, game.map, CONTACT_NAMES, language)
+        parsed = parse_line(line, vocabulary)
+        assert (parsed.problem, parsed.word) == (None, None), line
+        assert list(parsed.orders) == [order], line
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_review_of_a_contact_list_reads_back_as_the_same_list(
+    i18n: I18n, language: str
+) -> None:
+    game, state = _contact_position()
+    given: list[Order] = [
+        Move(source="4", to="1", count=1),
+        transport("4", ["2", "5"], 2),
+        Move(source="4", to="3", count=1),
+        transport("1", ["5"], 1),
+        yield_sector("2"),
+        retreat_to("4", ["1", "2"]),
+        Reinforce(sector="4"),
+    ]
+    orders, outcomes = apply_lines(game, state, "red", SideOrders(), [[o] for o in given])
+    assert all(outcome.accepted for outcome in outcomes), outcomes
+    listed = contact_orders.groups(game, state, "red", orders)
+    assert [g.sector for g in listed] == ["4", "4", "4", "1"]
+    assert contact_orders.listed(orders) == listed
+    repeated, outcomes = apply_lines(game, state, "red", SideOrders(), repeat_lines(orders))
+    assert all(outcome.accepted for outcome in outcomes), outcomes
+    assert contact_orders.groups(game, state, "red", repeated) == listed
+    with i18n.context(), i18n.use_locale(language):
+        lines = describe_orders(
+            orders, state.armies["red"], game.map, CONTACT_NAMES, language, groups=listed
+        )
+    vocabulary = Vocabulary.build(game.map, {side: [CONTACT_NAMES[side]] for side in state.armies})
+    parsed = [parse_line(line, vocabulary) for line in lines]
+    assert all(reading.problem is None for reading in parsed), (lines, parsed)
+    again, outcomes = apply_lines(
+        game, state, "red", SideOrders(), [reading.orders for reading in parsed]
+    )
+    assert all(outcome.accepted for outcome in outcomes), (lines, outcomes)
+    assert contact_orders.groups(game, state, "red", again) == listed, lines
+    assert sorted(map(str, again.extra)) == sorted(map(str, orders.extra)), lines
+    assert again.reinforce == "4"

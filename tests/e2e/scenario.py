@@ -900,20 +900,31 @@ OUTCOME_CODE = {"draw": "d", "bloody draw": "b", "solid": "s", "crushing": "c", 
 
 
 async def report_result(
-    table: Table, player: Player, battle: int, outcome: str, winner: str | None = None
+    table: Table,
+    player: Player,
+    battle: int,
+    outcome: str,
+    winner: str | None = None,
+    *,
+    warlords: str | None = None,
 ) -> Received:
     """``player`` opens /battles and reports ``battle``: ``outcome`` is «draw», «bloody draw»,
-    «solid», «crushing» or «slaughter»; ``winner`` the winning side's name for a victory."""
+    «solid», «crushing» or «slaughter»; ``winner`` the winning side's name for a victory. In a
+    contact campaign ``warlords`` answers «Was a warlord slain?»: ``"0"`` none, ``"1"`` the
+    attacker's, ``"2"`` the defender's, ``"3"`` both."""
     await table.command(player, "/battles")
     await table.press(player, _result_data("pick", battle=battle))
     done = await table.press(
         player, _result_data("out", battle=battle, outcome=OUTCOME_CODE[outcome])
     )
-    if winner is None:
+    if winner is not None:
+        side = winner
+        win = _result_data("win", battle=battle)
+        done = await table.press(player, lambda text, data: win(text, data) and side in text)
+    if warlords is None:
         return done
-    side = winner
-    win = _result_data("win", battle=battle)
-    return await table.press(player, lambda text, data: win(text, data) and side in text)
+    mark = f"{OUTCOME_CODE[outcome]}.{warlords}"
+    return await table.press(player, _result_data("wl", battle=battle, outcome=mark))
 
 
 async def confirm_result(table: Table, player: Player, battle: int) -> Received:

@@ -336,6 +336,12 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("wc", "1"),
                 ("ask", "cards"),
                 ("ask", "rewards"),
+                ("go", "contact"),
+                ("ct", "on"),
+                ("cdl", "1"),
+                ("cdo", "1"),
+                ("ctr", "+"),
+                ("cvp", "+"),
             )
         ]
         group += [
@@ -438,6 +444,16 @@ async def _forged(table: HostileTable) -> list[str]:
             ("ss", -1),
             ("sc", 0),
             ("sx", 0),
+            ("ct", -1),
+            ("cu", 0),
+            ("cd", 0),
+            ("cx", 0),
+            ("cy", -1),
+            ("tp", -1),
+            ("tq", -1),
+            ("tg", 1),
+            ("cr", -1),
+            ("cg", -1),
         )
     ]
     forged += [
@@ -455,6 +471,7 @@ async def _forged(table: HostileTable) -> list[str]:
             ("dis", "c"),
             *(("out", code) for code in OUTCOME_CODES),
             *(("win", code) for code in OUTCOME_CODES),
+            ("wl", "c.1"),
         )
     ]
     forged += [

@@ -17,6 +17,7 @@ from rules import (
     SideOrders,
     StepHook,
     TurnSeeds,
+    enter_order,
     legal_orders,
     plan_battles,
     validate_order,
@@ -157,3 +158,46 @@ def test_every_rule_has_a_text(rule: ContactRule) -> None:
     text = describe_rule({"module": "contact", "rule": rule.value})
     assert text
     assert text != rule.value
+
+
+def test_a_move_is_added_after_the_sectors_moves_with_contact() -> None:
+    state = CampaignState(
+        turn=1, armies={"party": {"pb": 5}, "bees": {"hb": 2}}, modules={"contact": {"v": 1}}
+    )
+    game = contact_game()
+    first, refused = enter_order(
+        game, state, "party", SideOrders(), Move(source="pb", to="ph", count=2)
+    )
+    assert refused is None
+    both, refused = enter_order(game, state, "party", first, Move(source="pb", to="hb", count=2))
+    assert refused is None
+    assert [(m.to, m.count) for m in both.moves] == [("ph", 2), ("hb", 2)]
+    core = Game.create(day_demo())
+    plain = state.model_copy(update={"modules": {}})
+    one, _ = enter_order(core, plain, "party", first, Move(source="pb", to="hb", count=2))
+    assert [(m.to, m.count) for m in one.moves] == [("hb", 2)]
+
+
+def test_the_gm_sets_defences_over_the_maps() -> None:
+    game = contact_game(
+        defences=[
+            {"sector": "ps", "level": 0},
+            {"sector": "ph", "level": 2, "owner": "party"},
+            {"sector": "bb", "level": 2, "owner": "bikers"},
+        ]
+    )
+    module = game.module("contact")
+    assert module is not None
+    state = load(module.initial_state(game))
+    assert [(d.sector, d.owner, d.level) for d in state.defences] == [
+        ("hb", "bees", 1),
+        ("pb", "party", 1),
+        ("ph", "party", 2),
+        ("bb", "bikers", 2),
+    ]
+    assert len({d.id for d in state.defences}) == 4
+
+
+def test_gm_defences_must_name_sectors_of_the_map() -> None:
+    with pytest.raises(MapError):
+        contact_game(defences=[{"sector": "nowhere", "level": 1}])

@@ -43,7 +43,7 @@ from bot.handlers.group.guards import (
 from bot.middlewares import display_name
 from bot.moments import format_moment, zone_label
 from bot.posts.group import colour_mark, colour_name
-from bot.services import campaigns, siege_setup
+from bot.services import campaigns, contact_setup, siege_setup
 from bot.services.clockwork import AdvanceOutcome, advance
 from bot.texts import describe_map_problem, phase_name, rule_name
 from rules import MapError, Ruleset, builtin_map
@@ -248,6 +248,89 @@ def siege_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButto
     return "\n".join(lines), rows
 
 
+def contact_label(campaign: Campaign) -> str:
+    """The summary's line on contact: off, or how many sectors have defences and the VP that
+    win."""
+    overrides = campaign.ruleset_overrides
+    if not contact_setup.is_on(overrides):
+        return _("Contact: off")
+    chosen = contact_setup.effective(overrides)
+    count = len(contact_setup.defences(campaign))
+    defended = _("{n} sector with defences", "{n} sectors with defences", count).format(n=count)
+    if chosen.vp_to_win is None:
+        return _("Contact: on, {defended}, no VP victory").format(defended=defended)
+    return _("Contact: on, {defended}, {vp} VP win").format(defended=defended, vp=chosen.vp_to_win)
+
+
+def defences_words(level: int, owner: str | None, side_name: dict[str, str]) -> str:
+    """A sector's defences in words: «barricade (+1) of Red», «blockpost (+2), neutral»."""
+    kind = _("barricade (+1)") if level == 1 else _("blockpost (+2)")
+    if owner is None:
+        return _("{defences}, neutral").format(defences=kind)
+    return _("{defences} of side «{side}»").format(defences=kind, side=side_name.get(owner, owner))
+
+
+def contact_screen(
+    campaign: Campaign, sides: list[tuple[str, str]]
+) -> tuple[str, list[list[InlineKeyboardButton]]]:
+    """The contact settings: on or off, each sector's defences (level and owner: the owner's
+    ground), the transports a turn and the VP that win, with buttons to change them."""
+    overrides = campaign.ruleset_overrides
+    shown = siege_setup.campaign_map(campaign)
+    side_name = dict(sides)
+    lines = [
+        _(
+            "Contact (MODULES.md): groups move in turn order and stop in the first hostile "
+            "sector, face zombies outside their ground, meet in chains of battles; losers "
+            "retreat exhausted, beaten defences are ruined, victory points can end the "
+            "campaign."
+        ),
+        contact_label(campaign),
+    ]
+    rows: list[list[InlineKeyboardButton]] = []
+    if not contact_setup.is_on(overrides):
+        rows.append([_button(_("🧟 Switch contact on"), campaign, "ct", "on")])
+        return "\n".join(lines), rows
+    rows.append([_button(_("Switch contact off"), campaign, "ct", "off")])
+    chosen = contact_setup.effective(overrides)
+    found = contact_setup.defences(campaign)
+    lines.append(
+        _(
+            "Defences: a sector whose defences a side owns is that side's ground while no "
+            "other side holds it. 🧱 changes the level, 🚩 the owner."
+        )
+    )
+    for sector in shown.sectors:
+        name = sector.names.get(campaign.language, sector.name)
+        level, owner = found.get(sector.id, (0, None))
+        words = defences_words(level, owner, side_name) if level else _("no defences")
+        lines.append(_("• {sector}: {defences}").format(sector=name, defences=words))
+        row = [_button(_("🧱 {sector}").format(sector=name), campaign, "cdl", sector.id)]
+        if level:
+            row.append(_button(_("🚩 {sector}").format(sector=name), campaign, "cdo", sector.id))
+        rows.append(row)
+    lines.append(_("Transports a turn for each side: {n}.").format(n=chosen.transports_per_turn))
+    lines.append(
+        _("Victory points that win: {vp}.").format(vp=chosen.vp_to_win)
+        if chosen.vp_to_win
+        else _("Victory points that win: off.")
+    )
+    rows.append(
+        [
+            _button(_("🚚 −1"), campaign, "ctr", "-"),
+            _button(_("🚚 +1"), campaign, "ctr", "+"),
+        ]
+    )
+    rows.append(
+        [
+            _button(_("🏆 −{n} VP").format(n=1), campaign, "cvp", "-"),
+            _button(_("🏆 +{n} VP").format(n=1), campaign, "cvp", "+"),
+            _button(_("🏆 +{n} VP").format(n=contact_setup.VP_STEP), campaign, "cvp", "++"),
+        ]
+    )
+    return "\n".join(lines), rows
+
+
 RULE_STEPS = {"battle_points": 250}
 """How much one −/+ press changes a number (1 unless named here)."""
 
@@ -391,6 +474,11 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
         text, rows = siege_screen(campaign)
         rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
         return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
+    elif step == "contact":
+        side_pairs = [(side.id, side.name) for side in await store.sides(campaign.id)]
+        text, rows = contact_screen(campaign, side_pairs)
+        rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
+        return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
     elif step == "rules":
         text, rows = rules_screen(campaign)
         return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
@@ -423,6 +511,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _("Map: {map}").format(map=map_label(campaign)),
             _("Rules: {rules}").format(rules=rules_label(campaign)),
             _("Midnight Siege: {siege}").format(siege=siege_label(campaign)),
+            contact_label(campaign),
             _("Sides:"),
             *(f"  {line}" for line in await sides_lines(store, campaign)),
             _("Schedule: {schedule}").format(schedule=schedule_label(campaign)),
@@ -463,8 +552,9 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
         ],
         [
             _button(_("🏰 Midnight Siege"), campaign, "go", "siege"),
-            _button(_("🎯 Points to outcome"), campaign, "ask", "margins"),
+            _button(_("🧟 Contact"), campaign, "go", "contact"),
         ],
+        [_button(_("🎯 Points to outcome"), campaign, "ask", "margins")],
         [_button(_("✅ Open deployment"), campaign, "ok")],
         [_button(_("✖ Cancel this campaign"), campaign, "cancel")],
     ]
@@ -667,7 +757,11 @@ async def uploaded_map(
         campaign.id,
         CampaignSettings(
             map=campaign_map,
-            ruleset_overrides=siege_setup.fitted(campaign.ruleset_overrides, campaign_map),
+            ruleset_overrides=contact_setup.fitted(
+                siege_setup.fitted(campaign.ruleset_overrides, campaign_map),
+                campaign_map,
+                [side.id for side in await store.sides(campaign.id)],
+            ),
         ),
     )
     campaign = await _answered(
@@ -917,6 +1011,53 @@ def _siege_settings(
     return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])
 
 
+def _checked(
+    campaign: Campaign, overrides: dict[str, Any]
+) -> tuple[CampaignSettings | None, str | None]:
+    """The settings to store for ``overrides``, or a note why the rules refuse them."""
+    refused = siege_setup.problem(campaign, overrides)
+    if refused is None:
+        return CampaignSettings(ruleset_overrides=overrides), None
+    return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])
+
+
+async def _remove_side(
+    store: Store, campaign: Campaign, side: str, actor: int, clock: Clock
+) -> CampaignSettings | None:
+    """Remove ``side``; the settings to store after it (its defences become neutral)."""
+    await store.remove_side(campaign.id, side, actor, clock.now())
+    left = [kept.id for kept in await store.sides(campaign.id)]
+    fitted = contact_setup.fitted(
+        campaign.ruleset_overrides, siege_setup.campaign_map(campaign), left
+    )
+    if fitted == campaign.ruleset_overrides:
+        return None
+    return CampaignSettings(ruleset_overrides=fitted)
+
+
+def _contact_change(
+    campaign: Campaign, action: str, value: str, sides: list[str]
+) -> dict[str, Any] | None:
+    """The overrides after a contact button, or ``None`` for a button that does not fit."""
+    overrides = campaign.ruleset_overrides
+    if action == "ct" and value in ("on", "off"):
+        return contact_setup.switched(overrides, value == "on")
+    if not contact_setup.is_on(overrides):
+        return None
+    sectors = set(siege_setup.campaign_map(campaign).sector_ids())
+    if action == "cdl" and value in sectors:
+        return contact_setup.next_level(campaign, value)
+    if action == "cdo" and value in sectors:
+        return contact_setup.next_owner(campaign, value, sides)
+    steps = {"-": -1, "+": 1}
+    if action == "ctr" and value in steps:
+        return contact_setup.with_transports(overrides, steps[value])
+    if action == "cvp" and value in (*steps, "++"):
+        change = contact_setup.VP_STEP if value == "++" else steps[value]
+        return contact_setup.with_vp_to_win(overrides, change)
+    return None
+
+
 def _rules_settings(campaign: Campaign, value: str) -> tuple[CampaignSettings | None, str | None]:
     """A −/+ or «Standard rules» press: the settings to store, or a note why not."""
     overrides = changed_rules(campaign, value)
@@ -933,7 +1074,7 @@ async def _change(
     now, actor = clock.now(), person.user_id
     settings: CampaignSettings | None = None
     step, note = "summary", None
-    if action == "go" and (value in STEPS or value in ("joining", "siege", "rules")):
+    if action == "go" and (value in STEPS or value in ("joining", "siege", "contact", "rules")):
         step = value
     elif action in ("sg", "tok", "tokdel", "wc"):
         changed = _siege_settings(campaign, action, value)
@@ -941,13 +1082,24 @@ async def _change(
             return None
         settings, note = changed
         step = "siege"
+    elif action in ("ct", "cdl", "cdo", "ctr", "cvp"):
+        sides = [side.id for side in await store.sides(campaign.id)]
+        contact = _contact_change(campaign, action, value, sides)
+        if contact is None:
+            return None
+        (settings, note), step = _checked(campaign, contact), "contact"
     elif action == "rule":
         settings, note = _rules_settings(campaign, value)
         step = "rules"
     elif action == "tz" and value in ZONES:
         settings, step = campaigns.zone_change(campaign, value), "map"
     elif action == "map" and value == "planet-5":
-        overrides = siege_setup.fitted(campaign.ruleset_overrides, builtin_map("planet-5"))
+        planet = builtin_map("planet-5")
+        overrides = contact_setup.fitted(
+            siege_setup.fitted(campaign.ruleset_overrides, planet),
+            planet,
+            [side.id for side in await store.sides(campaign.id)],
+        )
         settings = CampaignSettings(map="planet-5", ruleset_overrides=overrides)
         step = "sides"
     elif action == "col":
@@ -959,8 +1111,7 @@ async def _change(
         note = None if recoloured else _("That colour is taken now; choose another.")
         step = "sides"
     elif action == "del":
-        await store.remove_side(campaign.id, value, actor, now)
-        step = "sides"
+        settings, step = await _remove_side(store, campaign, value, actor, clock), "sides"
     elif action == "sched" and value in ("weekly", "manual"):
         schedule = campaign.schedule.model_copy(update={"mode": value})
         settings, step = CampaignSettings(schedule=schedule), "policy"

@@ -12,6 +12,7 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
 from aiogram.utils.i18n import gettext as _
+from pydantic import JsonValue
 
 from bot.clock import Clock
 from bot.dice_texts import dice_problem, roll_reply, split_battle
@@ -24,6 +25,7 @@ from bot.posts.turns import results_deadline
 from bot.services.battle_rolls import roll_for_battle
 from bot.services.campaigns import battle_list_public_at
 from bot.services.orders import (
+    BattleDesk,
     Refusal,
     ResultWrite,
     Seat,
@@ -35,7 +37,9 @@ from bot.services.orders import (
 )
 from bot.services.turns import game_for
 from bot.texts import describe_battle, outcome_name
-from rules import Battle, BattleResult
+from rules import Battle, BattleResult, Outcome
+from rules.modules.contact import NAME as CONTACT
+from rules.modules.contact import ContactSettings
 from rules.table import (
     DiceExpression,
     DiceExpressionError,
@@ -43,7 +47,7 @@ from rules.table import (
     outcome_for_scores,
     parse_dice,
 )
-from storage import Person, Store
+from storage import BattleReport, Campaign, Person, Store
 
 KIND = "battles"
 
@@ -190,6 +194,84 @@ def _outcome_keyboard(data: ResultButton) -> screens.Keyboard:
     return screens.Keyboard(inline_keyboard=[[b] for b in buttons] + [[back]])
 
 
+WARLORD_MASKS = ("0", "1", "2", "3")
+"""Warlords slain in a contact battle: bit 0 the attacker's, bit 1 the defender's."""
+
+
+def _with_module_data(
+    expected: BattleResult | None, report: BattleReport | None
+) -> BattleResult | None:
+    """The account a confirm button stands for: the reported (or counter) result with the
+    same outcome and winner, with its module data (warlords slain), if there is one."""
+    if expected is None or report is None:
+        return expected
+    for known in (report.reported, report.counter):
+        if known is not None and (known.outcome, known.winner) == (
+            expected.outcome,
+            expected.winner,
+        ):
+            return known
+    return expected
+
+
+def _warlord_question(
+    campaign: Campaign,
+    data: ResultButton,
+    battle: Battle,
+    outcome: Outcome,
+    names: dict[str, str],
+) -> tuple[str, screens.Keyboard]:
+    """Contact: before a result is reported, whether a warlord was slain in the battle."""
+    winner = battle.participants()[data.winner] if data.winner in (0, 1) else None
+    text = _(
+        "Battle {id}, {result}. Was a warlord slain? A slain warlord gives the other side {vp} VP."
+    ).format(
+        id=battle.id,
+        result=screens.result_words(outcome, winner, names),
+        vp=game_for(campaign).settings_of(CONTACT, ContactSettings).warlord_vp,
+    )
+    return text, _warlord_keyboard(data, battle, names)
+
+
+def _warlord_keyboard(
+    data: ResultButton, battle: Battle, names: dict[str, str]
+) -> screens.Keyboard:
+    attacker, defender = battle.participants()[0], battle.participants()[-1]
+    labels = {
+        "0": _("No warlord was slain"),
+        "1": _("☠ The warlord of {side} was slain").format(side=names.get(attacker, attacker)),
+        "2": _("☠ The warlord of {side} was slain").format(side=names.get(defender, defender)),
+        "3": _("☠ Both warlords were slain"),
+    }
+    rows = [
+        [
+            InlineKeyboardButton(
+                text=label,
+                callback_data=ResultButton(
+                    campaign=data.campaign,
+                    turn=data.turn,
+                    battle=data.battle,
+                    action="wl",
+                    outcome=f"{data.outcome}.{mask}",
+                    winner=data.winner,
+                ).pack(),
+            )
+        ]
+        for mask, label in labels.items()
+    ]
+    rows.append(
+        [
+            InlineKeyboardButton(
+                text=_("« Back"),
+                callback_data=ResultButton(
+                    campaign=data.campaign, turn=data.turn, battle=data.battle, action="pick"
+                ).pack(),
+            )
+        ]
+    )
+    return screens.Keyboard(inline_keyboard=rows)
+
+
 def _winner_keyboard(data: ResultButton, battle: Battle, names: dict[str, str]) -> screens.Keyboard:
     rows = [
         [
@@ -242,7 +324,8 @@ async def press(
     battle = next((b for b in desk.battles if b.id == callback_data.battle), None)
     names = await side_names(store, seat.campaign.id)
     action = callback_data.action
-    outcome = screens.OUTCOME_CODES.get(callback_data.outcome)
+    code = callback_data.outcome.partition(".")[0] if action == "wl" else callback_data.outcome
+    outcome = screens.OUTCOME_CODES.get(code)
     if action == "list" and (battle is not None or not callback_data.battle):
         # Back to the presser's own list (a back button names no battle).
         await query.answer()
@@ -285,7 +368,6 @@ async def press(
     if outcome is None:
         await _refuse(query, store, clock, bot, seat, Refusal.STALE, message_id, callback_data.turn)
         return
-    winner = battle.participants()[callback_data.winner] if callback_data.winner in (0, 1) else None
     if action == "out" and outcome.has_winner:
         await query.answer()
         text = _("Battle {id}, {outcome}: who won?").format(
@@ -303,21 +385,15 @@ async def press(
             message_id,
         )
         return
-    now = clock.now()
-    written: ResultWrite
-    if action in ("out", "win"):
-        written = await report_result(
-            store, seat, callback_data.turn, battle.id, outcome, winner, now
+    if action in ("out", "win") and game_for(desk.campaign).module(CONTACT) is not None:
+        await query.answer()
+        text, keyboard = _warlord_question(desk.campaign, callback_data, battle, outcome, names)
+        await show_screen(
+            bot, store, clock, seat, KIND, query.from_user.id, text, keyboard, message_id
         )
-    elif action == "yes":
-        try:
-            expected = BattleResult(battle=battle.id, outcome=outcome, winner=winner)
-        except ValueError:
-            expected = None
-        written = await answer_result(
-            store, seat, callback_data.turn, battle.id, expected, True, now
-        )
-    else:
+        return
+    written = await _write(store, seat, callback_data, desk, battle, outcome, clock.now())
+    if written is None:
         await _refuse(query, store, clock, bot, seat, Refusal.STALE, message_id, callback_data.turn)
         return
     if written.refusal is not None:
@@ -325,6 +401,43 @@ async def press(
         return
     await query.answer(_done_words(written.event))
     await _show_list(store, clock, bot, seat, query.from_user.id, message_id)
+
+
+async def _write(
+    store: Store,
+    seat: Seat,
+    data: ResultButton,
+    desk: BattleDesk,
+    battle: Battle,
+    outcome: Outcome,
+    now: datetime,
+) -> ResultWrite | None:
+    """Report (with the warlords slain, ``wl``) or confirm a result; ``None`` for a button that
+    does neither."""
+    winner = battle.participants()[data.winner] if data.winner in (0, 1) else None
+    mask = data.outcome.partition(".")[2]
+    if data.action in ("out", "win") or (data.action == "wl" and mask in WARLORD_MASKS):
+        slain: list[JsonValue] = [
+            side for bit, side in enumerate(battle.participants()) if int(mask or 0) & (1 << bit)
+        ]
+        return await report_result(
+            store,
+            seat,
+            data.turn,
+            battle.id,
+            outcome,
+            winner,
+            now,
+            {CONTACT: {"warlord_slain": slain}} if slain else None,
+        )
+    if data.action == "yes":
+        try:
+            expected = BattleResult(battle=battle.id, outcome=outcome, winner=winner)
+        except ValueError:
+            expected = None
+        expected = _with_module_data(expected, desk.reports.get(battle.id))
+        return await answer_result(store, seat, data.turn, battle.id, expected, True, now)
+    return None
 
 
 def _done_words(event: str) -> str:

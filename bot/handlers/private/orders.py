@@ -19,6 +19,7 @@ from bot.handlers.private.base import answer_text, pressed_seat, seat_or_answer,
 from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
 from bot.order_text import Vocabulary, parse_orders_text, siege_tokens
 from bot.rendering import MapDrawer
+from bot.services import contact_orders
 from bot.services.orders import (
     Desk,
     EntryResult,
@@ -30,13 +31,14 @@ from bot.services.orders import (
     last_turn_orders,
     open_desk,
     repeat_lines,
+    rewrite_orders,
     set_ready,
 )
 from bot.services.turns import game_for
 from bot.services.window import orders_opening
 from bot.texts import describe_rejection
-from rules import Attack, CampaignState, Fortify, ModuleOrder, Move, Reinforce
-from rules.modules import siege
+from rules import Attack, CampaignState, Fortify, ModuleOrder, Move, Reinforce, SideOrders
+from rules.modules import contact, siege
 from storage import Person, Phase, Store
 
 KIND = "orders"
@@ -165,6 +167,90 @@ def _siege_order_of(desk: Desk, data: OrdersButton) -> ModuleOrder | None:
     return None
 
 
+def _contact_order_of(desk: Desk, data: OrdersButton) -> ModuleOrder | None:
+    """The contact order a button gives (:data:`screens.CONTACT_GIVES`), or ``None``."""
+    sector = _sector(desk, data.sector)
+    if sector is None:
+        return None
+    match data.action:
+        case "tg":
+            paths = screens.transport_paths(desk, sector)
+            if not 0 <= data.to < len(paths) or data.arg not in paths[data.to][1]:
+                return None
+            return contact.transport(sector, paths[data.to][0], data.arg)
+        case "cg":
+            to = _sector(desk, data.to)
+            if to is None or to not in screens.retreat_choices(desk, sector):
+                return None
+            return contact.retreat_to(sector, (to,))
+        case "cy" if data.arg != 1:
+            return contact.yield_sector(sector)
+    return None
+
+
+def _contact_change(desk: Desk, data: OrdersButton) -> SideOrders | None:
+    """The set after a list button (:data:`screens.CONTACT_EDITS`), or ``None`` if it does not
+    fit the set any more (another strategist changed it since the screen was drawn)."""
+    if data.action == "cy":
+        sector = _sector(desk, data.sector)
+        kept = tuple(
+            order
+            for order in desk.orders.extra
+            if not (contact_orders.kind_of(order) == "yield" and order.sector == sector)
+        )
+        return desk.orders.model_copy(update={"extra": kept})
+    if data.to != desk.edits:
+        return None
+    listed = contact_orders.groups(desk.game, desk.state, desk.side, desk.orders)
+    match data.action:
+        case "cu":
+            changed = contact_orders.shifted(listed, data.arg, -1)
+        case "cd":
+            changed = contact_orders.shifted(listed, data.arg, 1)
+        case _:
+            changed = contact_orders.without_group(listed, data.arg)
+    return None if changed is None else contact_orders.with_groups(desk.orders, changed)
+
+
+async def _contact_press(
+    query: CallbackQuery,
+    store: Store,
+    clock: Clock,
+    bot: Bot,
+    seat: Seat,
+    desk: Desk,
+    data: OrdersButton,
+) -> None:
+    """A contact button: give a transport, yield or retreat preference; or move a group up or
+    down the list, take it back, take a yield back."""
+    if data.action in screens.CONTACT_GIVES and not (data.action == "cy" and data.arg == 1):
+        order = _contact_order_of(desk, data)
+        if order is None:
+            await query.answer(_("That button is not valid any more."), show_alert=True)
+            return
+        await _give(query, store, clock, bot, seat, desk, order)
+        return
+    result = await rewrite_orders(
+        store, seat, lambda now_desk: _contact_change(now_desk, data), clock.now(), desk.turn
+    )
+    if result.desk is None:
+        await query.answer(
+            screens.refusal_words(result.refusal or Refusal.STALE, seat.campaign),
+            show_alert=True,
+        )
+        return
+    names, _side, _editor = await _words(store, result.desk)
+    rejection = result.lines[0].rejection if result.lines else None
+    if rejection is not None:
+        words = describe_rejection(rejection, desk.game.map, names, screens.language())
+        await query.answer(words, show_alert=True)
+    elif result.changed:
+        await query.answer(_("Changed."))
+    else:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+    await _edit(query, store, clock, bot, seat, *screens.contact_screen(result.desk, names))
+
+
 def _order_of(desk: Desk, data: OrdersButton) -> Move | Attack | Fortify | Reinforce | None:
     """The order a button gives, or ``None`` if the button is not one of the kinds that do."""
     sector = _sector(desk, data.sector)
@@ -221,6 +307,9 @@ async def press(
         return
     if action == "sx":
         await _drop(query, store, clock, bot, seat, desk, callback_data.arg)
+        return
+    if action in screens.CONTACT_GIVES or action in screens.CONTACT_EDITS:
+        await _contact_press(query, store, clock, bot, seat, desk, callback_data)
         return
     order = _order_of(desk, callback_data) if action in ("n", "at", "fo", "rs") else None
     if action in ("n", "at", "fo", "rs"):
@@ -306,6 +395,14 @@ async def _navigate(
             view = screens.reinforce_screen(desk)
         case "sg":
             view = screens.siege_screen(desk, names)
+        case "ct":
+            view = screens.contact_screen(desk, names)
+        case "tp" if sector is not None:
+            view = screens.transport_path_screen(desk, sector)
+        case "tq" if sector is not None:
+            view = screens.transport_count_screen(desk, sector, data.to)
+        case "cr" if sector is not None:
+            view = screens.retreat_screen(desk, sector)
         case "rev":
             await _show_review(query, store, clock, bot, seat, desk)
             await send_side_map(bot, store, maps, query.from_user.id, desk)
@@ -358,7 +455,12 @@ async def _give(
     await query.answer(screens.change_toast(order, result.desk, names))
     after = result.desk
     sector = order.sector
-    if isinstance(order, ModuleOrder) or (
+    if contact_orders.is_on(desk.game) and (
+        isinstance(order, Move)
+        or (isinstance(order, ModuleOrder) and contact_orders.kind_of(order) is not None)
+    ):
+        view = screens.contact_screen(after, names)
+    elif isinstance(order, ModuleOrder) or (
         isinstance(order, Fortify) and desk.orders.module_order_in(order.sector) is not None
     ):
         view = screens.siege_screen(after, names)

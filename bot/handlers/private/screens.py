@@ -25,6 +25,7 @@ from bot.map_views import map_labels, side_views
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
 from bot.sectors import sector_label
+from bot.services import contact_orders
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -58,8 +59,10 @@ from rules import (
     OrderRule,
     Outcome,
     Reinforce,
+    SectorOptions,
     SideOrders,
 )
+from rules.modules.contact import NAME as CONTACT
 from rules.modules.siege import NAME as SIEGE
 from rules.render import MapView, PrivateOrders
 from storage import BattleReport, Campaign, Phase, Side, UnreportedPolicy
@@ -185,7 +188,7 @@ def refusal_words(
             return _("There is no such battle on this turn's list (/battles shows them).")
         case Refusal.NOT_PLAYABLE:
             return _(
-                "This battle of a siege chain is not fought now: it waits for the battle "
+                "This battle of a chain is not fought now: it waits for the battle "
                 "before it, or that battle did not go its way (/battles shows which)."
             )
         case Refusal.NO_REPORT:
@@ -255,8 +258,15 @@ def status_line(desk: Desk, editor: str | None) -> str:
 
 
 def orders_lines(desk: Desk, names: Names) -> list[str]:
-    """The whole recorded set in words."""
-    return describe_orders(desk.orders, desk.holdings, desk.game.map, names, language())
+    """The whole recorded set in words (with contact, its groups in the order they move)."""
+    groups = (
+        contact_orders.groups(desk.game, desk.state, desk.side, desk.orders)
+        if contact_orders.is_on(desk.game)
+        else None
+    )
+    return describe_orders(
+        desk.orders, desk.holdings, desk.game.map, names, language(), groups=groups
+    )
 
 
 def orders_text(desk: Desk, names: Names, side_name: str, editor: str | None) -> str:
@@ -268,6 +278,19 @@ def orders_text(desk: Desk, names: Names, side_name: str, editor: str | None) ->
 
 
 def _short_order(desk: Desk, sector: str, names: Names) -> str:
+    moves = [move for move in desk.orders.moves if move.source == sector]
+    carried = [
+        order
+        for order in desk.orders.extra
+        if contact_orders.is_transport(order) and order.sector == sector
+    ]
+    if len(moves) + len(carried) > 1:
+        leaving = len(moves) + len(carried)
+        return _("{n} group leaves", "{n} groups leave", leaving).format(n=leaving)
+    if carried:
+        path = carried[0].data.get("path")
+        last = path[-1] if isinstance(path, list) and path else "?"
+        return f"🚚 {last} ×{carried[0].data.get('count')}"
     move = desk.orders.move_from(sector)
     if move is not None:
         return f"→ {move.to} ×{move.count}"
@@ -306,7 +329,9 @@ def orders_keyboard(desk: Desk, names: Names) -> Keyboard:
             )
         ]
     )
-    if desk.listing().modules.get(SIEGE) or desk.orders.extra:
+    if contact_orders.is_on(desk.game):
+        rows.append([_button(_("🧟 Groups, yields, retreats"), _orders_button(desk, "ct"))])
+    if desk.listing().modules.get(SIEGE) or any(o.module == SIEGE for o in desk.orders.extra):
         rows.append([_button(_("🏰 Siege orders"), _orders_button(desk, "sg"))])
     if desk.turn > 1:
         rows.append([_button(_("🔁 Repeat last turn's orders"), _orders_button(desk, "rep"))])
@@ -353,7 +378,11 @@ def siege_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
     """The side's siege orders now, a button for every siege order it may add, and one to take
     back each it gave."""
     map_ = desk.game.map
-    given = [describe_order(order, map_, names, language()) for order in desk.orders.extra]
+    given = [
+        describe_order(order, map_, names, language())
+        for order in desk.orders.extra
+        if order.module == SIEGE
+    ]
     lines = [
         _("🏰 Siege orders for turn {turn}.").format(turn=desk.turn),
         *(f"• {line}" for line in given),
@@ -372,6 +401,8 @@ def siege_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
         if data is not None:
             rows.append([_button(describe_order(order, map_, names, language()), data)])
     for index, order in enumerate(desk.orders.extra):
+        if order.module != SIEGE:
+            continue
         words = describe_order(order, map_, names, language())
         if order.claims_sector and order.sector is not None:
             data = _orders_button(desk, "fo", order.sector)
@@ -380,6 +411,190 @@ def siege_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
         rows.append([_button(_("✖ {order}").format(order=words), data)])
     rows.append([_button(_("◀ Back"), _orders_button(desk, "home"))])
     return "\n".join(lines), Keyboard(inline_keyboard=rows)
+
+
+CONTACT_EDITS = ("cu", "cd", "cx", "cy")
+"""Contact buttons that rewrite the list: group ``arg`` up, down or taken back (``to``: the
+set's edit count the screen showed), the yield of ``sector`` taken back."""
+CONTACT_GIVES = ("tg", "cg", "cy")
+"""Contact buttons that give an order: transport from ``sector`` along path ``to`` with ``arg``
+armies; retreat preference from ``sector`` to sector ``to``; yield ``sector``."""
+
+
+def transport_paths(desk: Desk, sector: str) -> list[tuple[list[str], list[int]]]:
+    """The transports ``sector`` may send now: each path with its possible counts, as the
+    rules list them."""
+    found: dict[tuple[str, ...], list[int]] = {}
+    for order in desk.listing().modules.get(CONTACT, ()):
+        if contact_orders.kind_of(order) != "transport" or order.sector != sector:
+            continue
+        path, count = order.data.get("path"), order.data.get("count")
+        if isinstance(path, list) and isinstance(count, int):
+            found.setdefault(tuple(str(step) for step in path), []).append(count)
+    return [(list(path), sorted(counts)) for path, counts in found.items()]
+
+
+def retreat_choices(desk: Desk, sector: str) -> list[str]:
+    """The neighbours of ``sector`` a retreat preference may name."""
+    found: list[str] = []
+    for order in desk.listing().modules.get(CONTACT, ()):
+        to = order.data.get("to")
+        if (
+            contact_orders.kind_of(order) == "retreat_to"
+            and order.sector == sector
+            and isinstance(to, list)
+            and to
+        ):
+            found.append(str(to[0]))
+    return found
+
+
+def _group_end(group: Move | ModuleOrder) -> str:
+    """Where a group is heading: a move's destination, a transport's last sector."""
+    if isinstance(group, Move):
+        return group.to
+    path = group.data.get("path")
+    return str(path[-1]) if isinstance(path, list) and path else "?"
+
+
+def contact_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
+    """Contact: the side's groups in the order they move (each up, down or taken back), the
+    sectors it yields, and where its armies retreat from each sector (standing preferences)."""
+    map_ = desk.game.map
+    listed = contact_orders.groups(desk.game, desk.state, desk.side, desk.orders)
+    lines = [_("🧟 Groups of turn {turn}, in the order they move:").format(turn=desk.turn)]
+    lines += [
+        f"{place}. {describe_order(group, map_, names, language())}"
+        for place, group in enumerate(listed, start=1)
+    ]
+    if not listed:
+        lines.append(_("No group moves yet: pick a sector to move or transport a group."))
+    yielded = contact_orders.yielded(desk.orders)
+    if yielded:
+        lines.append(
+            _("You yield: {sectors}.").format(
+                sectors=", ".join(sector_label(map_, s, language()) for s in yielded)
+            )
+        )
+    retreats = contact_orders.standing_retreats(desk.state, desk.side, desk.orders)
+    if retreats:
+        lines.append(_("Retreats go first (kept until you change them):"))
+        lines += [
+            "• " + describe_order(contact_orders.retreat_order(sector, to), map_, names, language())
+            for sector, to in retreats.items()
+        ]
+    lines.append(
+        _(
+            "A group stops in the first hostile sector; outside your ground it meets zombies "
+            "first. Yield a sector to retreat from it instead of defending it."
+        )
+    )
+    rows: list[list[InlineKeyboardButton]] = []
+    for index, group in enumerate(listed):
+        short = f"{index + 1}. {group.sector} → {_group_end(group)}"
+        rows.append(
+            [
+                _button(f"⬆ {short}", _orders_button(desk, "cu", arg=index, to=desk.edits)),
+                _button("⬇", _orders_button(desk, "cd", arg=index, to=desk.edits)),
+                _button("✖", _orders_button(desk, "cx", arg=index, to=desk.edits)),
+            ]
+        )
+    rows.append([_button(_("➕ New group: choose its sector"), _orders_button(desk, "home"))])
+    offered = desk.listing().modules.get(CONTACT, ())
+    yieldable = [
+        order.sector
+        for order in offered
+        if contact_orders.kind_of(order) == "yield" and order.sector is not None
+    ]
+    buttons = [
+        _button(
+            _("🏳 Yield {sector}").format(sector=sector_label(map_, sector, language())),
+            _orders_button(desk, "cy", sector),
+        )
+        for sector in yieldable
+    ]
+    buttons += [
+        _button(
+            _("✖ 🏳 {sector}").format(sector=sector_label(map_, sector, language())),
+            _orders_button(desk, "cy", sector, arg=1),
+        )
+        for sector in yielded
+    ]
+    buttons += [
+        _button(
+            _("↩ Retreat from {sector}…").format(sector=sector_label(map_, sector, language())),
+            _orders_button(desk, "cr", sector),
+        )
+        for sector in map_.sector_ids()
+        if retreat_choices(desk, sector) and (sector in desk.holdings or sector in retreats)
+    ]
+    rows += _rows(buttons, 2)
+    rows.append([_button(_("« All sectors"), _orders_button(desk, "home"))])
+    return "\n".join(lines), Keyboard(inline_keyboard=rows)
+
+
+def transport_path_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | None:
+    """Where a transport from ``sector`` may go (``None`` if it may not)."""
+    paths = transport_paths(desk, sector)
+    if not paths:
+        return None
+    map_ = desk.game.map
+    buttons = [
+        _button(
+            " → ".join(sector_label(map_, step, language()) for step in path),
+            _orders_button(desk, "tq", sector, to=index),
+        )
+        for index, (path, _counts) in enumerate(paths)
+    ]
+    rows = _rows(buttons, 1)
+    rows.append([_button(_("« Back"), _orders_button(desk, "sec", sector))])
+    text = _(
+        "Transport from {sector}: which way? It carries fresh armies up to {range} sectors and "
+        "stops in the first hostile one."
+    ).format(
+        sector=sector_label(map_, sector, language()),
+        range=max(len(path) for path, _counts in paths),
+    )
+    return text, Keyboard(inline_keyboard=rows)
+
+
+def transport_count_screen(desk: Desk, sector: str, index: int) -> tuple[str, Keyboard] | None:
+    """How many armies the transport along path ``index`` carries."""
+    paths = transport_paths(desk, sector)
+    if not 0 <= index < len(paths):
+        return None
+    path, counts = paths[index]
+    map_ = desk.game.map
+    buttons = [_button(str(n), _orders_button(desk, "tg", sector, to=index, arg=n)) for n in counts]
+    rows = _rows(buttons, 5)
+    rows.append([_button(_("« Back"), _orders_button(desk, "tp", sector))])
+    text = _("Transport from {sector} to {to}: how many armies?").format(
+        sector=sector_label(map_, sector, language()),
+        to=" → ".join(sector_label(map_, step, language()) for step in path),
+    )
+    return text, Keyboard(inline_keyboard=rows)
+
+
+def retreat_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | None:
+    """Where armies retreating out of ``sector`` should go first."""
+    choices = retreat_choices(desk, sector)
+    if not choices:
+        return None
+    map_ = desk.game.map
+    buttons = [
+        _button(
+            sector_label(map_, to, language()),
+            _orders_button(desk, "cg", sector, to=map_.order[to]),
+        )
+        for to in choices
+    ]
+    rows = _rows(buttons, 2)
+    rows.append([_button(_("« Back"), _orders_button(desk, "ct"))])
+    text = _(
+        "Armies retreating out of {sector} go first to (if it is yours and free of other "
+        "sides; otherwise to your sector with most armies):"
+    ).format(sector=sector_label(map_, sector, language()))
+    return text, Keyboard(inline_keyboard=rows)
 
 
 def sector_screen(desk: Desk, sector: str, names: Names) -> tuple[str, Keyboard]:
@@ -400,7 +615,13 @@ def sector_screen(desk: Desk, sector: str, names: Names) -> tuple[str, Keyboard]
     )
     buttons: list[InlineKeyboardButton] = []
     change = desk.change_options(sector)
-    if change is not None and change.move is not None:
+    if contact_orders.is_on(desk.game):
+        adding = desk.listing().for_sector(sector)
+        if adding is not None and adding.move is not None:
+            buttons.append(_button(_("➡ Move a group…"), _orders_button(desk, "mv", sector)))
+        if transport_paths(desk, sector):
+            buttons.append(_button(_("🚚 Transport a group…"), _orders_button(desk, "tp", sector)))
+    elif change is not None and change.move is not None:
         buttons.append(_button(_("➡ Move armies…"), _orders_button(desk, "mv", sector)))
     adding = desk.attack_options(sector)
     if adding is not None and adding.attack is not None:
@@ -428,9 +649,17 @@ def sector_screen(desk: Desk, sector: str, names: Names) -> tuple[str, Keyboard]
     return text, Keyboard(inline_keyboard=rows)
 
 
+def _move_options(desk: Desk, sector: str) -> SectorOptions | None:
+    """What a move out of ``sector`` may be: with contact, one more group added to the list;
+    otherwise a move replacing the sector's order."""
+    if contact_orders.is_on(desk.game):
+        return desk.listing().for_sector(sector)
+    return desk.change_options(sector)
+
+
 def move_destination_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | None:
     """Where armies from ``sector`` may go (``None`` if they may not move)."""
-    change = desk.change_options(sector)
+    change = _move_options(desk, sector)
     if change is None or change.move is None:
         return None
     map_ = desk.game.map
@@ -449,7 +678,7 @@ def move_destination_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | N
 
 def move_count_screen(desk: Desk, sector: str, to: str) -> tuple[str, Keyboard] | None:
     """How many armies move (``None`` if this move is not allowed)."""
-    change = desk.change_options(sector)
+    change = _move_options(desk, sector)
     if change is None or change.move is None or to not in change.move.destinations:
         return None
     map_ = desk.game.map
@@ -851,11 +1080,11 @@ def report_status(
     disputed, or is still to answer (a report stands unless disputed by ``deadline``)."""
     if report is not None and report.override is not None:
         return _("Result (GM's decision, final): {result}").format(
-            result=result_words(report.override.outcome, report.override.winner, names)
+            result=full_result_words(report.override, names)
         )
     if report is None or report.reported is None:
         return _("Result: not reported yet.")
-    result = result_words(report.reported.outcome, report.reported.winner, names)
+    result = full_result_words(report.reported, names)
     if report.disputed and report.counter is not None:
         return _(
             "Result DISPUTED. Report of {reporter}: {result}. Account of {disputer}: {counter}. "
@@ -864,7 +1093,7 @@ def report_status(
             reporter=side_words(reporter, names),
             result=result,
             disputer=side_words(disputer, names),
-            counter=result_words(report.counter.outcome, report.counter.winner, names),
+            counter=full_result_words(report.counter, names),
         )
     if report.confirmed_by is not None:
         return _("Result: {result} (confirmed by both sides).").format(result=result)
@@ -877,6 +1106,25 @@ def report_status(
     return _(
         "Result: {result}, reported by {reporter}; it stands unless disputed by {deadline}."
     ).format(result=result, reporter=side_words(reporter, names), deadline=deadline)
+
+
+def slain_warlords(result: BattleResult) -> list[str]:
+    """The sides whose warlord a result says was slain (contact's ``warlord_slain``)."""
+    data = result.modules.get(CONTACT)
+    slain = data.get("warlord_slain") if isinstance(data, dict) else None
+    return [str(side) for side in slain] if isinstance(slain, list) else []
+
+
+def full_result_words(result: BattleResult, names: Names) -> str:
+    """A result in words with the warlords slain in it: "Red: solid victory; warlord slain:
+    Blue"."""
+    words = result_words(result.outcome, result.winner, names)
+    slain = slain_warlords(result)
+    if not slain:
+        return words
+    return _("{result}; warlord slain: {sides}").format(
+        result=words, sides=", ".join(names.get(side, side) for side in slain)
+    )
 
 
 def result_words(outcome: Outcome, winner: str | None, names: Names) -> str:
@@ -985,9 +1233,10 @@ def chain_status(desk: BattleDesk, battle: Battle) -> list[str]:
     known = desk.status.get(battle.id)
     if known is None or known.status is BattleStatus.PLAYABLE:
         return []
+    before = battle.after if battle.after is not None else battle.defender_from
     if known.status is BattleStatus.WAITING:
-        return [_("⏳ It waits for the result of battle {after}.").format(after=battle.after)]
-    return [_("✖ Not played: battle {after} did not go its way.").format(after=battle.after)]
+        return [_("⏳ It waits for the result of battle {after}.").format(after=before)]
+    return [_("✖ Not played: battle {after} did not go its way.").format(after=before)]
 
 
 def battles_screen(

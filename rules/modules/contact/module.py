@@ -46,20 +46,19 @@ class ContactModule(RulesModule):
                         detail=f"{NAME}: {detail}",
                     )
                 )
+        for spec in validate.settings_of(game).defences:
+            if spec.sector not in game.map.by_id:
+                problems.append(
+                    MapProblem(
+                        code=MapProblemCode.MODULE_RULE,
+                        sector=spec.sector,
+                        detail=f"{NAME}: defences set in sector {spec.sector}, not on the map",
+                    )
+                )
         return problems
 
     def initial_state(self, game: Game, choice: JsonValue = None) -> JsonValue:
-        return ContactState(
-            defences=tuple(
-                Defences(
-                    id=feature.id,
-                    sector=feature.sector,
-                    owner=feature.owner,
-                    level=2 if feature.level == 2 else 1,
-                )
-                for feature in game.map.features_of(DEFENCES_KIND)
-            )
-        ).as_json()
+        return ContactState(defences=initial_defences(game)).as_json()
 
     def upgrade(self, data: JsonValue) -> JsonValue:
         return upgrade(data)
@@ -121,6 +120,35 @@ class ContactModule(RulesModule):
 
     def describe_rejection(self, rejection: Rejection) -> str | None:
         return describe_rule(rejection.params)
+
+
+def initial_defences(game: Game) -> tuple[Defences, ...]:
+    """The defences at the start: the map's (file order), except in the sectors the GM set,
+    then the GM's (level 0: none there)."""
+    specs = validate.settings_of(game).defences
+    replaced = {spec.sector for spec in specs}
+    found = [
+        Defences(
+            id=feature.id,
+            sector=feature.sector,
+            owner=feature.owner,
+            level=2 if feature.level == 2 else 1,
+        )
+        for feature in game.map.features_of(DEFENCES_KIND)
+        if feature.sector not in replaced
+    ]
+    taken = {feature.id for feature in game.map.features}
+    for spec in specs:
+        if spec.level == 0:
+            continue
+        number = 1
+        while f"D{number}" in taken:
+            number += 1
+        taken.add(f"D{number}")
+        found.append(
+            Defences(id=f"D{number}", sector=spec.sector, owner=spec.owner, level=spec.level)
+        )
+    return tuple(found)
 
 
 def describe_rule(params: dict[str, str | int]) -> str:

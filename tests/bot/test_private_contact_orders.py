@@ -1,0 +1,103 @@
+"""Contact orders in private, through the real dispatcher: a strategist builds the priority
+list of groups with buttons (moves and a transport from ``legal_orders``), moves a group up
+and takes one back, yields a sector, sets a retreat preference; a second strategist types
+orders in Russian, and a refused one is explained in the reader's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.clock import ManualClock
+from bot.services import campaigns
+from bot.services.clockwork import advance
+from rules.modules.contact import NAME as CONTACT
+from storage import Phase, Store
+from tests.bot.private_campaign import GM, alert, open_table, screen
+from tests.bot.telegram import FakeTelegram
+
+CONTACT_RULES: dict[str, Any] = {
+    "modules": [CONTACT],
+    "module_settings": {CONTACT: {"defences": [{"sector": "4", "level": 1, "owner": "red"}]}},
+}
+PLACEMENTS = {
+    "red": {"4": 6, "1": 2, "2": 2},
+    "blue": {"3": 5, "1": 3, "5": 2},
+    "green": {"5": 4, "2": 3, "3": 3},
+}
+
+
+async def test_contact_orders_by_buttons_and_by_text(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock, CONTACT_RULES)
+    campaign_id = table.campaign.id
+    now = clock.now()
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, campaign_id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+
+    home = screen(await table.say(201, "/orders"))
+    groups = screen(await table.tap(201, home, "Groups, yields, retreats"))
+    assert "No group moves yet" in groups.text
+    home = screen(await table.tap(201, groups, "New group"))
+    sector = screen(await table.tap(201, home, "4 North Pole"))
+    destinations = screen(await table.tap(201, sector, "Move a group"))
+    counts = screen(await table.tap(201, destinations, "1 Equator"))
+    pressed = await table.tap(201, counts, "2")
+    assert alert(pressed) == "Saved: move 2 armies from 4 North Pole to 1 Equator"
+    groups = screen(pressed)
+    assert "1. move 2 armies from 4 North Pole to 1 Equator" in groups.text
+
+    home = screen(await table.tap(201, groups, "New group"))
+    sector = screen(await table.tap(201, home, "4 North Pole"))
+    paths = screen(await table.tap(201, sector, "Transport a group"))
+    counts = screen(await table.tap(201, paths, "1 Equator → 5 South Pole"))
+    assert [text for text, _data in counts.buttons()][:3] == ["1", "2", "3"]
+    groups = screen(await table.tap(201, counts, "3"))
+    assert "2. transport 3 armies from 4 North Pole via 1 Equator to 5 South Pole" in groups.text
+    groups = screen(await table.tap(201, groups, "⬆ 2."))
+    assert "1. transport 3 armies from 4 North Pole via 1 Equator to 5 South Pole" in groups.text
+    assert "2. move 2 armies from 4 North Pole to 1 Equator" in groups.text
+
+    groups = screen(await table.tap(201, groups, "Yield 2 West"))
+    assert "You yield: 2 West." in groups.text
+    choices = screen(await table.tap(201, groups, "Retreat from 4 North Pole"))
+    groups = screen(await table.tap(201, choices, "2 West"))
+    assert "• retreat from 4 North Pole to 2 West" in groups.text
+
+    review = screen(await table.say(201, "/orders"))
+    assert "Groups, yields, retreats" in str(review.buttons())
+
+    refused = "\n".join(s.text for s in await table.say(203, "перевезти 1 из 4 в 3"))
+    assert "Ваша сторона уже использовала перевозки этого хода (1)" in refused
+    typed = "\n".join(s.text for s in await table.say(203, "отступление из 4 в 1, затем 3"))
+    assert "отступление из 4 Северный полюс в 1 Экватор, затем 3 Восток" in typed
+    bound = "\n".join(s.text for s in await table.say(203, "move 1 from 1 to 3"))
+    assert "связаны боем" in bound
+
+    stored = await store.orders(campaign_id, 1, "red")
+    assert stored is not None
+    assert [(m.source, m.to, m.count) for m in stored.orders.moves] == [("4", "1", 2)]
+    assert sorted(str(order.data) for order in stored.orders.extra) == sorted(
+        [
+            str({"order": "transport", "from": "4", "path": ["1", "5"], "count": 3, "rank": 1}),
+            str({"order": "yield", "sector": "2"}),
+            str({"order": "retreat_to", "sector": "4", "to": ["1", "3"]}),
+        ]
+    )
+
+    home = screen(await table.say(201, "/orders"))
+    groups = screen(await table.tap(201, home, "Groups, yields, retreats"))
+    taken = await table.tap(201, groups, "✖ 🏳 2 West")
+    assert alert(taken) == "Changed."
+    groups = screen(taken)
+    assert "You yield" not in groups.text
+    first = next(data for text, data in groups.buttons() if text == "✖")  # the transport
+    taken = await table.forged(201, first)
+    assert "1. move 2 armies from 4 North Pole to 1 Equator" in screen(taken).text
+    stored = await store.orders(campaign_id, 1, "red")
+    assert stored is not None
+    assert [(m.source, m.to, m.count) for m in stored.orders.moves] == [("4", "1", 2)]
+    assert [o.data["order"] for o in stored.orders.extra] == ["retreat_to"]
+    again = await table.forged(201, first)
+    assert alert(again) == "That button is not valid any more."

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from typing import Any
 
+from storage.dialect import INTEGRITY_ERRORS, breaks_one_active_per_chat
 from storage.errors import ChatHasActiveCampaignError, NotFoundError, SettingsLockedError
 from storage.models import (
     AuditAction,
@@ -40,6 +40,7 @@ from storage.sql import (
     fetch_all,
     fetch_one,
     insert_row,
+    may_violate,
     ts,
 )
 
@@ -53,30 +54,31 @@ class CampaignRecords(SharedRecords):
         map_json = None if isinstance(new.map, str) else new.map.model_dump_json()
         async with self._db.transaction() as conn:
             try:
-                campaign_id = await insert_row(
-                    conn,
-                    "INSERT INTO campaigns (chat_id, thread_id, title, time_zone, schedule_json,"
-                    " ruleset_json, map_name, map_json, unreported_policy, status, phase, turn,"
-                    " created_by, created_at, updated_at, language)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'setup', 'setup', 0, ?, ?, ?, ?)",
-                    (
-                        new.chat_id,
-                        new.thread_id,
-                        new.title,
-                        new.time_zone,
-                        new.schedule.model_dump_json(),
-                        dump_json(new.ruleset_overrides),
-                        map_name,
-                        map_json,
-                        new.unreported_policy.value,
-                        new.created_by,
-                        ts(now),
-                        ts(now),
-                        new.language,
-                    ),
-                )
-            except sqlite3.IntegrityError as error:
-                if "campaigns.chat_id" in str(error):
+                async with may_violate(conn):
+                    campaign_id = await insert_row(
+                        conn,
+                        "INSERT INTO campaigns (chat_id, thread_id, title, time_zone,"
+                        " schedule_json, ruleset_json, map_name, map_json, unreported_policy,"
+                        " status, phase, turn, created_by, created_at, updated_at, language)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'setup', 'setup', 0, ?, ?, ?, ?)",
+                        (
+                            new.chat_id,
+                            new.thread_id,
+                            new.title,
+                            new.time_zone,
+                            new.schedule.model_dump_json(),
+                            dump_json(new.ruleset_overrides),
+                            map_name,
+                            map_json,
+                            new.unreported_policy.value,
+                            new.created_by,
+                            ts(now),
+                            ts(now),
+                            new.language,
+                        ),
+                    )
+            except INTEGRITY_ERRORS as error:
+                if breaks_one_active_per_chat(error):
                     raise ChatHasActiveCampaignError(
                         f"chat {new.chat_id} topic {new.thread_id} already runs a campaign"
                     ) from error
@@ -420,7 +422,7 @@ class CampaignRecords(SharedRecords):
                 "SELECT m.user_id, m.display_name, m.side_id, m.joined_at,"
                 " group_concat(r.role) AS roles FROM members m LEFT JOIN member_roles r"
                 " ON r.campaign_id = m.campaign_id AND r.user_id = m.user_id"
-                " WHERE m.campaign_id = ? GROUP BY m.user_id ORDER BY m.user_id",
+                " WHERE m.campaign_id = ? GROUP BY m.campaign_id, m.user_id ORDER BY m.user_id",
                 (campaign_id,),
             )
         return [

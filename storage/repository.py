@@ -77,6 +77,7 @@ from storage.modules import ModuleRecords, ModuleStore
 from storage.orders import OrderRecords
 from storage.outbox import OutboxRecords
 from storage.people import PeopleRecords, PeopleStore
+from storage.postgres import PostgresDatabase
 from storage.schedule import ScheduleRecords, ScheduleStore
 from storage.seats import SeatRecords, SeatStore
 from storage.shared import (
@@ -85,6 +86,7 @@ from storage.shared import (
     _resolution,
 )
 from storage.sql import (
+    Transactions,
     dt,
     fetch_all,
     ts,
@@ -95,9 +97,12 @@ __all__ = [
     "CampaignStore",
     "ChatHasActiveCampaignError",
     "NotFoundError",
+    "PostgresCampaignStore",
     "SettingsLockedError",
+    "SqlCampaignStore",
     "SqliteCampaignStore",
     "Store",
+    "open_store",
 ]
 
 
@@ -372,7 +377,7 @@ class Store(
     the chats campaigns are played in."""
 
 
-class SqliteCampaignStore(
+class SqlCampaignStore(
     CampaignRecords,
     TurnRecords,
     OrderRecords,
@@ -386,15 +391,11 @@ class SqliteCampaignStore(
     SeatRecords,
     EditRecords,
 ):
-    """:class:`Store` on one SQLite file (see ``docs/storage.md``)."""
+    """:class:`Store` in SQL, on either engine: the same queries, the engine's few differences
+    in :mod:`storage.dialect`. Open one with :func:`open_store` or a subclass's ``open``."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Transactions) -> None:
         self._db = db
-
-    @classmethod
-    async def open(cls, path: Path) -> SqliteCampaignStore:
-        """Open the file, migrating its schema to the latest version."""
-        return cls(await Database.open(path))
 
     async def close(self) -> None:
         """Close the database connection."""
@@ -597,3 +598,50 @@ class SqliteCampaignStore(
             "turns": turns,
             "people": people,
         }
+
+
+class SqliteCampaignStore(SqlCampaignStore):
+    """:class:`Store` on one SQLite file (see ``docs/storage.md``)."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(db)
+
+    @classmethod
+    async def open(cls, path: Path) -> SqliteCampaignStore:
+        """Open the file, migrating its schema to the latest version."""
+        return cls(await Database.open(path))
+
+
+class PostgresCampaignStore(SqlCampaignStore):
+    """:class:`Store` on a PostgreSQL database (see ``docs/storage.md``, "PostgreSQL")."""
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        super().__init__(db)
+
+    @classmethod
+    async def open(cls, url: str, *, only_process: bool = False) -> PostgresCampaignStore:
+        """Connect to ``url`` (``postgresql://...``), migrating its schema to the latest version;
+        ``only_process``: refuse to open while another bot process holds the database."""
+        return cls(await PostgresDatabase.open(url, only_process=only_process))
+
+
+def is_postgresql(location: str) -> bool:
+    """Whether ``location`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
+    return location.startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_path(location: str) -> Path:
+    """The file a ``sqlite:///path`` URL (or a plain path) names."""
+    return (
+        Path(location.removeprefix("sqlite://"))
+        if location.startswith("sqlite://")
+        else Path(location)
+    )
+
+
+async def open_store(location: str, *, only_process: bool = False) -> SqlCampaignStore:
+    """The store at ``location``: a ``postgresql://`` URL, or a SQLite file (``sqlite:///path``
+    or a path)."""
+    if is_postgresql(location):
+        return await PostgresCampaignStore.open(location, only_process=only_process)
+    return await SqliteCampaignStore.open(sqlite_path(location))

@@ -6,7 +6,6 @@ the outbox insert). Always called inside a transaction.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -25,7 +24,7 @@ from rules import (
     TurnReport,
 )
 from rules.table import ScoreMargins
-from storage.db import Database
+from storage.dialect import INTEGRITY_ERRORS, breaks_one_active_per_chat
 from storage.errors import ChatHasActiveCampaignError, NotFoundError
 from storage.models import (
     AuditAction,
@@ -60,11 +59,13 @@ from storage.models import (
 from storage.sql import (
     Conn,
     Row,
+    Transactions,
     changed_rows,
     dt,
     dump_json,
     fetch_all,
     fetch_one,
+    may_violate,
     opt_dt,
     ts,
 )
@@ -304,7 +305,7 @@ def _result(
 class SharedRecords:
     """What every aggregate's mixin of :class:`storage.repository.SqliteCampaignStore` uses."""
 
-    _db: Database
+    _db: Transactions
 
     async def _campaign_in(self, conn: Conn, campaign_id: CampaignId) -> Campaign | None:
         row = await fetch_one(conn, "SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
@@ -385,22 +386,24 @@ class SharedRecords:
         if before is None:
             return _result(TransitionOutcome.NOT_FOUND, None, f"no campaign {campaign_id}"), None
         try:
-            changed = await changed_rows(
-                conn,
-                "UPDATE campaigns SET turn = ?, phase = ?, status = COALESCE(?, status),"
-                " updated_at = ? WHERE id = ? AND turn = ? AND phase = ? AND status <> 'paused'",
-                (
-                    new_turn,
-                    new_phase.value,
-                    None if new_status is None else new_status.value,
-                    ts(now),
-                    campaign_id,
-                    expected_turn,
-                    expected_phase.value,
-                ),
-            )
-        except sqlite3.IntegrityError as error:
-            if "campaigns.chat_id" in str(error):
+            async with may_violate(conn):
+                changed = await changed_rows(
+                    conn,
+                    "UPDATE campaigns SET turn = ?, phase = ?, status = COALESCE(?, status),"
+                    " updated_at = ? WHERE id = ? AND turn = ? AND phase = ?"
+                    " AND status <> 'paused'",
+                    (
+                        new_turn,
+                        new_phase.value,
+                        None if new_status is None else new_status.value,
+                        ts(now),
+                        campaign_id,
+                        expected_turn,
+                        expected_phase.value,
+                    ),
+                )
+        except INTEGRITY_ERRORS as error:
+            if breaks_one_active_per_chat(error):
                 raise ChatHasActiveCampaignError(
                     "this chat runs another unfinished campaign: finish it first"
                 ) from error

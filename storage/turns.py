@@ -4,7 +4,6 @@ correction, undo, and what a turn was played from.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -17,6 +16,7 @@ from rules import (
     Roll,
     TurnResolution,
 )
+from storage.dialect import INTEGRITY_ERRORS, breaks_one_active_per_chat
 from storage.errors import ChatHasActiveCampaignError, NotFoundError
 from storage.models import (
     AuditAction,
@@ -65,6 +65,7 @@ from storage.sql import (
     fetch_all,
     fetch_one,
     insert_row,
+    may_violate,
     ts,
 )
 
@@ -555,12 +556,14 @@ class TurnRecords(SharedRecords):
         now: datetime,
     ) -> None:
         try:
-            await conn.execute(
-                "UPDATE campaigns SET turn = ?, phase = ?, status = ?, updated_at = ? WHERE id = ?",
-                (turn, phase.value, status.value, ts(now), campaign_id),
-            )
-        except sqlite3.IntegrityError as error:
-            if "campaigns.chat_id" in str(error):
+            async with may_violate(conn):
+                await conn.execute(
+                    "UPDATE campaigns SET turn = ?, phase = ?, status = ?, updated_at = ?"
+                    " WHERE id = ?",
+                    (turn, phase.value, status.value, ts(now), campaign_id),
+                )
+        except INTEGRITY_ERRORS as error:
+            if breaks_one_active_per_chat(error):
                 raise ChatHasActiveCampaignError(
                     "this chat has started another campaign since: finish it first"
                 ) from error

@@ -242,3 +242,27 @@ async def migrate(
             await raw.execute("UPDATE schema_version SET version = $1", migration.version)
         current = migration.version
     return current
+
+
+async def database_problem(url: str) -> str | None:
+    """Why the PostgreSQL database cannot answer a read or take a write right now, or ``None``
+    (for a health check: one small query and a write that changes no row, rolled back)."""
+    try:
+        raw = await asyncpg.connect(url, timeout=10)
+    except (OSError, asyncpg.PostgresError) as error:
+        return f"database does not answer: {error}"
+    try:
+        async with raw.transaction():
+            await raw.fetchval("SELECT count(*) FROM campaigns")
+            await raw.execute("UPDATE campaigns SET id = id WHERE false")
+            raise _RollBackError
+    except _RollBackError:
+        return None
+    except (OSError, asyncpg.PostgresError) as error:
+        return f"database cannot save: {error}"
+    finally:
+        await raw.close()
+
+
+class _RollBackError(Exception):
+    """Raised to roll the health check's transaction back."""

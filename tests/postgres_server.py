@@ -160,3 +160,10 @@ async def new_schema_url(server: PostgresServer) -> str:
     finally:
         await conn.close()
     return url
+
+
+if __name__ == "__main__":
+    try:
+        print(f"PostgreSQL binaries: {postgres_bindir()}")
+    except PostgresMissingError as missing:
+        raise SystemExit(str(missing)) from None

@@ -10,6 +10,7 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.rendering import default_workers
+from storage.repository import is_postgresql, sqlite_path
 
 
 class Settings(BaseSettings):
@@ -19,6 +20,11 @@ class Settings(BaseSettings):
 
     bot_token: SecretStr | None = None
     database_path: Path = Path("data/strategium.sqlite3")
+    database_url: SecretStr | None = Field(
+        default=None,
+        description="postgresql://user:password@host:port/database selects PostgreSQL;"
+        " sqlite:///path a SQLite file; unset: the SQLite file DATABASE_PATH",
+    )
     bot_api_base: str | None = Field(
         default=None, description="a local Bot API server, e.g. http://127.0.0.1:8081"
     )
@@ -51,3 +57,13 @@ class Settings(BaseSettings):
         default=None,
         description="test only: a file that gets a JSON line per map drawn (what it shows)",
     )
+
+    def postgresql_url(self) -> str | None:
+        """The PostgreSQL database ``DATABASE_URL`` names, or ``None`` for SQLite."""
+        url = None if self.database_url is None else self.database_url.get_secret_value()
+        return url if url is not None and is_postgresql(url) else None
+
+    def sqlite_file(self) -> Path:
+        """The SQLite file: ``DATABASE_URL``'s ``sqlite:///path``, else ``DATABASE_PATH``."""
+        url = None if self.database_url is None else self.database_url.get_secret_value()
+        return sqlite_path(url) if url else self.database_path

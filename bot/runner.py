@@ -47,7 +47,8 @@ from bot.testing.clock_control import (
     require_loopback,
     starting_clock,
 )
-from storage import SqliteCampaignStore, Store
+from storage import PostgresCampaignStore, SqlCampaignStore, SqliteCampaignStore, Store
+from storage.postgres import AnotherProcessError as PostgresTakenError
 
 log = logging.getLogger(__name__)
 
@@ -106,11 +107,23 @@ async def wait_for_telegram(bot: Bot, first_delay: float = 1.0, max_delay: float
             return
 
 
-async def _open_store(stack: AsyncExitStack, database: Path) -> Store:
-    """The store, for this process alone (:func:`only_process`), closed with ``stack``; posts
-    a stopped process was sending are taken over at once."""
-    stack.enter_context(only_process(database))
-    store = await SqliteCampaignStore.open(database)
+async def _open_store(stack: AsyncExitStack, settings: Settings) -> Store:
+    """The store, for this process alone, closed with ``stack``; posts a stopped process was
+    sending are taken over at once. SQLite (``DATABASE_PATH``) is kept to one process by
+    :func:`only_process`; PostgreSQL (``DATABASE_URL``) by an advisory lock the connection
+    holds."""
+    url = settings.postgresql_url()
+    store: SqlCampaignStore
+    if url is not None:
+        try:
+            store = await PostgresCampaignStore.open(url, only_process=True)
+        except PostgresTakenError as error:
+            raise AnotherProcessError(f"{error}: stop it first") from None
+    else:
+        database = settings.sqlite_file()
+        database.parent.mkdir(parents=True, exist_ok=True)
+        stack.enter_context(only_process(database))
+        store = await SqliteCampaignStore.open(database)
     stack.push_async_callback(store.close)
     released = await store.release_leases()
     if released:
@@ -138,9 +151,8 @@ async def serve(
             test_clock.now().isoformat(),
         )
     clock = test_clock or clock or SystemClock()
-    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     async with AsyncExitStack() as stack:
-        store = await _open_store(stack, settings.database_path)
+        store = await _open_store(stack, settings)
         bot = make_bot(settings)
         stack.push_async_callback(bot.session.close)
         i18n = build_i18n()

@@ -1,4 +1,5 @@
-"""Strategium's storage: every campaign, turn, order and result, kept in SQLite.
+"""Strategium's storage: every campaign, turn, order and result, kept in SQLite (the default)
+or PostgreSQL.
 
 The only place SQL lives. Handlers and services depend on :class:`CampaignStore` (a Protocol);
 :class:`SqliteCampaignStore` implements it. See ``docs/storage.md``.
@@ -66,9 +67,12 @@ from storage.repository import (
     CampaignStore,
     ChatHasActiveCampaignError,
     NotFoundError,
+    PostgresCampaignStore,
     SettingsLockedError,
+    SqlCampaignStore,
     SqliteCampaignStore,
     Store,
+    open_store,
 )
 from storage.schedule import (
     ClockNote,
@@ -134,6 +138,7 @@ __all__ = [
     "Phase",
     "PhaseEntry",
     "PlacementRecord",
+    "PostgresCampaignStore",
     "Prompt",
     "ProposalAction",
     "ProposalOutcome",
@@ -149,6 +154,7 @@ __all__ = [
     "SeatStore",
     "SettingsLockedError",
     "Side",
+    "SqlCampaignStore",
     "SqliteCampaignStore",
     "StateAdjustmentRecord",
     "Store",
@@ -168,4 +174,5 @@ __all__ = [
     "latest_version",
     "load_migrations",
     "migrate",
+    "open_store",
 ]

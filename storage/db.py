@@ -42,6 +42,8 @@ from typing import Any
 
 import aiosqlite
 
+from storage.dialect import Dialect, migration_script
+
 BUSY_TIMEOUT_MS = 10_000
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -111,7 +113,7 @@ class CommitCount:
 _counting: ContextVar[CommitCount | None] = ContextVar("storage_commits", default=None)
 # The database whose write transaction the current task holds (and that task: a task started
 # inside copies the context, but not the right to use the connection without the lock).
-_holding: ContextVar[tuple[Database, asyncio.Task[Any] | None] | None] = ContextVar(
+_holding: ContextVar[tuple[object, asyncio.Task[Any] | None] | None] = ContextVar(
     "storage_transaction", default=None
 )
 
@@ -210,7 +212,9 @@ async def migrate(
 async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
     # executescript commits a transaction that is open when it starts, so BEGIN is part of it.
     try:
-        await conn.executescript("BEGIN IMMEDIATE;\n" + migration.sql)
+        await conn.executescript(
+            "BEGIN IMMEDIATE;\n" + migration_script(migration.sql, Dialect.SQLITE)
+        )
         async with conn.execute("PRAGMA foreign_key_check") as cursor:
             broken = list(await cursor.fetchall())
         if broken:

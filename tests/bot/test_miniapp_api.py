@@ -13,7 +13,7 @@ from bot.app import build_dispatcher
 from bot.clock import ManualClock
 from rules import Attack, Move
 from storage import Store
-from tests.bot.miniapp_client import MiniApp, miniapp
+from tests.bot.miniapp_client import miniapp
 from tests.bot.private_campaign import Table, open_table, screen
 from tests.bot.telegram import FakeTelegram
 from tests.storage.campaign_script import PLACEMENTS
@@ -64,18 +64,21 @@ async def test_a_week_in_the_app_and_in_chat_is_one_set_of_orders(
         assert {m["to"] for m in options["moves"]} >= {"2"}
         assert [a["name"] for a in options["attacks"]] == ["Синие"]
         empty = await app.get(ANNA, base(table) + "/sectors/3")
-        assert empty.json["sector"]["moves"] == [] and empty.json["sector"]["armies"] == 0
+        assert empty.json["sector"]["moves"] == []
+        assert empty.json["sector"]["armies"] == 0
 
         move = {"kind": "move", "sector": "1", "to": "2", "count": 2}
         given = await app.post(ANNA, base(table) + "/orders", {"turn": 1, "order": move})
-        assert given.status == 200 and given.json["ok"], given.json
+        assert given.status == 200, given.json
+        assert given.json["ok"], given.json
         record = await store.orders(table.campaign.id, 1, "red")
         assert record is not None
         assert record.orders.moves == (Move(source="1", to="2", count=2),)
         assert 'class="orders"' in given.json["view"]["map"]  # the arrow is drawn
 
         chat = screen(await table.say(ANNA, "/orders"))
-        assert "2 West" in chat.text and "1 Equator" in chat.text
+        assert "2 West" in chat.text
+        assert "1 Equator" in chat.text
         assert chat.markup is not None  # without MINIAPP_URL, no button opens the app
         assert not [b for row in chat.markup.inline_keyboard for b in row if b.web_app]
 
@@ -89,15 +92,20 @@ async def test_a_week_in_the_app_and_in_chat_is_one_set_of_orders(
         stale = await app.post(
             ANNA, base(table) + "/ready", {"turn": 1, "ready": True, "edits": edits - 1}
         )
-        assert stale.status == 409 and not stale.json["ok"]
+        assert stale.status == 409
+        assert not stale.json["ok"]
         record = await store.orders(table.campaign.id, 1, "red")
-        assert record is not None and not record.ready
+        assert record is not None
+        assert not record.ready
 
-        ready = await app.post(ANNA, base(table) + "/ready", {"turn": 1, "ready": True, "edits": edits})
+        ready = await app.post(
+            ANNA, base(table) + "/ready", {"turn": 1, "ready": True, "edits": edits}
+        )
         assert ready.json["ok"], ready.json
         assert ready.json["message"] == "Ready: your orders are confirmed."
         record = await store.orders(table.campaign.id, 1, "red")
-        assert record is not None and record.ready
+        assert record is not None
+        assert record.ready
         assert record.orders.attacks == (Attack(sector="1", target="blue"),)
 
         tactician = await app.post(ANNA + 1, base(table) + "/orders", {"turn": 1, "order": move})
@@ -107,9 +115,11 @@ async def test_a_week_in_the_app_and_in_chat_is_one_set_of_orders(
         late = await app.post(
             ANNA, base(table) + "/orders", {"turn": 1, "order": {"kind": "fortify", "sector": "1"}}
         )
-        assert late.status == 409 and not late.json["ok"]
+        assert late.status == 409
+        assert not late.json["ok"]
         record = await store.orders(table.campaign.id, 1, "red")
-        assert record is not None and record.orders.attacks
+        assert record is not None
+        assert record.orders.attacks
 
         while not (await app.get(CARL, base(table) + "/battles")).json["battles"]["listed"]:
             await table.step()
@@ -154,7 +164,8 @@ async def test_bad_requests_are_answered_not_crashed(
             base(table) + "/orders",
             {"turn": 1, "order": {"kind": "move", "sector": "1", "to": "5", "count": 9}},
         )
-        assert beyond.status == 409 and beyond.json["message"]
+        assert beyond.status == 409
+        assert beyond.json["message"]
         assert (await store.orders(table.campaign.id, 1, "red")) is None
         assert (await app.get(ANNA, "/api/campaigns/abc")).status == 400
 

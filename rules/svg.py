@@ -144,9 +144,10 @@ def _sector(
         for side in view.sides
         if view.state.armies_of(side.id, sector.id) > 0
     ]
-    size = min(badge * 1.6, (right - left) / 5)
     middle_y = (top + title * 1.4 + bottom) / 2
     step = (right - left) / (len(occupants) + 1) if occupants else 0
+    longest = max((len(f"{styles[side].tag} {count}") for side, count in occupants), default=1)
+    size = min(badge * 1.6, step * 0.9 / (0.62 * longest + 0.9)) if occupants else badge
     for index, (side, count) in enumerate(occupants):
         parts.append(
             _chip(

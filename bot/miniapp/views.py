@@ -39,6 +39,7 @@ from bot.services.orders import (
 )
 from bot.services.turns import game_for
 from bot.services.window import current_deadline, orders_opening
+from bot.texts import armies as army_words
 from bot.texts import describe_battle, describe_rejection
 from rules import Attack, Fortify, Move, Outcome, Reinforce
 from rules.svg import map_svg
@@ -116,6 +117,7 @@ async def view(store: Store, seat: Seat, now: datetime) -> Json:
             "phase": campaign.phase.value,
             "position": screens.phase_words(campaign),
             "deadline": deadline.isoformat() if deadline is not None else None,
+            "now": now.isoformat(),
             "deadline_words": await deadline_line(store, campaign, language, now),
             "gm": fresh.is_gm,
         },
@@ -139,8 +141,13 @@ async def orders(store: Store, seat: Seat, now: datetime) -> Json | None:
     editable = seat.gives_orders and desk.campaign.phase is Phase.ORDERS and opening is None
     language = screens.language()
     listing = desk.listing()
+    editor = None
+    if desk.updated_by is not None:
+        member = await store.member(desk.campaign.id, desk.updated_by)
+        editor = member.display_name if member else None
     return {
         "side": names.get(desk.side, desk.side),
+        "status": screens.status_line(desk, editor),
         "turn": desk.turn,
         "edits": desk.edits,
         "ready": desk.ready,
@@ -175,6 +182,9 @@ async def sector(store: Store, seat: Seat, sector_id: str) -> Answer | Json:
     found: Json = {
         "sector": sector_id,
         "label": label,
+        "heading": _("{sector}: {armies} at the start of the turn.").format(
+            sector=label, armies=army_words(armies)
+        ),
         "armies": armies,
         "lines": [line for line in screens.orders_lines(desk, names) if line.startswith(label)],
         "moves": [],

@@ -72,16 +72,16 @@ def build_miniapp(
     )
     app.router.add_get("/", _page)
     app.router.add_get("/static/{name}", _static)
-    app.router.add_get("/api/campaigns", _campaigns)
-    app.router.add_get("/api/campaigns/{campaign}", _screen)
-    app.router.add_get("/api/campaigns/{campaign}/map", _map)
-    app.router.add_get("/api/campaigns/{campaign}/orders", _orders)
-    app.router.add_get("/api/campaigns/{campaign}/board", _board)
-    app.router.add_get("/api/campaigns/{campaign}/battles", _battles)
-    app.router.add_get("/api/campaigns/{campaign}/sectors/{sector}", _sector)
-    app.router.add_post("/api/campaigns/{campaign}/orders", _give)
-    app.router.add_post("/api/campaigns/{campaign}/ready", _ready)
-    app.router.add_post("/api/campaigns/{campaign}/results", _report)
+    app.router.add_get("/api/campaigns", _campaigns, name="api:campaigns")
+    app.router.add_get("/api/campaigns/{campaign}", _screen, name="api:screen")
+    app.router.add_get("/api/campaigns/{campaign}/map", _map, name="api:map")
+    app.router.add_get("/api/campaigns/{campaign}/orders", _orders, name="api:orders")
+    app.router.add_get("/api/campaigns/{campaign}/board", _board, name="api:board")
+    app.router.add_get("/api/campaigns/{campaign}/battles", _battles, name="api:battles")
+    app.router.add_get("/api/campaigns/{campaign}/sectors/{sector}", _sector, name="api:sector")
+    app.router.add_post("/api/campaigns/{campaign}/orders", _give, name="api:give")
+    app.router.add_post("/api/campaigns/{campaign}/ready", _ready, name="api:ready")
+    app.router.add_post("/api/campaigns/{campaign}/results", _report, name="api:report")
     return app
 
 
@@ -97,7 +97,8 @@ def _json(payload: Any, status: int = 200) -> web.Response:
 @web.middleware
 async def _authorised(request: web.Request, handler: Handler) -> web.StreamResponse:
     """API requests: the verified user, in their language; anything else passes."""
-    if not request.path.startswith("/api/"):
+    route = request.match_info.route.name or ""
+    if not route.startswith("api:"):  # the page and its files (also under a parent's prefix)
         return await handler(request)
     app = request.app
     now = app[CLOCK].now()

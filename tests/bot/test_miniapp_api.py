@@ -8,14 +8,18 @@ from __future__ import annotations
 
 from aiogram.methods import SendMessage
 from aiogram.utils.i18n import I18n
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import build_dispatcher
 from bot.clock import ManualClock
+from bot.miniapp.server import INIT_HEADER, build_miniapp
 from rules import Attack, Move
 from storage import Store
-from tests.bot.miniapp_client import miniapp
+from tests.bot.miniapp_client import MAX_AGE, TOKEN, miniapp
 from tests.bot.private_campaign import Table, open_table, screen
 from tests.bot.telegram import FakeTelegram
+from tests.miniapp_init import signed_init_data
 from tests.storage.campaign_script import PLACEMENTS
 
 ANNA, BORIS, CARL, VERA, GLEB, DORA = 201, 203, 202, 301, 302, 401
@@ -185,3 +189,37 @@ async def test_the_orders_screen_opens_the_app_when_its_address_is_set(
     assert [(b.text, b.web_app.url if b.web_app else "") for b in openers] == [
         ("🗺 Open the map", f"https://strategium.example/miniapp/?campaign={table.campaign.id}")
     ]
+
+
+async def test_the_page_and_its_files_are_served_without_initdata(
+    store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    async with miniapp(store, clock, i18n) as app:
+        page = await app.client.get("/")
+        html = await page.text()
+        assert page.status == 200
+        assert '<script src="https://telegram.org/js/telegram-web-app.js"></script>' in html
+        assert 'src="static/app.js"' in html
+        for name, kind in (("app.js", "text/javascript"), ("app.css", "text/css")):
+            served = await app.client.get(f"/static/{name}")
+            assert served.status == 200
+            assert served.content_type == kind
+        for missing in ("/static/nothing.js", "/static/..%2Fserver.py", "/static/server.py"):
+            assert (await app.client.get(missing)).status == 404, missing
+        refused = await app.client.get("/api/campaigns")
+        assert refused.status == 401
+
+
+async def test_under_a_prefix_as_in_webhook_mode_every_api_request_is_checked(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    table = await open_table(telegram, store, clock)
+    parent = web.Application()
+    parent.add_subapp("/miniapp/", build_miniapp(store, clock, i18n, TOKEN, MAX_AGE))
+    async with TestClient(TestServer(parent)) as client:
+        assert (await client.get("/miniapp/")).status == 200
+        assert (await client.get("/miniapp/api/campaigns")).status == 401
+        headers = {INIT_HEADER: signed_init_data(TOKEN, ANNA, "Anna", clock.now())}
+        listed = await client.get("/miniapp/api/campaigns", headers=headers)
+        assert listed.status == 200
+        assert [c["id"] for c in (await listed.json())["campaigns"]] == [table.campaign.id]

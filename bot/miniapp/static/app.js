@@ -132,6 +132,7 @@ function renderMap(view) {
     return;
   }
   box.innerHTML = view.map;
+  if (!performance.getEntriesByName("strategium-map").length) performance.mark("strategium-map");
   const svg = box.querySelector("svg");
   if (svg) svg.setAttribute("aria-label", view.campaign.title);
   markChosen();

@@ -97,6 +97,7 @@ async def open_app(
         viewport=PHONE,
         device_scale_factor=2,
         locale=language,
+        timezone_id=zone,
         color_scheme="dark" if dark else "light",
     )
     stub = telegram_stub(init_data, dark)

@@ -108,8 +108,10 @@ async def test_a_week_through_the_mini_app(telegram: ScriptedTelegram, tmp_path:
             (703, "Вера", "ru"),
             await bot.clock.now(),
             dark=True,
+            zone="Asia/Yekaterinburg",
         )
         countdown = await blue.locator("#deadline").inner_text()
+        assert "пт, 6 мар., 01:59 GMT+5" in countdown, countdown  # in her zone, UTC+5
         assert re.search(r"· (1 ч 0 мин|5\d мин) осталось$", countdown), countdown
         assert await blue.locator("#tabs button").all_inner_texts() == ["Карта", "Табло", "Бои"]
         assert "North Pole" not in await blue.content()

@@ -40,7 +40,7 @@ from bot.commands import set_command_menus
 from bot.config import Settings
 from bot.health import beat, heartbeat_path
 from bot.i18n import build_i18n
-from bot.miniapp.server import build_miniapp
+from bot.miniapp.server import RouteAccessLogger, build_miniapp
 from bot.rendering import MapDrawer
 from bot.services.outbox_sender import OutboxSender
 from bot.storage_faults import StorageAlarm, StorageAwareScheduler
@@ -239,7 +239,7 @@ async def _serve_miniapp(
     stack: AsyncExitStack, miniapp: web.Application, settings: Settings
 ) -> None:
     """Polling mode: the Mini App on its own port (0: any free one), logged."""
-    runner = web.AppRunner(miniapp)
+    runner = web.AppRunner(miniapp, access_log_class=RouteAccessLogger)
     await runner.setup()
     stack.push_async_callback(runner.cleanup)
     site = web.TCPSite(runner, settings.miniapp_host, settings.miniapp_port or 0)
@@ -263,7 +263,7 @@ async def _serve_webhook(
         application, path=settings.webhook_path
     )
     setup_application(application, dispatcher, bot=bot)
-    runner = web.AppRunner(application)
+    runner = web.AppRunner(application, access_log_class=RouteAccessLogger)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
     await site.start()

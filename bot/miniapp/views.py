@@ -237,8 +237,9 @@ def order_from(body: Json) -> Move | Attack | Fortify | Reinforce:
                 return Fortify(sector=sector_id)
             case _:
                 return Reinforce(sector=sector_id)
-    except ValueError as error:
-        raise MalformedRequestError(str(error)) from None
+    except ValueError:
+        # Not the validation's own words: they quote the values, which are an order.
+        raise MalformedRequestError("order fields are not valid") from None
 
 
 def expected_turn(body: Json) -> int:

@@ -6,6 +6,7 @@ MINIAPP_URL is set."""
 
 from __future__ import annotations
 
+import pytest
 from aiogram.methods import SendMessage
 from aiogram.utils.i18n import I18n
 from aiohttp import web
@@ -13,13 +14,14 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import build_dispatcher
 from bot.clock import ManualClock
-from bot.miniapp.server import INIT_HEADER, build_miniapp
+from bot.miniapp.server import INIT_HEADER, RouteAccessLogger, build_miniapp
 from rules import Attack, Move
 from storage import Store
 from tests.bot.miniapp_client import MAX_AGE, TOKEN, miniapp
 from tests.bot.private_campaign import Table, open_table, screen
 from tests.bot.telegram import FakeTelegram
 from tests.miniapp_init import signed_init_data
+from tests.secrecy import assert_log_keeps, logfmt, printed_forms, read_the_log
 from tests.storage.campaign_script import PLACEMENTS
 
 ANNA, BORIS, CARL, VERA, GLEB, DORA = 201, 203, 202, 301, 302, 401
@@ -223,3 +225,40 @@ async def test_under_a_prefix_as_in_webhook_mode_every_api_request_is_checked(
         listed = await client.get("/miniapp/api/campaigns", headers=headers)
         assert listed.status == 200
         assert [c["id"] for c in (await listed.json())["campaigns"]] == [table.campaign.id]
+
+
+async def test_the_log_names_routes_never_a_tapped_sector_or_an_order(
+    telegram: FakeTelegram,
+    store: Store,
+    clock: ManualClock,
+    i18n: I18n,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    table = await open_table(telegram, store, clock)
+    await deploy_and_open_orders(table)
+    read_the_log(caplog)
+    app = build_miniapp(store, clock, i18n, TOKEN, MAX_AGE)
+    server = TestServer(app)
+    await server.start_server(access_log_class=RouteAccessLogger)  # as bot/runner.py serves it
+    async with TestClient(server) as client:
+        headers = {INIT_HEADER: signed_init_data(TOKEN, ANNA, "Anna", clock.now())}
+        tapped = await client.get(base(table) + "/sectors/2", headers=headers)
+        assert tapped.status == 200
+        order = {"kind": "move", "sector": "2", "to": "1", "count": "two"}
+        refused = await client.post(
+            base(table) + "/orders", json={"turn": 1, "order": order}, headers=headers
+        )
+        assert refused.status == 400
+        move = Move(source="2", to="1", count=2)
+        given = await client.post(
+            base(table) + "/orders",
+            json={"turn": 1, "order": {"kind": "move", "sector": "2", "to": "1", "count": 2}},
+            headers=headers,
+        )
+        assert given.status == 200
+    log = logfmt(caplog.records)
+    assert "GET /api/campaigns/{campaign}/sectors/{sector} 200" in log
+    assert "POST /api/campaigns/{campaign}/orders 400" in log
+    assert "sectors/2" not in log
+    assert "two" not in log
+    assert_log_keeps(log, printed_forms([move]))

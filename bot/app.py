@@ -20,10 +20,12 @@ def build_dispatcher(
     i18n: I18n,
     storage_alarm: StorageAlarm | None = None,
     maps: MapDrawer | None = None,
+    miniapp_url: str | None = None,
 ) -> Dispatcher:
     """A dispatcher whose handlers get ``store``, ``clock``, ``person``, ``i18n`` and ``maps``
     by name (``storage_alarm``: a new one unless the caller shares its own; ``maps``: drawing
-    in threads unless the caller shares its pool)."""
+    in threads unless the caller shares its pool; ``miniapp_url``: the Mini App's public address,
+    whose button the private orders screen then shows)."""
     alarm = storage_alarm or StorageAlarm(store, clock, i18n)
     # No FSM: every wait is kept in the database (prompts); aiogram would keep a record per
     # (chat, user) in memory for good.
@@ -32,6 +34,7 @@ def build_dispatcher(
         clock=clock,
         storage_alarm=alarm,
         maps=maps or MapDrawer(),
+        miniapp_url=miniapp_url,
         disable_fsm=True,
     )
     dispatcher.update.outer_middleware(PersonMiddleware())

@@ -33,6 +33,20 @@ class Settings(BaseSettings):
     webhook_host: str = "0.0.0.0"
     webhook_port: int = 8080
     webhook_path: str = "/telegram/webhook"
+    miniapp_url: str | None = Field(
+        default=None,
+        description="the Mini App's public HTTPS address (behind a reverse proxy); its button "
+        "is shown when set",
+    )
+    miniapp_host: str = "0.0.0.0"
+    miniapp_port: int | None = Field(
+        default=None,
+        description="polling mode: the port the Mini App listens on (0: any free one, logged); "
+        "webhook mode serves it on the webhook's port under /miniapp",
+    )
+    miniapp_max_age_hours: int = Field(
+        default=24, ge=1, description="how old Telegram's initData may be before it is refused"
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     default_language: Literal["en", "ru"] = "en"
     map_workers: int = Field(

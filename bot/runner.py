@@ -21,6 +21,7 @@ import fcntl
 import logging
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from contextlib import AsyncExitStack, contextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramNetworkError, TelegramServerError
+from aiogram.utils.i18n import I18n
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
 
@@ -38,6 +40,7 @@ from bot.commands import set_command_menus
 from bot.config import Settings
 from bot.health import beat, heartbeat_path
 from bot.i18n import build_i18n
+from bot.miniapp.server import RouteAccessLogger, build_miniapp
 from bot.rendering import MapDrawer
 from bot.services.outbox_sender import OutboxSender
 from bot.storage_faults import StorageAlarm, StorageAwareScheduler
@@ -159,7 +162,8 @@ async def serve(
         maps = MapDrawer(settings.map_workers, record=settings.test_map_record)
         stack.callback(maps.close)
         alarm = StorageAlarm(store, clock, i18n)
-        dispatcher = build_dispatcher(store, clock, i18n, alarm, maps)
+        dispatcher = build_dispatcher(store, clock, i18n, alarm, maps, settings.miniapp_url)
+        miniapp = _miniapp(settings, store, clock, i18n)
         await wait_for_telegram(bot)
         try:
             await set_command_menus(bot, i18n)
@@ -193,17 +197,31 @@ async def serve(
                 await scheduler.rebuild()
                 await control.start(settings.test_clock_host, settings.test_clock_port)
                 stack.push_async_callback(control.stop)
-            if settings.webhook_url:
-                await _serve_webhook(settings, bot, dispatcher)
-            else:
-                log.info("polling %s", settings.bot_api_base or "Telegram")
-                await dispatcher.start_polling(bot, handle_signals=False)
+            await _serve_updates(stack, settings, bot, dispatcher, miniapp)
         finally:
             scheduler.shutdown()
             stop.set()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _serve_updates(
+    stack: AsyncExitStack,
+    settings: Settings,
+    bot: Bot,
+    dispatcher: Dispatcher,
+    miniapp: web.Application | None,
+) -> None:
+    """Take updates until cancelled: by webhook (with the Mini App on its port) when
+    ``WEBHOOK_URL`` is set, else by polling (the Mini App on ``MINIAPP_PORT``)."""
+    if settings.webhook_url:
+        await _serve_webhook(settings, bot, dispatcher, miniapp)
+        return
+    if miniapp is not None and settings.miniapp_port is not None:
+        await _serve_miniapp(stack, miniapp, settings)
+    log.info("polling %s", settings.bot_api_base or "Telegram")
+    await dispatcher.start_polling(bot, handle_signals=False)
 
 
 async def _warm(maps: MapDrawer) -> None:
@@ -214,15 +232,50 @@ async def _warm(maps: MapDrawer) -> None:
         log.exception("the map drawing processes did not start; the first map starts them")
 
 
-async def _serve_webhook(settings: Settings, bot: Bot, dispatcher: Dispatcher) -> None:
-    """A webhook server that accepts only Telegram's secret-token header, when one is set."""
+def _miniapp(settings: Settings, store: Store, clock: Clock, i18n: I18n) -> web.Application | None:
+    """The Mini App, when ``MINIAPP_URL`` or ``MINIAPP_PORT`` asks for it."""
+    if settings.bot_token is None or (
+        settings.miniapp_url is None and settings.miniapp_port is None
+    ):
+        return None
+    return build_miniapp(
+        store,
+        clock,
+        i18n,
+        settings.bot_token.get_secret_value(),
+        timedelta(hours=settings.miniapp_max_age_hours),
+    )
+
+
+async def _serve_miniapp(
+    stack: AsyncExitStack, miniapp: web.Application, settings: Settings
+) -> None:
+    """Polling mode: the Mini App on its own port (0: any free one), logged."""
+    runner = web.AppRunner(miniapp, access_log_class=RouteAccessLogger)
+    await runner.setup()
+    stack.push_async_callback(runner.cleanup)
+    site = web.TCPSite(runner, settings.miniapp_host, settings.miniapp_port or 0)
+    await site.start()
+    server = site._server
+    sockets = getattr(server, "sockets", None) or []
+    port = sockets[0].getsockname()[1] if sockets else settings.miniapp_port
+    log.info("mini app on http://%s:%s/", settings.miniapp_host, port)
+
+
+async def _serve_webhook(
+    settings: Settings, bot: Bot, dispatcher: Dispatcher, miniapp: web.Application | None = None
+) -> None:
+    """A webhook server that accepts only Telegram's secret-token header, when one is set;
+    the Mini App under ``/miniapp/`` on the same port."""
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
     application = web.Application()
+    if miniapp is not None:
+        application.add_subapp("/miniapp/", miniapp)
     SimpleRequestHandler(dispatcher=dispatcher, bot=bot, secret_token=secret).register(
         application, path=settings.webhook_path
     )
     setup_application(application, dispatcher, bot=bot)
-    runner = web.AppRunner(application)
+    runner = web.AppRunner(application, access_log_class=RouteAccessLogger)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
     await site.start()

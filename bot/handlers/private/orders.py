@@ -39,6 +39,7 @@ from bot.services.window import orders_opening
 from bot.texts import describe_rejection
 from rules import Attack, CampaignState, Fortify, ModuleOrder, Move, Reinforce, SideOrders
 from rules.modules import contact, siege
+from rules.render import MapView
 from storage import Person, Phase, Store
 
 KIND = "orders"
@@ -61,8 +62,11 @@ async def home_screen(store: Store, desk: Desk) -> tuple[str, screens.Keyboard]:
     return screens.orders_text(desk, names, side_name, editor), screens.orders_keyboard(desk, names)
 
 
-async def show_orders(message: Message, store: Store, clock: Clock, person: Person) -> None:
-    """``/orders``: the current set with buttons (strategists), or to view (tacticians, GM)."""
+async def show_orders(
+    message: Message, store: Store, clock: Clock, person: Person, miniapp_url: str | None = None
+) -> None:
+    """``/orders``: the current set with buttons (strategists), or to view (tacticians, GM);
+    with a button that opens the Mini App when ``MINIAPP_URL`` is set."""
     seat = await seat_or_answer(message, store, person)
     if seat is None:
         return
@@ -88,6 +92,8 @@ async def show_orders(message: Message, store: Store, clock: Clock, person: Pers
         await answer_text(message, text + "\n\n" + notice)
         return
     text, keyboard = await home_screen(store, desk)
+    if miniapp_url:
+        keyboard = screens.with_miniapp_button(keyboard, miniapp_url, desk.campaign.id)
     if message.bot is not None:
         await show_screen(
             message.bot, store, clock, seat, KIND, message.chat.id, text, keyboard, None
@@ -550,19 +556,20 @@ async def send_side_map(bot: Bot, store: Store, maps: MapDrawer, chat_id: int, d
     await bot.send_photo(chat_id, BufferedInputFile(png, "orders.png"), caption=caption)
 
 
-async def show_map(
-    message: Message, store: Store, person: Person, bot: Bot, maps: MapDrawer
-) -> None:
-    """``/map`` in private: the current map; with the side's own orders while they are open."""
-    seat = await seat_or_answer(message, store, person)
-    if seat is None:
-        return
+async def seat_map_view(store: Store, seat: Seat) -> tuple[MapView, Desk | None] | None:
+    """The map a seat may see now: while its side's orders are open, the turn-start map with
+    them drawn (and the desk they come from); in deployment, the side's own placement; else
+    the turn-start map everyone sees. ``None`` when the phase has no map yet."""
     campaign = seat.campaign
     if seat.side is not None:
         opened = await open_desk(store, seat)
         if opened.desk is not None:
-            await send_side_map(bot, store, maps, message.chat.id, opened.desk)
-            return
+            desk = opened.desk
+            sides = await store.sides(campaign.id)
+            view = screens.map_view(
+                desk.campaign, desk.game.map, desk.state, sides, (desk.side, desk.orders)
+            )
+            return view, desk
     sides = await store.sides(campaign.id)
     state = await store.turn_start(campaign.id, campaign.turn)
     if campaign.phase is Phase.DEPLOYMENT and seat.side is not None:
@@ -570,11 +577,33 @@ async def show_map(
         armies = {seat.side: dict(placement.placement)} if placement else {}
         state = CampaignState(turn=0, armies=armies)
     if state is None:
-        await message.answer(screens.phase_words(campaign))
+        return None
+    return screens.map_view(campaign, game_for(campaign).map, state, sides, None), None
+
+
+async def show_map(
+    message: Message, store: Store, person: Person, bot: Bot, maps: MapDrawer
+) -> None:
+    """``/map`` in private: the current map; with the side's own orders while they are open."""
+    seat = await seat_or_answer(message, store, person)
+    if seat is None:
         return
-    png = await maps.draw(screens.map_view(campaign, game_for(campaign).map, state, sides, None))
+    seen = await seat_map_view(store, seat)
+    if seen is None:
+        await message.answer(screens.phase_words(seat.campaign))
+        return
+    view, desk = seen
+    png = await maps.draw(view)
+    if desk is not None:
+        caption = _("Secret: your side's orders for turn {turn}, as now recorded.").format(
+            turn=desk.turn
+        )
+        await bot.send_photo(message.chat.id, BufferedInputFile(png, "orders.png"), caption=caption)
+        return
     await bot.send_photo(
-        message.chat.id, BufferedInputFile(png, "map.png"), caption=screens.phase_words(campaign)
+        message.chat.id,
+        BufferedInputFile(png, "map.png"),
+        caption=screens.phase_words(seat.campaign),
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
@@ -342,6 +342,19 @@ def orders_keyboard(desk: Desk, names: Names) -> Keyboard:
         ]
     )
     return Keyboard(inline_keyboard=rows)
+
+
+def with_miniapp_button(keyboard: Keyboard, url: str, campaign_id: int) -> Keyboard:
+    """``keyboard`` with a last row that opens the Mini App on this campaign's map."""
+    opener = InlineKeyboardButton(
+        text=_("🗺 Open the map"), web_app=WebAppInfo(url=miniapp_link(url, campaign_id))
+    )
+    return Keyboard(inline_keyboard=[*keyboard.inline_keyboard, [opener]])
+
+
+def miniapp_link(url: str, campaign_id: int) -> str:
+    """The Mini App's address opened on ``campaign_id``."""
+    return f"{url.rstrip('/')}/?campaign={campaign_id}"
 
 
 SIEGE_ACTIONS = ("sa", "sd", "ss", "sc")

@@ -23,15 +23,15 @@ from rules.render import (
     NEUTRAL,
     SECTOR_FILL,
     WIDTH,
+    Arrow,
     MapView,
     Rgb,
-    _Arrow,
-    _layout,
-    _Shape,
-    _sizes,
-    _Style,
-    _styles,
-    _tint,
+    Shape,
+    Style,
+    compute_layout,
+    sector_sizes,
+    side_styles,
+    tint,
 )
 from rules.state import SideId
 
@@ -44,7 +44,7 @@ def _points(points: Sequence[Point]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
-def _outline(shape: _Shape, fill: Rgb, stroke: Rgb, width: float) -> str:
+def _outline(shape: Shape, fill: Rgb, stroke: Rgb, width: float) -> str:
     paint = f'fill="{_hex(fill)}" stroke="{_hex(stroke)}" stroke-width="{width:.0f}"'
     if shape.polygon is None:
         x, y = shape.centre
@@ -52,7 +52,7 @@ def _outline(shape: _Shape, fill: Rgb, stroke: Rgb, width: float) -> str:
     return f'<polygon points="{_points(shape.polygon)}" {paint}/>'
 
 
-def _chip(x: float, y: float, text: str, style: _Style, size: float) -> str:
+def _chip(x: float, y: float, text: str, style: Style, size: float) -> str:
     """A side-coloured rounded chip with ``text`` centred at ``(x, y)``."""
     width = size * (0.62 * len(text) + 0.9)
     height = size * 1.45
@@ -68,8 +68,8 @@ def _chip(x: float, y: float, text: str, style: _Style, size: float) -> str:
 
 def map_svg(view: MapView) -> str:
     """The map of ``view`` as an SVG document (its viewBox is the PNG's map area)."""
-    styles = _styles(view.sides)
-    layout = _layout(view, 1)
+    styles = side_styles(view.sides)
+    layout = compute_layout(view, 1)
     top, height = HEADER_HEIGHT, layout.map_height
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 {top} {WIDTH} {height}" '
@@ -88,7 +88,7 @@ def map_svg(view: MapView) -> str:
                 f'stroke="{_hex(CONNECTOR)}" stroke-width="{line_width}"/>'
             )
     holder = {s: side for side, sectors in (view.captured or {}).items() for s in sectors}
-    marks_in: dict[SectorId, list[tuple[str, _Style]]] = {}
+    marks_in: dict[SectorId, list[tuple[str, Style]]] = {}
     for mark in view.marks:
         style = styles[mark.side] if mark.side is not None else NEUTRAL
         marks_in.setdefault(mark.sector, []).append((mark.text, style))
@@ -103,12 +103,12 @@ def map_svg(view: MapView) -> str:
             parts.append(_arrow(layout.arrow(move.source, move.to), own, str(move.count)))
         for attack in orders.attacks:
             shape = layout.shapes[attack.sector]
-            _title, badge = _sizes(shape)
+            _title, badge = sector_sizes(shape)
             x, y = shape.box[2] - badge, shape.box[1] + badge * 0.9
             parts.append(_chip(x, y, "⚔ " + styles[attack.target].tag, own, badge))
         if orders.reinforce is not None:
             shape = layout.shapes[orders.reinforce]
-            _title, badge = _sizes(shape)
+            _title, badge = sector_sizes(shape)
             x, y = shape.box[2] - badge, shape.box[3] - badge * 0.9
             parts.append(_chip(x, y, "★+1", own, badge))
         parts.append("</g>")
@@ -118,17 +118,17 @@ def map_svg(view: MapView) -> str:
 
 def _sector(
     view: MapView,
-    styles: dict[SideId, _Style],
-    shape: _Shape,
+    styles: dict[SideId, Style],
+    shape: Shape,
     held: SideId | None,
-    marks_in: dict[SectorId, list[tuple[str, _Style]]],
+    marks_in: dict[SectorId, list[tuple[str, Style]]],
 ) -> str:
     sector = shape.sector
     left, top, right, bottom = shape.box
-    title, badge = _sizes(shape)
+    title, badge = sector_sizes(shape)
     style = styles.get(held) if held is not None else None
     fill, stroke = (
-        (_tint(style.colour, 0.22), style.colour) if style is not None else (SECTOR_FILL, INK)
+        (tint(style.colour, 0.22), style.colour) if style is not None else (SECTOR_FILL, INK)
     )
     border = max(5, round(min(right - left, bottom - top) * 0.035)) if style else 2
     name = sector.display_name(view.language)
@@ -166,7 +166,7 @@ def _sector(
     return "".join(parts)
 
 
-def _arrow(arrow: _Arrow, style: _Style, label: str) -> str:
+def _arrow(arrow: Arrow, style: Style, label: str) -> str:
     line = [*arrow.shaft, arrow.base]
     x, y = arrow.at(max(arrow.between, arrow.start))
     return (

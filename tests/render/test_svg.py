@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rules.render import _layout
+from rules.render import compute_layout
 from rules.svg import map_svg
 from tests.render.views import custom_map_view, worked_example
 
@@ -14,7 +14,7 @@ from tests.render.views import custom_map_view, worked_example
 def test_every_sector_is_drawn_where_the_png_draws_it() -> None:
     view = worked_example("friday")
     svg = map_svg(view)
-    layout = _layout(view, 1)
+    layout = compute_layout(view, 1)
     tapped = re.findall(r'<g class="sector" data-sector="([^"]+)"', svg)
     assert tapped == [sector.id for sector in view.map.sectors]
     for sector_id, shape in layout.shapes.items():
@@ -34,7 +34,7 @@ def test_a_sides_orders_are_its_pngs_arrows() -> None:
     assert view.private is not None
     svg = map_svg(view)
     orders = svg[svg.index('<g class="orders"') :]
-    layout = _layout(view, 1)
+    layout = compute_layout(view, 1)
     for move in view.private.orders.moves:
         arrow = layout.arrow(move.source, move.to)
         tip = f"{arrow.tip[0]:.1f},{arrow.tip[1]:.1f}"

@@ -149,15 +149,22 @@ class PostgresDatabase:
         self.url = url
 
     @classmethod
-    async def open(cls, url: str, *, only_process: bool = False) -> PostgresDatabase:
+    async def open(
+        cls, url: str, *, only_process: bool = False, shared: bool = False
+    ) -> PostgresDatabase:
         """Connect and bring the schema to the latest version. ``only_process``: hold the
-        advisory lock that refuses a second bot process on this database."""
+        advisory lock that refuses a second bot process on this database; ``shared``: hold it
+        shared with other sharing processes (webhook replicas), so a process that must be
+        alone (polling) is refused while they run, and they while it runs."""
         raw = await asyncpg.connect(url)
         try:
-            if only_process and not await raw.fetchval(
-                "SELECT pg_try_advisory_lock($1)", ONLY_PROCESS_LOCK
-            ):
-                raise AnotherProcessError("another Strategium process serves this database")
+            if only_process or shared:
+                take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+                if not await raw.fetchval(f"SELECT {take}($1)", ONLY_PROCESS_LOCK):
+                    raise AnotherProcessError(
+                        "another Strategium process serves this database"
+                        + (" alone (polling)" if shared else "")
+                    )
             await migrate(raw)
         except BaseException:
             await raw.close()

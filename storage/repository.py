@@ -622,10 +622,13 @@ class PostgresCampaignStore(SqlCampaignStore):
         super().__init__(db)
 
     @classmethod
-    async def open(cls, url: str, *, only_process: bool = False) -> PostgresCampaignStore:
+    async def open(
+        cls, url: str, *, only_process: bool = False, shared: bool = False
+    ) -> PostgresCampaignStore:
         """Connect to ``url`` (``postgresql://...``), migrating its schema to the latest version;
-        ``only_process``: refuse to open while another bot process holds the database."""
-        return cls(await PostgresDatabase.open(url, only_process=only_process))
+        ``only_process``: refuse to open while another bot process holds the database;
+        ``shared``: open beside other sharing processes, not beside one that must be alone."""
+        return cls(await PostgresDatabase.open(url, only_process=only_process, shared=shared))
 
 
 def is_postgresql(location: str) -> bool:

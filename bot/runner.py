@@ -110,16 +110,25 @@ async def wait_for_telegram(bot: Bot, first_delay: float = 1.0, max_delay: float
             return
 
 
+def shares_the_database(settings: Settings) -> bool:
+    """Whether this process shares its database with other bot processes: PostgreSQL in
+    webhook mode (replicas behind one address). SQLite, and polling (Telegram gives updates to
+    one ``getUpdates`` caller), keep one process per database."""
+    return settings.postgresql_url() is not None and bool(settings.webhook_url)
+
+
 async def _open_store(stack: AsyncExitStack, settings: Settings) -> Store:
-    """The store, for this process alone, closed with ``stack``; posts a stopped process was
-    sending are taken over at once. SQLite (``DATABASE_PATH``) is kept to one process by
-    :func:`only_process`; PostgreSQL (``DATABASE_URL``) by an advisory lock the connection
-    holds."""
+    """The store, closed with ``stack``. SQLite (``DATABASE_PATH``) is kept to one process by
+    :func:`only_process`, PostgreSQL in polling mode by an advisory lock the connection holds;
+    then posts a stopped process was sending are taken over at once. PostgreSQL in webhook
+    mode is shared (:func:`shares_the_database`): no lock, and another process's posts wait
+    for their leases (that process may still be sending them)."""
     url = settings.postgresql_url()
+    shared = shares_the_database(settings)
     store: SqlCampaignStore
     if url is not None:
         try:
-            store = await PostgresCampaignStore.open(url, only_process=True)
+            store = await PostgresCampaignStore.open(url, only_process=not shared, shared=shared)
         except PostgresTakenError as error:
             raise AnotherProcessError(f"{error}: stop it first") from None
     else:
@@ -128,6 +137,9 @@ async def _open_store(stack: AsyncExitStack, settings: Settings) -> Store:
         stack.enter_context(only_process(database))
         store = await SqliteCampaignStore.open(database)
     stack.push_async_callback(store.close)
+    if shared:
+        log.info("sharing the database with the other webhook processes")
+        return store
     released = await store.release_leases()
     if released:
         log.info("%s post(s) an earlier process was sending go out again now", released)
@@ -162,7 +174,10 @@ async def serve(
         maps = MapDrawer(settings.map_workers, record=settings.test_map_record)
         stack.callback(maps.close)
         alarm = StorageAlarm(store, clock, i18n)
-        dispatcher = build_dispatcher(store, clock, i18n, alarm, maps, settings.miniapp_url)
+        shared = shares_the_database(settings)
+        dispatcher = build_dispatcher(
+            store, clock, i18n, alarm, maps, settings.miniapp_url, updates_once=shared
+        )
         miniapp = _miniapp(settings, store, clock, i18n)
         await wait_for_telegram(bot)
         try:
@@ -177,6 +192,7 @@ async def serve(
             i18n,
             limits=NO_LIMITS if test_clock is not None else None,
             maps=maps,
+            shared_limits=shared and test_clock is None,
         )
         scheduler = StorageAwareScheduler(store, clock, bot=bot, alarm=alarm, on_queued=sender.wake)
         control = (

@@ -89,6 +89,7 @@ from storage.schedule import (
     ScheduleStore,
 )
 from storage.seats import SeatStore
+from storage.sharing import SendWindow, SharingStore
 
 __all__ = [
     "GM_ROLES",
@@ -152,7 +153,9 @@ __all__ = [
     "Schedule",
     "ScheduleStore",
     "SeatStore",
+    "SendWindow",
     "SettingsLockedError",
+    "SharingStore",
     "Side",
     "SqlCampaignStore",
     "SqliteCampaignStore",

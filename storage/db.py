@@ -294,6 +294,8 @@ class Database:
     connections (another process, a backup) are kept apart by SQLite's own locking.
     """
 
+    dialect = Dialect.SQLITE
+
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
@@ -321,9 +323,10 @@ class Database:
                 await self._conn.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self, *, row_locks: bool = False) -> AsyncIterator[aiosqlite.Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any error;
-        :class:`StorageUnavailableError` when the file cannot take the write.
+        :class:`StorageUnavailableError` when the file cannot take the write. ``row_locks``
+        means something on PostgreSQL only (one process writes a SQLite file).
 
         Inside another transaction of this database in the same task it is a part of that one
         (a ``SAVEPOINT``: an error rolls back this part only), committed with it: several
@@ -347,6 +350,12 @@ class Database:
         count = _counting.get()
         if count is not None:
             count.commits += 1
+
+    @asynccontextmanager
+    async def exclusive(self, key: int) -> AsyncIterator[None]:
+        """Across processes, one holder of ``key`` at a time: nothing to do here, one process
+        serves a SQLite file (the bot's lock file keeps a second one out)."""
+        yield
 
     def _held_here(self) -> bool:
         """Whether this task is inside a transaction of this database."""

@@ -40,13 +40,22 @@ BEGIN_WRITE = {
     # a lock upgrade and writers take turns. PostgreSQL does the same with a transaction-level
     # advisory lock: writers take turns (each statement reads the latest commit, and no one
     # else commits in between), so no serialization failure can hit the bot's transactions,
-    # which cannot be retried from here. Sharing the writes between processes by row locks is a
-    # later step (issue 22).
+    # which cannot be retried from here. Across processes too: the lock is the database's.
     Dialect.SQLITE: "BEGIN IMMEDIATE",
     Dialect.POSTGRESQL: (
         f"BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({WRITE_LOCK:d})"
     ),
 }
+BEGIN_ROW_LOCKED = {
+    # The few writes whose statements keep themselves apart by row locks (the outbox claim's
+    # FOR UPDATE SKIP LOCKED, a send window's FOR UPDATE, an update's unique key) do not wait
+    # for the one writer: on a busy Monday the senders of several processes claim and reserve
+    # beside the scheduler's steps.
+    Dialect.SQLITE: "BEGIN IMMEDIATE",
+    Dialect.POSTGRESQL: "BEGIN ISOLATION LEVEL READ COMMITTED",
+}
+FOR_UPDATE = {Dialect.SQLITE: "", Dialect.POSTGRESQL: " FOR UPDATE"}
+FOR_UPDATE_SKIP_LOCKED = {Dialect.SQLITE: "", Dialect.POSTGRESQL: " FOR UPDATE SKIP LOCKED"}
 BEGIN_READ = {
     Dialect.SQLITE: "BEGIN",
     Dialect.POSTGRESQL: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",

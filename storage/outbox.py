@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta
 
+from storage.dialect import FOR_UPDATE_SKIP_LOCKED
 from storage.models import (
     CampaignId,
     NewOutboxMessage,
@@ -54,7 +55,11 @@ class OutboxRecords(SharedRecords):
         stamp = ts(now)
         lease_until = ts(now + timedelta(seconds=lease_seconds))
         map_kinds = ("map", "corrected_map", "battle_list")
-        async with self._db.transaction() as conn:
+        # Several processes claim at once on PostgreSQL: each locks the rows it takes and
+        # passes over the rows another one is taking (SKIP LOCKED); a row another claim took
+        # meanwhile is checked again on its new values (READ COMMITTED), so it is not taken
+        # twice, and a chat's later message stays behind the one being taken.
+        async with self._db.transaction(row_locks=True) as conn:
             rows = await fetch_all(
                 conn,
                 "SELECT o.id FROM outbox o WHERE o.state IN ('pending', 'sending')"
@@ -65,7 +70,8 @@ class OutboxRecords(SharedRecords):
                 " ORDER BY o.chat_id > 0, NOT EXISTS (SELECT 1 FROM outbox m"
                 " WHERE m.chat_id = o.chat_id AND m.id >= o.id"
                 " AND m.state IN ('pending', 'sending') AND m.not_before <= ?"
-                " AND m.kind IN (?, ?, ?)), o.id LIMIT ?",
+                " AND m.kind IN (?, ?, ?)), o.id LIMIT ?"
+                + FOR_UPDATE_SKIP_LOCKED[self._db.dialect],
                 (stamp, stamp, stamp, stamp, *map_kinds, limit),
             )
             claimed: list[OutboxMessage] = []

@@ -8,9 +8,12 @@ lock, write transactions (``SERIALIZABLE``) with savepoints for nested parts, re
 migrations from the same numbered files (:func:`storage.dialect.migration_script`), the schema
 version in the ``schema_version`` table.
 
-One process per database, as with SQLite: the connection holds an advisory lock
-(:data:`ONLY_PROCESS_LOCK`) and a second process is refused. Several processes sharing one
-database is a later step (issue 22).
+A polling bot is one process per database, as with SQLite (Telegram lets one process take the
+updates): its connection holds an advisory lock (:data:`ONLY_PROCESS_LOCK`) and a second
+process is refused. Webhook processes share one database (``only_process=False``): each write
+transaction still takes the one write lock, except the few that keep apart by row locks
+(``transaction(row_locks=True)``: the outbox claim, the send windows, the updates taken), and a
+campaign's scheduled run is one process's at a time (:meth:`PostgresDatabase.exclusive`).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from storage.db import _counting as _commit_counter
 from storage.db import _holding as _held_transaction
 from storage.dialect import (
     BEGIN_READ,
+    BEGIN_ROW_LOCKED,
     BEGIN_WRITE,
     SCHEMA_VERSION_TABLE,
     Dialect,
@@ -39,6 +43,9 @@ from storage.dialect import (
 )
 
 ONLY_PROCESS_LOCK = 0x5374726174  # "Strat": pg_try_advisory_lock's key for "the bot's process"
+EXCLUSIVE_CLASS = 0x5374  # the first of pg_try_advisory_lock's two keys for :meth:`exclusive`
+EXCLUSIVE_POLL = (0.02, 0.5)
+"""Seconds between tries for a key another process holds: the first wait, the longest."""
 
 
 class AnotherProcessError(RuntimeError):
@@ -142,15 +149,22 @@ class PostgresDatabase:
         self.url = url
 
     @classmethod
-    async def open(cls, url: str, *, only_process: bool = False) -> PostgresDatabase:
+    async def open(
+        cls, url: str, *, only_process: bool = False, shared: bool = False
+    ) -> PostgresDatabase:
         """Connect and bring the schema to the latest version. ``only_process``: hold the
-        advisory lock that refuses a second bot process on this database."""
+        advisory lock that refuses a second bot process on this database; ``shared``: hold it
+        shared with other sharing processes (webhook replicas), so a process that must be
+        alone (polling) is refused while they run, and they while it runs."""
         raw = await asyncpg.connect(url)
         try:
-            if only_process and not await raw.fetchval(
-                "SELECT pg_try_advisory_lock($1)", ONLY_PROCESS_LOCK
-            ):
-                raise AnotherProcessError("another Strategium process serves this database")
+            if only_process or shared:
+                take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+                if not await raw.fetchval(f"SELECT {take}($1)", ONLY_PROCESS_LOCK):
+                    raise AnotherProcessError(
+                        "another Strategium process serves this database"
+                        + (" alone (polling)" if shared else "")
+                    )
             await migrate(raw)
         except BaseException:
             await raw.close()
@@ -169,16 +183,21 @@ class PostgresDatabase:
         return held is not None and held[0] is self and held[1] is asyncio.current_task()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PgConnection]:
+    async def transaction(self, *, row_locks: bool = False) -> AsyncIterator[PgConnection]:
         """A write transaction, rolled back on any error; inside another transaction of this
         database in the same task, a savepoint of it (as :meth:`storage.db.Database.transaction`).
+
+        It takes the one write lock (writers take turns, across processes too), unless
+        ``row_locks``: then its statements keep themselves apart (``FOR UPDATE``, ``SKIP
+        LOCKED``, a unique key) and it does not wait for the other writers.
         """
         if self._held_here():
             async with self._conn.savepoint():
                 yield self._conn
             return
+        begin = BEGIN_ROW_LOCKED if row_locks else BEGIN_WRITE
         async with self._lock:
-            await self._conn.raw.execute(BEGIN_WRITE[Dialect.POSTGRESQL])
+            await self._conn.raw.execute(begin[Dialect.POSTGRESQL])
             token = _held_transaction.set((self, asyncio.current_task()))
             try:
                 yield self._conn
@@ -204,6 +223,35 @@ class PostgresDatabase:
                 yield self._conn
             finally:
                 await self._roll_back()
+
+    @asynccontextmanager
+    async def exclusive(self, key: int) -> AsyncIterator[None]:
+        """Across every process on the database, one holder of ``key`` (a 32-bit number, e.g.
+        a campaign id) at a time: waits while another process holds it. A session-level
+        advisory lock: the server drops it when the holder's connection ends (a killed process
+        holds nothing). Within a process the caller keeps its own tasks apart (the lock is the
+        connection's, so two tasks of one process would both get it)."""
+        if self._held_here():
+            raise RuntimeError("exclusive() is taken outside a transaction")
+        wait = EXCLUSIVE_POLL[0]
+        while True:
+            async with self._lock:
+                taken = await self._conn.raw.fetchval(
+                    "SELECT pg_try_advisory_lock($1, $2)", EXCLUSIVE_CLASS, key
+                )
+            if taken:
+                break
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, EXCLUSIVE_POLL[1])
+        try:
+            yield
+        finally:
+            # A connection that is gone holds no lock any more: nothing to give back.
+            async with self._lock:
+                if self._open and not self._conn.raw.is_closed():
+                    await self._conn.raw.fetchval(
+                        "SELECT pg_advisory_unlock($1, $2)", EXCLUSIVE_CLASS, key
+                    )
 
     async def _roll_back(self) -> None:
         if self._conn.in_transaction:

@@ -85,6 +85,7 @@ from storage.shared import (
     _appendix_state,
     _resolution,
 )
+from storage.sharing import SharingRecords, SharingStore
 from storage.sql import (
     Transactions,
     dt,
@@ -371,6 +372,7 @@ class Store(
     AbsenceStore,
     SeatStore,
     EditStore,
+    SharingStore,
     Protocol,
 ):
     """Everything the bot keeps: campaigns and turns, what it knows of people, the clock, and
@@ -390,6 +392,7 @@ class SqlCampaignStore(
     AbsenceRecords,
     SeatRecords,
     EditRecords,
+    SharingRecords,
 ):
     """:class:`Store` in SQL, on either engine: the same queries, the engine's few differences
     in :mod:`storage.dialect`. Open one with :func:`open_store` or a subclass's ``open``."""
@@ -619,10 +622,13 @@ class PostgresCampaignStore(SqlCampaignStore):
         super().__init__(db)
 
     @classmethod
-    async def open(cls, url: str, *, only_process: bool = False) -> PostgresCampaignStore:
+    async def open(
+        cls, url: str, *, only_process: bool = False, shared: bool = False
+    ) -> PostgresCampaignStore:
         """Connect to ``url`` (``postgresql://...``), migrating its schema to the latest version;
-        ``only_process``: refuse to open while another bot process holds the database."""
-        return cls(await PostgresDatabase.open(url, only_process=only_process))
+        ``only_process``: refuse to open while another bot process holds the database;
+        ``shared``: open beside other sharing processes, not beside one that must be alone."""
+        return cls(await PostgresDatabase.open(url, only_process=only_process, shared=shared))
 
 
 def is_postgresql(location: str) -> bool:

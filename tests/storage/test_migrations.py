@@ -297,3 +297,30 @@ def test_a_migration_file_keeps_each_engines_lines_apart() -> None:
     script = "A INTEGER;\n-- sqlite only:\nB;\n-- postgresql only:\nC;\n-- both:\nD;\n"
     assert migration_script(script, Dialect.SQLITE) == "A INTEGER;\n\nB;\n\nD;\n"
     assert migration_script(script, Dialect.POSTGRESQL) == "A BIGINT;\n\nC;\n\nD;\n"
+
+
+async def test_version_12_adds_the_shared_work_tables_and_keeps_the_outbox(
+    tmp_path: Path,
+) -> None:
+    """Updates taken and send windows start empty; what was queued before stays queued."""
+    path = tmp_path / "v11.sqlite3"
+    conn = await connect(path)
+    try:
+        assert await migrate(conn, target=11) == 11
+        await conn.execute(
+            "INSERT INTO outbox (chat_id, kind, payload_json, dedup_key, state, not_before,"
+            " created_at) VALUES (-1, 'notice', '{}', 'k', 'pending',"
+            " '2026-03-01T00:00:00+00:00', '2026-03-01T00:00:00+00:00')"
+        )
+        await conn.commit()
+    finally:
+        await conn.close()
+    store = await SqliteCampaignStore.open(path)
+    try:
+        moment = datetime(2026, 3, 1, tzinfo=UTC)
+        (queued,) = await store.claim_due(moment, 10, 60)
+        assert queued.dedup_key == "k"
+        assert await store.take_update(1, moment)
+        assert not await store.take_update(1, moment)
+    finally:
+        await store.close()

@@ -42,6 +42,7 @@ from bot.texts import (
     describe_order_line,
     describe_orders,
     describe_rejection,
+    full_result_words,
     outcome_name,
 )
 from rules import (
@@ -200,6 +201,11 @@ def refusal_words(
             )
         case Refusal.BAD_WINNER:
             return _("A victory needs a winner from this battle; a draw has none.")
+        case Refusal.BAD_WARLORD:
+            return _(
+                "The rules do not take that warlord mark: only the warlord of a side that "
+                "played this battle can be slain, once. Pick again from the buttons (/battles)."
+            )
         case Refusal.LIST_NOT_PUBLIC:
             return _("The battle list is not out yet; /battles says when it will be.")
         case Refusal.CHANGED_MEANWHILE:
@@ -1108,25 +1114,6 @@ def report_status(
     ).format(result=result, reporter=side_words(reporter, names), deadline=deadline)
 
 
-def slain_warlords(result: BattleResult) -> list[str]:
-    """The sides whose warlord a result says was slain (contact's ``warlord_slain``)."""
-    data = result.modules.get(CONTACT)
-    slain = data.get("warlord_slain") if isinstance(data, dict) else None
-    return [str(side) for side in slain] if isinstance(slain, list) else []
-
-
-def full_result_words(result: BattleResult, names: Names) -> str:
-    """A result in words with the warlords slain in it: "Red: solid victory; warlord slain:
-    Blue"."""
-    words = result_words(result.outcome, result.winner, names)
-    slain = slain_warlords(result)
-    if not slain:
-        return words
-    return _("{result}; warlord slain: {sides}").format(
-        result=words, sides=", ".join(names.get(side, side) for side in slain)
-    )
-
-
 def result_words(outcome: Outcome, winner: str | None, names: Names) -> str:
     """ "Red: crushing victory" or "draw"."""
     return texts.result_words(BattleResult(battle=1, outcome=outcome, winner=winner), names)
@@ -1139,7 +1126,7 @@ def policy_words(campaign: Campaign) -> str:
     return _("A battle with no result by the deadline counts as a draw without losses.")
 
 
-def _result_codes(battle: Battle, result: BattleResult | None) -> tuple[str, int]:
+def result_codes(battle: Battle, result: BattleResult | None) -> tuple[str, int]:
     """A result as a button carries it: the outcome's code and the winner's index (-1: none)."""
     if result is None:
         return "", -1
@@ -1150,7 +1137,7 @@ def _result_codes(battle: Battle, result: BattleResult | None) -> tuple[str, int
 def _result_button(
     campaign: Campaign, battle: Battle, action: str, result: BattleResult | None = None
 ) -> str:
-    outcome, winner = _result_codes(battle, result)
+    outcome, winner = result_codes(battle, result)
     return ResultButton(
         campaign=campaign.id,
         turn=campaign.turn,
@@ -1291,7 +1278,7 @@ def verdict_button(
     """A GM decision button about ``battle``: ``show`` the decision screen, ``more`` every
     outcome, ``set`` the result ``result`` (final). ``dispute``: made to settle an open
     dispute, so refused once it is settled (another GM, or the sides agreed)."""
-    outcome, winner = _result_codes(battle, result)
+    outcome, winner = result_codes(battle, result)
     return VerdictButton(
         campaign=campaign.id,
         turn=campaign.turn,

@@ -100,4 +100,34 @@ async def test_contact_orders_by_buttons_and_by_text(
     assert [(m.source, m.to, m.count) for m in stored.orders.moves] == [("4", "1", 2)]
     assert [o.data["order"] for o in stored.orders.extra] == ["retreat_to"]
     again = await table.forged(201, first)
-    assert alert(again) == "That button is not valid any more."
+    assert alert(again).startswith("The orders changed since this screen was drawn")
+
+
+async def test_a_yield_taken_back_from_a_stale_screen_changes_nothing(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock, CONTACT_RULES)
+    now = clock.now()
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    home = screen(await table.say(201, "/orders"))
+    groups = screen(await table.tap(201, home, "Groups, yields, retreats"))
+    groups = screen(await table.tap(201, groups, "Yield 2 West"))
+    assert "You yield: 2 West." in groups.text
+    # Борис, Red's other strategist, changes the set meanwhile; Anna's screen is now stale.
+    typed = "\n".join(s.text for s in await table.say(203, "move 2 from 4 to 1"))
+    assert "✓" in typed
+    stale = await table.tap(201, groups, "✖ 🏳 2 West")
+    assert alert(stale).startswith("The orders changed since this screen was drawn")
+    redrawn = screen(stale)
+    assert "You yield: 2 West." in redrawn.text
+    assert "1. move 2 armies from 4 North Pole to 1 Equator" in redrawn.text
+    stored = await store.orders(table.campaign.id, 1, "red")
+    assert stored is not None
+    assert [o.data["order"] for o in stored.orders.extra] == ["yield"]
+    taken = await table.tap(201, redrawn, "✖ 🏳 2 West")
+    assert alert(taken) == "Changed."
+    stored = await store.orders(table.campaign.id, 1, "red")
+    assert stored is not None
+    assert stored.orders.extra == ()

@@ -191,6 +191,8 @@ def _contact_order_of(desk: Desk, data: OrdersButton) -> ModuleOrder | None:
 def _contact_change(desk: Desk, data: OrdersButton) -> SideOrders | None:
     """The set after a list button (:data:`screens.CONTACT_EDITS`), or ``None`` if it does not
     fit the set any more (another strategist changed it since the screen was drawn)."""
+    if data.to != desk.edits:
+        return None
     if data.action == "cy":
         sector = _sector(desk, data.sector)
         kept = tuple(
@@ -199,8 +201,6 @@ def _contact_change(desk: Desk, data: OrdersButton) -> SideOrders | None:
             if not (contact_orders.kind_of(order) == "yield" and order.sector == sector)
         )
         return desk.orders.model_copy(update={"extra": kept})
-    if data.to != desk.edits:
-        return None
     listed = contact_orders.groups(desk.game, desk.state, desk.side, desk.orders)
     match data.action:
         case "cu":
@@ -229,6 +229,17 @@ async def _contact_press(
             await query.answer(_("That button is not valid any more."), show_alert=True)
             return
         await _give(query, store, clock, bot, seat, desk, order)
+        return
+    if data.to != desk.edits:
+        names, _side, _editor = await _words(store, desk)
+        await query.answer(
+            _(
+                "The orders changed since this screen was drawn (here, or by another "
+                "strategist of your side), so nothing was changed. Here they are as they are now."
+            ),
+            show_alert=True,
+        )
+        await _edit(query, store, clock, bot, seat, *screens.contact_screen(desk, names))
         return
     result = await rewrite_orders(
         store, seat, lambda now_desk: _contact_change(now_desk, data), clock.now(), desk.turn

@@ -420,8 +420,8 @@ def siege_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
 
 
 CONTACT_EDITS = ("cu", "cd", "cx", "cy")
-"""Contact buttons that rewrite the list: group ``arg`` up, down or taken back (``to``: the
-set's edit count the screen showed), the yield of ``sector`` taken back."""
+"""Contact buttons that rewrite the list: group ``arg`` up, down or taken back, the yield of
+``sector`` taken back (``to``: the set's edit count the screen showed)."""
 CONTACT_GIVES = ("tg", "cg", "cy")
 """Contact buttons that give an order: transport from ``sector`` along path ``to`` with ``arg``
 armies; retreat preference from ``sector`` to sector ``to``; yield ``sector``."""
@@ -522,7 +522,7 @@ def contact_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
     buttons += [
         _button(
             _("✖ 🏳 {sector}").format(sector=sector_label(map_, sector, language())),
-            _orders_button(desk, "cy", sector, arg=1),
+            _orders_button(desk, "cy", sector, arg=1, to=desk.edits),
         )
         for sector in yielded
     ]

@@ -5,17 +5,22 @@ GM repairing ruined defences from the state editor (audited, announced, undone).
 from __future__ import annotations
 
 import pytest
+from aiogram.methods import SendPhoto
 from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
+from bot.handlers.group.gm_state import describe_edit_problem
 from bot.handlers.private import screens
 from bot.handlers.private.callbacks import ResultButton
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.orders import Refusal, report_result, seat_in
+from bot.services.turns import apply_adjustments, game_for
 from rules import Outcome
+from rules.edits import DefencesSet, EditError, EditProblemCode, StateEdit, apply_edit
 from rules.modules.contact import NAME as CONTACT
-from storage import Phase, Store
+from rules.modules.contact import load as load_contact
+from storage import AuditAction, Phase, Store
 from tests.bot.private_campaign import GM, GROUP, Table, alert, open_table, screen
 from tests.bot.telegram import FakeTelegram
 from tests.bot.test_contact_week import CONTACT_RULES, PLACEMENTS
@@ -117,3 +122,123 @@ async def test_a_forged_warlord_button_outside_contact_is_refused_in_its_own_wor
     refused = await table.forged(202, data)
     assert alert(refused).startswith("The rules do not take that warlord mark")
     assert all(r.reported is None for r in await store.battle_reports(table.campaign.id, 1))
+
+
+async def _turn_one(telegram: FakeTelegram, store: Store, clock: ManualClock) -> Table:
+    """Turn 1 with its orders open: Blue's barricade in 3, Red's in 4, Green's blockpost in 5."""
+    table = await open_table(telegram, store, clock, CONTACT_RULES)
+    now = clock.now()
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    await telegram.deliver()
+    table.take()
+    return table
+
+
+async def _set_defences(table: Table, sector: str, level: str, owner: str, reason: str) -> str:
+    """The GM sets the defences in ``sector`` from the state editor; the reply to the reason."""
+    panel = screen(await table.say(GM, "/gm"))
+    editor = screen(await table.tap(GM, panel, "Correct the state"))
+    listing = screen(await table.tap(GM, editor, "Repair defences"))
+    levels = screen(await table.tap(GM, listing, sector))
+    owners = screen(await table.tap(GM, levels, level))
+    asked = screen(await table.tap(GM, owners, owner))
+    assert "Type the reason for the group" in asked.text
+    return screen(await table.say(GM, reason)).text
+
+
+async def _defences(store: Store, campaign_id: int) -> dict[str, tuple[int, str | None, bool]]:
+    state = await store.turn_start(campaign_id, 1)
+    assert state is not None
+    return {
+        item.sector: (item.level, item.owner, item.ruined)
+        for item in load_contact(state.modules[CONTACT]).defences
+    }
+
+
+async def test_the_gm_repairs_ruined_defences_audited_announced_and_undone(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _turn_one(telegram, store, clock)
+    campaign_id = table.campaign.id
+    done = await _set_defences(table, "3 East", "Ruined barricade", "Синие", "Burnt by a card")
+    assert done.startswith("Done:")
+    assert (await _defences(store, campaign_id))["3"] == (1, "blue", True)
+    await telegram.deliver()
+
+    panel = screen(await table.say(GM, "/gm"))
+    editor = screen(await table.tap(GM, panel, "Correct the state"))
+    listing = screen(await table.tap(GM, editor, "Repair defences"))
+    labels = [text for text, _data in listing.buttons()]
+    assert labels[0] == "🏚 3 East: ruined barricade (+1) of side «Синие»"
+    assert "🧱 5 South Pole: blockpost (+2) of side «Green Horde»" in labels
+    done = await _set_defences(
+        table, "3 East", "Blockpost (+2), standing", "Green Horde", "Green rebuilt it"
+    )
+    assert done.startswith("Done:")
+    assert (await _defences(store, campaign_id))["3"] == (2, "green", False)
+    posts = [s for s in await telegram.deliver() if s.chat_id == GROUP]
+    [edited] = [s for s in posts if "edited the state" in s.text]
+    assert isinstance(edited.method, SendPhoto)
+    assert "Reason: Green rebuilt it" in edited.text
+    assert (
+        "🧱 3 East: ruined barricade (+1) of side «Синие» → blockpost (+2) of side "
+        "«Green Horde»" in edited.text
+    )
+    edits = [e for e in await store.audit_log(campaign_id) if e.action is AuditAction.STATE_EDITED]
+    assert [(e.actor, e.reason) for e in edits] == [
+        (GM, "Burnt by a card"),
+        (GM, "Green rebuilt it"),
+    ]
+
+    panel = screen(await table.say(GM, "/gm"))
+    editor = screen(await table.tap(GM, panel, "Correct the state"))
+    confirm = screen(await table.tap(GM, editor, "Undo the last edit"))
+    assert "Green rebuilt it" in confirm.text
+    await table.tap(GM, confirm, "Yes, undo it")
+    assert (await _defences(store, campaign_id))["3"] == (1, "blue", True)
+    posts = [s for s in await telegram.deliver() if s.chat_id == GROUP]
+    [undone] = [s for s in posts if "undid the edit" in s.text]
+    assert "🧱 3 East: blockpost (+2) of side «Green Horde» → ruined barricade" in undone.text
+
+
+async def test_a_repair_is_kept_when_the_turn_start_is_made_again(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _turn_one(telegram, store, clock)
+    await _set_defences(table, "4 North Pole", "Ruined barricade", "Red Legion", "A card")
+    state = await store.turn_start(table.campaign.id, 1)
+    assert state is not None
+    game = game_for(await table.now_campaign())
+    [record] = await store.adjustments(table.campaign.id, 1)
+    assert record.before is not None
+    assert load_contact(record.before.modules[CONTACT]).defences_in("4") is not None
+    again, dropped = apply_adjustments(game, game.upgraded(record.before), [record.adjustment])
+    assert dropped == 0
+    assert again == state
+
+
+async def test_the_defences_editor_in_russian_and_refused_without_defences(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    table = await _turn_one(telegram, store, clock)
+    game = game_for(await table.now_campaign())
+    state = await store.turn_start(table.campaign.id, 1)
+    assert state is not None
+    nowhere = StateEdit(defences=(DefencesSet(sector="1", level=1),), reason="x")
+    with pytest.raises(EditError) as refused:
+        apply_edit(game, game.upgraded(state), nowhere, ["red", "blue", "green"])
+    [problem] = refused.value.problems
+    assert problem.code is EditProblemCode.NO_DEFENCES
+    with i18n.context(), i18n.use_locale("ru"):
+        words = describe_edit_problem(problem, game.map, {}, "ru")
+    assert words.startswith("В секторе 1 «Экватор» нет заграждений: мастер чинит")
+    stranger = StateEdit(defences=(DefencesSet(sector="3", level=1, owner="grey"),))
+    with pytest.raises(EditError) as refused:
+        apply_edit(game, game.upgraded(state), stranger, ["red", "blue", "green"])
+    assert [p.code for p in refused.value.problems] == [EditProblemCode.UNKNOWN_SIDE]
+    same = StateEdit(defences=(DefencesSet(sector="3", level=1, owner="blue"),))
+    with pytest.raises(EditError) as refused:
+        apply_edit(game, game.upgraded(state), same, ["red", "blue", "green"])
+    assert [p.code for p in refused.value.problems] == [EditProblemCode.NO_CHANGE]

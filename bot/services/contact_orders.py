@@ -143,8 +143,10 @@ def standing_retreats(
     for order in orders.extra:
         if kind_of(order) == "retreat_to" and order.sector is not None:
             to = order.data.get("to")
-            if isinstance(to, list):
+            if isinstance(to, list) and to:
                 found[order.sector] = tuple(str(sector) for sector in to)
+            elif isinstance(to, list):
+                found.pop(order.sector, None)
     return found
 
 
@@ -155,6 +157,11 @@ def yielded(orders: SideOrders) -> list[str]:
         for order in orders.extra
         if kind_of(order) == "yield" and order.sector is not None
     ]
+
+
+def without_retreat(orders: SideOrders, sector: str) -> SideOrders:
+    """``orders`` without this turn's retreat preference for ``sector``."""
+    return replacing_retreat(orders, retreat_to(sector, ()))
 
 
 def retreat_order(sector: str, to: tuple[str, ...]) -> ModuleOrder:

@@ -202,8 +202,13 @@ class Desk:
         return dict(self.state.armies.get(self.side, {}))
 
     def listing(self) -> LegalOrders:
-        """Every order that may be added to the current set."""
-        return legal_orders(self.game, self.state, self.side, self.orders)
+        """Every order that may be added to the current set (worked out once a desk: a screen
+        asks for it once a sector)."""
+        kept = self.__dict__.get("_listing")
+        if not isinstance(kept, LegalOrders):
+            kept = legal_orders(self.game, self.state, self.side, self.orders)
+            object.__setattr__(self, "_listing", kept)
+        return kept
 
     def change_options(self, sector: SectorId) -> SectorOptions | None:
         """What ``sector`` may be given instead of its order (a move replaces it)."""

@@ -62,7 +62,8 @@ async def test_contact_orders_by_buttons_and_by_text(
     groups = screen(await table.tap(201, groups, "Yield 2 West"))
     assert "You yield: 2 West." in groups.text
     choices = screen(await table.tap(201, groups, "Retreat from 4 North Pole"))
-    groups = screen(await table.tap(201, choices, "2 West"))
+    then = screen(await table.tap(201, choices, "2 West"))
+    groups = screen(await table.tap(201, then, "Back"))
     assert "• retreat from 4 North Pole to 2 West" in groups.text
 
     review = screen(await table.say(201, "/orders"))
@@ -131,3 +132,50 @@ async def test_a_yield_taken_back_from_a_stale_screen_changes_nothing(
     stored = await store.orders(table.campaign.id, 1, "red")
     assert stored is not None
     assert stored.orders.extra == ()
+
+
+async def test_a_retreat_preference_of_several_sectors_by_buttons(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock, CONTACT_RULES)
+    now = clock.now()
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    home = screen(await table.say(201, "/orders"))
+    groups = screen(await table.tap(201, home, "Groups, yields, retreats"))
+    first = screen(await table.tap(201, groups, "Retreat from 4 North Pole"))
+    assert "go first to" in first.text
+    then = screen(await table.tap(201, first, "2 West"))
+    assert "Armies retreating out of 4 North Pole go to 2 West." in then.text
+    labels = [text for text, _data in then.buttons()]
+    assert "then 1 Equator" in labels
+    assert "then 2 West" not in labels
+    assert "✖ 2 West" in labels
+    then = screen(await table.tap(201, then, "then 1 Equator"))
+    assert "go to 2 West, then 1 Equator." in then.text
+    stale = next(data for text, data in then.buttons() if text.startswith("then "))
+    then = screen(await table.tap(201, then, "then 3 East"))
+    assert "go to 2 West, then 1 Equator, then 3 East." in then.text
+    assert not [text for text, _data in then.buttons() if text.startswith("then ")]
+    stored = await store.orders(table.campaign.id, 1, "red")
+    assert stored is not None
+    assert [o.data for o in stored.orders.extra] == [
+        {"order": "retreat_to", "sector": "4", "to": ["2", "1", "3"]}
+    ]
+    assert alert(await table.forged(201, stale)) == "That button is not valid any more."
+
+    then = screen(await table.tap(201, then, "✖ 3 East"))
+    assert "go to 2 West, then 1 Equator." in then.text
+    then = screen(await table.tap(201, then, "✖ 1 Equator"))
+    then = screen(await table.tap(201, then, "✖ 2 West"))
+    assert "go first to" in then.text
+    groups = screen(await table.tap(201, then, "Back"))
+    assert "Retreats go first" not in groups.text
+    stored = await store.orders(table.campaign.id, 1, "red")
+    assert stored is not None
+    assert [o.data for o in stored.orders.extra] == [
+        {"order": "retreat_to", "sector": "4", "to": []}
+    ]
+    review = screen(await table.say(201, "/orders"))
+    assert "retreat from 4 North Pole: no preference" in review.text

@@ -183,9 +183,25 @@ def _contact_order_of(desk: Desk, data: OrdersButton) -> ModuleOrder | None:
             if to is None or to not in screens.retreat_choices(desk, sector):
                 return None
             return contact.retreat_to(sector, (to,))
+        case "cn" | "cw" if data.arg == desk.edits:
+            return _retreat_step(desk, data, sector)
         case "cy" if data.arg != 1:
             return contact.yield_sector(sector)
     return None
+
+
+def _retreat_step(desk: Desk, data: OrdersButton, sector: str) -> ModuleOrder | None:
+    """The retreat preference for ``sector`` with «then» sector ``data.to`` added (``cn``) or
+    its last sector taken back (``cw``); ``None`` when the button no longer fits it."""
+    current = contact_orders.standing_retreats(desk.state, desk.side, desk.orders).get(sector, ())
+    if not current:
+        return None
+    if data.action == "cw":
+        return contact.retreat_to(sector, current[:-1])
+    to = _sector(desk, data.to)
+    if to is None or to in current or to not in screens.retreat_choices(desk, sector):
+        return None
+    return contact.retreat_to(sector, (*current, to))
 
 
 def _contact_change(desk: Desk, data: OrdersButton) -> SideOrders | None:
@@ -470,7 +486,14 @@ async def _give(
         isinstance(order, Move)
         or (isinstance(order, ModuleOrder) and contact_orders.kind_of(order) is not None)
     ):
-        view = screens.contact_screen(after, names)
+        retreat = (
+            screens.retreat_screen(after, sector)
+            if isinstance(order, ModuleOrder)
+            and contact_orders.kind_of(order) == "retreat_to"
+            and sector is not None
+            else None
+        )
+        view = retreat or screens.contact_screen(after, names)
     elif isinstance(order, ModuleOrder) or (
         isinstance(order, Fortify) and desk.orders.module_order_in(order.sector) is not None
     ):

@@ -63,6 +63,7 @@ from rules import (
     SectorOptions,
     SideOrders,
 )
+from rules.legal import legal_orders
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.siege import NAME as SIEGE
 from rules.render import MapView, PrivateOrders
@@ -422,9 +423,13 @@ def siege_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
 CONTACT_EDITS = ("cu", "cd", "cx", "cy")
 """Contact buttons that rewrite the list: group ``arg`` up, down or taken back, the yield of
 ``sector`` taken back (``to``: the set's edit count the screen showed)."""
-CONTACT_GIVES = ("tg", "cg", "cy")
+CONTACT_GIVES = ("tg", "cg", "cn", "cw", "cy")
 """Contact buttons that give an order: transport from ``sector`` along path ``to`` with ``arg``
-armies; retreat preference from ``sector`` to sector ``to``; yield ``sector``."""
+armies; retreat preference from ``sector`` to sector ``to``, «then» sector ``to`` added to it,
+its last sector taken back (``arg``: the set's edit count the screen showed); yield
+``sector``."""
+MAX_RETREAT_STEPS = 10
+"""The most sectors a retreat preference names (the rules' limit)."""
 
 
 def transport_paths(desk: Desk, sector: str) -> list[tuple[list[str], list[int]]]:
@@ -441,9 +446,16 @@ def transport_paths(desk: Desk, sector: str) -> list[tuple[list[str], list[int]]
 
 
 def retreat_choices(desk: Desk, sector: str) -> list[str]:
-    """The neighbours of ``sector`` a retreat preference may name."""
+    """The neighbours of ``sector`` a retreat preference may name (as the rules list them; this
+    turn's preference for ``sector`` aside, as a new one replaces it)."""
+    orders = contact_orders.without_retreat(desk.orders, sector)
+    listing = (
+        desk.listing()
+        if orders == desk.orders
+        else legal_orders(desk.game, desk.state, desk.side, orders)
+    )
     found: list[str] = []
-    for order in desk.listing().modules.get(CONTACT, ()):
+    for order in listing.modules.get(CONTACT, ()):
         to = order.data.get("to")
         if (
             contact_orders.kind_of(order) == "retreat_to"
@@ -582,24 +594,58 @@ def transport_count_screen(desk: Desk, sector: str, index: int) -> tuple[str, Ke
 
 
 def retreat_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | None:
-    """Where armies retreating out of ``sector`` should go first."""
+    """Where armies retreating out of ``sector`` go first: the preference now, in order; with
+    none, the first sector to pick; with one, «then …» the next ones and ✖ the last taken
+    back (the buttons carry the set's edit count: a stale screen changes nothing)."""
     choices = retreat_choices(desk, sector)
-    if not choices:
+    current = contact_orders.standing_retreats(desk.state, desk.side, desk.orders).get(sector, ())
+    if not choices and not current:
         return None
     map_ = desk.game.map
-    buttons = [
-        _button(
-            sector_label(map_, to, language()),
-            _orders_button(desk, "cg", sector, to=map_.order[to]),
+    label = sector_label(map_, sector, language())
+    if not current:
+        buttons = [
+            _button(
+                sector_label(map_, to, language()),
+                _orders_button(desk, "cg", sector, to=map_.order[to]),
+            )
+            for to in choices
+        ]
+        text = _(
+            "Armies retreating out of {sector} go first to (if it is yours and free of other "
+            "sides; otherwise to your sector with most armies):"
+        ).format(sector=label)
+    else:
+        joiner = ", " + _("then") + " "
+        buttons = [
+            _button(
+                _("then {sector}").format(sector=sector_label(map_, to, language())),
+                _orders_button(desk, "cn", sector, to=map_.order[to], arg=desk.edits),
+            )
+            for to in choices
+            if to not in current and len(current) < MAX_RETREAT_STEPS
+        ]
+        buttons.append(
+            _button(
+                _("✖ {sector}").format(sector=sector_label(map_, current[-1], language())),
+                _orders_button(desk, "cw", sector, arg=desk.edits),
+            )
         )
-        for to in choices
-    ]
+        text = "\n".join(
+            [
+                _("Armies retreating out of {sector} go to {to}.").format(
+                    sector=label,
+                    to=joiner.join(sector_label(map_, to, language()) for to in current),
+                ),
+                _(
+                    "The first of these that is yours and free of other sides takes them; if "
+                    "none is, your sector with most armies. Add the next one, or take the "
+                    "last one back."
+                ),
+            ]
+        )
     rows = _rows(buttons, 2)
     rows.append([_button(_("« Back"), _orders_button(desk, "ct"))])
-    text = _(
-        "Armies retreating out of {sector} go first to (if it is yours and free of other "
-        "sides; otherwise to your sector with most armies):"
-    ).format(sector=sector_label(map_, sector, language()))
     return text, Keyboard(inline_keyboard=rows)
 
 

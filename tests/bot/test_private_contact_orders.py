@@ -8,8 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.clock import ManualClock
-from bot.services import campaigns
+from bot.services import campaigns, contact_orders
 from bot.services.clockwork import advance
+from bot.services.state_edits import EditOutcome, edit_state
+from bot.services.turns import game_for
+from rules import Game
+from rules.edits import StateEdit
+from rules.modules import BUILTIN_MODULES
 from rules.modules.contact import NAME as CONTACT
 from storage import Phase, Store
 from tests.bot.private_campaign import GM, alert, open_table, screen
@@ -179,3 +184,73 @@ async def test_a_retreat_preference_of_several_sectors_by_buttons(
     ]
     review = screen(await table.say(201, "/orders"))
     assert "retreat from 4 North Pole: no preference" in review.text
+
+
+async def test_long_transport_path_lists_are_paged(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock, CONTACT_RULES)
+    now = clock.now()
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    home = screen(await table.say(201, "/orders"))
+    sector = screen(await table.tap(201, home, "4 North Pole"))
+    first = screen(await table.tap(201, sector, "Transport a group"))
+    paths = [text for text, data in first.buttons() if ":tq:" in data]
+    assert len(paths) == 8
+    assert "Page 1 of 2." in first.text
+    assert "◀ Earlier" not in str(first.buttons())
+    second = screen(await table.tap(201, first, "More ▶"))
+    assert "Page 2 of 2." in second.text
+    later = [text for text, data in second.buttons() if ":tq:" in data]
+    assert later
+    assert not set(later) & set(paths)
+    counts = screen(await table.tap(201, second, later[-1]))
+    back = screen(await table.tap(201, counts, "Back"))
+    assert "Page 2 of 2." in back.text
+    assert screen(await table.tap(201, back, "◀ Earlier")).text == first.text
+
+
+async def test_yields_are_offered_only_where_another_side_can_arrive(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    rules = {
+        "start_sectors": 1,
+        "start_armies": 6,
+        "modules": [CONTACT],
+        "module_settings": {CONTACT: {"transports_per_turn": 0}},
+    }
+    table = await open_table(telegram, store, clock, rules)
+    now = clock.now()
+    placements = {"red": {"4": 6}, "blue": {"3": 6}, "green": {"5": 6}}
+    for side, placement in placements.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    home = screen(await table.say(201, "/orders"))
+    groups = screen(await table.tap(201, home, "Groups, yields, retreats"))
+    assert "Yield 4 North Pole" in str(groups.buttons())  # Blue's 3 is next to it
+    # Blue leaves; on planet-5, Green's 5 is two steps from Red's 4, and there are no transports.
+    retired = StateEdit(retire="blue", reason="Blue left")
+    campaign = await table.now_campaign()
+    assert (await edit_state(store, campaign, retired, GM, now)).outcome is EditOutcome.APPLIED
+    home = screen(await table.say(201, "/orders"))
+    groups = screen(await table.tap(201, home, "Groups, yields, retreats"))
+    assert "Yield" not in str(groups.buttons())
+    home = screen(await table.say(401, "/orders"))
+    groups = screen(await table.tap(401, home, "Groups, yields, retreats"))
+    assert "Yield" not in str(groups.buttons())
+
+    game = game_for(campaign)
+    state = await store.turn_start(table.campaign.id, 1)
+    assert state is not None
+    state = game.upgraded(state)
+    assert contact_orders.reachable_by_others(game, state, "red") == {"5", "1", "2", "3"}
+    transports = Game.create(
+        game.map, game.ruleset.model_copy(update={"module_settings": {}}), BUILTIN_MODULES
+    )
+    assert "4" in contact_orders.reachable_by_others(transports, state, "red")
+    tired = state.model_copy(
+        update={"modules": {CONTACT: {"v": 1, "exhausted": {"green": {"5": 6}}}}}
+    )
+    assert "4" not in contact_orders.reachable_by_others(transports, tired, "red")

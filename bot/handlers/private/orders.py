@@ -425,7 +425,7 @@ async def _navigate(
         case "ct":
             view = screens.contact_screen(desk, names)
         case "tp" if sector is not None:
-            view = screens.transport_path_screen(desk, sector)
+            view = screens.transport_path_screen(desk, sector, max(data.arg, 0))
         case "tq" if sector is not None:
             view = screens.transport_count_screen(desk, sector, data.to)
         case "cr" if sector is not None:

@@ -519,10 +519,13 @@ def contact_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
         )
     rows.append([_button(_("➕ New group: choose its sector"), _orders_button(desk, "home"))])
     offered = desk.listing().modules.get(CONTACT, ())
+    threatened = contact_orders.reachable_by_others(desk.game, desk.state, desk.side)
     yieldable = [
         order.sector
         for order in offered
-        if contact_orders.kind_of(order) == "yield" and order.sector is not None
+        if contact_orders.kind_of(order) == "yield"
+        and order.sector is not None
+        and order.sector in threatened
     ]
     buttons = [
         _button(
@@ -551,20 +554,36 @@ def contact_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
     return "\n".join(lines), Keyboard(inline_keyboard=rows)
 
 
-def transport_path_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | None:
-    """Where a transport from ``sector`` may go (``None`` if it may not)."""
+PATHS_A_PAGE = 8
+"""Transport paths on one page: a button a row, so a phone shows the page whole."""
+
+
+def transport_path_screen(desk: Desk, sector: str, page: int = 0) -> tuple[str, Keyboard] | None:
+    """Where a transport from ``sector`` may go (``None`` if it may not), :data:`PATHS_A_PAGE`
+    paths on page ``page``, with buttons to the other pages."""
     paths = transport_paths(desk, sector)
     if not paths:
         return None
     map_ = desk.game.map
+    pages = -(-len(paths) // PATHS_A_PAGE)
+    page = min(max(page, 0), pages - 1)
+    first = page * PATHS_A_PAGE
     buttons = [
         _button(
             " → ".join(sector_label(map_, step, language()) for step in path),
             _orders_button(desk, "tq", sector, to=index),
         )
         for index, (path, _counts) in enumerate(paths)
+        if first <= index < first + PATHS_A_PAGE
     ]
     rows = _rows(buttons, 1)
+    paging: list[InlineKeyboardButton] = []
+    if page > 0:
+        paging.append(_button(_("◀ Earlier"), _orders_button(desk, "tp", sector, arg=page - 1)))
+    if page < pages - 1:
+        paging.append(_button(_("More ▶"), _orders_button(desk, "tp", sector, arg=page + 1)))
+    if paging:
+        rows.append(paging)
     rows.append([_button(_("« Back"), _orders_button(desk, "sec", sector))])
     text = _(
         "Transport from {sector}: which way? It carries fresh armies up to {range} sectors and "
@@ -573,6 +592,8 @@ def transport_path_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | Non
         sector=sector_label(map_, sector, language()),
         range=max(len(path) for path, _counts in paths),
     )
+    if pages > 1:
+        text += "\n" + _("Page {page} of {pages}.").format(page=page + 1, pages=pages)
     return text, Keyboard(inline_keyboard=rows)
 
 
@@ -585,7 +606,8 @@ def transport_count_screen(desk: Desk, sector: str, index: int) -> tuple[str, Ke
     map_ = desk.game.map
     buttons = [_button(str(n), _orders_button(desk, "tg", sector, to=index, arg=n)) for n in counts]
     rows = _rows(buttons, 5)
-    rows.append([_button(_("« Back"), _orders_button(desk, "tp", sector))])
+    back = _orders_button(desk, "tp", sector, arg=index // PATHS_A_PAGE)
+    rows.append([_button(_("« Back"), back)])
     text = _("Transport from {sector} to {to}: how many armies?").format(
         sector=sector_label(map_, sector, language()),
         to=" → ".join(sector_label(map_, step, language()) for step in path),

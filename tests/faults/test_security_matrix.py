@@ -458,6 +458,9 @@ async def _forged(table: HostileTable) -> list[str]:
             ("tg", 1),
             ("cr", -1),
             ("cg", -1),
+            ("cn", 0),
+            ("cw", 0),
+            ("tp", 1),
         )
     ]
     forged += [

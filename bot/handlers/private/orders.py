@@ -189,14 +189,32 @@ def _contact_order_of(desk: Desk, data: OrdersButton) -> ModuleOrder | None:
             if to is None or to not in screens.retreat_choices(desk, sector):
                 return None
             return contact.retreat_to(sector, (to,))
+        case "cn" | "cw" if data.arg == desk.edits:
+            return _retreat_step(desk, data, sector)
         case "cy" if data.arg != 1:
             return contact.yield_sector(sector)
     return None
 
 
+def _retreat_step(desk: Desk, data: OrdersButton, sector: str) -> ModuleOrder | None:
+    """The retreat preference for ``sector`` with «then» sector ``data.to`` added (``cn``) or
+    its last sector taken back (``cw``); ``None`` when the button no longer fits it."""
+    current = contact_orders.standing_retreats(desk.state, desk.side, desk.orders).get(sector, ())
+    if not current:
+        return None
+    if data.action == "cw":
+        return contact.retreat_to(sector, current[:-1])
+    to = _sector(desk, data.to)
+    if to is None or to in current or to not in screens.retreat_choices(desk, sector):
+        return None
+    return contact.retreat_to(sector, (*current, to))
+
+
 def _contact_change(desk: Desk, data: OrdersButton) -> SideOrders | None:
     """The set after a list button (:data:`screens.CONTACT_EDITS`), or ``None`` if it does not
     fit the set any more (another strategist changed it since the screen was drawn)."""
+    if data.to != desk.edits:
+        return None
     if data.action == "cy":
         sector = _sector(desk, data.sector)
         kept = tuple(
@@ -205,8 +223,6 @@ def _contact_change(desk: Desk, data: OrdersButton) -> SideOrders | None:
             if not (contact_orders.kind_of(order) == "yield" and order.sector == sector)
         )
         return desk.orders.model_copy(update={"extra": kept})
-    if data.to != desk.edits:
-        return None
     listed = contact_orders.groups(desk.game, desk.state, desk.side, desk.orders)
     match data.action:
         case "cu":
@@ -235,6 +251,17 @@ async def _contact_press(
             await query.answer(_("That button is not valid any more."), show_alert=True)
             return
         await _give(query, store, clock, bot, seat, desk, order)
+        return
+    if data.to != desk.edits:
+        names, _side, _editor = await _words(store, desk)
+        await query.answer(
+            _(
+                "The orders changed since this screen was drawn (here, or by another "
+                "strategist of your side), so nothing was changed. Here they are as they are now."
+            ),
+            show_alert=True,
+        )
+        await _edit(query, store, clock, bot, seat, *screens.contact_screen(desk, names))
         return
     result = await rewrite_orders(
         store, seat, lambda now_desk: _contact_change(now_desk, data), clock.now(), desk.turn
@@ -404,7 +431,7 @@ async def _navigate(
         case "ct":
             view = screens.contact_screen(desk, names)
         case "tp" if sector is not None:
-            view = screens.transport_path_screen(desk, sector)
+            view = screens.transport_path_screen(desk, sector, max(data.arg, 0))
         case "tq" if sector is not None:
             view = screens.transport_count_screen(desk, sector, data.to)
         case "cr" if sector is not None:
@@ -465,7 +492,14 @@ async def _give(
         isinstance(order, Move)
         or (isinstance(order, ModuleOrder) and contact_orders.kind_of(order) is not None)
     ):
-        view = screens.contact_screen(after, names)
+        retreat = (
+            screens.retreat_screen(after, sector)
+            if isinstance(order, ModuleOrder)
+            and contact_orders.kind_of(order) == "retreat_to"
+            and sector is not None
+            else None
+        )
+        view = retreat or screens.contact_screen(after, names)
     elif isinstance(order, ModuleOrder) or (
         isinstance(order, Fortify) and desk.orders.module_order_in(order.sector) is not None
     ):

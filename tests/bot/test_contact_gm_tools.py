@@ -24,7 +24,7 @@ from storage import AuditAction, Phase, Store
 from tests.bot.private_campaign import GM, GROUP, Table, alert, open_table, screen
 from tests.bot.telegram import FakeTelegram
 from tests.bot.test_contact_week import CONTACT_RULES, PLACEMENTS
-from tests.bot.test_fair_play import _battles as _fair_play_battles
+from tests.bot.test_fair_play import battles_listed
 
 
 async def _battles(telegram: FakeTelegram, store: Store, clock: ManualClock) -> Table:
@@ -115,7 +115,7 @@ async def test_a_forged_warlord_button_outside_contact_is_refused_in_its_own_wor
     telegram: FakeTelegram, store: Store, clock: ManualClock, mark: str
 ) -> None:
     table = await open_table(telegram, store, clock)
-    await _fair_play_battles(table)
+    await battles_listed(table)
     data = ResultButton(
         campaign=table.campaign.id, turn=1, battle=1, action="wl", outcome=f"s.{mark}", winner=0
     ).pack()

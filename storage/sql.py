@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeGuard, cast
 
 import aiosqlite
 
@@ -84,11 +84,19 @@ async def changed_rows(conn: Conn, sql: str, params: Sequence[Any] = ()) -> int:
         return cursor.rowcount
 
 
+def _postgres(conn: Conn) -> TypeGuard[PgConnection]:
+    """Whether ``conn`` is PostgreSQL's (anything else speaks SQLite: aiosqlite's connection or
+    a test's wrapper of it)."""
+    from storage.postgres import PgConnection  # noqa: PLC0415 - postgres imports this module
+
+    return isinstance(conn, PgConnection)
+
+
 async def insert_row(conn: Conn, sql: str, params: Sequence[Any] = ()) -> int:
     """Run an INSERT; the new row's id (SQLite's ``lastrowid``, PostgreSQL's ``RETURNING id``)."""
-    if not isinstance(conn, aiosqlite.Connection):
+    if _postgres(conn):
         return await conn.insert_returning_id(sql, params)
-    async with conn.execute(sql, params) as cursor:
+    async with cast(aiosqlite.Connection, conn).execute(sql, params) as cursor:
         row_id = cursor.lastrowid
     if row_id is None:
         raise RuntimeError(f"insert returned no row id: {sql}")
@@ -101,7 +109,7 @@ async def may_violate(conn: Conn) -> AsyncIterator[None]:
     :data:`storage.dialect.INTEGRITY_ERRORS` outside the block) and the transaction goes on.
     SQLite undoes only the failed statement; PostgreSQL aborts the whole transaction, so there
     the block is a savepoint."""
-    if isinstance(conn, aiosqlite.Connection):
+    if not _postgres(conn):
         yield
         return
     async with conn.savepoint():

@@ -4,6 +4,7 @@ to what no handler took."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import Any
 
 from aiogram import BaseMiddleware, Router
@@ -15,7 +16,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.clock import Clock
 from bot.i18n import language_of
 from bot.logs import log_context
-from storage import Campaign, Person, Store
+from storage import Campaign, Person, Store, UpdateTake
 from storage.names import clean_name
 
 GROUP_CHATS = frozenset({"group", "supergroup"})
@@ -29,11 +30,35 @@ def display_name(user: User) -> str:
     return (name or clean_name(user.username or "") or str(user.id))[:128]
 
 
+UPDATE_LEASE = timedelta(seconds=30)
+"""How long an update taken by a process is its own. A process that has not finished it by then
+is taken to be dead, and Telegram's retry is handled by whichever process gets it. Handling
+takes milliseconds, and aiogram answers Telegram after 55 s at most, so a retry of an update
+still being handled comes only when that answer was lost."""
+
+
+class UpdateHeldError(RuntimeError):
+    """Another process is handling this update now: Telegram should send it again later (the
+    webhook answers 503, :class:`bot.runner.WebhookUpdates`)."""
+
+    def __init__(self, update_id: int) -> None:
+        super().__init__(f"update {update_id} is being handled by another process")
+        self.update_id = update_id
+
+
 class UpdateOnce(BaseMiddleware):
-    """Outer middleware, first of all: an update another process (or this one) already took
-    goes no further. Several webhook processes behind one address may each get the same update:
-    Telegram sends it again when an answer came late. The ``update_id`` is stored
-    (``Store.take_update``), so whichever comes second does nothing."""
+    """Outer middleware, first of all: an update is handled once by one of the processes that
+    share the database. Several webhook processes behind one address may each get the same
+    update: Telegram sends it again when it had no answer (late, or its process died).
+
+    Taking an update is a lease (``Store.take_update``, :data:`UPDATE_LEASE`): an update handled
+    to the end goes no further; one that another process is handling raises
+    :class:`UpdateHeldError` (Telegram tries again later); one whose process died before it
+    finished is handled again. An update whose handling failed counts as handled: a retry would
+    fail the same way."""
+
+    def __init__(self, lease: timedelta = UPDATE_LEASE) -> None:
+        self.lease = lease
 
     async def __call__(
         self,
@@ -41,12 +66,19 @@ class UpdateOnce(BaseMiddleware):
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
-        if isinstance(event, Update):
-            store: Store = data["store"]
-            clock: Clock = data["clock"]
-            if not await store.take_update(event.update_id, clock.now()):
-                return None
-        return await handler(event, data)
+        if not isinstance(event, Update):
+            return await handler(event, data)
+        store: Store = data["store"]
+        clock: Clock = data["clock"]
+        taken = await store.take_update(event.update_id, clock.now(), self.lease)
+        if taken is UpdateTake.DONE:
+            return None
+        if taken is UpdateTake.HELD:
+            raise UpdateHeldError(event.update_id)
+        try:
+            return await handler(event, data)
+        finally:
+            await store.finish_update(event.update_id, clock.now())
 
 
 class PersonMiddleware(BaseMiddleware):

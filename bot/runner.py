@@ -40,6 +40,7 @@ from bot.commands import set_command_menus
 from bot.config import Settings
 from bot.health import beat, heartbeat_path
 from bot.i18n import build_i18n
+from bot.middlewares import UpdateHeldError
 from bot.miniapp.server import RouteAccessLogger, build_miniapp
 from bot.rendering import MapDrawer
 from bot.services.outbox_sender import OutboxSender
@@ -176,7 +177,13 @@ async def serve(
         alarm = StorageAlarm(store, clock, i18n)
         shared = shares_the_database(settings)
         dispatcher = build_dispatcher(
-            store, clock, i18n, alarm, maps, settings.miniapp_url, updates_once=shared
+            store,
+            clock,
+            i18n,
+            alarm,
+            maps,
+            settings.miniapp_url,
+            updates_once=bool(settings.webhook_url),
         )
         miniapp = _miniapp(settings, store, clock, i18n)
         await wait_for_telegram(bot)
@@ -278,6 +285,26 @@ async def _serve_miniapp(
     log.info("mini app on http://%s:%s/", settings.miniapp_host, port)
 
 
+class WebhookUpdates(SimpleRequestHandler):
+    """Telegram's webhook requests, answered when the update was handled (not at once, as
+    aiogram does by default): an update whose process dies while handling it gets no answer, so
+    Telegram sends it again and another process (or this one, restarted) handles it
+    (:class:`~bot.middlewares.UpdateOnce`). An update another process is handling now is
+    answered 503, so Telegram sends it again later."""
+
+    def __init__(self, dispatcher: Dispatcher, bot: Bot, secret_token: str | None) -> None:
+        super().__init__(
+            dispatcher=dispatcher, bot=bot, handle_in_background=False, secret_token=secret_token
+        )
+
+    async def _handle_request(self, bot: Bot, request: web.Request) -> web.Response:
+        try:
+            return await super()._handle_request(bot, request)
+        except UpdateHeldError as held:
+            log.info("%s; Telegram is asked to send it again", held)
+            return web.Response(status=503, headers={"Retry-After": "5"})
+
+
 async def _serve_webhook(
     settings: Settings, bot: Bot, dispatcher: Dispatcher, miniapp: web.Application | None = None
 ) -> None:
@@ -287,7 +314,7 @@ async def _serve_webhook(
     application = web.Application()
     if miniapp is not None:
         application.add_subapp("/miniapp/", miniapp)
-    SimpleRequestHandler(dispatcher=dispatcher, bot=bot, secret_token=secret).register(
+    WebhookUpdates(dispatcher=dispatcher, bot=bot, secret_token=secret).register(
         application, path=settings.webhook_path
     )
     setup_application(application, dispatcher, bot=bot)

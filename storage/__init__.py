@@ -89,7 +89,7 @@ from storage.schedule import (
     ScheduleStore,
 )
 from storage.seats import SeatStore
-from storage.sharing import SendWindow, SharingStore
+from storage.sharing import SendWindow, SharingStore, UpdateTake
 
 __all__ = [
     "GM_ROLES",
@@ -169,6 +169,7 @@ __all__ = [
     "TurnSeedsRecord",
     "UiMessage",
     "UnreportedPolicy",
+    "UpdateTake",
     "Vacancy",
     "Vacation",
     "Weekday",

@@ -11,7 +11,8 @@ import json
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from enum import Enum
 from typing import Protocol
 
 from storage.dialect import FOR_UPDATE
@@ -29,10 +30,22 @@ class SendWindow:
     period: float
 
 
+class UpdateTake(Enum):
+    """What :meth:`SharingStore.take_update` found."""
+
+    TAKEN = "taken"
+    """This process has it now (first, or the lease of the one that had it ran out)."""
+    HELD = "held"
+    """Another process (or this one) is handling it and its lease is running: try later."""
+    DONE = "done"
+    """It was handled to the end: drop it."""
+
+
 class SharingStore(Protocol):
     """The part of the store that several processes share."""
 
-    async def take_update(self, update_id: int, now: datetime) -> bool: ...
+    async def take_update(self, update_id: int, now: datetime, lease: timedelta) -> UpdateTake: ...
+    async def finish_update(self, update_id: int, now: datetime) -> None: ...
     async def reserve_send(self, windows: Sequence[SendWindow], now: float) -> float: ...
     async def forget_shared_work(self, before: datetime) -> int: ...
     def scheduled_run(self, campaign_id: CampaignId) -> AbstractAsyncContextManager[None]: ...
@@ -43,18 +56,32 @@ class SharingRecords:
 
     _db: Transactions
 
-    async def take_update(self, update_id: int, now: datetime) -> bool:
-        """Whether this is the first time any process takes Telegram's update ``update_id``
-        (False: another process took it, or this one did before)."""
+    async def take_update(self, update_id: int, now: datetime, lease: timedelta) -> UpdateTake:
+        """Take Telegram's update ``update_id`` for ``lease``: :attr:`UpdateTake.TAKEN` the first
+        time, or when the process that took it did not finish it within its lease (it died: this
+        is Telegram's retry); else :attr:`UpdateTake.HELD` (being handled) or
+        :attr:`UpdateTake.DONE` (handled). Two processes taking it at once: one gets it."""
+        taken_at, lease_until = ts(now), ts(now + lease)
         async with self._db.transaction(row_locks=True) as conn:
-            return (
-                await changed_rows(
-                    conn,
-                    "INSERT INTO seen_updates (update_id, seen_at) VALUES (?, ?)"
-                    " ON CONFLICT (update_id) DO NOTHING",
-                    (update_id, ts(now)),
-                )
-                == 1
+            if await changed_rows(
+                conn,
+                "INSERT INTO seen_updates (update_id, taken_at, lease_until) VALUES (?, ?, ?)"
+                " ON CONFLICT (update_id) DO UPDATE SET taken_at = excluded.taken_at,"
+                " lease_until = excluded.lease_until"
+                " WHERE seen_updates.done_at IS NULL AND seen_updates.lease_until <= ?",
+                (update_id, taken_at, lease_until, taken_at),
+            ):
+                return UpdateTake.TAKEN
+            rows = await fetch_all(
+                conn, "SELECT done_at FROM seen_updates WHERE update_id = ?", (update_id,)
+            )
+        return UpdateTake.DONE if rows and rows[0]["done_at"] is not None else UpdateTake.HELD
+
+    async def finish_update(self, update_id: int, now: datetime) -> None:
+        """Note that update ``update_id`` was handled to the end: a retry of it is dropped."""
+        async with self._db.transaction(row_locks=True) as conn:
+            await conn.execute(
+                "UPDATE seen_updates SET done_at = ? WHERE update_id = ?", (ts(now), update_id)
             )
 
     async def reserve_send(self, windows: Sequence[SendWindow], now: float) -> float:
@@ -103,7 +130,7 @@ class SharingRecords:
         """Drop updates taken and send windows last used before ``before``; how many rows."""
         async with self._db.transaction(row_locks=True) as conn:
             updates = await changed_rows(
-                conn, "DELETE FROM seen_updates WHERE seen_at < ?", (ts(before),)
+                conn, "DELETE FROM seen_updates WHERE taken_at < ?", (ts(before),)
             )
             windows = await changed_rows(
                 conn, "DELETE FROM send_windows WHERE last_at < ?", (ts(before),)

@@ -21,7 +21,7 @@ from aiogram.types import Chat, ErrorEvent, TelegramObject, Update
 from aiogram.utils.i18n import gettext as _
 
 from bot.logs import log_context
-from bot.middlewares import GROUP_CHATS
+from bot.middlewares import GROUP_CHATS, UpdateHeldError
 from bot.services.orders import is_active, pick_campaign
 from bot.storage_faults import Notice, StorageAlarm
 from storage import Campaign, Person, Store
@@ -192,9 +192,16 @@ async def unchanged_edit(event: ErrorEvent) -> bool:
     return True
 
 
+async def held_elsewhere(event: ErrorEvent) -> bool:
+    """Not an error of the update: another process is handling it. It goes on up to the webhook,
+    which asks Telegram to send it again later (:class:`bot.runner.WebhookUpdates`)."""
+    raise event.exception
+
+
 def build() -> Router:
     """This module's router (a new one per dispatcher)."""
     router = Router(name=__name__)
+    router.errors.register(held_elsewhere, ExceptionTypeFilter(UpdateHeldError))
     router.errors.register(unchanged_edit, ExceptionMessageFilter(r".*message is not modified"))
     router.errors.register(storage_unavailable, ExceptionTypeFilter(StorageUnavailableError))
     router.errors.register(unexpected_error)

@@ -15,14 +15,18 @@ import pytest
 from aiogram import Bot
 from aiogram.methods import TelegramMethod
 from aiogram.utils.i18n import I18n
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import build_dispatcher
 from bot.clock import ManualClock
+from bot.middlewares import UPDATE_LEASE, UpdateHeldError
 from bot.rendering import MapDrawer
+from bot.runner import WebhookUpdates
 from bot.services.clockwork import AdvanceResult
 from bot.services.outbox_sender import Limits, OutboxSender
 from bot.services.schedule import CampaignScheduler
-from storage import NewCampaign, NewSide, OutboxState, Phase, Store, open_store
+from storage import NewCampaign, NewSide, OutboxState, Phase, Store, UpdateTake, open_store
 from tests.bot.telegram import FakeSession, FakeTelegram
 from tests.bot.test_rate_limits import PLAYERS, most_in_any_window
 from tests.postgres_server import PostgresServer, new_schema_url
@@ -54,12 +58,47 @@ async def test_an_update_that_reaches_every_replica_is_answered_once(
     for replica in replicas[1:]:
         replica.user(7, "Anna")
     update = replicas[0].message(anna, anna.id, "/help")
-    await asyncio.gather(*(replica.feed(update) for replica in replicas))
+    fed = await asyncio.gather(
+        *(replica.feed(update) for replica in replicas), return_exceptions=True
+    )
+    # The replicas that came while one was handling it ask Telegram to send it again later.
+    assert sum(isinstance(result, UpdateHeldError) for result in fed) == 2
     answers = [sent for replica in replicas for sent in replica.sent]
     assert len(answers) == 1
     assert answers[0].chat_id == anna.id
+    # Telegram's retry, now that it was handled: dropped, whichever replica gets it.
+    clock.advance(UPDATE_LEASE * 2)
+    assert await replicas[1].feed(update) is None
+    assert len([sent for replica in replicas for sent in replica.sent]) == 1
     later = replicas[0].message(anna, anna.id, "/help")
     assert await replicas[2].feed(later) is not None
+
+
+async def test_an_update_of_a_killed_replica_is_handled_by_another_after_its_lease(
+    stores: list[Store], clock: ManualClock, i18n: I18n
+) -> None:
+    """A replica took the update and died before it finished (no answer went to Telegram, so
+    Telegram sends it again): a retry within the lease waits, the first after it is handled."""
+    replicas = [
+        FakeTelegram(build_dispatcher(store, clock, i18n, updates_once=True)) for store in stores
+    ]
+    anna = replicas[0].user(7, "Anna")
+    for replica in replicas[1:]:
+        replica.user(7, "Anna")
+    update = replicas[0].message(anna, anna.id, "/help")
+    # What the killed replica did before it died.
+    assert await stores[0].take_update(update.update_id, clock.now(), UPDATE_LEASE) is (
+        UpdateTake.TAKEN
+    )
+    clock.advance(UPDATE_LEASE / 2)
+    with pytest.raises(UpdateHeldError):
+        await replicas[1].feed(update)
+    clock.advance(UPDATE_LEASE / 2)
+    answer = await replicas[1].feed(update)
+    assert answer is not None
+    assert answer.chat_id == anna.id
+    assert await replicas[2].feed(update) is None
+    assert [sent.chat_id for replica in replicas for sent in replica.sent] == [anna.id]
 
 
 async def test_a_replayed_update_is_dropped_on_sqlite_too(
@@ -70,6 +109,40 @@ async def test_a_replayed_update_is_dropped_on_sqlite_too(
     update = telegram.message(anna, anna.id, "/help")
     assert await telegram.feed(update) is not None
     assert await telegram.feed(update) is None
+
+
+async def test_the_webhook_answers_telegram_after_handling_and_503_while_another_handles(
+    store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    """Telegram has its answer only once the update was handled (a replica that dies before
+    gives none, and Telegram sends the update again); an update another replica holds is
+    answered 503 (Telegram sends it again later); a handled one 200 with nothing done."""
+    telegram = FakeTelegram(build_dispatcher(store, clock, i18n, updates_once=True))
+    anna = telegram.user(7, "Anna")
+    application = web.Application()
+    WebhookUpdates(telegram.dispatcher, telegram.bot, secret_token="s3").register(
+        application, path="/telegram/webhook"
+    )
+    headers = {"X-Telegram-Bot-Api-Secret-Token": "s3"}
+    held = telegram.message(anna, anna.id, "/help")
+    fresh = telegram.message(anna, anna.id, "/help")
+    await store.take_update(held.update_id, clock.now(), UPDATE_LEASE)
+    async with TestClient(TestServer(application)) as client:
+        waiting = await client.post(
+            "/telegram/webhook", data=held.model_dump_json(exclude_none=True), headers=headers
+        )
+        assert waiting.status == 503
+        assert telegram.sent == []
+        answered = await client.post(
+            "/telegram/webhook", data=fresh.model_dump_json(exclude_none=True), headers=headers
+        )
+        assert answered.status == 200
+        assert [sent.chat_id for sent in telegram.sent] == [anna.id]  # sent before the answer
+        again = await client.post(
+            "/telegram/webhook", data=fresh.model_dump_json(exclude_none=True), headers=headers
+        )
+        assert again.status == 200
+        assert len(telegram.sent) == 1
 
 
 async def test_three_schedulers_run_each_step_of_two_weeks_once(stores: list[Store]) -> None:

@@ -1,7 +1,7 @@
 """Schema migrations: every older version migrates to the latest; numbering is enforced."""
 
 import sqlite3
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
@@ -13,6 +13,7 @@ from storage import (
     MigrationError,
     Role,
     SqliteCampaignStore,
+    UpdateTake,
     latest_version,
     load_migrations,
     migrate,
@@ -320,7 +321,33 @@ async def test_version_12_adds_the_shared_work_tables_and_keeps_the_outbox(
         moment = datetime(2026, 3, 1, tzinfo=UTC)
         (queued,) = await store.claim_due(moment, 10, 60)
         assert queued.dedup_key == "k"
-        assert await store.take_update(1, moment)
-        assert not await store.take_update(1, moment)
+        assert await store.take_update(1, moment, timedelta(seconds=30)) is UpdateTake.TAKEN
+        assert await store.take_update(1, moment, timedelta(seconds=30)) is UpdateTake.HELD
+    finally:
+        await store.close()
+
+
+async def test_version_13_leases_updates_and_drops_retries_of_those_taken_before(
+    tmp_path: Path,
+) -> None:
+    """An update taken under version 12 was handled (or lost with its process, as it was
+    then): a retry of it is dropped. New ones are leased."""
+    path = tmp_path / "v12.sqlite3"
+    conn = await connect(path)
+    try:
+        assert await migrate(conn, target=12) == 12
+        await conn.execute(
+            "INSERT INTO seen_updates (update_id, seen_at) VALUES (5, '2026-03-01T00:00:00+00:00')"
+        )
+        await conn.commit()
+    finally:
+        await conn.close()
+    store = await SqliteCampaignStore.open(path)
+    try:
+        moment = datetime(2026, 3, 1, 0, 1, tzinfo=UTC)
+        lease = timedelta(seconds=30)
+        assert await store.take_update(5, moment, lease) is UpdateTake.DONE
+        assert await store.take_update(6, moment, lease) is UpdateTake.TAKEN
+        assert await store.take_update(6, moment + lease, lease) is UpdateTake.TAKEN
     finally:
         await store.close()

@@ -5,14 +5,16 @@ import asyncio
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import pytest
 
-from storage import NewOutboxMessage, SendWindow, Store, open_store
+from storage import NewOutboxMessage, SendWindow, Store, UpdateTake, open_store
 from tests.postgres_server import PostgresServer, new_schema_url
 from tests.storage.campaign_script import at
 
 BOT = SendWindow("bot", limit=3, period=1.0)
+LEASE = timedelta(seconds=30)
 
 
 def _message(chat: int, key: str) -> NewOutboxMessage:
@@ -22,18 +24,37 @@ def _message(chat: int, key: str) -> NewOutboxMessage:
 
 
 async def test_an_update_is_taken_once(store: Store) -> None:
-    assert await store.take_update(1001, at(0))
-    assert not await store.take_update(1001, at(0, 1))
-    assert await store.take_update(1002, at(0, 1))
+    assert await store.take_update(1001, at(0), LEASE) is UpdateTake.TAKEN
+    assert await store.take_update(1001, at(0, 0.001), LEASE) is UpdateTake.HELD
+    await store.finish_update(1001, at(0, 0.001))
+    assert await store.take_update(1001, at(0, 0.002), LEASE) is UpdateTake.DONE
+    assert await store.take_update(1002, at(0, 0.002), LEASE) is UpdateTake.TAKEN
+
+
+async def test_an_update_its_process_did_not_finish_is_taken_again_after_the_lease(
+    store: Store,
+) -> None:
+    """The process that took it died: Telegram's retry within the lease is told to wait, one
+    after it is handled; once handled, it is dropped even after its lease."""
+    assert await store.take_update(7, at(0), LEASE) is UpdateTake.TAKEN
+    just_before = at(0) + LEASE - timedelta(microseconds=1)
+    assert await store.take_update(7, just_before, LEASE) is UpdateTake.HELD
+    assert await store.take_update(7, at(0) + LEASE, LEASE) is UpdateTake.TAKEN
+    # The new lease runs from the retry: the next retry within it waits again.
+    assert await store.take_update(7, at(0) + LEASE * 1.5, LEASE) is UpdateTake.HELD
+    await store.finish_update(7, at(0) + LEASE * 1.5)
+    assert await store.take_update(7, at(0) + LEASE * 10, LEASE) is UpdateTake.DONE
 
 
 async def test_old_updates_and_idle_windows_are_forgotten(store: Store) -> None:
-    await store.take_update(1, at(0))
-    await store.take_update(2, at(2))
+    await store.take_update(1, at(0), LEASE)
+    await store.take_update(2, at(2), LEASE)
+    await store.finish_update(2, at(2))
     assert await store.reserve_send([BOT], at(0).timestamp()) == 0.0
     assert await store.forget_shared_work(at(1)) == 2
-    assert await store.take_update(1, at(3))  # forgotten: a day later it is no one's any more
-    assert not await store.take_update(2, at(3))
+    # Forgotten: a day later it is no one's any more.
+    assert await store.take_update(1, at(3), LEASE) is UpdateTake.TAKEN
+    assert await store.take_update(2, at(3), LEASE) is UpdateTake.DONE
 
 
 async def test_a_send_window_takes_its_limit_then_says_how_long_to_wait(store: Store) -> None:
@@ -170,3 +191,17 @@ async def test_a_killed_holder_leaves_the_run_to_the_others(
         held.cancel()
         await asyncio.gather(held, return_exceptions=True)
         await waiter.close()
+
+
+async def test_three_processes_taking_one_update_at_once_one_gets_it(
+    stores: list[Store],
+) -> None:
+    for update_id in range(1, 21):
+        taken = await asyncio.gather(
+            *(store.take_update(update_id, at(0), LEASE) for store in stores)
+        )
+        assert Counter(taken) == Counter({UpdateTake.TAKEN: 1, UpdateTake.HELD: 2})
+    # A killed replica's update: after its lease, one of the others takes it, once.
+    late = at(0) + LEASE
+    again = await asyncio.gather(*(store.take_update(5, late, LEASE) for store in stores))
+    assert Counter(again) == Counter({UpdateTake.TAKEN: 1, UpdateTake.HELD: 2})

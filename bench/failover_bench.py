@@ -1,0 +1,54 @@
+"""Failover figures (issue 22): three webhook replicas on one PostgreSQL finish a Monday
+(:mod:`tests.faults.failover_monday`) while one is SIGKILLed at a random moment of it, KILLS
+times over (default 50). Prints the undisturbed Monday, each killed one, and the totals: posts
+lost, posts doubled, orders lost, and the survivors' extra time (median, 95th percentile, max).
+
+    .venv/bin/python -m bench.failover_bench [KILLS [SEED]]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from tests.faults.failover_monday import LEASE_SECONDS, Verdict, judge, kill_points, play
+from tests.postgres_server import PostgresServer
+
+
+async def run(kills: int = 50, seed: int = 22) -> int:
+    server = PostgresServer.start()
+    try:
+        server.create_database("strategium")
+        with tempfile.TemporaryDirectory() as directory:
+            root = Path(directory)
+            calm = await play(server, root / "calm", None)
+            print(
+                f"undisturbed Monday: {calm.seconds:.2f} s, {len(calm.requests())} posts,"
+                f" {len(calm.journal)} requests; outbox lease {LEASE_SECONDS:.0f} s",
+                flush=True,
+            )
+            verdicts: list[Verdict] = []
+            for number, moment in enumerate(kill_points(kills, seed, calm)):
+                verdict = judge(calm, await play(server, root / f"kill-{number}", moment))
+                verdicts.append(verdict)
+                print(f"{number + 1:3}: {verdict.line()}", flush=True)
+    finally:
+        server.stop()
+    extra = sorted(verdict.extra_seconds for verdict in verdicts)
+    print(
+        f"{len(verdicts)} kills: {sum(len(v.lost) for v in verdicts)} posts lost,"
+        f" {sum(len(v.doubled) for v in verdicts)} doubled,"
+        f" {sum(v.orders_lost for v in verdicts)} with orders lost,"
+        f" {sum(bool(v.monday.failed) for v in verdicts)} failed;"
+        f" extra time median {statistics.median(extra):.2f} s,"
+        f" p95 {extra[int(0.95 * (len(extra) - 1))]:.2f} s, max {extra[-1]:.2f} s"
+    )
+    return 0 if all(verdict.ok for verdict in verdicts) else 1
+
+
+if __name__ == "__main__":
+    arguments = [int(arg) for arg in sys.argv[1:]]
+    sys.exit(asyncio.run(run(*arguments)))

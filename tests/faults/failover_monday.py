@@ -1,0 +1,366 @@
+"""Failover on a Monday: three webhook replicas share one PostgreSQL database; one is SIGKILLed
+at a random moment while the Monday's resolutions run and their posts go out; the other two
+finish the Monday.
+
+The world before Monday is prepared once per run in a fresh schema (:func:`prepare`: a few
+campaigns of one group, each with its orders given and its battles reported, seeded, so every
+run starts from the same rows). Each replica is a process of its own
+(``python -m tests.faults.failover_monday replica URL NUMBER START JOURNAL``) with the real
+store, :class:`~bot.services.schedule.CampaignScheduler` and
+:class:`~bot.services.outbox_sender.OutboxSender` on one clock that runs from Monday 12:00 at
+the wall clock's pace (every process counts from the same Unix moment ``START``). Telegram is a
+journal all replicas append to under a file lock: each line names the replica and the post
+(the outbox key) it was sent for. A replica ends when every campaign's Monday is done and no
+post waits.
+
+:func:`judge` plays an undisturbed Monday and a killed one and compares them: posts lost (a
+post of the undisturbed Monday with no request, or not marked sent), posts doubled (more
+requests for a post than the undisturbed Monday made), orders lost (the stored orders), and the
+extra time the survivors took. ``python -m bench.failover_bench`` runs it 50 times.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from aiogram import Bot
+from aiogram.methods import TelegramMethod
+from aiogram.methods.base import TelegramType
+
+from bot.clock import ManualClock
+from bot.i18n import build_i18n
+from bot.posts import PostContext
+from bot.rendering import MapDrawer
+from bot.services.clockwork import advance
+from bot.services.outbox_sender import OutboxSender, SendReport
+from bot.services.schedule import CampaignScheduler
+from bot.testing.clock_control import NO_LIMITS
+from storage import (
+    CampaignSettings,
+    OutboxMessage,
+    OutboxState,
+    Phase,
+    PostgresCampaignStore,
+    Schedule,
+    Store,
+)
+from tests.bot.telegram import FakeSession
+from tests.postgres_server import PostgresServer, new_schema_url
+from tests.services.week import Week, local, open_private_chats
+from tests.storage.campaign_script import GM, new_campaign
+
+REPLICAS = 3
+CAMPAIGNS = 3
+ZONE = "Europe/Berlin"
+MONDAY = date(2026, 2, 2)
+GROUP = -1001
+LEASE_SECONDS = 2.0
+"""The outbox lease of the replicas here (the bot's is 5 minutes): a post the killed replica
+had claimed goes out when it runs out."""
+GO_DELAY = 4.0
+"""Seconds from the replicas' start to the Monday: every replica has imported the bot by then."""
+REPLICA_TIMEOUT = 120.0
+
+POST: ContextVar[str | None] = ContextVar("failover_post", default=None)
+
+
+def resolution_moment() -> datetime:
+    """Monday 12:00 of the second week: the resolution of turn 1."""
+    return local(ZONE, MONDAY, 7, 12)
+
+
+async def prepare(url: str) -> None:
+    """:data:`CAMPAIGNS` campaigns in the group's topics, each deployed, its orders given and its
+    battles reported and confirmed, the clock at Monday 11:59, every earlier post sent."""
+    store = await PostgresCampaignStore.open(url)
+    try:
+        clock = ManualClock(local(ZONE, MONDAY, 0, 9))
+        await open_private_chats(store, clock.now())
+        weeks = []
+        for topic in range(CAMPAIGNS):
+            created = await new_campaign(store, GROUP, thread_id=topic)
+            campaign = await store.update_settings(
+                created.id, CampaignSettings(time_zone=ZONE, schedule=Schedule()), GM, clock.now()
+            )
+            weeks.append(
+                Week(store=store, clock=clock, zone=ZONE, monday=MONDAY, campaign=campaign)
+            )
+        clock.set(local(ZONE, MONDAY, 0, 10))
+        for week in weeks:
+            opened = await advance(store, week.campaign.id, 0, Phase.SETUP, GM, clock.now())
+            assert opened.advanced
+            await week.deploy()
+        weeks[0].scheduler = CampaignScheduler(store, clock)
+        await weeks[0].run_until(weeks[0].at(1, 10))
+        for week in weeks:
+            await week.give_orders()
+        await weeks[0].run_until(weeks[0].at(5, 10))
+        for week in weeks:
+            await week.report_results()
+        await weeks[0].run_until(resolution_moment() - timedelta(minutes=1))
+        sender = OutboxSender(
+            Bot("42:TEST", session=FakeSession({})),
+            store,
+            clock,
+            build_i18n(),
+            limits=NO_LIMITS,
+            maps=MapDrawer(0),
+        )
+        while (await sender.send_due()).sent:
+            pass
+    finally:
+        await store.close()
+
+
+# ---- a replica ------------------------------------------------------------------------------
+
+
+class RunningClock:
+    """Monday 12:00 at the Unix moment ``start``, then at the wall clock's pace."""
+
+    def __init__(self, start: float) -> None:
+        self.start = start
+
+    def now(self) -> datetime:
+        return resolution_moment() + timedelta(seconds=time.time() - self.start)
+
+
+class JournaledSession(FakeSession):
+    """Telegram as a JSON-lines journal shared by the replicas (appended under a file lock)."""
+
+    def __init__(self, journal: Path, replica: int) -> None:
+        super().__init__({})
+        self.journal = journal
+        self.replica = replica
+        self._next_message_id = 1_000_000 * (replica + 1)
+
+    async def make_request(
+        self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
+    ) -> TelegramType:
+        answer = await super().make_request(bot, method, timeout)
+        line = {
+            "replica": self.replica,
+            "post": POST.get(),
+            "method": type(method).__name__,
+            "chat": getattr(method, "chat_id", None),
+            "text": str(getattr(method, "text", None) or getattr(method, "caption", None) or ""),
+        }
+        with self.journal.open("a", encoding="utf-8") as file:
+            fcntl.flock(file, fcntl.LOCK_EX)
+            file.write(json.dumps(line, ensure_ascii=False) + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+        return answer
+
+
+class NamedSender(OutboxSender):
+    """The real sender; each delivery's requests name their post in the journal."""
+
+    async def _deliver(
+        self, context: PostContext, message: OutboxMessage, now: datetime, report: SendReport
+    ) -> None:
+        token = POST.set(message.dedup_key)
+        try:
+            await super()._deliver(context, message, now, report)
+        finally:
+            POST.reset(token)
+
+
+async def monday_done(store: Store, now: datetime) -> bool:
+    """Every campaign is past its resolution and no post waits or is being sent."""
+    for campaign in await store.unfinished_campaigns():
+        if campaign.turn < 2:
+            return False
+        for message in await store.outbox_messages(campaign.id):
+            if message.state in (OutboxState.PENDING, OutboxState.SENDING):
+                return False
+    return True
+
+
+async def run_replica(url: str, number: int, start: float, journal: Path) -> None:
+    """One replica's Monday: from ``start`` on, run what is due and send what is due, until
+    the Monday is done."""
+    store = await PostgresCampaignStore.open(url, shared=True)
+    try:
+        clock = RunningClock(start)
+        sender = NamedSender(
+            Bot("42:TEST", session=JournaledSession(journal, number)),
+            store,
+            clock,
+            build_i18n(),
+            limits=NO_LIMITS,
+            maps=MapDrawer(0),
+            lease_seconds=LEASE_SECONDS,
+            batch=2,
+        )
+        scheduler = CampaignScheduler(store, clock, on_queued=sender.wake)
+        await asyncio.sleep(max(0.0, start - time.time()))
+        while not await monday_done(store, clock.now()):
+            await scheduler.run_due(clock.now())
+            report = await sender.send_due()
+            if not report.sent:
+                await asyncio.sleep(0.05)
+    finally:
+        await store.close()
+
+
+# ---- a Monday, played and judged ---------------------------------------------------------------
+
+
+@dataclass
+class Monday:
+    """One played Monday: how long the survivors took (from the go), the journal, and what
+    the database holds after it."""
+
+    seconds: float
+    journal: list[dict[str, Any]]
+    sent: dict[str, str]
+    orders: list[str]
+    killed: int | None = None
+    kill_at: float | None = None
+    failed: list[str] = field(default_factory=list)
+
+    def requests(self) -> Counter[str]:
+        """Requests per post (outbox key)."""
+        return Counter(str(line["post"]) for line in self.journal if line["post"] is not None)
+
+
+async def _outcome(url: str) -> tuple[dict[str, str], list[str]]:
+    """Each post's state by key, and the stored orders (their sides, turns and orders)."""
+    store = await PostgresCampaignStore.open(url)
+    try:
+        states = {}
+        orders = []
+        for campaign in await store.unfinished_campaigns():
+            for message in await store.outbox_messages(campaign.id):
+                states[message.dedup_key] = message.state.value
+            for side, saved in (await store.orders_for_turn(campaign.id, 1)).items():
+                orders.append(f"{campaign.id}:{side}:{saved!r}")
+        return states, sorted(orders)
+    finally:
+        await store.close()
+
+
+async def play(server: PostgresServer, workdir: Path, kill_after: float | None) -> Monday:
+    """A Monday in a fresh schema; ``kill_after``: seconds after the go when one replica (the
+    first, the one every run kills) is SIGKILLed."""
+    url = await new_schema_url(server)
+    await prepare(url)
+    workdir.mkdir(parents=True, exist_ok=True)
+    journal = workdir / "telegram.jsonl"
+    journal.touch()
+    start = time.time() + GO_DELAY
+    logs = [(workdir / f"replica-{n}.log").open("w") for n in range(REPLICAS)]
+    processes = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tests.faults.failover_monday",
+                "replica",
+                url,
+                str(n),
+                repr(start),
+                str(journal),
+            ],
+            stderr=logs[n],
+        )
+        for n in range(REPLICAS)
+    ]
+    killed = None
+    failed = []
+    try:
+        if kill_after is not None:
+            await asyncio.sleep(max(0.0, start + kill_after - time.time()))
+            if processes[0].poll() is None:
+                processes[0].send_signal(signal.SIGKILL)
+                killed = 0
+        deadline = time.time() + REPLICA_TIMEOUT
+        for n, process in enumerate(processes):
+            while process.poll() is None and time.time() < deadline:
+                await asyncio.sleep(0.02)
+            if process.poll() is None:
+                process.kill()
+                failed.append(f"replica {n} did not end in time")
+            elif process.returncode != 0 and n != killed:
+                failed.append(f"replica {n} failed: {(workdir / f'replica-{n}.log').read_text()}")
+        ended = time.time()
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        for log in logs:
+            log.close()
+    sent, orders = await _outcome(url)
+    lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    return Monday(ended - start, lines, sent, orders, killed, kill_after, failed)
+
+
+@dataclass
+class Verdict:
+    """A killed Monday against the undisturbed one."""
+
+    monday: Monday
+    lost: list[str]
+    doubled: list[str]
+    orders_lost: bool
+    extra_seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return not (self.lost or self.doubled or self.orders_lost or self.monday.failed)
+
+    def line(self) -> str:
+        return (
+            f"kill at {self.monday.kill_at:.2f} s: {len(self.lost)} lost, {len(self.doubled)}"
+            f" doubled, orders {'LOST' if self.orders_lost else 'kept'},"
+            f" extra {self.extra_seconds:+.2f} s"
+            + "".join(f"; {failure}" for failure in self.monday.failed)
+            + (f"; lost {self.lost}" if self.lost else "")
+            + (f"; doubled {self.doubled}" if self.doubled else "")
+        )
+
+
+def judge(calm: Monday, monday: Monday) -> Verdict:
+    """Posts lost and doubled, orders lost, extra time of ``monday`` against ``calm``."""
+    want, have = calm.requests(), monday.requests()
+    lost = sorted(
+        key for key in want if have[key] == 0 or monday.sent.get(key) != OutboxState.SENT.value
+    )
+    doubled = sorted(key for key in have if have[key] > want[key])
+    return Verdict(
+        monday, lost, doubled, monday.orders != calm.orders, monday.seconds - calm.seconds
+    )
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["replica"] and len(argv) == 5:
+        asyncio.run(run_replica(argv[1], int(argv[2]), float(argv[3]), Path(argv[4])))
+        return 0
+    print("usage: python -m tests.faults.failover_monday replica URL NUMBER START JOURNAL")
+    return 2
+
+
+def kill_points(count: int, seed: int, calm: Monday) -> list[float]:
+    """``count`` random moments within the undisturbed Monday (seconds after the go)."""
+    rng = random.Random(seed)
+    return [rng.uniform(0.0, calm.seconds) for _ in range(count)]
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

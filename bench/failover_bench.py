@@ -1,7 +1,9 @@
 """Failover figures (issue 22): three webhook replicas on one PostgreSQL finish a Monday
-(:mod:`tests.faults.failover_monday`) while one is SIGKILLed at a random moment of it, KILLS
-times over (default 50). Prints the undisturbed Monday, each killed one, and the totals: posts
-lost, posts doubled, orders lost, and the survivors' extra time (median, 95th percentile, max).
+(:mod:`tests.faults.failover_monday`) while one is SIGKILLed at a random point of it (after
+a random number of its requests), KILLS times over (default 50). Prints the undisturbed Monday,
+each killed one, and the totals: posts lost, posts doubled, posts the killed replica was
+sending and another sent again, orders lost, and the survivors' extra time (median, 95th
+percentile, max).
 
     .venv/bin/python -m bench.failover_bench [KILLS [SEED]]
 """
@@ -31,8 +33,8 @@ async def run(kills: int = 50, seed: int = 22) -> int:
                 flush=True,
             )
             verdicts: list[Verdict] = []
-            for number, moment in enumerate(kill_points(kills, seed, calm)):
-                verdict = judge(calm, await play(server, root / f"kill-{number}", moment))
+            for number, point in enumerate(kill_points(kills, seed, calm)):
+                verdict = judge(calm, await play(server, root / f"kill-{number}", point))
                 verdicts.append(verdict)
                 print(f"{number + 1:3}: {verdict.line()}", flush=True)
     finally:
@@ -41,6 +43,7 @@ async def run(kills: int = 50, seed: int = 22) -> int:
     print(
         f"{len(verdicts)} kills: {sum(len(v.lost) for v in verdicts)} posts lost,"
         f" {sum(len(v.doubled) for v in verdicts)} doubled,"
+        f" {sum(len(v.sent_again) for v in verdicts)} sent again after the kill,"
         f" {sum(v.orders_lost for v in verdicts)} with orders lost,"
         f" {sum(bool(v.monday.failed) for v in verdicts)} failed;"
         f" extra time median {statistics.median(extra):.2f} s,"

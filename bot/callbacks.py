@@ -57,9 +57,11 @@ class GmEdit(CallbackData, prefix="ge"):
 
 
 class JoinPress(CallbackData, prefix="jn"):
-    """The group's «Join» button, under the post that opens deployment."""
+    """The group's «Join» button, under the post that opens deployment; under the post about a
+    vacant seat it names the side ``s``, and refuses once that side has no open seat."""
 
     c: ButtonInt
+    s: str = ""
 
 
 class WeatherPick(CallbackData, prefix="wx"):

@@ -98,6 +98,12 @@ async def pressed(
             await _candidates(query, query.message, store, campaign, callback_data.v)
         case "give":
             await _give(query, query.message, store, clock, i18n, person, campaign, callback_data.v)
+        case "wdr":
+            await _withdraw_confirm(query, query.message, store, campaign, callback_data.v)
+        case "wdr!":
+            await _withdraw(
+                query, query.message, store, clock, i18n, person, campaign, callback_data.v
+            )
         case _:
             await query.answer(_("That button is not valid any more."), show_alert=True)
 
@@ -248,7 +254,7 @@ async def _vacated_notices(
         )
         join: dict[str, JsonValue] = {
             "text": _("🙋 Join"),
-            "callback_data": JoinPress(c=campaign.id).pack(),
+            "callback_data": JoinPress(c=campaign.id, s=member.side_id or "").pack(),
         }
     key = f"vacated:{member.user_id}:{_stamp(now)}"
     notices = [group_post(campaign, "text", key, text=text, buttons=[[join]])]
@@ -270,7 +276,10 @@ async def _open_vacancy(
     vacancy_id = whole_number(value)
     vacancy = None if vacancy_id is None else await store.vacancy(vacancy_id)
     if vacancy is None or vacancy.campaign_id != campaign.id or not vacancy.is_open:
-        await query.answer(_("That seat has been given already."), show_alert=True)
+        await query.answer(
+            _("That seat is not open any more: a GM gave it to someone or withdrew it."),
+            show_alert=True,
+        )
         return None
     return vacancy
 
@@ -308,11 +317,107 @@ async def _candidates(
                 "group who opened a private chat with me, appear here."
             )
         )
+    rows.append(
+        [_seat_button(_("✖ Withdraw the seat: nobody takes it"), campaign, "wdr", str(vacancy.id))]
+    )
     rows.append([_seat_button(_("◀ Back"), campaign, "list")])
     await query.answer()
     await message.edit_text(
         "\n".join(lines), reply_markup=InlineKeyboardMarkup(inline_keyboard=rows)
     )
+
+
+async def _players_left(store: Store, campaign: Campaign, side_id: str) -> list[str]:
+    """The names of the side's players now."""
+    return [m.display_name for m in await seats.seated(store, campaign) if m.side_id == side_id]
+
+
+async def _withdraw_confirm(
+    query: CallbackQuery, message: Message, store: Store, campaign: Campaign, value: str
+) -> None:
+    """What withdrawing the seat means for the side, and «Yes»."""
+    vacancy = await _open_vacancy(query, store, campaign, value)
+    if vacancy is None:
+        return
+    side = (await _sides(store, campaign)).get(vacancy.side_id)
+    side_name = side.name if side else vacancy.side_id
+    players = await _players_left(store, campaign, vacancy.side_id)
+    lines = [
+        _(
+            "Withdraw the open seat of side «{side}»? Nobody takes the place of {name}; the "
+            "group is told, and its «Join» button for this seat stops working."
+        ).format(side=side_name, name=vacancy.left_name)
+    ]
+    if players:
+        lines.append(
+            _("Side «{side}» plays on with {players}.").format(
+                side=side_name, players=", ".join(players)
+            )
+        )
+    else:
+        lines.append(
+            _(
+                "Side «{side}» has no other player: until a GM gives it one (Members), it meets "
+                "the campaign's rule for a side without orders."
+            ).format(side=side_name)
+        )
+    rows = [
+        [_seat_button(_("Yes, withdraw the seat"), campaign, "wdr!", str(vacancy.id))],
+        [_seat_button(_("◀ Back"), campaign, "fill", str(vacancy.id))],
+    ]
+    await query.answer()
+    await message.edit_text(
+        "\n".join(lines), reply_markup=InlineKeyboardMarkup(inline_keyboard=rows)
+    )
+
+
+async def _withdraw(
+    query: CallbackQuery,
+    message: Message,
+    store: Store,
+    clock: Clock,
+    i18n: I18n,
+    gm: Person,
+    campaign: Campaign,
+    value: str,
+) -> None:
+    """Close the open seat without a newcomer (audited); the group is told."""
+    vacancy = await _open_vacancy(query, store, campaign, value)
+    if vacancy is None:
+        return
+    side = (await _sides(store, campaign)).get(vacancy.side_id)
+    side_name = side.name if side else vacancy.side_id
+    players = await _players_left(store, campaign, vacancy.side_id)
+    now = clock.now()
+    with i18n.use_locale(campaign.language):
+        if players:
+            text = _(
+                "GM {gm} withdrew the open seat of side «{side}»: nobody takes the place of "
+                "{name}. Side «{side}» plays on with {players}."
+            )
+        else:
+            text = _(
+                "GM {gm} withdrew the open seat of side «{side}»: nobody takes the place of "
+                "{name}. Side «{side}» has no player for now."
+            )
+        words = text.format(
+            gm=gm.display_name, side=side_name, name=vacancy.left_name, players=", ".join(players)
+        )
+    notices = [group_notice(campaign, words, now)]
+    outcome = await seats.withdraw(store, campaign, vacancy, gm.user_id, now, notices)
+    if outcome is not seats.SeatOutcome.DONE:
+        await query.answer(
+            _("That seat is not open any more: a GM gave it to someone or withdrew it."),
+            show_alert=True,
+        )
+        return
+    await query.answer(
+        _("Done: the open seat of side «{side}» is withdrawn. The group is told.").format(
+            side=side_name
+        )
+    )
+    text, rows = await seats_screen(store, campaign)
+    await message.edit_text(text, reply_markup=InlineKeyboardMarkup(inline_keyboard=rows))
 
 
 async def _give(
@@ -365,7 +470,10 @@ async def _give(
             )
             return
         case _:
-            await query.answer(_("That seat has been given already."), show_alert=True)
+            await query.answer(
+                _("That seat is not open any more: a GM gave it to someone or withdrew it."),
+                show_alert=True,
+            )
             return
     roles = roles_words(member.roles) if member is not None else ""
     await query.answer(

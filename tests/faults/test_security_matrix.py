@@ -512,7 +512,14 @@ async def _forged(table: HostileTable) -> list[str]:
     forged += [
         SeatPress(c=campaign.id, a=a, v=v).pack()
         for campaign in (siege, table.other)
-        for a, v in (("list", ""), ("vac", str(RITA)), ("fill", "1"), ("give", f"1.{NINA}"))
+        for a, v in (
+            ("list", ""),
+            ("vac", str(RITA)),
+            ("fill", "1"),
+            ("give", f"1.{NINA}"),
+            ("wdr", "1"),
+            ("wdr!", "1"),
+        )
     ]
     forged += [HistoryPress(c=c, t=t).pack() for t in (-2, -1, 0, 1, max(turn - 1, 1))]
     forged += [HistoryList(p=p).pack() for p in (-1, 0, 1, 2**53)]

@@ -9,8 +9,8 @@ from bot.clock import ManualClock
 from bot.handlers.group.gm import GmPress
 from bot.handlers.group.reopen import ReopenPress
 from bot.services.clockwork import advance
-from bot.services.schedule import CampaignScheduler
 from bot.services.orders import Refusal, enter_orders, seat_in
+from bot.services.schedule import CampaignScheduler
 from rules import Attack, Reinforce, SideOrders
 from storage import AuditAction, NoShowPolicy, Phase, Store
 from tests.bot.group_helpers import button, notices, tap, to_orders

@@ -300,7 +300,6 @@ async def test_the_gm_withdraws_an_open_seat_and_its_join_button_refuses(
     )
     await table.vacate_boris()
     [post] = [s for s in await telegram.deliver() if s.chat_id == GROUP and "open seat" in s.text]
-    [vacancy] = await store.vacancies(campaign.id)
     panel = await say(telegram, table.anna, table.anna.id, "/gm")
     seats = await tap(telegram, table.anna, panel, "Replace a player")
     offer = await tap(telegram, table.anna, seats, "Fill the open seat of «Red»")

@@ -396,13 +396,20 @@ async def test_the_gm_ends_the_campaign_after_confirming(
     stored = await store.campaign(campaign.id)
     assert stored is not None
     assert stored.status is CampaignStatus.DEPLOYMENT
-    ended = await tap(telegram, table.anna, confirm, "Yes, end it now")
+    asked = await tap(telegram, table.anna, confirm, "Yes, end it: type the reason")
+    assert asked is not None
+    assert "why does the campaign end?" in asked.text
+    ended = await say(telegram, table.anna, table.anna.id, "too few players")
     assert ended is not None
-    assert ended.text == "«Siege of Vraks» is over and archived (/history)."
+    assert ended.text == (
+        "«Siege of Vraks» is over and archived (/history). The group and the players are told why."
+    )
     assert await notices(store, campaign.id) == [
-        "GM Anna ended «Siege of Vraks»; it is in the archive now (/history). Thank you for "
-        "playing! A GM starts the next campaign with /newcampaign."
+        "GM Anna ended «Siege of Vraks». Reason: too few players. It is in the archive now "
+        "(/history). Thank you for playing! A GM starts the next campaign with /newcampaign."
     ]
+    [entry] = [e for e in await store.audit_log(campaign.id) if e.action == "status_changed"][-1:]
+    assert (entry.actor, entry.reason) == (table.anna.id, "too few players")
     stored = await store.campaign(campaign.id)
     assert stored is not None
     assert stored.status is CampaignStatus.FINISHED
@@ -419,7 +426,7 @@ async def test_a_panel_from_an_earlier_phase_is_stale(
     assert end is not None
     await to_orders(store, campaign, clock.now())
     telegram.take()
-    for sent, label in ((old_panel, "Members"), (end, "Yes, end it now")):
+    for sent, label in ((old_panel, "Members"), (end, "Yes, end it")):
         await telegram.feed(telegram.press(table.anna, sent, button(sent, label)))
         assert "out of date" in _alert(telegram.take())
     stored = await store.campaign(campaign.id)

@@ -1095,9 +1095,11 @@ async def move_to_next_due(table: Table) -> ClockRun | None:
     return await table.move_clock(upcoming)
 
 
-async def gm_end(table: Table) -> Received:
-    """The GM ends the campaign from /gm: «🏁 End the campaign», then «Yes, end it now»."""
+async def gm_end(table: Table, reason: str = "the club's season is over") -> Received:
+    """The GM ends the campaign from /gm: «🏁 End the campaign», «Yes, end it: type the
+    reason», then the reason typed in private."""
     gm = table.gm
     await table.command(gm, "/gm")
     await table.press(gm, _gm_data("end"), chat_id=gm.chat_id)
-    return await table.press(gm, _gm_data("end!"), chat_id=gm.chat_id)
+    await table.press(gm, _gm_data("end!"), chat_id=gm.chat_id)
+    return await table.say(gm, reason)

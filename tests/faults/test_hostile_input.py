@@ -459,7 +459,8 @@ async def test_a_finished_campaign_answers_every_old_button_and_command(
     async with hostile_table(tmp_path, Stage.BATTLES) as table:
         panel = await table.send(GM, GM, "/gm")
         sure = await table.press(GM, GM, button(panel[-1], "End the campaign"))
-        await table.press(GM, GM, button(sure[-1], "Yes, end it now"))
+        await table.press(GM, GM, button(sure[-1], "Yes, end it: type the reason"))
+        await table.send(GM, GM, "the club stops meeting")
         assert (await table.now()).status is CampaignStatus.FINISHED
         before = await snapshot(table)
         owned = [

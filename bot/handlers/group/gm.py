@@ -36,8 +36,10 @@ from bot.handlers.group.reopen import reopen_button
 from bot.handlers.group.setup import joining_label, policy_label
 from bot.handlers.group.siege_gm import GM_ADJUST, adjust_question
 from bot.handlers.private.gm_prompts import (
+    GM_END,
     GM_PLACEMENT,
     GM_RENAME,
+    end_question,
     placement_question,
     rename_question,
 )
@@ -279,7 +281,7 @@ async def pressed(
         "undo": _undo_confirm,
         "undo!": _undo,
         "end": _end_confirm,
-        "end!": _end,
+        "end!": _end_prompt,
     }
     handler = screens.get(action)
     if handler is None:
@@ -1092,39 +1094,32 @@ async def _undo(ctx: GmContext, value: str) -> None:
 
 
 async def _end_confirm(ctx: GmContext, value: str) -> None:
-    rows = [[_button(_("Yes, end it now"), ctx.campaign, "end!")], _back(ctx.campaign)]
+    rows = [
+        [_button(_("🏁 Yes, end it: type the reason"), ctx.campaign, "end!")],
+        _back(ctx.campaign),
+    ]
     await ctx.show(
         _(
             "End «{title}» now? It cannot be resumed: it goes to the group's archive (/history), "
-            "its summary is posted, and the group can start a new campaign with /newcampaign."
+            "its summary is posted, and the group can start a new campaign with /newcampaign. "
+            "The group and the players read your reason."
         ).format(title=ctx.campaign.title),
         rows,
     )
 
 
-async def _end(ctx: GmContext, value: str) -> None:
-    ended = await campaigns.end_campaign(
-        ctx.store, ctx.campaign, ctx.person.user_id, ctx.clock.now()
-    )
-    if ended is None:
+async def _end_prompt(ctx: GmContext, value: str) -> None:
+    """Ask for the reason in the GM's private chat (a stored prompt): the typed reason ends the
+    campaign (``bot.handlers.private.gm_prompts.typed_end_reason``)."""
+    if ctx.message.chat.type != "private":
         await ctx.query.answer(
-            _("The campaign changed meanwhile; open /gm again."), show_alert=True
+            _("Send /gm in our private chat and end the campaign there."), show_alert=True
         )
         return
-
-    def notice() -> str:
-        return _(
-            "GM {gm} ended «{title}»; it is in the archive now (/history). Thank you for "
-            "playing! A GM starts the next campaign with /newcampaign."
-        ).format(gm=ctx.person.display_name, title=ctx.campaign.title)
-
-    with ctx.i18n.use_locale(ended.language):
-        told = notice()
-    await ctx.store.enqueue(campaigns.group_notice(ended, told, ctx.clock.now()), ctx.clock.now())
-    await ctx.query.answer(notice())
-    await ctx.message.edit_text(
-        _("«{title}» is over and archived (/history).").format(title=ctx.campaign.title)
-    )
+    gm_id = ctx.person.user_id
+    await ctx.store.set_prompt(gm_id, gm_id, ctx.campaign.id, GM_END, {}, None, ctx.clock.now())
+    await ctx.query.answer()
+    await ctx.message.answer(end_question(ctx.campaign))
 
 
 # ---- the group's language ----

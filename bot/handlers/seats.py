@@ -20,9 +20,8 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.callbacks import JoinPress, SeatPress
+from bot.callbacks import JoinPress, SeatPress, gm_menu_data
 from bot.clock import Clock
-from bot.handlers.group.gm import GmPress
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting, cancel
 from bot.i18n import language_of
@@ -129,17 +128,13 @@ async def seats_screen(
         mark = f"{colour_mark(side.colour)} {side.name}" if side else "?"
         label = f"🪑 {member.display_name}: {mark}, {roles_words(member.roles)}"
         rows.append([_seat_button(label, campaign, "vac", str(member.user_id))])
-    rows.append([InlineKeyboardButton(text=_("◀ GM tools"), callback_data=_menu_data(campaign))])
+    rows.append([InlineKeyboardButton(text=_("◀ GM tools"), callback_data=gm_menu_data(campaign))])
     text = _(
         "Replace a player. Tap a player to mark their seat vacant (with a reason): they lose "
         "the side at once, the group is told and anyone may ask for the seat. Tap an open seat "
         "to give it to a newcomer."
     )
     return text, rows
-
-
-def _menu_data(campaign: Campaign) -> str:
-    return GmPress(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a="menu").pack()
 
 
 async def _ask_reason(

@@ -5,8 +5,8 @@ from datetime import UTC, datetime, timedelta
 
 from aiogram.methods import AnswerCallbackQuery
 
+from bot.callbacks import GmPress
 from bot.clock import ManualClock
-from bot.handlers.group.gm import GmPress
 from bot.handlers.group.reopen import ReopenPress
 from bot.services.clockwork import advance
 from bot.services.orders import Refusal, enter_orders, seat_in
@@ -35,7 +35,16 @@ async def test_the_gm_sets_the_no_show_policy_and_the_group_is_told(
     assert "A side without orders at the deadline: it holds: every sector fortifies." in (
         settings.text
     )
-    await tap(telegram, table.anna, settings, "it repeats last turn's orders")
+    choices = await tap(telegram, table.anna, settings, "A side without orders")
+    assert choices is not None
+    assert choices.text.startswith("A side without orders at the deadline:\n• it holds")
+    assert [label for label, _data in choices.buttons()] == [
+        "• Hold",
+        "Repeat last turn's orders",
+        "Wait for the GM",
+        "◀ Settings",
+    ]
+    await tap(telegram, table.anna, choices, "Repeat last turn's orders")
     changed = await store.campaign(campaign.id)
     assert changed is not None
     assert changed.no_show_policy is NoShowPolicy.REPEAT
@@ -135,7 +144,8 @@ async def test_wait_for_the_gm_alarms_then_the_gm_closes_the_orders_and_the_sile
     table = Table(telegram)
     campaign = await table.start(store, clock)
     settings = await tap(telegram, table.anna, await table.panel(), "Settings and sides")
-    await tap(telegram, table.anna, settings, "the orders wait for the GM")
+    choices = await tap(telegram, table.anna, settings, "A side without orders")
+    await tap(telegram, table.anna, choices, "Wait for the GM")
     campaign = await to_orders(store, campaign, clock.now())
     red, blue = (side.id for side in await store.sides(campaign.id))
     red_orders = SideOrders(attacks=(Attack(sector="1", target=blue),), reinforce="4")

@@ -177,7 +177,7 @@ async def test_the_gm_resolves_a_turn_waiting_for_results_after_confirming(
     assert (waiting.turn, waiting.phase) == (1, Phase.RESOLUTION)
     with i18n.context(), i18n.use_locale("en"):
         panel = [b.text for row in clock_buttons(waiting) for b in row]
-    assert "⚖ Resolve now (undecided battles count as draws)" in panel
+    assert "⚖ Resolve now" in panel
 
     await telegram.feed(telegram.press(player, offer, force))
     assert "Only this campaign's GM" in _alert(telegram.take())

@@ -5,8 +5,8 @@ import pytest
 from aiogram.methods import AnswerCallbackQuery, EditMessageText
 from aiogram.types import Chat, User
 
+from bot.callbacks import GmPress
 from bot.clock import ManualClock
-from bot.handlers.group.gm import GmPress
 from bot.services.campaigns import join_side
 from bot.services.clockwork import advance
 from rules import BattleResult, Game, Outcome, Ruleset, builtin_map, default_deployment
@@ -165,7 +165,7 @@ async def test_the_gm_moves_names_a_co_gm_and_removes_members(
     members = await tap(telegram, table.anna, panel, "Members")
     boris = await tap(telegram, table.anna, members, "Boris")
     assert boris is not None
-    assert "Boris: strategist." in boris.text
+    assert boris.text.startswith("Boris: side «Red»; strategist.\n")
     telegram.take()
     await tap(telegram, table.anna, boris, "Blue")
     sent = telegram.take()
@@ -374,7 +374,7 @@ async def test_the_gm_undoes_the_last_step(
     await to_orders(store, campaign, clock.now())
     confirm = await tap(telegram, table.anna, await table.panel(), "Undo the last step")
     assert confirm is not None
-    assert "now: Turn 1: orders" in confirm.text
+    assert "«Siege of Vraks»\nTurn 1: orders\nUndo the last step?" in confirm.text
     await tap(telegram, table.anna, confirm, "Yes, undo")
     kinds = [m.kind for m in await store.outbox_messages(campaign.id)]
     assert kinds.count("undo_notice") == 1
@@ -541,7 +541,7 @@ async def test_help_lists_the_gm_commands_to_a_gm_only(
     for user in (table.anna, table.boris):
         shown = await say(telegram, user, user.id, "/help")
         assert shown is not None
-        gm_part = "For you as a GM:\n/gm: the GM tools, in our private chat"
+        gm_part = "For you as a GM:\n/gm: the GM tools, here in our private chat"
         assert (gm_part in shown.text) is (user is table.anna), user.first_name
         assert "/history" in shown.text
 
@@ -554,14 +554,18 @@ async def test_the_gm_changes_a_running_campaigns_policies_and_renames_a_side(
     settings = await tap(telegram, table.anna, await table.panel(), "Settings and sides")
     assert settings is not None
     assert "A battle without a result at the deadline: counted as a draw" in settings.text
-    waits = await tap(telegram, table.anna, settings, "resolution waits for the GM")
+    unreported = await tap(telegram, table.anna, settings, "A battle without a result")
+    assert unreported is not None
+    assert "• counted as a draw without losses" in unreported.text
+    waits = await tap(telegram, table.anna, unreported, "The GM decides")
     assert waits is not None
-    closed = await tap(
+    joining = await tap(
         telegram,
         table.anna,
         await tap(telegram, table.anna, waits, "Settings and sides"),
-        "open until deployment ends, then closed",
+        "Joining",
     )
+    closed = await tap(telegram, table.anna, joining, "Open, then closed")
     assert closed is not None
     changed = await store.campaign(campaign.id)
     assert changed is not None

@@ -45,9 +45,8 @@ from zoneinfo import ZoneInfo
 
 import aiohttp
 
-from bot.callbacks import JoinPress, JoinVerdict
+from bot.callbacks import GmPress, JoinPress, JoinVerdict
 from bot.handlers.group.clock import ClockPress
-from bot.handlers.group.gm import GmPress
 from bot.handlers.group.setup import ZONES
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import (

@@ -25,10 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import SecretStr
 
-from bot.callbacks import JoinPress
+from bot.callbacks import GmPress, JoinPress
 from bot.config import Settings
 from bot.handlers.group.clock import ClockPress
-from bot.handlers.group.gm import GmPress, GroupLanguage
+from bot.handlers.group.gm import GroupLanguage
 from bot.handlers.group.setup import SetupPress
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import CampaignButton, DeployButton, OrdersButton, ResultButton

@@ -31,6 +31,7 @@ from bot.app import build_dispatcher
 from bot.callbacks import (
     ChangePress,
     GmEdit,
+    GmPress,
     JoinPress,
     JoinVerdict,
     LanguageChoice,
@@ -42,7 +43,7 @@ from bot.callbacks import (
 )
 from bot.clock import ManualClock
 from bot.handlers.group.clock import ClockConfirm, ClockPress
-from bot.handlers.group.gm import GmPress, GroupLanguage
+from bot.handlers.group.gm import GroupLanguage
 from bot.handlers.group.reopen import ReopenPress
 from bot.handlers.group.setup import SetupPress
 from bot.handlers.history import HistoryList, HistoryPress

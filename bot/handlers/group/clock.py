@@ -112,7 +112,7 @@ def waits_for_gm(campaign: Campaign) -> bool:
 
 def force_label() -> str:
     """The GM's "resolve now" button."""
-    return _("⚖ Resolve now (undecided battles count as draws)")
+    return _("⚖ Resolve now")
 
 
 def advanced_text(result: AdvanceResult) -> str:

@@ -19,7 +19,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt, ChangePress, GmEdit, SeatPress
+from bot.callbacks import ButtonInt, ChangePress, GmEdit, GmPress, SeatPress
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
@@ -78,16 +78,6 @@ from storage.models import Language
 REASON = "GM tool in the group"
 
 
-class GmPress(CallbackData, prefix="gm"):
-    """A GM panel button: campaign, the turn and phase it was made for, action, value."""
-
-    c: ButtonInt
-    t: ButtonInt
-    p: str
-    a: str
-    v: str = ""
-
-
 class GroupLanguage(CallbackData, prefix="gl"):
     """The group's ``/lang``: the campaign's language for its posts."""
 
@@ -120,25 +110,30 @@ def _results_turn(campaign: Campaign) -> tuple[int, bool] | None:
 
 
 def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
-    """The main GM panel."""
+    """The main GM panel, grouped top to bottom: the clock; this turn's tools (results,
+    reopening, placing, corrections); people; the campaign's settings; undo; the end last,
+    alone on its row. Short labels share a row, so the panel fits a phone's screen."""
     rows: list[list[InlineKeyboardButton]] = []
     rows.extend(clock_buttons(campaign))
-    rows.append([_button(_("👥 Members"), campaign, "members")])
-    rows.append([_button(_("🙋 Join requests"), campaign, "joins")])
-    if campaign.phase is not Phase.SETUP:
-        seats = SeatPress(c=campaign.id, a="list").pack()
-        rows.append([InlineKeyboardButton(text=_("🪑 Replace a player"), callback_data=seats)])
     if _results_turn(campaign) is not None:
         rows.append([_button(_("⚔️ Battle results"), campaign, "results")])
     if reopen_row := reopen_button(campaign):
         rows.append(reopen_row)
     if campaign.phase is Phase.DEPLOYMENT:
         rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
-    if may_adjust(campaign):
-        rows.append([_button(_("🃏 Carry out a card (siege)"), campaign, "adj")])
     if may_edit(campaign):
         rows.append([edit_button(campaign)])
+    if may_adjust(campaign):
+        rows.append([_button(_("🃏 Carry out a card (siege)"), campaign, "adj")])
+    rows.append(
+        [
+            _button(_("👥 Members"), campaign, "members"),
+            _button(_("🙋 Join requests"), campaign, "joins"),
+        ]
+    )
     if campaign.phase is not Phase.SETUP:
+        seats = SeatPress(c=campaign.id, a="list").pack()
+        rows.append([InlineKeyboardButton(text=_("🪑 Replace a player"), callback_data=seats)])
         rows.append([_button(_("⚙️ Settings and sides"), campaign, "settings")])
         changes = ChangePress(c=campaign.id, a="menu").pack()
         rows.append(
@@ -146,7 +141,7 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
         )
         rows.append([_button(_("↩️ Undo the last step"), campaign, "undo")])
     rows.append([_button(_("🏁 End the campaign"), campaign, "end")])
-    text = _("GM tools: «{title}», {position}.").format(
+    text = _("GM tools: «{title}»\n{position}").format(
         title=campaign.title, position=position_line(campaign)
     )
     return text, InlineKeyboardMarkup(inline_keyboard=rows)
@@ -471,10 +466,21 @@ async def _member_screen(ctx: GmContext, value: str) -> None:
             [_button(_toggle_label(member, Role.CO_GM), ctx.campaign, "role", f"{uid}.co_gm")]
         )
         rows.append([_button(_("✖ Remove from the campaign"), ctx.campaign, "kick", uid)])
-    rows.append(_back(ctx.campaign))
-    await ctx.show(
-        _("{name}: {roles}.").format(name=member.display_name, roles=_roles_text(member)), rows
+    rows.append([_button(_("◀ Members"), ctx.campaign, "members")])
+    side = next((s for s in await ctx.store.sides(ctx.campaign.id) if s.id == member.side_id), None)
+    if side is None:
+        head = _("{name}: no side; {roles}.").format(
+            name=member.display_name, roles=_roles_text(member)
+        )
+    else:
+        head = _("{name}: side «{side}»; {roles}.").format(
+            name=member.display_name, side=side.name, roles=_roles_text(member)
+        )
+    hint = _(
+        "Tap a side (→) to move them there, a role to give or take it (✓: they have it), or "
+        "remove them from the campaign."
     )
+    await ctx.show(f"{head}\n{hint}", rows)
 
 
 def _toggle_label(member: Member, role: Role) -> str:
@@ -538,7 +544,7 @@ async def _kick_confirm(ctx: GmContext, value: str) -> None:
                 value,
             )
         ],
-        _back(ctx.campaign),
+        [_button(_("◀ Back"), ctx.campaign, "member", value)],
     ]
     await ctx.show(
         _(
@@ -703,7 +709,7 @@ async def _battle_screen(ctx: GmContext, value: str) -> None:
                 for side in (attacker, defender)
             ]
         )
-    rows.append(_back(ctx.campaign))
+    rows.append([_button(_("◀ Battle results"), ctx.campaign, "results")])
     await ctx.show(
         _("Battle {id}: {attacker} vs {defender} in {sector}. The result:").format(
             id=battle_id,
@@ -802,7 +808,7 @@ async def _place_side(ctx: GmContext, value: str) -> None:
     rows = [
         [_button(_("✅ Use the default placement"), ctx.campaign, "placedef", side.id)],
         [_button(_("⌨️ Type a placement"), ctx.campaign, "placetype", side.id)],
-        _back(ctx.campaign),
+        [_button(_("◀ Back"), ctx.campaign, "place")],
     ]
     # The proposal depends on where the other sides deployed, which is secret until turn 1:
     # it is shown only to the GM who pressed, in the pop-up.
@@ -895,52 +901,53 @@ def _marked(text: str, chosen: bool) -> str:
     return f"• {text}" if chosen else text
 
 
+def _unreported_button(policy: UnreportedPolicy) -> str:
+    """A short name of the unreported-battle policy, for a button on a phone."""
+    if policy is UnreportedPolicy.WAIT_FOR_GM:
+        return _("The GM decides")
+    return _("Draw without losses")
+
+
+def _joining_button(policy: JoiningPolicy) -> str:
+    """A short name of the joining setting, for a button on a phone."""
+    match policy:
+        case JoiningPolicy.APPROVAL:
+            return _("Always a GM approves")
+        case JoiningPolicy.OPEN_THEN_CLOSED:
+            return _("Open, then closed")
+        case _:
+            return _("Open, then a GM approves")
+
+
+def _no_show_button(policy: NoShowPolicy) -> str:
+    """A short name of the no-show policy, for a button on a phone."""
+    match policy:
+        case NoShowPolicy.REPEAT:
+            return _("Repeat last turn's orders")
+        case NoShowPolicy.WAIT_FOR_GM:
+            return _("Wait for the GM")
+        case _:
+            return _("Hold")
+
+
 async def _settings(ctx: GmContext, value: str) -> None:
-    """What may change while the campaign runs: the unreported-battle policy, joining, and the
-    sides' names (the language: /lang in the group)."""
+    """What may change while the campaign runs: the unreported-battle policy, joining, the
+    no-show policy (each on its own screen of choices) and the sides' names."""
     campaign = ctx.campaign
     rows = [
-        [
-            _button(
-                _marked(policy_label(policy), policy is campaign.unreported_policy),
-                campaign,
-                "upol",
-                policy.value,
-            )
-        ]
-        for policy in UnreportedPolicy
+        [_button(_("⚔️ A battle without a result"), campaign, "upol")],
+        [_button(_("🙋 Joining"), campaign, "jpol")],
+        [_button(_("🪑 A side without orders"), campaign, "nsp")],
+        [_button(_("✏️ Rename a side"), campaign, "renames")],
+        _back(campaign),
     ]
-    rows += [
-        [
-            _button(
-                _marked(joining_label(policy), policy is campaign.joining),
-                campaign,
-                "jpol",
-                policy.value,
-            )
-        ]
-        for policy in JoiningPolicy
-    ]
-    rows += [
-        [
-            _button(
-                _marked(no_show_label(policy), policy is campaign.no_show_policy),
-                campaign,
-                "nsp",
-                policy.value,
-            )
-        ]
-        for policy in NoShowPolicy
-    ]
-    rows.append([_button(_("✏️ Rename a side"), campaign, "renames")])
-    rows.append(_back(campaign))
     text = _(
         "«{title}»: settings that may change while it runs.\n"
         "A battle without a result at the deadline: {unreported}.\n"
         "Joining: {joining}.\n"
         "A side without orders at the deadline: {no_show}.\n"
-        "Tap another choice to change it; the group is told. The language of the posts: /lang "
-        "in the group."
+        "Tap a setting to change it; the group is told. The schedule, the deadline and the "
+        "language of the posts: «Schedule, deadline, language» in the GM tools."
     ).format(
         title=campaign.title,
         unreported=policy_label(campaign.unreported_policy),
@@ -950,7 +957,30 @@ async def _settings(ctx: GmContext, value: str) -> None:
     await ctx.show(text, rows)
 
 
+async def _choices(
+    ctx: GmContext, head: str, action: str, options: list[tuple[str, str, str, bool]]
+) -> None:
+    """One setting's screen: ``head``, then each option (value, button, full words, chosen)
+    described in full, a button for each, and «◀ Settings»."""
+    lines = [head, *(_marked(words, chosen) for _v, _b, words, chosen in options)]
+    lines.append(_("Tap a choice to change it; the group is told."))
+    rows = [
+        [_button(_marked(label, chosen), ctx.campaign, action, value)]
+        for value, label, _w, chosen in options
+    ]
+    rows.append([_button(_("◀ Settings"), ctx.campaign, "settings")])
+    await ctx.show("\n".join(lines), rows)
+
+
 async def _set_unreported(ctx: GmContext, value: str) -> None:
+    if not value:
+        current = ctx.campaign.unreported_policy
+        options = [
+            (p.value, _unreported_button(p), policy_label(p), p is current)
+            for p in UnreportedPolicy
+        ]
+        await _choices(ctx, _("A battle without a result at the deadline is:"), "upol", options)
+        return
     policy = next((p for p in UnreportedPolicy if p.value == value), None)
     if policy is None:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
@@ -966,6 +996,13 @@ async def _set_unreported(ctx: GmContext, value: str) -> None:
 
 
 async def _set_joining(ctx: GmContext, value: str) -> None:
+    if not value:
+        current = ctx.campaign.joining
+        options = [
+            (p.value, _joining_button(p), joining_label(p), p is current) for p in JoiningPolicy
+        ]
+        await _choices(ctx, _("Who may join the campaign:"), "jpol", options)
+        return
     policy = next((p for p in JoiningPolicy if p.value == value), None)
     if policy is None:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
@@ -981,6 +1018,13 @@ async def _set_joining(ctx: GmContext, value: str) -> None:
 
 
 async def _set_no_show(ctx: GmContext, value: str) -> None:
+    if not value:
+        current = ctx.campaign.no_show_policy
+        options = [
+            (p.value, _no_show_button(p), no_show_label(p), p is current) for p in NoShowPolicy
+        ]
+        await _choices(ctx, _("A side without orders at the deadline:"), "nsp", options)
+        return
     policy = next((p for p in NoShowPolicy if p.value == value), None)
     if policy is None:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
@@ -1064,9 +1108,9 @@ async def _undo_confirm(ctx: GmContext, value: str) -> None:
     rows = [[_button(_("Yes, undo"), ctx.campaign, "undo!")], _back(ctx.campaign)]
     await ctx.show(
         _(
-            "Undo the last step? The campaign goes back to the start of the previous phase "
-            "(now: {position}). Nothing is deleted: the audit log keeps it."
-        ).format(position=position_line(ctx.campaign)),
+            "«{title}»\n{position}\nUndo the last step? The campaign goes back to the start of "
+            "the previous phase. Nothing is deleted: the audit log keeps it."
+        ).format(title=ctx.campaign.title, position=position_line(ctx.campaign)),
         rows,
     )
 

@@ -16,9 +16,9 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import GmEdit
+from bot.callbacks import GmEdit, gm_menu_data
 from bot.clock import Clock
-from bot.handlers.group.gm import GmPress, edit_button
+from bot.handlers.group.gm import edit_button
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting
 from bot.posts.group import colour_mark
@@ -223,8 +223,7 @@ async def _menu(screen: _Screen, value: str, notice: str | None = None) -> None:
     rows.append([_button(_("🚫 Retire a side"), campaign, "retire")])
     if undoable(await screen.store.adjustments(campaign.id, campaign.turn)) is not None:
         rows.append([_button(_("↩️ Undo the last edit"), campaign, "undo")])
-    menu = GmPress(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a="menu")
-    rows.append([InlineKeyboardButton(text=_("◀ GM tools"), callback_data=menu.pack())])
+    rows.append([InlineKeyboardButton(text=_("◀ GM tools"), callback_data=gm_menu_data(campaign))])
     text = "\n".join(
         [
             _("«{title}», turn {turn}: the armies now.").format(

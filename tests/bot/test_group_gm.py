@@ -44,6 +44,7 @@ ACTIONS = (
     ("readmit", "2"),
     ("results", ""),
     ("battle", "1.1"),
+    ("win", "1.1.s1"),
     ("set", "1.1.crushing.s1"),
     ("place", ""),
     ("placeside", "s2"),
@@ -336,7 +337,16 @@ async def test_the_gm_lists_and_sets_battle_results(
     assert results is not None
     assert "no result (⚠️ disputed: Blue: solid victory or draw)" in results.text
     battle = await tap(telegram, table.anna, results, "Battle 1")
-    await tap(telegram, table.anna, battle, "Red: crushing victory")
+    winner = await tap(telegram, table.anna, battle, "Red won")
+    assert winner is not None
+    assert winner.text == "Battle 1: Red vs Blue in 1 Equator. Red won: by how much?"
+    assert [label for label, _data in winner.buttons()] == [
+        "solid victory",
+        "crushing victory",
+        "slaughter",
+        "◀ Back",
+    ]
+    await tap(telegram, table.anna, winner, "crushing victory")
     assert await notices(store, campaign.id) == [
         "GM Anna set the result of battle 1: Red: crushing victory."
     ]
@@ -357,7 +367,9 @@ async def test_the_gm_corrects_a_resolved_turn(
     assert results is not None
     assert "Turn 1 (resolved)" in results.text
     battle = await tap(telegram, table.anna, results, "Battle 2")
-    await tap(telegram, table.anna, battle, "Blue: slaughter")
+    await tap(
+        telegram, table.anna, await tap(telegram, table.anna, battle, "Blue won"), "slaughter"
+    )
     assert (
         "corrected battle 2 of turn 1: Blue: slaughter" in (await notices(store, campaign.id))[-1]
     )
@@ -473,13 +485,15 @@ async def test_a_result_button_from_before_the_resolution_is_stale(
     campaign = await to_battles(store, campaign, clock.now())
     results = await tap(telegram, table.anna, await table.panel(), "Battle results")
     battle = await tap(telegram, table.anna, results, "Battle 1")
-    assert battle is not None
+    winner = await tap(telegram, table.anna, battle, "Red won")
+    assert winner is not None
     resolved = await advance(store, campaign.id, 1, Phase.BATTLES, 1, clock.now())
     assert resolved.advanced
     before = await store.resolutions(campaign.id, 1)
-    telegram.take()
-    await telegram.feed(telegram.press(table.anna, battle, button(battle, "Red: slaughter")))
-    assert "out of date" in _alert(telegram.take())
+    for sent, label in ((winner, "slaughter"), (winner, "Back")):
+        telegram.take()
+        await telegram.feed(telegram.press(table.anna, sent, button(sent, label)))
+        assert "out of date" in _alert(telegram.take())
     assert await store.resolutions(campaign.id, 1) == before
     assert await notices(store, campaign.id) == []
 

@@ -1009,8 +1009,8 @@ async def gm_override(
     table: Table, battle: int, outcome: str, winner: str | None = None
 ) -> Received:
     """The GM sets a battle's result from /gm (in the GM's private chat): «⚔️ Battle results»,
-    the battle, then the outcome («draw», «bloody draw», or «solid», «crushing», «slaughter»
-    with the winner's name)."""
+    the battle, then the outcome («draw», «bloody draw»; or the winner, «🏆 <name> won», then
+    «solid», «crushing» or «slaughter»)."""
     gm = table.gm
     await table.command(gm, "/gm")
     await table.press(gm, _gm_data("results"), chat_id=gm.chat_id)
@@ -1020,11 +1020,12 @@ async def gm_override(
     if winner is None:
         return await table.press(gm, choice, chat_id=gm.chat_id)
     side = winner
-    return await table.press(
+    await table.press(
         gm,
-        lambda text, data: choice(text, data) and text.startswith(f"{side}:"),
+        lambda text, data: _gm_data("win", contains=f".{battle}.")(text, data) and side in text,
         chat_id=gm.chat_id,
     )
+    return await table.press(gm, choice, chat_id=gm.chat_id)
 
 
 async def gm_undo(table: Table) -> Received:

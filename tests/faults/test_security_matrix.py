@@ -362,6 +362,7 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("joinno", str(NINA)),
                 ("results", ""),
                 ("battle", f"{turn}.1"),
+                ("win", f"{turn}.1.{blue}"),
                 ("set", f"{turn}.1.crushing.{blue}"),
                 ("place", ""),
                 ("placeside", green),

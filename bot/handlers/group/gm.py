@@ -261,6 +261,7 @@ async def pressed(
         "joinno": _join_refuse,
         "results": _results,
         "battle": _battle_screen,
+        "win": _winner_screen,
         "set": _set_result,
         "place": _place_list,
         "placeside": _place_side,
@@ -676,8 +677,10 @@ async def _results(ctx: GmContext, value: str) -> None:
     await ctx.show("\n".join(lines), rows)
 
 
-async def _battle_screen(ctx: GmContext, value: str) -> None:
-    turn_text, _sep, battle_text = value.partition(".")
+async def _pressed_battle(
+    ctx: GmContext, turn_text: str, battle_text: str
+) -> tuple[int, str, str, str] | None:
+    """The battle a results button names, if the GM may set its result now (else answered)."""
     found = _results_turn(ctx.campaign)
     battles = []
     if found is not None and str(found[0]) == turn_text:
@@ -685,8 +688,17 @@ async def _battle_screen(ctx: GmContext, value: str) -> None:
     battle = next((b for b in battles if str(b[0]) == battle_text), None)
     if battle is None:
         await ctx.query.answer(_("That battle is not on the list."), show_alert=True)
-        return
+        return None
     if found is not None and not found[1] and await _list_still_secret(ctx):
+        return None
+    return battle
+
+
+async def _battle_screen(ctx: GmContext, value: str) -> None:
+    """A battle's result, first step: a draw (either kind), or which side won."""
+    turn_text, _sep, battle_text = value.partition(".")
+    battle = await _pressed_battle(ctx, turn_text, battle_text)
+    if battle is None:
         return
     battle_id, attacker, defender, sector = battle
     names = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
@@ -697,18 +709,17 @@ async def _battle_screen(ctx: GmContext, value: str) -> None:
             _button(_("bloody draw"), ctx.campaign, "set", f"{base}.bloody_draw."),
         ]
     ]
-    for outcome in (Outcome.SOLID, Outcome.CRUSHING, Outcome.SLAUGHTER):
-        rows.append(
-            [
-                _button(
-                    f"{names.get(side, side)}: {outcome_name(outcome)}",
-                    ctx.campaign,
-                    "set",
-                    f"{base}.{outcome.value}.{side}",
-                )
-                for side in (attacker, defender)
-            ]
-        )
+    rows += [
+        [
+            _button(
+                _("🏆 {side} won").format(side=names.get(side, side)),
+                ctx.campaign,
+                "win",
+                f"{base}.{side}",
+            )
+        ]
+        for side in (attacker, defender)
+    ]
     rows.append([_button(_("◀ Battle results"), ctx.campaign, "results")])
     await ctx.show(
         _("Battle {id}: {attacker} vs {defender} in {sector}. The result:").format(
@@ -716,6 +727,35 @@ async def _battle_screen(ctx: GmContext, value: str) -> None:
             attacker=names.get(attacker, attacker),
             defender=names.get(defender, defender),
             sector=sector,
+        ),
+        rows,
+    )
+
+
+async def _winner_screen(ctx: GmContext, value: str) -> None:
+    """A battle's result, second step: how much the winner won by."""
+    turn_text, battle_text, side = [*value.split("."), "", ""][:3]
+    battle = await _pressed_battle(ctx, turn_text, battle_text)
+    if battle is None:
+        return
+    battle_id, attacker, defender, sector = battle
+    if side not in (attacker, defender):
+        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    names = {s.id: s.name for s in await ctx.store.sides(ctx.campaign.id)}
+    base = f"{turn_text}.{battle_id}"
+    rows = [
+        [_button(outcome_name(outcome), ctx.campaign, "set", f"{base}.{outcome.value}.{side}")]
+        for outcome in (Outcome.SOLID, Outcome.CRUSHING, Outcome.SLAUGHTER)
+    ]
+    rows.append([_button(_("◀ Back"), ctx.campaign, "battle", base)])
+    await ctx.show(
+        _("Battle {id}: {attacker} vs {defender} in {sector}. {winner} won: by how much?").format(
+            id=battle_id,
+            attacker=names.get(attacker, attacker),
+            defender=names.get(defender, defender),
+            sector=sector,
+            winner=names.get(side, side),
         ),
         rows,
     )

@@ -178,7 +178,7 @@ def _week_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButto
     rows = [
         [
             _button(
-                _("Weekly: orders Tue–Thu, battle list Fri, results Mon"),
+                _("📅 The rules' week (Tue–Thu, Fri, Mon)"),
                 campaign,
                 "sch",
                 pack_week(running_changes.with_week(base, running_changes.week_of(STANDARD))),

@@ -25,6 +25,7 @@ from bot.clock import Clock
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting, cancel
 from bot.i18n import language_of
+from bot.message_limits import button_label
 from bot.posts.group import colour_mark
 from bot.services import seats
 from bot.services.campaigns import group_notice
@@ -41,7 +42,7 @@ def _seat_button(
     text: str, campaign: Campaign, action: str, value: str = ""
 ) -> InlineKeyboardButton:
     data = SeatPress(c=campaign.id, a=action, v=value)
-    return InlineKeyboardButton(text=text[:64], callback_data=data.pack())
+    return InlineKeyboardButton(text=button_label(text), callback_data=data.pack())
 
 
 def roles_words(roles: frozenset[Role]) -> str:

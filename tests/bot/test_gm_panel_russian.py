@@ -9,15 +9,15 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText
 from aiogram.types import User
 
 from bot.clock import ManualClock
-from bot.services.campaigns import join_side
+from bot.message_limits import BUTTON_ROW, button_label
+from bot.services.campaigns import ask_to_join, join_side
 from bot.services.clockwork import advance
 from rules import Attack, SideOrders
-from storage import Campaign, Phase, Role, Store
+from storage import Campaign, CampaignSettings, JoiningPolicy, Phase, Role, Store
 from tests.bot.group_helpers import say, set_up_campaign, tap, to_orders
 from tests.bot.telegram import FakeTelegram, Sent
 
-ROW_WIDTH = 40
-"""The characters of button text one row shows in full on a phone held upright."""
+ROW_WIDTH = BUTTON_ROW
 
 RUSSIAN = {
     "zone": "Москва",
@@ -284,3 +284,34 @@ async def test_help_for_a_gm_lists_every_gm_command_and_panel_tool_in_both_langu
     assert player is not None
     assert "/gm" not in player.text
     assert not any(isinstance(s.method, AnswerCallbackQuery) for s in telegram.take())
+
+
+def test_a_long_label_is_cut_to_a_row_with_an_ellipsis() -> None:
+    assert button_label("🟧 Красные") == "🟧 Красные"
+    cut = button_label("Александра Константиновна: 🟧 Адептус Механикус, стратег")
+    assert (len(cut), cut[-1]) == (BUTTON_ROW, "…")
+    assert cut.startswith("Александра Константиновна: 🟧 Адептус")
+
+
+async def test_long_names_do_not_widen_the_panel(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """A member and a side with long typed names: the Members, Join requests and Place
+    screens still fit a phone."""
+    table = RussianTable(telegram)
+    campaign = await table.start(store, clock)
+    long_name = "Александра Константиновна Воронцова-Дашкова"
+    await store.request_join(campaign.id, 5, long_name, clock.now())
+    await join_side(store, campaign, 5, long_name, "s2", Role.TACTICIAN, clock.now())
+    members = await table.open("Участники")
+    assert any(label.startswith("Александра Константиновна") for [label] in rows(members)[:-1])
+    await store.update_settings(
+        campaign.id, CampaignSettings(joining=JoiningPolicy.APPROVAL), 1, clock.now()
+    )
+    campaign = await store.campaign(campaign.id) or campaign
+    await store.request_join(campaign.id, 6, long_name + " II", clock.now())
+    await ask_to_join(store, campaign, 6, "s1", Role.STRATEGIST, clock.now())
+    requests = await table.open("Заявки")
+    [(approve, refuse)] = rows(requests)[:-1]
+    assert (approve[-1], refuse) == ("…", "✖ Отказать")
+    await table.open("Расставить опоздавшую сторону")

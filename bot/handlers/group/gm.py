@@ -44,6 +44,7 @@ from bot.handlers.private.gm_prompts import (
     rename_question,
 )
 from bot.i18n import language_of
+from bot.message_limits import BUTTON_ROW, button_label
 from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
 from bot.sectors import sector_label
@@ -87,7 +88,7 @@ class GroupLanguage(CallbackData, prefix="gl"):
 
 def _button(text: str, campaign: Campaign, action: str, value: str = "") -> InlineKeyboardButton:
     data = GmPress(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a=action, v=value)
-    return InlineKeyboardButton(text=text, callback_data=data.pack())
+    return InlineKeyboardButton(text=button_label(text), callback_data=data.pack())
 
 
 def edit_button(campaign: Campaign) -> InlineKeyboardButton:
@@ -204,7 +205,7 @@ async def open_private_panel(message: Message, store: Store, person: Person) -> 
         return
     current = next((c for c in running if c.id == person.current_campaign_id), None)
     if current is None and len(running) > 1:
-        rows = [[_button(c.title[:60], c, "menu")] for c in running]
+        rows = [[_button(button_label(c.title), c, "menu")] for c in running]
         await message.answer(
             _("You run several campaigns: choose one."),
             reply_markup=InlineKeyboardMarkup(inline_keyboard=rows),
@@ -350,10 +351,10 @@ async def _members(ctx: GmContext, value: str) -> None:
         side = sides.get(member.side_id or "")
         mark = f"{colour_mark(side.colour)} {side.name}" if side else "—"
         label = f"{member.display_name}: {mark}, {_roles_text(member)}"
-        rows.append([_button(label[:60], ctx.campaign, "member", str(member.user_id))])
+        rows.append([_button(button_label(label), ctx.campaign, "member", str(member.user_id))])
     for removed in await ctx.store.removed_members(ctx.campaign.id):
         label = _("↩ Let {name} join again").format(name=removed.display_name)
-        rows.append([_button(label[:60], ctx.campaign, "readmit", str(removed.user_id))])
+        rows.append([_button(button_label(label), ctx.campaign, "readmit", str(removed.user_id))])
     rows.append(_back(ctx.campaign))
     await ctx.show(_("Members: choose one to move, change roles or remove."), rows)
 
@@ -380,12 +381,18 @@ async def _join_requests(ctx: GmContext, value: str) -> None:
     sides = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
     waiting = [r for r in await ctx.store.join_requests(ctx.campaign.id) if r.awaits_gm]
     rows = []
+    refuse = _("✖ Refuse")
     for request in waiting:
         who = f"{request.display_name} → {sides.get(request.side_id or '', '?')}"
         rows.append(
             [
-                _button(f"✅ {who}"[:60], ctx.campaign, "joinok", str(request.user_id)),
-                _button(_("✖ Refuse"), ctx.campaign, "joinno", str(request.user_id)),
+                _button(
+                    button_label(f"✅ {who}", BUTTON_ROW - len(refuse)),
+                    ctx.campaign,
+                    "joinok",
+                    str(request.user_id),
+                ),
+                _button(refuse, ctx.campaign, "joinno", str(request.user_id)),
             ]
         )
     rows.append(_back(ctx.campaign))

@@ -21,6 +21,7 @@ from bot.clock import Clock
 from bot.handlers.group.gm import edit_button
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting
+from bot.message_limits import button_label
 from bot.posts.group import colour_mark
 from bot.sectors import sector_label
 from bot.services import campaigns
@@ -50,7 +51,7 @@ MAX_REASON = 300
 
 def _button(text: str, campaign: Campaign, action: str, value: str = "") -> InlineKeyboardButton:
     data = GmEdit(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a=action, v=value)
-    return InlineKeyboardButton(text=text, callback_data=data.pack())
+    return InlineKeyboardButton(text=button_label(text), callback_data=data.pack())
 
 
 def _back(campaign: Campaign) -> list[InlineKeyboardButton]:

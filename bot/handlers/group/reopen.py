@@ -16,6 +16,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.callbacks import ButtonInt, gm_menu_data
 from bot.clock import Clock
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
+from bot.message_limits import button_label
 from bot.moments import format_moment
 from bot.posts.group import colour_mark
 from bot.services.reopening import (
@@ -96,7 +97,7 @@ async def reopen_pressed(
         rows = [
             [
                 InlineKeyboardButton(
-                    text=f"{colour_mark(names[s].colour)} {names[s].name}"[:60],
+                    text=button_label(f"{colour_mark(names[s].colour)} {names[s].name}"),
                     callback_data=_press(campaign, s),
                 )
             ]

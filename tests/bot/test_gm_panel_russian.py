@@ -191,6 +191,10 @@ async def test_the_panel_in_russian_its_groups_and_every_screen_with_a_way_back(
     end = await table.open("Завершить кампанию")
     a_screen_with_a_way_back(end)
     assert rows(end) == [["🏁 Да, завершить: указать причину"], ["◀ Инструменты мастера"]]
+    await table.open("Перейти дальше")
+    question = telegram.sent[-1]  # a question under the panel, answered yes or no
+    assert question.text == "Перевести кампанию в следующую фазу прямо сейчас?"
+    assert rows(question) == [["⏭ Да, перейти сейчас", "✖ Нет"]]
 
     # An open seat: its screen, with the withdrawal and its confirmation.
     await store.vacate_seat(campaign.id, 2, "молчит две недели", 1, clock.now())

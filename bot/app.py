@@ -8,7 +8,7 @@ from aiogram.utils.i18n import I18n
 from bot.clock import Clock
 from bot.handlers import build_router
 from bot.handlers.errors import CommitWatch
-from bot.middlewares import LocaleMiddleware, PersonMiddleware, UnhandledAnswer
+from bot.middlewares import LocaleMiddleware, PersonMiddleware, UnhandledAnswer, UpdateOnce
 from bot.rendering import MapDrawer
 from bot.storage_faults import StorageAlarm
 from storage import Store
@@ -20,10 +20,15 @@ def build_dispatcher(
     i18n: I18n,
     storage_alarm: StorageAlarm | None = None,
     maps: MapDrawer | None = None,
+    miniapp_url: str | None = None,
+    *,
+    updates_once: bool = False,
 ) -> Dispatcher:
     """A dispatcher whose handlers get ``store``, ``clock``, ``person``, ``i18n`` and ``maps``
     by name (``storage_alarm``: a new one unless the caller shares its own; ``maps``: drawing
-    in threads unless the caller shares its pool)."""
+    in threads unless the caller shares its pool; ``miniapp_url``: the Mini App's public address,
+    whose button the private orders screen then shows). ``updates_once``: an update is handled
+    by one of the processes sharing the database (webhook replicas), once."""
     alarm = storage_alarm or StorageAlarm(store, clock, i18n)
     # No FSM: every wait is kept in the database (prompts); aiogram would keep a record per
     # (chat, user) in memory for good.
@@ -32,8 +37,11 @@ def build_dispatcher(
         clock=clock,
         storage_alarm=alarm,
         maps=maps or MapDrawer(),
+        miniapp_url=miniapp_url,
         disable_fsm=True,
     )
+    if updates_once:
+        dispatcher.update.outer_middleware(UpdateOnce())
     dispatcher.update.outer_middleware(PersonMiddleware())
     dispatcher.update.outer_middleware(CommitWatch())
     LocaleMiddleware(i18n).setup(dispatcher)

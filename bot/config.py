@@ -10,6 +10,7 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.rendering import default_workers
+from storage.repository import is_postgresql, sqlite_path
 
 
 class Settings(BaseSettings):
@@ -19,6 +20,11 @@ class Settings(BaseSettings):
 
     bot_token: SecretStr | None = None
     database_path: Path = Path("data/strategium.sqlite3")
+    database_url: SecretStr | None = Field(
+        default=None,
+        description="postgresql://user:password@host:port/database selects PostgreSQL;"
+        " sqlite:///path a SQLite file; unset: the SQLite file DATABASE_PATH",
+    )
     bot_api_base: str | None = Field(
         default=None, description="a local Bot API server, e.g. http://127.0.0.1:8081"
     )
@@ -27,6 +33,20 @@ class Settings(BaseSettings):
     webhook_host: str = "0.0.0.0"
     webhook_port: int = 8080
     webhook_path: str = "/telegram/webhook"
+    miniapp_url: str | None = Field(
+        default=None,
+        description="the Mini App's public HTTPS address (behind a reverse proxy); its button "
+        "is shown when set",
+    )
+    miniapp_host: str = "0.0.0.0"
+    miniapp_port: int | None = Field(
+        default=None,
+        description="polling mode: the port the Mini App listens on (0: any free one, logged); "
+        "webhook mode serves it on the webhook's port under /miniapp",
+    )
+    miniapp_max_age_hours: int = Field(
+        default=24, ge=1, description="how old Telegram's initData may be before it is refused"
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     default_language: Literal["en", "ru"] = "en"
     map_workers: int = Field(
@@ -51,3 +71,13 @@ class Settings(BaseSettings):
         default=None,
         description="test only: a file that gets a JSON line per map drawn (what it shows)",
     )
+
+    def postgresql_url(self) -> str | None:
+        """The PostgreSQL database ``DATABASE_URL`` names, or ``None`` for SQLite."""
+        url = None if self.database_url is None else self.database_url.get_secret_value()
+        return url if url is not None and is_postgresql(url) else None
+
+    def sqlite_file(self) -> Path:
+        """The SQLite file: ``DATABASE_URL``'s ``sqlite:///path``, else ``DATABASE_PATH``."""
+        url = None if self.database_url is None else self.database_url.get_secret_value()
+        return sqlite_path(url) if url else self.database_path

@@ -71,6 +71,10 @@ def describe_contact_order(order: ModuleOrder, campaign_map: CampaignMap, langua
             return _("yield {sector}").format(
                 sector=_sector(campaign_map, str(data.get("sector", "")), language)
             )
+        case "retreat_to" if not _sectors(data, "to"):
+            return _(
+                "retreat from {sector}: no preference (to your sector with most armies)"
+            ).format(sector=_sector(campaign_map, str(data.get("sector", "")), language))
         case "retreat_to":
             joiner = ", " + _("then") + " "
             return _("retreat from {sector} to {to}").format(

@@ -11,6 +11,10 @@ one per chat to the output folder, with every map picture as a PNG: the group's
 (``map-01.png`` ...) and each player's private one (``private-<name>-01.png`` ...). With
 ``--lang ru`` the campaign's posts in the group are in Russian and so are the players.
 
+The bot also serves its Mini App on a local port: the demo prints its address and, with
+Chromium installed (Debian: ``apt-get install chromium``), saves screenshots of it as Red's
+strategist sees it during turn 1 (``miniapp-orders.png``, ``miniapp-battles.png``).
+
 Everything listens on 127.0.0.1 only, and every process started here is stopped at the end,
 also on failure or Ctrl+C. It runs from a checkout: the emulator and the scripted people are
 the end-to-end tests' own (``tests/e2e/harness.py``, ``tests/e2e/scenario.py``).
@@ -37,6 +41,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.i18n import build_i18n
 from tests.e2e import scenario as s
 from tests.e2e.harness import Chat, ScriptedTelegram, User, install_emulator, run_emulator
+from tests.e2e.miniapp_browser import chromium, open_app, shoot
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +163,7 @@ async def run_demo(out: Path, *, echo: bool = True, cast: Cast = CASTS["en"]) ->
     """The whole demo: emulator, bot, players; the files are written to ``out``."""
     began = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
-    for old in (*out.glob("map-*.png"), *out.glob("private-*.png")):
+    for old in (*out.glob("map-*.png"), *out.glob("private-*.png"), *out.glob("miniapp-*.png")):
         old.unlink()
     logs = out / "logs"
     shutil.rmtree(logs, ignore_errors=True)
@@ -194,7 +199,11 @@ async def _play(
     printer: TranscriptPrinter,
     cast: Cast,
 ) -> tuple[bool, int]:
-    async with s.running_bot(telegram, session, scratch / "bot", clock_start=START) as running:
+    port = s.free_port()
+    env = {"MINIAPP_PORT": str(port), "MINIAPP_HOST": "127.0.0.1"}
+    async with s.running_bot(
+        telegram, session, scratch / "bot", clock_start=START, extra_env=env
+    ) as running:
         anna = s.Player(User(1001, "Anna"))
         boris = s.Player(User(1002, "Boris"), cast.players)
         vera = s.Player(User(1003, "Вера"), "ru")
@@ -202,6 +211,7 @@ async def _play(
         group = Chat(GROUP_ID, "supergroup", "Wargamers")
         table = s.Table(telegram, running.clock, group, anna)
         printer.table = table
+        printer.miniapp = MiniAppShots(f"http://127.0.0.1:{port}/", telegram.token, printer.out)
         try:
             await _campaign(table, boris, vera, gleb, printer, cast)
         finally:
@@ -259,12 +269,7 @@ async def _campaign(
         printer.flush()
         printer.section(_("Turn {turn}: secret orders in private chats").format(turn=turn))
         if turn == 1:
-            await s.orders_by_buttons(
-                table,
-                boris,
-                [s.AttackOrder("1", blue), s.AttackOrder("2", blue), s.ReinforceOrder("4")],
-            )
-            await s.orders_typed(table, vera, f"атака {red} 2\nподкрепление восток")
+            await _first_orders(table, boris, vera, printer, cast)
         elif cast.language == "ru":
             await s.orders_typed(
                 table, boris, "атака на синих в 1\nатакуй синих в 1\nподкрепление в 2"
@@ -285,7 +290,7 @@ async def _campaign(
         printer.flush()
 
         printer.section(_("Turn {turn}: battles are played and reported").format(turn=turn))
-        await _report_battles(table, turn, boris, vera, gleb, cast)
+        await _report_battles(table, turn, (boris, vera, gleb), cast, printer)
         printer.flush()
 
         printer.section(_("Turn {turn}: resolution (Monday 12:00)").format(turn=turn))
@@ -299,11 +304,32 @@ async def _campaign(
         printer.flush()
 
 
+async def _first_orders(
+    table: s.Table, boris: s.Player, vera: s.Player, printer: TranscriptPrinter, cast: Cast
+) -> None:
+    """Turn 1's orders: Red by buttons, Blue typed in Russian; then Red's Mini App."""
+    await s.orders_by_buttons(
+        table,
+        boris,
+        [s.AttackOrder("1", cast.blue), s.AttackOrder("2", cast.blue), s.ReinforceOrder("4")],
+    )
+    await s.orders_typed(table, vera, f"атака {cast.red} 2\nподкрепление восток")
+    await printer.screenshot(table, boris, "orders")
+
+
 async def _report_battles(
-    table: s.Table, turn: int, boris: s.Player, vera: s.Player, gleb: s.Player, cast: Cast
+    table: s.Table,
+    turn: int,
+    players: tuple[s.Player, s.Player, s.Player],
+    cast: Cast,
+    printer: TranscriptPrinter,
 ) -> None:
     """Turn 1: one result confirmed, one disputed and decided by the GM, one left unreported
-    (a draw at the deadline). Later turns: Red reports, Blue's tactician confirms."""
+    (a draw at the deadline); Red's Mini App shows the list. Later turns: Red reports, Blue's
+    tactician confirms."""
+    boris, vera, gleb = players
+    if turn == 1:
+        await printer.screenshot(table, boris, "battles")
     battle_list = await table.wait_for_text(table.group.id, cast.battle_list.format(turn=turn))
     if cast.language == "ru":
         battles = [
@@ -332,6 +358,32 @@ async def _report_battles(
 # ---- the transcript ----------------------------------------------------------------------------
 
 
+class MiniAppShots:
+    """Screenshots of the demo's Mini App in headless Chromium (skipped, once said, when
+    Chromium is not installed)."""
+
+    def __init__(self, url: str, token: str, out: Path) -> None:
+        self.url = url
+        self.token = token
+        self.out = out
+        self.missing_said = False
+        self.announced = False
+
+    async def take(self, table: s.Table, player: s.Player, tab: str) -> Path | None:
+        """``player``'s view of ``tab`` ("orders" or "battles") as ``miniapp-<tab>.png``."""
+        if shutil.which("chromium") is None:
+            return None
+        user = (player.user.id, player.name, player.language)
+        address = f"{self.url}?campaign={table.campaign_id}"
+        async with chromium() as browser:
+            page = await open_app(browser, address, self.token, user, await table.clock.now())
+            if tab == "battles":
+                await page.locator('#tabs button[data-tab="battles"]').click()
+            path = self.out / f"miniapp-{tab}.png"
+            await shoot(page, path)
+        return path
+
+
 class TranscriptPrinter:
     """Turns what the table saw into text for a terminal: one transcript in order, one per chat."""
 
@@ -346,6 +398,39 @@ class TranscriptPrinter:
         self._maps: list[tuple[int, str]] = []  # (message id, file id) of the group's maps
         # (chat name, message id, file id) of the maps sent in private chats
         self._private_maps: list[tuple[str, int, str]] = []
+        self.miniapp: MiniAppShots | None = None
+
+    def announce_miniapp(self, table: s.Table) -> None:
+        """Print the Mini App's local address (the campaign exists now)."""
+        if self.miniapp is not None and table.campaign_id is not None:
+            words = _(
+                "The Mini App of this demo: {url}?campaign={id} (it opens from Telegram "
+                "only: without Telegram's signed initData it answers 401)"
+            )
+            self._emit([words.format(url=self.miniapp.url, id=table.campaign_id), ""])
+
+    async def screenshot(self, table: s.Table, player: s.Player, tab: str) -> None:
+        """A screenshot of the Mini App as ``player`` sees ``tab`` now (saved, and named); the
+        first time, the Mini App's address is printed."""
+        if self.miniapp is None or table.campaign_id is None:
+            return
+        if not self.miniapp.announced:
+            self.miniapp.announced = True
+            self.announce_miniapp(table)
+        saved = await self.miniapp.take(table, player, tab)
+        if saved is not None:
+            self._emit([_("Mini App screenshot: {path}").format(path=saved), ""])
+        elif not self.miniapp.missing_said:
+            self.miniapp.missing_said = True
+            self._emit(
+                [
+                    _(
+                        "No Mini App screenshots: Chromium is not installed "
+                        "(apt-get install chromium)."
+                    ),
+                    "",
+                ]
+            )
 
     def _emit(self, lines: list[str], chat: str | None = None) -> None:
         self._lines.extend(lines)

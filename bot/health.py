@@ -13,6 +13,7 @@ from pathlib import Path
 from bot.clock import Clock
 from bot.config import Settings
 from storage.db import database_problem
+from storage.postgres import database_problem as postgresql_problem
 
 HEARTBEAT_EVERY = timedelta(seconds=30)
 STALE_AFTER = timedelta(seconds=120)
@@ -55,7 +56,10 @@ def check(settings: Settings, now: datetime) -> str | None:
         return f"no heartbeat at {path}: {error}"
     if now - last > STALE_AFTER:
         return f"heartbeat is {int((now - last).total_seconds())} s old"
-    return database_problem(settings.database_path)
+    url = settings.postgresql_url()
+    if url is not None:
+        return asyncio.run(postgresql_problem(url))
+    return database_problem(settings.sqlite_file())
 
 
 def main() -> int:

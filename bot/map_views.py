@@ -3,7 +3,7 @@ the sectors held and, after a resolution, the week that led to it (``rules.rende
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 from aiogram.utils.i18n import get_i18n
@@ -12,7 +12,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.services.turns import game_for
 from rules import Battle, CampaignState
 from rules.modules.contact import NAME as CONTACT
-from rules.modules.contact import ContactPlan, ContactReport
+from rules.modules.contact import ContactPlan, ContactReport, Defences
 from rules.modules.contact import load as load_contact
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegeSettings, load
@@ -158,6 +158,18 @@ async def turn_map(
         dial=module_dial(campaign, state),
         side_notes=module_notes(campaign, state, sides),
     )
+
+
+def defences_words(defences: Defences, names: Mapping[str, str]) -> str:
+    """A sector's defences in words: "barricade (+1) of side «Blue»", "ruined blockpost (+2),
+    neutral"."""
+    kind = _("barricade (+1)") if defences.level == 1 else _("blockpost (+2)")
+    if defences.ruined:
+        kind = _("ruined {defences}").format(defences=kind)
+    owner = names.get(defences.owner or "")
+    if owner:
+        return _("{defences} of side «{side}»").format(defences=kind, side=owner)
+    return _("{defences}, neutral").format(defences=kind)
 
 
 def contact_marks(state: CampaignState, sides: Sequence[Side]) -> tuple[SectorMark, ...]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from aiogram import BaseMiddleware, Router
 from aiogram.dispatcher.event.bases import UNHANDLED
-from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, User
+from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 from aiogram.utils.i18n import I18n, I18nMiddleware
 from aiogram.utils.i18n import gettext as _
 
@@ -27,6 +27,26 @@ def display_name(user: User) -> str:
     every line it is shown in)."""
     name = clean_name(" ".join(part for part in (user.first_name, user.last_name) if part))
     return (name or clean_name(user.username or "") or str(user.id))[:128]
+
+
+class UpdateOnce(BaseMiddleware):
+    """Outer middleware, first of all: an update another process (or this one) already took
+    goes no further. Several webhook processes behind one address may each get the same update:
+    Telegram sends it again when an answer came late. The ``update_id`` is stored
+    (``Store.take_update``), so whichever comes second does nothing."""
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if isinstance(event, Update):
+            store: Store = data["store"]
+            clock: Clock = data["clock"]
+            if not await store.take_update(event.update_id, clock.now()):
+                return None
+        return await handler(event, data)
 
 
 class PersonMiddleware(BaseMiddleware):

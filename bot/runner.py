@@ -21,6 +21,7 @@ import fcntl
 import logging
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from contextlib import AsyncExitStack, contextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramNetworkError, TelegramServerError
+from aiogram.utils.i18n import I18n
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
 
@@ -38,6 +40,7 @@ from bot.commands import set_command_menus
 from bot.config import Settings
 from bot.health import beat, heartbeat_path
 from bot.i18n import build_i18n
+from bot.miniapp.server import RouteAccessLogger, build_miniapp
 from bot.rendering import MapDrawer
 from bot.services.outbox_sender import OutboxSender
 from bot.storage_faults import StorageAlarm, StorageAwareScheduler
@@ -47,7 +50,8 @@ from bot.testing.clock_control import (
     require_loopback,
     starting_clock,
 )
-from storage import SqliteCampaignStore, Store
+from storage import PostgresCampaignStore, SqlCampaignStore, SqliteCampaignStore, Store
+from storage.postgres import AnotherProcessError as PostgresTakenError
 
 log = logging.getLogger(__name__)
 
@@ -106,12 +110,36 @@ async def wait_for_telegram(bot: Bot, first_delay: float = 1.0, max_delay: float
             return
 
 
-async def _open_store(stack: AsyncExitStack, database: Path) -> Store:
-    """The store, for this process alone (:func:`only_process`), closed with ``stack``; posts
-    a stopped process was sending are taken over at once."""
-    stack.enter_context(only_process(database))
-    store = await SqliteCampaignStore.open(database)
+def shares_the_database(settings: Settings) -> bool:
+    """Whether this process shares its database with other bot processes: PostgreSQL in
+    webhook mode (replicas behind one address). SQLite, and polling (Telegram gives updates to
+    one ``getUpdates`` caller), keep one process per database."""
+    return settings.postgresql_url() is not None and bool(settings.webhook_url)
+
+
+async def _open_store(stack: AsyncExitStack, settings: Settings) -> Store:
+    """The store, closed with ``stack``. SQLite (``DATABASE_PATH``) is kept to one process by
+    :func:`only_process`, PostgreSQL in polling mode by an advisory lock the connection holds;
+    then posts a stopped process was sending are taken over at once. PostgreSQL in webhook
+    mode is shared (:func:`shares_the_database`): no lock, and another process's posts wait
+    for their leases (that process may still be sending them)."""
+    url = settings.postgresql_url()
+    shared = shares_the_database(settings)
+    store: SqlCampaignStore
+    if url is not None:
+        try:
+            store = await PostgresCampaignStore.open(url, only_process=not shared, shared=shared)
+        except PostgresTakenError as error:
+            raise AnotherProcessError(f"{error}: stop it first") from None
+    else:
+        database = settings.sqlite_file()
+        database.parent.mkdir(parents=True, exist_ok=True)
+        stack.enter_context(only_process(database))
+        store = await SqliteCampaignStore.open(database)
     stack.push_async_callback(store.close)
+    if shared:
+        log.info("sharing the database with the other webhook processes")
+        return store
     released = await store.release_leases()
     if released:
         log.info("%s post(s) an earlier process was sending go out again now", released)
@@ -138,16 +166,19 @@ async def serve(
             test_clock.now().isoformat(),
         )
     clock = test_clock or clock or SystemClock()
-    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     async with AsyncExitStack() as stack:
-        store = await _open_store(stack, settings.database_path)
+        store = await _open_store(stack, settings)
         bot = make_bot(settings)
         stack.push_async_callback(bot.session.close)
         i18n = build_i18n()
         maps = MapDrawer(settings.map_workers, record=settings.test_map_record)
         stack.callback(maps.close)
         alarm = StorageAlarm(store, clock, i18n)
-        dispatcher = build_dispatcher(store, clock, i18n, alarm, maps)
+        shared = shares_the_database(settings)
+        dispatcher = build_dispatcher(
+            store, clock, i18n, alarm, maps, settings.miniapp_url, updates_once=shared
+        )
+        miniapp = _miniapp(settings, store, clock, i18n)
         await wait_for_telegram(bot)
         try:
             await set_command_menus(bot, i18n)
@@ -161,6 +192,7 @@ async def serve(
             i18n,
             limits=NO_LIMITS if test_clock is not None else None,
             maps=maps,
+            shared_limits=shared and test_clock is None,
         )
         scheduler = StorageAwareScheduler(store, clock, bot=bot, alarm=alarm, on_queued=sender.wake)
         control = (
@@ -181,17 +213,31 @@ async def serve(
                 await scheduler.rebuild()
                 await control.start(settings.test_clock_host, settings.test_clock_port)
                 stack.push_async_callback(control.stop)
-            if settings.webhook_url:
-                await _serve_webhook(settings, bot, dispatcher)
-            else:
-                log.info("polling %s", settings.bot_api_base or "Telegram")
-                await dispatcher.start_polling(bot, handle_signals=False)
+            await _serve_updates(stack, settings, bot, dispatcher, miniapp)
         finally:
             scheduler.shutdown()
             stop.set()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _serve_updates(
+    stack: AsyncExitStack,
+    settings: Settings,
+    bot: Bot,
+    dispatcher: Dispatcher,
+    miniapp: web.Application | None,
+) -> None:
+    """Take updates until cancelled: by webhook (with the Mini App on its port) when
+    ``WEBHOOK_URL`` is set, else by polling (the Mini App on ``MINIAPP_PORT``)."""
+    if settings.webhook_url:
+        await _serve_webhook(settings, bot, dispatcher, miniapp)
+        return
+    if miniapp is not None and settings.miniapp_port is not None:
+        await _serve_miniapp(stack, miniapp, settings)
+    log.info("polling %s", settings.bot_api_base or "Telegram")
+    await dispatcher.start_polling(bot, handle_signals=False)
 
 
 async def _warm(maps: MapDrawer) -> None:
@@ -202,15 +248,50 @@ async def _warm(maps: MapDrawer) -> None:
         log.exception("the map drawing processes did not start; the first map starts them")
 
 
-async def _serve_webhook(settings: Settings, bot: Bot, dispatcher: Dispatcher) -> None:
-    """A webhook server that accepts only Telegram's secret-token header, when one is set."""
+def _miniapp(settings: Settings, store: Store, clock: Clock, i18n: I18n) -> web.Application | None:
+    """The Mini App, when ``MINIAPP_URL`` or ``MINIAPP_PORT`` asks for it."""
+    if settings.bot_token is None or (
+        settings.miniapp_url is None and settings.miniapp_port is None
+    ):
+        return None
+    return build_miniapp(
+        store,
+        clock,
+        i18n,
+        settings.bot_token.get_secret_value(),
+        timedelta(hours=settings.miniapp_max_age_hours),
+    )
+
+
+async def _serve_miniapp(
+    stack: AsyncExitStack, miniapp: web.Application, settings: Settings
+) -> None:
+    """Polling mode: the Mini App on its own port (0: any free one), logged."""
+    runner = web.AppRunner(miniapp, access_log_class=RouteAccessLogger)
+    await runner.setup()
+    stack.push_async_callback(runner.cleanup)
+    site = web.TCPSite(runner, settings.miniapp_host, settings.miniapp_port or 0)
+    await site.start()
+    server = site._server
+    sockets = getattr(server, "sockets", None) or []
+    port = sockets[0].getsockname()[1] if sockets else settings.miniapp_port
+    log.info("mini app on http://%s:%s/", settings.miniapp_host, port)
+
+
+async def _serve_webhook(
+    settings: Settings, bot: Bot, dispatcher: Dispatcher, miniapp: web.Application | None = None
+) -> None:
+    """A webhook server that accepts only Telegram's secret-token header, when one is set;
+    the Mini App under ``/miniapp/`` on the same port."""
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
     application = web.Application()
+    if miniapp is not None:
+        application.add_subapp("/miniapp/", miniapp)
     SimpleRequestHandler(dispatcher=dispatcher, bot=bot, secret_token=secret).register(
         application, path=settings.webhook_path
     )
     setup_application(application, dispatcher, bot=bot)
-    runner = web.AppRunner(application)
+    runner = web.AppRunner(application, access_log_class=RouteAccessLogger)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
     await site.start()

@@ -36,6 +36,7 @@ from rules import (
 )
 from rules.deployment import DeploymentProblem
 from rules.maps import MapProblem, MapProblemCode
+from rules.modules.contact import NAME as CONTACT
 from storage import NoShowPolicy, Phase, Role
 
 SideNames = Mapping[str, str]
@@ -135,6 +136,25 @@ def result_words(result: BattleResult, sides: SideNames) -> str:
         return outcome_name(result.outcome)
     return _("{winner}: {outcome}").format(
         winner=sides.get(result.winner, result.winner), outcome=outcome_name(result.outcome)
+    )
+
+
+def slain_warlords(result: BattleResult) -> list[str]:
+    """The sides whose warlord a result says was slain (contact's ``warlord_slain``)."""
+    data = result.modules.get(CONTACT)
+    slain = data.get("warlord_slain") if isinstance(data, dict) else None
+    return [str(side) for side in slain] if isinstance(slain, list) else []
+
+
+def full_result_words(result: BattleResult, sides: SideNames) -> str:
+    """A result in words with the warlords slain in it: "Red: solid victory; warlord slain:
+    Blue"."""
+    words = result_words(result, sides)
+    slain = slain_warlords(result)
+    if not slain:
+        return words
+    return _("{result}; warlord slain: {sides}").format(
+        result=words, sides=", ".join(sides.get(side, side) for side in slain)
     )
 
 

@@ -1,5 +1,6 @@
 """A GM's direct edit of the state (issue 23): armies of a side in a sector set to a number, a
-side's deployment placed mid-campaign, a side retired (its armies leave the map).
+side's deployment placed mid-campaign, a side retired (its armies leave the map); with module
+``contact``, a sector's defences set (the GM repairs ruined ones, MODULES.md C8).
 
 The edit is a value checked here and applied to a turn's start; the bot stores it with the
 GM's other adjustments, so a correction of the turn before applies it again. Captured sectors
@@ -12,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.game import Game
 from rules.maps import SectorId
+from rules.modules.contact.state import NAME as CONTACT
+from rules.modules.contact.state import set_defences
 from rules.render import held_sectors
 from rules.state import CampaignState, SideId
 
@@ -34,14 +38,27 @@ class ArmySet(BaseModel):
     count: int
 
 
+class DefencesSet(BaseModel):
+    """Contact: the defences in ``sector`` are ``level`` 1 (barricade) or 2 (blockpost) of
+    ``owner`` (``None``: neutral), ruined or standing, after the edit."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    sector: SectorId
+    level: Literal[1, 2]
+    owner: SideId | None = None
+    ruined: bool = False
+
+
 class StateEdit(BaseModel):
-    """A GM's edit: armies set, or a side retired (every army of it leaves the map), with the
-    ``reason`` the GM gave."""
+    """A GM's edit: armies set, or a side retired (every army of it leaves the map), or a
+    sector's defences set, with the ``reason`` the GM gave."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: str = Field(default="edit", pattern="^edit$")
     armies: tuple[ArmySet, ...] = ()
+    defences: tuple[DefencesSet, ...] = ()
     retire: SideId | None = None
     reason: str = Field(default="", max_length=1000)
 
@@ -54,6 +71,7 @@ class EditProblemCode(StrEnum):
     ARMIES_OUT_OF_RANGE = "armies_out_of_range"  # side, sector, count, most
     NO_CHANGE = "no_change"
     NO_ARMIES_LEFT = "no_armies_left"  # the edit would leave no side on the map
+    NO_DEFENCES = "no_defences"  # sector: contact is not played, or the sector has no defences
 
 
 class EditProblem(BaseModel):
@@ -122,6 +140,25 @@ def apply_edit(
             )
         else:
             armies.setdefault(change.side, {})[change.sector] = change.count
+    modules = dict(state.modules)
+    for defences in edit.defences:
+        if defences.owner is not None and defences.owner not in sides:
+            problems.append(_unknown_side(defences.owner))
+            continue
+        changed = set_defences(
+            game,
+            modules.get(CONTACT),
+            defences.sector,
+            defences.level,
+            defences.owner,
+            defences.ruined,
+        )
+        if changed is None:
+            problems.append(
+                EditProblem(code=EditProblemCode.NO_DEFENCES, params={"sector": defences.sector})
+            )
+        else:
+            modules[CONTACT] = changed
     if problems:
         raise EditError(problems)
     order = [*state.armies, *(side for side in sides if side not in state.armies)]
@@ -131,7 +168,10 @@ def apply_edit(
         if side in armies
     }
     edited = state.model_copy(
-        update={"armies": {side: sectors for side, sectors in ordered.items() if sectors}}
+        update={
+            "armies": {side: sectors for side, sectors in ordered.items() if sectors},
+            "modules": modules,
+        }
     )
     if edited == state:
         raise EditError([EditProblem(code=EditProblemCode.NO_CHANGE)])

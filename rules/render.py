@@ -8,7 +8,7 @@ text laid out by FreeType alone (no Raqm), and the PNG written with fixed settin
 metadata, so the same view always gives the same bytes.
 
 Speed: what does not change from one turn to the next (the background, the lines between
-sectors, the sectors' outlines and names) is drawn once per map and kept (:func:`_layout`); a
+sectors, the sectors' outlines and names) is drawn once per map and kept (:func:`compute_layout`); a
 picture copies it and draws the rest. Pictures are palette images (one byte a pixel) and
 every text's glyph mask is kept once drawn, so a planet-5 map takes a few milliseconds.
 
@@ -665,13 +665,13 @@ def _text_on(colour: Rgb) -> Rgb:
     return INK if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else WHITE
 
 
-def _tint(colour: Rgb, share: float) -> Rgb:
+def tint(colour: Rgb, share: float) -> Rgb:
     r, g, b = (round(255 + (c - 255) * share) for c in colour)
     return (r, g, b)
 
 
 @dataclass(frozen=True)
-class _Style:
+class Style:
     """A side's drawing style: fill, text and border colours of its chips."""
 
     tag: str
@@ -682,7 +682,7 @@ class _Style:
     border_width: int
 
 
-NEUTRAL = _Style("", MUTED, WHITE, INK, MUTED, 2)
+NEUTRAL = Style("", MUTED, WHITE, INK, MUTED, 2)
 """The style of a module's mark that belongs to no side."""
 
 
@@ -710,16 +710,16 @@ def _side_colours(sides: Sequence[SideView]) -> dict[SideId, tuple[Rgb, bool]]:
     return colours
 
 
-def _styles(sides: Sequence[SideView]) -> dict[SideId, _Style]:
+def side_styles(sides: Sequence[SideView]) -> dict[SideId, Style]:
     tags = side_tags(sides)
-    styles: dict[SideId, _Style] = {}
+    styles: dict[SideId, Style] = {}
     for side_id, (colour, outlined) in _side_colours(sides).items():
         if outlined:
-            styles[side_id] = _Style(tags[side_id], colour, WHITE, INK, colour, 4)
+            styles[side_id] = Style(tags[side_id], colour, WHITE, INK, colour, 4)
             if colour == NAMED_COLOURS[9][1]:
-                styles[side_id] = _Style(tags[side_id], colour, colour, INK, INK, 3)
+                styles[side_id] = Style(tags[side_id], colour, colour, INK, INK, 3)
         else:
-            styles[side_id] = _Style(tags[side_id], colour, colour, _text_on(colour), INK, 2)
+            styles[side_id] = Style(tags[side_id], colour, colour, _text_on(colour), INK, 2)
     return styles
 
 
@@ -747,7 +747,7 @@ class _Icon:
 class _Chip:
     text: str
     size: int
-    style: _Style
+    style: Style
 
 
 _Segment = _Text | _Icon | _Chip
@@ -870,7 +870,7 @@ def _draw_row(
 
 
 @dataclass(frozen=True)
-class _Shape:
+class Shape:
     """A sector in pixels: its outline (polygon or circle) and the box its content goes in."""
 
     sector: Sector
@@ -1011,9 +1011,9 @@ def _content_box(
     return (cx - half_w + pad, cy - half_h + pad, cx + half_w - pad, cy + half_h - pad)
 
 
-def _shapes(campaign_map: CampaignMap, frame: _Frame) -> dict[SectorId, _Shape]:
+def _shapes(campaign_map: CampaignMap, frame: _Frame) -> dict[SectorId, Shape]:
     radii = _marker_radii(campaign_map)
-    shapes: dict[SectorId, _Shape] = {}
+    shapes: dict[SectorId, Shape] = {}
     for sector in campaign_map.sectors:
         radius = radii.get(sector.id, 0.0) * frame.scale
         centre = frame.point((sector.x, sector.y))
@@ -1031,11 +1031,11 @@ def _shapes(campaign_map: CampaignMap, frame: _Frame) -> dict[SectorId, _Shape]:
             xs, ys = [x for x, _ in polygon], [y for _, y in polygon]
             bounds = (min(xs), min(ys), max(xs), max(ys))
         box = _content_box(centre, polygon, radius)
-        shapes[sector.id] = _Shape(sector, centre, polygon, radius, box, bounds)
+        shapes[sector.id] = Shape(sector, centre, polygon, radius, box, bounds)
     return shapes
 
 
-def _blocked(a: _Shape, b: _Shape, shapes: dict[SectorId, _Shape]) -> bool:
+def _blocked(a: Shape, b: Shape, shapes: dict[SectorId, Shape]) -> bool:
     """True when the straight line between two sectors' centres crosses a third sector."""
     (ax, ay), (bx, by) = a.centre, b.centre
     low_x, high_x, low_y, high_y = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
@@ -1125,7 +1125,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 @dataclass(frozen=True)
-class _Arrow:
+class Arrow:
     """A move arrow's path between two sectors, in pixels, and where its count label goes."""
 
     shaft: tuple[Point, ...]
@@ -1151,18 +1151,18 @@ def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float
 
 
 @dataclass
-class _Layout:
+class Layout:
     """What a map's pictures share: geometry, and the picture of the parts that never change
     (background, lines between sectors, outlines and names), ``base``."""
 
     scale: float
-    shapes: dict[SectorId, _Shape]
+    shapes: dict[SectorId, Shape]
     links: dict[SectorId, list[SectorId]]
     map_height: int
     base: Image.Image
-    arrows: dict[tuple[SectorId, SectorId], _Arrow] = field(default_factory=dict)
+    arrows: dict[tuple[SectorId, SectorId], Arrow] = field(default_factory=dict)
 
-    def arrow(self, source: SectorId, destination: SectorId) -> _Arrow:
+    def arrow(self, source: SectorId, destination: SectorId) -> Arrow:
         """The arrow of a move from ``source`` to ``destination``, worked out once."""
         key = (source, destination)
         if key not in self.arrows:
@@ -1179,12 +1179,12 @@ KEY_ROWS_RESERVED = 4
 """Rows of the legend's key the map leaves room for; more make the picture taller."""
 
 
-def _layout(view: MapView, side_rows: int) -> _Layout:
+def compute_layout(view: MapView, side_rows: int) -> Layout:
     return _cached_layout(view.map.model_dump_json(), view.language, side_rows)
 
 
 @lru_cache(maxsize=16)
-def _cached_layout(map_json: str, language: str, side_rows: int) -> _Layout:
+def _cached_layout(map_json: str, language: str, side_rows: int) -> Layout:
     campaign_map = CampaignMap.model_validate_json(map_json)
     left, top, right, bottom = _map_bounds(campaign_map)
     reserve = _legend_height(side_rows, KEY_ROWS_RESERVED)
@@ -1201,16 +1201,16 @@ def _cached_layout(map_json: str, language: str, side_rows: int) -> _Layout:
     for shape in shapes.values():
         _draw_outline(canvas, shape, None)
         _draw_title(canvas, shape, language)
-    return _Layout(scale, shapes, links, map_height, base)
+    return Layout(scale, shapes, links, map_height, base)
 
 
 def render_image(view: MapView) -> Image.Image:
     """The map as a Pillow palette image, 1280 pixels wide, as high as the map's shape needs
     and at most 1280 unless so many sides or marks are listed that the legend needs more."""
-    styles = _styles(view.sides)
+    styles = side_styles(view.sides)
     columns = 1 if len(view.sides) <= 1 else 2 if len(view.sides) <= 4 else 3
     side_rows = max(1, math.ceil(len(view.sides) / columns))
-    layout = _layout(view, side_rows)
+    layout = compute_layout(view, side_rows)
     keys = _legend_keys(view, styles, layout)
     key_rows = math.ceil(len(keys) / 2)
     map_bottom = HEADER_HEIGHT + layout.map_height
@@ -1228,7 +1228,7 @@ def render_image(view: MapView) -> Image.Image:
         _draw_title(canvas, layout.shapes[sector], view.language)
     # Move arrows go under the sectors' contents, so that they never hide a count: their heads
     # end at the destination's edge, where no content is drawn; their count labels go on top.
-    moves: list[tuple[_Style, SectorId, SectorId, str]] = []
+    moves: list[tuple[Style, SectorId, SectorId, str]] = []
     if view.week is not None:
         for arrival in view.week.moves:
             style = styles[arrival.side]
@@ -1265,7 +1265,7 @@ DIAL_RADIUS = 68
 DIAL_LABEL = 20
 
 
-def _dial_corner(layout: _Layout) -> tuple[int, int] | None:
+def _dial_corner(layout: Layout) -> tuple[int, int] | None:
     """The top left of a free corner of the map for the dial (top right first, as a compass
     sits on a map; then top left, bottom right, bottom left), or ``None`` if every corner
     has a sector in it."""
@@ -1349,7 +1349,7 @@ def _draw_dial_label(
 def _draw_connectors(
     canvas: _Canvas,
     campaign_map: CampaignMap,
-    shapes: dict[SectorId, _Shape],
+    shapes: dict[SectorId, Shape],
     scale: float,
 ) -> dict[SectorId, list[SectorId]]:
     """Draw a line for each adjacency; return, per sector, the neighbours a line cannot show."""
@@ -1371,15 +1371,15 @@ def _draw_connectors(
     return links
 
 
-def _draw_outline(canvas: _Canvas, shape: _Shape, held: _Style | None) -> None:
+def _draw_outline(canvas: _Canvas, shape: Shape, held: Style | None) -> None:
     """A sector's area: white, or tinted and bordered in the colour of the side holding it."""
     if held is None:
         canvas.stamp(shape.stamp, (SECTOR_FILL, SECTOR_FILL, INK))
     else:
-        canvas.stamp(shape.stamp, (_tint(held.colour, 0.22), held.colour, INK))
+        canvas.stamp(shape.stamp, (tint(held.colour, 0.22), held.colour, INK))
 
 
-def _sector_stamp(shape: _Shape) -> _Stamp:
+def _sector_stamp(shape: Shape) -> _Stamp:
     """A sector's fill, its thick border and its thin outline."""
     left, top, right, bottom = shape.box
     border = max(5, round(min(right - left, bottom - top) * 0.035))
@@ -1408,16 +1408,16 @@ def _sector_stamp(shape: _Shape) -> _Stamp:
     return _stamp(shape.bounds, paint(None), paint(border), paint(2))
 
 
-def _sizes(shape: _Shape) -> tuple[int, int]:
+def sector_sizes(shape: Shape) -> tuple[int, int]:
     """The sector's title size and badge size."""
     left, top, right, bottom = shape.box
     base = min(right - left, bottom - top)
     return min(max(round(base * 0.11), 14), 30), min(max(round(base * 0.1), 12), 28)
 
 
-def _draw_title(canvas: _Canvas, shape: _Shape, language: str) -> None:
+def _draw_title(canvas: _Canvas, shape: Shape, language: str) -> None:
     left, top, right, _ = shape.box
-    title_size, _badge = _sizes(shape)
+    title_size, _badge = sector_sizes(shape)
     sector_id = _Text(shape.sector.id, title_size, True)
     name_room = right - left - _segment_width(sector_id) - title_size * 0.35
     name = _fit(shape.sector.display_name(language), _font(title_size), name_room)
@@ -1428,15 +1428,15 @@ def _draw_title(canvas: _Canvas, shape: _Shape, language: str) -> None:
 def _draw_sector(
     canvas: _Canvas,
     view: MapView,
-    styles: dict[SideId, _Style],
-    shape: _Shape,
+    styles: dict[SideId, Style],
+    shape: Shape,
     new: SideId | None,
     links: list[SectorId],
 ) -> None:
     """A sector's contents (its outline and name are drawn already): armies and badges."""
     left, top, right, bottom = shape.box
     width, height = right - left, bottom - top
-    title_size, badge_size = _sizes(shape)
+    title_size, badge_size = sector_sizes(shape)
     rows = _badge_rows(view, styles, shape.sector.id, new, links, badge_size, width, height)
     row_height = badge_size * 1.55
     for index, row in enumerate(reversed(rows)):
@@ -1454,7 +1454,7 @@ def _draw_sector(
 
 
 def _result_segments(
-    mark: BattleMark, styles: dict[SideId, _Style], size: int, chip: int
+    mark: BattleMark, styles: dict[SideId, Style], size: int, chip: int
 ) -> list[_Segment]:
     """How a battle ended: a star and the winner's chip, "=" for a draw, "?" for no result;
     then each side's losses."""
@@ -1473,7 +1473,7 @@ def _result_segments(
 
 def _badge_rows(
     view: MapView,
-    styles: dict[SideId, _Style],
+    styles: dict[SideId, Style],
     sector: SectorId,
     new: SideId | None,
     links: list[SectorId],
@@ -1565,7 +1565,7 @@ def _badge_rows(
 
 def _draw_armies(
     canvas: _Canvas,
-    styles: dict[SideId, _Style],
+    styles: dict[SideId, Style],
     occupants: list[tuple[SideId, int]],
     area: tuple[float, float, float, float],
 ) -> None:
@@ -1616,7 +1616,7 @@ def _chip_width(tag: str, count: int, size: float) -> float:
 
 def _draw_army_chip(
     canvas: _Canvas,
-    style: _Style,
+    style: Style,
     count: int,
     box: tuple[float, float, float, float],
     size: int,
@@ -1632,7 +1632,7 @@ def _draw_army_chip(
     canvas.text((x + tag_w + size * 0.15, middle), str(count), size, True, style.text)
 
 
-def _arrow_path(source: _Shape, destination: _Shape, blocked: bool, scale: float) -> _Arrow:
+def _arrow_path(source: Shape, destination: Shape, blocked: bool, scale: float) -> Arrow:
     """A move's curved arrow from inside ``source`` to the edge of ``destination``."""
     at = _curve(source.centre, destination.centre, 0.32 if blocked else 0.14)
     chord = math.dist(source.centre, destination.centre) or 1.0
@@ -1665,11 +1665,11 @@ def _arrow_path(source: _Shape, destination: _Shape, blocked: bool, scale: float
     # inside the source (its middle would cover the sector it goes around).
     size = max(16, min(44, round(scale * 0.036)))
     label_at = leaves - (size * 1.2 / chord if blocked else 0.0)
-    return _Arrow(shaft, base, (x2, y2), wings, width, at, label_at, start, chord, stamp)
+    return Arrow(shaft, base, (x2, y2), wings, width, at, label_at, start, chord, stamp)
 
 
 def _draw_move(
-    canvas: _Canvas, arrow: _Arrow, style: _Style, text: str, scale: float
+    canvas: _Canvas, arrow: Arrow, style: Style, text: str, scale: float
 ) -> tuple[_Chip, Point]:
     """A move: its arrow in the side's colour, outlined. Returns the count label and where it
     goes (between the two sectors, where no count is drawn), to be drawn over everything else."""
@@ -1680,7 +1680,7 @@ def _draw_move(
     return label, arrow.at(max(arrow.between, arrow.start))
 
 
-def _draw_header(canvas: _Canvas, view: MapView, styles: dict[SideId, _Style]) -> None:
+def _draw_header(canvas: _Canvas, view: MapView, styles: dict[SideId, Style]) -> None:
     if view.private is not None:
         canvas.draw.rectangle((0, 0, WIDTH, 10), fill=styles[view.private.side].colour)
     turn = f"{view.labels.turn} {view.state.turn}"
@@ -1716,7 +1716,7 @@ def _draw_header(canvas: _Canvas, view: MapView, styles: dict[SideId, _Style]) -
     _draw_row(canvas, subtitle, MARGIN, 88, 10)
 
 
-def _draw_banner(canvas: _Canvas, view: MapView, styles: dict[SideId, _Style]) -> None:
+def _draw_banner(canvas: _Canvas, view: MapView, styles: dict[SideId, Style]) -> None:
     """The final map's banner: the winner, in its colour, with a star and its tag."""
     winner = view.week.winner if view.week is not None else None
     box = (MARGIN, 66, WIDTH - MARGIN, HEADER_HEIGHT - 4)
@@ -1742,7 +1742,7 @@ def _draw_banner(canvas: _Canvas, view: MapView, styles: dict[SideId, _Style]) -
 
 
 def _legend_keys(
-    view: MapView, styles: dict[SideId, _Style], layout: _Layout
+    view: MapView, styles: dict[SideId, Style], layout: Layout
 ) -> list[tuple[list[_Segment], str]]:
     """The legend's key: one entry for each kind of mark this picture shows."""
     labels, size = view.labels, 22
@@ -1751,7 +1751,7 @@ def _legend_keys(
     holders = [side for side, sectors in (view.captured or {}).items() if sectors]
     if holders:
         colour = styles[holders[0]].colour
-        keys.append(([_Icon("swatch", 20, colour, _tint(colour, 0.22))], labels.held))
+        keys.append(([_Icon("swatch", 20, colour, tint(colour, 0.22))], labels.held))
     week = view.week
     if week is not None and week.new:
         style = styles[next(iter(week.new))]
@@ -1789,7 +1789,7 @@ def _legend_keys(
 def _draw_legend(
     canvas: _Canvas,
     view: MapView,
-    styles: dict[SideId, _Style],
+    styles: dict[SideId, Style],
     top: float,
     columns: int,
     keys: list[tuple[list[_Segment], str]],

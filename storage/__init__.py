@@ -1,4 +1,5 @@
-"""Strategium's storage: every campaign, turn, order and result, kept in SQLite.
+"""Strategium's storage: every campaign, turn, order and result, kept in SQLite (the default)
+or PostgreSQL.
 
 The only place SQL lives. Handlers and services depend on :class:`CampaignStore` (a Protocol);
 :class:`SqliteCampaignStore` implements it. See ``docs/storage.md``.
@@ -66,9 +67,12 @@ from storage.repository import (
     CampaignStore,
     ChatHasActiveCampaignError,
     NotFoundError,
+    PostgresCampaignStore,
     SettingsLockedError,
+    SqlCampaignStore,
     SqliteCampaignStore,
     Store,
+    open_store,
 )
 from storage.schedule import (
     ClockNote,
@@ -85,6 +89,7 @@ from storage.schedule import (
     ScheduleStore,
 )
 from storage.seats import SeatStore
+from storage.sharing import SendWindow, SharingStore
 
 __all__ = [
     "GM_ROLES",
@@ -134,6 +139,7 @@ __all__ = [
     "Phase",
     "PhaseEntry",
     "PlacementRecord",
+    "PostgresCampaignStore",
     "Prompt",
     "ProposalAction",
     "ProposalOutcome",
@@ -147,8 +153,11 @@ __all__ = [
     "Schedule",
     "ScheduleStore",
     "SeatStore",
+    "SendWindow",
     "SettingsLockedError",
+    "SharingStore",
     "Side",
+    "SqlCampaignStore",
     "SqliteCampaignStore",
     "StateAdjustmentRecord",
     "Store",
@@ -168,4 +177,5 @@ __all__ = [
     "latest_version",
     "load_migrations",
     "migrate",
+    "open_store",
 ]

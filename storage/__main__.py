@@ -2,6 +2,7 @@
 
     python -m storage backup TARGET            # consistent online copy (SQLite backup API)
     python -m storage export CAMPAIGN_ID       # one campaign as JSON, replayable by python -m rules
+    python -m storage copy sqlite:///FILE postgresql://...   # move a club to PostgreSQL
 
 The database is ``DATABASE_PATH`` (as for the bot) or ``--database``.
 """
@@ -15,7 +16,10 @@ import os
 import sys
 from pathlib import Path
 
-from storage.repository import NotFoundError, SqliteCampaignStore
+import asyncpg
+
+from storage.copy import CopyRefusedError, copy_database
+from storage.repository import NotFoundError, SqliteCampaignStore, is_postgresql, sqlite_path
 
 DEFAULT_DATABASE = Path("data/strategium.sqlite3")
 
@@ -36,6 +40,33 @@ async def _export(database: Path, campaign_id: int) -> dict[str, object]:
         await store.close()
 
 
+def _copy_command(source: str, target: str) -> int:
+    if is_postgresql(source) or not is_postgresql(target):
+        print(
+            "python -m storage copy: from sqlite:///FILE to postgresql://..., in that order",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        checks = asyncio.run(copy_database(sqlite_path(source), target))
+    except (CopyRefusedError, OSError, asyncpg.PostgresError) as error:
+        print(f"python -m storage copy: {error}", file=sys.stderr)
+        return 2
+    width = max(len(check.table) for check in checks)
+    for check in checks:
+        verdict = "same" if check.same else "DIFFERENT"
+        print(
+            f"{check.table:<{width}}  {check.source_rows:>7} -> {check.target_rows:<7}"
+            f"  sha256 {check.source_sha256[:16]} -> {check.target_sha256[:16]}  {verdict}"
+        )
+    different = [check.table for check in checks if not check.same]
+    if different:
+        print(f"the copy differs in: {', '.join(different)}", file=sys.stderr)
+        return 1
+    print(f"copied {len(checks)} tables, every count and checksum the same", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one operator command; exit status 0 on success, 2 with a message otherwise."""
     parser = argparse.ArgumentParser(prog="python -m storage", description=__doc__.splitlines()[0])
@@ -50,7 +81,14 @@ def main(argv: list[str] | None = None) -> int:
     backup.add_argument("target", type=Path)
     export = commands.add_parser("export", help="one campaign as JSON on standard output")
     export.add_argument("campaign_id", type=int)
+    copy = commands.add_parser(
+        "copy", help="copy a SQLite database into an empty PostgreSQL one, then compare them"
+    )
+    copy.add_argument("source", help="sqlite:///path/to/strategium.sqlite3")
+    copy.add_argument("target", help="postgresql://user:password@host:port/database")
     args = parser.parse_args(argv)
+    if args.command == "copy":
+        return _copy_command(args.source, args.target)
     if not args.database.exists():
         print(f"python -m storage: no database at {args.database}", file=sys.stderr)
         return 2

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from storage.db import Database
 from storage.models import (
     AuditAction,
     Campaign,
@@ -24,7 +23,18 @@ from storage.models import (
     SideId,
     UserId,
 )
-from storage.sql import Conn, Row, changed_rows, dt, fetch_all, fetch_one, insert_row, opt_dt, ts
+from storage.sql import (
+    Conn,
+    Row,
+    Transactions,
+    changed_rows,
+    dt,
+    fetch_all,
+    fetch_one,
+    insert_row,
+    opt_dt,
+    ts,
+)
 
 _RECORD = ConfigDict(frozen=True, extra="forbid")
 
@@ -123,7 +133,7 @@ def _reopening(row: Row) -> OrdersReopening:
 class AbsenceRecords:
     """:class:`AbsenceStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
-    _db: Database
+    _db: Transactions
 
     if TYPE_CHECKING:
         # Provided by SqliteCampaignStore: the shared pieces every write uses.

@@ -7,9 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from storage.db import Database
 from storage.models import AuditAction, Campaign, ChatId, UserId
-from storage.sql import Conn, fetch_all
+from storage.sql import Conn, Transactions, fetch_all
 
 if TYPE_CHECKING:
     from storage.sql import Row
@@ -26,7 +25,7 @@ class ChatStore(Protocol):
 class ChatRecords:
     """:class:`ChatStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
-    _db: Database
+    _db: Transactions
 
     if TYPE_CHECKING:
         # Provided by SqliteCampaignStore: the shared pieces every write uses.

@@ -42,6 +42,8 @@ from typing import Any
 
 import aiosqlite
 
+from storage.dialect import Dialect, migration_script
+
 BUSY_TIMEOUT_MS = 10_000
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -111,7 +113,7 @@ class CommitCount:
 _counting: ContextVar[CommitCount | None] = ContextVar("storage_commits", default=None)
 # The database whose write transaction the current task holds (and that task: a task started
 # inside copies the context, but not the right to use the connection without the lock).
-_holding: ContextVar[tuple[Database, asyncio.Task[Any] | None] | None] = ContextVar(
+_holding: ContextVar[tuple[object, asyncio.Task[Any] | None] | None] = ContextVar(
     "storage_transaction", default=None
 )
 
@@ -210,7 +212,9 @@ async def migrate(
 async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
     # executescript commits a transaction that is open when it starts, so BEGIN is part of it.
     try:
-        await conn.executescript("BEGIN IMMEDIATE;\n" + migration.sql)
+        await conn.executescript(
+            "BEGIN IMMEDIATE;\n" + migration_script(migration.sql, Dialect.SQLITE)
+        )
         async with conn.execute("PRAGMA foreign_key_check") as cursor:
             broken = list(await cursor.fetchall())
         if broken:
@@ -290,6 +294,8 @@ class Database:
     connections (another process, a backup) are kept apart by SQLite's own locking.
     """
 
+    dialect = Dialect.SQLITE
+
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
@@ -317,9 +323,10 @@ class Database:
                 await self._conn.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self, *, row_locks: bool = False) -> AsyncIterator[aiosqlite.Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any error;
-        :class:`StorageUnavailableError` when the file cannot take the write.
+        :class:`StorageUnavailableError` when the file cannot take the write. ``row_locks``
+        means something on PostgreSQL only (one process writes a SQLite file).
 
         Inside another transaction of this database in the same task it is a part of that one
         (a ``SAVEPOINT``: an error rolls back this part only), committed with it: several
@@ -343,6 +350,12 @@ class Database:
         count = _counting.get()
         if count is not None:
             count.commits += 1
+
+    @asynccontextmanager
+    async def exclusive(self, key: int) -> AsyncIterator[None]:
+        """Across processes, one holder of ``key`` at a time: nothing to do here, one process
+        serves a SQLite file (the bot's lock file keeps a second one out)."""
+        yield
 
     def _held_here(self) -> bool:
         """Whether this task is inside a transaction of this database."""

@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rules import CampaignState, Roll
-from storage.db import Database
 from storage.models import (
     AuditAction,
     Campaign,
@@ -30,7 +29,7 @@ from storage.models import (
     WriteOutcome,
 )
 from storage.modules import adjustment_record
-from storage.sql import Conn, dump_json, fetch_all, fetch_one, ts
+from storage.sql import Conn, Transactions, dump_json, fetch_all, fetch_one, insert_row, ts
 
 EDIT_PHASES = (Phase.ORDERS,)
 """The phases a GM may edit the state in: the battle list is built from the turn's start."""
@@ -82,7 +81,7 @@ class EditStore(Protocol):
 class EditRecords:
     """:class:`EditStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
-    _db: Database
+    _db: Transactions
 
     if TYPE_CHECKING:
         # Provided by SqliteCampaignStore and ModuleRecords.
@@ -176,7 +175,8 @@ class EditRecords:
                     raise _RefusedError(WriteOutcome.UNKNOWN_SIDE)
                 undo["retired"] = retire
                 undo["seats"] = seats
-            cursor = await conn.execute(
+            adjustment_id = await insert_row(
+                conn,
                 "INSERT INTO state_adjustments (campaign_id, turn, adjustment_json, made_by,"
                 " made_at, before_json, after_json, undo_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -190,7 +190,6 @@ class EditRecords:
                     dump_json(undo),
                 ),
             )
-            adjustment_id = int(cursor.lastrowid or 0)
             await self._audit(
                 conn,
                 campaign,
@@ -384,8 +383,8 @@ class EditRecords:
             back.append(user)
             for role in seat.get("roles", []):
                 await conn.execute(
-                    "INSERT OR IGNORE INTO member_roles (campaign_id, user_id, role)"
-                    " VALUES (?, ?, ?)",
+                    "INSERT INTO member_roles (campaign_id, user_id, role)"
+                    " VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                     (campaign_id, user, role),
                 )
         return back

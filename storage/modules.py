@@ -9,7 +9,6 @@ rest of the store.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import TypeAdapter
 
 from rules import CampaignState, Roll
-from storage.db import Database
+from storage.dialect import INTEGRITY_ERRORS
 from storage.models import (
     AuditAction,
     Campaign,
@@ -34,7 +33,19 @@ from storage.models import (
     UserId,
     WriteOutcome,
 )
-from storage.sql import Conn, Row, dt, dump_json, fetch_all, fetch_one, insert_row, opt_dt, ts
+from storage.sql import (
+    Conn,
+    Row,
+    Transactions,
+    dt,
+    dump_json,
+    fetch_all,
+    fetch_one,
+    insert_row,
+    may_violate,
+    opt_dt,
+    ts,
+)
 
 _ROLLS = TypeAdapter(tuple[Roll, ...])
 
@@ -175,7 +186,7 @@ class ModuleStore(Protocol):
 class ModuleRecords:
     """:class:`ModuleStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
-    _db: Database
+    _db: Transactions
 
     if TYPE_CHECKING:
         # Provided by SqliteCampaignStore: the shared pieces every write uses.
@@ -282,22 +293,23 @@ class ModuleRecords:
         that number was taken meanwhile (draw again with the next one)."""
         async with self._db.transaction() as conn:
             try:
-                roll_id = await insert_row(
-                    conn,
-                    "INSERT INTO table_rolls (campaign_id, turn, context, k, expression,"
-                    " rolls_json, rolled_by, rolled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        campaign_id,
-                        turn,
-                        _context_key(context),
-                        k,
-                        expression,
-                        _ROLLS.dump_json(tuple(rolls)).decode(),
-                        actor,
-                        ts(now),
-                    ),
-                )
-            except sqlite3.IntegrityError:
+                async with may_violate(conn):
+                    roll_id = await insert_row(
+                        conn,
+                        "INSERT INTO table_rolls (campaign_id, turn, context, k, expression,"
+                        " rolls_json, rolled_by, rolled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            campaign_id,
+                            turn,
+                            _context_key(context),
+                            k,
+                            expression,
+                            _ROLLS.dump_json(tuple(rolls)).decode(),
+                            actor,
+                            ts(now),
+                        ),
+                    )
+            except INTEGRITY_ERRORS:
                 return None
             for message in outbox:
                 await self._enqueue_in(conn, message, now)
@@ -451,12 +463,13 @@ class ModuleRecords:
             if side is None:
                 return WriteOutcome.UNKNOWN_SIDE
             try:
-                await conn.execute(
-                    "INSERT INTO reward_claims (campaign_id, side_id, items_json, total, vp,"
-                    " claimed_by, claimed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (campaign_id, side_id, dump_json(list(items)), total, vp, actor, ts(now)),
-                )
-            except sqlite3.IntegrityError:
+                async with may_violate(conn):
+                    await conn.execute(
+                        "INSERT INTO reward_claims (campaign_id, side_id, items_json, total, vp,"
+                        " claimed_by, claimed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (campaign_id, side_id, dump_json(list(items)), total, vp, actor, ts(now)),
+                    )
+            except INTEGRITY_ERRORS:
                 return WriteOutcome.CONFLICT
             await self._audit(
                 conn,

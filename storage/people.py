@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import JsonValue
 
-from storage.db import Database
 from storage.models import (
     AuditAction,
     Campaign,
@@ -30,7 +29,18 @@ from storage.models import (
     UserId,
     utc,
 )
-from storage.sql import Conn, Row, changed_rows, dt, dump_json, fetch_all, fetch_one, opt_dt, ts
+from storage.sql import (
+    Conn,
+    Row,
+    Transactions,
+    changed_rows,
+    dt,
+    dump_json,
+    fetch_all,
+    fetch_one,
+    opt_dt,
+    ts,
+)
 
 
 class PeopleStore(Protocol):
@@ -193,7 +203,7 @@ async def _require_person(conn: Conn, user_id: UserId) -> Person:
 class PeopleRecords:
     """:class:`PeopleStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
-    _db: Database
+    _db: Transactions
 
     if TYPE_CHECKING:
         # Provided by SqliteCampaignStore: the shared pieces every write uses.
@@ -411,8 +421,11 @@ class PeopleRecords:
         (:meth:`clear_removal`). Any join request of theirs goes in the same transaction."""
         async with self._db.transaction() as conn:
             await conn.execute(
-                "INSERT OR REPLACE INTO removed_members (campaign_id, user_id, display_name,"
-                " removed_by, removed_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO removed_members (campaign_id, user_id, display_name,"
+                " removed_by, removed_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (campaign_id, user_id) DO UPDATE SET"
+                " display_name = excluded.display_name, removed_by = excluded.removed_by,"
+                " removed_at = excluded.removed_at",
                 (campaign_id, user_id, display_name, removed_by, ts(now)),
             )
             await conn.execute(
@@ -492,8 +505,12 @@ class PeopleRecords:
         """Wait for ``user_id`` to type ``field`` in ``chat_id`` (replacing any earlier wait)."""
         async with self._db.transaction() as conn:
             await conn.execute(
-                "INSERT OR REPLACE INTO prompts (chat_id, user_id, campaign_id, field, data_json,"
-                " message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO prompts (chat_id, user_id, campaign_id, field, data_json,"
+                " message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (chat_id, user_id) DO UPDATE SET campaign_id = excluded.campaign_id,"
+                " field = excluded.field, data_json = excluded.data_json,"
+                " message_id = excluded.message_id, created_at = excluded.created_at,"
+                " answered_by = NULL",
                 (chat_id, user_id, campaign_id, field, dump_json(data), message_id, ts(now)),
             )
             row = await fetch_one(
@@ -570,8 +587,8 @@ class PeopleRecords:
                 "INSERT INTO ui_messages (campaign_id, user_id, kind, chat_id, message_id,"
                 " updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (campaign_id, user_id, kind)"
                 " DO UPDATE SET chat_id = excluded.chat_id, message_id = excluded.message_id,"
-                " updated_at = excluded.updated_at WHERE chat_id <> excluded.chat_id"
-                " OR message_id <> excluded.message_id",
+                " updated_at = excluded.updated_at WHERE ui_messages.chat_id <> excluded.chat_id"
+                " OR ui_messages.message_id <> excluded.message_id",
                 (campaign_id, user_id, kind, chat_id, message_id, ts(now)),
             )
             row = await fetch_one(

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
-from storage.db import Database
 from storage.models import (
     AuditAction,
     Campaign,
@@ -35,6 +34,7 @@ from storage.models import (
 from storage.sql import (
     Conn,
     Row,
+    Transactions,
     changed_rows,
     dt,
     dump_json,
@@ -339,7 +339,7 @@ def _status_result(
 class ScheduleRecords:
     """:class:`ScheduleStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
-    _db: Database
+    _db: Transactions
 
     if TYPE_CHECKING:
         # Provided by SqliteCampaignStore: the shared pieces every write uses.

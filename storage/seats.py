@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from storage.db import Database
 from storage.models import (
     AuditAction,
     Campaign,
@@ -26,7 +25,7 @@ from storage.models import (
     UserId,
     Vacancy,
 )
-from storage.sql import Conn, Row, dt, fetch_all, fetch_one, insert_row, opt_dt, ts
+from storage.sql import Conn, Row, Transactions, dt, fetch_all, fetch_one, insert_row, opt_dt, ts
 
 
 def _vacancy(row: Row) -> Vacancy:
@@ -85,7 +84,7 @@ class SeatStore(Protocol):
 class SeatRecords:
     """:class:`SeatStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
-    _db: Database
+    _db: Transactions
 
     if TYPE_CHECKING:
         # Provided by SqliteCampaignStore: the shared pieces every write uses.

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import aiosqlite
 
+from storage.dialect import Dialect
 from storage.models import utc
+
+if TYPE_CHECKING:
+    from storage.postgres import PgConnection
 
 
 def ts(moment: datetime) -> str:
@@ -33,8 +38,28 @@ def dump_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-Row = sqlite3.Row
-Conn = aiosqlite.Connection
+class Row(Protocol):
+    """A result row, by column name or by index: ``sqlite3.Row`` or ``asyncpg.Record``."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+    def keys(self) -> Any: ...
+
+
+Conn: TypeAlias = "aiosqlite.Connection | PgConnection"
+"""A connection inside a transaction: aiosqlite's, or the PostgreSQL one answering alike."""
+
+
+class Transactions(Protocol):
+    """What the storage modules need of a database: :class:`storage.db.Database` (SQLite) or
+    :class:`storage.postgres.PostgresDatabase`."""
+
+    def transaction(self, *, row_locks: bool = False) -> AbstractAsyncContextManager[Conn]: ...
+    def snapshot(self) -> AbstractAsyncContextManager[Conn]: ...
+    def exclusive(self, key: int) -> AbstractAsyncContextManager[None]: ...
+    @property
+    def dialect(self) -> Dialect: ...
+    async def backup(self, target: Path) -> None: ...
+    async def close(self) -> None: ...
 
 
 # A query is one call to aiosqlite's thread (``execute_fetchall``), not three (execute, fetch,
@@ -44,7 +69,7 @@ Conn = aiosqlite.Connection
 
 async def fetch_one(conn: Conn, sql: str, params: Sequence[Any] = ()) -> Row | None:
     """The first row of a query, or ``None`` (for queries of one row or a few)."""
-    rows = await conn.execute_fetchall(sql, params)
+    rows: list[Row] = list(await conn.execute_fetchall(sql, params))
     return next(iter(rows), None)
 
 
@@ -60,9 +85,24 @@ async def changed_rows(conn: Conn, sql: str, params: Sequence[Any] = ()) -> int:
 
 
 async def insert_row(conn: Conn, sql: str, params: Sequence[Any] = ()) -> int:
-    """Run an INSERT; the new row's id."""
+    """Run an INSERT; the new row's id (SQLite's ``lastrowid``, PostgreSQL's ``RETURNING id``)."""
+    if not isinstance(conn, aiosqlite.Connection):
+        return await conn.insert_returning_id(sql, params)
     async with conn.execute(sql, params) as cursor:
         row_id = cursor.lastrowid
     if row_id is None:
         raise RuntimeError(f"insert returned no row id: {sql}")
     return row_id
+
+
+@asynccontextmanager
+async def may_violate(conn: Conn) -> AsyncIterator[None]:
+    """Statements inside may break a constraint (caught as
+    :data:`storage.dialect.INTEGRITY_ERRORS` outside the block) and the transaction goes on.
+    SQLite undoes only the failed statement; PostgreSQL aborts the whole transaction, so there
+    the block is a savepoint."""
+    if isinstance(conn, aiosqlite.Connection):
+        yield
+        return
+    async with conn.savepoint():
+        yield

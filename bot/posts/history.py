@@ -121,6 +121,10 @@ def _ending(record: CampaignRecord, names: Mapping[str, str]) -> str:
             "«{title}» is over after {n} turns, without a winner: no side has armies left.",
             n,
         ).format(title=title, n=n)
+    if n == 0:
+        return _("«{title}» is over: the GM ended it before its first turn was resolved.").format(
+            title=title
+        )
     return _(
         "«{title}» is over after {n} turn: the GM ended it before any side won.",
         "«{title}» is over after {n} turns: the GM ended it before any side won.",

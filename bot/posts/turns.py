@@ -738,7 +738,7 @@ async def render_result_decided(context: PostContext, message: OutboxMessage) ->
         return None
     member = None if gm is None else await context.store.member(campaign.id, gm)
     names = _names(await context.store.sides(campaign.id))
-    words = texts.result_words(report.override, names)
+    words = texts.full_result_words(report.override, names)
     return Post(
         text=_(
             "Battle {id} of turn {turn}, the GM's decision ({gm}): {result}. It is final."

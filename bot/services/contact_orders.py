@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rules import Game, ModuleOrder, Move, SideOrders
 from rules.modules.contact import NAME as CONTACT
-from rules.modules.contact import load, retreat_to
+from rules.modules.contact import ContactSettings, load, retreat_to
 from rules.modules.contact.plan import side_groups
 from rules.modules.contact.state import ContactState
 from rules.state import CampaignState, SideId
@@ -143,8 +143,10 @@ def standing_retreats(
     for order in orders.extra:
         if kind_of(order) == "retreat_to" and order.sector is not None:
             to = order.data.get("to")
-            if isinstance(to, list):
+            if isinstance(to, list) and to:
                 found[order.sector] = tuple(str(sector) for sector in to)
+            elif isinstance(to, list):
+                found.pop(order.sector, None)
     return found
 
 
@@ -155,6 +157,34 @@ def yielded(orders: SideOrders) -> list[str]:
         for order in orders.extra
         if kind_of(order) == "yield" and order.sector is not None
     ]
+
+
+def without_retreat(orders: SideOrders, sector: str) -> SideOrders:
+    """``orders`` without this turn's retreat preference for ``sector``."""
+    return replacing_retreat(orders, retreat_to(sector, ()))
+
+
+def reachable_by_others(game: Game, state: CampaignState, side: SideId) -> set[str]:
+    """The sectors another side's group could reach this turn, as anyone can tell from the
+    turn start's map: within one step of its armies, or within the transport range of its
+    fresh (not exhausted) ones while transports are allowed; its own sectors too. An
+    over-estimate (a group stops in the first hostile sector), so no real threat is left out."""
+    settings = game.settings_of(CONTACT, ContactSettings)
+    contact = module_state(state)
+    reach_far = settings.transport_range if settings.transports_per_turn > 0 else 1
+    found: set[str] = set()
+    for other, holdings in state.armies.items():
+        if other == side:
+            continue
+        for source, count in holdings.items():
+            fresh = count - contact.exhausted_in(other, source)
+            reach = max(1, reach_far) if fresh > 0 else 1
+            found.update(
+                sector
+                for sector in game.map.sector_ids()
+                if game.map.distance(source, sector) <= reach
+            )
+    return found
 
 
 def retreat_order(sector: str, to: tuple[str, ...]) -> ModuleOrder:

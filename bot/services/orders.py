@@ -85,6 +85,7 @@ class Refusal(StrEnum):
     NO_REPORT = "no_report"  # nothing reported yet to confirm or dispute
     REPORT_CHANGED = "report_changed"  # the result was reported again meanwhile
     BAD_WINNER = "bad_winner"  # a victory without a winner from the battle, or a draw with one
+    BAD_WARLORD = "bad_warlord"  # a rule module refuses the result's marks (a slain warlord)
     LIST_NOT_PUBLIC = "list_not_public"  # the battle list is held until its posting time
     CHANGED_MEANWHILE = "changed_meanwhile"  # confirming a set another strategist just changed
     BUSY = "busy"  # others kept saving the same set; this change could not be applied
@@ -201,8 +202,13 @@ class Desk:
         return dict(self.state.armies.get(self.side, {}))
 
     def listing(self) -> LegalOrders:
-        """Every order that may be added to the current set."""
-        return legal_orders(self.game, self.state, self.side, self.orders)
+        """Every order that may be added to the current set (worked out once a desk: a screen
+        asks for it once a sector)."""
+        kept = self.__dict__.get("_listing")
+        if not isinstance(kept, LegalOrders):
+            kept = legal_orders(self.game, self.state, self.side, self.orders)
+            object.__setattr__(self, "_listing", kept)
+        return kept
 
     def change_options(self, sector: SectorId) -> SectorOptions | None:
         """What ``sector`` may be given instead of its order (a move replaces it)."""
@@ -1054,7 +1060,7 @@ async def report_result(
         battle=battle.id, outcome=outcome, winner=winner, modules=dict(modules or {})
     )
     if _module_data_problem(campaign, battle, result):
-        return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle)
+        return ResultWrite(refusal=Refusal.BAD_WARLORD, battle=battle)
     report, reporter, disputer = await _current_report(store, campaign, battle)
     side = _fighting_side(seat, battle)
     if report is not None and report.override is not None:
@@ -1141,6 +1147,8 @@ async def answer_result(
         or (counter.winner is not None and counter.winner not in battle.participants())
     ):
         return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle, report=report)
+    if _module_data_problem(campaign, battle, counter):
+        return ResultWrite(refusal=Refusal.BAD_WARLORD, battle=battle, report=report)
     if counter == report.reported:
         return await _confirm(store, seat, campaign, battle, counter, now)
     return await _dispute(store, seat, campaign, battle, report.reported, counter, now)
@@ -1234,6 +1242,8 @@ async def decide_result(
         result.winner is not None and result.winner not in battle.participants()
     ):
         return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle)
+    if _module_data_problem(campaign, battle, result):
+        return ResultWrite(refusal=Refusal.BAD_WARLORD, battle=battle)
     report, _reporter, _disputer = await _current_report(store, campaign, battle)
     if report is not None and report.override == result:
         return ResultWrite(battle=battle, report=report, event="decided")

@@ -16,6 +16,10 @@ remembered and marked before anything else is claimed, so it is not sent again w
 process lives. The loop waits with backoff (one error line when the fault starts, one info line
 when it ends) and goes on when the file takes writes again.
 
+With ``shared_limits`` (several processes on one PostgreSQL database) the windows are kept in
+the database and every process's requests count in them (``Store.reserve_send``, on Unix
+time, so the processes' clocks must agree: NTP); otherwise in this process.
+
 Telegram's limits are kept with sliding windows (``bot.services.rate_limits``): at most 30
 requests in any second per bot, 20 in any minute per group, 1 in any second per private chat;
 a token bucket would let twice the rate through in the second it starts full. A map post's
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -55,14 +60,23 @@ from bot.logs import log_context
 from bot.message_limits import CAPTION_LIMIT, TEXT_LIMIT, shorten, split_text
 from bot.posts import OnSent, Post, PostContext, render
 from bot.rendering import MapDrawer
-from bot.services.rate_limits import Precedence, SlidingWindow, acquire
-from storage import OutboxMessage, Store
+from bot.services.rate_limits import (
+    Precedence,
+    Reserve,
+    SlidingWindow,
+    acquire,
+    acquire_shared,
+)
+from storage import OutboxMessage, SendWindow, Store
 from storage.db import StorageUnavailableError
 
 log = logging.getLogger(__name__)
 
 CHAT_WINDOWS_KEPT = 10_000
 """Chats whose send times are kept before the idle ones are dropped."""
+
+FORGET_EVERY = 3600.0
+"""Seconds between two clean-ups of the updates taken and the idle send windows."""
 
 _GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
 
@@ -124,6 +138,8 @@ class OutboxSender:
         continuation_attempts: int = 5,
         pause: Callable[[float], Awaitable[None]] = asyncio.sleep,
         maps: MapDrawer | None = None,
+        shared_limits: bool = False,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.bot = bot
         self.store = store
@@ -138,6 +154,9 @@ class OutboxSender:
         self.poll_seconds = poll_seconds
         self.continuation_attempts = continuation_attempts
         self._wait_in_place = pause
+        self.shared_limits = shared_limits
+        self._wall = wall
+        self._forgotten_at: float | None = None
         self.maps = maps or MapDrawer()
         self._bot_window = SlidingWindow(self.limits.per_second, 1 + self.limits.margin)
         self._precedence = Precedence()
@@ -160,6 +179,8 @@ class OutboxSender:
         while not stop.is_set():
             wait = self.poll_seconds
             try:
+                if self.shared_limits:
+                    await self.forget_shared_work()
                 await self.send_due()
             except StorageUnavailableError as error:
                 storage_failures += 1
@@ -393,8 +414,35 @@ class OutboxSender:
             except TelegramAPIError as error:
                 log.warning("post %s sent but not pinned: %s", message.id, error)
 
-    def _limited(self, chat_id: int, first: bool = False) -> _Limited:
+    def _limited(self, chat_id: int, first: bool = False) -> _Limited | _SharedLimited:
+        if self.shared_limits:
+            return _SharedLimited(
+                self.store.reserve_send,
+                self._send_windows(chat_id),
+                self._wall,
+                self._precedence,
+                first,
+            )
         return _Limited(self._bot_window, self._chat_window(chat_id), self._precedence, first)
+
+    def _send_windows(self, chat_id: int) -> tuple[SendWindow, SendWindow]:
+        """The bot's window and the chat's, as every process on the database keeps them."""
+        limits = self.limits
+        chat = (
+            SendWindow(f"chat:{chat_id}", limits.group_per_minute, 60 + limits.margin)
+            if chat_id < 0
+            else SendWindow(f"chat:{chat_id}", limits.private_per_second, 1 + limits.margin)
+        )
+        return SendWindow("bot", limits.per_second, 1 + limits.margin), chat
+
+    async def forget_shared_work(self) -> None:
+        """At most once an hour: drop the updates taken and the send windows unused for a day
+        (a sender of processes that share the database)."""
+        now = self._wall()
+        if self._forgotten_at is not None and now - self._forgotten_at < FORGET_EVERY:
+            return
+        self._forgotten_at = now
+        await self.store.forget_shared_work(self.clock.now() - timedelta(days=1))
 
     async def _send(self, message: OutboxMessage, post: Post) -> int:
         """Send (or edit) ``post``; the id of the message that now shows it."""
@@ -510,6 +558,26 @@ class OutboxSender:
                 return False
             raise
         return True
+
+
+@dataclass(frozen=True)
+class _SharedLimited:
+    """Waits until a request fits the bot's and the chat's windows that every process on the
+    database shares, then makes it."""
+
+    reserve: Reserve
+    windows: tuple[SendWindow, SendWindow]
+    wall: Callable[[], float]
+    precedence: Precedence
+    first: bool = False
+
+    async def __aenter__(self) -> None:
+        await acquire_shared(
+            self.reserve, self.windows, self.wall, precedence=self.precedence, first=self.first
+        )
+
+    async def __aexit__(self, *_: object) -> None:
+        return None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+
+from storage import SendWindow
 
 MIN_WAIT = 0.001
 """The shortest wait, in seconds (the loop's clock may not move by less)."""
@@ -106,6 +109,47 @@ async def acquire(
                     precedence.leave()
                 counted = only_shared
             # At least a millisecond: a wait of float dust would not move the clock and spin.
+            await asyncio.sleep(max(wait, MIN_WAIT))
+    finally:
+        if counted and precedence is not None:
+            precedence.leave()
+
+
+Reserve = Callable[[Sequence[SendWindow], float], Awaitable[float]]
+"""``Store.reserve_send``: a place in every window at a time, or how long to wait."""
+
+
+async def acquire_shared(
+    reserve: Reserve,
+    windows: Sequence[SendWindow],
+    wall: Callable[[], float],
+    *,
+    precedence: Precedence | None = None,
+    first: bool = False,
+) -> None:
+    """As :func:`acquire`, with windows every process on the database shares (kept in it,
+    ``reserve``), on a clock they share (``wall``: Unix time); ``windows[0]`` is the bot's.
+    ``precedence`` orders this process's requests only: a ``first`` request that waits for the
+    bot's window keeps this process's others out of it; another process's requests take their
+    turn as they come."""
+    counted = False
+    try:
+        while True:
+            if precedence is not None and not first and precedence.waiting:
+                await precedence.none_waiting()
+                continue
+            wait = await reserve(windows, wall())
+            if wait <= 0:
+                return
+            if precedence is not None and first:
+                # Only a wait the shared window can explain (at most its period) holds the
+                # others: a map waiting a minute for its group's window does not.
+                only_shared = wait <= windows[0].period
+                if only_shared and not counted:
+                    precedence.enter()
+                elif counted and not only_shared:
+                    precedence.leave()
+                counted = only_shared
             await asyncio.sleep(max(wait, MIN_WAIT))
     finally:
         if counted and precedence is not None:

@@ -12,6 +12,10 @@ deadline), plus a sweep every minute that finds anything overdue. Every job carr
 campaign id and calls :meth:`CampaignScheduler.run_campaign`; tests call :meth:`run_due` after
 moving a :class:`~bot.clock.ManualClock` and never sleep.
 
+Several processes on one PostgreSQL database (webhook mode) each run this scheduler: a
+campaign's run is one process's at a time (``Store.scheduled_run``), so each step is computed
+and stored once, whichever process's job fires first.
+
 Lateness: a deadline run more than ``grace`` after it passed ran late. At start (catch-up) the
 group is told; while the bot runs (a stuck job) the GMs get an overdue alarm and the log a
 warning. Either way it runs, once, and the next phase's deadline is counted from the missed
@@ -292,7 +296,10 @@ class CampaignScheduler:
         self, campaign_id: int, now: datetime, catching_up: bool
     ) -> list[AdvanceResult]:
         lock = self._locks.setdefault(campaign_id, asyncio.Lock())
-        async with lock:
+        # This process's tasks take turns on the asyncio lock, the processes sharing a
+        # PostgreSQL database on the store's (one run of a campaign at a time in all of them:
+        # the next one finds its step done). The compare-and-set on the phase holds either way.
+        async with lock, self.store.scheduled_run(campaign_id):
             ran: list[AdvanceResult] = []
             queued = False
             for _ in range(MAX_STEPS_PER_RUN):

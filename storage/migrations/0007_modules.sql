@@ -28,7 +28,8 @@ ALTER TABLE resolutions ADD COLUMN late_json TEXT NOT NULL DEFAULT '{}';
 
 -- Order sets gain kind 'late': module orders given between the battle list and the resolution,
 -- one current set per (turn, side, kind). SQLite cannot change a CHECK, so the table is rebuilt
--- with its rows and ids (order_edits keep pointing at them).
+-- with its rows and ids (order_edits keep pointing at them). PostgreSQL changes the CHECK.
+-- sqlite only:
 CREATE TABLE order_sets_new (
     id          INTEGER PRIMARY KEY,
     campaign_id INTEGER NOT NULL,
@@ -52,6 +53,12 @@ INSERT INTO order_sets_new (id, campaign_id, turn, side_id, kind, body_json, rea
     FROM order_sets;
 DROP TABLE order_sets;
 ALTER TABLE order_sets_new RENAME TO order_sets;
+-- postgresql only:
+ALTER TABLE order_sets DROP CONSTRAINT order_sets_kind_check;
+ALTER TABLE order_sets ADD CONSTRAINT order_sets_kind_check
+    CHECK (kind IN ('orders', 'placement', 'late'));
+DROP INDEX order_sets_current;
+-- both:
 CREATE UNIQUE INDEX order_sets_current
     ON order_sets (campaign_id, turn, side_id, kind) WHERE retired_at IS NULL;
 

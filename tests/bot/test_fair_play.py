@@ -24,7 +24,7 @@ PLACEMENTS = {
 }
 
 
-async def _battles(table: Table) -> None:
+async def battles_listed(table: Table) -> None:
     """Every side deploys; Red attacks Blue in sector 1 (battle 1); the list is out."""
     campaign = table.campaign
     for side, placement in PLACEMENTS.items():
@@ -67,7 +67,7 @@ async def test_a_report_the_loser_leaves_unanswered_stands(
     telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
 ) -> None:
     table = await open_table(telegram, store, clock)
-    await _battles(table)
+    await battles_listed(table)
     await _report_crushing_red(table)
     sent = await telegram.deliver()
     to_glebs = _to(sent, 302)  # Blue's tactician, in Russian
@@ -131,7 +131,7 @@ async def test_the_board_shows_a_report_waiting_and_a_dispute(
     telegram: FakeTelegram, store: Store, clock: ManualClock
 ) -> None:
     table = await open_table(telegram, store, clock)
-    await _battles(table)
+    await battles_listed(table)
     await _report_crushing_red(table)
     boards = [s for s in await telegram.deliver() if s.chat_id == GROUP]
     assert "Battle 1: reported by side «Red Legion», not disputed: it stands." in boards[-1].text
@@ -144,7 +144,7 @@ async def test_a_dispute_reaches_the_gms_at_once_and_their_decision_is_told(
     telegram: FakeTelegram, store: Store, clock: ManualClock
 ) -> None:
     table = await open_table(telegram, store, clock)
-    await _battles(table)
+    await battles_listed(table)
     await _report_crushing_red(table)
     await telegram.deliver()
     listing = screen(await table.say(302, "/battles"))
@@ -208,7 +208,7 @@ async def test_a_side_may_accept_the_other_account_and_end_the_dispute(
     telegram: FakeTelegram, store: Store, clock: ManualClock
 ) -> None:
     table = await open_table(telegram, store, clock)
-    await _battles(table)
+    await battles_listed(table)
     await _report_crushing_red(table)
     await _dispute_solid_blue(table)
     red_view = screen(await table.say(202, "/battles"))
@@ -225,7 +225,7 @@ async def test_an_open_dispute_holds_the_resolution_until_the_gm_decides_or_forc
     telegram: FakeTelegram, store: Store, clock: ManualClock
 ) -> None:
     table = await open_table(telegram, store, clock)
-    await _battles(table)
+    await battles_listed(table)
     await _report_crushing_red(table)
     await _dispute_solid_blue(table)
     campaign = await table.now_campaign()
@@ -265,7 +265,7 @@ async def test_names_with_bidi_and_invisible_characters_break_no_post(
     await store.put_member(
         table.campaign.id, 202, "Ca\u2067rl", frozenset({Role.TACTICIAN}), "red", GM, clock.now()
     )
-    await _battles(table)
+    await battles_listed(table)
     await _report_crushing_red(table)
     await _dispute_solid_blue(table)
     sent = await telegram.deliver()

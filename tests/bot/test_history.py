@@ -15,8 +15,9 @@ from bot.app import build_dispatcher
 from bot.clock import ManualClock
 from bot.handlers.history import HistoryList, HistoryPress
 from bot.posts import PostContext, render
+from bot.posts.history import summary_text
 from bot.services.campaigns import end_campaign
-from bot.services.records import Tally, campaign_record, sectors_held
+from bot.services.records import CampaignRecord, Tally, campaign_record, sectors_held
 from rules import BattleResult, CampaignState
 from storage import Campaign, CampaignSettings, CampaignStatus, NewCampaign, Store
 from tests.bot.telegram import FakeTelegram, Sent
@@ -383,3 +384,19 @@ async def test_history_pages_through_every_campaign_of_the_group_newest_first(
 def _data(sent: Sent, label: str) -> str:
     [found] = [data for text, data in sent.buttons() if label in text]
     return found
+
+
+async def test_a_campaign_ended_before_its_first_resolution_says_so(
+    store: Store, i18n: I18n
+) -> None:
+    campaign = await new_campaign(store)
+    record = CampaignRecord(
+        campaign=campaign, turns=0, battles=0, sides={}, players=(), held={}, winner=None
+    )
+    sides = await store.sides(campaign.id)
+    with i18n.context(), i18n.use_locale("ru"):
+        first = summary_text(record, sides).splitlines()[0]
+    assert first == (
+        f"Кампания «{campaign.title}» окончена: мастер завершил её до подведения итогов"
+        " первого хода."
+    )

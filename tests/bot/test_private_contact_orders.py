@@ -8,8 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.clock import ManualClock
-from bot.services import campaigns
+from bot.services import campaigns, contact_orders
 from bot.services.clockwork import advance
+from bot.services.state_edits import EditOutcome, edit_state
+from bot.services.turns import game_for
+from rules import Game
+from rules.edits import StateEdit
+from rules.modules import BUILTIN_MODULES
 from rules.modules.contact import NAME as CONTACT
 from storage import Phase, Store
 from tests.bot.private_campaign import GM, alert, open_table, screen
@@ -62,7 +67,8 @@ async def test_contact_orders_by_buttons_and_by_text(
     groups = screen(await table.tap(201, groups, "Yield 2 West"))
     assert "You yield: 2 West." in groups.text
     choices = screen(await table.tap(201, groups, "Retreat from 4 North Pole"))
-    groups = screen(await table.tap(201, choices, "2 West"))
+    then = screen(await table.tap(201, choices, "2 West"))
+    groups = screen(await table.tap(201, then, "Back"))
     assert "• retreat from 4 North Pole to 2 West" in groups.text
 
     review = screen(await table.say(201, "/orders"))
@@ -100,4 +106,151 @@ async def test_contact_orders_by_buttons_and_by_text(
     assert [(m.source, m.to, m.count) for m in stored.orders.moves] == [("4", "1", 2)]
     assert [o.data["order"] for o in stored.orders.extra] == ["retreat_to"]
     again = await table.forged(201, first)
-    assert alert(again) == "That button is not valid any more."
+    assert alert(again).startswith("The orders changed since this screen was drawn")
+
+
+async def test_a_yield_taken_back_from_a_stale_screen_changes_nothing(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock, CONTACT_RULES)
+    now = clock.now()
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    home = screen(await table.say(201, "/orders"))
+    groups = screen(await table.tap(201, home, "Groups, yields, retreats"))
+    groups = screen(await table.tap(201, groups, "Yield 2 West"))
+    assert "You yield: 2 West." in groups.text
+    # Борис, Red's other strategist, changes the set meanwhile; Anna's screen is now stale.
+    typed = "\n".join(s.text for s in await table.say(203, "move 2 from 4 to 1"))
+    assert "✓" in typed
+    stale = await table.tap(201, groups, "✖ 🏳 2 West")
+    assert alert(stale).startswith("The orders changed since this screen was drawn")
+    redrawn = screen(stale)
+    assert "You yield: 2 West." in redrawn.text
+    assert "1. move 2 armies from 4 North Pole to 1 Equator" in redrawn.text
+    stored = await store.orders(table.campaign.id, 1, "red")
+    assert stored is not None
+    assert [o.data["order"] for o in stored.orders.extra] == ["yield"]
+    taken = await table.tap(201, redrawn, "✖ 🏳 2 West")
+    assert alert(taken) == "Changed."
+    stored = await store.orders(table.campaign.id, 1, "red")
+    assert stored is not None
+    assert stored.orders.extra == ()
+
+
+async def test_a_retreat_preference_of_several_sectors_by_buttons(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock, CONTACT_RULES)
+    now = clock.now()
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    home = screen(await table.say(201, "/orders"))
+    groups = screen(await table.tap(201, home, "Groups, yields, retreats"))
+    first = screen(await table.tap(201, groups, "Retreat from 4 North Pole"))
+    assert "go first to" in first.text
+    then = screen(await table.tap(201, first, "2 West"))
+    assert "Armies retreating out of 4 North Pole go to 2 West." in then.text
+    labels = [text for text, _data in then.buttons()]
+    assert "then 1 Equator" in labels
+    assert "then 2 West" not in labels
+    assert "✖ 2 West" in labels
+    then = screen(await table.tap(201, then, "then 1 Equator"))
+    assert "go to 2 West, then 1 Equator." in then.text
+    stale = next(data for text, data in then.buttons() if text.startswith("then "))
+    then = screen(await table.tap(201, then, "then 3 East"))
+    assert "go to 2 West, then 1 Equator, then 3 East." in then.text
+    assert not [text for text, _data in then.buttons() if text.startswith("then ")]
+    stored = await store.orders(table.campaign.id, 1, "red")
+    assert stored is not None
+    assert [o.data for o in stored.orders.extra] == [
+        {"order": "retreat_to", "sector": "4", "to": ["2", "1", "3"]}
+    ]
+    assert alert(await table.forged(201, stale)) == "That button is not valid any more."
+
+    then = screen(await table.tap(201, then, "✖ 3 East"))
+    assert "go to 2 West, then 1 Equator." in then.text
+    then = screen(await table.tap(201, then, "✖ 1 Equator"))
+    then = screen(await table.tap(201, then, "✖ 2 West"))
+    assert "go first to" in then.text
+    groups = screen(await table.tap(201, then, "Back"))
+    assert "Retreats go first" not in groups.text
+    stored = await store.orders(table.campaign.id, 1, "red")
+    assert stored is not None
+    assert [o.data for o in stored.orders.extra] == [
+        {"order": "retreat_to", "sector": "4", "to": []}
+    ]
+    review = screen(await table.say(201, "/orders"))
+    assert "retreat from 4 North Pole: no preference" in review.text
+
+
+async def test_long_transport_path_lists_are_paged(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock, CONTACT_RULES)
+    now = clock.now()
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    home = screen(await table.say(201, "/orders"))
+    sector = screen(await table.tap(201, home, "4 North Pole"))
+    first = screen(await table.tap(201, sector, "Transport a group"))
+    paths = [text for text, data in first.buttons() if ":tq:" in data]
+    assert len(paths) == 8
+    assert "Page 1 of 2." in first.text
+    assert "◀ Earlier" not in str(first.buttons())
+    second = screen(await table.tap(201, first, "More ▶"))
+    assert "Page 2 of 2." in second.text
+    later = [text for text, data in second.buttons() if ":tq:" in data]
+    assert later
+    assert not set(later) & set(paths)
+    counts = screen(await table.tap(201, second, later[-1]))
+    back = screen(await table.tap(201, counts, "Back"))
+    assert "Page 2 of 2." in back.text
+    assert screen(await table.tap(201, back, "◀ Earlier")).text == first.text
+
+
+async def test_yields_are_offered_only_where_another_side_can_arrive(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    rules = {
+        "start_sectors": 1,
+        "start_armies": 6,
+        "modules": [CONTACT],
+        "module_settings": {CONTACT: {"transports_per_turn": 0}},
+    }
+    table = await open_table(telegram, store, clock, rules)
+    now = clock.now()
+    placements = {"red": {"4": 6}, "blue": {"3": 6}, "green": {"5": 6}}
+    for side, placement in placements.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    home = screen(await table.say(201, "/orders"))
+    groups = screen(await table.tap(201, home, "Groups, yields, retreats"))
+    assert "Yield 4 North Pole" in str(groups.buttons())  # Blue's 3 is next to it
+    # Blue leaves; on planet-5, Green's 5 is two steps from Red's 4, and there are no transports.
+    retired = StateEdit(retire="blue", reason="Blue left")
+    campaign = await table.now_campaign()
+    assert (await edit_state(store, campaign, retired, GM, now)).outcome is EditOutcome.APPLIED
+    home = screen(await table.say(201, "/orders"))
+    groups = screen(await table.tap(201, home, "Groups, yields, retreats"))
+    assert "Yield" not in str(groups.buttons())
+    home = screen(await table.say(401, "/orders"))
+    groups = screen(await table.tap(401, home, "Groups, yields, retreats"))
+    assert "Yield" not in str(groups.buttons())
+
+    game = game_for(campaign)
+    state = await store.turn_start(table.campaign.id, 1)
+    assert state is not None
+    state = game.upgraded(state)
+    assert contact_orders.reachable_by_others(game, state, "red") == {"5", "1", "2", "3"}
+    transports = Game.create(
+        game.map, game.ruleset.model_copy(update={"module_settings": {}}), BUILTIN_MODULES
+    )
+    assert "4" in contact_orders.reachable_by_others(transports, state, "red")
+    tired = state.model_copy(
+        update={"modules": {CONTACT: {"v": 1, "exhausted": {"green": {"5": 6}}}}}
+    )
+    assert "4" not in contact_orders.reachable_by_others(transports, tired, "red")

@@ -1,7 +1,9 @@
-"""The service start: it waits for Telegram instead of exiting when the network is down."""
+"""The service start: it waits for Telegram instead of exiting when the network is down; one
+process per database, SQLite or PostgreSQL (``DATABASE_URL``)."""
 
 import subprocess
 import sys
+from contextlib import AsyncExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -11,9 +13,24 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import GetMe, TelegramMethod
 
-from bot.runner import AnotherProcessError, only_process, wait_for_telegram
-from storage import NewCampaign, NewOutboxMessage, SqliteCampaignStore
+from bot.config import Settings
+from bot.runner import (
+    AnotherProcessError,
+    _open_store,
+    only_process,
+    shares_the_database,
+    wait_for_telegram,
+)
+from storage import (
+    NewCampaign,
+    NewOutboxMessage,
+    OutboxState,
+    PostgresCampaignStore,
+    SqliteCampaignStore,
+)
+from storage.postgres import database_problem as postgresql_problem
 from tests.bot.telegram import BOT_USER, FakeSession
+from tests.postgres_server import PostgresServer, new_schema_url
 
 
 class FlakySession(FakeSession):
@@ -89,3 +106,65 @@ async def test_a_start_takes_over_the_posts_a_dead_process_was_sending(tmp_path:
         assert [(m.dedup_key, m.attempts) for m in again] == [("one", 2)]
     finally:
         await store.close()
+
+
+async def test_database_url_selects_postgresql_for_one_process_at_a_time(
+    postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    url = await new_schema_url(postgres_server)
+    unused = tmp_path / "unused.sqlite3"
+    settings = Settings(database_url=url, database_path=unused, _env_file=None)
+    assert settings.postgresql_url() == url
+    async with AsyncExitStack() as stack:
+        store = await _open_store(stack, settings)
+        assert isinstance(store, PostgresCampaignStore)
+        assert await postgresql_problem(url) is None
+        with pytest.raises(AnotherProcessError, match="another Strategium process"):
+            async with AsyncExitStack() as second:
+                await _open_store(second, settings)
+    async with AsyncExitStack() as stack:
+        assert isinstance(await _open_store(stack, settings), PostgresCampaignStore)
+    assert not unused.exists()
+    closed_port = url.replace(f":{postgres_server.port}/", ":1/")
+    assert "does not answer" in (await postgresql_problem(closed_port) or "")
+
+
+def test_a_sqlite_url_names_the_file(tmp_path: Path) -> None:
+    settings = Settings(database_url=f"sqlite://{tmp_path}/club.sqlite3", _env_file=None)
+    assert settings.postgresql_url() is None
+    assert settings.sqlite_file() == tmp_path / "club.sqlite3"
+    assert Settings(database_path=tmp_path / "x", _env_file=None).sqlite_file() == tmp_path / "x"
+
+
+async def test_webhook_processes_share_one_postgresql_and_keep_each_others_leases(
+    postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    """In webhook mode on PostgreSQL a second and a third process start beside the first, and
+    none of them takes back the posts another is sending; polling stays one process."""
+    url = await new_schema_url(postgres_server)
+    webhook = Settings(database_url=url, webhook_url="https://bot.example.org", _env_file=None)
+    polling = Settings(database_url=url, _env_file=None)
+    assert shares_the_database(webhook)
+    assert not shares_the_database(polling)
+    assert not shares_the_database(
+        Settings(database_path=tmp_path / "club.sqlite3", webhook_url="https://x", _env_file=None)
+    )
+    async with AsyncExitStack() as stack:
+        first = await _open_store(stack, webhook)
+        await first.enqueue(
+            NewOutboxMessage(campaign_id=None, chat_id=-1, kind="text", payload={}, dedup_key="k"),
+            NOW,
+        )
+        (claimed,) = await first.claim_due(NOW, 1, lease_seconds=300)
+        for _ in range(2):
+            other = await _open_store(stack, webhook)
+            assert await other.claim_due(NOW, 1, lease_seconds=300) == []
+        assert (await first.outbox_message(claimed.id)).state is OutboxState.SENDING  # type: ignore[union-attr]
+        with pytest.raises(AnotherProcessError, match="another Strategium process"):
+            async with AsyncExitStack() as alone:
+                await _open_store(alone, polling)
+    async with AsyncExitStack() as stack:
+        await _open_store(stack, polling)
+        with pytest.raises(AnotherProcessError, match=r"serves this database alone \(polling\)"):
+            async with AsyncExitStack() as replica:
+                await _open_store(replica, webhook)

@@ -257,7 +257,15 @@ class BotService:
         return self.log_dir / "maps.jsonl"
 
     def _environment(self, webhook_secret: str | None) -> dict[str, str]:
-        inherited = ("BOT_", "WEBHOOK_", "TEST_CLOCK_", "TEST_MAP_", "DATABASE_", "LOG_LEVEL")
+        inherited = (
+            "BOT_",
+            "WEBHOOK_",
+            "MINIAPP_",
+            "TEST_CLOCK_",
+            "TEST_MAP_",
+            "DATABASE_",
+            "LOG_LEVEL",
+        )
         env = {key: value for key, value in os.environ.items() if not key.startswith(inherited)}
         env.update(
             BOT_TOKEN=self.telegram.token,
@@ -278,6 +286,7 @@ class BotService:
                 WEBHOOK_HOST="127.0.0.1",
                 WEBHOOK_PORT=str(self.webhook_port),
                 WEBHOOK_SECRET=webhook_secret,
+                MINIAPP_URL=f"http://127.0.0.1:{self.webhook_port}/miniapp/",
             )
         return env
 

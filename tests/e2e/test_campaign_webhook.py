@@ -57,6 +57,14 @@ async def test_a_campaign_is_set_up_over_the_webhook_and_a_wrong_secret_is_refus
         assert len(answered) == 1
         assert "/orders" in answered[0]["text"]
 
+        # The Mini App is served on the webhook's port, under /miniapp/ (MINIAPP_URL).
+        miniapp = f"http://127.0.0.1:{bot_service.webhook_port}/miniapp/"
+        async with session.get(miniapp) as page:
+            assert page.status == 200
+            assert "telegram-web-app.js" in await page.text()
+        async with session.get(miniapp + "api/campaigns") as unsigned:
+            assert unsigned.status == 401
+
     counts = await telegram.request_counts()
     assert counts.get("getUpdates", 0) == 0  # every update came by the webhook
     assert counts.get("setWebhook", 0) == 1

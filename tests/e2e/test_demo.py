@@ -42,6 +42,10 @@ def test_the_demo_plays_a_campaign_to_its_end(tmp_path: Path) -> None:
     private = sorted(path.name for path in out.glob("private-*.png"))
     assert {"private-Boris-01.png", "private-Вера-01.png"} <= set(private)
     assert all((out / name).read_bytes().startswith(PNG_SIGNATURE) for name in private)
+    assert "The Mini App of this demo: http://127.0.0.1:" in completed.stdout
+    shots = sorted(path.name for path in out.glob("miniapp-*.png"))
+    assert shots == ["miniapp-battles.png", "miniapp-orders.png"]
+    assert all((out / name).read_bytes().startswith(PNG_SIGNATURE) for name in shots)
     assert {path.name for path in (out / "chats").iterdir()} >= {
         "Wargamers.txt",
         "Boris.txt",

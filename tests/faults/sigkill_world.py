@@ -167,17 +167,19 @@ def instrument_commits(switch: KillSwitch) -> None:
     original = Database.transaction
 
     @asynccontextmanager
-    async def transaction(self: Database) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(
+        self: Database, *, row_locks: bool = False
+    ) -> AsyncIterator[aiosqlite.Connection]:
         parts = _PARTS.get()
         if parts is not None and self._held_here():
             parts.append(_store_caller())
-            async with original(self) as conn:
+            async with original(self, row_locks=row_locks) as conn:
                 yield conn
             return
         names: list[str] = []
         token = _PARTS.set(names)
         try:
-            async with original(self) as conn:
+            async with original(self, row_locks=row_locks) as conn:
                 yield conn
                 name = _unit_name(names)
                 switch.point("commit", lambda: {"transaction": name})

@@ -403,6 +403,10 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("retire", ""),
                 ("retire1", red),
                 ("add", ""),
+                ("def", ""),
+                ("def1", "2"),
+                ("def2", "2.2.0"),
+                ("def3", "2.2.0.0"),
                 ("undo", ""),
                 ("undo!", ""),
             )
@@ -456,6 +460,9 @@ async def _forged(table: HostileTable) -> list[str]:
             ("tg", 1),
             ("cr", -1),
             ("cg", -1),
+            ("cn", 0),
+            ("cw", 0),
+            ("tp", 1),
         )
     ]
     forged += [
@@ -508,7 +515,13 @@ async def _forged(table: HostileTable) -> list[str]:
         VerdictButton(
             campaign=c, turn=turn, battle=1, action=action, outcome=outcome, winner=0
         ).pack()
-        for action, outcome in (("show", ""), ("more", ""), ("set", "c"), ("set", "d"))
+        for action, outcome in (
+            ("show", ""),
+            ("more", ""),
+            ("set", "c"),
+            ("set", "d"),
+            ("wl", "c.1"),
+        )
     ]
     forged += [JoinVerdict(c=c, u=user, a=a).pack() for user in (NINA, FRED) for a in ("y", "n")]
     forged += [

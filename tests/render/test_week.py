@@ -22,11 +22,11 @@ from rules.render import (
     SectorMark,
     SideView,
     WeekView,
-    _styles,
     named_colour,
     render_image,
     render_main,
     render_map,
+    side_styles,
     week_of,
 )
 from tests.render.views import custom_map_view, grid_view, siege_view, worked_example
@@ -120,10 +120,10 @@ def test_a_side_named_after_a_colour_is_drawn_in_it() -> None:
         SideView(id="b", name="Синие", colour="#e69f00"),
         SideView(id="c", name="Orks", colour=2),
     )
-    styles = _styles(sides)
+    styles = side_styles(sides)
     assert (styles["a"].colour, styles["b"].colour) == (RED, BLUE)
     assert styles["c"].colour == (0x00, 0x9E, 0x73)
-    both = _styles(
+    both = side_styles(
         (SideView(id="a", name="Red", colour=0), SideView(id="b", name="Reds", colour=4))
     )
     assert (both["a"].colour, both["b"].colour) == ((0xE6, 0x9F, 0x00), (0x00, 0x72, 0xB2))

@@ -20,6 +20,7 @@ from rules import (
     enter_order,
     legal_orders,
     plan_battles,
+    resolve_turn,
     validate_order,
 )
 from rules.game import RulesModule, Step
@@ -30,6 +31,7 @@ from rules.modules.contact import (
     ContactRule,
     describe_rule,
     load,
+    retreat_to,
     transport,
     turn_order,
 )
@@ -201,3 +203,19 @@ def test_the_gm_sets_defences_over_the_maps() -> None:
 def test_gm_defences_must_name_sectors_of_the_map() -> None:
     with pytest.raises(MapError):
         contact_game(defences=[{"sector": "nowhere", "level": 1}])
+
+
+def test_a_retreat_preference_with_no_sectors_forgets_the_standing_one() -> None:
+    game = contact_game()
+    standing = {"v": 1, "retreat_to": {"party": {"pb": ["ph", "hb"], "ph": ["bb"]}}}
+    state = CampaignState(
+        turn=1, armies={"party": {"pb": 5, "ph": 2}}, modules={"contact": standing}
+    )
+    forget = retreat_to("pb", ())
+    assert validate_order(game, state, "party", forget) is None
+    orders = {"party": SideOrders(extra=(forget,))}
+    after = resolve_turn(game, state, orders, (), SEEDS).state
+    assert load(after.modules["contact"]).retreat_to == {"party": {"ph": ("bb",)}}
+    forget_all = SideOrders(extra=(forget, retreat_to("ph", [])))
+    after = resolve_turn(game, state, {"party": forget_all}, (), SEEDS).state
+    assert load(after.modules["contact"]).retreat_to == {}

@@ -1,13 +1,12 @@
 """``Store.atomic``: several store calls stored together or not at all."""
 
 import asyncio
-import sqlite3
-from pathlib import Path
 
 import pytest
 
-from storage import NewCampaign, NewSide, SqliteCampaignStore, Store
+from storage import NewCampaign, NewSide, Store, open_store
 from storage.db import counting_commits
+from storage.dialect import INTEGRITY_ERRORS
 from tests.storage.campaign_script import MONDAY
 
 GM = 100
@@ -54,7 +53,7 @@ async def test_a_failed_call_inside_is_undone_alone(store: Store) -> None:
     campaign_id = await _campaign(store)
     async with store.atomic():
         await store.add_side(campaign_id, RED, GM, MONDAY)
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(INTEGRITY_ERRORS):
             await store.add_side(
                 campaign_id, NewSide(id="red", name="Red again", colour="#cc0000"), GM, MONDAY
             )
@@ -80,8 +79,8 @@ async def test_other_tasks_wait_for_it(store: Store) -> None:
     assert seen == [["red", "blue"]]
 
 
-async def test_a_cancelled_unit_is_not_found_after_a_restart(db_path: Path) -> None:
-    store = await SqliteCampaignStore.open(db_path)
+async def test_a_cancelled_unit_is_not_found_after_a_restart(database_url: str) -> None:
+    store = await open_store(database_url)
     campaign_id = await _campaign(store)
 
     async def cut() -> None:
@@ -95,6 +94,6 @@ async def test_a_cancelled_unit_is_not_found_after_a_restart(db_path: Path) -> N
     with pytest.raises(asyncio.CancelledError):
         await task
     await store.close()
-    reopened = await SqliteCampaignStore.open(db_path)
+    reopened = await open_store(database_url)
     assert await reopened.sides(campaign_id) == []
     await reopened.close()

@@ -1,8 +1,6 @@
 """A whole campaign stored turn by turn, then read back (also after reopening the file) equal
 to what was fed in and to what the rules core computes from it."""
 
-from pathlib import Path
-
 from bot.services.turns import ResolveOutcome, game_for
 from rules import (
     CampaignMap,
@@ -17,8 +15,8 @@ from storage import (
     NewCampaign,
     Phase,
     Role,
-    SqliteCampaignStore,
     Store,
+    open_store,
 )
 from tests.storage.campaign_script import (
     GM,
@@ -55,7 +53,7 @@ async def _read_everything(store: Store, campaign_id: int, turns: int) -> dict[s
     return data
 
 
-async def test_full_campaign_is_stored_and_read_back_equal(store: Store, db_path: Path) -> None:
+async def test_full_campaign_is_stored_and_read_back_equal(store: Store, database_url: str) -> None:
     campaign = await new_campaign(store)
     first = await deploy(store, campaign.id)
     game = game_for(campaign)
@@ -109,7 +107,7 @@ async def test_full_campaign_is_stored_and_read_back_equal(store: Store, db_path
         assert (members[user].side_id, members[user].roles) == (side, roles)
 
     before = await _read_everything(store, campaign.id, len(played))
-    reopened = await SqliteCampaignStore.open(db_path)
+    reopened = await open_store(database_url)
     try:
         after = await _read_everything(reopened, campaign.id, len(played))
     finally:

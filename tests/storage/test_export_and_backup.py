@@ -7,8 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from rules import ModuleOrder, SideOrders
-from storage import Phase, SqliteCampaignStore, Store, latest_version
+from storage import Phase, SqliteCampaignStore, Store, latest_version, open_store
 from tests.storage.campaign_script import at, deploy, new_campaign, play_turn, strategist
 
 ROOT = Path(__file__).parents[2]
@@ -71,6 +73,7 @@ async def test_export_replays_turn_by_turn_to_the_stored_states(store: Store) ->
     assert any(turn["unreported"] for turn in exported["turns"])
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_online_backup_under_concurrent_writes_is_consistent(
     store: Store, db_path: Path, tmp_path: Path
 ) -> None:
@@ -121,8 +124,8 @@ async def test_online_backup_under_concurrent_writes_is_consistent(
     assert final.edits == 60
 
 
-async def test_export_lists_members_removed_people_and_join_requests(db_path: Path) -> None:
-    store = await SqliteCampaignStore.open(db_path)
+async def test_export_lists_members_removed_people_and_join_requests(database_url: str) -> None:
+    store = await open_store(database_url)
     try:
         campaign = await new_campaign(store)
         await store.request_join(campaign.id, 901, "Newcomer", at(0, 1))

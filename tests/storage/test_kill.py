@@ -60,6 +60,7 @@ def _run_until(db_path: Path, campaign_id: int, saves: int) -> int:
     return last
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("saves", [0, 1, 7, 40])
 async def test_killed_writer_leaves_every_returned_order(
     store: Store, db_path: Path, saves: int

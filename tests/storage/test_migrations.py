@@ -4,6 +4,7 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from storage import (
@@ -17,6 +18,10 @@ from storage import (
     migrate,
 )
 from storage.db import Migration, connect
+from storage.dialect import Dialect, migration_script
+from storage.postgres import migrate as postgres_migrate
+from storage.postgres import schema_version
+from tests.postgres_server import PostgresServer, new_schema_url
 
 T = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 
@@ -270,5 +275,68 @@ async def test_version_10_keeps_older_adjustments_and_sides_as_they_were(tmp_pat
         assert (kept.before, kept.after, kept.adjustment) == (None, None, {"armies": []})
         assert await store.state_edit(kept.id) is None
         assert [side.retired for side in await store.sides(1)] == [False]
+    finally:
+        await store.close()
+
+
+async def test_postgresql_migrates_from_the_same_files_step_by_step(
+    postgres_server: PostgresServer,
+) -> None:
+    """The numbered files take a PostgreSQL database from each version to the next, with the
+    version in ``schema_version``, the per-engine lines of 0007 and the BIGINT ids."""
+    url = await new_schema_url(postgres_server)
+    raw = await asyncpg.connect(url)
+    try:
+        for version in range(1, latest_version() + 1):
+            assert await postgres_migrate(raw, target=version) == version
+            assert await schema_version(raw) == version
+        assert await postgres_migrate(raw) == latest_version()
+        kinds = await raw.fetchval(
+            "SELECT pg_get_constraintdef(oid) FROM pg_constraint"
+            " WHERE conname = 'order_sets_kind_check'"
+        )
+        assert "'late'" in kinds
+        chat_type = await raw.fetchval(
+            "SELECT data_type FROM information_schema.columns"
+            " WHERE table_name = 'campaigns' AND column_name = 'chat_id'"
+            " AND table_schema = current_schema()"
+        )
+        assert chat_type == "bigint"
+        await raw.execute("UPDATE schema_version SET version = version + 1")
+        with pytest.raises(MigrationError, match="newer than this code"):
+            await postgres_migrate(raw)
+    finally:
+        await raw.close()
+
+
+def test_a_migration_file_keeps_each_engines_lines_apart() -> None:
+    script = "A INTEGER;\n-- sqlite only:\nB;\n-- postgresql only:\nC;\n-- both:\nD;\n"
+    assert migration_script(script, Dialect.SQLITE) == "A INTEGER;\n\nB;\n\nD;\n"
+    assert migration_script(script, Dialect.POSTGRESQL) == "A BIGINT;\n\nC;\n\nD;\n"
+
+
+async def test_version_12_adds_the_shared_work_tables_and_keeps_the_outbox(
+    tmp_path: Path,
+) -> None:
+    """Updates taken and send windows start empty; what was queued before stays queued."""
+    path = tmp_path / "v11.sqlite3"
+    conn = await connect(path)
+    try:
+        assert await migrate(conn, target=11) == 11
+        await conn.execute(
+            "INSERT INTO outbox (chat_id, kind, payload_json, dedup_key, state, not_before,"
+            " created_at) VALUES (-1, 'notice', '{}', 'k', 'pending',"
+            " '2026-03-01T00:00:00+00:00', '2026-03-01T00:00:00+00:00')"
+        )
+        await conn.commit()
+    finally:
+        await conn.close()
+    store = await SqliteCampaignStore.open(path)
+    try:
+        moment = datetime(2026, 3, 1, tzinfo=UTC)
+        (queued,) = await store.claim_due(moment, 10, 60)
+        assert queued.dedup_key == "k"
+        assert await store.take_update(1, moment)
+        assert not await store.take_update(1, moment)
     finally:
         await store.close()

@@ -10,6 +10,7 @@ import pytest
 from bot.services.turns import publish_battle_list
 from rules import BattleResult, Outcome, SideOrders
 from storage import NewOutboxMessage, Phase, Store, WriteOutcome
+from storage.dialect import INTEGRITY_ERRORS
 from tests.storage.campaign_script import PLACEMENTS, at, deploy, new_campaign, strategist
 
 
@@ -109,7 +110,7 @@ async def test_orders_notices_are_queued_with_the_save_and_only_with_it(
     assert "told" in keys
     # A post that cannot be queued takes the save down with it.
     broken = notice(campaign.id + 999, "broken")
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         await store.save_orders(
             campaign.id,
             1,
@@ -161,7 +162,7 @@ async def test_result_notice_exists_if_and_only_if_the_report_committed(
 
     # A notice that cannot be queued takes the report down with it.
     bloody = BattleResult(battle=battle.id, outcome=Outcome.BLOODY_DRAW)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         await store.report_result(
             campaign.id, 1, bloody, 201, at(0, 98), outbox=(notice(campaign.id + 999, "lost"),)
         )
@@ -198,6 +199,7 @@ async def test_the_same_set_saved_again_is_no_new_edit(store: Store) -> None:
     assert (ready.orders.edits, ready.orders.ready) == (2, True)
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_a_confirmed_result_confirmed_again_records_nothing(
     store: Store, db_path: Path
 ) -> None:

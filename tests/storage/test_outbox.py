@@ -2,9 +2,8 @@
 
 import asyncio
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-from storage import NewOutboxMessage, OutboxState, SqliteCampaignStore, Store
+from storage import NewOutboxMessage, OutboxState, Store, open_store
 from tests.storage.campaign_script import at
 
 
@@ -129,11 +128,11 @@ async def test_a_dead_message_stops_holding_back_its_chat(store: Store) -> None:
     assert [m.id for m in await store.claim_due(at(0), 10, 60)] == [good.id]
 
 
-async def test_two_workers_never_claim_the_same_message(store: Store, db_path: Path) -> None:
+async def test_two_workers_never_claim_the_same_message(store: Store, database_url: str) -> None:
     for chat in range(20):
         for n in range(3):
             await store.enqueue(_message(chat, f"{chat}-{n}"), at(0))
-    other = await SqliteCampaignStore.open(db_path)
+    other = await open_store(database_url)
     try:
         sent: list[int] = []
         for _ in range(3):

@@ -1,9 +1,8 @@
 """People, languages, join requests, typed-input prompts and edited-in-place messages survive."""
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-from storage import CampaignSettings, NewCampaign, SqliteCampaignStore, Store
+from storage import CampaignSettings, NewCampaign, Store, open_store
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -41,8 +40,8 @@ async def test_campaign_language_and_status_message(store: Store) -> None:
     assert audit[-1].action.value == "settings_changed"
 
 
-async def test_join_requests_prompts_and_ui_messages_survive_a_restart(db_path: Path) -> None:
-    store = await SqliteCampaignStore.open(db_path)
+async def test_join_requests_prompts_and_ui_messages_survive_a_restart(database_url: str) -> None:
+    store = await open_store(database_url)
     campaign_id = await _campaign(store)
     await store.see_person(7, "Anna", None, None, False, T0)
     await store.set_current_campaign(7, campaign_id, T0)
@@ -54,7 +53,7 @@ async def test_join_requests_prompts_and_ui_messages_survive_a_restart(db_path: 
     await store.remember_ui_message(campaign_id, 7, "orders", 7, 1002, T0 + timedelta(minutes=1))
     await store.close()
 
-    store = await SqliteCampaignStore.open(db_path)
+    store = await open_store(database_url)
     try:
         requests = await store.join_requests(campaign_id)
         assert [(r.user_id, r.display_name) for r in requests] == [(7, "Anna K"), (9, "Boris")]
@@ -77,8 +76,8 @@ async def test_join_requests_prompts_and_ui_messages_survive_a_restart(db_path: 
         await store.close()
 
 
-async def test_a_removal_is_kept_until_a_gm_lets_the_person_back(db_path: Path) -> None:
-    store = await SqliteCampaignStore.open(db_path)
+async def test_a_removal_is_kept_until_a_gm_lets_the_person_back(database_url: str) -> None:
+    store = await open_store(database_url)
     campaign_id = await _campaign(store)
     await store.request_join(campaign_id, 9, "Boris", T0)
     assert await store.join_request(campaign_id, 9) is not None
@@ -86,7 +85,7 @@ async def test_a_removal_is_kept_until_a_gm_lets_the_person_back(db_path: Path) 
     assert await store.join_request(campaign_id, 9) is None, "a removal drops the request"
     await store.close()
 
-    store = await SqliteCampaignStore.open(db_path)
+    store = await open_store(database_url)
     try:
         assert await store.removed_member(campaign_id, 9) == removal
         assert await store.removed_members(campaign_id) == [removal]

@@ -29,6 +29,7 @@ from rules.modules.siege import Adjustment, VpChange, load
 from rules.verify import verify_export
 from storage import CorrectionOutcome, Phase, SqliteCampaignStore, Store, WriteOutcome, migrate
 from storage.db import connect
+from storage.dialect import INTEGRITY_ERRORS
 from tests.storage.siege_script import (
     BLUE,
     BLUE_TACTICIAN,
@@ -97,7 +98,7 @@ async def test_version_7_keeps_order_sets_with_their_ids_and_edits(tmp_path: Pat
             " updated_by, updated_at, edits) VALUES (1, 1, 'red', 'late', '[]', 1, 201,"
             " '2026-03-03T00:00:00.000000+00:00', 1)"
         )
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(INTEGRITY_ERRORS):
             raw.execute(
                 "INSERT INTO order_sets (campaign_id, turn, side_id, kind, body_json, ready,"
                 " updated_by, updated_at, edits) VALUES (1, 1, 'red', 'late', '[]', 1, 201,"

@@ -1,7 +1,6 @@
 """The campaign clock: compare-and-set transitions, concurrent duplicates, pause, undo, redo."""
 
 import asyncio
-from pathlib import Path
 
 from bot.services.turns import (
     ResolveOutcome,
@@ -15,10 +14,10 @@ from storage import (
     OutboxState,
     Phase,
     RetiredReason,
-    SqliteCampaignStore,
     Store,
     TransitionOutcome,
     WriteOutcome,
+    open_store,
 )
 from tests.storage.campaign_script import GM, at, deploy, new_campaign, play_turn, strategist
 
@@ -45,10 +44,10 @@ async def test_transition_from_the_wrong_position_is_a_conflict(store: Store) ->
 
 
 async def test_concurrent_double_transition_on_two_connections_applies_once(
-    store: Store, db_path: Path
+    store: Store, database_url: str
 ) -> None:
     campaign = await new_campaign(store)
-    other = await SqliteCampaignStore.open(db_path)
+    other = await open_store(database_url)
     try:
         results = await asyncio.gather(
             *(
@@ -66,12 +65,12 @@ async def test_concurrent_double_transition_on_two_connections_applies_once(
     assert len(phase_rows) == 1
 
 
-async def test_concurrent_double_resolution_resolves_once(store: Store, db_path: Path) -> None:
+async def test_concurrent_double_resolution_resolves_once(store: Store, database_url: str) -> None:
     campaign = await new_campaign(store)
     await deploy(store, campaign.id)
     await store.save_orders(campaign.id, 1, "red", SideOrders(reinforce="4"), True, 201, at(0, 30))
     await publish_battle_list(store, campaign.id, 1, None, at(0, 96))
-    other = await SqliteCampaignStore.open(db_path)
+    other = await open_store(database_url)
     try:
         results = await asyncio.gather(
             resolve_and_store(store, campaign.id, 1, None, at(1)),

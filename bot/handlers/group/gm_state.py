@@ -1,6 +1,8 @@
 """The GM edits the state directly (issue 23), from the GM panel in the GM's private chat: armies
 of a side in a sector (buttons for side, sector and number, then a typed reason), a side added
-mid-campaign with the armies the GM places, a side retired, and the undo of the last edit.
+mid-campaign with the armies the GM places, a side retired, a sector's defences in a contact
+campaign (a ruined one repaired: level, then owner, then the reason), and the undo of the last
+edit.
 
 Every button names (campaign, turn, phase) and is checked again when pressed: the presser must
 be a GM of this campaign and the orders still open. The typed reason is stored as a ``Prompt``
@@ -9,6 +11,8 @@ its undo, with the reason and the map (``bot.posts.edits``).
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from aiogram import F, Router
 from aiogram.filters import Command
@@ -21,6 +25,7 @@ from bot.clock import Clock
 from bot.handlers.group.gm import edit_button
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting
+from bot.map_views import defences_words
 from bot.message_limits import button_label
 from bot.posts.group import colour_mark
 from bot.sectors import sector_label
@@ -37,13 +42,24 @@ from bot.services.state_edits import (
 from bot.services.turns import game_for
 from bot.texts import armies
 from rules import CampaignState
-from rules.edits import MAX_ARMIES, ArmySet, EditProblem, EditProblemCode, StateEdit
+from rules.edits import (
+    MAX_ARMIES,
+    ArmySet,
+    DefencesSet,
+    EditProblem,
+    EditProblemCode,
+    StateEdit,
+)
+from rules.game import Game
 from rules.maps import CampaignMap
+from rules.modules.contact import NAME as CONTACT
+from rules.modules.contact import ContactState, Defences
+from rules.modules.contact import load as load_contact
 from storage import Campaign, Person, Prompt, Side, Store
 
 GM_EDIT_REASON = "gm_edit_reason"
 """The prompt's ``field``: ``data`` holds the edit waiting for its reason (``turn``, and
-``side``/``sector``/``count`` or ``retire``)."""
+``side``/``sector``/``count``, ``retire``, or ``defences``/``level``/``owner``/``ruined``)."""
 GM_NEW_SIDE = "gm_new_side"
 """The prompt's ``field``: the new side's name, placement and reason, typed in one message."""
 MAX_REASON = 300
@@ -93,6 +109,11 @@ def describe_edit_problem(
             return _("That is the state already: nothing would change.")
         case EditProblemCode.NO_ARMIES_LEFT:
             return _("No side would have armies left. End the campaign from /gm instead.")
+        case EditProblemCode.NO_DEFENCES:
+            return _(
+                "{sector} has no defences to set: the GM repairs the map's barricades and "
+                "blockposts, and builds no new ones."
+            ).format(sector=sector_label(campaign_map, str(p["sector"]), language))
 
 
 def _refusal(result: EditResult, campaign: Campaign, sides: list[Side]) -> str:
@@ -200,6 +221,10 @@ async def pressed(
         "retire": _retire_list,
         "retire1": _retire,
         "add": _add,
+        "def": _defences_list,
+        "def1": _defences_level,
+        "def2": _defences_owner,
+        "def3": _defences_reason,
         "undo": _undo_confirm,
         "undo!": _undo,
     }
@@ -222,6 +247,8 @@ async def _menu(screen: _Screen, value: str, notice: str | None = None) -> None:
     ]
     rows.append([_button(_("➕ Add a side"), campaign, "add")])
     rows.append([_button(_("🚫 Retire a side"), campaign, "retire")])
+    if contact_state(game, state) is not None:
+        rows.append([_button(_("🧱 Repair defences"), campaign, "def")])
     if undoable(await screen.store.adjustments(campaign.id, campaign.turn)) is not None:
         rows.append([_button(_("↩️ Undo the last edit"), campaign, "undo")])
     rows.append([InlineKeyboardButton(text=_("◀ GM tools"), callback_data=gm_menu_data(campaign))])
@@ -360,6 +387,171 @@ async def _retire(screen: _Screen, value: str) -> None:
     )
 
 
+def contact_state(game: Game, state: CampaignState) -> ContactState | None:
+    """The turn start's contact state, if the game plays contact."""
+    if game.module(CONTACT) is None or CONTACT not in state.modules:
+        return None
+    return load_contact(state.modules[CONTACT])
+
+
+async def _defences(screen: _Screen, place: str) -> tuple[Game, Defences] | None:
+    """The defences in the sector at map place ``place`` (the button's value), or ``None``
+    (told to the GM) when there are none any more."""
+    game = game_for(screen.campaign)
+    contact = contact_state(game, game.upgraded(await screen.state()))
+    sectors = game.map.sector_ids()
+    index = whole_number(place, 3)
+    found = (
+        None
+        if contact is None or index is None or index >= len(sectors)
+        else contact.defences_in(sectors[index])
+    )
+    if found is None:
+        await screen.query.answer(_("That button is not valid any more."), show_alert=True)
+        return None
+    return game, found
+
+
+async def _defences_list(screen: _Screen, value: str) -> None:
+    game = game_for(screen.campaign)
+    contact = contact_state(game, game.upgraded(await screen.state()))
+    if contact is None:
+        await screen.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    names = {side.id: side.name for side in await screen.store.sides(screen.campaign.id)}
+    language = get_i18n().current_locale
+    ordered = sorted(
+        contact.defences, key=lambda item: (not item.ruined, game.map.order[item.sector])
+    )
+    rows = [
+        [
+            _button(
+                ("🏚 " if item.ruined else "🧱 ")
+                + f"{sector_label(game.map, item.sector, language)}: "
+                + defences_words(item, names),
+                screen.campaign,
+                "def1",
+                str(game.map.order[item.sector]),
+            )
+        ]
+        for item in ordered
+    ]
+    rows.append(_back(screen.campaign))
+    await screen.show(
+        _(
+            "Defences on the map, the ruined ones first. Pick one to repair it (or to change "
+            "its level or owner); the group sees the change, your reason and the map."
+        ),
+        rows,
+    )
+
+
+async def _defences_level(screen: _Screen, value: str) -> None:
+    found = await _defences(screen, value)
+    if found is None:
+        return
+    game, item = found
+    names = {side.id: side.name for side in await screen.store.sides(screen.campaign.id)}
+    language = get_i18n().current_locale
+    choices = [
+        (_("🧱 Barricade (+1), standing"), "1.0"),
+        (_("🧱 Blockpost (+2), standing"), "2.0"),
+        (_("🏚 Ruined barricade"), "1.1"),
+        (_("🏚 Ruined blockpost"), "2.1"),
+    ]
+    now = f"{item.level}.{int(item.ruined)}"
+    rows = [
+        [
+            _button(
+                f"• {label}" if code == now else label, screen.campaign, "def2", f"{value}.{code}"
+            )
+        ]
+        for label, code in choices
+    ]
+    rows.append([_button(_("◀ Defences"), screen.campaign, "def")])
+    await screen.show(
+        _("{sector}: {defences}. What should they be?").format(
+            sector=sector_label(game.map, item.sector, language),
+            defences=defences_words(item, names),
+        ),
+        rows,
+    )
+
+
+def _level_code(value: str) -> tuple[str, Literal[1, 2], bool] | None:
+    """A button's «place.level.ruined» read, or ``None``."""
+    parts = value.split(".")
+    if len(parts) < 3 or parts[1] not in ("1", "2") or parts[2] not in ("0", "1"):
+        return None
+    level: Literal[1, 2] = 1 if parts[1] == "1" else 2
+    return parts[0], level, parts[2] == "1"
+
+
+async def _defences_owner(screen: _Screen, value: str) -> None:
+    code = _level_code(value)
+    found = None if code is None else await _defences(screen, code[0])
+    if code is None or found is None:
+        if code is None:
+            await screen.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    game, item = found
+    playing = await screen.playing()
+    names = {side.id: side.name for side in await screen.store.sides(screen.campaign.id)}
+    language = get_i18n().current_locale
+    owners = [(side.id, f"{colour_mark(side.colour)} {side.name}") for side in playing]
+    owners.append(("", _("Neutral (nobody's)")))
+    rows = [
+        [
+            _button(
+                f"• {label}" if (item.owner or "") == side else label,
+                screen.campaign,
+                "def3",
+                f"{value}.{index}",
+            )
+        ]
+        for index, (side, label) in enumerate(owners)
+    ]
+    rows.append([_button(_("◀ Defences"), screen.campaign, "def")])
+    await screen.show(
+        _("{sector}: {defences}. Whose are they (• now)?").format(
+            sector=sector_label(game.map, item.sector, language),
+            defences=defences_words(item, names),
+        ),
+        rows,
+    )
+
+
+async def _defences_reason(screen: _Screen, value: str) -> None:
+    code = _level_code(value)
+    found = None if code is None else await _defences(screen, code[0])
+    if code is None or found is None:
+        if code is None:
+            await screen.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    game, item = found
+    _place, level, ruined = code
+    playing = await screen.playing()
+    index = whole_number(value.rsplit(".", 1)[-1], 2)
+    if index is None or index > len(playing):
+        await screen.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    owner = playing[index].id if index < len(playing) else None
+    names = {side.id: side.name for side in await screen.store.sides(screen.campaign.id)}
+    after = item.model_copy(update={"level": level, "owner": owner, "ruined": ruined})
+    language = get_i18n().current_locale
+    await screen.ask_reason(
+        {"defences": item.sector, "level": level, "owner": owner or "", "ruined": int(ruined)},
+        _(
+            "{sector}: {defences}. Type the reason for the group (up to {most} characters); "
+            "/cancel stops."
+        ).format(
+            sector=sector_label(game.map, item.sector, language),
+            defences=defences_words(after, names),
+            most=MAX_REASON,
+        ),
+    )
+
+
 async def _add(screen: _Screen, value: str) -> None:
     gm_id = screen.person.user_id
     await screen.store.set_prompt(
@@ -454,8 +646,17 @@ async def typed_reason(
     data = prompt.data
     retire = data.get("retire")
     count = data.get("count")
+    defences, level = data.get("defences"), data.get("level")
     if isinstance(retire, str):
         edit = StateEdit(retire=retire, reason=reason)
+    elif isinstance(defences, str) and level in (1, 2):
+        repair = DefencesSet(
+            sector=defences,
+            level=1 if level == 1 else 2,
+            owner=str(data.get("owner") or "") or None,
+            ruined=bool(data.get("ruined")),
+        )
+        edit = StateEdit(defences=(repair,), reason=reason)
     elif isinstance(count, int):
         change = ArmySet(side=str(data.get("side")), sector=str(data.get("sector")), count=count)
         edit = StateEdit(armies=(change,), reason=reason)

@@ -214,6 +214,39 @@ def _with_module_data(
     return expected
 
 
+def warlord_question(
+    campaign: Campaign,
+    battle: Battle,
+    outcome: Outcome,
+    winner: str | None,
+    names: dict[str, str],
+) -> str:
+    """Contact: before a result is reported (or decided), whether a warlord was slain."""
+    return _(
+        "Battle {id}, {result}. Was a warlord slain? A slain warlord gives the other side {vp} VP."
+    ).format(
+        id=battle.id,
+        result=screens.result_words(outcome, winner, names),
+        vp=game_for(campaign).settings_of(CONTACT, ContactSettings).warlord_vp,
+    )
+
+
+def warlord_labels(battle: Battle, names: dict[str, str]) -> dict[str, str]:
+    """The warlord buttons' words by their mask (:data:`WARLORD_MASKS`)."""
+    attacker, defender = battle.participants()[0], battle.participants()[-1]
+    return {
+        "0": _("No warlord was slain"),
+        "1": _("☠ The warlord of {side} was slain").format(side=names.get(attacker, attacker)),
+        "2": _("☠ The warlord of {side} was slain").format(side=names.get(defender, defender)),
+        "3": _("☠ Both warlords were slain"),
+    }
+
+
+def slain_by_mask(battle: Battle, mask: str) -> list[JsonValue]:
+    """The sides whose warlord a button's mask names as slain."""
+    return [side for bit, side in enumerate(battle.participants()) if int(mask or 0) & (1 << bit)]
+
+
 def _warlord_question(
     campaign: Campaign,
     data: ResultButton,
@@ -223,26 +256,14 @@ def _warlord_question(
 ) -> tuple[str, screens.Keyboard]:
     """Contact: before a result is reported, whether a warlord was slain in the battle."""
     winner = battle.participants()[data.winner] if data.winner in (0, 1) else None
-    text = _(
-        "Battle {id}, {result}. Was a warlord slain? A slain warlord gives the other side {vp} VP."
-    ).format(
-        id=battle.id,
-        result=screens.result_words(outcome, winner, names),
-        vp=game_for(campaign).settings_of(CONTACT, ContactSettings).warlord_vp,
-    )
+    text = warlord_question(campaign, battle, outcome, winner, names)
     return text, _warlord_keyboard(data, battle, names)
 
 
 def _warlord_keyboard(
     data: ResultButton, battle: Battle, names: dict[str, str]
 ) -> screens.Keyboard:
-    attacker, defender = battle.participants()[0], battle.participants()[-1]
-    labels = {
-        "0": _("No warlord was slain"),
-        "1": _("☠ The warlord of {side} was slain").format(side=names.get(attacker, attacker)),
-        "2": _("☠ The warlord of {side} was slain").format(side=names.get(defender, defender)),
-        "3": _("☠ Both warlords were slain"),
-    }
+    labels = warlord_labels(battle, names)
     rows = [
         [
             InlineKeyboardButton(
@@ -417,9 +438,7 @@ async def _write(
     winner = battle.participants()[data.winner] if data.winner in (0, 1) else None
     mask = data.outcome.partition(".")[2]
     if data.action in ("out", "win") or (data.action == "wl" and mask in WARLORD_MASKS):
-        slain: list[JsonValue] = [
-            side for bit, side in enumerate(battle.participants()) if int(mask or 0) & (1 << bit)
-        ]
+        slain = slain_by_mask(battle, mask)
         return await report_result(
             store,
             seat,

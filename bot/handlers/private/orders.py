@@ -39,6 +39,7 @@ from bot.services.window import orders_opening
 from bot.texts import describe_rejection
 from rules import Attack, CampaignState, Fortify, ModuleOrder, Move, Reinforce, SideOrders
 from rules.modules import contact, siege
+from rules.render import MapView
 from storage import Person, Phase, Store
 
 KIND = "orders"
@@ -61,8 +62,11 @@ async def home_screen(store: Store, desk: Desk) -> tuple[str, screens.Keyboard]:
     return screens.orders_text(desk, names, side_name, editor), screens.orders_keyboard(desk, names)
 
 
-async def show_orders(message: Message, store: Store, clock: Clock, person: Person) -> None:
-    """``/orders``: the current set with buttons (strategists), or to view (tacticians, GM)."""
+async def show_orders(
+    message: Message, store: Store, clock: Clock, person: Person, miniapp_url: str | None = None
+) -> None:
+    """``/orders``: the current set with buttons (strategists), or to view (tacticians, GM);
+    with a button that opens the Mini App when ``MINIAPP_URL`` is set."""
     seat = await seat_or_answer(message, store, person)
     if seat is None:
         return
@@ -88,6 +92,8 @@ async def show_orders(message: Message, store: Store, clock: Clock, person: Pers
         await answer_text(message, text + "\n\n" + notice)
         return
     text, keyboard = await home_screen(store, desk)
+    if miniapp_url:
+        keyboard = screens.with_miniapp_button(keyboard, miniapp_url, desk.campaign.id)
     if message.bot is not None:
         await show_screen(
             message.bot, store, clock, seat, KIND, message.chat.id, text, keyboard, None
@@ -183,14 +189,32 @@ def _contact_order_of(desk: Desk, data: OrdersButton) -> ModuleOrder | None:
             if to is None or to not in screens.retreat_choices(desk, sector):
                 return None
             return contact.retreat_to(sector, (to,))
+        case "cn" | "cw" if data.arg == desk.edits:
+            return _retreat_step(desk, data, sector)
         case "cy" if data.arg != 1:
             return contact.yield_sector(sector)
     return None
 
 
+def _retreat_step(desk: Desk, data: OrdersButton, sector: str) -> ModuleOrder | None:
+    """The retreat preference for ``sector`` with «then» sector ``data.to`` added (``cn``) or
+    its last sector taken back (``cw``); ``None`` when the button no longer fits it."""
+    current = contact_orders.standing_retreats(desk.state, desk.side, desk.orders).get(sector, ())
+    if not current:
+        return None
+    if data.action == "cw":
+        return contact.retreat_to(sector, current[:-1])
+    to = _sector(desk, data.to)
+    if to is None or to in current or to not in screens.retreat_choices(desk, sector):
+        return None
+    return contact.retreat_to(sector, (*current, to))
+
+
 def _contact_change(desk: Desk, data: OrdersButton) -> SideOrders | None:
     """The set after a list button (:data:`screens.CONTACT_EDITS`), or ``None`` if it does not
     fit the set any more (another strategist changed it since the screen was drawn)."""
+    if data.to != desk.edits:
+        return None
     if data.action == "cy":
         sector = _sector(desk, data.sector)
         kept = tuple(
@@ -199,8 +223,6 @@ def _contact_change(desk: Desk, data: OrdersButton) -> SideOrders | None:
             if not (contact_orders.kind_of(order) == "yield" and order.sector == sector)
         )
         return desk.orders.model_copy(update={"extra": kept})
-    if data.to != desk.edits:
-        return None
     listed = contact_orders.groups(desk.game, desk.state, desk.side, desk.orders)
     match data.action:
         case "cu":
@@ -229,6 +251,17 @@ async def _contact_press(
             await query.answer(_("That button is not valid any more."), show_alert=True)
             return
         await _give(query, store, clock, bot, seat, desk, order)
+        return
+    if data.to != desk.edits:
+        names, _side, _editor = await _words(store, desk)
+        await query.answer(
+            _(
+                "The orders changed since this screen was drawn (here, or by another "
+                "strategist of your side), so nothing was changed. Here they are as they are now."
+            ),
+            show_alert=True,
+        )
+        await _edit(query, store, clock, bot, seat, *screens.contact_screen(desk, names))
         return
     result = await rewrite_orders(
         store, seat, lambda now_desk: _contact_change(now_desk, data), clock.now(), desk.turn
@@ -398,7 +431,7 @@ async def _navigate(
         case "ct":
             view = screens.contact_screen(desk, names)
         case "tp" if sector is not None:
-            view = screens.transport_path_screen(desk, sector)
+            view = screens.transport_path_screen(desk, sector, max(data.arg, 0))
         case "tq" if sector is not None:
             view = screens.transport_count_screen(desk, sector, data.to)
         case "cr" if sector is not None:
@@ -459,7 +492,14 @@ async def _give(
         isinstance(order, Move)
         or (isinstance(order, ModuleOrder) and contact_orders.kind_of(order) is not None)
     ):
-        view = screens.contact_screen(after, names)
+        retreat = (
+            screens.retreat_screen(after, sector)
+            if isinstance(order, ModuleOrder)
+            and contact_orders.kind_of(order) == "retreat_to"
+            and sector is not None
+            else None
+        )
+        view = retreat or screens.contact_screen(after, names)
     elif isinstance(order, ModuleOrder) or (
         isinstance(order, Fortify) and desk.orders.module_order_in(order.sector) is not None
     ):
@@ -550,19 +590,20 @@ async def send_side_map(bot: Bot, store: Store, maps: MapDrawer, chat_id: int, d
     await bot.send_photo(chat_id, BufferedInputFile(png, "orders.png"), caption=caption)
 
 
-async def show_map(
-    message: Message, store: Store, person: Person, bot: Bot, maps: MapDrawer
-) -> None:
-    """``/map`` in private: the current map; with the side's own orders while they are open."""
-    seat = await seat_or_answer(message, store, person)
-    if seat is None:
-        return
+async def seat_map_view(store: Store, seat: Seat) -> tuple[MapView, Desk | None] | None:
+    """The map a seat may see now: while its side's orders are open, the turn-start map with
+    them drawn (and the desk they come from); in deployment, the side's own placement; else
+    the turn-start map everyone sees. ``None`` when the phase has no map yet."""
     campaign = seat.campaign
     if seat.side is not None:
         opened = await open_desk(store, seat)
         if opened.desk is not None:
-            await send_side_map(bot, store, maps, message.chat.id, opened.desk)
-            return
+            desk = opened.desk
+            sides = await store.sides(campaign.id)
+            view = screens.map_view(
+                desk.campaign, desk.game.map, desk.state, sides, (desk.side, desk.orders)
+            )
+            return view, desk
     sides = await store.sides(campaign.id)
     state = await store.turn_start(campaign.id, campaign.turn)
     if campaign.phase is Phase.DEPLOYMENT and seat.side is not None:
@@ -570,11 +611,33 @@ async def show_map(
         armies = {seat.side: dict(placement.placement)} if placement else {}
         state = CampaignState(turn=0, armies=armies)
     if state is None:
-        await message.answer(screens.phase_words(campaign))
+        return None
+    return screens.map_view(campaign, game_for(campaign).map, state, sides, None), None
+
+
+async def show_map(
+    message: Message, store: Store, person: Person, bot: Bot, maps: MapDrawer
+) -> None:
+    """``/map`` in private: the current map; with the side's own orders while they are open."""
+    seat = await seat_or_answer(message, store, person)
+    if seat is None:
         return
-    png = await maps.draw(screens.map_view(campaign, game_for(campaign).map, state, sides, None))
+    seen = await seat_map_view(store, seat)
+    if seen is None:
+        await message.answer(screens.phase_words(seat.campaign))
+        return
+    view, desk = seen
+    png = await maps.draw(view)
+    if desk is not None:
+        caption = _("Secret: your side's orders for turn {turn}, as now recorded.").format(
+            turn=desk.turn
+        )
+        await bot.send_photo(message.chat.id, BufferedInputFile(png, "orders.png"), caption=caption)
+        return
     await bot.send_photo(
-        message.chat.id, BufferedInputFile(png, "map.png"), caption=screens.phase_words(campaign)
+        message.chat.id,
+        BufferedInputFile(png, "map.png"),
+        caption=screens.phase_words(seat.campaign),
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
@@ -42,6 +42,7 @@ from bot.texts import (
     describe_order_line,
     describe_orders,
     describe_rejection,
+    full_result_words,
     outcome_name,
 )
 from rules import (
@@ -62,6 +63,7 @@ from rules import (
     SectorOptions,
     SideOrders,
 )
+from rules.legal import legal_orders
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.siege import NAME as SIEGE
 from rules.render import MapView, PrivateOrders
@@ -200,6 +202,11 @@ def refusal_words(
             )
         case Refusal.BAD_WINNER:
             return _("A victory needs a winner from this battle; a draw has none.")
+        case Refusal.BAD_WARLORD:
+            return _(
+                "The rules do not take that warlord mark: only the warlord of a side that "
+                "played this battle can be slain, once. Pick again from the buttons (/battles)."
+            )
         case Refusal.LIST_NOT_PUBLIC:
             return _("The battle list is not out yet; /battles says when it will be.")
         case Refusal.CHANGED_MEANWHILE:
@@ -344,6 +351,19 @@ def orders_keyboard(desk: Desk, names: Names) -> Keyboard:
     return Keyboard(inline_keyboard=rows)
 
 
+def with_miniapp_button(keyboard: Keyboard, url: str, campaign_id: int) -> Keyboard:
+    """``keyboard`` with a last row that opens the Mini App on this campaign's map."""
+    opener = InlineKeyboardButton(
+        text=_("🗺 Open the map"), web_app=WebAppInfo(url=miniapp_link(url, campaign_id))
+    )
+    return Keyboard(inline_keyboard=[*keyboard.inline_keyboard, [opener]])
+
+
+def miniapp_link(url: str, campaign_id: int) -> str:
+    """The Mini App's address opened on ``campaign_id``."""
+    return f"{url.rstrip('/')}/?campaign={campaign_id}"
+
+
 SIEGE_ACTIONS = ("sa", "sd", "ss", "sc")
 """Siege buttons: assault (``arg`` token, ``to`` 1 for the weather reward), guard (``sector``
 the guarding sector, ``arg`` token), steer (``sector``), card (``arg`` token, ``to`` 1 after)."""
@@ -414,11 +434,15 @@ def siege_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
 
 
 CONTACT_EDITS = ("cu", "cd", "cx", "cy")
-"""Contact buttons that rewrite the list: group ``arg`` up, down or taken back (``to``: the
-set's edit count the screen showed), the yield of ``sector`` taken back."""
-CONTACT_GIVES = ("tg", "cg", "cy")
+"""Contact buttons that rewrite the list: group ``arg`` up, down or taken back, the yield of
+``sector`` taken back (``to``: the set's edit count the screen showed)."""
+CONTACT_GIVES = ("tg", "cg", "cn", "cw", "cy")
 """Contact buttons that give an order: transport from ``sector`` along path ``to`` with ``arg``
-armies; retreat preference from ``sector`` to sector ``to``; yield ``sector``."""
+armies; retreat preference from ``sector`` to sector ``to``, «then» sector ``to`` added to it,
+its last sector taken back (``arg``: the set's edit count the screen showed); yield
+``sector``."""
+MAX_RETREAT_STEPS = 10
+"""The most sectors a retreat preference names (the rules' limit)."""
 
 
 def transport_paths(desk: Desk, sector: str) -> list[tuple[list[str], list[int]]]:
@@ -435,9 +459,16 @@ def transport_paths(desk: Desk, sector: str) -> list[tuple[list[str], list[int]]
 
 
 def retreat_choices(desk: Desk, sector: str) -> list[str]:
-    """The neighbours of ``sector`` a retreat preference may name."""
+    """The neighbours of ``sector`` a retreat preference may name (as the rules list them; this
+    turn's preference for ``sector`` aside, as a new one replaces it)."""
+    orders = contact_orders.without_retreat(desk.orders, sector)
+    listing = (
+        desk.listing()
+        if orders == desk.orders
+        else legal_orders(desk.game, desk.state, desk.side, orders)
+    )
     found: list[str] = []
-    for order in desk.listing().modules.get(CONTACT, ()):
+    for order in listing.modules.get(CONTACT, ()):
         to = order.data.get("to")
         if (
             contact_orders.kind_of(order) == "retreat_to"
@@ -501,10 +532,13 @@ def contact_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
         )
     rows.append([_button(_("➕ New group: choose its sector"), _orders_button(desk, "home"))])
     offered = desk.listing().modules.get(CONTACT, ())
+    threatened = contact_orders.reachable_by_others(desk.game, desk.state, desk.side)
     yieldable = [
         order.sector
         for order in offered
-        if contact_orders.kind_of(order) == "yield" and order.sector is not None
+        if contact_orders.kind_of(order) == "yield"
+        and order.sector is not None
+        and order.sector in threatened
     ]
     buttons = [
         _button(
@@ -516,7 +550,7 @@ def contact_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
     buttons += [
         _button(
             _("✖ 🏳 {sector}").format(sector=sector_label(map_, sector, language())),
-            _orders_button(desk, "cy", sector, arg=1),
+            _orders_button(desk, "cy", sector, arg=1, to=desk.edits),
         )
         for sector in yielded
     ]
@@ -533,20 +567,36 @@ def contact_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
     return "\n".join(lines), Keyboard(inline_keyboard=rows)
 
 
-def transport_path_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | None:
-    """Where a transport from ``sector`` may go (``None`` if it may not)."""
+PATHS_A_PAGE = 8
+"""Transport paths on one page: a button a row, so a phone shows the page whole."""
+
+
+def transport_path_screen(desk: Desk, sector: str, page: int = 0) -> tuple[str, Keyboard] | None:
+    """Where a transport from ``sector`` may go (``None`` if it may not), :data:`PATHS_A_PAGE`
+    paths on page ``page``, with buttons to the other pages."""
     paths = transport_paths(desk, sector)
     if not paths:
         return None
     map_ = desk.game.map
+    pages = -(-len(paths) // PATHS_A_PAGE)
+    page = min(max(page, 0), pages - 1)
+    first = page * PATHS_A_PAGE
     buttons = [
         _button(
             " → ".join(sector_label(map_, step, language()) for step in path),
             _orders_button(desk, "tq", sector, to=index),
         )
         for index, (path, _counts) in enumerate(paths)
+        if first <= index < first + PATHS_A_PAGE
     ]
     rows = _rows(buttons, 1)
+    paging: list[InlineKeyboardButton] = []
+    if page > 0:
+        paging.append(_button(_("◀ Earlier"), _orders_button(desk, "tp", sector, arg=page - 1)))
+    if page < pages - 1:
+        paging.append(_button(_("More ▶"), _orders_button(desk, "tp", sector, arg=page + 1)))
+    if paging:
+        rows.append(paging)
     rows.append([_button(_("« Back"), _orders_button(desk, "sec", sector))])
     text = _(
         "Transport from {sector}: which way? It carries fresh armies up to {range} sectors and "
@@ -555,6 +605,8 @@ def transport_path_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | Non
         sector=sector_label(map_, sector, language()),
         range=max(len(path) for path, _counts in paths),
     )
+    if pages > 1:
+        text += "\n" + _("Page {page} of {pages}.").format(page=page + 1, pages=pages)
     return text, Keyboard(inline_keyboard=rows)
 
 
@@ -567,7 +619,8 @@ def transport_count_screen(desk: Desk, sector: str, index: int) -> tuple[str, Ke
     map_ = desk.game.map
     buttons = [_button(str(n), _orders_button(desk, "tg", sector, to=index, arg=n)) for n in counts]
     rows = _rows(buttons, 5)
-    rows.append([_button(_("« Back"), _orders_button(desk, "tp", sector))])
+    back = _orders_button(desk, "tp", sector, arg=index // PATHS_A_PAGE)
+    rows.append([_button(_("« Back"), back)])
     text = _("Transport from {sector} to {to}: how many armies?").format(
         sector=sector_label(map_, sector, language()),
         to=" → ".join(sector_label(map_, step, language()) for step in path),
@@ -576,24 +629,58 @@ def transport_count_screen(desk: Desk, sector: str, index: int) -> tuple[str, Ke
 
 
 def retreat_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | None:
-    """Where armies retreating out of ``sector`` should go first."""
+    """Where armies retreating out of ``sector`` go first: the preference now, in order; with
+    none, the first sector to pick; with one, «then …» the next ones and ✖ the last taken
+    back (the buttons carry the set's edit count: a stale screen changes nothing)."""
     choices = retreat_choices(desk, sector)
-    if not choices:
+    current = contact_orders.standing_retreats(desk.state, desk.side, desk.orders).get(sector, ())
+    if not choices and not current:
         return None
     map_ = desk.game.map
-    buttons = [
-        _button(
-            sector_label(map_, to, language()),
-            _orders_button(desk, "cg", sector, to=map_.order[to]),
+    label = sector_label(map_, sector, language())
+    if not current:
+        buttons = [
+            _button(
+                sector_label(map_, to, language()),
+                _orders_button(desk, "cg", sector, to=map_.order[to]),
+            )
+            for to in choices
+        ]
+        text = _(
+            "Armies retreating out of {sector} go first to (if it is yours and free of other "
+            "sides; otherwise to your sector with most armies):"
+        ).format(sector=label)
+    else:
+        joiner = ", " + _("then") + " "
+        buttons = [
+            _button(
+                _("then {sector}").format(sector=sector_label(map_, to, language())),
+                _orders_button(desk, "cn", sector, to=map_.order[to], arg=desk.edits),
+            )
+            for to in choices
+            if to not in current and len(current) < MAX_RETREAT_STEPS
+        ]
+        buttons.append(
+            _button(
+                _("✖ {sector}").format(sector=sector_label(map_, current[-1], language())),
+                _orders_button(desk, "cw", sector, arg=desk.edits),
+            )
         )
-        for to in choices
-    ]
+        text = "\n".join(
+            [
+                _("Armies retreating out of {sector} go to {to}.").format(
+                    sector=label,
+                    to=joiner.join(sector_label(map_, to, language()) for to in current),
+                ),
+                _(
+                    "The first of these that is yours and free of other sides takes them; if "
+                    "none is, your sector with most armies. Add the next one, or take the "
+                    "last one back."
+                ),
+            ]
+        )
     rows = _rows(buttons, 2)
     rows.append([_button(_("« Back"), _orders_button(desk, "ct"))])
-    text = _(
-        "Armies retreating out of {sector} go first to (if it is yours and free of other "
-        "sides; otherwise to your sector with most armies):"
-    ).format(sector=sector_label(map_, sector, language()))
     return text, Keyboard(inline_keyboard=rows)
 
 
@@ -1108,25 +1195,6 @@ def report_status(
     ).format(result=result, reporter=side_words(reporter, names), deadline=deadline)
 
 
-def slain_warlords(result: BattleResult) -> list[str]:
-    """The sides whose warlord a result says was slain (contact's ``warlord_slain``)."""
-    data = result.modules.get(CONTACT)
-    slain = data.get("warlord_slain") if isinstance(data, dict) else None
-    return [str(side) for side in slain] if isinstance(slain, list) else []
-
-
-def full_result_words(result: BattleResult, names: Names) -> str:
-    """A result in words with the warlords slain in it: "Red: solid victory; warlord slain:
-    Blue"."""
-    words = result_words(result.outcome, result.winner, names)
-    slain = slain_warlords(result)
-    if not slain:
-        return words
-    return _("{result}; warlord slain: {sides}").format(
-        result=words, sides=", ".join(names.get(side, side) for side in slain)
-    )
-
-
 def result_words(outcome: Outcome, winner: str | None, names: Names) -> str:
     """ "Red: crushing victory" or "draw"."""
     return texts.result_words(BattleResult(battle=1, outcome=outcome, winner=winner), names)
@@ -1139,7 +1207,7 @@ def policy_words(campaign: Campaign) -> str:
     return _("A battle with no result by the deadline counts as a draw without losses.")
 
 
-def _result_codes(battle: Battle, result: BattleResult | None) -> tuple[str, int]:
+def result_codes(battle: Battle, result: BattleResult | None) -> tuple[str, int]:
     """A result as a button carries it: the outcome's code and the winner's index (-1: none)."""
     if result is None:
         return "", -1
@@ -1150,7 +1218,7 @@ def _result_codes(battle: Battle, result: BattleResult | None) -> tuple[str, int
 def _result_button(
     campaign: Campaign, battle: Battle, action: str, result: BattleResult | None = None
 ) -> str:
-    outcome, winner = _result_codes(battle, result)
+    outcome, winner = result_codes(battle, result)
     return ResultButton(
         campaign=campaign.id,
         turn=campaign.turn,
@@ -1291,7 +1359,7 @@ def verdict_button(
     """A GM decision button about ``battle``: ``show`` the decision screen, ``more`` every
     outcome, ``set`` the result ``result`` (final). ``dispute``: made to settle an open
     dispute, so refused once it is settled (another GM, or the sides agreed)."""
-    outcome, winner = _result_codes(battle, result)
+    outcome, winner = result_codes(battle, result)
     return VerdictButton(
         campaign=campaign.id,
         turn=campaign.turn,

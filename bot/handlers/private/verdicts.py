@@ -9,17 +9,33 @@ campaign still at the turn the button was made for.
 from __future__ import annotations
 
 from aiogram import Bot, Router
-from aiogram.types import CallbackQuery
+from aiogram.types import CallbackQuery, InlineKeyboardButton
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, show_screen
-from bot.handlers.private.battles import KIND, battles_view
+from bot.handlers.private.battles import (
+    KIND,
+    WARLORD_MASKS,
+    battles_view,
+    slain_by_mask,
+    warlord_labels,
+    warlord_question,
+)
 from bot.handlers.private.callbacks import BATTLES_PHASE, VerdictButton
-from bot.services.orders import Refusal, Seat, decide_result, open_battles, side_names
+from bot.services.orders import (
+    BattleDesk,
+    Refusal,
+    Seat,
+    decide_result,
+    open_battles,
+    side_names,
+)
 from bot.services.turns import game_for
-from rules import BattleResult
+from bot.texts import full_result_words, slain_warlords
+from rules import Battle, BattleResult
+from rules.modules.contact import NAME as CONTACT
 from storage import Store
 
 
@@ -62,19 +78,36 @@ async def press(
             bot, store, clock, seat, KIND, query.from_user.id, text, keyboard, message_id
         )
         return
-    outcome = screens.OUTCOME_CODES.get(callback_data.outcome)
+    code, _dot, mask = callback_data.outcome.partition(".")
+    outcome = screens.OUTCOME_CODES.get(code)
     participants = battle.participants()
     winner = participants[callback_data.winner] if callback_data.winner in (0, 1) else None
+    contact = game_for(desk.campaign).module(CONTACT) is not None
+    marked = callback_data.action == "wl" and mask in WARLORD_MASKS
+    slain = slain_by_mask(battle, mask) if marked else []
     try:
         result = (
             None
             if outcome is None
-            else BattleResult(battle=battle.id, outcome=outcome, winner=winner)
+            else BattleResult(
+                battle=battle.id,
+                outcome=outcome,
+                winner=winner,
+                modules={CONTACT: {"warlord_slain": slain}} if slain else {},
+            )
         )
     except ValueError:
         result = None
-    if callback_data.action != "set" or result is None:
+    if not (callback_data.action == "set" or marked) or result is None:
         await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    if callback_data.action == "set" and contact:
+        await query.answer()
+        text = warlord_question(desk.campaign, battle, result.outcome, result.winner, names)
+        keyboard = _warlord_keyboard(desk, battle, callback_data, names)
+        await show_screen(
+            bot, store, clock, seat, KIND, query.from_user.id, text, keyboard, message_id
+        )
         return
     report = desk.reports.get(battle.id)
     if callback_data.dispute and (report is None or not report.disputed):
@@ -97,10 +130,50 @@ async def press(
         return
     await query.answer(
         _("Decided: {result}. Both sides and the group are told.").format(
-            result=screens.result_words(result.outcome, result.winner, names)
+            result=full_result_words(result, names)
         )
     )
     await _show_battles(store, clock, bot, seat, query.from_user.id, message_id)
+
+
+def _warlord_keyboard(
+    desk: BattleDesk, battle: Battle, data: VerdictButton, names: dict[str, str]
+) -> screens.Keyboard:
+    """The GM's warlord marks for the result ``data`` names; the mark of a side's account of
+    the same result is shown with «•»."""
+    report = desk.reports.get(battle.id)
+    said: set[str] = set()
+    for account in (report.reported, report.counter) if report is not None else ():
+        if account is not None and screens.result_codes(battle, account) == (
+            data.outcome,
+            data.winner,
+        ):
+            said.add(_mask_of(battle, slain_warlords(account)))
+    rows = [
+        [
+            InlineKeyboardButton(
+                text=f"• {label}" if mask in said else label,
+                callback_data=VerdictButton(
+                    campaign=data.campaign,
+                    turn=data.turn,
+                    battle=data.battle,
+                    action="wl",
+                    outcome=f"{data.outcome}.{mask}",
+                    winner=data.winner,
+                    dispute=data.dispute,
+                ).pack(),
+            )
+        ]
+        for mask, label in warlord_labels(battle, names).items()
+    ]
+    back = screens.verdict_button(desk.campaign, battle, "show", dispute=bool(data.dispute))
+    rows.append([InlineKeyboardButton(text=_("« Back"), callback_data=back)])
+    return screens.Keyboard(inline_keyboard=rows)
+
+
+def _mask_of(battle: Battle, slain: list[str]) -> str:
+    """The warlord mask of the sides in ``slain``."""
+    return str(sum(1 << bit for bit, side in enumerate(battle.participants()) if side in slain))
 
 
 async def _show_battles(

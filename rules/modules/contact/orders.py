@@ -65,13 +65,14 @@ class YieldData(BaseModel):
 
 
 class RetreatToData(BaseModel):
-    """Where armies retreating out of ``sector`` go first, in order (standing until replaced)."""
+    """Where armies retreating out of ``sector`` go first, in order (standing until replaced);
+    an empty ``to`` forgets the standing preference (the default rule of C7 applies)."""
 
     model_config = _DATA
 
     order: Literal["retreat_to"]
     sector: SectorId
-    to: tuple[SectorId, ...] = Field(min_length=1, max_length=10)
+    to: tuple[SectorId, ...] = Field(max_length=10)
 
 
 ContactOrderData = TransportData | YieldData | RetreatToData

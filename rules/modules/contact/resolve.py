@@ -169,8 +169,10 @@ def after_battles(work: TurnWork) -> None:
     prefs = {side: dict(found) for side, found in cstate.retreat_to.items()}
     for side, orders in work.accepted.items():
         for typed in typed_orders(orders.extra):
-            if isinstance(typed, RetreatToData):
+            if isinstance(typed, RetreatToData) and typed.to:
                 prefs.setdefault(side, {})[typed.sector] = typed.to
+            elif isinstance(typed, RetreatToData):
+                prefs.get(side, {}).pop(typed.sector, None)
     ruined_sectors = {outcome.sector for outcome in ruined}
     new_state = ContactState(
         defences=tuple(
@@ -179,7 +181,7 @@ def after_battles(work: TurnWork) -> None:
         ),
         exhausted=exhausted,
         vp={side: vp[side] for side in sorted(vp, key=_side_key(start.sides()))},
-        retreat_to=prefs,
+        retreat_to={side: found for side, found in prefs.items() if found},
     )
     work.modules[NAME] = new_state.as_json()
     work.notes[NAME] = ContactReport(

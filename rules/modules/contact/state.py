@@ -83,6 +83,28 @@ class ContactState(BaseModel):
         return data
 
 
+def set_defences(
+    game: Game,
+    raw: JsonValue,
+    sector: SectorId,
+    level: Literal[1, 2],
+    owner: SideId | None,
+    ruined: bool,
+) -> JsonValue | None:
+    """The stored contact state ``raw`` with the defences in ``sector`` set to ``level`` of
+    ``owner``, ruined or standing (the GM's repair, MODULES.md C8); ``None`` when the game does
+    not play contact or that sector has no defences (the GM does not build new ones)."""
+    if game.module(NAME) is None or raw is None:
+        return None
+    contact = load(raw)
+    found = contact.defences_in(sector)
+    if found is None:
+        return None
+    repaired = found.model_copy(update={"level": level, "owner": owner, "ruined": ruined})
+    defences = tuple(repaired if item is found else item for item in contact.defences)
+    return contact.model_copy(update={"defences": defences}).as_json()
+
+
 _UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 """``_UPGRADES[n]`` turns a state of version ``n`` into version ``n + 1`` (none yet)."""
 

@@ -1,0 +1,179 @@
+"""The campaign map as SVG, for the Mini App: the same geometry and marks as the PNG.
+
+:func:`map_svg` draws the map part of a :class:`~rules.render.MapView` (no header, no legend:
+the Mini App shows those as text) from the very layout :mod:`rules.render` computes for the
+PNG (sector shapes, the lines between sectors, the arrows' paths, the side colours and tags),
+so the two pictures cannot disagree. Every sector is a ``<g class="sector" data-sector="ID">``
+that the page can tap; a side's secret orders (``view.private``) are drawn as arrows, attack
+marks and the reinforcement star, exactly what the private PNG shows. Pure: the same view
+gives the same text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+from rules.maps import Point, SectorId
+from rules.render import (
+    BACKGROUND,
+    CONNECTOR,
+    HEADER_HEIGHT,
+    INK,
+    NEUTRAL,
+    SECTOR_FILL,
+    WIDTH,
+    Arrow,
+    MapView,
+    Rgb,
+    Shape,
+    Style,
+    compute_layout,
+    sector_sizes,
+    side_styles,
+    tint,
+)
+from rules.state import SideId
+
+
+def _hex(colour: Rgb) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+def _points(points: Sequence[Point]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def _outline(shape: Shape, fill: Rgb, stroke: Rgb, width: float) -> str:
+    paint = f'fill="{_hex(fill)}" stroke="{_hex(stroke)}" stroke-width="{width:.0f}"'
+    if shape.polygon is None:
+        x, y = shape.centre
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{shape.radius:.1f}" {paint}/>'
+    return f'<polygon points="{_points(shape.polygon)}" {paint}/>'
+
+
+def _chip(x: float, y: float, text: str, style: Style, size: float) -> str:
+    """A side-coloured rounded chip with ``text`` centred at ``(x, y)``."""
+    width = size * (0.62 * len(text) + 0.9)
+    height = size * 1.45
+    return (
+        f'<rect x="{x - width / 2:.1f}" y="{y - height / 2:.1f}" width="{width:.1f}" '
+        f'height="{height:.1f}" rx="{height / 3:.1f}" fill="{_hex(style.fill)}" '
+        f'stroke="{_hex(style.border)}" stroke-width="{style.border_width}"/>'
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.0f}" font-weight="bold" '
+        f'text-anchor="middle" dominant-baseline="central" fill="{_hex(style.text)}">'
+        f"{escape(text)}</text>"
+    )
+
+
+def map_svg(view: MapView) -> str:
+    """The map of ``view`` as an SVG document (its viewBox is the PNG's map area)."""
+    styles = side_styles(view.sides)
+    layout = compute_layout(view, 1)
+    top, height = HEADER_HEIGHT, layout.map_height
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 {top} {WIDTH} {height}" '
+        f'font-family="PT Sans, sans-serif" role="img">',
+        f'<rect x="0" y="{top}" width="{WIDTH}" height="{height}" fill="{_hex(BACKGROUND)}"/>',
+    ]
+    line_width = max(4, round(layout.scale * 0.009))
+    order = view.map.order
+    for sector in view.map.sectors:
+        for neighbour in sector.neighbours:
+            if order[neighbour] < order[sector.id] or neighbour in layout.links[sector.id]:
+                continue
+            (x1, y1), (x2, y2) = layout.shapes[sector.id].centre, layout.shapes[neighbour].centre
+            parts.append(
+                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                f'stroke="{_hex(CONNECTOR)}" stroke-width="{line_width}"/>'
+            )
+    holder = {s: side for side, sectors in (view.captured or {}).items() for s in sectors}
+    marks_in: dict[SectorId, list[tuple[str, Style]]] = {}
+    for mark in view.marks:
+        style = styles[mark.side] if mark.side is not None else NEUTRAL
+        marks_in.setdefault(mark.sector, []).append((mark.text, style))
+    private = view.private
+    orders = private.orders if private is not None else None
+    own = styles[private.side] if private is not None else None
+    for shape in layout.shapes.values():
+        parts.append(_sector(view, styles, shape, holder.get(shape.sector.id), marks_in))
+    if orders is not None and own is not None:
+        parts.append('<g class="orders" pointer-events="none">')
+        for move in orders.moves:
+            parts.append(_arrow(layout.arrow(move.source, move.to), own, str(move.count)))
+        for attack in orders.attacks:
+            shape = layout.shapes[attack.sector]
+            _title, badge = sector_sizes(shape)
+            x, y = shape.box[2] - badge, shape.box[1] + badge * 0.9
+            parts.append(_chip(x, y, "⚔ " + styles[attack.target].tag, own, badge))
+        if orders.reinforce is not None:
+            shape = layout.shapes[orders.reinforce]
+            _title, badge = sector_sizes(shape)
+            x, y = shape.box[2] - badge, shape.box[3] - badge * 0.9
+            parts.append(_chip(x, y, "★+1", own, badge))
+        parts.append("</g>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _sector(
+    view: MapView,
+    styles: dict[SideId, Style],
+    shape: Shape,
+    held: SideId | None,
+    marks_in: dict[SectorId, list[tuple[str, Style]]],
+) -> str:
+    sector = shape.sector
+    left, top, right, bottom = shape.box
+    title, badge = sector_sizes(shape)
+    style = styles.get(held) if held is not None else None
+    fill, stroke = (
+        (tint(style.colour, 0.22), style.colour) if style is not None else (SECTOR_FILL, INK)
+    )
+    border = max(5, round(min(right - left, bottom - top) * 0.035)) if style else 2
+    name = sector.display_name(view.language)
+    parts = [
+        f'<g class="sector" data-sector={quoteattr(sector.id)} tabindex="0" role="button" '
+        f"aria-label={quoteattr(f'{sector.id} {name}')}>",
+        _outline(shape, fill, stroke, border),
+        f'<text x="{left:.1f}" y="{top + title:.1f}" font-size="{title}" fill="{_hex(INK)}">'
+        f'<tspan font-weight="bold">{escape(sector.id)}</tspan> {escape(name)}</text>',
+    ]
+    occupants = [
+        (side.id, view.state.armies_of(side.id, sector.id))
+        for side in view.sides
+        if view.state.armies_of(side.id, sector.id) > 0
+    ]
+    middle_y = (top + title * 1.4 + bottom) / 2
+    step = (right - left) / (len(occupants) + 1) if occupants else 0
+    longest = max((len(f"{styles[side].tag} {count}") for side, count in occupants), default=1)
+    size = min(badge * 1.6, step * 0.9 / (0.62 * longest + 0.9)) if occupants else badge
+    for index, (side, count) in enumerate(occupants):
+        parts.append(
+            _chip(
+                left + step * (index + 1),
+                middle_y,
+                f"{styles[side].tag} {count}",
+                styles[side],
+                size,
+            )
+        )
+    for index, (text, style) in enumerate(marks_in.get(sector.id, ())):
+        parts.append(
+            _chip(left + badge * 2 + index * badge * 4, bottom - badge, text, style, badge)
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _arrow(arrow: Arrow, style: Style, label: str) -> str:
+    line = [*arrow.shaft, arrow.base]
+    x, y = arrow.at(max(arrow.between, arrow.start))
+    return (
+        f'<polyline points="{_points(line)}" fill="none" stroke="{_hex(INK)}" '
+        f'stroke-width="{arrow.width + 4}" stroke-linejoin="round"/>'
+        f'<polyline points="{_points(line)}" fill="none" stroke="{_hex(style.colour)}" '
+        f'stroke-width="{arrow.width}" stroke-linejoin="round"/>'
+        f'<polygon points="{_points([arrow.tip, *arrow.wings])}" fill="{_hex(style.colour)}" '
+        f'stroke="{_hex(INK)}"/>' + _chip(x, y, label, style, max(16, arrow.width * 2.4))
+    )

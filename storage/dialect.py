@@ -1,0 +1,149 @@
+"""Where SQLite and PostgreSQL differ: the one place that knows.
+
+The queries in ``storage/`` are written once, in SQLite's spelling of the subset both engines
+share: ``?`` placeholders, ``ON CONFLICT ... DO NOTHING / DO UPDATE`` upserts, times as UTC ISO
+text, JSON as text. For PostgreSQL :func:`postgresql_statement` rewrites a statement's few
+SQLite-only words before it runs:
+
+* ``?`` -> ``$1, $2, ...`` (asyncpg's placeholders); ``IS ?`` -> ``IS NOT DISTINCT FROM $n``;
+* ``group_concat(x)`` -> ``string_agg(x, ',')``.
+
+The rest differs outside the statements themselves and is kept here too: how a write
+transaction begins (SQLite's ``BEGIN IMMEDIATE`` takes the write lock; PostgreSQL takes an
+advisory lock of the same meaning), how a new row's id is read back (``lastrowid`` vs
+``RETURNING id``, :func:`storage.sql.insert_row`), where the schema version is kept
+(``PRAGMA user_version`` vs the ``schema_version`` table), which error means a broken
+constraint (and that PostgreSQL needs a savepoint to go on after one,
+:func:`storage.sql.may_violate`), and the schema's types (:func:`migration_script`).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from enum import StrEnum
+from functools import lru_cache
+
+import asyncpg
+
+
+class Dialect(StrEnum):
+    """The database engine a store runs on."""
+
+    SQLITE = "sqlite"
+    POSTGRESQL = "postgresql"
+
+
+WRITE_LOCK = 0x5374726177  # pg_advisory_xact_lock's key for "a write transaction runs"
+BEGIN_WRITE = {
+    # SQLite takes the database's write lock up front, so a transaction never fails half-way on
+    # a lock upgrade and writers take turns. PostgreSQL does the same with a transaction-level
+    # advisory lock: writers take turns (each statement reads the latest commit, and no one
+    # else commits in between), so no serialization failure can hit the bot's transactions,
+    # which cannot be retried from here. Across processes too: the lock is the database's.
+    Dialect.SQLITE: "BEGIN IMMEDIATE",
+    Dialect.POSTGRESQL: (
+        f"BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({WRITE_LOCK:d})"
+    ),
+}
+BEGIN_ROW_LOCKED = {
+    # The few writes whose statements keep themselves apart by row locks (the outbox claim's
+    # FOR UPDATE SKIP LOCKED, a send window's FOR UPDATE, an update's unique key) do not wait
+    # for the one writer: on a busy Monday the senders of several processes claim and reserve
+    # beside the scheduler's steps.
+    Dialect.SQLITE: "BEGIN IMMEDIATE",
+    Dialect.POSTGRESQL: "BEGIN ISOLATION LEVEL READ COMMITTED",
+}
+FOR_UPDATE = {Dialect.SQLITE: "", Dialect.POSTGRESQL: " FOR UPDATE"}
+FOR_UPDATE_SKIP_LOCKED = {Dialect.SQLITE: "", Dialect.POSTGRESQL: " FOR UPDATE SKIP LOCKED"}
+BEGIN_READ = {
+    Dialect.SQLITE: "BEGIN",
+    Dialect.POSTGRESQL: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+}
+
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
+    sqlite3.IntegrityError,
+    asyncpg.IntegrityConstraintViolationError,
+)
+"""What a broken UNIQUE, CHECK or FOREIGN KEY constraint raises, on either engine."""
+
+# The constraint that keeps one unfinished campaign per (chat, topic): SQLite names its
+# columns in the message, PostgreSQL names the index.
+_ONE_ACTIVE_PER_CHAT = ("campaigns.chat_id", "campaigns_one_active_per_chat")
+
+
+def breaks_one_active_per_chat(error: Exception) -> bool:
+    """Whether ``error`` is the violation of "one unfinished campaign per chat topic"."""
+    name = getattr(error, "constraint_name", None)
+    return name in _ONE_ACTIVE_PER_CHAT or _ONE_ACTIVE_PER_CHAT[0] in str(error)
+
+
+_TOKENS = re.compile(r"'(?:[^']|'')*'|\bIS\s+\?|\?|\bgroup_concat\(([^()]*)\)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def postgresql_statement(sql: str) -> str:
+    """A statement written for SQLite, as PostgreSQL takes it (see the module's docstring);
+    string literals are left as they are."""
+    number = 0
+
+    def replace(match: re.Match[str]) -> str:
+        nonlocal number
+        token = match.group(0)
+        if token.startswith("'"):
+            return token
+        if match.group(1) is not None:
+            return f"string_agg({match.group(1)}, ',')"
+        number += 1
+        if token != "?":
+            return f"IS NOT DISTINCT FROM ${number}"
+        return f"${number}"
+
+    return _TOKENS.sub(replace, sql)
+
+
+# ---- the schema ---------------------------------------------------------------------------------
+
+SCHEMA_VERSION_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL);"
+    " INSERT INTO schema_version (version) SELECT 0"
+    " WHERE NOT EXISTS (SELECT 1 FROM schema_version)"
+)
+"""PostgreSQL has no ``user_version``: one table of one row keeps the schema's version."""
+
+_ONLY = re.compile(r"^-- (sqlite|postgresql) only:\s*$|^-- both:\s*$", re.MULTILINE)
+_POSTGRESQL_TYPES = (
+    # SQLite's INTEGER is 64-bit (Telegram's chat ids need it); PostgreSQL's is 32-bit.
+    (re.compile(r"\bINTEGER PRIMARY KEY\b"), "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"),
+    (re.compile(r"\bINTEGER\b"), "BIGINT"),
+    # json_extract(column, '$.key') on a number
+    (
+        re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)"),
+        r"((\1)::jsonb ->> '\2')::numeric",
+    ),
+)
+
+
+def migration_script(sql: str, dialect: Dialect) -> str:
+    """A migration file's text for ``dialect``.
+
+    A file is written once, for both engines. Where they cannot share a statement, the file
+    marks the lines: after ``-- sqlite only:`` or ``-- postgresql only:`` up to the next such
+    mark or ``-- both:``. For PostgreSQL the types are then mapped (``INTEGER`` -> ``BIGINT``,
+    an ``INTEGER PRIMARY KEY`` -> an identity column) and ``json_extract`` becomes ``->>``.
+    """
+    kept: list[str] = []
+    position, keep = 0, True
+    for mark in _ONLY.finditer(sql):
+        if keep:
+            kept.append(sql[position : mark.start()])
+        engine = mark.group(1)
+        keep = engine is None or engine == dialect.value
+        position = mark.end()
+    if keep:
+        kept.append(sql[position:])
+    script = "".join(kept)
+    if dialect is Dialect.POSTGRESQL:
+        for pattern, replacement in _POSTGRESQL_TYPES:
+            script = pattern.sub(replacement, script)
+    return script

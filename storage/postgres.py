@@ -1,0 +1,316 @@
+"""The PostgreSQL backend: one asyncpg connection, used as the storage modules use aiosqlite's.
+
+:class:`PgConnection` answers the few calls ``storage/`` makes on a connection (``execute``,
+``executemany``, ``execute_fetchall``) with each statement rewritten by
+:func:`storage.dialect.postgresql_statement`, so every query is written once.
+:class:`PostgresDatabase` keeps :class:`storage.db.Database`'s contract: one connection and a
+lock, write transactions (``SERIALIZABLE``) with savepoints for nested parts, read snapshots,
+migrations from the same numbered files (:func:`storage.dialect.migration_script`), the schema
+version in the ``schema_version`` table.
+
+A polling bot is one process per database, as with SQLite (Telegram lets one process take the
+updates): its connection holds an advisory lock (:data:`ONLY_PROCESS_LOCK`) and a second
+process is refused. Webhook processes share one database (``only_process=False``): each write
+transaction still takes the one write lock, except the few that keep apart by row locks
+(``transaction(row_locks=True)``: the outbox claim, the send windows, the updates taken), and a
+campaign's scheduled run is one process's at a time (:meth:`PostgresDatabase.exclusive`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import AsyncIterator, Generator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import asyncpg
+
+from storage.db import Migration, MigrationError, load_migrations
+from storage.db import _counting as _commit_counter
+from storage.db import _holding as _held_transaction
+from storage.dialect import (
+    BEGIN_READ,
+    BEGIN_ROW_LOCKED,
+    BEGIN_WRITE,
+    SCHEMA_VERSION_TABLE,
+    Dialect,
+    migration_script,
+    postgresql_statement,
+)
+
+ONLY_PROCESS_LOCK = 0x5374726174  # "Strat": pg_try_advisory_lock's key for "the bot's process"
+EXCLUSIVE_CLASS = 0x5374  # the first of pg_try_advisory_lock's two keys for :meth:`exclusive`
+EXCLUSIVE_POLL = (0.02, 0.5)
+"""Seconds between tries for a key another process holds: the first wait, the longest."""
+
+
+class AnotherProcessError(RuntimeError):
+    """Another bot process already serves this PostgreSQL database."""
+
+
+class PgCursor:
+    """What a statement left behind: ``rowcount`` (rows changed), as aiosqlite's cursor."""
+
+    def __init__(self, conn: PgConnection, sql: str, parameters: Sequence[Any]) -> None:
+        self._conn = conn
+        self._sql = sql
+        self._parameters = parameters
+        self.rowcount = -1
+
+    async def _run(self) -> PgCursor:
+        status = await self._conn.raw.execute(postgresql_statement(self._sql), *self._parameters)
+        self.rowcount = _rows_of(status)
+        return self
+
+    def __await__(self) -> Generator[Any, None, PgCursor]:
+        return self._run().__await__()
+
+    async def __aenter__(self) -> PgCursor:
+        return await self._run()
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        return None
+
+
+def _rows_of(status: str) -> int:
+    """The row count of a command tag (``UPDATE 3``, ``INSERT 0 1``), -1 if it has none."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+class PgConnection:
+    """An asyncpg connection answering the calls the storage modules make."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self._parts = itertools.count(1)
+
+    def execute(self, sql: str, parameters: Iterable[Any] | None = None) -> PgCursor:
+        """Run one statement (awaited, or as ``async with ... as cursor``)."""
+        return PgCursor(self, sql, tuple(parameters or ()))
+
+    async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]]) -> None:
+        """Run one statement for each parameter row."""
+        rows = [tuple(row) for row in parameters]
+        if rows:
+            await self.raw.executemany(postgresql_statement(sql), rows)
+
+    async def execute_fetchall(self, sql: str, parameters: Iterable[Any] | None = None) -> Any:
+        """Every row of a query, as :class:`asyncpg.Record` (by name or by index)."""
+        return await self.raw.fetch(postgresql_statement(sql), *tuple(parameters or ()))
+
+    async def insert_returning_id(self, sql: str, parameters: Sequence[Any]) -> int:
+        """Run an INSERT; the new row's ``id`` (PostgreSQL has no ``lastrowid``)."""
+        value = await self.raw.fetchval(postgresql_statement(sql) + " RETURNING id", *parameters)
+        if value is None:
+            raise RuntimeError(f"insert returned no row id: {sql}")
+        return int(value)
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open on the connection."""
+        return bool(self.raw.is_in_transaction())
+
+    @asynccontextmanager
+    async def savepoint(self) -> AsyncIterator[None]:
+        """A part of the running transaction that an error undoes alone (PostgreSQL aborts the
+        whole transaction at any error otherwise)."""
+        name = f"part{next(self._parts)}"
+        await self.raw.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            with contextlib.suppress(asyncpg.PostgresError):
+                await self.raw.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                await self.raw.execute(f"RELEASE SAVEPOINT {name}")
+            raise
+        await self.raw.execute(f"RELEASE SAVEPOINT {name}")
+
+
+class PostgresDatabase:
+    """One connection to a PostgreSQL database and the lock that keeps its transactions apart
+    (the same contract as :class:`storage.db.Database`)."""
+
+    dialect = Dialect.POSTGRESQL
+
+    def __init__(self, conn: PgConnection, url: str) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self._open = True
+        self.url = url
+
+    @classmethod
+    async def open(
+        cls, url: str, *, only_process: bool = False, shared: bool = False
+    ) -> PostgresDatabase:
+        """Connect and bring the schema to the latest version. ``only_process``: hold the
+        advisory lock that refuses a second bot process on this database; ``shared``: hold it
+        shared with other sharing processes (webhook replicas), so a process that must be
+        alone (polling) is refused while they run, and they while it runs."""
+        raw = await asyncpg.connect(url)
+        try:
+            if only_process or shared:
+                take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+                if not await raw.fetchval(f"SELECT {take}($1)", ONLY_PROCESS_LOCK):
+                    raise AnotherProcessError(
+                        "another Strategium process serves this database"
+                        + (" alone (polling)" if shared else "")
+                    )
+            await migrate(raw)
+        except BaseException:
+            await raw.close()
+            raise
+        return cls(PgConnection(raw), url)
+
+    async def close(self) -> None:
+        """Close the connection (waits for a running transaction); a second close is a no-op."""
+        async with self._lock:
+            if self._open:
+                self._open = False
+                await self._conn.raw.close()
+
+    def _held_here(self) -> bool:
+        held = _held_transaction.get()
+        return held is not None and held[0] is self and held[1] is asyncio.current_task()
+
+    @asynccontextmanager
+    async def transaction(self, *, row_locks: bool = False) -> AsyncIterator[PgConnection]:
+        """A write transaction, rolled back on any error; inside another transaction of this
+        database in the same task, a savepoint of it (as :meth:`storage.db.Database.transaction`).
+
+        It takes the one write lock (writers take turns, across processes too), unless
+        ``row_locks``: then its statements keep themselves apart (``FOR UPDATE``, ``SKIP
+        LOCKED``, a unique key) and it does not wait for the other writers.
+        """
+        if self._held_here():
+            async with self._conn.savepoint():
+                yield self._conn
+            return
+        begin = BEGIN_ROW_LOCKED if row_locks else BEGIN_WRITE
+        async with self._lock:
+            await self._conn.raw.execute(begin[Dialect.POSTGRESQL])
+            token = _held_transaction.set((self, asyncio.current_task()))
+            try:
+                yield self._conn
+                await self._conn.raw.execute("COMMIT")
+            except BaseException:
+                await self._roll_back()
+                raise
+            finally:
+                _held_transaction.reset(token)
+        count = _commit_counter.get()
+        if count is not None:
+            count.commits += 1
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[PgConnection]:
+        """A read transaction: every query inside sees the same committed state."""
+        if self._held_here():
+            yield self._conn
+            return
+        async with self._lock:
+            await self._conn.raw.execute(BEGIN_READ[Dialect.POSTGRESQL])
+            try:
+                yield self._conn
+            finally:
+                await self._roll_back()
+
+    @asynccontextmanager
+    async def exclusive(self, key: int) -> AsyncIterator[None]:
+        """Across every process on the database, one holder of ``key`` (a 32-bit number, e.g.
+        a campaign id) at a time: waits while another process holds it. A session-level
+        advisory lock: the server drops it when the holder's connection ends (a killed process
+        holds nothing). Within a process the caller keeps its own tasks apart (the lock is the
+        connection's, so two tasks of one process would both get it)."""
+        if self._held_here():
+            raise RuntimeError("exclusive() is taken outside a transaction")
+        wait = EXCLUSIVE_POLL[0]
+        while True:
+            async with self._lock:
+                taken = await self._conn.raw.fetchval(
+                    "SELECT pg_try_advisory_lock($1, $2)", EXCLUSIVE_CLASS, key
+                )
+            if taken:
+                break
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, EXCLUSIVE_POLL[1])
+        try:
+            yield
+        finally:
+            # A connection that is gone holds no lock any more: nothing to give back.
+            async with self._lock:
+                if self._open and not self._conn.raw.is_closed():
+                    await self._conn.raw.fetchval(
+                        "SELECT pg_advisory_unlock($1, $2)", EXCLUSIVE_CLASS, key
+                    )
+
+    async def _roll_back(self) -> None:
+        if self._conn.in_transaction:
+            await self._conn.raw.execute("ROLLBACK")
+
+    async def backup(self, target: Path) -> None:
+        """PostgreSQL is backed up by its own tools, not by the bot."""
+        raise ValueError(
+            f"cannot back up a PostgreSQL database to {target}: use pg_dump (docs/storage.md)"
+        )
+
+
+async def schema_version(raw: Any) -> int:
+    """The version the ``schema_version`` table holds (0 for a new database)."""
+    await raw.execute(SCHEMA_VERSION_TABLE)
+    return int(await raw.fetchval("SELECT version FROM schema_version"))
+
+
+async def migrate(
+    raw: Any, target: int | None = None, migrations: Sequence[Migration] | None = None
+) -> int:
+    """Apply every migration above the database's version (as :func:`storage.db.migrate`),
+    each in its own transaction with the version it leaves."""
+    migrations = load_migrations() if migrations is None else migrations
+    target = len(migrations) if target is None else target
+    current = await schema_version(raw)
+    if current > len(migrations):
+        raise MigrationError(
+            f"database schema version {current} is newer than this code ({len(migrations)})"
+        )
+    for migration in migrations:
+        if not current < migration.version <= target:
+            continue
+        async with raw.transaction():
+            await raw.execute(migration_script(migration.sql, Dialect.POSTGRESQL))
+            await raw.execute("UPDATE schema_version SET version = $1", migration.version)
+        current = migration.version
+    return current
+
+
+async def database_problem(url: str) -> str | None:
+    """Why the PostgreSQL database cannot answer a read or take a write right now, or ``None``
+    (for a health check: one small query and a write that changes no row, rolled back)."""
+    try:
+        raw = await asyncpg.connect(url, timeout=10)
+    except (OSError, asyncpg.PostgresError) as error:
+        return f"database does not answer: {error}"
+    try:
+        async with raw.transaction():
+            await raw.fetchval("SELECT count(*) FROM campaigns")
+            await raw.execute("UPDATE campaigns SET id = id WHERE false")
+            raise _RollBackError
+    except _RollBackError:
+        return None
+    except (OSError, asyncpg.PostgresError) as error:
+        return f"database cannot save: {error}"
+    finally:
+        await raw.close()
+
+
+class _RollBackError(Exception):
+    """Raised to roll the health check's transaction back."""

@@ -56,10 +56,28 @@ class GmEdit(CallbackData, prefix="ge"):
     v: str = ""
 
 
-class JoinPress(CallbackData, prefix="jn"):
-    """The group's «Join» button, under the post that opens deployment."""
+class GmPress(CallbackData, prefix="gm"):
+    """A GM panel button (``bot.handlers.group.gm``): campaign, the turn and phase it was made
+    for, action, value."""
 
     c: ButtonInt
+    t: ButtonInt
+    p: str
+    a: str
+    v: str = ""
+
+
+def gm_menu_data(campaign: Campaign) -> str:
+    """The «◀ GM tools» button's data: back to the GM panel of ``campaign``."""
+    return GmPress(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a="menu").pack()
+
+
+class JoinPress(CallbackData, prefix="jn"):
+    """The group's «Join» button, under the post that opens deployment; under the post about a
+    vacant seat it names the side ``s``, and refuses once that side has no open seat."""
+
+    c: ButtonInt
+    s: str = ""
 
 
 class WeatherPick(CallbackData, prefix="wx"):

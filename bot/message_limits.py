@@ -54,3 +54,13 @@ def shorten(text: str, limit: int = TEXT_LIMIT) -> str:
         return text
     head = text[: _cut(text, limit - len(ELLIPSIS) - 1)].rstrip("\n")
     return f"{head}\n{ELLIPSIS}"
+
+
+BUTTON_ROW = 40
+"""The characters of button text one row shows whole on a phone held upright."""
+
+
+def button_label(text: str, width: int = BUTTON_ROW) -> str:
+    """``text`` if a row of ``width`` characters shows it whole, else its head and «…» (a name
+    a person typed may be long)."""
+    return text if len(text) <= width else text[: width - len(ELLIPSIS)].rstrip() + ELLIPSIS

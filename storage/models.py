@@ -573,6 +573,7 @@ class AuditAction(StrEnum):
     ORDERS_REOPENED = "orders_reopened"  # a GM reopened one side's orders with a short deadline
     SEAT_VACATED = "seat_vacated"  # a GM took a vanished player's place on a side from them
     SEAT_FILLED = "seat_filled"  # a GM gave a vacant seat to a newcomer
+    SEAT_WITHDRAWN = "seat_withdrawn"  # a GM closed a vacant seat: nobody takes it
     STATE_EDITED = "state_edited"  # a GM edited the state directly (issue 23)
     STATE_EDIT_UNDONE = "state_edit_undone"  # a GM undid their edit of the state
     DEADLINE_SET = "deadline_set"  # a GM set the current deadline to a moment of their choice
@@ -786,7 +787,8 @@ class RemovedMember(BaseModel):
 
 class Vacancy(BaseModel):
     """A player's place on a side (their player roles) that a GM marked vacant, with why; once
-    a GM gives it to someone, ``filled_by`` names them and ``closed_at`` is set."""
+    a GM gives it to someone, ``filled_by`` names them and ``closed_at`` is set; a seat a GM
+    withdrew is closed with ``filled_by`` unset."""
 
     model_config = _RECORD
 

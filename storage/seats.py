@@ -68,6 +68,13 @@ class SeatStore(Protocol):
         outbox: Sequence[NewOutboxMessage] = (),
         extra_roles: frozenset[Role] = frozenset(),
     ) -> Member | None: ...
+    async def withdraw_vacancy(
+        self,
+        vacancy_id: int,
+        actor: UserId,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> Vacancy | None: ...
     async def vacancy(self, vacancy_id: int) -> Vacancy | None: ...
     async def vacancies(
         self, campaign_id: CampaignId, *, open_only: bool = True
@@ -247,6 +254,47 @@ class SeatRecords:
             for message in outbox:
                 await self._enqueue_in(conn, message, now)
         return after
+
+    async def withdraw_vacancy(
+        self,
+        vacancy_id: int,
+        actor: UserId,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage] = (),
+    ) -> Vacancy | None:
+        """Close the open vacancy without giving it to anyone (the side plays on with its other
+        players), audited, with the ``outbox`` posts. A compare-and-set on the vacancy being
+        open: ``None`` if it was filled or withdrawn meanwhile."""
+        async with self._db.transaction() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT * FROM vacancies WHERE id = ? AND closed_at IS NULL",
+                (vacancy_id,),
+            )
+            if row is None:
+                return None
+            vacancy = _vacancy(row)
+            campaign = await self._campaign_in(conn, vacancy.campaign_id)
+            if campaign is None:
+                return None
+            await conn.execute(
+                "UPDATE vacancies SET closed_by = ?, closed_at = ? WHERE id = ?",
+                (actor, ts(now), vacancy_id),
+            )
+            closed = vacancy.model_copy(update={"closed_by": actor, "closed_at": now})
+            await self._audit(
+                conn,
+                campaign,
+                actor,
+                AuditAction.SEAT_WITHDRAWN,
+                vacancy.model_dump(mode="json"),
+                closed.model_dump(mode="json"),
+                now,
+                vacancy.reason,
+            )
+            for message in outbox:
+                await self._enqueue_in(conn, message, now)
+        return closed
 
     async def vacancy(self, vacancy_id: int) -> Vacancy | None:
         """One vacancy, open or closed."""

@@ -47,18 +47,70 @@ def help_text(in_group: bool) -> str:
     )
 
 
-def gm_help_text() -> str:
-    """Every GM command, for the help of someone who runs a campaign."""
-    return _(
-        "For you as a GM:\n"
-        "/gm: the GM tools, in our private chat (/gm in the group sends them here): members, "
-        "join requests, battle results and corrections, placing a side that did not deploy, "
-        "undo, end; advance, pause, resume and extend; the schedule, the current deadline "
-        "and the language of a running campaign («Schedule, deadline, language»).\n"
-        "/orders here: every side's orders, also while they are secret.\n"
-        "/battles here: disputed results to decide.\n"
-        "In the group: /advance, /pause, /resume, /extend 24 (hours), /lang (the language of "
-        "the campaign's posts), /newcampaign (the setup wizard)."
+def gm_help_text(in_group: bool) -> str:
+    """Every GM command and every tool of the GM panel, under the panel's own button labels
+    (the same catalog entries), for the help of someone who runs a campaign."""
+    where = (
+        _(
+            "/gm: the GM tools, sent to our private chat (the group sees only the "
+            "announcements). There:"
+        )
+        if in_group
+        else _(
+            "/gm: the GM tools, here in our private chat (/gm in the group sends them here too):"
+        )
+    )
+    clock = ", ".join(
+        [
+            _("⏭ Advance now"),
+            _("⏸ Pause"),
+            _("▶️ Resume"),
+            _("+{n} h").format(n=12),
+            _("+{n} h").format(n=24),
+            _("⚖ Resolve now"),
+        ]
+    )
+    tools = [
+        (clock, _("the campaign's clock")),
+        (_("⚔️ Battle results"), _("set or correct a battle's result")),
+        (_("🔓 Reopen a side's orders"), _("one side gives its orders again, for a few hours")),
+        (_("📍 Place a side that did not deploy"), _("during deployment")),
+        (
+            _("✏️ Correct the state"),
+            _("armies in a sector, a side added or retired, with a reason; undoable"),
+        ),
+        (_("🃏 Carry out a card (siege)"), _("a siege card's effect")),
+        (
+            f"{_('👥 Members')}, {_('🙋 Join requests')}",
+            _("move players, change roles, name co-GMs, remove someone; approve or refuse a join"),
+        ),
+        (
+            _("🪑 Replace a player"),
+            _("free a vanished player's seat, give it to a newcomer, or withdraw it"),
+        ),
+        (
+            _("⚙️ Settings and sides"),
+            _("battles without a result, joining, sides without orders, a side's name"),
+        ),
+        (_("🗓 Schedule, deadline, language"), _("of the running campaign")),
+        (_("↩️ Undo the last step"), _("back to the start of the previous phase")),
+        (_("🏁 End the campaign"), _("with a reason; it goes to the archive")),
+    ]
+    return "\n".join(
+        [
+            _("For you as a GM:"),
+            where,
+            *(f"• {label}: {what}" for label, what in tools),
+            _(
+                "In private: /orders shows every side's orders, also while they are secret; "
+                "/battles, the disputed results to decide; /cancel stops a question of the GM "
+                "tools."
+            ),
+            _(
+                "In the group: /advance, /pause, /resume, /extend 24 (hours), /lang (the "
+                "language of the campaign's posts), /newcampaign (the setup wizard)."
+            ),
+        ]
     )
 
 
@@ -70,7 +122,7 @@ async def show_help(message: Message, store: Store, person: Person | None = None
         m.member.is_gm and m.campaign.status is not CampaignStatus.FINISHED
         for m in await store.memberships(person.user_id)
     ):
-        text += "\n\n" + gm_help_text()
+        text += "\n\n" + gm_help_text(message.chat.type != "private")
     await message.answer(text)
 
 

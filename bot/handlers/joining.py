@@ -112,6 +112,17 @@ async def join_pressed(
     if campaign is None or campaign.chat_id != chat_id:
         await query.answer(_("That button is not valid any more."), show_alert=True)
         return
+    open_seats = {vacancy.side_id for vacancy in await store.vacancies(campaign.id)}
+    if callback_data.s and callback_data.s not in open_seats:
+        side = next((s for s in await store.sides(campaign.id) if s.id == callback_data.s), None)
+        await query.answer(
+            _(
+                "Side «{side}» has no open seat any more: a GM gave it to someone or withdrew "
+                "it. /join here tells you whether «{title}» takes new players."
+            ).format(side=side.name if side else "?", title=campaign.title),
+            show_alert=True,
+        )
+        return
     refusal = await _request(store, clock, person, campaign)
     if refusal is not None:
         await query.answer(refusal, show_alert=True)

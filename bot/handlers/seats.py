@@ -20,12 +20,12 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.callbacks import JoinPress, SeatPress
+from bot.callbacks import JoinPress, SeatPress, gm_menu_data
 from bot.clock import Clock
-from bot.handlers.group.gm import GmPress
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting, cancel
 from bot.i18n import language_of
+from bot.message_limits import button_label
 from bot.posts.group import colour_mark
 from bot.services import seats
 from bot.services.campaigns import group_notice
@@ -42,7 +42,7 @@ def _seat_button(
     text: str, campaign: Campaign, action: str, value: str = ""
 ) -> InlineKeyboardButton:
     data = SeatPress(c=campaign.id, a=action, v=value)
-    return InlineKeyboardButton(text=text[:64], callback_data=data.pack())
+    return InlineKeyboardButton(text=button_label(text), callback_data=data.pack())
 
 
 def roles_words(roles: frozenset[Role]) -> str:
@@ -98,6 +98,12 @@ async def pressed(
             await _candidates(query, query.message, store, campaign, callback_data.v)
         case "give":
             await _give(query, query.message, store, clock, i18n, person, campaign, callback_data.v)
+        case "wdr":
+            await _withdraw_confirm(query, query.message, store, campaign, callback_data.v)
+        case "wdr!":
+            await _withdraw(
+                query, query.message, store, clock, i18n, person, campaign, callback_data.v
+            )
         case _:
             await query.answer(_("That button is not valid any more."), show_alert=True)
 
@@ -123,17 +129,13 @@ async def seats_screen(
         mark = f"{colour_mark(side.colour)} {side.name}" if side else "?"
         label = f"🪑 {member.display_name}: {mark}, {roles_words(member.roles)}"
         rows.append([_seat_button(label, campaign, "vac", str(member.user_id))])
-    rows.append([InlineKeyboardButton(text=_("◀ GM tools"), callback_data=_menu_data(campaign))])
+    rows.append([InlineKeyboardButton(text=_("◀ GM tools"), callback_data=gm_menu_data(campaign))])
     text = _(
         "Replace a player. Tap a player to mark their seat vacant (with a reason): they lose "
         "the side at once, the group is told and anyone may ask for the seat. Tap an open seat "
         "to give it to a newcomer."
     )
     return text, rows
-
-
-def _menu_data(campaign: Campaign) -> str:
-    return GmPress(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a="menu").pack()
 
 
 async def _ask_reason(
@@ -248,7 +250,7 @@ async def _vacated_notices(
         )
         join: dict[str, JsonValue] = {
             "text": _("🙋 Join"),
-            "callback_data": JoinPress(c=campaign.id).pack(),
+            "callback_data": JoinPress(c=campaign.id, s=member.side_id or "").pack(),
         }
     key = f"vacated:{member.user_id}:{_stamp(now)}"
     notices = [group_post(campaign, "text", key, text=text, buttons=[[join]])]
@@ -270,7 +272,10 @@ async def _open_vacancy(
     vacancy_id = whole_number(value)
     vacancy = None if vacancy_id is None else await store.vacancy(vacancy_id)
     if vacancy is None or vacancy.campaign_id != campaign.id or not vacancy.is_open:
-        await query.answer(_("That seat has been given already."), show_alert=True)
+        await query.answer(
+            _("That seat is not open any more: a GM gave it to someone or withdrew it."),
+            show_alert=True,
+        )
         return None
     return vacancy
 
@@ -308,11 +313,107 @@ async def _candidates(
                 "group who opened a private chat with me, appear here."
             )
         )
+    rows.append(
+        [_seat_button(_("✖ Withdraw the seat: nobody takes it"), campaign, "wdr", str(vacancy.id))]
+    )
     rows.append([_seat_button(_("◀ Back"), campaign, "list")])
     await query.answer()
     await message.edit_text(
         "\n".join(lines), reply_markup=InlineKeyboardMarkup(inline_keyboard=rows)
     )
+
+
+async def _players_left(store: Store, campaign: Campaign, side_id: str) -> list[str]:
+    """The names of the side's players now."""
+    return [m.display_name for m in await seats.seated(store, campaign) if m.side_id == side_id]
+
+
+async def _withdraw_confirm(
+    query: CallbackQuery, message: Message, store: Store, campaign: Campaign, value: str
+) -> None:
+    """What withdrawing the seat means for the side, and «Yes»."""
+    vacancy = await _open_vacancy(query, store, campaign, value)
+    if vacancy is None:
+        return
+    side = (await _sides(store, campaign)).get(vacancy.side_id)
+    side_name = side.name if side else vacancy.side_id
+    players = await _players_left(store, campaign, vacancy.side_id)
+    lines = [
+        _(
+            "Withdraw the open seat of side «{side}»? Nobody takes the place of {name}; the "
+            "group is told, and its «Join» button for this seat stops working."
+        ).format(side=side_name, name=vacancy.left_name)
+    ]
+    if players:
+        lines.append(
+            _("Side «{side}» plays on with {players}.").format(
+                side=side_name, players=", ".join(players)
+            )
+        )
+    else:
+        lines.append(
+            _(
+                "Side «{side}» has no other player: until a GM gives it one (Members), it meets "
+                "the campaign's rule for a side without orders."
+            ).format(side=side_name)
+        )
+    rows = [
+        [_seat_button(_("Yes, withdraw the seat"), campaign, "wdr!", str(vacancy.id))],
+        [_seat_button(_("◀ Back"), campaign, "fill", str(vacancy.id))],
+    ]
+    await query.answer()
+    await message.edit_text(
+        "\n".join(lines), reply_markup=InlineKeyboardMarkup(inline_keyboard=rows)
+    )
+
+
+async def _withdraw(
+    query: CallbackQuery,
+    message: Message,
+    store: Store,
+    clock: Clock,
+    i18n: I18n,
+    gm: Person,
+    campaign: Campaign,
+    value: str,
+) -> None:
+    """Close the open seat without a newcomer (audited); the group is told."""
+    vacancy = await _open_vacancy(query, store, campaign, value)
+    if vacancy is None:
+        return
+    side = (await _sides(store, campaign)).get(vacancy.side_id)
+    side_name = side.name if side else vacancy.side_id
+    players = await _players_left(store, campaign, vacancy.side_id)
+    now = clock.now()
+    with i18n.use_locale(campaign.language):
+        if players:
+            text = _(
+                "GM {gm} withdrew the open seat of side «{side}»: nobody takes the place of "
+                "{name}. Side «{side}» plays on with {players}."
+            )
+        else:
+            text = _(
+                "GM {gm} withdrew the open seat of side «{side}»: nobody takes the place of "
+                "{name}. Side «{side}» has no player for now."
+            )
+        words = text.format(
+            gm=gm.display_name, side=side_name, name=vacancy.left_name, players=", ".join(players)
+        )
+    notices = [group_notice(campaign, words, now)]
+    outcome = await seats.withdraw(store, campaign, vacancy, gm.user_id, now, notices)
+    if outcome is not seats.SeatOutcome.DONE:
+        await query.answer(
+            _("That seat is not open any more: a GM gave it to someone or withdrew it."),
+            show_alert=True,
+        )
+        return
+    await query.answer(
+        _("Done: the open seat of side «{side}» is withdrawn. The group is told.").format(
+            side=side_name
+        )
+    )
+    text, rows = await seats_screen(store, campaign)
+    await message.edit_text(text, reply_markup=InlineKeyboardMarkup(inline_keyboard=rows))
 
 
 async def _give(
@@ -365,7 +466,10 @@ async def _give(
             )
             return
         case _:
-            await query.answer(_("That seat has been given already."), show_alert=True)
+            await query.answer(
+                _("That seat is not open any more: a GM gave it to someone or withdrew it."),
+                show_alert=True,
+            )
             return
     roles = roles_words(member.roles) if member is not None else ""
     await query.answer(

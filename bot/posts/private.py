@@ -301,6 +301,13 @@ async def render_campaign_ended(context: PostContext, message: OutboxMessage) ->
     campaign = await context.store.campaign(ids[0])
     if campaign is None:
         return None
+    reason = message.payload.get("reason")
+    if isinstance(reason, str) and reason:
+        return Post(
+            text=_(
+                "«{title}» is over: the GM ended it. Reason: {reason}. Thank you for playing!"
+            ).format(title=campaign.title, reason=reason)
+        )
     return Post(
         text=_("«{title}» is over: the GM ended it. Thank you for playing!").format(
             title=campaign.title

@@ -15,7 +15,7 @@ from datetime import datetime, time, timedelta
 from enum import StrEnum
 from zoneinfo import ZoneInfo, available_timezones
 
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 
 from bot.moments import find_zone_by_city
 from bot.services.deployment import sides_to_place
@@ -812,22 +812,39 @@ def battle_result(battle: int, outcome: str, winner: str) -> BattleResult | None
 
 
 async def end_campaign(
-    store: Store, campaign: Campaign, actor: UserId, now: datetime
+    store: Store,
+    campaign: Campaign,
+    actor: UserId,
+    now: datetime,
+    reason: str = "",
+    notices: Sequence[NewOutboxMessage] = (),
 ) -> Campaign | None:
-    """Finish the campaign now (the GM confirmed); ``None`` if it changed meanwhile. Every
-    player hears of it in private too."""
+    """Finish the campaign now (the GM confirmed, with their ``reason`` when they gave one);
+    ``None`` if it changed meanwhile. The ``notices`` go in the same transaction; every player
+    hears of it in private too (with the reason)."""
+    extra: dict[str, JsonValue] = {"reason": reason} if reason else {}
     told = await private_summaries(
-        store, campaign, "campaign_ended", "ended", [s.id for s in await store.sides(campaign.id)]
+        store,
+        campaign,
+        "campaign_ended",
+        "ended",
+        [s.id for s in await store.sides(campaign.id)],
+        **extra,
     )
     state = await store.turn_start(campaign.id, campaign.turn)
     rewards = [] if state is None else await reward_posts(store, campaign, state, "ended")
     async with store.atomic():
         result = await store.set_status(
-            campaign.id, campaign.status, CampaignStatus.FINISHED, actor, "ended by the GM", now
+            campaign.id,
+            campaign.status,
+            CampaignStatus.FINISHED,
+            actor,
+            reason or "ended by the GM",
+            now,
         )
         if not result.applied or result.campaign is None:
             return None
         ended = (board_refresh(result.campaign, "ended", now), summary_post(campaign, "ended"))
-        for message in (*ended, *told, *rewards):
+        for message in (*ended, *notices, *told, *rewards):
             await store.enqueue(message, now)
     return result.campaign

@@ -35,11 +35,11 @@ MAX_REASON = 200
 
 
 class SeatOutcome(StrEnum):
-    """What :func:`vacate` or :func:`fill` did."""
+    """What :func:`vacate`, :func:`fill` or :func:`withdraw` did."""
 
     DONE = "done"
     NO_SEAT = "no_seat"  # the player has no side (any more): vacated or moved meanwhile
-    FILLED = "filled"  # the vacancy was given to someone meanwhile
+    FILLED = "filled"  # the vacancy was given to someone (or withdrawn) meanwhile
     PLAYING = "playing"  # the newcomer plays a side of this campaign already
     REMOVED = "removed"  # a GM removed the newcomer: let them back in first
     CLOSED = "closed"  # the campaign is over or still being set up
@@ -148,3 +148,21 @@ async def fill(
     if member is None:
         return SeatOutcome.FILLED, None
     return SeatOutcome.DONE, member
+
+
+async def withdraw(
+    store: Store,
+    campaign: Campaign,
+    vacancy: Vacancy,
+    actor: UserId,
+    now: datetime,
+    notices: Sequence[NewOutboxMessage] = (),
+) -> SeatOutcome:
+    """Close the open ``vacancy`` without a newcomer: the side plays on with its other players
+    (audited); the ``notices`` and a board refresh go in the same transaction."""
+    if not seats_change(campaign):
+        return SeatOutcome.CLOSED
+    queued = (*notices, board_refresh(campaign, f"withdrawn:{vacancy.id}", now))
+    if await store.withdraw_vacancy(vacancy.id, actor, now, queued) is None:
+        return SeatOutcome.FILLED
+    return SeatOutcome.DONE

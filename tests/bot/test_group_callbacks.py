@@ -4,7 +4,7 @@
 from aiogram.filters.callback_data import CallbackData
 
 import bot.app  # noqa: F401 - imports every handler module, so every factory is defined
-from bot.handlers.group.gm import GmPress
+from bot.callbacks import GmPress
 from bot.handlers.group.setup import ZONES, SetupPress
 
 

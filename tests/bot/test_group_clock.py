@@ -112,8 +112,23 @@ async def test_advance_asks_then_moves_once_and_a_stale_button_does_nothing(
     player = telegram.user(strategist("blue"), "Blue")
     question = await telegram.feed(telegram.message(gm, group, "/advance"))
     assert question is not None
-    [(_, data)] = question.buttons()
+    [(_, data), (no_label, no)] = question.buttons()
+    assert no_label == "✖ No"
     telegram.take()
+    await telegram.feed(telegram.press(player, question, no))
+    assert "Only this campaign's GM" in _alert(telegram.take())
+    await telegram.feed(telegram.press(gm, question, no))
+    sent = telegram.take()
+    assert [s.method.text for s in sent if isinstance(s.method, AnswerCallbackQuery)] == [
+        "Cancelled: nothing changed."
+    ]
+    assert [type(s.method).__name__ for s in sent] == [
+        "AnswerCallbackQuery",
+        "EditMessageReplyMarkup",
+    ]
+    unmoved = await store.campaign(campaign_id)
+    assert unmoved is not None
+    assert unmoved.phase is Phase.DEPLOYMENT
     await telegram.feed(telegram.press(player, question, data))
     assert "Only this campaign's GM" in _alert(telegram.take())
     await telegram.feed(telegram.press(gm, question, data))
@@ -163,21 +178,22 @@ async def test_the_gm_resolves_a_turn_waiting_for_results_after_confirming(
 
     question = await telegram.feed(telegram.message(gm, group, "/advance"))
     assert question is not None
-    [(_, data)] = question.buttons()
+    [(_, data), _not_now] = question.buttons()
     telegram.take()
     await telegram.feed(telegram.press(gm, question, data))
     sent = telegram.take()
     assert "some battles have no result" in _alert(sent)
     offer = sent[-1]
     assert offer.text.startswith("Resolve turn 1 now? Battles without an agreed or decided result")
-    [(label, force)] = offer.buttons()
+    [(label, force), (no_label, _no_data)] = offer.buttons()
+    assert no_label == "✖ No"
     assert label == "⚖ Yes, resolve now"
     waiting = await store.campaign(campaign.id)
     assert waiting is not None
     assert (waiting.turn, waiting.phase) == (1, Phase.RESOLUTION)
     with i18n.context(), i18n.use_locale("en"):
         panel = [b.text for row in clock_buttons(waiting) for b in row]
-    assert "⚖ Resolve now (undecided battles count as draws)" in panel
+    assert "⚖ Resolve now" in panel
 
     await telegram.feed(telegram.press(player, offer, force))
     assert "Only this campaign's GM" in _alert(telegram.take())

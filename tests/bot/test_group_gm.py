@@ -5,8 +5,8 @@ import pytest
 from aiogram.methods import AnswerCallbackQuery, EditMessageText
 from aiogram.types import Chat, User
 
+from bot.callbacks import GmPress
 from bot.clock import ManualClock
-from bot.handlers.group.gm import GmPress
 from bot.services.campaigns import join_side
 from bot.services.clockwork import advance
 from rules import BattleResult, Game, Outcome, Ruleset, builtin_map, default_deployment
@@ -44,6 +44,7 @@ ACTIONS = (
     ("readmit", "2"),
     ("results", ""),
     ("battle", "1.1"),
+    ("win", "1.1.s1"),
     ("set", "1.1.crushing.s1"),
     ("place", ""),
     ("placeside", "s2"),
@@ -165,7 +166,7 @@ async def test_the_gm_moves_names_a_co_gm_and_removes_members(
     members = await tap(telegram, table.anna, panel, "Members")
     boris = await tap(telegram, table.anna, members, "Boris")
     assert boris is not None
-    assert "Boris: strategist." in boris.text
+    assert boris.text.startswith("Boris: side «Red»; strategist.\n")
     telegram.take()
     await tap(telegram, table.anna, boris, "Blue")
     sent = telegram.take()
@@ -336,7 +337,16 @@ async def test_the_gm_lists_and_sets_battle_results(
     assert results is not None
     assert "no result (⚠️ disputed: Blue: solid victory or draw)" in results.text
     battle = await tap(telegram, table.anna, results, "Battle 1")
-    await tap(telegram, table.anna, battle, "Red: crushing victory")
+    winner = await tap(telegram, table.anna, battle, "Red won")
+    assert winner is not None
+    assert winner.text == "Battle 1: Red vs Blue in 1 Equator. Red won: by how much?"
+    assert [label for label, _data in winner.buttons()] == [
+        "solid victory",
+        "crushing victory",
+        "slaughter",
+        "◀ Back",
+    ]
+    await tap(telegram, table.anna, winner, "crushing victory")
     assert await notices(store, campaign.id) == [
         "GM Anna set the result of battle 1: Red: crushing victory."
     ]
@@ -357,7 +367,9 @@ async def test_the_gm_corrects_a_resolved_turn(
     assert results is not None
     assert "Turn 1 (resolved)" in results.text
     battle = await tap(telegram, table.anna, results, "Battle 2")
-    await tap(telegram, table.anna, battle, "Blue: slaughter")
+    await tap(
+        telegram, table.anna, await tap(telegram, table.anna, battle, "Blue won"), "slaughter"
+    )
     assert (
         "corrected battle 2 of turn 1: Blue: slaughter" in (await notices(store, campaign.id))[-1]
     )
@@ -374,7 +386,7 @@ async def test_the_gm_undoes_the_last_step(
     await to_orders(store, campaign, clock.now())
     confirm = await tap(telegram, table.anna, await table.panel(), "Undo the last step")
     assert confirm is not None
-    assert "now: Turn 1: orders" in confirm.text
+    assert "«Siege of Vraks»\nTurn 1: orders\nUndo the last step?" in confirm.text
     await tap(telegram, table.anna, confirm, "Yes, undo")
     kinds = [m.kind for m in await store.outbox_messages(campaign.id)]
     assert kinds.count("undo_notice") == 1
@@ -396,13 +408,20 @@ async def test_the_gm_ends_the_campaign_after_confirming(
     stored = await store.campaign(campaign.id)
     assert stored is not None
     assert stored.status is CampaignStatus.DEPLOYMENT
-    ended = await tap(telegram, table.anna, confirm, "Yes, end it now")
+    asked = await tap(telegram, table.anna, confirm, "Yes, end it: type the reason")
+    assert asked is not None
+    assert "why does the campaign end?" in asked.text
+    ended = await say(telegram, table.anna, table.anna.id, "too few players")
     assert ended is not None
-    assert ended.text == "«Siege of Vraks» is over and archived (/history)."
+    assert ended.text == (
+        "«Siege of Vraks» is over and archived (/history). The group and the players are told why."
+    )
     assert await notices(store, campaign.id) == [
-        "GM Anna ended «Siege of Vraks»; it is in the archive now (/history). Thank you for "
-        "playing! A GM starts the next campaign with /newcampaign."
+        "GM Anna ended «Siege of Vraks». Reason: too few players. It is in the archive now "
+        "(/history). Thank you for playing! A GM starts the next campaign with /newcampaign."
     ]
+    [entry] = [e for e in await store.audit_log(campaign.id) if e.action == "status_changed"][-1:]
+    assert (entry.actor, entry.reason) == (table.anna.id, "too few players")
     stored = await store.campaign(campaign.id)
     assert stored is not None
     assert stored.status is CampaignStatus.FINISHED
@@ -419,7 +438,7 @@ async def test_a_panel_from_an_earlier_phase_is_stale(
     assert end is not None
     await to_orders(store, campaign, clock.now())
     telegram.take()
-    for sent, label in ((old_panel, "Members"), (end, "Yes, end it now")):
+    for sent, label in ((old_panel, "Members"), (end, "Yes, end it")):
         await telegram.feed(telegram.press(table.anna, sent, button(sent, label)))
         assert "out of date" in _alert(telegram.take())
     stored = await store.campaign(campaign.id)
@@ -466,13 +485,15 @@ async def test_a_result_button_from_before_the_resolution_is_stale(
     campaign = await to_battles(store, campaign, clock.now())
     results = await tap(telegram, table.anna, await table.panel(), "Battle results")
     battle = await tap(telegram, table.anna, results, "Battle 1")
-    assert battle is not None
+    winner = await tap(telegram, table.anna, battle, "Red won")
+    assert winner is not None
     resolved = await advance(store, campaign.id, 1, Phase.BATTLES, 1, clock.now())
     assert resolved.advanced
     before = await store.resolutions(campaign.id, 1)
-    telegram.take()
-    await telegram.feed(telegram.press(table.anna, battle, button(battle, "Red: slaughter")))
-    assert "out of date" in _alert(telegram.take())
+    for sent, label in ((winner, "slaughter"), (winner, "Back")):
+        telegram.take()
+        await telegram.feed(telegram.press(table.anna, sent, button(sent, label)))
+        assert "out of date" in _alert(telegram.take())
     assert await store.resolutions(campaign.id, 1) == before
     assert await notices(store, campaign.id) == []
 
@@ -534,7 +555,7 @@ async def test_help_lists_the_gm_commands_to_a_gm_only(
     for user in (table.anna, table.boris):
         shown = await say(telegram, user, user.id, "/help")
         assert shown is not None
-        gm_part = "For you as a GM:\n/gm: the GM tools, in our private chat"
+        gm_part = "For you as a GM:\n/gm: the GM tools, here in our private chat"
         assert (gm_part in shown.text) is (user is table.anna), user.first_name
         assert "/history" in shown.text
 
@@ -547,14 +568,18 @@ async def test_the_gm_changes_a_running_campaigns_policies_and_renames_a_side(
     settings = await tap(telegram, table.anna, await table.panel(), "Settings and sides")
     assert settings is not None
     assert "A battle without a result at the deadline: counted as a draw" in settings.text
-    waits = await tap(telegram, table.anna, settings, "resolution waits for the GM")
+    unreported = await tap(telegram, table.anna, settings, "A battle without a result")
+    assert unreported is not None
+    assert "• counted as a draw without losses" in unreported.text
+    waits = await tap(telegram, table.anna, unreported, "The GM decides")
     assert waits is not None
-    closed = await tap(
+    joining = await tap(
         telegram,
         table.anna,
         await tap(telegram, table.anna, waits, "Settings and sides"),
-        "open until deployment ends, then closed",
+        "Joining",
     )
+    closed = await tap(telegram, table.anna, joining, "Open, then closed")
     assert closed is not None
     changed = await store.campaign(campaign.id)
     assert changed is not None

@@ -11,7 +11,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.callbacks import ChangePress
 from bot.clock import ManualClock
-from storage import AuditAction, Store, Weekday, WeeklyTime
+from storage import AuditAction, Role, Store, Weekday, WeeklyTime
 from tests.bot.group_helpers import say, tap, to_orders
 from tests.bot.private_campaign import rendered_outbox
 from tests.bot.telegram import FakeTelegram, Sent
@@ -216,3 +216,61 @@ async def test_the_tools_are_refused_to_anyone_but_the_gm(
     assert (stored.schedule.mode, stored.language) == ("weekly", "en")
     assert await store.outbox_messages(campaign.id) == outbox_before
     assert await store.prompt(table.boris.id, table.boris.id) is None
+
+
+async def test_a_yes_shown_before_another_gm_moved_the_deadline_is_out_of_date(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    """Anna is shown a new deadline and a new schedule; before she taps «Yes», Dmitri (a co-GM)
+    sets another deadline. Both of her «Yes» are refused as out of date: Dmitri's stands."""
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    campaign = await to_orders(store, campaign, clock.now())
+    dmitri = telegram.user(5, "Dmitri")
+    await store.put_member(
+        campaign.id, 5, "Dmitri", frozenset({Role.CO_GM}), None, table.anna.id, clock.now()
+    )
+    await say(telegram, dmitri, dmitri.id, "/start")
+    menu = await tap(telegram, table.anna, await table.panel(), "Schedule, deadline, language")
+    deadline = await tap(telegram, table.anna, menu, "Set the current deadline")
+    await tap(telegram, table.anna, deadline, "Type a day and time")
+    annas_deadline = await say(telegram, table.anna, table.anna.id, "завтра 21:00")
+    assert annas_deadline is not None
+    assert "Set the deadline of turn 1 to Tue 3 Mar, 21:00" in annas_deadline.text
+    menu = await tap(telegram, table.anna, await table.panel(), "Schedule, deadline, language")
+    week = await tap(telegram, table.anna, menu, "Change the weekly schedule")
+    await tap(telegram, table.anna, week, "Type the four times")
+    annas_week = await say(
+        telegram, table.anna, table.anna.id, "Wed 00:00; Fri 20:00; Sat 12:00; Tue 12:00"
+    )
+    assert annas_week is not None
+    assert "Change the schedule to" in annas_week.text
+    # Dmitri moves the deadline to Wednesday 18:00 meanwhile.
+    menu = await tap(telegram, dmitri, await table.panel(dmitri), "Schedule, deadline, language")
+    deadline = await tap(telegram, dmitri, menu, "Set the current deadline")
+    await tap(telegram, dmitri, deadline, "Type a day and time")
+    dmitris = await say(telegram, dmitri, dmitri.id, "4.03 18:00")
+    await tap(telegram, dmitri, dmitris, "Yes, change")
+    dmitris_deadline = datetime(2026, 3, 4, 15, 0, tzinfo=UTC)
+    clock_row = await store.clock_state(campaign.id)
+    assert clock_row is not None
+    assert clock_row.deadline == dmitris_deadline
+    outbox_before = await store.outbox_messages(campaign.id)
+    for shown in (annas_deadline, annas_week):
+        telegram.take()
+        await telegram.feed(telegram.press(table.anna, shown, _yes(shown)))
+        sent = telegram.take()
+        assert _alert(sent) == (
+            "Out of date: the campaign or its deadline moved since these dates were shown. "
+            "Nothing was done; ask again to see the new dates."
+        )
+        assert all(s.chat_id is None for s in sent), "nothing is posted"
+    clock_row = await store.clock_state(campaign.id)
+    assert clock_row is not None
+    assert clock_row.deadline == dmitris_deadline
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.schedule.orders_close.weekday is Weekday.THURSDAY
+    audit = [e for e in await store.audit_log(campaign.id) if e.action is AuditAction.DEADLINE_SET]
+    assert [e.actor for e in audit] == [dmitri.id]
+    assert await store.outbox_messages(campaign.id) == outbox_before

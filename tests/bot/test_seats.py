@@ -268,6 +268,8 @@ async def test_seat_buttons_are_refused_to_anyone_but_this_campaigns_gm(
         ("vac", "5"),
         ("fill", str(vacancy.id)),
         ("give", f"{vacancy.id}.{presser.id}"),
+        ("wdr", str(vacancy.id)),
+        ("wdr!", str(vacancy.id)),
     ):
         data = SeatPress(c=campaign.id, a=action, v=value).pack()
         for chat in (presser.id, table.group):
@@ -282,3 +284,98 @@ async def test_seat_buttons_are_refused_to_anyone_but_this_campaigns_gm(
     dora = await store.member(campaign.id, 5)
     assert dora is not None
     assert dora.side_id == "s2"
+    assert [v.id for v in await store.vacancies(campaign.id)] == [vacancy.id]  # still open
+
+
+async def test_the_gm_withdraws_an_open_seat_and_its_join_button_refuses(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """Boris leaves Red, where Gleb plays on as tactician; Anna withdraws the open seat: nobody
+    takes it, Red plays on with Gleb, the group is told, the audit log has it, and the «Join»
+    under the open seat's post refuses from then on."""
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    await store.put_member(
+        campaign.id, 4, "Gleb", frozenset({Role.TACTICIAN}), "s1", table.anna.id, clock.now()
+    )
+    await table.vacate_boris()
+    [post] = [s for s in await telegram.deliver() if s.chat_id == GROUP and "open seat" in s.text]
+    panel = await say(telegram, table.anna, table.anna.id, "/gm")
+    seats = await tap(telegram, table.anna, panel, "Replace a player")
+    offer = await tap(telegram, table.anna, seats, "Fill the open seat of «Red»")
+    asked = await tap(telegram, table.anna, offer, "Withdraw the seat")
+    assert asked is not None
+    assert asked.text == (
+        "Withdraw the open seat of side «Red»? Nobody takes the place of Boris; the group is "
+        "told, and its «Join» button for this seat stops working.\n"
+        "Side «Red» plays on with Gleb."
+    )
+    assert [label for label, _data in asked.buttons()] == ["Yes, withdraw the seat", "◀ Back"]
+    telegram.take()
+    await telegram.feed(telegram.press(table.anna, asked, button(asked, "Yes, withdraw")))
+    answered = telegram.take()
+    assert any(
+        isinstance(s.method, AnswerCallbackQuery)
+        and s.method.text == "Done: the open seat of side «Red» is withdrawn. The group is told."
+        for s in answered
+    )
+    assert answered[-1].text.startswith("Replace a player.")  # back on the seats screen
+    assert not any("Fill the open seat" in label for label, _data in answered[-1].buttons())
+    assert await store.vacancies(campaign.id) == []
+    [closed] = await store.vacancies(campaign.id, open_only=False)
+    assert (closed.filled_by, closed.closed_by) == (None, table.anna.id)
+    [entry] = [
+        e for e in await store.audit_log(campaign.id) if e.action is AuditAction.SEAT_WITHDRAWN
+    ]
+    assert entry.actor == table.anna.id
+    gleb = await store.member(campaign.id, 4)
+    assert gleb is not None
+    assert gleb.side_id == "s1"
+    told = [s.text for s in await telegram.deliver() if s.chat_id == GROUP]
+    assert (
+        "GM Anna withdrew the open seat of side «Red»: nobody takes the place of Boris. "
+        "Side «Red» plays on with Gleb."
+    ) in told
+    # Ilya taps the «Join» under the open seat's post: refused, no request recorded.
+    ilya = telegram.user(6, "Ilya")
+    telegram.take()
+    await telegram.feed(telegram.press(ilya, post, button(post, "Join")))
+    assert _alerts(telegram.take()) == [
+        "Side «Red» has no open seat any more: a GM gave it to someone or withdrew it. /join "
+        "here tells you whether «Siege of Vraks» takes new players."
+    ]
+    assert await store.join_request(campaign.id, 6) is None
+    # The old confirmation pressed again changes nothing more.
+    telegram.take()
+    await telegram.feed(telegram.press(table.anna, asked, button(asked, "Yes, withdraw")))
+    assert _alerts(telegram.take()) == [
+        "That seat is not open any more: a GM gave it to someone or withdrew it."
+    ]
+    assert [e.action for e in await store.audit_log(campaign.id)].count(
+        AuditAction.SEAT_WITHDRAWN
+    ) == 1
+
+
+async def test_withdrawing_the_only_players_seat_says_the_side_has_no_player(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    await table.vacate_boris()
+    await telegram.deliver()
+    panel = await say(telegram, table.anna, table.anna.id, "/gm")
+    seats = await tap(telegram, table.anna, panel, "Replace a player")
+    offer = await tap(telegram, table.anna, seats, "Fill the open seat of «Red»")
+    asked = await tap(telegram, table.anna, offer, "Withdraw the seat")
+    assert asked is not None
+    assert asked.text.endswith(
+        "Side «Red» has no other player: until a GM gives it one (Members), it meets the "
+        "campaign's rule for a side without orders."
+    )
+    await tap(telegram, table.anna, asked, "Yes, withdraw")
+    told = [s.text for s in await telegram.deliver() if s.chat_id == GROUP]
+    assert (
+        "GM Anna withdrew the open seat of side «Red»: nobody takes the place of Boris. "
+        "Side «Red» has no player for now."
+    ) in told
+    assert await store.vacancies(campaign.id) == []

@@ -9,8 +9,8 @@ from datetime import datetime
 
 from aiogram.methods import SendMessage
 
+from bot.callbacks import GmPress
 from bot.clock import ManualClock
-from bot.handlers.group.gm import GmPress
 from bot.services.campaigns import join_side
 from bot.services.clockwork import advance
 from storage import (
@@ -59,24 +59,48 @@ async def test_a_gm_archives_an_abandoned_campaign_and_the_group_starts_the_next
             await telegram.feed(telegram.forged_press(presser, chat, end))
     assert await store.audit_log(first.id) == audit_before
     assert (await store.active_campaign(group.id)) is not None
-    # The GM ends it from the panel in private, after confirming.
+    # The GM ends it from the panel in private, after confirming, with a typed reason.
     panel = await say(telegram, anna, anna.id, "/gm")
     sure = await tap(telegram, anna, panel, "End the campaign")
     assert sure is not None
     assert "it goes to the group's archive (/history)" in sure.text
-    done = await tap(telegram, anna, sure, "Yes, end it now")
+    asked = await tap(telegram, anna, sure, "Yes, end it: type the reason")
+    assert asked is not None
+    assert asked.text.startswith("«Siege of Vraks»: why does the campaign end? Type the reason")
+    assert await store.prompt(anna.id, anna.id) is not None  # stored: a restart keeps the wait
+    kept = await say(telegram, anna, anna.id, "/cancel")
+    assert kept is not None
+    assert kept.text.startswith("Stopped; nothing was changed.")
+    assert await store.audit_log(first.id) == audit_before
+    sure = await tap(telegram, anna, await say(telegram, anna, anna.id, "/gm"), "End the campaign")
+    await tap(telegram, anna, sure, "Yes, end it: type the reason")
+    too_long = await say(telegram, anna, anna.id, "x" * 201)
+    assert too_long is not None
+    assert too_long.text == "A reason has 1 to 200 characters. Type it again, or /cancel."
+    assert (await store.active_campaign(group.id)) is not None
+    done = await say(telegram, anna, anna.id, "half the players   left\nfor good")
     assert done is not None
-    assert done.text == "«Siege of Vraks» is over and archived (/history)."
+    assert done.text == (
+        "«Siege of Vraks» is over and archived (/history). The group and the players are told why."
+    )
     [entry] = [e for e in await store.audit_log(first.id) if e not in audit_before]
     assert entry.action is AuditAction.STATUS_CHANGED
     assert (entry.actor, entry.after, entry.reason) == (
         1,
         {"status": "finished"},
-        "ended by the GM",
+        "half the players left for good",
     )
-    assert (await notices(store, first.id))[-1].startswith(
-        "GM Anna ended «Siege of Vraks»; it is in the archive now (/history)."
+    assert (await notices(store, first.id))[-1] == (
+        "GM Anna ended «Siege of Vraks». Reason: half the players left for good. It is in the "
+        "archive now (/history). Thank you for playing! A GM starts the next campaign with "
+        "/newcampaign."
     )
+    told = await telegram.deliver()
+    assert (
+        "«Siege of Vraks» is over: the GM ended it. Reason: half the players left for good. "
+        "Thank you for playing!"
+    ) in [s.text for s in told if s.chat_id == boris.id]
+    assert await store.prompt(anna.id, anna.id) is None
     # The group hears that its campaign is archived, not that it never had one.
     status = await say(telegram, vera, group, "/status")
     assert status is not None

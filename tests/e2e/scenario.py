@@ -45,9 +45,8 @@ from zoneinfo import ZoneInfo
 
 import aiohttp
 
-from bot.callbacks import JoinPress, JoinVerdict
+from bot.callbacks import GmPress, JoinPress, JoinVerdict
 from bot.handlers.group.clock import ClockPress
-from bot.handlers.group.gm import GmPress
 from bot.handlers.group.setup import ZONES
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import (
@@ -1010,8 +1009,8 @@ async def gm_override(
     table: Table, battle: int, outcome: str, winner: str | None = None
 ) -> Received:
     """The GM sets a battle's result from /gm (in the GM's private chat): «⚔️ Battle results»,
-    the battle, then the outcome («draw», «bloody draw», or «solid», «crushing», «slaughter»
-    with the winner's name)."""
+    the battle, then the outcome («draw», «bloody draw»; or the winner, «🏆 <name> won», then
+    «solid», «crushing» or «slaughter»)."""
     gm = table.gm
     await table.command(gm, "/gm")
     await table.press(gm, _gm_data("results"), chat_id=gm.chat_id)
@@ -1021,11 +1020,12 @@ async def gm_override(
     if winner is None:
         return await table.press(gm, choice, chat_id=gm.chat_id)
     side = winner
-    return await table.press(
+    await table.press(
         gm,
-        lambda text, data: choice(text, data) and text.startswith(f"{side}:"),
+        lambda text, data: _gm_data("win", contains=f".{battle}.")(text, data) and side in text,
         chat_id=gm.chat_id,
     )
+    return await table.press(gm, choice, chat_id=gm.chat_id)
 
 
 async def gm_undo(table: Table) -> Received:
@@ -1095,9 +1095,11 @@ async def move_to_next_due(table: Table) -> ClockRun | None:
     return await table.move_clock(upcoming)
 
 
-async def gm_end(table: Table) -> Received:
-    """The GM ends the campaign from /gm: «🏁 End the campaign», then «Yes, end it now»."""
+async def gm_end(table: Table, reason: str = "the club's season is over") -> Received:
+    """The GM ends the campaign from /gm: «🏁 End the campaign», «Yes, end it: type the
+    reason», then the reason typed in private."""
     gm = table.gm
     await table.command(gm, "/gm")
     await table.press(gm, _gm_data("end"), chat_id=gm.chat_id)
-    return await table.press(gm, _gm_data("end!"), chat_id=gm.chat_id)
+    await table.press(gm, _gm_data("end!"), chat_id=gm.chat_id)
+    return await table.say(gm, reason)

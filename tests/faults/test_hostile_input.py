@@ -25,10 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import SecretStr
 
-from bot.callbacks import JoinPress
+from bot.callbacks import GmPress, JoinPress
 from bot.config import Settings
 from bot.handlers.group.clock import ClockPress
-from bot.handlers.group.gm import GmPress, GroupLanguage
+from bot.handlers.group.gm import GroupLanguage
 from bot.handlers.group.setup import SetupPress
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import CampaignButton, DeployButton, OrdersButton, ResultButton
@@ -459,7 +459,8 @@ async def test_a_finished_campaign_answers_every_old_button_and_command(
     async with hostile_table(tmp_path, Stage.BATTLES) as table:
         panel = await table.send(GM, GM, "/gm")
         sure = await table.press(GM, GM, button(panel[-1], "End the campaign"))
-        await table.press(GM, GM, button(sure[-1], "Yes, end it now"))
+        await table.press(GM, GM, button(sure[-1], "Yes, end it: type the reason"))
+        await table.send(GM, GM, "the club stops meeting")
         assert (await table.now()).status is CampaignStatus.FINISHED
         before = await snapshot(table)
         owned = [

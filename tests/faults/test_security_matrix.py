@@ -31,6 +31,7 @@ from bot.app import build_dispatcher
 from bot.callbacks import (
     ChangePress,
     GmEdit,
+    GmPress,
     JoinPress,
     JoinVerdict,
     LanguageChoice,
@@ -42,7 +43,7 @@ from bot.callbacks import (
 )
 from bot.clock import ManualClock
 from bot.handlers.group.clock import ClockConfirm, ClockPress
-from bot.handlers.group.gm import GmPress, GroupLanguage
+from bot.handlers.group.gm import GroupLanguage
 from bot.handlers.group.reopen import ReopenPress
 from bot.handlers.group.setup import SetupPress
 from bot.handlers.history import HistoryList, HistoryPress
@@ -361,6 +362,7 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("joinno", str(NINA)),
                 ("results", ""),
                 ("battle", f"{turn}.1"),
+                ("win", f"{turn}.1.{blue}"),
                 ("set", f"{turn}.1.crushing.{blue}"),
                 ("place", ""),
                 ("placeside", green),
@@ -525,7 +527,14 @@ async def _forged(table: HostileTable) -> list[str]:
     forged += [
         SeatPress(c=campaign.id, a=a, v=v).pack()
         for campaign in (siege, table.other)
-        for a, v in (("list", ""), ("vac", str(RITA)), ("fill", "1"), ("give", f"1.{NINA}"))
+        for a, v in (
+            ("list", ""),
+            ("vac", str(RITA)),
+            ("fill", "1"),
+            ("give", f"1.{NINA}"),
+            ("wdr", "1"),
+            ("wdr!", "1"),
+        )
     ]
     forged += [HistoryPress(c=c, t=t).pack() for t in (-2, -1, 0, 1, max(turn - 1, 1))]
     forged += [HistoryList(p=p).pack() for p in (-1, 0, 1, 2**53)]

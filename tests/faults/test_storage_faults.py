@@ -34,8 +34,8 @@ from aiogram.utils.i18n import I18n
 
 import storage.db
 from bot.app import build_dispatcher
+from bot.callbacks import GmPress
 from bot.clock import ManualClock
-from bot.handlers.group.gm import GmPress
 from bot.health import beat
 from bot.i18n import build_i18n
 from bot.services.clockwork import advance

@@ -224,8 +224,24 @@ async def test_version_9_adds_vacant_seats_and_keeps_the_members(tmp_path: Path)
         assert filled is not None
         assert (filled.side_id, filled.roles) == ("red", frozenset({Role.STRATEGIST}))
         assert await store.fill_seat(vacancy.id, 9, "Gleb", 100, T) is None  # taken already
+        assert await store.withdraw_vacancy(vacancy.id, 100, T) is None  # filled: stays so
+        # Vera's seat falls vacant too, and the GM withdraws it: closed, given to nobody.
+        again = await store.vacate_seat(1, 8, "moved away", 100, T)
+        assert again is not None
+        withdrawn = await store.withdraw_vacancy(again.id, 100, T)
+        assert withdrawn is not None
+        assert (withdrawn.is_open, withdrawn.filled_by, withdrawn.closed_by) == (False, None, 100)
+        assert await store.vacancy(again.id) == withdrawn
+        assert await store.vacancies(1) == []
+        assert await store.withdraw_vacancy(again.id, 100, T) is None  # only once
+        assert await store.fill_seat(again.id, 9, "Gleb", 100, T) is None
         actions = [entry.action for entry in await store.audit_log(1)]
-        assert actions == [AuditAction.SEAT_VACATED, AuditAction.SEAT_FILLED]
+        assert actions == [
+            AuditAction.SEAT_VACATED,
+            AuditAction.SEAT_FILLED,
+            AuditAction.SEAT_VACATED,
+            AuditAction.SEAT_WITHDRAWN,
+        ]
     finally:
         await store.close()
 

@@ -24,6 +24,7 @@ from tests.storage.campaign_script import (
     deploy,
     new_campaign,
     play_turn,
+    strategist,
 )
 
 
@@ -291,3 +292,29 @@ async def test_settings_that_change_nothing_are_not_audited(store: Store) -> Non
     assert again.updated_at == at(0, 0.25)
     log = await store.audit_log(campaign.id)
     assert [e.action for e in log].count(AuditAction.SETTINGS_CHANGED) == 1
+
+
+async def test_a_vacant_seat_is_filled_or_withdrawn_once_and_audited(store: Store) -> None:
+    campaign = await new_campaign(store, chat_id=-9)
+    red, blue = strategist("red"), strategist("blue")
+    first = await store.vacate_seat(campaign.id, red, "silent", GM, at(0, 1))
+    second = await store.vacate_seat(campaign.id, blue, "moved away", GM, at(0, 2))
+    assert first is not None
+    assert second is not None
+    assert await store.fill_seat(first.id, 901, "Vera", GM, at(0, 3)) is not None
+    assert await store.withdraw_vacancy(first.id, GM, at(0, 4)) is None  # filled: stays so
+    withdrawn = await store.withdraw_vacancy(second.id, CO_GM, at(0, 5))
+    assert withdrawn is not None
+    assert (withdrawn.is_open, withdrawn.filled_by, withdrawn.closed_by) == (False, None, CO_GM)
+    assert withdrawn.closed_at == at(0, 5)
+    assert await store.vacancy(second.id) == withdrawn
+    assert await store.withdraw_vacancy(second.id, GM, at(0, 6)) is None  # only once
+    assert await store.fill_seat(second.id, 902, "Gleb", GM, at(0, 6)) is None
+    assert await store.vacancies(campaign.id) == []
+    entries = [e for e in await store.audit_log(campaign.id) if e.action.startswith("seat_")]
+    assert [(e.action, e.actor, e.reason) for e in entries] == [
+        (AuditAction.SEAT_VACATED, GM, "silent"),
+        (AuditAction.SEAT_VACATED, GM, "moved away"),
+        (AuditAction.SEAT_FILLED, GM, "silent"),
+        (AuditAction.SEAT_WITHDRAWN, CO_GM, "moved away"),
+    ]

@@ -112,7 +112,7 @@ def waits_for_gm(campaign: Campaign) -> bool:
 
 def force_label() -> str:
     """The GM's "resolve now" button."""
-    return _("⚖ Resolve now (undecided battles count as draws)")
+    return _("⚖ Resolve now")
 
 
 def advanced_text(result: AdvanceResult) -> str:
@@ -395,12 +395,27 @@ async def clock_pressed(
             await query.answer()
             await show_proposal(query.message, proposed)
             return
+        case "no":
+            await query.answer(_("Cancelled: nothing changed."))
+            if isinstance(query.message, Message) and query.message.reply_markup is not None:
+                await query.message.edit_reply_markup(reply_markup=None)
+            return
         case "resume":
             resumed = await timekeeping.resume(store, campaign.id, actor, now)
             text = _("Resumed.") if resumed.applied else _("Nothing done: not paused.")
         case _:
             text = _("That button is not valid any more.")
     await query.answer(text, show_alert=True)
+
+
+def _no_button(campaign: Campaign) -> InlineKeyboardButton:
+    """«✖ No» under an advance or resolve question: nothing happens, the buttons go."""
+    return InlineKeyboardButton(
+        text=_("✖ No"),
+        callback_data=ClockPress(
+            c=campaign.id, t=campaign.turn, p=campaign.phase.value, a="no"
+        ).pack(),
+    )
 
 
 async def ask_advance_for(message: Message, campaign: Campaign) -> None:
@@ -413,7 +428,7 @@ async def ask_advance_for(message: Message, campaign: Campaign) -> None:
     )
     await message.answer(
         _("Advance the campaign to its next phase now?"),
-        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button, _no_button(campaign)]]),
     )
 
 
@@ -432,7 +447,7 @@ async def ask_force_for(message: Message, campaign: Campaign) -> None:
                 "Close the orders of turn {turn} now? Sides that gave no orders hold: every "
                 "sector of theirs fortifies."
             ).format(turn=campaign.turn),
-            reply_markup=InlineKeyboardMarkup(inline_keyboard=[[close]]),
+            reply_markup=InlineKeyboardMarkup(inline_keyboard=[[close, _no_button(campaign)]]),
         )
         return
     button = InlineKeyboardButton(
@@ -447,7 +462,7 @@ async def ask_force_for(message: Message, campaign: Campaign) -> None:
             "draws without losses; results set later do not change this turn (only a GM "
             "correction does)."
         ).format(turn=campaign.turn),
-        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button, _no_button(campaign)]]),
     )
 
 

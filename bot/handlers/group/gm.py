@@ -19,7 +19,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt, ChangePress, GmEdit, SeatPress
+from bot.callbacks import ButtonInt, ChangePress, GmEdit, GmPress, SeatPress
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
@@ -36,12 +36,15 @@ from bot.handlers.group.reopen import reopen_button
 from bot.handlers.group.setup import joining_label, policy_label
 from bot.handlers.group.siege_gm import GM_ADJUST, adjust_question
 from bot.handlers.private.gm_prompts import (
+    GM_END,
     GM_PLACEMENT,
     GM_RENAME,
+    end_question,
     placement_question,
     rename_question,
 )
 from bot.i18n import language_of
+from bot.message_limits import BUTTON_ROW, button_label
 from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
 from bot.sectors import sector_label
@@ -76,16 +79,6 @@ from storage.models import Language
 REASON = "GM tool in the group"
 
 
-class GmPress(CallbackData, prefix="gm"):
-    """A GM panel button: campaign, the turn and phase it was made for, action, value."""
-
-    c: ButtonInt
-    t: ButtonInt
-    p: str
-    a: str
-    v: str = ""
-
-
 class GroupLanguage(CallbackData, prefix="gl"):
     """The group's ``/lang``: the campaign's language for its posts."""
 
@@ -95,7 +88,7 @@ class GroupLanguage(CallbackData, prefix="gl"):
 
 def _button(text: str, campaign: Campaign, action: str, value: str = "") -> InlineKeyboardButton:
     data = GmPress(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a=action, v=value)
-    return InlineKeyboardButton(text=text, callback_data=data.pack())
+    return InlineKeyboardButton(text=button_label(text), callback_data=data.pack())
 
 
 def edit_button(campaign: Campaign) -> InlineKeyboardButton:
@@ -118,25 +111,30 @@ def _results_turn(campaign: Campaign) -> tuple[int, bool] | None:
 
 
 def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
-    """The main GM panel."""
+    """The main GM panel, grouped top to bottom: the clock; this turn's tools (results,
+    reopening, placing, corrections); people; the campaign's settings; undo; the end last,
+    alone on its row. Short labels share a row, so the panel fits a phone's screen."""
     rows: list[list[InlineKeyboardButton]] = []
     rows.extend(clock_buttons(campaign))
-    rows.append([_button(_("👥 Members"), campaign, "members")])
-    rows.append([_button(_("🙋 Join requests"), campaign, "joins")])
-    if campaign.phase is not Phase.SETUP:
-        seats = SeatPress(c=campaign.id, a="list").pack()
-        rows.append([InlineKeyboardButton(text=_("🪑 Replace a player"), callback_data=seats)])
     if _results_turn(campaign) is not None:
         rows.append([_button(_("⚔️ Battle results"), campaign, "results")])
     if reopen_row := reopen_button(campaign):
         rows.append(reopen_row)
     if campaign.phase is Phase.DEPLOYMENT:
         rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
-    if may_adjust(campaign):
-        rows.append([_button(_("🃏 Carry out a card (siege)"), campaign, "adj")])
     if may_edit(campaign):
         rows.append([edit_button(campaign)])
+    if may_adjust(campaign):
+        rows.append([_button(_("🃏 Carry out a card (siege)"), campaign, "adj")])
+    rows.append(
+        [
+            _button(_("👥 Members"), campaign, "members"),
+            _button(_("🙋 Join requests"), campaign, "joins"),
+        ]
+    )
     if campaign.phase is not Phase.SETUP:
+        seats = SeatPress(c=campaign.id, a="list").pack()
+        rows.append([InlineKeyboardButton(text=_("🪑 Replace a player"), callback_data=seats)])
         rows.append([_button(_("⚙️ Settings and sides"), campaign, "settings")])
         changes = ChangePress(c=campaign.id, a="menu").pack()
         rows.append(
@@ -144,7 +142,7 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
         )
         rows.append([_button(_("↩️ Undo the last step"), campaign, "undo")])
     rows.append([_button(_("🏁 End the campaign"), campaign, "end")])
-    text = _("GM tools: «{title}», {position}.").format(
+    text = _("GM tools: «{title}»\n{position}").format(
         title=campaign.title, position=position_line(campaign)
     )
     return text, InlineKeyboardMarkup(inline_keyboard=rows)
@@ -207,7 +205,7 @@ async def open_private_panel(message: Message, store: Store, person: Person) -> 
         return
     current = next((c for c in running if c.id == person.current_campaign_id), None)
     if current is None and len(running) > 1:
-        rows = [[_button(c.title[:60], c, "menu")] for c in running]
+        rows = [[_button(button_label(c.title), c, "menu")] for c in running]
         await message.answer(
             _("You run several campaigns: choose one."),
             reply_markup=InlineKeyboardMarkup(inline_keyboard=rows),
@@ -264,6 +262,7 @@ async def pressed(
         "joinno": _join_refuse,
         "results": _results,
         "battle": _battle_screen,
+        "win": _winner_screen,
         "set": _set_result,
         "place": _place_list,
         "placeside": _place_side,
@@ -279,7 +278,7 @@ async def pressed(
         "undo": _undo_confirm,
         "undo!": _undo,
         "end": _end_confirm,
-        "end!": _end,
+        "end!": _end_prompt,
     }
     handler = screens.get(action)
     if handler is None:
@@ -352,10 +351,10 @@ async def _members(ctx: GmContext, value: str) -> None:
         side = sides.get(member.side_id or "")
         mark = f"{colour_mark(side.colour)} {side.name}" if side else "—"
         label = f"{member.display_name}: {mark}, {_roles_text(member)}"
-        rows.append([_button(label[:60], ctx.campaign, "member", str(member.user_id))])
+        rows.append([_button(button_label(label), ctx.campaign, "member", str(member.user_id))])
     for removed in await ctx.store.removed_members(ctx.campaign.id):
         label = _("↩ Let {name} join again").format(name=removed.display_name)
-        rows.append([_button(label[:60], ctx.campaign, "readmit", str(removed.user_id))])
+        rows.append([_button(button_label(label), ctx.campaign, "readmit", str(removed.user_id))])
     rows.append(_back(ctx.campaign))
     await ctx.show(_("Members: choose one to move, change roles or remove."), rows)
 
@@ -382,12 +381,18 @@ async def _join_requests(ctx: GmContext, value: str) -> None:
     sides = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
     waiting = [r for r in await ctx.store.join_requests(ctx.campaign.id) if r.awaits_gm]
     rows = []
+    refuse = _("✖ Refuse")
     for request in waiting:
         who = f"{request.display_name} → {sides.get(request.side_id or '', '?')}"
         rows.append(
             [
-                _button(f"✅ {who}"[:60], ctx.campaign, "joinok", str(request.user_id)),
-                _button(_("✖ Refuse"), ctx.campaign, "joinno", str(request.user_id)),
+                _button(
+                    button_label(f"✅ {who}", BUTTON_ROW - len(refuse)),
+                    ctx.campaign,
+                    "joinok",
+                    str(request.user_id),
+                ),
+                _button(refuse, ctx.campaign, "joinno", str(request.user_id)),
             ]
         )
     rows.append(_back(ctx.campaign))
@@ -469,10 +474,21 @@ async def _member_screen(ctx: GmContext, value: str) -> None:
             [_button(_toggle_label(member, Role.CO_GM), ctx.campaign, "role", f"{uid}.co_gm")]
         )
         rows.append([_button(_("✖ Remove from the campaign"), ctx.campaign, "kick", uid)])
-    rows.append(_back(ctx.campaign))
-    await ctx.show(
-        _("{name}: {roles}.").format(name=member.display_name, roles=_roles_text(member)), rows
+    rows.append([_button(_("◀ Members"), ctx.campaign, "members")])
+    side = next((s for s in await ctx.store.sides(ctx.campaign.id) if s.id == member.side_id), None)
+    if side is None:
+        head = _("{name}: no side; {roles}.").format(
+            name=member.display_name, roles=_roles_text(member)
+        )
+    else:
+        head = _("{name}: side «{side}»; {roles}.").format(
+            name=member.display_name, side=side.name, roles=_roles_text(member)
+        )
+    hint = _(
+        "Tap a side (→) to move them there, a role to give or take it (✓: they have it), or "
+        "remove them from the campaign."
     )
+    await ctx.show(f"{head}\n{hint}", rows)
 
 
 def _toggle_label(member: Member, role: Role) -> str:
@@ -536,7 +552,7 @@ async def _kick_confirm(ctx: GmContext, value: str) -> None:
                 value,
             )
         ],
-        _back(ctx.campaign),
+        [_button(_("◀ Back"), ctx.campaign, "member", value)],
     ]
     await ctx.show(
         _(
@@ -668,8 +684,10 @@ async def _results(ctx: GmContext, value: str) -> None:
     await ctx.show("\n".join(lines), rows)
 
 
-async def _battle_screen(ctx: GmContext, value: str) -> None:
-    turn_text, _sep, battle_text = value.partition(".")
+async def _pressed_battle(
+    ctx: GmContext, turn_text: str, battle_text: str
+) -> tuple[int, str, str, str] | None:
+    """The battle a results button names, if the GM may set its result now (else answered)."""
     found = _results_turn(ctx.campaign)
     battles = []
     if found is not None and str(found[0]) == turn_text:
@@ -677,8 +695,17 @@ async def _battle_screen(ctx: GmContext, value: str) -> None:
     battle = next((b for b in battles if str(b[0]) == battle_text), None)
     if battle is None:
         await ctx.query.answer(_("That battle is not on the list."), show_alert=True)
-        return
+        return None
     if found is not None and not found[1] and await _list_still_secret(ctx):
+        return None
+    return battle
+
+
+async def _battle_screen(ctx: GmContext, value: str) -> None:
+    """A battle's result, first step: a draw (either kind), or which side won."""
+    turn_text, _sep, battle_text = value.partition(".")
+    battle = await _pressed_battle(ctx, turn_text, battle_text)
+    if battle is None:
         return
     battle_id, attacker, defender, sector = battle
     names = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
@@ -689,25 +716,53 @@ async def _battle_screen(ctx: GmContext, value: str) -> None:
             _button(_("bloody draw"), ctx.campaign, "set", f"{base}.bloody_draw."),
         ]
     ]
-    for outcome in (Outcome.SOLID, Outcome.CRUSHING, Outcome.SLAUGHTER):
-        rows.append(
-            [
-                _button(
-                    f"{names.get(side, side)}: {outcome_name(outcome)}",
-                    ctx.campaign,
-                    "set",
-                    f"{base}.{outcome.value}.{side}",
-                )
-                for side in (attacker, defender)
-            ]
-        )
-    rows.append(_back(ctx.campaign))
+    rows += [
+        [
+            _button(
+                _("🏆 {side} won").format(side=names.get(side, side)),
+                ctx.campaign,
+                "win",
+                f"{base}.{side}",
+            )
+        ]
+        for side in (attacker, defender)
+    ]
+    rows.append([_button(_("◀ Battle results"), ctx.campaign, "results")])
     await ctx.show(
         _("Battle {id}: {attacker} vs {defender} in {sector}. The result:").format(
             id=battle_id,
             attacker=names.get(attacker, attacker),
             defender=names.get(defender, defender),
             sector=sector,
+        ),
+        rows,
+    )
+
+
+async def _winner_screen(ctx: GmContext, value: str) -> None:
+    """A battle's result, second step: how much the winner won by."""
+    turn_text, battle_text, side = [*value.split("."), "", ""][:3]
+    battle = await _pressed_battle(ctx, turn_text, battle_text)
+    if battle is None:
+        return
+    battle_id, attacker, defender, sector = battle
+    if side not in (attacker, defender):
+        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    names = {s.id: s.name for s in await ctx.store.sides(ctx.campaign.id)}
+    base = f"{turn_text}.{battle_id}"
+    rows = [
+        [_button(outcome_name(outcome), ctx.campaign, "set", f"{base}.{outcome.value}.{side}")]
+        for outcome in (Outcome.SOLID, Outcome.CRUSHING, Outcome.SLAUGHTER)
+    ]
+    rows.append([_button(_("◀ Back"), ctx.campaign, "battle", base)])
+    await ctx.show(
+        _("Battle {id}: {attacker} vs {defender} in {sector}. {winner} won: by how much?").format(
+            id=battle_id,
+            attacker=names.get(attacker, attacker),
+            defender=names.get(defender, defender),
+            sector=sector,
+            winner=names.get(side, side),
         ),
         rows,
     )
@@ -800,7 +855,7 @@ async def _place_side(ctx: GmContext, value: str) -> None:
     rows = [
         [_button(_("✅ Use the default placement"), ctx.campaign, "placedef", side.id)],
         [_button(_("⌨️ Type a placement"), ctx.campaign, "placetype", side.id)],
-        _back(ctx.campaign),
+        [_button(_("◀ Back"), ctx.campaign, "place")],
     ]
     # The proposal depends on where the other sides deployed, which is secret until turn 1:
     # it is shown only to the GM who pressed, in the pop-up.
@@ -893,52 +948,53 @@ def _marked(text: str, chosen: bool) -> str:
     return f"• {text}" if chosen else text
 
 
+def _unreported_button(policy: UnreportedPolicy) -> str:
+    """A short name of the unreported-battle policy, for a button on a phone."""
+    if policy is UnreportedPolicy.WAIT_FOR_GM:
+        return _("The GM decides")
+    return _("Draw without losses")
+
+
+def _joining_button(policy: JoiningPolicy) -> str:
+    """A short name of the joining setting, for a button on a phone."""
+    match policy:
+        case JoiningPolicy.APPROVAL:
+            return _("Always a GM approves")
+        case JoiningPolicy.OPEN_THEN_CLOSED:
+            return _("Open, then closed")
+        case _:
+            return _("Open, then a GM approves")
+
+
+def _no_show_button(policy: NoShowPolicy) -> str:
+    """A short name of the no-show policy, for a button on a phone."""
+    match policy:
+        case NoShowPolicy.REPEAT:
+            return _("Repeat last turn's orders")
+        case NoShowPolicy.WAIT_FOR_GM:
+            return _("Wait for the GM")
+        case _:
+            return _("Hold")
+
+
 async def _settings(ctx: GmContext, value: str) -> None:
-    """What may change while the campaign runs: the unreported-battle policy, joining, and the
-    sides' names (the language: /lang in the group)."""
+    """What may change while the campaign runs: the unreported-battle policy, joining, the
+    no-show policy (each on its own screen of choices) and the sides' names."""
     campaign = ctx.campaign
     rows = [
-        [
-            _button(
-                _marked(policy_label(policy), policy is campaign.unreported_policy),
-                campaign,
-                "upol",
-                policy.value,
-            )
-        ]
-        for policy in UnreportedPolicy
+        [_button(_("⚔️ A battle without a result"), campaign, "upol")],
+        [_button(_("🙋 Joining"), campaign, "jpol")],
+        [_button(_("🪑 A side without orders"), campaign, "nsp")],
+        [_button(_("✏️ Rename a side"), campaign, "renames")],
+        _back(campaign),
     ]
-    rows += [
-        [
-            _button(
-                _marked(joining_label(policy), policy is campaign.joining),
-                campaign,
-                "jpol",
-                policy.value,
-            )
-        ]
-        for policy in JoiningPolicy
-    ]
-    rows += [
-        [
-            _button(
-                _marked(no_show_label(policy), policy is campaign.no_show_policy),
-                campaign,
-                "nsp",
-                policy.value,
-            )
-        ]
-        for policy in NoShowPolicy
-    ]
-    rows.append([_button(_("✏️ Rename a side"), campaign, "renames")])
-    rows.append(_back(campaign))
     text = _(
         "«{title}»: settings that may change while it runs.\n"
         "A battle without a result at the deadline: {unreported}.\n"
         "Joining: {joining}.\n"
         "A side without orders at the deadline: {no_show}.\n"
-        "Tap another choice to change it; the group is told. The language of the posts: /lang "
-        "in the group."
+        "Tap a setting to change it; the group is told. The schedule, the deadline and the "
+        "language of the posts: «Schedule, deadline, language» in the GM tools."
     ).format(
         title=campaign.title,
         unreported=policy_label(campaign.unreported_policy),
@@ -948,7 +1004,30 @@ async def _settings(ctx: GmContext, value: str) -> None:
     await ctx.show(text, rows)
 
 
+async def _choices(
+    ctx: GmContext, head: str, action: str, options: list[tuple[str, str, str, bool]]
+) -> None:
+    """One setting's screen: ``head``, then each option (value, button, full words, chosen)
+    described in full, a button for each, and «◀ Settings»."""
+    lines = [head, *(_marked(words, chosen) for _v, _b, words, chosen in options)]
+    lines.append(_("Tap a choice to change it; the group is told."))
+    rows = [
+        [_button(_marked(label, chosen), ctx.campaign, action, value)]
+        for value, label, _w, chosen in options
+    ]
+    rows.append([_button(_("◀ Settings"), ctx.campaign, "settings")])
+    await ctx.show("\n".join(lines), rows)
+
+
 async def _set_unreported(ctx: GmContext, value: str) -> None:
+    if not value:
+        current = ctx.campaign.unreported_policy
+        options = [
+            (p.value, _unreported_button(p), policy_label(p), p is current)
+            for p in UnreportedPolicy
+        ]
+        await _choices(ctx, _("A battle without a result at the deadline is:"), "upol", options)
+        return
     policy = next((p for p in UnreportedPolicy if p.value == value), None)
     if policy is None:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
@@ -964,6 +1043,13 @@ async def _set_unreported(ctx: GmContext, value: str) -> None:
 
 
 async def _set_joining(ctx: GmContext, value: str) -> None:
+    if not value:
+        current = ctx.campaign.joining
+        options = [
+            (p.value, _joining_button(p), joining_label(p), p is current) for p in JoiningPolicy
+        ]
+        await _choices(ctx, _("Who may join the campaign:"), "jpol", options)
+        return
     policy = next((p for p in JoiningPolicy if p.value == value), None)
     if policy is None:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
@@ -979,6 +1065,13 @@ async def _set_joining(ctx: GmContext, value: str) -> None:
 
 
 async def _set_no_show(ctx: GmContext, value: str) -> None:
+    if not value:
+        current = ctx.campaign.no_show_policy
+        options = [
+            (p.value, _no_show_button(p), no_show_label(p), p is current) for p in NoShowPolicy
+        ]
+        await _choices(ctx, _("A side without orders at the deadline:"), "nsp", options)
+        return
     policy = next((p for p in NoShowPolicy if p.value == value), None)
     if policy is None:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
@@ -1062,9 +1155,9 @@ async def _undo_confirm(ctx: GmContext, value: str) -> None:
     rows = [[_button(_("Yes, undo"), ctx.campaign, "undo!")], _back(ctx.campaign)]
     await ctx.show(
         _(
-            "Undo the last step? The campaign goes back to the start of the previous phase "
-            "(now: {position}). Nothing is deleted: the audit log keeps it."
-        ).format(position=position_line(ctx.campaign)),
+            "«{title}»\n{position}\nUndo the last step? The campaign goes back to the start of "
+            "the previous phase. Nothing is deleted: the audit log keeps it."
+        ).format(title=ctx.campaign.title, position=position_line(ctx.campaign)),
         rows,
     )
 
@@ -1092,39 +1185,32 @@ async def _undo(ctx: GmContext, value: str) -> None:
 
 
 async def _end_confirm(ctx: GmContext, value: str) -> None:
-    rows = [[_button(_("Yes, end it now"), ctx.campaign, "end!")], _back(ctx.campaign)]
+    rows = [
+        [_button(_("🏁 Yes, end it: type the reason"), ctx.campaign, "end!")],
+        _back(ctx.campaign),
+    ]
     await ctx.show(
         _(
             "End «{title}» now? It cannot be resumed: it goes to the group's archive (/history), "
-            "its summary is posted, and the group can start a new campaign with /newcampaign."
+            "its summary is posted, and the group can start a new campaign with /newcampaign. "
+            "The group and the players read your reason."
         ).format(title=ctx.campaign.title),
         rows,
     )
 
 
-async def _end(ctx: GmContext, value: str) -> None:
-    ended = await campaigns.end_campaign(
-        ctx.store, ctx.campaign, ctx.person.user_id, ctx.clock.now()
-    )
-    if ended is None:
+async def _end_prompt(ctx: GmContext, value: str) -> None:
+    """Ask for the reason in the GM's private chat (a stored prompt): the typed reason ends the
+    campaign (``bot.handlers.private.gm_prompts.typed_end_reason``)."""
+    if ctx.message.chat.type != "private":
         await ctx.query.answer(
-            _("The campaign changed meanwhile; open /gm again."), show_alert=True
+            _("Send /gm in our private chat and end the campaign there."), show_alert=True
         )
         return
-
-    def notice() -> str:
-        return _(
-            "GM {gm} ended «{title}»; it is in the archive now (/history). Thank you for "
-            "playing! A GM starts the next campaign with /newcampaign."
-        ).format(gm=ctx.person.display_name, title=ctx.campaign.title)
-
-    with ctx.i18n.use_locale(ended.language):
-        told = notice()
-    await ctx.store.enqueue(campaigns.group_notice(ended, told, ctx.clock.now()), ctx.clock.now())
-    await ctx.query.answer(notice())
-    await ctx.message.edit_text(
-        _("«{title}» is over and archived (/history).").format(title=ctx.campaign.title)
-    )
+    gm_id = ctx.person.user_id
+    await ctx.store.set_prompt(gm_id, gm_id, ctx.campaign.id, GM_END, {}, None, ctx.clock.now())
+    await ctx.query.answer()
+    await ctx.message.answer(end_question(ctx.campaign))
 
 
 # ---- the group's language ----

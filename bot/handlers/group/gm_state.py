@@ -20,12 +20,13 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import GmEdit
+from bot.callbacks import GmEdit, gm_menu_data
 from bot.clock import Clock
-from bot.handlers.group.gm import GmPress, edit_button
+from bot.handlers.group.gm import edit_button
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting
 from bot.map_views import defences_words
+from bot.message_limits import button_label
 from bot.posts.group import colour_mark
 from bot.sectors import sector_label
 from bot.services import campaigns
@@ -66,7 +67,7 @@ MAX_REASON = 300
 
 def _button(text: str, campaign: Campaign, action: str, value: str = "") -> InlineKeyboardButton:
     data = GmEdit(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a=action, v=value)
-    return InlineKeyboardButton(text=text, callback_data=data.pack())
+    return InlineKeyboardButton(text=button_label(text), callback_data=data.pack())
 
 
 def _back(campaign: Campaign) -> list[InlineKeyboardButton]:
@@ -250,8 +251,7 @@ async def _menu(screen: _Screen, value: str, notice: str | None = None) -> None:
         rows.append([_button(_("🧱 Repair defences"), campaign, "def")])
     if undoable(await screen.store.adjustments(campaign.id, campaign.turn)) is not None:
         rows.append([_button(_("↩️ Undo the last edit"), campaign, "undo")])
-    menu = GmPress(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a="menu")
-    rows.append([InlineKeyboardButton(text=_("◀ GM tools"), callback_data=menu.pack())])
+    rows.append([InlineKeyboardButton(text=_("◀ GM tools"), callback_data=gm_menu_data(campaign))])
     text = "\n".join(
         [
             _("«{title}», turn {turn}: the armies now.").format(

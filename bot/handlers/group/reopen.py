@@ -13,9 +13,10 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt
+from bot.callbacks import ButtonInt, gm_menu_data
 from bot.clock import Clock
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
+from bot.message_limits import button_label
 from bot.moments import format_moment
 from bot.posts.group import colour_mark
 from bot.services.reopening import (
@@ -96,15 +97,18 @@ async def reopen_pressed(
         rows = [
             [
                 InlineKeyboardButton(
-                    text=f"{colour_mark(names[s].colour)} {names[s].name}"[:60],
+                    text=button_label(f"{colour_mark(names[s].colour)} {names[s].name}"),
                     callback_data=_press(campaign, s),
                 )
             ]
             for s in sides
             if s in names
         ]
+        rows.append(
+            [InlineKeyboardButton(text=_("◀ GM tools"), callback_data=gm_menu_data(campaign))]
+        )
         await query.answer()
-        await query.message.answer(
+        await query.message.edit_text(
             _(
                 "Whose orders do you reopen? Only that side may then change its orders, until a "
                 "short deadline; the others' orders stay as they are."
@@ -124,9 +128,10 @@ async def reopen_pressed(
             for hours in REOPEN_HOURS
         ]
         await query.answer()
+        back = InlineKeyboardButton(text=_("◀ Back"), callback_data=_press(campaign))
         await query.message.edit_text(
             _("Reopen the orders of side «{side}» for how long?").format(side=side.name),
-            reply_markup=InlineKeyboardMarkup(inline_keyboard=[hours_row]),
+            reply_markup=InlineKeyboardMarkup(inline_keyboard=[hours_row, [back]]),
         )
         return
     result = await reopen_side_orders(
@@ -144,11 +149,13 @@ async def reopen_pressed(
         return
     until = format_moment(result.reopening.deadline, campaign.time_zone, campaign.language)
     await query.answer()
+    back = InlineKeyboardButton(text=_("◀ GM tools"), callback_data=gm_menu_data(campaign))
     await query.message.edit_text(
         _(
             "Reopened: side «{side}» may change its orders until {deadline}. The group and the "
             "side are told."
-        ).format(side=side.name, deadline=until)
+        ).format(side=side.name, deadline=until),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[back]]),
     )
 
 

@@ -20,10 +20,9 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ChangePress
+from bot.callbacks import ChangePress, gm_menu_data
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
-from bot.handlers.group.gm import GmPress
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
 from bot.handlers.private.gm_prompts import GmPromptWaiting
 from bot.moments import format_moment, zone_label
@@ -163,13 +162,9 @@ async def menu_screen(
             _button(("• " if campaign.language == code else "") + name, campaign, "lang", code)
             for code, name in LANGUAGE_NAMES.items()
         ],
-        [InlineKeyboardButton(text=_("◀ GM tools"), callback_data=_gm_menu(campaign))],
+        [InlineKeyboardButton(text=_("◀ GM tools"), callback_data=gm_menu_data(campaign))],
     ]
     return text, rows
-
-
-def _gm_menu(campaign: Campaign) -> str:
-    return GmPress(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a="menu").pack()
 
 
 def _week_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButton]]]:
@@ -183,7 +178,7 @@ def _week_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButto
     rows = [
         [
             _button(
-                _("Weekly: orders Tue–Thu, battle list Fri, results Mon"),
+                _("📅 The rules' week (Tue–Thu, Fri, Mon)"),
                 campaign,
                 "sch",
                 pack_week(running_changes.with_week(base, running_changes.week_of(STANDARD))),

@@ -1,5 +1,5 @@
-"""The GM's typed answers in the private chat, asked from the GM panel: a side's placement and a
-side's new name.
+"""The GM's typed answers in the private chat, asked from the GM panel: a side's placement, a
+side's new name, and the reason for ending the campaign.
 
 A placement for a side that did not deploy is secret until turn 1, so the panel asks for it
 here (a stored ``Prompt`` for the GM's private chat) and never in the group. Registered before
@@ -18,7 +18,7 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
-from bot.services import campaigns
+from bot.services import campaigns, seats
 from bot.services.turns import game_for
 from bot.texts import armies, describe_deployment_problem
 from storage import Campaign, CampaignStatus, Person, Phase, Prompt, Store
@@ -27,6 +27,8 @@ GM_PLACEMENT = "gm_placement"
 """The prompt's ``field``: ``data["side"]`` names the side to place."""
 GM_RENAME = "gm_rename"
 """The prompt's ``field``: ``data["side"]`` names the side to rename."""
+GM_END = "gm_end"
+"""The prompt's ``field``: the GM's reason for ending the campaign is awaited."""
 
 
 class GmPromptWaiting(Filter):
@@ -175,6 +177,59 @@ async def typed_rename(
     )
 
 
+def end_question(campaign: Campaign) -> str:
+    """What the GM is asked when ending the campaign."""
+    return _(
+        "«{title}»: why does the campaign end? Type the reason (up to {n} characters, e.g. «half "
+        "the players left»): the campaign ends with it, and the group and the players read it. "
+        "/cancel keeps the campaign running."
+    ).format(title=campaign.title, n=seats.MAX_REASON)
+
+
+async def typed_end_reason(
+    message: Message, store: Store, clock: Clock, person: Person, prompt: Prompt, i18n: I18n
+) -> None:
+    """The GM's typed reason: the campaign ends (audited with it), the group is told why."""
+    campaign = await store.campaign(prompt.campaign_id or 0)
+    gm = None if campaign is None else await store.member(campaign.id, person.user_id)
+    if campaign is None or campaign.status is CampaignStatus.FINISHED or gm is None or not gm.is_gm:
+        await store.clear_prompt(message.chat.id, person.user_id)
+        await message.answer(_("That campaign is over or no longer yours; nothing was changed."))
+        return
+    reason = seats.clean_reason(message.text or "")
+    if reason is None:
+        await message.answer(
+            _("A reason has 1 to {n} characters. Type it again, or /cancel.").format(
+                n=seats.MAX_REASON
+            )
+        )
+        return
+    now = clock.now()
+    with i18n.use_locale(campaign.language):
+        notice = _(
+            "GM {gm} ended «{title}». Reason: {reason}. It is in the archive now (/history). "
+            "Thank you for playing! A GM starts the next campaign with /newcampaign."
+        ).format(gm=person.display_name, title=campaign.title, reason=reason)
+    async with store.atomic():
+        ended = await campaigns.end_campaign(
+            store,
+            campaign,
+            person.user_id,
+            now,
+            reason,
+            [campaigns.group_notice(campaign, notice, now)],
+        )
+        await store.clear_prompt(message.chat.id, person.user_id, message.message_id)
+    if ended is None:
+        await message.answer(_("The campaign changed meanwhile; nothing was changed."))
+        return
+    await message.answer(
+        _(
+            "«{title}» is over and archived (/history). The group and the players are told why."
+        ).format(title=campaign.title)
+    )
+
+
 async def cancel(message: Message, store: Store, person: Person) -> None:
     """``/cancel`` while a GM question waits: stop waiting, change nothing."""
     await store.clear_prompt(message.chat.id, person.user_id)
@@ -185,9 +240,10 @@ def build() -> Router:
     """This module's router (a new one per dispatcher); register it before the other private
     screens, so a waiting GM question gets the text first."""
     router = Router(name=__name__)
-    for field in (GM_PLACEMENT, GM_RENAME):
+    for field in (GM_PLACEMENT, GM_RENAME, GM_END):
         router.message.register(cancel, Command("cancel"), GmPromptWaiting(field))
     typed = F.text, ~F.text.startswith("/")
     router.message.register(typed_placement, *typed, GmPromptWaiting(GM_PLACEMENT))
     router.message.register(typed_rename, *typed, GmPromptWaiting(GM_RENAME))
+    router.message.register(typed_end_reason, *typed, GmPromptWaiting(GM_END))
     return router

@@ -34,6 +34,7 @@ from rules.modules.contact import (
     retreat_to,
     transport,
     turn_order,
+    yield_sector,
 )
 from tests.rules.contact_day_demo import DAY_DEMO, contact_game, day_demo, example_a_state
 
@@ -219,3 +220,57 @@ def test_a_retreat_preference_with_no_sectors_forgets_the_standing_one() -> None
     forget_all = SideOrders(extra=(forget, retreat_to("ph", [])))
     after = resolve_turn(game, state, {"party": forget_all}, (), SEEDS).state
     assert load(after.modules["contact"]).retreat_to == {}
+
+
+def _yielding_hive(exhausted: dict[str, int]) -> CampaignState:
+    return CampaignState(
+        turn=1,
+        armies={"bikers": {"bb": 5}, "bees": {"ps": 2, "hb": 2}, "party": {"pb": 5}},
+        modules={
+            "contact": {
+                **load_initial(contact_game()),
+                "exhausted": {"bees": exhausted},
+            }
+        },
+    )
+
+
+def load_initial(game: Game) -> dict[str, object]:
+    module = game.module("contact")
+    assert module is not None
+    found = module.initial_state(game)
+    assert isinstance(found, dict)
+    return dict(found)
+
+
+@pytest.mark.parametrize(
+    ("exhausted", "bees_moves"),
+    [
+        ({"hb": 1}, ()),
+        ({"ps": 2}, (Move(source="ps", to="hb", count=1),)),
+    ],
+    ids=["stayed", "joined"],
+)
+def test_a_yielding_forces_exhausted_armies_die_whether_they_stayed_or_joined(
+    exhausted: dict[str, int], bees_moves: tuple[Move, ...]
+) -> None:
+    game = contact_game()
+    bees = SideOrders(moves=bees_moves, extra=(yield_sector("hb"),))
+    state = _yielding_hive(exhausted)
+    orders = {
+        "bikers": SideOrders(extra=(transport("bb", ["ph", "hb"], 4),)),
+        "bees": bees,
+        "party": SideOrders(moves=(Move(source="pb", to="hb", count=4),)),
+    }
+    plan = ContactPlan.model_validate(plan_battles(game, state, orders, SEEDS).modules["contact"])
+    (retreat,) = plan.retreats
+    strength = 2 + len(bees_moves)
+    assert (retreat.reason, retreat.died, retreat.armies, retreat.to) == (
+        "yield",
+        1,
+        strength - 1,
+        "ps",
+    )
+    after = resolve_turn(game, state, orders, (), SEEDS)
+    lost = [c for c in after.report.casualties if c.side == "bees"]
+    assert [(c.sector, c.lost) for c in lost] == [("hb", 1)]

@@ -606,6 +606,7 @@ def _chains(
                 kind="chain",
                 foc_armies={side: counts[side] + level for side in candidates} if level else None,
                 defender_from=ids[-1] if ids else None,
+                chain_losses=work.game.ruleset.losses if ids else None,
                 fortified=fortified,
                 fortified_battles_in_sector=len(attackers) if fortified else 0,
             )

@@ -191,7 +191,7 @@ def refusal_words(
         case Refusal.NOT_PLAYABLE:
             return _(
                 "This battle of a chain is not fought now: it waits for the battle "
-                "before it, or that battle did not go its way (/battles shows which)."
+                "before it, or the chain ended before it (/battles shows why)."
             )
         case Refusal.NO_REPORT:
             return _("Nothing is reported for this battle yet.")
@@ -1296,7 +1296,7 @@ def battle_buttons(
     return rows
 
 
-def chain_status(desk: BattleDesk, battle: Battle) -> list[str]:
+def chain_status(desk: BattleDesk, battle: Battle, names: Names) -> list[str]:
     """A chain battle not (yet) fought: why."""
     known = desk.status.get(battle.id)
     if known is None or known.status is BattleStatus.PLAYABLE:
@@ -1304,6 +1304,18 @@ def chain_status(desk: BattleDesk, battle: Battle) -> list[str]:
     before = battle.after if battle.after is not None else battle.defender_from
     if known.status is BattleStatus.WAITING:
         return [_("⏳ It waits for the result of battle {after}.").format(after=before)]
+    if known.unopposed:
+        gone = known.defender or battle.defender
+        return [
+            _(
+                "✖ Not played: {gone} has no armies left after battle {after}; "
+                "{side} stands in the sector unopposed."
+            ).format(
+                gone=names.get(gone, gone),
+                after=before,
+                side=names.get(battle.attacker, battle.attacker),
+            )
+        ]
     return [_("✖ Not played: battle {after} did not go its way.").format(after=before)]
 
 
@@ -1328,7 +1340,7 @@ def battles_screen(
     for battle in desk.battles:
         lines.append("")
         lines.extend(describe_battle(battle, map_, names, language()))
-        lines.extend(chain_status(desk, battle))
+        lines.extend(chain_status(desk, battle, names))
         lines.append(
             report_status(
                 desk.reports.get(battle.id),

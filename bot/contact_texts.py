@@ -344,6 +344,15 @@ def describe_contact_chain(
                 battle=battle, attacker=_side(sides, attacker), before=chain.battles[number - 2]
             )
         lines.append(text)
+    if len(chain.attackers) > 1:
+        lines.append(
+            "  "
+            + _(
+                "A defender left with no armies by a draw defends no more: the next battle is "
+                "not played, and its attacker stands in the sector unopposed and defends the "
+                "battle after it."
+            )
+        )
     return lines
 
 
@@ -357,6 +366,19 @@ def describe_contact_report(
         describe_retreat(retreat, campaign_map, sides, language) for retreat in report.retreats
     ]
     lines += [describe_zombies(fight, campaign_map, sides, language) for fight in report.zombies]
+    for unopposed in report.unopposed:
+        lines.append(
+            _(
+                "⛓ Battle {battle} in {sector} was not played: {gone} has no armies left after "
+                "battle {before}; {side} stands there unopposed."
+            ).format(
+                battle=unopposed.battle,
+                sector=_sector(campaign_map, unopposed.sector, language),
+                gone=_side(sides, unopposed.gone),
+                before=unopposed.before,
+                side=_side(sides, unopposed.side),
+            )
+        )
     for ruin in report.ruined:
         where = _sector(campaign_map, ruin.sector, language)
         if ruin.vp and ruin.holder is not None:

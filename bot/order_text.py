@@ -26,6 +26,7 @@ and, in a campaign with contact, its orders (a move is the core's, several from 
     перевезти 3 из 1 через 2 в 4        transport 3 from 1 via 2 to 4
     уступить 2                          yield 2
     отступление из 2 в 3, затем 1       retreat from 2 to 3, then 1
+    отступление из 2: нет               retreat from 2: none  (the standing one forgotten)
 
 Every line the bot prints as an order reads back as that order: the echo of a typed line
 ("attack Red in 2 West ×2"), the review screen's sector lines ("2 West (3 armies): fortify",
@@ -123,6 +124,7 @@ transport: TRANSPORT amount? FROM place via* TO place amount?
 via: VIA place
 cede: YIELD place
 retreat: RETREAT FROM place TO place then*
+       | RETREAT FROM place NONE NOTE?
 then: THEN place
 
 token: name
@@ -146,6 +148,8 @@ YIELD: /({_YIELD}){_END}/i
 RETREAT: /({_RETREAT}){_END}/i
 VIA: /(via|through|через){_END}/i
 THEN: /(then|затем|потом){_END}/i
+NONE: /(none|nowhere|no\s+preference|нет|никуда|без\s+предпочтени\w*){_END}/i
+NOTE: /\([^()]*\)/
 VP: /(vp|points?|victory\s+points|по|очк\w*|победн\w*\s+очк\w*){_END}/i
 MOVE: /({_MOVE}){_END}/i
 ATTACK: /({_ATTACK}){_END}/i
@@ -461,7 +465,7 @@ class _Reader:
                     self.sector(_subtrees(then, "place")[0])
                     for then in _subtrees(order_tree, "then")
                 ]
-                return contact.retreat_to(places[0], [places[1], *later])
+                return contact.retreat_to(places[0], [*places[1:2], *later])
 
     def count(self, trees: list[Tree[Token]]) -> int | None:
         """The one number the amounts (or times) of an order give; ``None`` if none."""

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
@@ -335,13 +335,14 @@ def describe_siege_report(
     return lines
 
 
-def describe_unplayed(report: TurnReport) -> list[str]:
-    """Chain battles that were not played."""
+def describe_unplayed(report: TurnReport, told: Collection[int] = ()) -> list[str]:
+    """Chain battles that were not played (but those in ``told``, which a module explains)."""
     return [
         _(
             "Battle {id} was not played: the battle before it in the chain did not go its way."
         ).format(id=battle)
         for battle in report.unplayed
+        if battle not in told
     ]
 
 

@@ -14,7 +14,7 @@ from rules.fields import unset
 from rules.game import Game, ModuleStateError
 from rules.maps import SectorId
 from rules.orders import Attack, Rejection, SideOrders
-from rules.ruleset import FocLimits, Outcome
+from rules.ruleset import FocLimits, Outcome, OutcomeLosses
 from rules.state import CampaignState, SideId
 from rules.validation import accept_orders
 
@@ -30,7 +30,11 @@ class Battle(BaseModel):
     A rule module's battle also names its ``module`` and ``kind``; in a chain it is played only
     ``after`` battle k when its ``condition`` holds (``attacker_won``: battle k's attacker won),
     and its defender may be ``defender_from`` battle k (its winner, or its defender on a draw;
-    ``defender`` is then battle k's defender until the result is in). Each side's losses fall in
+    ``defender`` is then battle k's defender until the result is in). With ``chain_losses`` too,
+    the chain counts that defender down by these losses of its earlier battles: one left with no
+    armies (its ``armies`` here minus what the chain cost it) cannot defend, so the battle is
+    not played and its attacker stands unopposed (and defends a battle taking its defender
+    from this one). Each side's losses fall in
     ``loss_sectors[side]`` (default: ``sector``); ``foc_armies[side]`` is the army count its FOC
     row was read for when that is not its ``armies``. None of these are set for core battles,
     and the command's JSON carries them only when set.
@@ -52,6 +56,7 @@ class Battle(BaseModel):
     after: int | None = Field(default=None, exclude_if=unset)
     condition: Literal["attacker_won"] | None = Field(default=None, exclude_if=unset)
     defender_from: int | None = Field(default=None, exclude_if=unset)
+    chain_losses: OutcomeLosses | None = Field(default=None, exclude_if=unset)
     loss_sectors: dict[SideId, SectorId] = Field(default_factory=dict, exclude_if=unset)
     foc_armies: dict[SideId, int] = Field(default_factory=dict, exclude_if=unset)
 
@@ -62,6 +67,8 @@ class Battle(BaseModel):
                 raise ValueError(f"battle {self.id}: {name} must name an earlier battle")
         if (self.after is None) != (self.condition is None):
             raise ValueError(f"battle {self.id}: after and condition go together")
+        if self.chain_losses is not None and self.defender_from is None:
+            raise ValueError(f"battle {self.id}: chain_losses needs defender_from")
         return self
 
     def participants(self) -> tuple[SideId, SideId]:
@@ -89,6 +96,7 @@ class Battle(BaseModel):
             "after": self.after,
             "condition": self.condition,
             "defender_from": self.defender_from,
+            "chain_losses": self.chain_losses.model_dump() if self.chain_losses else None,
             "loss_sectors": dict(self.loss_sectors) or None,
             "foc_armies": dict(self.foc_armies) or None,
         }
@@ -162,6 +170,7 @@ class PlanWork:
         after: int | None = None,
         condition: Literal["attacker_won"] | None = None,
         defender_from: int | None = None,
+        chain_losses: OutcomeLosses | None = None,
         fortified: SideId | None = None,
         fortified_battles_in_sector: int = 0,
     ) -> Battle:
@@ -184,6 +193,7 @@ class PlanWork:
             after=after,
             condition=condition,
             defender_from=defender_from,
+            chain_losses=chain_losses,
             loss_sectors=loss_sectors or {},
             foc_armies=foc_armies or {},
         )
@@ -255,7 +265,8 @@ class BattleStatus(StrEnum):
 
 class BattleSides(BaseModel):
     """A battle's status and its sides given the results so far (``defender`` is ``None``
-    while it waits for the battle it takes its defender from)."""
+    while it waits for the battle it takes its defender from). ``unopposed``: not played
+    because its defender has no armies left (``chain_losses``); the attacker holds unopposed."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -263,6 +274,7 @@ class BattleSides(BaseModel):
     status: BattleStatus
     attacker: SideId
     defender: SideId | None
+    unopposed: bool = False
 
     def participants(self) -> tuple[SideId, ...]:
         """The sides known to fight."""
@@ -275,18 +287,26 @@ def battle_sides(
     """Every battle's status and sides, in id order, given ``results`` by battle id.
 
     A battle with ``after`` is played when that battle was played and its ``condition`` holds;
-    with ``defender_from``, its defender is that battle's winner, or its defender on a draw.
-    With ``final`` (resolution), a played battle without a result counts as a draw; otherwise a
-    battle depending on a missing result is ``waiting``. Battles without chain fields are always
-    playable with their listed sides.
+    with ``defender_from``, its defender is that battle's winner, or its defender on a draw, or
+    that battle's attacker where it stood unopposed. With ``chain_losses``, a defender the
+    chain's earlier battles left without armies does not defend: the battle is not played and
+    is ``unopposed``. With ``final`` (resolution), a played battle without a result counts as a
+    draw without losses; otherwise a battle depending on a missing result is ``waiting``.
+    Battles without chain fields are always playable with their listed sides.
     """
     known: dict[int, BattleSides] = {}
+    entering: dict[int, dict[SideId, int]] = {}
     for battle in sorted(battles, key=lambda b: b.id):
         status, defender = BattleStatus.PLAYABLE, battle.defender
+        spent: dict[SideId, int] = {}
         for earlier_id, role in ((battle.after, "after"), (battle.defender_from, "from")):
             if earlier_id is None or status is not BattleStatus.PLAYABLE:
                 continue
             earlier = known.get(earlier_id)
+            if earlier is not None and earlier.unopposed and role == "from":
+                defender = earlier.attacker
+                spent = dict(entering.get(earlier_id, {}))
+                continue
             if earlier is None or earlier.status is BattleStatus.NOT_PLAYED:
                 status = BattleStatus.NOT_PLAYED
                 continue
@@ -299,15 +319,44 @@ def battle_sides(
                 status = BattleStatus.NOT_PLAYED
             elif role == "from":
                 defender = winner if winner is not None else earlier.defender or battle.defender
+                spent = _chain_spent(entering.get(earlier_id, {}), earlier, result, battle)
+        entering[battle.id] = spent
+        unopposed = (
+            status is BattleStatus.PLAYABLE
+            and battle.chain_losses is not None
+            and battle.armies.get(defender, 0) - spent.get(defender, 0) <= 0
+        )
         known[battle.id] = BattleSides(
             battle=battle.id,
-            status=status,
+            status=BattleStatus.NOT_PLAYED if unopposed else status,
             attacker=battle.attacker,
             defender=None
             if status is BattleStatus.WAITING and battle.defender_from is not None
             else defender,
+            unopposed=unopposed,
         )
     return known
+
+
+def _chain_spent(
+    before: Mapping[SideId, int],
+    earlier: BattleSides,
+    result: BattleResult | None,
+    battle: Battle,
+) -> dict[SideId, int]:
+    """What the chain has cost each side after battle ``earlier`` (by ``battle``'s
+    ``chain_losses``; a missing final result is a draw without losses)."""
+    spent = dict(before)
+    if battle.chain_losses is None or result is None or earlier.defender is None:
+        return spent
+    amount = battle.chain_losses.for_outcome(result.outcome)
+    if result.winner is None:
+        losers: tuple[SideId, ...] = (earlier.attacker, earlier.defender)
+    else:
+        losers = (earlier.defender if result.winner == earlier.attacker else earlier.attacker,)
+    for side in losers:
+        spent[side] = spent.get(side, 0) + amount
+    return spent
 
 
 def _number_battles(

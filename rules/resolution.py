@@ -441,7 +441,16 @@ def _step_losses(work: TurnWork, unreported: tuple[int, ...]) -> None:
     lines: list[str] = []
     for battle in work.battles:
         if not work.played(battle.id):
-            lines.append(f"battle {battle.id} in {battle.sector}: not played")
+            found = work.sides.get(battle.id)
+            lines.append(
+                f"battle {battle.id} in {battle.sector}: not played"
+                + (
+                    f", {found.defender} has no armies left to defend it;"
+                    f" {found.attacker} stands unopposed"
+                    if found is not None and found.unopposed
+                    else ""
+                )
+            )
             continue
         result = work.results[battle.id]
         attacker, defender = battle.attacker, work.defender_of(battle)

@@ -341,7 +341,7 @@ async def battles(store: Store, seat: Seat, now: datetime) -> Json:
                 "id": battle.id,
                 "lines": [
                     *describe_battle(battle, map_, names, screens.language()),
-                    *screens.chain_status(desk, battle),
+                    *screens.chain_status(desk, battle, names),
                     screens.report_status(
                         report, names, desk.reporters.get(battle.id), desk.disputers.get(battle.id)
                     ),

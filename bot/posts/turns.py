@@ -211,7 +211,10 @@ def siege_report_lines(
     """The summary's module parts: unplayed chain battles; siege tokens, cards, weather, VP,
     control (from the next turn's start); contact retreats, zombies, ruins, VP, exhaustion; and
     the resolution's rolls."""
-    lines = describe_unplayed(report)
+    raw_contact = report.modules.get(CONTACT)
+    contact_report = None if raw_contact is None else ContactReport.model_validate(raw_contact)
+    told = () if contact_report is None else [item.battle for item in contact_report.unopposed]
+    lines = describe_unplayed(report, told)
     raw = report.modules.get(SIEGE)
     if raw is not None:
         siege_report = SiegeReport.model_validate(raw)
@@ -224,9 +227,7 @@ def siege_report_lines(
             language,
             _weather_words(campaign, language),
         )
-    raw_contact = report.modules.get(CONTACT)
-    if raw_contact is not None:
-        contact_report = ContactReport.model_validate(raw_contact)
+    if contact_report is not None:
         lines += describe_contact_report(contact_report, _map_of(campaign), names, language)
         if report.victory == "contact_vp" and report.winner is not None:
             lines.append(

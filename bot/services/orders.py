@@ -93,7 +93,7 @@ class Refusal(StrEnum):
     AGREED = "agreed"  # both sides agreed on this result: only a GM changes it
     DISPUTED = "disputed"  # the result is disputed: the GMs decide (or a side accepts the other's)
     NOT_GM = "not_gm"  # only the campaign's GMs decide results
-    NOT_PLAYABLE = "not_playable"  # a chain battle that waits for, or lost, the one before
+    NOT_PLAYABLE = "not_playable"  # a chain battle that waits for the one before, or ended
     NOT_OPEN_YET = "not_open_yet"  # the turn began but its orders window opens later
     CAMPAIGN_OVER = "campaign_over"  # the campaign has finished (or the GM ended it)
     REOPENED_FOR_OTHER = "reopened_for_other"  # the window closed; a GM reopened another side's
@@ -909,7 +909,7 @@ async def _battle_for(
         return campaign, None, Refusal.NO_SUCH_BATTLE
     if not seat.is_gm and seat.side not in battle.participants():
         return campaign, battle, Refusal.NOT_PARTICIPANT
-    if battle.after is not None and listed is not None:
+    if (battle.after is not None or battle.defender_from is not None) and listed is not None:
         reports = await store.battle_reports(campaign.id, campaign.turn)
         effective = {r.battle: found for r in reports if (found := r.effective()) is not None}
         status = battle_sides(listed.battles, effective).get(battle.id)

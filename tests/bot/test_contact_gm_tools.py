@@ -15,9 +15,10 @@ from bot.handlers.private.callbacks import ResultButton
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.orders import Refusal, report_result, seat_in
+from bot.services.state_edits import EditOutcome, edit_state
 from bot.services.turns import apply_adjustments, game_for
 from rules import Outcome
-from rules.edits import DefencesSet, EditError, EditProblemCode, StateEdit, apply_edit
+from rules.edits import ArmySet, DefencesSet, EditError, EditProblemCode, StateEdit, apply_edit
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import load as load_contact
 from storage import AuditAction, Phase, Store
@@ -242,3 +243,34 @@ async def test_the_defences_editor_in_russian_and_refused_without_defences(
     with pytest.raises(EditError) as refused:
         apply_edit(game, game.upgraded(state), same, ["red", "blue", "green"])
     assert [p.code for p in refused.value.problems] == [EditProblemCode.NO_CHANGE]
+
+
+async def test_a_battle_whose_defender_a_draw_wiped_out_cannot_be_reported(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """Blue holds 3 with 1 army (the GM's edit); Red and Green walk in. Battle 1 is a bloody
+    draw: Blue has no armies left, so battle 2 is not played and Green stands in 3."""
+    table = await _turn_one(telegram, store, clock)
+    campaign = await table.now_campaign()
+    edit = StateEdit(armies=(ArmySet(side="blue", sector="3", count=1),), reason="test")
+    edited = await edit_state(store, campaign, edit, GM, clock.now())
+    assert edited.outcome is EditOutcome.APPLIED
+    await table.say(201, "move 4 from 4 to 3")
+    await table.say(401, "move 4 from 5 to 3")
+    assert (await advance(store, table.campaign.id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    await telegram.deliver()
+    table.take()
+    red = await seat_in(store, 202, campaign.id)
+    green = await seat_in(store, 401, campaign.id)
+    assert red is not None
+    assert green is not None
+    drawn = await report_result(store, red, 1, 1, Outcome.BLOODY_DRAW, None, clock.now())
+    assert drawn.refusal is None
+    refused = await report_result(store, green, 1, 2, Outcome.SOLID, "green", clock.now())
+    assert refused.refusal is Refusal.NOT_PLAYABLE
+    listing = screen(await table.say(401, "/battles"))
+    assert (
+        "✖ Not played: Синие has no armies left after battle 1; Green Horde stands in the "
+        "sector unopposed." in listing.text
+    )
+    assert "Report battle 2" not in str(listing.buttons())

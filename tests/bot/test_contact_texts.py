@@ -10,6 +10,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.contact_texts import describe_contact_plan, describe_contact_report
 from bot.map_views import contact_moves
+from bot.siege_texts import describe_unplayed
 from rules import (
     BattleResult,
     Move,
@@ -114,3 +115,49 @@ def test_the_weeks_arrows_follow_each_groups_path() -> None:
         ("party", "ph", "pb", 2),  # beaten by the zombies at the list
         ("bees", "hb", "ph", 3),  # beaten in battle 1 on Monday
     ]
+
+
+WIPED = {
+    "en": (
+        "  A defender left with no armies by a draw defends no more: the next battle is not "
+        "played, and its attacker stands in the sector unopposed and defends the battle after it.",
+        "⛓ Battle 2 in hb Hive was not played: Пчёлы has no armies left after battle 1; Party "
+        "stands there unopposed.",
+    ),
+    "ru": (
+        "  Защищающаяся сторона, у которой после ничьей не осталось армий, больше не "
+        "защищается: следующий бой не играется, атакующая сторона этого боя занимает сектор без "
+        "боя и защищается в бою после него.",
+        "⛓ Бой 2 в hb Hive не игрался: у стороны «Пчёлы» не осталось армий после боя 1; сторона "
+        "«Party» заняла сектор без боя.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_chain_defender_wiped_out_by_a_draw_is_told_on_friday_and_monday(
+    i18n: I18n, language: str
+) -> None:
+    game = contact_game()
+    start = example_a_state(game)
+    state = start.model_copy(update={"armies": {**start.armies, "bees": {"hb": 1}}})
+    orders = {
+        "bikers": ORDERS["bikers"],
+        "party": SideOrders(moves=(Move(source="pb", to="hb", count=3),)),
+    }
+    plan = plan_battles(game, state, orders, SEEDS)
+    contact_plan = ContactPlan.model_validate(plan.modules["contact"])
+    results = [BattleResult(battle=1, outcome=Outcome.BLOODY_DRAW)]
+    report = resolve_turn(game, state, orders, results, SEEDS).report
+    contact_report = ContactReport.model_validate(report.modules["contact"])
+    assert report.unplayed == (2,)
+    with i18n.context(), i18n.use_locale(language):
+        listed = describe_contact_plan(contact_plan, game.map, NAMES, language)
+        summary = describe_contact_report(contact_report, game.map, NAMES, language)
+        told = describe_unplayed(report, [item.battle for item in contact_report.unopposed])
+        untold = describe_unplayed(report)
+    chain_line, summary_line = WIPED[language]
+    assert chain_line in listed
+    assert summary_line in summary
+    assert told == []
+    assert len(untold) == 1

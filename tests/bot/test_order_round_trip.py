@@ -216,6 +216,7 @@ def test_the_review_of_a_contact_list_reads_back_as_the_same_list(
         transport("1", ["5"], 1),
         yield_sector("2"),
         retreat_to("4", ["1", "2"]),
+        retreat_to("1", []),
         Reinforce(sector="4"),
     ]
     orders, outcomes = apply_lines(game, state, "red", SideOrders(), [[o] for o in given])
@@ -240,3 +241,21 @@ def test_the_review_of_a_contact_list_reads_back_as_the_same_list(
     assert contact_orders.groups(game, state, "red", again) == listed, lines
     assert sorted(map(str, again.extra)) == sorted(map(str, orders.extra)), lines
     assert again.reinforce == "4"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "retreat from 2: none",
+        "retreat from 2 West: no preference",
+        "отступление из 2: нет",
+        "отступить из Запада: никуда",
+        "отступление из 2 Запад: без предпочтения",
+    ],
+)
+def test_an_empty_retreat_preference_is_typed_in_both_languages(line: str) -> None:
+    game, state = _contact_position()
+    vocabulary = Vocabulary.build(game.map, {side: [CONTACT_NAMES[side]] for side in state.armies})
+    parsed = parse_line(line, vocabulary)
+    assert (parsed.problem, parsed.word) == (None, None), line
+    assert list(parsed.orders) == [retreat_to("2", [])]

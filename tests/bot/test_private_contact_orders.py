@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.clock import ManualClock
+from bot.handlers.private import screens
 from bot.services import campaigns, contact_orders
 from bot.services.clockwork import advance
 from bot.services.state_edits import EditOutcome, edit_state
@@ -254,3 +257,33 @@ async def test_yields_are_offered_only_where_another_side_can_arrive(
         update={"modules": {CONTACT: {"v": 1, "exhausted": {"green": {"5": 6}}}}}
     )
     assert "4" not in contact_orders.reachable_by_others(transports, tired, "red")
+
+
+async def test_retreat_buttons_are_paged_on_the_contact_screen(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red holds 4, 1 and 2; two retreat buttons a page make two pages (eight in play), and
+    «Back» from a retreat screen returns to its page."""
+    monkeypatch.setattr(screens, "RETREATS_A_PAGE", 2)
+    table = await open_table(telegram, store, clock, CONTACT_RULES)
+    now = clock.now()
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    home = screen(await table.say(201, "/orders"))
+    first = screen(await table.tap(201, home, "Groups, yields, retreats"))
+    retreats = [text for text, data in first.buttons() if ":cr:" in data]
+    assert retreats == ["↩ Retreat from 1 Equator…", "↩ Retreat from 2 West…"]
+    assert "Retreat buttons: page 1 of 2." in first.text
+    assert "◀ Earlier" not in str(first.buttons())
+    second = screen(await table.tap(201, first, "More ▶"))
+    assert [text for text, data in second.buttons() if ":cr:" in data] == [
+        "↩ Retreat from 4 North Pole…"
+    ]
+    assert "Retreat buttons: page 2 of 2." in second.text
+    assert "More ▶" not in str(second.buttons())
+    assert "Groups of turn 1" in second.text
+    choice = screen(await table.tap(201, second, "Retreat from 4 North Pole"))
+    back = screen(await table.tap(201, choice, "Back"))
+    assert back.text == second.text
+    assert screen(await table.tap(201, back, "◀ Earlier")).text == first.text

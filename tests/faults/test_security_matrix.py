@@ -463,6 +463,7 @@ async def _forged(table: HostileTable) -> list[str]:
             ("cn", 0),
             ("cw", 0),
             ("tp", 1),
+            ("ct", 1),
         )
     ]
     forged += [

@@ -7,12 +7,14 @@ import pytest
 
 from rules import (
     Battle,
+    BattleResult,
     CampaignState,
     Game,
     ModuleConflictError,
     ModuleStateError,
     Move,
     OrderRule,
+    Outcome,
     Ruleset,
     SideOrders,
     StepHook,
@@ -28,12 +30,14 @@ from rules.maps import MapError, parse_map
 from rules.modules import BUILTIN_MODULES
 from rules.modules.contact import (
     ContactPlan,
+    ContactReport,
     ContactRule,
     describe_rule,
     load,
     retreat_to,
     transport,
     turn_order,
+    yield_sector,
 )
 from tests.rules.contact_day_demo import DAY_DEMO, contact_game, day_demo, example_a_state
 
@@ -219,3 +223,117 @@ def test_a_retreat_preference_with_no_sectors_forgets_the_standing_one() -> None
     forget_all = SideOrders(extra=(forget, retreat_to("ph", [])))
     after = resolve_turn(game, state, {"party": forget_all}, (), SEEDS).state
     assert load(after.modules["contact"]).retreat_to == {}
+
+
+def _yielding_hive(exhausted: dict[str, int]) -> CampaignState:
+    return CampaignState(
+        turn=1,
+        armies={"bikers": {"bb": 5}, "bees": {"ps": 2, "hb": 2}, "party": {"pb": 5}},
+        modules={
+            "contact": {
+                **load_initial(contact_game()),
+                "exhausted": {"bees": exhausted},
+            }
+        },
+    )
+
+
+def load_initial(game: Game) -> dict[str, object]:
+    module = game.module("contact")
+    assert module is not None
+    found = module.initial_state(game)
+    assert isinstance(found, dict)
+    return dict(found)
+
+
+@pytest.mark.parametrize(
+    ("exhausted", "bees_moves"),
+    [
+        ({"hb": 1}, ()),
+        ({"ps": 2}, (Move(source="ps", to="hb", count=1),)),
+    ],
+    ids=["stayed", "joined"],
+)
+def test_a_yielding_forces_exhausted_armies_die_whether_they_stayed_or_joined(
+    exhausted: dict[str, int], bees_moves: tuple[Move, ...]
+) -> None:
+    game = contact_game()
+    bees = SideOrders(moves=bees_moves, extra=(yield_sector("hb"),))
+    state = _yielding_hive(exhausted)
+    orders = {
+        "bikers": SideOrders(extra=(transport("bb", ["ph", "hb"], 4),)),
+        "bees": bees,
+        "party": SideOrders(moves=(Move(source="pb", to="hb", count=4),)),
+    }
+    plan = ContactPlan.model_validate(plan_battles(game, state, orders, SEEDS).modules["contact"])
+    (retreat,) = plan.retreats
+    strength = 2 + len(bees_moves)
+    assert (retreat.reason, retreat.died, retreat.armies, retreat.to) == (
+        "yield",
+        1,
+        strength - 1,
+        "ps",
+    )
+    after = resolve_turn(game, state, orders, (), SEEDS)
+    lost = [c for c in after.report.casualties if c.side == "bees"]
+    assert [(c.sector, c.lost) for c in lost] == [("hb", 1)]
+
+
+def test_the_attacker_standing_unopposed_defends_the_next_battle_of_the_chain() -> None:
+    """Bees hold hb with 1 army; bikers, party and raiders arrive in that order. #1 is a bloody
+    draw (bees wiped out, bikers back home), #2 is not played (party stands unopposed), #3 is
+    raiders against party, who defends it: raiders win and hold the sector."""
+    game = contact_game()
+    armies = {"bikers": {"bb": 5}, "party": {"pb": 5}, "bees": {"hb": 1}, "raiders": {"ps": 5}}
+    state = CampaignState(turn=1, armies=armies, modules={"contact": load_initial(game)})
+    orders = {
+        "bikers": SideOrders(extra=(transport("bb", ["ph", "hb"], 4),)),
+        "party": SideOrders(moves=(Move(source="pb", to="hb", count=4),)),
+        "raiders": SideOrders(moves=(Move(source="ps", to="hb", count=4),)),
+    }
+    listed = plan_battles(game, state, orders, SEEDS).battles
+    assert [(b.attacker, b.defender_from) for b in listed] == [
+        ("bikers", None),
+        ("party", 1),
+        ("raiders", 2),
+    ]
+    results = [
+        BattleResult(battle=1, outcome=Outcome.BLOODY_DRAW),
+        BattleResult(battle=3, outcome=Outcome.SOLID, winner="raiders"),
+    ]
+    turn = resolve_turn(game, state, orders, results, SEEDS)
+    assert turn.report.unplayed == (2,)
+    report = ContactReport.model_validate(turn.report.modules["contact"])
+    assert [(u.battle, u.side, u.gone, u.before) for u in report.unopposed] == [
+        (2, "party", "bees", 1)
+    ]
+    assert [(r.side, r.reason, r.armies, r.to) for r in report.retreats] == [
+        ("bikers", "draw", 3, "bb"),
+        ("party", "battle", 3, "pb"),
+    ]
+    assert [(r.sector, r.holder, r.vp) for r in report.ruined] == [("hb", "raiders", 1)]
+    assert turn.state.armies == {
+        "bikers": {"bb": 6},
+        "party": {"pb": 6},
+        "raiders": {"ps": 3, "hb": 4},
+    }
+    assert turn.report.captured["raiders"] == ("hb",)
+
+
+def test_a_sector_whose_last_defender_a_draw_wiped_out_is_held_by_nobody() -> None:
+    """Bees hold hb with 1 army; only bikers arrive; a bloody draw leaves hb empty: bikers go
+    home, the barricade is ruined and nobody gains its VP."""
+    game = contact_game()
+    state = CampaignState(
+        turn=1,
+        armies={"bikers": {"bb": 5}, "bees": {"hb": 1}, "party": {"pb": 5}},
+        modules={"contact": load_initial(game)},
+    )
+    orders = {"bikers": SideOrders(extra=(transport("bb", ["ph", "hb"], 4),))}
+    turn = resolve_turn(
+        game, state, orders, [BattleResult(battle=1, outcome=Outcome.BLOODY_DRAW)], SEEDS
+    )
+    report = ContactReport.model_validate(turn.report.modules["contact"])
+    assert [(r.sector, r.holder, r.vp) for r in report.ruined] == [("hb", None, 0)]
+    assert report.vp == {}
+    assert "hb" not in turn.state.armies.get("bees", {})

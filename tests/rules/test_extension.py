@@ -552,6 +552,67 @@ def test_battle_sides_follow_the_chain() -> None:
     assert (final[3].defender, final[4].status) == ("blue", BattleStatus.NOT_PLAYED)
 
 
+def _worn_chain(defender_armies: int) -> list[Battle]:
+    """Sector 1: blue defends against red, then green, then yellow, each winner (or drawn
+    defender) defending the next battle, counted down by the default losses."""
+    losses = Ruleset().losses
+    counts = {"blue": defender_armies, "red": 2, "green": 2, "yellow": 2}
+    return [
+        Battle(
+            id=number,
+            sector="1",
+            attacker=attacker,
+            defender="blue",
+            armies=counts,
+            fortified=None,
+            foc={},
+            points=1000,
+            module="m",
+            kind="chain",
+            defender_from=number - 1 if number > 1 else None,
+            chain_losses=losses if number > 1 else None,
+        )
+        for number, attacker in enumerate(("red", "green", "yellow"), start=1)
+    ]
+
+
+def test_a_chain_defender_worn_out_by_draws_defends_no_more() -> None:
+    two = _worn_chain(2)
+    once = battle_sides(two, {1: _result(1, Outcome.BLOODY_DRAW)})
+    assert (once[2].status, once[2].defender, once[2].unopposed) == (
+        BattleStatus.PLAYABLE,
+        "blue",
+        False,
+    )
+    twice = battle_sides(
+        two, {1: _result(1, Outcome.BLOODY_DRAW), 2: _result(2, Outcome.BLOODY_DRAW)}
+    )
+    assert (twice[3].status, twice[3].unopposed, twice[3].defender) == (
+        BattleStatus.NOT_PLAYED,
+        True,
+        "blue",
+    )
+    quiet = battle_sides(two, {1: _result(1, Outcome.DRAW), 2: _result(2, Outcome.BLOODY_DRAW)})
+    assert quiet[3].status is BattleStatus.PLAYABLE
+    one = _worn_chain(1)
+    gone = battle_sides(one, {1: _result(1, Outcome.BLOODY_DRAW)})
+    assert (gone[2].status, gone[2].unopposed) == (BattleStatus.NOT_PLAYED, True)
+    assert (gone[3].status, gone[3].defender) == (BattleStatus.PLAYABLE, "green")
+    winner = battle_sides(one, {1: _result(1, Outcome.SOLID, "red")})
+    assert (winner[2].status, winner[2].defender) == (BattleStatus.PLAYABLE, "red")
+    unreported = battle_sides(one, {}, final=True)
+    assert (unreported[2].status, unreported[2].defender) == (BattleStatus.PLAYABLE, "blue")
+    with pytest.raises(ResultsError) as refused:
+        check_results(one, [_result(1, Outcome.BLOODY_DRAW), _result(2, Outcome.DRAW)])
+    assert [p.code for p in refused.value.problems] == [ResultProblemCode.BATTLE_NOT_PLAYED]
+    without = [battle.model_copy(update={"chain_losses": None}) for battle in one]
+    assert battle_sides(without, {1: _result(1, Outcome.BLOODY_DRAW)})[2].status is (
+        BattleStatus.PLAYABLE
+    )
+    with pytest.raises(ValidationError):
+        Battle.model_validate({**one[1].model_dump(), "id": 1, "defender_from": None})
+
+
 def test_results_are_checked_against_the_chain_and_the_module() -> None:
     game = arena_game()
     battles = plan_battles(game, START, ORDERS, SEEDS).battles

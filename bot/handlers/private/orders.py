@@ -429,7 +429,7 @@ async def _navigate(
         case "sg":
             view = screens.siege_screen(desk, names)
         case "ct":
-            view = screens.contact_screen(desk, names)
+            view = screens.contact_screen(desk, names, max(data.arg, 0))
         case "tp" if sector is not None:
             view = screens.transport_path_screen(desk, sector, max(data.arg, 0))
         case "tq" if sector is not None:

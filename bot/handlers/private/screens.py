@@ -191,7 +191,7 @@ def refusal_words(
         case Refusal.NOT_PLAYABLE:
             return _(
                 "This battle of a chain is not fought now: it waits for the battle "
-                "before it, or that battle did not go its way (/battles shows which)."
+                "before it, or the chain ended before it (/battles shows why)."
             )
         case Refusal.NO_REPORT:
             return _("Nothing is reported for this battle yet.")
@@ -488,9 +488,25 @@ def _group_end(group: Move | ModuleOrder) -> str:
     return str(path[-1]) if isinstance(path, list) and path else "?"
 
 
-def contact_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
+RETREATS_A_PAGE = 8
+"""Retreat-preference buttons on one page of the contact screen (two a row)."""
+
+
+def retreat_sectors(desk: Desk) -> list[str]:
+    """The sectors the contact screen offers a retreat preference for, in map order: those the
+    side holds or has a preference for, with a neighbour to name."""
+    retreats = contact_orders.standing_retreats(desk.state, desk.side, desk.orders)
+    return [
+        sector
+        for sector in desk.game.map.sector_ids()
+        if (sector in desk.holdings or sector in retreats) and retreat_choices(desk, sector)
+    ]
+
+
+def contact_screen(desk: Desk, names: Names, page: int = 0) -> tuple[str, Keyboard]:
     """Contact: the side's groups in the order they move (each up, down or taken back), the
-    sectors it yields, and where its armies retreat from each sector (standing preferences)."""
+    sectors it yields, and where its armies retreat from each sector (standing preferences);
+    the retreat buttons :data:`RETREATS_A_PAGE` a page, page ``page`` shown."""
     map_ = desk.game.map
     listed = contact_orders.groups(desk.game, desk.state, desk.side, desk.orders)
     lines = [_("🧟 Groups of turn {turn}, in the order they move:").format(turn=desk.turn)]
@@ -554,15 +570,31 @@ def contact_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
         )
         for sector in yielded
     ]
-    buttons += [
-        _button(
-            _("↩ Retreat from {sector}…").format(sector=sector_label(map_, sector, language())),
-            _orders_button(desk, "cr", sector),
-        )
-        for sector in map_.sector_ids()
-        if retreat_choices(desk, sector) and (sector in desk.holdings or sector in retreats)
-    ]
     rows += _rows(buttons, 2)
+    retreating = retreat_sectors(desk)
+    pages = max(1, -(-len(retreating) // RETREATS_A_PAGE))
+    page = min(max(page, 0), pages - 1)
+    first = page * RETREATS_A_PAGE
+    rows += _rows(
+        [
+            _button(
+                _("↩ Retreat from {sector}…").format(sector=sector_label(map_, sector, language())),
+                _orders_button(desk, "cr", sector),
+            )
+            for sector in retreating[first : first + RETREATS_A_PAGE]
+        ],
+        2,
+    )
+    paging: list[InlineKeyboardButton] = []
+    if page > 0:
+        paging.append(_button(_("◀ Earlier"), _orders_button(desk, "ct", arg=page - 1)))
+    if page < pages - 1:
+        paging.append(_button(_("More ▶"), _orders_button(desk, "ct", arg=page + 1)))
+    if paging:
+        rows.append(paging)
+        lines.append(
+            _("Retreat buttons: page {page} of {pages}.").format(page=page + 1, pages=pages)
+        )
     rows.append([_button(_("« All sectors"), _orders_button(desk, "home"))])
     return "\n".join(lines), Keyboard(inline_keyboard=rows)
 
@@ -680,7 +712,9 @@ def retreat_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | None:
             ]
         )
     rows = _rows(buttons, 2)
-    rows.append([_button(_("« Back"), _orders_button(desk, "ct"))])
+    listed = retreat_sectors(desk)
+    page = listed.index(sector) // RETREATS_A_PAGE if sector in listed else 0
+    rows.append([_button(_("« Back"), _orders_button(desk, "ct", arg=page))])
     return text, Keyboard(inline_keyboard=rows)
 
 
@@ -1296,7 +1330,7 @@ def battle_buttons(
     return rows
 
 
-def chain_status(desk: BattleDesk, battle: Battle) -> list[str]:
+def chain_status(desk: BattleDesk, battle: Battle, names: Names) -> list[str]:
     """A chain battle not (yet) fought: why."""
     known = desk.status.get(battle.id)
     if known is None or known.status is BattleStatus.PLAYABLE:
@@ -1304,6 +1338,18 @@ def chain_status(desk: BattleDesk, battle: Battle) -> list[str]:
     before = battle.after if battle.after is not None else battle.defender_from
     if known.status is BattleStatus.WAITING:
         return [_("⏳ It waits for the result of battle {after}.").format(after=before)]
+    if known.unopposed:
+        gone = known.defender or battle.defender
+        return [
+            _(
+                "✖ Not played: {gone} has no armies left after battle {after}; "
+                "{side} stands in the sector unopposed."
+            ).format(
+                gone=names.get(gone, gone),
+                after=before,
+                side=names.get(battle.attacker, battle.attacker),
+            )
+        ]
     return [_("✖ Not played: battle {after} did not go its way.").format(after=before)]
 
 
@@ -1328,7 +1374,7 @@ def battles_screen(
     for battle in desk.battles:
         lines.append("")
         lines.extend(describe_battle(battle, map_, names, language()))
-        lines.extend(chain_status(desk, battle))
+        lines.extend(chain_status(desk, battle, names))
         lines.append(
             report_status(
                 desk.reports.get(battle.id),

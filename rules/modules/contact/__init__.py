@@ -18,7 +18,7 @@ from rules.modules.contact.plan import (
     ZombieFight,
     turn_order,
 )
-from rules.modules.contact.resolve import ContactReport, RuinOutcome, VpGain
+from rules.modules.contact.resolve import ContactReport, RuinOutcome, Unopposed, VpGain
 from rules.modules.contact.settings import DEFAULT_ZOMBIE_DECK, ContactSettings
 from rules.modules.contact.state import NAME, ContactState, Defences, load
 
@@ -38,6 +38,7 @@ __all__ = [
     "Retreat",
     "Ruin",
     "RuinOutcome",
+    "Unopposed",
     "VpGain",
     "ZombieFight",
     "describe_rule",

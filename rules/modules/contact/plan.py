@@ -452,7 +452,7 @@ def plan(work: PlanWork) -> None:
         if side in arrivals.get(sector, []) and board.armies(sector, side) == 0:
             arrivals[sector].remove(side)
 
-    chains = _chains(work, board, arrivals, order, retreats, ruins)
+    chains = _chains(work, board, arrivals, order, retreats, ruins, tuple(moves.values()))
     work.modules[NAME] = ContactPlan(
         turn_order=order,
         groups=tuple(moves[(side, group.index)] for side in order for group in groups[side]),
@@ -545,6 +545,7 @@ def _chains(
     order: tuple[SideId, ...],
     retreats: list[Retreat],
     ruins: list[Ruin],
+    moves: tuple[GroupMove, ...],
 ) -> list[Chain]:
     state, cstate = work.state, board.cstate
     chains: list[Chain] = []
@@ -574,7 +575,7 @@ def _chains(
                     first,
                     sector,
                     armies,
-                    _exhausted_there(work, first, sector),
+                    _exhausted_there(work, first, sector, moves),
                     reason="yield",
                     pending=set(waiting),
                     prefs=retreat_preferences(cstate, work.accepted[first], first, sector),
@@ -605,6 +606,7 @@ def _chains(
                 kind="chain",
                 foc_armies={side: counts[side] + level for side in candidates} if level else None,
                 defender_from=ids[-1] if ids else None,
+                chain_losses=work.game.ruleset.losses if ids else None,
                 fortified=fortified,
                 fortified_battles_in_sector=len(attackers) if fortified else 0,
             )
@@ -624,11 +626,23 @@ def _chains(
     return chains
 
 
-def _exhausted_there(work: PlanWork, side: SideId, sector: SectorId) -> int:
-    """Last turn's exhausted armies of ``side`` staying in ``sector`` (groups take fresh first)."""
+def _exhausted_there(
+    work: PlanWork, side: SideId, sector: SectorId, moves: tuple[GroupMove, ...]
+) -> int:
+    """Last turn's exhausted armies of ``side`` in ``sector`` now: those staying there (groups
+    take fresh armies first) and those in its groups that ended there, joining the force."""
     cstate = load_in(work.game, work.state)
     tired = cstate.exhausted_in(side, sector)
     staying = work.state.armies_of(side, sector) - work.game.moving_out(
         side, work.accepted[side], sector
     )
-    return min(tired, staying)
+    joined = sum(
+        move.exhausted
+        for move in moves
+        if move.side == side
+        and move.status != "cancelled"
+        and move.stop == sector
+        and move.end == sector
+        and move.alive
+    )
+    return min(tired, staying) + joined

@@ -52,6 +52,19 @@ class VpGain(BaseModel):
     sector: SectorId | None = None
 
 
+class Unopposed(BaseModel):
+    """Chain battle ``battle`` in ``sector`` not played: ``gone``, who would have defended it,
+    has no armies left after battle ``before``; ``side`` (its attacker) stands unopposed."""
+
+    model_config = _MODEL
+
+    battle: int
+    sector: SectorId
+    side: SideId
+    gone: SideId
+    before: int
+
+
 class ContactReport(BaseModel):
     """What ``contact`` reports for the Monday summary."""
 
@@ -59,6 +72,7 @@ class ContactReport(BaseModel):
 
     retreats: tuple[Retreat, ...] = ()
     zombies: tuple[ZombieFight, ...] = ()
+    unopposed: tuple[Unopposed, ...] = ()
     ruined: tuple[RuinOutcome, ...] = ()
     vp_gains: tuple[VpGain, ...] = ()
     vp: dict[SideId, int] = {}
@@ -187,6 +201,7 @@ def after_battles(work: TurnWork) -> None:
     work.notes[NAME] = ContactReport(
         retreats=tuple(retreats),
         zombies=tuple(board.zombies),
+        unopposed=tuple(_unopposed(work, plan)),
         ruined=tuple(ruined),
         vp_gains=tuple(gains),
         vp=new_state.vp,
@@ -366,15 +381,43 @@ def _fix_staying(work: TurnWork) -> None:
             )
 
 
-def _holder(work: TurnWork, chain: Chain) -> SideId | None:
+def _holder(work: TurnWork, chain: Chain, board: Board) -> SideId | None:
+    """Who holds the chain's sector at its end: the last battle's winner, its defender on a
+    draw, or its attacker where it stood unopposed; nobody where that side has no armies
+    there (a draw's losses wiped the defender out)."""
     if not chain.battles:
         return chain.defender
     last = chain.battles[-1]
     battle = next(b for b in work.battles if b.id == last)
-    if not work.played(last):
+    found = work.sides.get(last)
+    if found is not None and found.unopposed:
+        holder: SideId | None = battle.attacker
+    elif not work.played(last):
         return None
-    result = work.results[last]
-    return result.winner if result.winner is not None else work.defender_of(battle)
+    else:
+        result = work.results[last]
+        holder = result.winner if result.winner is not None else work.defender_of(battle)
+    return holder if holder is not None and board.armies(chain.sector, holder) > 0 else None
+
+
+def _unopposed(work: TurnWork, plan: ContactPlan) -> list[Unopposed]:
+    found: list[Unopposed] = []
+    for chain in plan.chains:
+        for battle_id in chain.battles:
+            sides = work.sides.get(battle_id)
+            battle = next(b for b in work.battles if b.id == battle_id)
+            if sides is None or not sides.unopposed or battle.defender_from is None:
+                continue
+            found.append(
+                Unopposed(
+                    battle=battle_id,
+                    sector=chain.sector,
+                    side=battle.attacker,
+                    gone=sides.defender or battle.defender,
+                    before=battle.defender_from,
+                )
+            )
+    return found
 
 
 def _ruins_and_vp(
@@ -388,7 +431,7 @@ def _ruins_and_vp(
         if ruin.reason == "zombies":
             holders[ruin.sector] = ruin.side
     for chain in plan.chains:
-        holders[chain.sector] = _holder(work, chain)
+        holders[chain.sector] = _holder(work, chain, board)
         first = chain.yielded or chain.defender
         lost_first = False
         if chain.battles and work.played(chain.battles[0]):

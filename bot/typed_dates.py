@@ -77,8 +77,23 @@ def _upcoming(day: int, month: int, today: date) -> date | None:
     return None
 
 
+FIRST_YEAR, LAST_YEAR = 2000, 2100
+"""Days outside these years are refused: nobody plans a campaign there, and the calendar's
+edges (year 1, year 9999) overflow when moved between time zones."""
+
+
 def parse_day(text: str, today: date) -> date | None:
     """The day ``text`` names (see the module doc), or ``None``."""
+    day = _parse_day(text, today)
+    return day if day is not None and FIRST_YEAR <= day.year <= LAST_YEAR else None
+
+
+def _day_number(word: str) -> int | None:
+    """A day of the month in ASCII digits (``²`` and 20-digit numbers are no day)."""
+    return int(word) if word.isascii() and word.isdigit() and len(word) <= 2 else None
+
+
+def _parse_day(text: str, today: date) -> date | None:
     words = _words(text)
     if not words:
         return None
@@ -108,10 +123,10 @@ def parse_day(text: str, today: date) -> date | None:
         return None
     if len(words) == 2:
         first, second = words
-        if first.isdigit() and (named := _month(second)) is not None:
-            return _upcoming(int(first), named, today)
-        if second.isdigit() and (named := _month(first)) is not None:
-            return _upcoming(int(second), named, today)
+        if (number := _day_number(first)) is not None and (named := _month(second)) is not None:
+            return _upcoming(number, named, today)
+        if (number := _day_number(second)) is not None and (named := _month(first)) is not None:
+            return _upcoming(number, named, today)
     return None
 
 

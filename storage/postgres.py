@@ -4,9 +4,9 @@
 ``executemany``, ``execute_fetchall``) with each statement rewritten by
 :func:`storage.dialect.postgresql_statement`, so every query is written once.
 :class:`PostgresDatabase` keeps :class:`storage.db.Database`'s contract: one connection and a
-lock, write transactions (``SERIALIZABLE``) with savepoints for nested parts, read snapshots,
-migrations from the same numbered files (:func:`storage.dialect.migration_script`), the schema
-version in the ``schema_version`` table.
+lock, write transactions (``READ COMMITTED`` under one advisory write lock) with savepoints for
+nested parts, read snapshots, migrations from the same numbered files
+(:func:`storage.dialect.migration_script`), the schema version in the ``schema_version`` table.
 
 A polling bot is one process per database, as with SQLite (Telegram lets one process take the
 updates): its connection holds an advisory lock (:data:`ONLY_PROCESS_LOCK`) and a second

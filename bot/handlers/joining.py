@@ -214,7 +214,8 @@ async def start_join(
                 "takes the seat."
             )
         )
-    if await campaigns.join_rule_now(store, campaign, is_gm) is campaigns.JoinRule.APPROVAL:
+    rule = await campaigns.join_rule_now(store, campaign, is_gm, user_id=person.user_id)
+    if rule is campaigns.JoinRule.APPROVAL:
         lines.append(
             _(
                 "A GM approves new players now: choose the side and role you want, and you "

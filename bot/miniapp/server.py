@@ -33,6 +33,7 @@ from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
 from bot.clock import Clock
+from bot.handlers.group.guards import whole_number
 from bot.handlers.private.orders import seat_map_view
 from bot.i18n import language_of
 from bot.miniapp import views
@@ -183,10 +184,9 @@ async def _campaigns(request: web.Request) -> web.Response:
 
 async def _seat(request: web.Request) -> Seat:
     """The person's seat in the campaign the path names; 403 when they have none."""
-    try:
-        campaign_id = int(request.match_info["campaign"])
-    except ValueError:
-        raise views.MalformedRequestError("campaign is not a number") from None
+    campaign_id = whole_number(request.match_info["campaign"])
+    if campaign_id is None:
+        raise views.MalformedRequestError("campaign is not a number")
     seat = await seat_in(request.app[STORE], request[USER_ID], campaign_id)
     if seat is None:
         message = _("You are not in this campaign. Join it from its group chat with /join.")

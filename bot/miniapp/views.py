@@ -242,10 +242,23 @@ def order_from(body: Json) -> Move | Attack | Fortify | Reinforce:
         raise MalformedRequestError("order fields are not valid") from None
 
 
+LARGEST = 2**53
+"""The largest number a request may carry (as buttons: Telegram's ids fit in 53 bits); a
+larger one would overflow the database's integers."""
+
+
+def whole(value: object) -> int | None:
+    """``value`` as a whole number a request may carry (not a bool, at most 2**53 either way),
+    else ``None``."""
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > LARGEST:
+        return None
+    return value
+
+
 def expected_turn(body: Json) -> int:
     """The turn the page was showing when the person tapped."""
-    turn = body.get("turn")
-    if not isinstance(turn, int) or isinstance(turn, bool):
+    turn = whole(body.get("turn"))
+    if turn is None:
         raise MalformedRequestError("turn missing")
     return turn
 
@@ -267,8 +280,8 @@ async def give(store: Store, seat: Seat, body: Json, now: datetime) -> Answer:
 async def ready(store: Store, seat: Seat, body: Json, now: datetime) -> Answer:
     """Confirm the side's orders as last seen (``edits``), or take the confirmation back."""
     wanted = body.get("ready")
-    seen = body.get("edits")
-    if not isinstance(wanted, bool) or not isinstance(seen, int):
+    seen = whole(body.get("edits"))
+    if not isinstance(wanted, bool) or seen is None:
         raise MalformedRequestError("ready or edits missing")
     result = await set_ready(
         store, seat, expected_turn(body), wanted, now, seen_edits=seen if wanted else None
@@ -355,10 +368,10 @@ async def battles(store: Store, seat: Seat, now: datetime) -> Json:
 async def report(store: Store, seat: Seat, body: Json, now: datetime) -> Answer:
     """Report a battle's result (the other side reporting the same confirms it, a different
     one disputes it), as the result buttons in chat do."""
-    battle = body.get("battle")
+    battle = whole(body.get("battle"))
     outcome_word = body.get("outcome")
     winner = body.get("winner")
-    if not isinstance(battle, int) or outcome_word not in {o.value for o in Outcome}:
+    if battle is None or outcome_word not in {o.value for o in Outcome}:
         raise MalformedRequestError("battle or outcome missing")
     if winner is not None and not isinstance(winner, str):
         raise MalformedRequestError("winner is not a side")

@@ -316,16 +316,25 @@ def join_rule(campaign: Campaign, is_gm: bool = False) -> JoinRule:
 
 
 async def join_rule_now(
-    store: Store, campaign: Campaign, is_gm: bool = False, side_id: SideId | None = None
+    store: Store,
+    campaign: Campaign,
+    is_gm: bool = False,
+    side_id: SideId | None = None,
+    user_id: UserId | None = None,
 ) -> JoinRule:
     """:func:`join_rule`, with the seats a GM left vacant: a side with an open seat takes
     requests even when the campaign is closed to newcomers, and always through a GM (the GM
-    chooses who replaces the player); with ``side_id``, the rule for joining that side."""
+    chooses who replaces the player); with ``side_id``, the rule for joining that side. A
+    person whose seat a GM left vacant (``user_id``) has seen that side's secrets: they join
+    again only through a GM, even while joining is open."""
     rule = join_rule(campaign, is_gm)
     if is_gm:
         return rule
-    vacant = {vacancy.side_id for vacancy in await store.vacancies(campaign.id)}
+    vacancies = await store.vacancies(campaign.id, open_only=False)
+    vacant = {vacancy.side_id for vacancy in vacancies if vacancy.closed_at is None}
     if side_id is not None and side_id in vacant:
+        return JoinRule.APPROVAL
+    if rule is JoinRule.OPEN and any(v.left_user_id == user_id for v in vacancies):
         return JoinRule.APPROVAL
     if rule is JoinRule.CLOSED and side_id is None and vacant:
         return JoinRule.APPROVAL
@@ -384,7 +393,7 @@ async def join_side(
             return JoinOutcome.UNKNOWN_SIDE, None
         current = await store.member(campaign.id, user_id)
         is_gm = current is not None and current.is_gm
-        if await join_rule_now(store, campaign, is_gm, side_id) is JoinRule.APPROVAL:
+        if await join_rule_now(store, campaign, is_gm, side_id, user_id) is JoinRule.APPROVAL:
             return JoinOutcome.APPROVAL_NEEDED, current
         if not await store.drop_join_request(campaign.id, user_id):
             current = await store.member(campaign.id, user_id)

@@ -129,7 +129,7 @@ def unpack_week(packed: str, base: Schedule) -> Schedule | None:
     """The schedule a button carries (:func:`pack_week`), on ``base``; ``None`` if malformed."""
     if packed == "m":
         return base.model_copy(update={"mode": "manual"})
-    if len(packed) != 20 or not packed.isdigit():
+    if len(packed) != 20 or not (packed.isascii() and packed.isdigit()):
         return None
     week: list[WeeklyTime] = []
     for i in range(0, 20, 5):

@@ -174,6 +174,16 @@ async def test_bad_requests_are_answered_not_crashed(
         assert beyond.json["message"]
         assert (await store.orders(table.campaign.id, 1, "red")) is None
         assert (await app.get(ANNA, "/api/campaigns/abc")).status == 400
+        # Numbers beyond what the database holds are malformed, not a crash.
+        huge = 10**30
+        assert (await app.get(ANNA, f"/api/campaigns/{huge}")).status == 400
+        for path, body in (
+            ("/ready", {"turn": huge, "ready": True, "edits": 0}),
+            ("/ready", {"turn": 1, "ready": True, "edits": huge}),
+            ("/results", {"turn": 1, "battle": huge, "outcome": "draw"}),
+            ("/orders", {"turn": -huge, "order": {"kind": "fortify", "sector": "1"}}),
+        ):
+            assert (await app.post(ANNA, base(table) + path, body)).status == 400, body
 
 
 async def test_the_orders_screen_opens_the_app_when_its_address_is_set(

@@ -12,8 +12,9 @@ from aiogram.types import Chat, User
 from bot.callbacks import SeatPress
 from bot.clock import ManualClock
 from bot.handlers.private.callbacks import OrdersButton
+from bot.services.campaigns import JoinOutcome, join_side
 from rules import Attack, Move, SideOrders
-from storage import AuditAction, Campaign, CampaignSettings, JoiningPolicy, Role, Store
+from storage import AuditAction, Campaign, CampaignSettings, JoiningPolicy, Phase, Role, Store
 from tests.bot.group_helpers import button, join_post, say, set_up_campaign, tap, to_orders
 from tests.bot.telegram import FakeTelegram, Sent
 from tests.secrecy import assert_log_keeps, logfmt, printed_forms, read_the_log
@@ -379,3 +380,32 @@ async def test_withdrawing_the_only_players_seat_says_the_side_has_no_player(
         "Side «Red» has no player for now."
     ) in told
     assert await store.vacancies(campaign.id) == []
+
+
+async def test_a_player_whose_seat_was_vacated_joins_another_side_only_through_a_gm(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """He has seen his old side's placement: even while joining is open (deployment), his
+    choice of a side waits for a GM."""
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(GROUP, "Wargamers")
+    campaign = await set_up_campaign(telegram, store, anna, group)
+    assert campaign.phase is Phase.DEPLOYMENT
+    await store.request_join(campaign.id, 2, "Boris", clock.now())
+    joined, _member = await join_side(
+        store, campaign, 2, "Boris", "s1", Role.STRATEGIST, clock.now()
+    )
+    assert joined is JoinOutcome.JOINED
+    assert await store.vacate_seat(campaign.id, 2, "left the club", 1, clock.now()) is not None
+    await store.request_join(campaign.id, 2, "Boris", clock.now())
+    again, _member = await join_side(
+        store, campaign, 2, "Boris", "s2", Role.STRATEGIST, clock.now()
+    )
+    assert again is JoinOutcome.APPROVAL_NEEDED
+    boris = await store.member(campaign.id, 2)
+    assert boris is not None
+    assert boris.side_id is None
+    # A newcomer still joins at once while joining is open.
+    await store.request_join(campaign.id, 3, "Vera", clock.now())
+    vera, _member = await join_side(store, campaign, 3, "Vera", "s2", Role.STRATEGIST, clock.now())
+    assert vera is JoinOutcome.JOINED

@@ -1,6 +1,8 @@
 """``/vacation`` through the dispatcher (issue 23): a player sets their absence by buttons or
 typed dates, sees and cancels it; teammates and the GM are told; nobody else can touch it."""
 
+from datetime import timedelta
+
 from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
@@ -91,3 +93,19 @@ async def test_a_player_sets_only_their_own_vacation(
     stranger = await table.forged(999, data)
     assert alert(stranger)
     assert len(await store.vacations(table.campaign.id)) == 2
+
+
+async def test_a_first_day_that_passed_while_typing_the_last_is_chosen_again(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock)
+    shown = screen(await table.say(ANNA, "/vacation"))
+    first = screen(await table.tap(ANNA, shown, "Set an absence"))
+    last = screen(await table.tap(ANNA, first, "Today"))
+    screen(await table.tap(ANNA, last, "⌨️"))
+    clock.advance(timedelta(days=2))
+    again = screen(await table.say(ANNA, "+3"))
+    assert again.text.startswith("The first day you chose has passed. Choose it again.")
+    assert "From which day are you away?" in again.text
+    assert await store.vacations(table.campaign.id) == []
+    assert await store.prompt(ANNA, ANNA) is None

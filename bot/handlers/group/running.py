@@ -23,7 +23,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.callbacks import ChangePress, gm_menu_data
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
-from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
+from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting
 from bot.moments import format_moment, zone_label
 from bot.posts.changes import week_text
@@ -32,7 +32,7 @@ from bot.services import running_changes
 from bot.services.deadlines import local_moment
 from bot.services.running_changes import ChangeRefusal, Preview, pack_week, unpack_week
 from bot.services.window import current_deadline
-from bot.typed_dates import parse_moment, parse_week
+from bot.typed_dates import FIRST_YEAR, LAST_YEAR, parse_moment, parse_week
 from storage import Campaign, CampaignStatus, Person, Prompt, Schedule, Store
 from storage.models import Language
 
@@ -63,9 +63,13 @@ def _minutes(moment: datetime) -> str:
 
 
 def _moment(value: str) -> datetime | None:
-    if not (value.isascii() and value.isdigit()) or len(value) > 10:
+    """The moment a button carries (minutes since the epoch), within the years a typed day
+    may name; ``None`` otherwise (a forged button)."""
+    minutes = whole_number(value, 10)
+    if minutes is None:
         return None
-    return datetime.fromtimestamp(int(value) * 60, tz=UTC)
+    moment = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(minutes=minutes)
+    return moment if FIRST_YEAR <= moment.year <= LAST_YEAR else None
 
 
 def refusal_text(preview: Preview) -> str:

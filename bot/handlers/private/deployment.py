@@ -14,6 +14,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
+from bot.handlers.group.guards import whole_number
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import DEPLOYMENT_PHASE, DeployButton
@@ -222,8 +223,8 @@ def _delta(action: str, deployment: Deployment, sector: str | None) -> int | Non
         return -1
     if action == "+all" and sector is not None:
         return deployment.room(sector)
-    if action.startswith("+") and (action[1:] or "1").isdigit():
-        return int(action[1:] or "1")
+    if action.startswith("+"):
+        return whole_number(action[1:] or "1", 3)
     return None
 
 

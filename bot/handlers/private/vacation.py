@@ -312,9 +312,17 @@ async def typed_day(
         text, keyboard = last_screen(seat, day)
         await message.answer(text, reply_markup=keyboard)
         return
-    result = await vacations.set_vacation(
-        store, seat.campaign, seat.member, date.fromisoformat(chosen), day, now
-    )
+    first = date.fromisoformat(chosen)
+    if first < today:
+        # The first day chosen passed while the player was typing the last: choose it again.
+        await store.clear_prompt(message.chat.id, person.user_id)
+        text, keyboard = first_screen(seat, today)
+        await message.answer(
+            _("The first day you chose has passed. Choose it again.") + "\n\n" + text,
+            reply_markup=keyboard,
+        )
+        return
+    result = await vacations.set_vacation(store, seat.campaign, seat.member, first, day, now)
     if result.vacation is None:
         await message.answer(refusal_text(result) + " " + _("Type another day, or /cancel."))
         return

@@ -172,6 +172,14 @@ def defences_words(defences: Defences, names: Mapping[str, str]) -> str:
     return _("{defences}, neutral").format(defences=kind)
 
 
+def defences_button(defences: Defences, names: Mapping[str, str]) -> str:
+    """A sector's defences short enough for a button beside the sector's name: "barricade,
+    «Blue»", "blockpost, neutral" (ruined or standing is the button's 🏚 or 🧱)."""
+    kind = _("barricade") if defences.level == 1 else _("blockpost")
+    owner = names.get(defences.owner or "")
+    return f"{kind}, «{owner}»" if owner else _("{defences}, neutral").format(defences=kind)
+
+
 def contact_marks(state: CampaignState, sides: Sequence[Side]) -> tuple[SectorMark, ...]:
     """Contact's marks: each sector's defences in its owner's colour ("+1" a barricade, "+2" a
     blockpost, "×1"/"×2" once ruined) and each side's exhausted armies ("ex 3")."""

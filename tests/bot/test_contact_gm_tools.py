@@ -172,8 +172,8 @@ async def test_the_gm_repairs_ruined_defences_audited_announced_and_undone(
     editor = screen(await table.tap(GM, panel, "Correct the state"))
     listing = screen(await table.tap(GM, editor, "Repair defences"))
     labels = [text for text, _data in listing.buttons()]
-    assert labels[0] == "🏚 3 East: ruined barricade (+1) of side «Синие»"
-    assert "🧱 5 South Pole: blockpost (+2) of side «Green Horde»" in labels
+    assert labels[0] == "🏚 3 East: barricade, «Синие»"
+    assert "🧱 5 South Pole: blockpost, «Green Horde»" in labels
     done = await _set_defences(
         table, "3 East", "Blockpost (+2), standing", "Green Horde", "Green rebuilt it"
     )

@@ -25,7 +25,7 @@ from bot.clock import Clock
 from bot.handlers.group.gm import edit_button
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting
-from bot.map_views import defences_words
+from bot.map_views import defences_button, defences_words
 from bot.message_limits import button_label
 from bot.posts.group import colour_mark
 from bot.sectors import sector_label
@@ -428,7 +428,7 @@ async def _defences_list(screen: _Screen, value: str) -> None:
             _button(
                 ("🏚 " if item.ruined else "🧱 ")
                 + f"{sector_label(game.map, item.sector, language)}: "
-                + defences_words(item, names),
+                + defences_button(item, names),
                 screen.campaign,
                 "def1",
                 str(game.map.order[item.sector]),
@@ -439,8 +439,9 @@ async def _defences_list(screen: _Screen, value: str) -> None:
     rows.append(_back(screen.campaign))
     await screen.show(
         _(
-            "Defences on the map, the ruined ones first. Pick one to repair it (or to change "
-            "its level or owner); the group sees the change, your reason and the map."
+            "Defences on the map (🏚 ruined, 🧱 standing; a barricade gives +1, a blockpost "
+            "+2), the ruined ones first. Pick one to repair it (or to change its level or "
+            "owner); the group sees the change, your reason and the map."
         ),
         rows,
     )

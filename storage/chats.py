@@ -65,9 +65,14 @@ class ChatRecords:
                 " AND state IN ('pending', 'sending')",
                 (new_chat_id, old_chat_id),
             )
+            # A question waiting in the old chat replaces one for the same person in the new.
             await conn.execute(
-                "UPDATE OR REPLACE prompts SET chat_id = ? WHERE chat_id = ?",
+                "DELETE FROM prompts WHERE chat_id = ? AND user_id IN"
+                " (SELECT user_id FROM prompts WHERE chat_id = ?)",
                 (new_chat_id, old_chat_id),
+            )
+            await conn.execute(
+                "UPDATE prompts SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
             )
             moved: list[Campaign] = []
             for row in rows:

@@ -10,8 +10,9 @@ from aiogram.utils.i18n import I18n
 from bot.app import build_dispatcher
 from bot.clock import ManualClock
 from bot.i18n import build_i18n
-from storage import SqliteCampaignStore, Store
+from storage import SqliteCampaignStore, Store, open_store
 from tests.bot.telegram import FakeTelegram
+from tests.postgres_server import PostgresServer, new_schema_url
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
 
@@ -28,10 +29,15 @@ def clock() -> ManualClock:
     return ManualClock(START)
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    """A store on a fresh file."""
-    opened = await SqliteCampaignStore.open(tmp_path / "bot.sqlite3")
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """A store on a fresh database, on each backend in turn: a SQLite file, then a schema of
+    the session's PostgreSQL server (the bot's tests run on both)."""
+    if request.param == "sqlite":
+        opened: Store = await SqliteCampaignStore.open(tmp_path / "bot.sqlite3")
+    else:
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        opened = await open_store(await new_schema_url(server))
     yield opened
     await opened.close()
 

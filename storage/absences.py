@@ -10,21 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Protocol
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from storage.models import (
     AuditAction,
-    Campaign,
     CampaignId,
     NewOutboxMessage,
-    OutboxMessage,
     SideId,
     UserId,
 )
+from storage.shared import SharedRecords
 from storage.sql import (
-    Conn,
     Row,
     Transactions,
     changed_rows,
@@ -130,33 +128,10 @@ def _reopening(row: Row) -> OrdersReopening:
     )
 
 
-class AbsenceRecords:
+class AbsenceRecords(SharedRecords):
     """:class:`AbsenceStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
     _db: Transactions
-
-    if TYPE_CHECKING:
-        # Provided by SqliteCampaignStore: the shared pieces every write uses.
-        async def _require_campaign(self, conn: Conn, campaign_id: CampaignId) -> Campaign: ...
-        async def _audit(
-            self,
-            conn: Conn,
-            campaign: Campaign,
-            actor: UserId | None,
-            action: AuditAction,
-            before: Any,
-            after: Any,
-            now: datetime,
-            reason: str = "",
-        ) -> None: ...
-        async def _enqueue_in(
-            self,
-            conn: Conn,
-            message: NewOutboxMessage,
-            now: datetime,
-            phase_seq: int | None = None,
-            resolution_id: int | None = None,
-        ) -> OutboxMessage: ...
 
     async def add_vacation(
         self,

@@ -5,10 +5,11 @@ new chat id (``migrate_to_chat_id``), and the campaigns played there must follow
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from storage.models import AuditAction, Campaign, ChatId, UserId
-from storage.sql import Conn, Transactions, fetch_all
+from storage.models import AuditAction, Campaign, ChatId
+from storage.shared import SharedRecords
+from storage.sql import Transactions, fetch_all
 
 if TYPE_CHECKING:
     from storage.sql import Row
@@ -22,25 +23,10 @@ class ChatStore(Protocol):
     ) -> list[Campaign]: ...
 
 
-class ChatRecords:
+class ChatRecords(SharedRecords):
     """:class:`ChatStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
     _db: Transactions
-
-    if TYPE_CHECKING:
-        # Provided by SqliteCampaignStore: the shared pieces every write uses.
-        async def _campaign_in(self, conn: Conn, campaign_id: int) -> Campaign | None: ...
-        async def _audit(
-            self,
-            conn: Conn,
-            campaign: Campaign,
-            actor: UserId | None,
-            action: AuditAction,
-            before: Any,
-            after: Any,
-            now: datetime,
-            reason: str = "",
-        ) -> None: ...
 
     async def move_chat(
         self, old_chat_id: ChatId, new_chat_id: ChatId, now: datetime

@@ -21,7 +21,6 @@ from storage.models import (
     CampaignId,
     NewOutboxMessage,
     NewSide,
-    OutboxMessage,
     Phase,
     SideId,
     StateAdjustmentRecord,
@@ -29,6 +28,7 @@ from storage.models import (
     WriteOutcome,
 )
 from storage.modules import adjustment_record
+from storage.shared import SharedRecords
 from storage.sql import Conn, Transactions, dump_json, fetch_all, fetch_one, insert_row, ts
 
 EDIT_PHASES = (Phase.ORDERS,)
@@ -78,32 +78,13 @@ class EditStore(Protocol):
     async def state_edit(self, adjustment_id: int) -> StateAdjustmentRecord | None: ...
 
 
-class EditRecords:
+class EditRecords(SharedRecords):
     """:class:`EditStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
     _db: Transactions
 
     if TYPE_CHECKING:
         # Provided by SqliteCampaignStore and ModuleRecords.
-        async def _audit(
-            self,
-            conn: Conn,
-            campaign: Campaign,
-            actor: UserId | None,
-            action: AuditAction,
-            before: Any,
-            after: Any,
-            now: datetime,
-            reason: str = "",
-        ) -> None: ...
-        async def _enqueue_in(
-            self,
-            conn: Conn,
-            message: NewOutboxMessage,
-            now: datetime,
-            phase_seq: int | None = None,
-            resolution_id: int | None = None,
-        ) -> OutboxMessage: ...
         async def _swap_turn_start(
             self,
             conn: Conn,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from pydantic import TypeAdapter
 
@@ -23,7 +23,6 @@ from storage.models import (
     CampaignId,
     CampaignStatus,
     NewOutboxMessage,
-    OutboxMessage,
     Phase,
     RewardClaimRecord,
     SideId,
@@ -33,6 +32,7 @@ from storage.models import (
     UserId,
     WriteOutcome,
 )
+from storage.shared import SharedRecords
 from storage.sql import (
     Conn,
     Row,
@@ -183,43 +183,10 @@ class ModuleStore(Protocol):
     ) -> WriteOutcome: ...
 
 
-class ModuleRecords:
+class ModuleRecords(SharedRecords):
     """:class:`ModuleStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
     _db: Transactions
-
-    if TYPE_CHECKING:
-        # Provided by SqliteCampaignStore: the shared pieces every write uses.
-        async def _campaign_in(self, conn: Conn, campaign_id: int) -> Campaign | None: ...
-        async def _audit(
-            self,
-            conn: Conn,
-            campaign: Campaign,
-            actor: UserId | None,
-            action: AuditAction,
-            before: Any,
-            after: Any,
-            now: datetime,
-            reason: str = "",
-        ) -> None: ...
-        async def _enqueue_in(
-            self,
-            conn: Conn,
-            message: NewOutboxMessage,
-            now: datetime,
-            phase_seq: int | None = None,
-            resolution_id: int | None = None,
-        ) -> OutboxMessage: ...
-        async def _insert_turn_start(
-            self,
-            conn: Conn,
-            campaign_id: CampaignId,
-            state: CampaignState,
-            resolution_id: int | None,
-            actor: UserId | None,
-            now: datetime,
-            rolls: Sequence[Roll] = (),
-        ) -> None: ...
 
     # ---- seeds (G4) ---------------------------------------------------------------------------
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Protocol
 
 from pydantic import JsonValue
 
 from storage.models import (
     AuditAction,
-    Campaign,
     CampaignId,
     ChatId,
     JoinRequest,
@@ -29,6 +28,7 @@ from storage.models import (
     UserId,
     utc,
 )
+from storage.shared import SharedRecords
 from storage.sql import (
     Conn,
     Row,
@@ -200,25 +200,10 @@ async def _require_person(conn: Conn, user_id: UserId) -> Person:
     return _person(row)
 
 
-class PeopleRecords:
+class PeopleRecords(SharedRecords):
     """:class:`PeopleStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
     _db: Transactions
-
-    if TYPE_CHECKING:
-        # Provided by SqliteCampaignStore: the shared pieces every write uses.
-        async def _campaign_in(self, conn: Conn, campaign_id: CampaignId) -> Campaign | None: ...
-        async def _audit(
-            self,
-            conn: Conn,
-            campaign: Campaign,
-            actor: UserId | None,
-            action: AuditAction,
-            before: Any,
-            after: Any,
-            now: datetime,
-            reason: str = "",
-        ) -> None: ...
 
     async def see_person(
         self,

@@ -15,7 +15,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Protocol
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
@@ -25,12 +25,12 @@ from storage.models import (
     CampaignId,
     CampaignStatus,
     NewOutboxMessage,
-    OutboxMessage,
     Phase,
     TransitionOutcome,
     TransitionResult,
     UserId,
 )
+from storage.shared import SharedRecords
 from storage.sql import (
     Conn,
     Row,
@@ -336,33 +336,10 @@ def _status_result(
     return TransitionResult(outcome=outcome, campaign=campaign, message=message)
 
 
-class ScheduleRecords:
+class ScheduleRecords(SharedRecords):
     """:class:`ScheduleStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
     _db: Transactions
-
-    if TYPE_CHECKING:
-        # Provided by SqliteCampaignStore: the shared pieces every write uses.
-        async def _campaign_in(self, conn: Conn, campaign_id: CampaignId) -> Campaign | None: ...
-        async def _audit(
-            self,
-            conn: Conn,
-            campaign: Campaign,
-            actor: UserId | None,
-            action: AuditAction,
-            before: Any,
-            after: Any,
-            now: datetime,
-            reason: str = "",
-        ) -> None: ...
-        async def _enqueue_in(
-            self,
-            conn: Conn,
-            message: NewOutboxMessage,
-            now: datetime,
-            phase_seq: int | None = None,
-            resolution_id: int | None = None,
-        ) -> OutboxMessage: ...
 
     async def _clock_in(self, conn: Conn, campaign_id: CampaignId) -> ClockState | None:
         row = await fetch_one(

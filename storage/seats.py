@@ -11,20 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Protocol
 
 from storage.models import (
     AuditAction,
-    Campaign,
     CampaignId,
     Member,
     NewOutboxMessage,
-    OutboxMessage,
     Role,
     SideId,
     UserId,
     Vacancy,
 )
+from storage.shared import SharedRecords
 from storage.sql import Conn, Row, Transactions, dt, fetch_all, fetch_one, insert_row, opt_dt, ts
 
 
@@ -81,36 +80,10 @@ class SeatStore(Protocol):
     ) -> list[Vacancy]: ...
 
 
-class SeatRecords:
+class SeatRecords(SharedRecords):
     """:class:`SeatStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
     _db: Transactions
-
-    if TYPE_CHECKING:
-        # Provided by SqliteCampaignStore: the shared pieces every write uses.
-        async def _campaign_in(self, conn: Conn, campaign_id: int) -> Campaign | None: ...
-        async def _member_in(
-            self, conn: Conn, campaign_id: CampaignId, user_id: UserId
-        ) -> Member | None: ...
-        async def _audit(
-            self,
-            conn: Conn,
-            campaign: Campaign,
-            actor: UserId | None,
-            action: AuditAction,
-            before: Any,
-            after: Any,
-            now: datetime,
-            reason: str = "",
-        ) -> None: ...
-        async def _enqueue_in(
-            self,
-            conn: Conn,
-            message: NewOutboxMessage,
-            now: datetime,
-            phase_seq: int | None = None,
-            resolution_id: int | None = None,
-        ) -> OutboxMessage: ...
 
     async def _set_member(
         self,

@@ -493,6 +493,38 @@ def result_source_words(source: ResultSource | None, sides: SideNames) -> str:
             return ""
 
 
+def _battle_lines(
+    report: TurnReport,
+    campaign_map: CampaignMap,
+    sides: SideNames,
+    language: str,
+    sources: Mapping[int, ResultSource] | None,
+    *,
+    brief: bool,
+) -> list[str]:
+    """Each battle's outcome and where it came from (``brief``: not said when simply agreed)."""
+    lines: list[str] = []
+    known = sources or {}
+    for result in report.results:
+        battle = report.battles[result.battle - 1]
+        source = known.get(result.battle)
+        if result.battle in report.unreported:
+            if source is not None and source.kind is SourceKind.DISPUTED:
+                how = _("disputed, not decided: counted as a draw without losses")
+            else:
+                how = _("no result reported: counted as a draw without losses")
+        elif brief and source is not None and source.kind is SourceKind.AGREED:
+            how = result_words(result, sides)
+        else:
+            how = result_words(result, sides) + result_source_words(source, sides)
+        lines.append(
+            _("Battle {id} in {sector}: {how}").format(
+                id=battle.id, sector=sector_label(campaign_map, battle.sector, language), how=how
+            )
+        )
+    return lines
+
+
 def describe_report(
     report: TurnReport,
     campaign_map: CampaignMap,
@@ -508,22 +540,7 @@ def describe_report(
         return sector_label(campaign_map, sector, language)
 
     lines: list[str] = [_("Turn {turn} resolved.").format(turn=report.turn)]
-    known = sources or {}
-    for result in report.results:
-        battle = report.battles[result.battle - 1]
-        source = known.get(result.battle)
-        if result.battle in report.unreported:
-            if source is not None and source.kind is SourceKind.DISPUTED:
-                how = _("disputed, not decided: counted as a draw without losses")
-            else:
-                how = _("no result reported: counted as a draw without losses")
-        else:
-            how = result_words(result, sides) + result_source_words(source, sides)
-        lines.append(
-            _("Battle {id} in {sector}: {how}").format(
-                id=battle.id, sector=label(battle.sector), how=how
-            )
-        )
+    lines += _battle_lines(report, campaign_map, sides, language, sources, brief=False)
     for casualty in report.casualties:
         if casualty.lost:
             lines.append(
@@ -592,24 +609,7 @@ def brief_report(
     source only when not simply confirmed), then one line per side with its losses, gains and
     held sectors; the moves are the map's arrows, and /history has every line."""
     lines: list[str] = [_("Turn {turn} resolved.").format(turn=report.turn)]
-    known = sources or {}
-    for result in report.results:
-        battle = report.battles[result.battle - 1]
-        source = known.get(result.battle)
-        if result.battle in report.unreported:
-            if source is not None and source.kind is SourceKind.DISPUTED:
-                how = _("disputed, not decided: counted as a draw without losses")
-            else:
-                how = _("no result reported: counted as a draw without losses")
-        elif source is not None and source.kind is SourceKind.AGREED:
-            how = result_words(result, sides)
-        else:
-            how = result_words(result, sides) + result_source_words(source, sides)
-        lines.append(
-            _("Battle {id} in {sector}: {how}").format(
-                id=battle.id, sector=sector_label(campaign_map, battle.sector, language), how=how
-            )
-        )
+    lines += _battle_lines(report, campaign_map, sides, language, sources, brief=True)
     lost: dict[str, int] = {}
     for casualty in report.casualties:
         lost[casualty.side] = lost.get(casualty.side, 0) + casualty.lost

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from storage.models import (
     AuditAction,
+    Campaign,
     CampaignId,
     Member,
     NewOutboxMessage,
@@ -179,17 +180,12 @@ class SeatRecords(SharedRecords):
         compare-and-set on the vacancy being open: ``None`` if it was filled meanwhile or the
         person plays a side already."""
         async with self._db.transaction() as conn:
-            row = await fetch_one(
-                conn,
-                "SELECT * FROM vacancies WHERE id = ? AND closed_at IS NULL",
-                (vacancy_id,),
-            )
-            if row is None:
+            found = await self._open_vacancy_in(conn, vacancy_id)
+            if found is None:
                 return None
-            vacancy = _vacancy(row)
-            campaign = await self._campaign_in(conn, vacancy.campaign_id)
+            vacancy, campaign = found
             before = await self._member_in(conn, vacancy.campaign_id, user_id)
-            if campaign is None or (before is not None and before.side_id is not None):
+            if before is not None and before.side_id is not None:
                 return None
             kept = before.roles if before is not None else frozenset[Role]()
             name = before.display_name if before is not None else display_name
@@ -239,17 +235,10 @@ class SeatRecords(SharedRecords):
         players), audited, with the ``outbox`` posts. A compare-and-set on the vacancy being
         open: ``None`` if it was filled or withdrawn meanwhile."""
         async with self._db.transaction() as conn:
-            row = await fetch_one(
-                conn,
-                "SELECT * FROM vacancies WHERE id = ? AND closed_at IS NULL",
-                (vacancy_id,),
-            )
-            if row is None:
+            found = await self._open_vacancy_in(conn, vacancy_id)
+            if found is None:
                 return None
-            vacancy = _vacancy(row)
-            campaign = await self._campaign_in(conn, vacancy.campaign_id)
-            if campaign is None:
-                return None
+            vacancy, campaign = found
             await conn.execute(
                 "UPDATE vacancies SET closed_by = ?, closed_at = ? WHERE id = ?",
                 (actor, ts(now), vacancy_id),
@@ -268,6 +257,19 @@ class SeatRecords(SharedRecords):
             for message in outbox:
                 await self._enqueue_in(conn, message, now)
         return closed
+
+    async def _open_vacancy_in(
+        self, conn: Conn, vacancy_id: int
+    ) -> tuple[Vacancy, Campaign] | None:
+        """Vacancy ``vacancy_id`` if still open, with its campaign; ``None`` otherwise."""
+        row = await fetch_one(
+            conn, "SELECT * FROM vacancies WHERE id = ? AND closed_at IS NULL", (vacancy_id,)
+        )
+        if row is None:
+            return None
+        vacancy = _vacancy(row)
+        campaign = await self._campaign_in(conn, vacancy.campaign_id)
+        return None if campaign is None else (vacancy, campaign)
 
     async def vacancy(self, vacancy_id: int) -> Vacancy | None:
         """One vacancy, open or closed."""

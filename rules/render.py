@@ -821,7 +821,7 @@ class _Chip:
 
 
 @dataclass(frozen=True)
-class _Hero:
+class HeroChip:
     """A named figure's marker: its initiative in a white disc, its name, one pip per wound up
     to the killing one (filled: taken), in its side's colours; struck through when killed."""
 
@@ -835,14 +835,14 @@ class _Hero:
 
 
 @dataclass(frozen=True)
-class _Npc:
+class NpcChip:
     """The NPC's marker: a black diamond and its name on a pale box, no side's colours."""
 
     name: str
     size: int
 
 
-_Segment = _Text | _Icon | _Chip | _Hero | _Npc
+_Segment = _Text | _Icon | _Chip | HeroChip | NpcChip
 NPC_FILL: Rgb = (0xFF, 0xF3, 0xC4)
 
 
@@ -855,7 +855,7 @@ def _segment_width(segment: _Segment) -> float:
             return segment.size * (1.5 if wide else 1.3 if segment.kind == "hub" else 1.0)
         case _Chip():
             return _text_width(segment.text, _font(segment.size, True)) + segment.size * 0.6
-        case _Hero():
+        case HeroChip():
             s = segment.size
             pips = segment.pips * s * 0.5 + max(segment.pips - 1, 0) * s * 0.16
             return (
@@ -867,7 +867,7 @@ def _segment_width(segment: _Segment) -> float:
                 + pips
                 + s * 0.35
             )
-        case _Npc():
+        case NpcChip():
             s = segment.size
             return s * 0.3 + s * 0.9 + s * 0.3 + _name_width(segment.name, s) + s * 0.4
 
@@ -985,23 +985,57 @@ def _draw_row(
                 _draw_icon(canvas, segment, x, middle)
             case _Chip():
                 _draw_chip(canvas, segment, x, middle)
-            case _Hero():
+            case HeroChip():
                 _draw_hero(canvas, segment, x, middle)
-            case _Npc():
+            case NpcChip():
                 _draw_npc(canvas, segment, x, middle)
         x += _segment_width(segment) + gap
 
 
-def _draw_hero(canvas: _Canvas, hero: _Hero, left: float, middle: float) -> None:
+@dataclass(frozen=True)
+class HeroParts:
+    """A hero marker's parts in pixels, for the PNG and the SVG alike: its box, colours, the
+    initiative disc, where the name starts, the wound pips' centres (x) and radius."""
+
+    box: tuple[float, float, float, float]
+    fill: Rgb
+    border: Rgb
+    text: Rgb
+    disc: tuple[float, float]
+    name_x: float
+    pips: tuple[float, ...]
+    pip_radius: float
+
+
+def hero_parts(hero: HeroChip, left: float, middle: float) -> HeroParts:
+    """Where the parts of ``hero``'s marker go when its left edge is at ``left``."""
     s, style = hero.size, hero.style
     width, height = _segment_width(hero), s * 1.5
     fill, border, text = (
         (WHITE, MUTED, MUTED) if hero.killed else (style.fill, style.border, style.text)
     )
-    box = (left, middle - height / 2, left + width, middle + height / 2)
-    _draw_box(canvas, box, height * 0.3, fill, border, max(2, style.border_width))
-    disc_x = left + s * 0.25 + s * 0.55
-    reach = s * 0.55
+    name_x = left + s * 1.65
+    pip_x = name_x + _name_width(hero.name, s) + s * 0.35
+    radius = s * 0.25
+    return HeroParts(
+        box=(left, middle - height / 2, left + width, middle + height / 2),
+        fill=fill,
+        border=border,
+        text=text,
+        disc=(left + s * 0.8, s * 0.55),
+        name_x=name_x,
+        pips=tuple(pip_x + index * s * 0.66 + radius for index in range(hero.pips)),
+        pip_radius=radius,
+    )
+
+
+def _draw_hero(canvas: _Canvas, hero: HeroChip, left: float, middle: float) -> None:
+    s = hero.size
+    parts = hero_parts(hero, left, middle)
+    box = parts.box
+    border_width = max(2, hero.style.border_width)
+    _draw_box(canvas, box, (box[3] - box[1]) * 0.3, parts.fill, parts.border, border_width)
+    disc_x, reach = parts.disc
     canvas.draw.ellipse(
         (disc_x - reach, middle - reach, disc_x + reach, middle + reach),
         fill=canvas.ink(WHITE),
@@ -1009,28 +1043,24 @@ def _draw_hero(canvas: _Canvas, hero: _Hero, left: float, middle: float) -> None
         width=2,
     )
     canvas.text((disc_x, middle), str(hero.initiative), round(s * 0.72), True, INK, "mm")
-    name_x = left + s * 0.25 + s * 1.1 + s * 0.3
-    canvas.text((name_x, middle), hero.name, s, True, text, "lm")
-    pip_x = name_x + _name_width(hero.name, s) + s * 0.35
-    radius = s * 0.25
-    for index in range(hero.pips):
-        cx = pip_x + index * s * 0.66 + radius
-        taken = index < hero.wounds
+    canvas.text((parts.name_x, middle), hero.name, s, True, parts.text, "lm")
+    radius = parts.pip_radius
+    for index, cx in enumerate(parts.pips):
         canvas.draw.ellipse(
             (cx - radius, middle - radius, cx + radius, middle + radius),
-            fill=canvas.ink(text) if taken else None,
-            outline=canvas.ink(text),
+            fill=canvas.ink(parts.text) if index < hero.wounds else None,
+            outline=canvas.ink(parts.text),
             width=max(2, round(s / 10)),
         )
     if hero.killed:
         canvas.draw.line(
-            [(left + s * 0.2, middle), (left + width - s * 0.2, middle)],
+            [(box[0] + s * 0.2, middle), (box[2] - s * 0.2, middle)],
             fill=canvas.ink(INK),
             width=max(3, round(s / 7)),
         )
 
 
-def _draw_npc(canvas: _Canvas, npc: _Npc, left: float, middle: float) -> None:
+def _draw_npc(canvas: _Canvas, npc: NpcChip, left: float, middle: float) -> None:
     s = npc.size
     width, height = _segment_width(npc), s * 1.5
     box = (left, middle - height / 2, left + width, middle + height / 2)
@@ -1421,11 +1451,10 @@ def render_image(view: MapView) -> Image.Image:
             (own, m.source, m.to, str(m.count), count_size) for m in view.private.orders.moves
         ]
     heroes = {hero.id: hero for hero in view.heroes}
-    label_size = max(16, min(28, round(layout.scale * 0.024)))
     for move in view.hero_moves:
         hero = heroes[move.hero]
-        name = _fit(hero.name.split()[0], _font(label_size, True), label_size * 5)
-        moves.append((styles[hero.side], move.source, move.to, name, label_size))
+        name, size = hero_label(hero, layout.scale)
+        moves.append((styles[hero.side], move.source, move.to, name, size))
     labels = [
         _draw_move(canvas, layout.arrow(source, to), style, text, size)
         for style, source, to, text, size in moves
@@ -1566,20 +1595,29 @@ HUB_TAG = "hub"
 HUB_RINGS = (7.0, 15.0)
 
 
+def hub_ring(shape: Shape, reach: float) -> tuple[Point, ...] | float:
+    """A ring ``reach`` pixels outside a sector's outline: its polygon grown from the centre,
+    or for a circle its radius."""
+    if shape.polygon is None:
+        return shape.radius + reach
+    x, y = shape.centre
+    ring = []
+    for px, py in shape.polygon:
+        grow = 1 + reach / (math.dist((px, py), (x, y)) or 1.0)
+        ring.append((x + (px - x) * grow, y + (py - y) * grow))
+    return tuple(ring)
+
+
 def _draw_hub_ring(canvas: _Canvas, shape: Shape) -> None:
     """Two thin rings just outside a hub sector's outline (drawn under its neighbours)."""
     x, y = shape.centre
     for reach in HUB_RINGS:
-        if shape.polygon is None:
-            r = shape.radius + reach
-            canvas.draw.ellipse((x - r, y - r, x + r, y + r), outline=canvas.ink(INK), width=3)
-            continue
-        ring = []
-        for px, py in shape.polygon:
-            distance = math.dist((px, py), (x, y)) or 1.0
-            grow = 1 + reach / distance
-            ring.append((x + (px - x) * grow, y + (py - y) * grow))
-        canvas.draw.polygon(ring, outline=canvas.ink(INK), width=3)
+        ring = hub_ring(shape, reach)
+        if isinstance(ring, float):
+            box = (x - ring, y - ring, x + ring, y + ring)
+            canvas.draw.ellipse(box, outline=canvas.ink(INK), width=3)
+        else:
+            canvas.draw.polygon(list(ring), outline=canvas.ink(INK), width=3)
 
 
 def _draw_outline(canvas: _Canvas, shape: Shape, held: Style | None) -> None:
@@ -1660,10 +1698,10 @@ def _draw_sector(
         for side in view.sides
         if view.state.armies_of(side.id, shape.sector.id) > 0
     ]
-    figures = _figures_in(view, shape.sector.id)
-    if figures:
-        area = (left + width * 0.03, area_top, right - width * 0.03, area_bottom)
-        area_bottom = _draw_figures(canvas, figures, styles, area, badge_size, bool(occupants))
+    area = (left + width * 0.03, area_top, right - width * 0.03, area_bottom)
+    places, area_bottom = place_figures(view, styles, shape, area, bool(occupants))
+    for place in places:
+        _draw_row(canvas, [place.segment], place.left, place.middle, 0)
     inset = width * 0.08
     _draw_armies(canvas, styles, occupants, (left + inset, area_top, right - inset, area_bottom))
 
@@ -1680,12 +1718,12 @@ def _figures_in(view: MapView, sector: SectorId) -> list[HeroMark | NpcMark]:
 
 def _figure_segment(
     figure: HeroMark | NpcMark, style: Style | None, size: int, room: float
-) -> _Segment:
+) -> HeroChip | NpcChip:
     """The figure's marker, its name cut so that the whole marker is at most ``room`` wide."""
     if isinstance(figure, NpcMark) or style is None:
-        fixed = _segment_width(_Npc("", size))
-        return _Npc(_fit(figure.name, _font(size, True), room - fixed), size)
-    hero = _Hero(
+        fixed = _segment_width(NpcChip("", size))
+        return NpcChip(_fit(figure.name, _font(size, True), room - fixed), size)
+    hero = HeroChip(
         "",
         figure.initiative,
         min(figure.wounds, figure.wounds_to_kill),
@@ -1703,16 +1741,16 @@ def _figure_rows(
     styles: dict[SideId, Style],
     size: int,
     width: float,
-) -> list[list[_Segment]]:
+) -> list[list[tuple[HeroMark | NpcMark, HeroChip | NpcChip]]]:
     """The figures' markers flowed into rows no wider than ``width``."""
-    rows: list[list[_Segment]] = [[]]
+    rows: list[list[tuple[HeroMark | NpcMark, HeroChip | NpcChip]]] = [[]]
     gap = size * 0.4
     for figure in figures:
         style = styles.get(figure.side) if isinstance(figure, HeroMark) else None
         segment = _figure_segment(figure, style, size, width)
-        if rows[-1] and _row_width([*rows[-1], segment], gap) > width:
+        if rows[-1] and _row_width([*(s for _f, s in rows[-1]), segment], gap) > width:
             rows.append([])
-        rows[-1].append(segment)
+        rows[-1].append((figure, segment))
     return rows
 
 
@@ -1720,36 +1758,57 @@ FIGURE_ROW = 1.75
 """A row of figures' markers, in marker sizes."""
 
 
-def _draw_figures(
-    canvas: _Canvas,
-    figures: Sequence[HeroMark | NpcMark],
+@dataclass(frozen=True)
+class FigurePlace:
+    """Where a figure's marker goes: the ``figure``, its ``segment`` (the marker with its name
+    cut to fit), the marker's left edge and middle."""
+
+    figure: HeroMark | NpcMark
+    segment: HeroChip | NpcChip
+    left: float
+    middle: float
+    width: float
+
+
+def place_figures(
+    view: MapView,
     styles: dict[SideId, Style],
+    shape: Shape,
     area: tuple[float, float, float, float],
-    badge: int,
     armies: bool,
-) -> float:
-    """Draw the figures' markers, as large as they fit: with ``armies`` at the bottom of
-    ``area`` in at most 60% of it (the rest is the armies'), else in its middle. Returns the
-    top of what they took, the bottom of what is left for the armies."""
+) -> tuple[list[FigurePlace], float]:
+    """Where the figures standing in ``shape``'s sector go, as large as they fit: with
+    ``armies`` at the bottom of ``area`` in at most 60% of it (the rest is the armies'), else
+    in its middle. Returns the places and the top of what they take (the bottom of what is
+    left for the armies; ``area``'s bottom without figures). The PNG and the SVG both use it."""
+    figures = _figures_in(view, shape.sector.id)
     left, top, right, bottom = area
+    if not figures:
+        return [], bottom
+    _title, badge = sector_sizes(shape)
     width, height = right - left, max(bottom - top, 1.0)
     share = 0.6 if armies else 1.0
     size = max(min(round(badge * 1.15), 32), 10)
     rows = _figure_rows(figures, styles, size, width)
     while size > 10 and (
         len(rows) * size * FIGURE_ROW > height * share
-        or any(_row_width(row, size * 0.4) > width for row in rows)
+        or any(_row_width([s for _f, s in row], size * 0.4) > width for row in rows)
     ):
         size -= 1
         rows = _figure_rows(figures, styles, size, width)
-    row_height = size * FIGURE_ROW
-    block = row_height * len(rows)
-    block_top = bottom - block if armies else top + (height - block) / 2
+    row_height, gap = size * FIGURE_ROW, size * 0.4
+    block_top = (
+        bottom - row_height * len(rows) if armies else top + (height - row_height * len(rows)) / 2
+    )
+    places: list[FigurePlace] = []
     for index, row in enumerate(rows):
-        gap = size * 0.4
-        x = left + (width - _row_width(row, gap)) / 2
-        _draw_row(canvas, row, x, block_top + row_height * (index + 0.5), gap)
-    return block_top - 4
+        x = left + (width - _row_width([s for _f, s in row], gap)) / 2
+        middle = block_top + row_height * (index + 0.5)
+        for figure, segment in row:
+            wide = _segment_width(segment)
+            places.append(FigurePlace(figure, segment, x, middle, wide))
+            x += wide + gap
+    return places, block_top - 4
 
 
 def _result_segments(
@@ -1965,6 +2024,12 @@ def _arrow_path(source: Shape, destination: Shape, blocked: bool, scale: float) 
     size = max(16, min(44, round(scale * 0.036)))
     label_at = leaves - (size * 1.2 / chord if blocked else 0.0)
     return Arrow(shaft, base, (x2, y2), wings, width, at, label_at, start, chord, stamp)
+
+
+def hero_label(hero: HeroMark, scale: float) -> tuple[str, int]:
+    """A hero's move arrow's label and its size: the first word of its name, cut to fit."""
+    size = max(16, min(28, round(scale * 0.024)))
+    return _fit(hero.name.split()[0], _font(size, True), size * 5), size
 
 
 def _draw_move(

@@ -11,68 +11,25 @@ from PIL import Image
 from pydantic import ValidationError
 
 from rules.render import (
-    HUB_TAG,
     HeroMark,
-    HeroMove,
-    MapView,
-    NpcMark,
     _legend_keys,
     compute_layout,
     render_image,
     render_map,
     side_styles,
 )
-from tests.render.views import custom_map_view
+from tests.render.views import custom_map_view, figures_view, hub_view
 
 
-def _hub_view() -> MapView:
-    """The custom map with its hive tagged as a hub."""
-    view = custom_map_view()
-    sectors = tuple(
-        sector.model_copy(update={"tags": (HUB_TAG,)}) if sector.id == "hive" else sector
-        for sector in view.map.sectors
-    )
-    return view.model_copy(update={"map": view.map.model_copy(update={"sectors": sectors})})
-
-
-def _figures_view(**changes: object) -> MapView:
-    heroes = (
-        HeroMark(
-            id="gaunt",
-            name="Ibram Gaunt",
-            side="inquisition",
-            sector="north",
-            initiative=3,
-            wounds=1,
-            wounds_to_kill=4,
-        ),
-        HeroMark(
-            id="swarmlord",
-            name="Swarmlord",
-            side="tyranids",
-            sector="south",
-            initiative=7,
-            wounds=0,
-            wounds_to_kill=4,
-        ),
-    )
-    view = _hub_view().model_copy(
-        update={
-            "heroes": heroes,
-            "hero_moves": (HeroMove(hero="swarmlord", source="hive", to="south"),),
-            "npc": NpcMark(name="Egor", sector="orbit"),
-        }
-    )
-    return MapView.model_validate({**view.model_dump(), **changes})
-
-
-def _colours_in(image: Image.Image, box: tuple[float, float, float, float]) -> set[tuple[int, ...]]:
-    rgb = image.convert("RGB").crop(tuple(round(v) for v in box))
+def _colours_in(image: Image.Image, box: tuple[float, float, float, float]) -> set[object]:
+    """The colours of ``image`` inside ``box``."""
+    left, top, right, bottom = (round(value) for value in box)
+    rgb = image.convert("RGB").crop((left, top, right, bottom))
     return {colour for _count, colour in rgb.getcolors(1 << 20) or ()}
 
 
 def test_a_hub_is_ringed_and_explained() -> None:
-    plain, hub = custom_map_view(), _hub_view()
+    plain, hub = custom_map_view(), hub_view()
     assert render_map(plain) != render_map(hub)
     shape = compute_layout(hub, 1).shapes["hive"]
     left, top, _right, bottom = shape.bounds
@@ -93,7 +50,7 @@ def test_a_hub_is_ringed_and_explained() -> None:
 
 
 def test_heroes_stand_in_their_sectors_in_their_sides_colour() -> None:
-    view = _figures_view()
+    view = figures_view()
     image = render_image(view)
     styles = side_styles(view.sides)
     shapes = compute_layout(view, 1).shapes
@@ -105,7 +62,7 @@ def test_heroes_stand_in_their_sectors_in_their_sides_colour() -> None:
 
 
 def test_wounds_and_initiative_change_the_picture() -> None:
-    view = _figures_view()
+    view = figures_view()
     wounded = view.model_copy(
         update={"heroes": (view.heroes[0].model_copy(update={"wounds": 3}), view.heroes[1])}
     )
@@ -127,7 +84,7 @@ def test_every_kind_of_figure_is_in_the_legend() -> None:
         wounds_to_kill=4,
         killed=True,
     )
-    view = _figures_view()
+    view = figures_view()
     view = view.model_copy(update={"heroes": (*view.heroes, killed)})
     meanings = [
         meaning
@@ -136,7 +93,7 @@ def test_every_kind_of_figure_is_in_the_legend() -> None:
     labels = view.labels
     for label in (labels.hub, labels.hero, labels.hero_moved, labels.killed, labels.npc):
         assert meanings.count(label) == 1, label
-    alive = _figures_view(npc=None, hero_moves=())
+    alive = figures_view(npc=None, hero_moves=())
     meanings = [
         meaning
         for _mark, meaning in _legend_keys(
@@ -148,7 +105,7 @@ def test_every_kind_of_figure_is_in_the_legend() -> None:
 
 
 def test_the_npc_and_a_hero_move_are_drawn() -> None:
-    view = _figures_view()
+    view = figures_view()
     shapes = compute_layout(view, 1).shapes
     npc_box = shapes["orbit"].bounds
     assert (0xFF, 0xF3, 0xC4) in _colours_in(render_image(view), npc_box)
@@ -169,7 +126,7 @@ def test_many_heroes_in_one_sector_fit_and_render() -> None:
         )
         for i in range(8)
     )
-    view = _figures_view(heroes=[h.model_dump() for h in heroes], hero_moves=())
+    view = figures_view(heroes=[h.model_dump() for h in heroes], hero_moves=())
     image = Image.open(io.BytesIO(render_map(view)))
     assert image.size[0] == 1280
 
@@ -202,10 +159,10 @@ def test_unknown_heroes_sides_and_sectors_are_refused(
     changes: dict[str, object], message: str
 ) -> None:
     with pytest.raises(ValidationError, match=message):
-        _figures_view(**changes)
+        figures_view(**changes)
 
 
 def test_a_hero_listed_twice_is_refused() -> None:
-    view = _figures_view()
+    view = figures_view()
     with pytest.raises(ValidationError, match="listed twice"):
-        _figures_view(heroes=[h.model_dump() for h in (*view.heroes, view.heroes[0])])
+        figures_view(heroes=[h.model_dump() for h in (*view.heroes, view.heroes[0])])

@@ -21,9 +21,13 @@ from rules import (
 from rules.mapgen import grid_map
 from rules.orders import Attack, Move
 from rules.render import (
+    HUB_TAG,
     RUSSIAN_LABELS,
     DialView,
+    HeroMark,
+    HeroMove,
     MapView,
+    NpcMark,
     PrivateOrders,
     SectorMark,
     SideView,
@@ -276,3 +280,45 @@ def siege_view(language: str = "en") -> MapView:
             "side_notes": {"red": words[1].format(n=3), "blue": words[1].format(n=0)},
         }
     )
+
+
+def hub_view() -> MapView:
+    """The custom map with its hive tagged as a hub."""
+    view = custom_map_view()
+    sectors = tuple(
+        sector.model_copy(update={"tags": (HUB_TAG,)}) if sector.id == "hive" else sector
+        for sector in view.map.sectors
+    )
+    return view.model_copy(update={"map": view.map.model_copy(update={"sectors": sectors})})
+
+
+def figures_view(**changes: object) -> MapView:
+    """The hub view with two heroes, a hero's move and the NPC; ``changes`` replace fields."""
+    heroes = (
+        HeroMark(
+            id="gaunt",
+            name="Ibram Gaunt",
+            side="inquisition",
+            sector="north",
+            initiative=3,
+            wounds=1,
+            wounds_to_kill=4,
+        ),
+        HeroMark(
+            id="swarmlord",
+            name="Swarmlord",
+            side="tyranids",
+            sector="south",
+            initiative=7,
+            wounds=0,
+            wounds_to_kill=4,
+        ),
+    )
+    view = hub_view().model_copy(
+        update={
+            "heroes": heroes,
+            "hero_moves": (HeroMove(hero="swarmlord", source="hive", to="south"),),
+            "npc": NpcMark(name="Egor", sector="orbit"),
+        }
+    )
+    return MapView.model_validate({**view.model_dump(), **changes})

@@ -143,7 +143,7 @@ class MapLabels(BaseModel):
     lost: str = "armies lost"
     linked: str = "also next to these sectors"
     hub: str = "hub: the way between the other sectors"
-    hero: str = "hero: initiative, name, wounds (filled)"
+    hero: str = "hero: initiative, name, wounds"
     hero_moved: str = "hero's move this turn"
     killed: str = "hero killed this turn"
     npc: str = "NPC: moved by the GM"
@@ -198,7 +198,7 @@ RUSSIAN_LABELS = MapLabels(
     lost="потеряно армий",
     linked="граничит также с этими секторами",
     hub="узел: путь между другими секторами",
-    hero="герой: инициатива, имя, раны (закрашены)",
+    hero="герой: инициатива, имя, раны",
     hero_moved="перемещение героя за этот ход",
     killed="герой убит в этот ход",
     npc="персонаж мастера: его перемещает мастер",
@@ -1789,10 +1789,12 @@ def place_figures(
     width, height = right - left, max(bottom - top, 1.0)
     share = 0.6 if armies else 1.0
     size = max(min(round(badge * 1.15), 32), 10)
+    whole = max(10, round(size * 0.7))  # down to this size, shrink rather than cut a name
     rows = _figure_rows(figures, styles, size, width)
     while size > 10 and (
         len(rows) * size * FIGURE_ROW > height * share
         or any(_row_width([s for _f, s in row], size * 0.4) > width for row in rows)
+        or (size > whole and any(s.name != f.name for row in rows for f, s in row))
     ):
         size -= 1
         rows = _figure_rows(figures, styles, size, width)
@@ -2161,14 +2163,14 @@ def _figure_keys(
         keys.append(([_Icon("hub", size)], labels.hub))
     shown = sorted(view.heroes, key=lambda hero: (hero.killed, hero.initiative, hero.id))
     if shown and not shown[0].killed:
-        sample = _figure_segment(shown[0], styles[shown[0].side], size, size * 11)
+        sample = _figure_segment(shown[0], styles[shown[0].side], size, size * 9)
         keys.append(([sample], labels.hero))
     if view.hero_moves:
         mover = next(hero for hero in view.heroes if hero.id == view.hero_moves[0].hero)
         style = styles[mover.side]
         keys.append(([_Icon("arrow", size, style.colour)], labels.hero_moved))
     if killed := [hero for hero in view.heroes if hero.killed]:
-        sample = _figure_segment(killed[0], styles[killed[0].side], size, size * 11)
+        sample = _figure_segment(killed[0], styles[killed[0].side], size, size * 9)
         keys.append(([sample], labels.killed))
     if view.npc is not None:
         keys.append(([_figure_segment(view.npc, None, size, size * 9)], labels.npc))

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from pydantic import JsonValue
+
 from rules import (
     BattleResult,
     CampaignState,
@@ -19,6 +21,8 @@ from rules import (
     resolve_turn,
 )
 from rules.mapgen import grid_map
+from rules.modules.watch import Hero, Npc, WatchState
+from rules.modules.watch.picture import map_figures
 from rules.orders import Attack, Move
 from rules.render import (
     HUB_TAG,
@@ -322,3 +326,91 @@ def figures_view(**changes: object) -> MapView:
         }
     )
     return MapView.model_validate({**view.model_dump(), **changes})
+
+
+WATCH_WORDS = {
+    "en": (
+        "Night Watch",
+        "Day Watch",
+        "Night Watch",
+        "Larisa",
+        "Andrey",
+        "Anton Gorodetsky",
+        "Zavulon",
+        "Egor",
+    ),
+    "ru": (
+        "Ночной Дозор",
+        "Дневной Дозор",
+        "Ночной Дозор",
+        "Лариса",
+        "Андрей",
+        "Антон Городецкий",
+        "Завулон",
+        "Егор",
+    ),
+}
+
+
+def watch_view(language: str = "en") -> MapView:
+    """The night-demo map on the Monday after MODULES W9's duel in the metro (turn 3 starts):
+    Larisa wounded once, Andrey killed there this turn (struck), Zavulon unhurt, Anton at the
+    entrance, Egor on the roof; the turn's hero moves as arrows; every hero holds cards, which
+    the picture never shows (it is drawn through ``public_view``)."""
+    words = WATCH_WORDS[language]
+    heroes = (
+        Hero(
+            id="larisa",
+            side="day",
+            name=words[3],
+            initiative=2,
+            sector="metro",
+            wounds=1,
+            hand=("D1", "D2"),
+        ),
+        Hero(
+            id="andrey",
+            side="night",
+            name=words[4],
+            initiative=4,
+            sector="metro",
+            wounds=4,
+            alive=False,
+        ),
+        Hero(
+            id="anton",
+            side="night",
+            name=words[5],
+            initiative=7,
+            sector="entrance",
+            hand=("A3", "D2", "D3"),
+        ),
+        Hero(id="zavulon", side="day", name=words[6], initiative=9, sector="metro", hand=("A2",)),
+    )
+    watch = WatchState(heroes=heroes, npc=Npc(name=words[7], sector="roof"), begun=2)
+    state = CampaignState(
+        turn=3,
+        armies={"day": {"hairdresser": 3, "metro": 1}, "night": {"cafe": 2, "entrance": 2}},
+        modules={"watch": watch.as_json()},
+    )
+    plan: JsonValue = {
+        "moves": [
+            {"hero": "andrey", "from": "cafe", "to": "metro"},
+            {"hero": "anton", "from": "metro", "to": "entrance"},
+            {"hero": "zavulon", "from": "entrance", "to": "metro"},
+        ]
+    }
+    figures = map_figures(state.modules["watch"], 3, 4, plan=plan, killed=("andrey",))
+    return MapView(
+        map=builtin_map("night-demo"),
+        state=state,
+        sides=(
+            SideView(id="day", name=words[1], colour=0),
+            SideView(id="night", name=words[2], colour=4),
+        ),
+        title=words[0],
+        language=language,
+        labels=RUSSIAN_LABELS if language == "ru" else MapView.model_fields["labels"].default,
+        captured={"day": ("hairdresser", "metro"), "night": ("cafe", "entrance")},
+        **figures.view_fields(),
+    )

@@ -6,7 +6,10 @@ Scenarios: the worked example of RULES.md section 4 (planet-5, two sides) in its
 Friday, private and Monday (resolved) variants, its final map (the same Monday with a winner),
 and a 10x6 grid (``rules.mapgen.grid_map``) with twelve sides and a week of moves and battles.
 The siege scenario is the worked example with a fortification, the wind rose and each side's VP
-(issue 17): its two lines are today's renderer without and with the rose and VP.
+(issue 17): its two lines are today's renderer without and with the rose and VP. The watch
+scenario (issue 19) is the night-demo map on a Monday: four heroes (one killed that turn,
+struck), Egor, three hero moves and the hub; its lines are today's renderer without and with
+the figures, and the Mini App's SVG of the same view.
 Each view is built once; then each renderer draws it (drawing and PNG encoding) ``N`` times,
 the two renderers taking turns so that the machine's load falls on both alike, timed with
 ``time.process_time`` (CPU of this one thread: one core) after one warm-up draw. "cold" is
@@ -32,9 +35,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from old_drawing import OLD_COMMIT, draw_old  # noqa: E402
+from pydantic import JsonValue  # noqa: E402
 
-from rules import CampaignState  # noqa: E402
+from rules import CampaignState, builtin_map  # noqa: E402
 from rules.mapgen import grid_map  # noqa: E402
+from rules.modules.watch import Hero, Npc, WatchState  # noqa: E402
+from rules.modules.watch.picture import map_figures  # noqa: E402
 from rules.render import (  # noqa: E402
     BattleMark,
     DialView,
@@ -48,6 +54,7 @@ from rules.render import (  # noqa: E402
 )
 from rules.resolution import Arrival  # noqa: E402
 from rules.ruleset import Outcome  # noqa: E402
+from rules.svg import map_svg  # noqa: E402
 
 GRID_SIDES = (
     "Orks",
@@ -159,6 +166,60 @@ def measure_rose(renders: int) -> None:
     )
 
 
+def watch_map() -> MapView:
+    """The night-demo map on the Monday after a duel in the metro: four heroes (Andrey killed
+    this turn), Egor on the roof, three hero moves, the metro ringed as the hub."""
+    heroes = (
+        Hero(id="larisa", side="day", name="Larisa", initiative=2, sector="metro", wounds=1),
+        Hero(id="andrey", side="night", name="Andrey", initiative=4, sector="metro", alive=False),
+        Hero(id="anton", side="night", name="Anton Gorodetsky", initiative=7, sector="entrance"),
+        Hero(id="zavulon", side="day", name="Zavulon", initiative=9, sector="metro", hand=("A2",)),
+    )
+    watch = WatchState(heroes=heroes, npc=Npc(name="Egor", sector="roof"), begun=2).as_json()
+    plan: JsonValue = {
+        "moves": [
+            {"hero": "andrey", "from": "cafe", "to": "metro"},
+            {"hero": "anton", "from": "metro", "to": "entrance"},
+            {"hero": "zavulon", "from": "entrance", "to": "metro"},
+        ]
+    }
+    figures = map_figures(watch, 3, 4, plan=plan, killed=("andrey",))
+    return MapView(
+        map=builtin_map("night-demo"),
+        state=CampaignState(
+            turn=3,
+            armies={"day": {"hairdresser": 3, "metro": 1}, "night": {"cafe": 2, "entrance": 2}},
+            modules={"watch": watch},
+        ),
+        sides=(SideView(id="day", name="Day Watch"), SideView(id="night", name="Night Watch")),
+        title="Night Watch",
+        captured={"day": ("hairdresser", "metro"), "night": ("cafe", "entrance")},
+        **figures.view_fields(),
+    )
+
+
+def measure_watch(renders: int) -> None:
+    """The watch map drawn without and with its figures, in turns, and its Mini App SVG."""
+    watch = watch_map()
+    plain = watch.model_copy(update={"heroes": (), "hero_moves": (), "npc": None})
+    _cached_layout.cache_clear()
+    cold = timed(render_map, watch)
+    without: list[float] = []
+    with_figures: list[float] = []
+    svg: list[float] = []
+    for _ in range(renders):
+        without.append(timed(render_map, plain))
+        with_figures.append(timed(render_map, watch))
+        svg.append(timed(lambda view: map_svg(view).encode(), watch))
+    print("night-demo watch: 4 heroes (1 killed), Egor, 3 hero moves, the hub")
+    print(f"  without figures   {summary(without)}  PNG {len(render_map(plain)) / 1024:6.1f} KB")
+    print(
+        f"  with figures      {summary(with_figures)}  PNG "
+        f"{len(render_map(watch)) / 1024:6.1f} KB  (cold {cold:.1f} ms)"
+    )
+    print(f"  Mini App SVG      {summary(svg)}  SVG {len(map_svg(watch)) / 1024:6.1f} KB")
+
+
 def timed(draw: Callable[[MapView], bytes], view: MapView) -> float:
     """Milliseconds of this thread's CPU to draw ``view`` once."""
     start = time.process_time()
@@ -212,6 +273,7 @@ def main() -> None:
     measure("planet-5 final map", final_map(), args.renders)
     measure("grid 10x6, 60 sectors, 12 sides, Monday", grid_view(), args.renders)
     measure_rose(args.renders)
+    measure_watch(args.renders)
     print(f"load average at the end {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 

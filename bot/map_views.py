@@ -16,6 +16,9 @@ from rules.modules.contact import ContactPlan, ContactReport, Defences
 from rules.modules.contact import load as load_contact
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegeSettings, load
+from rules.modules.watch import NAME as WATCH
+from rules.modules.watch import WatchSettings
+from rules.modules.watch.picture import WatchFigures, map_figures
 from rules.render import (
     DialView,
     MapLabels,
@@ -72,6 +75,11 @@ def map_labels() -> MapLabels:
         no_result=_("no result: a draw without losses"),
         lost=_("armies lost"),
         linked=_("also next to these sectors"),
+        hub=_("hub: the way between the other sectors"),
+        hero=_("hero: initiative, name, wounds"),
+        hero_moved=_("hero's move this turn"),
+        killed=_("hero killed this turn"),
+        npc=_("NPC: moved by the GM"),
     )
 
 
@@ -143,6 +151,9 @@ async def turn_map(
                     ContactReport.model_validate(raw_report),
                 )
                 week_view = week_view.model_copy(update={"moves": moves})
+    figures = await watch_figures(
+        store, campaign, state, week=week_view is not None, battles=battles
+    )
     return MapView(
         map=game.map,
         state=state,
@@ -157,7 +168,40 @@ async def turn_map(
         marks=module_marks(state, sides),
         dial=module_dial(campaign, state),
         side_notes=module_notes(campaign, state, sides),
+        **figures.view_fields(),
     )
+
+
+async def watch_figures(
+    store: Store,
+    campaign: Campaign,
+    state: CampaignState,
+    *,
+    week: bool,
+    battles: tuple[Battle, ...] | None,
+) -> WatchFigures:
+    """Watch's heroes, NPC and hero moves on a turn's map, from the public view of the state
+    (no hand is ever drawn): with ``week`` (Monday's map) the moves of the turn before and the
+    heroes it killed, struck through; with ``battles`` (Friday's list) this turn's moves; else
+    the heroes where they stand. Nothing without watch."""
+    raw = state.modules.get(WATCH)
+    if raw is None:
+        return WatchFigures()
+    wounds_to_kill = game_for(campaign).settings_of(WATCH, WatchSettings).wounds_to_kill
+    shown = state.turn - 1 if week else state.turn if battles is not None else None
+    if shown is None or shown < 1:
+        return map_figures(raw, state.turn, wounds_to_kill)
+    listed = await store.battle_list(campaign.id, shown)
+    plan = None if listed is None else listed.modules.get(WATCH)
+    killed: list[str] = []
+    if week:
+        resolutions = await store.resolutions(campaign.id, shown)
+        notes = resolutions[-1].report.modules.get(WATCH) if resolutions else None
+        found = notes.get("killed") if isinstance(notes, dict) else None
+        killed = (
+            [hero for hero in found if isinstance(hero, str)] if isinstance(found, list) else []
+        )
+    return map_figures(raw, state.turn, wounds_to_kill, plan=plan, killed=killed)
 
 
 def defences_words(defences: Defences, names: Mapping[str, str]) -> str:

@@ -142,6 +142,11 @@ class MapLabels(BaseModel):
     no_result: str = "no result: a draw without losses"
     lost: str = "armies lost"
     linked: str = "also next to these sectors"
+    hub: str = "hub: the way between the other sectors"
+    hero: str = "hero: initiative, name, wounds"
+    hero_moved: str = "hero's move this turn"
+    killed: str = "hero killed this turn"
+    npc: str = "NPC: moved by the GM"
 
     def count(self, forms: tuple[str, ...], n: int) -> str:
         """The form of ``forms`` for the number ``n``."""
@@ -192,6 +197,11 @@ RUSSIAN_LABELS = MapLabels(
     no_result="нет результата: ничья без потерь",
     lost="потеряно армий",
     linked="граничит также с этими секторами",
+    hub="узел: путь между другими секторами",
+    hero="герой: инициатива, имя, раны",
+    hero_moved="перемещение героя за этот ход",
+    killed="герой убит в этот ход",
+    npc="персонаж мастера: его перемещает мастер",
 )
 """Russian labels, used by the ``render`` command for ``--lang ru``."""
 
@@ -268,6 +278,44 @@ class SectorMark(BaseModel):
     text: str = Field(min_length=1, max_length=6)
     side: SideId | None = None
     meaning: str = Field(min_length=1, max_length=80)
+
+
+class HeroMark(BaseModel):
+    """A rule module's named figure on the map (watch: a hero): drawn in its sector in its
+    side's colours with its initiative in a disc and one pip per wound up to
+    ``wounds_to_kill`` (filled: taken). ``killed`` draws it struck through (killed this turn);
+    a figure killed earlier is not passed at all. Nothing secret (a hand) belongs here."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1, max_length=32)
+    name: str = Field(min_length=1, max_length=64)
+    side: SideId
+    sector: SectorId
+    initiative: int = Field(ge=0)
+    wounds: int = Field(ge=0)
+    wounds_to_kill: int = Field(ge=1, le=12)
+    killed: bool = False
+
+
+class HeroMove(BaseModel):
+    """A named figure's move this turn, drawn as an arrow labelled with its name's first word."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    hero: str = Field(min_length=1, max_length=32)
+    source: SectorId
+    to: SectorId
+
+
+class NpcMark(BaseModel):
+    """A public marker that belongs to no side (watch: the NPC Egor), drawn as a diamond and
+    its name."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=64)
+    sector: SectorId
 
 
 def week_of(
@@ -353,6 +401,8 @@ class MapView(BaseModel):
     map); ``private`` a side's private variant with its orders; ``marks`` are rule modules'.
     ``dial`` is a rule module's dial (drawn in a free corner of the map, else under the
     legend); ``side_notes`` add a module's short words to a side's line in the legend ("3 VP").
+    ``heroes``, ``hero_moves`` and ``npc`` are a rule module's named figures (watch), drawn
+    in their sectors; a sector tagged ``hub`` is ringed as a hub whatever the module.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -371,6 +421,9 @@ class MapView(BaseModel):
     marks: tuple[SectorMark, ...] = ()
     dial: DialView | None = None
     side_notes: dict[SideId, str] = Field(default_factory=dict)
+    heroes: tuple[HeroMark, ...] = ()
+    hero_moves: tuple[HeroMove, ...] = ()
+    npc: NpcMark | None = None
 
     @model_validator(mode="after")
     def _names_are_known(self) -> Self:
@@ -406,6 +459,8 @@ class MapView(BaseModel):
             used_sectors.add(token.sector)
             if token.side is not None:
                 used_sides.add(token.side)
+        used_sides.update(hero.side for hero in self.heroes)
+        used_sectors.update(self._figure_sectors())
         if self.private is not None:
             orders = self.private.orders
             used_sides.add(self.private.side)
@@ -419,6 +474,21 @@ class MapView(BaseModel):
         if unknown := sorted(used_sectors - known_sectors):
             raise ValueError(f"sectors {', '.join(unknown)} are not on map {self.map.id}")
         return self
+
+    def _figure_sectors(self) -> set[SectorId]:
+        """The sectors the named figures use; refuses a hero listed twice or a move of a hero
+        not listed."""
+        heroes = {hero.id for hero in self.heroes}
+        if len(heroes) != len(self.heroes):
+            raise ValueError("a hero id is listed twice in heroes")
+        sectors = {hero.sector for hero in self.heroes}
+        for move in self.hero_moves:
+            if move.hero not in heroes:
+                raise ValueError(f"hero {move.hero} moves but is not listed in heroes")
+            sectors.update((move.source, move.to))
+        if self.npc is not None:
+            sectors.add(self.npc.sector)
+        return sectors
 
 
 def side_tags(sides: Sequence[SideView]) -> dict[SideId, str]:
@@ -732,7 +802,7 @@ class _Text:
     colour: Rgb = INK
 
 
-_IconKind = Literal["swords", "flag", "link", "arrow", "star", "swatch", "ring"]
+_IconKind = Literal["swords", "flag", "link", "arrow", "star", "swatch", "ring", "hub"]
 
 
 @dataclass(frozen=True)
@@ -750,7 +820,30 @@ class _Chip:
     style: Style
 
 
-_Segment = _Text | _Icon | _Chip
+@dataclass(frozen=True)
+class HeroChip:
+    """A named figure's marker: its initiative in a white disc, its name, one pip per wound up
+    to the killing one (filled: taken), in its side's colours; struck through when killed."""
+
+    name: str
+    initiative: int
+    wounds: int
+    pips: int
+    size: int
+    style: Style
+    killed: bool = False
+
+
+@dataclass(frozen=True)
+class NpcChip:
+    """The NPC's marker: a black diamond and its name on a pale box, no side's colours."""
+
+    name: str
+    size: int
+
+
+_Segment = _Text | _Icon | _Chip | HeroChip | NpcChip
+NPC_FILL: Rgb = (0xFF, 0xF3, 0xC4)
 
 
 def _segment_width(segment: _Segment) -> float:
@@ -758,9 +851,29 @@ def _segment_width(segment: _Segment) -> float:
         case _Text():
             return _text_width(segment.text, _font(segment.size, segment.bold))
         case _Icon():
-            return segment.size * (1.5 if segment.kind in ("link", "arrow", "swatch") else 1.0)
+            wide = segment.kind in ("link", "arrow", "swatch")
+            return segment.size * (1.5 if wide else 1.3 if segment.kind == "hub" else 1.0)
         case _Chip():
             return _text_width(segment.text, _font(segment.size, True)) + segment.size * 0.6
+        case HeroChip():
+            s = segment.size
+            pips = segment.pips * s * 0.5 + max(segment.pips - 1, 0) * s * 0.16
+            return (
+                s * 0.25
+                + s * 1.1
+                + s * 0.3
+                + _name_width(segment.name, s)
+                + s * 0.35
+                + pips
+                + s * 0.35
+            )
+        case NpcChip():
+            s = segment.size
+            return s * 0.3 + s * 0.9 + s * 0.3 + _name_width(segment.name, s) + s * 0.4
+
+
+def _name_width(name: str, size: int) -> float:
+    return _text_width(name, _font(size, True))
 
 
 def _row_width(segments: Sequence[_Segment], gap: float) -> float:
@@ -807,6 +920,15 @@ def _draw_icon(canvas: _Canvas, icon: _Icon, left: float, middle: float) -> None
             draw.polygon(_star(left + s / 2, middle, s * 0.55), fill=icon.colour, outline=INK)
         case "ring":
             draw.ellipse((left, top, right, bottom), outline=icon.colour, width=width + 1)
+        case "hub":
+            cx = (left + right) / 2
+            for reach, line in ((s * 0.65, 2), (s * 0.5, 2), (s * 0.32, width)):
+                draw.ellipse(
+                    (cx - reach, middle - reach, cx + reach, middle + reach),
+                    fill=icon.fill if line == width else None,
+                    outline=icon.colour,
+                    width=line,
+                )
         case "swatch":
             draw.rectangle((left, top, right, bottom), fill=icon.fill, outline=icon.colour, width=3)
         case "link" | "arrow":
@@ -863,7 +985,92 @@ def _draw_row(
                 _draw_icon(canvas, segment, x, middle)
             case _Chip():
                 _draw_chip(canvas, segment, x, middle)
+            case HeroChip():
+                _draw_hero(canvas, segment, x, middle)
+            case NpcChip():
+                _draw_npc(canvas, segment, x, middle)
         x += _segment_width(segment) + gap
+
+
+@dataclass(frozen=True)
+class HeroParts:
+    """A hero marker's parts in pixels, for the PNG and the SVG alike: its box, colours, the
+    initiative disc, where the name starts, the wound pips' centres (x) and radius."""
+
+    box: tuple[float, float, float, float]
+    fill: Rgb
+    border: Rgb
+    text: Rgb
+    disc: tuple[float, float]
+    name_x: float
+    pips: tuple[float, ...]
+    pip_radius: float
+
+
+def hero_parts(hero: HeroChip, left: float, middle: float) -> HeroParts:
+    """Where the parts of ``hero``'s marker go when its left edge is at ``left``."""
+    s, style = hero.size, hero.style
+    width, height = _segment_width(hero), s * 1.5
+    fill, border, text = (
+        (WHITE, MUTED, MUTED) if hero.killed else (style.fill, style.border, style.text)
+    )
+    name_x = left + s * 1.65
+    pip_x = name_x + _name_width(hero.name, s) + s * 0.35
+    radius = s * 0.25
+    return HeroParts(
+        box=(left, middle - height / 2, left + width, middle + height / 2),
+        fill=fill,
+        border=border,
+        text=text,
+        disc=(left + s * 0.8, s * 0.55),
+        name_x=name_x,
+        pips=tuple(pip_x + index * s * 0.66 + radius for index in range(hero.pips)),
+        pip_radius=radius,
+    )
+
+
+def _draw_hero(canvas: _Canvas, hero: HeroChip, left: float, middle: float) -> None:
+    s = hero.size
+    parts = hero_parts(hero, left, middle)
+    box = parts.box
+    border_width = max(2, hero.style.border_width)
+    _draw_box(canvas, box, (box[3] - box[1]) * 0.3, parts.fill, parts.border, border_width)
+    disc_x, reach = parts.disc
+    canvas.draw.ellipse(
+        (disc_x - reach, middle - reach, disc_x + reach, middle + reach),
+        fill=canvas.ink(WHITE),
+        outline=canvas.ink(INK),
+        width=2,
+    )
+    canvas.text((disc_x, middle), str(hero.initiative), round(s * 0.72), True, INK, "mm")
+    canvas.text((parts.name_x, middle), hero.name, s, True, parts.text, "lm")
+    radius = parts.pip_radius
+    for index, cx in enumerate(parts.pips):
+        canvas.draw.ellipse(
+            (cx - radius, middle - radius, cx + radius, middle + radius),
+            fill=canvas.ink(parts.text) if index < hero.wounds else None,
+            outline=canvas.ink(parts.text),
+            width=max(2, round(s / 10)),
+        )
+    if hero.killed:
+        canvas.draw.line(
+            [(box[0] + s * 0.2, middle), (box[2] - s * 0.2, middle)],
+            fill=canvas.ink(INK),
+            width=max(3, round(s / 7)),
+        )
+
+
+def _draw_npc(canvas: _Canvas, npc: NpcChip, left: float, middle: float) -> None:
+    s = npc.size
+    width, height = _segment_width(npc), s * 1.5
+    box = (left, middle - height / 2, left + width, middle + height / 2)
+    _draw_box(canvas, box, height * 0.15, NPC_FILL, INK, 2)
+    cx, reach = left + s * 0.3 + s * 0.45, s * 0.45
+    canvas.draw.polygon(
+        [(cx, middle - reach), (cx + reach, middle), (cx, middle + reach), (cx - reach, middle)],
+        fill=canvas.ink(INK),
+    )
+    canvas.text((left + s * 1.5, middle), npc.name, s, True, INK, "lm")
 
 
 # ---- geometry ----------------------------------------------------------------------------
@@ -1199,6 +1406,9 @@ def _cached_layout(map_json: str, language: str, side_rows: int) -> Layout:
     shapes = _shapes(campaign_map, frame)
     links = _draw_connectors(canvas, campaign_map, shapes, scale)
     for shape in shapes.values():
+        if HUB_TAG in shape.sector.tags:
+            _draw_hub_ring(canvas, shape)
+    for shape in shapes.values():
         _draw_outline(canvas, shape, None)
         _draw_title(canvas, shape, language)
     return Layout(scale, shapes, links, map_height, base)
@@ -1228,21 +1438,30 @@ def render_image(view: MapView) -> Image.Image:
         _draw_title(canvas, layout.shapes[sector], view.language)
     # Move arrows go under the sectors' contents, so that they never hide a count: their heads
     # end at the destination's edge, where no content is drawn; their count labels go on top.
-    moves: list[tuple[Style, SectorId, SectorId, str]] = []
+    count_size = max(16, min(44, round(layout.scale * 0.036)))
+    moves: list[tuple[Style, SectorId, SectorId, str, int]] = []
     if view.week is not None:
         for arrival in view.week.moves:
             style = styles[arrival.side]
-            moves.append((style, arrival.source, arrival.to, f"{style.tag} {arrival.count}"))
+            count = f"{style.tag} {arrival.count}"
+            moves.append((style, arrival.source, arrival.to, count, count_size))
     if view.private is not None:
         own = styles[view.private.side]
-        moves += [(own, m.source, m.to, str(m.count)) for m in view.private.orders.moves]
+        moves += [
+            (own, m.source, m.to, str(m.count), count_size) for m in view.private.orders.moves
+        ]
+    heroes = {hero.id: hero for hero in view.heroes}
+    for move in view.hero_moves:
+        hero = heroes[move.hero]
+        name, size = hero_label(hero, layout.scale)
+        moves.append((styles[hero.side], move.source, move.to, name, size))
     labels = [
-        _draw_move(canvas, layout.arrow(source, to), style, text, layout.scale)
-        for style, source, to, text in moves
+        _draw_move(canvas, layout.arrow(source, to), style, text, size)
+        for style, source, to, text, size in moves
     ]
     if labels:  # names an arrow crossed are drawn again, over it
         for shape in layout.shapes.values():
-            if any(_overlaps(shape.bounds, layout.arrow(s, t).bounds) for _, s, t, _ in moves):
+            if any(_overlaps(shape.bounds, layout.arrow(m[1], m[2]).bounds) for m in moves):
                 _draw_title(canvas, shape, view.language)
     new = {
         s: side for side, sectors in (view.week.new if view.week else {}).items() for s in sectors
@@ -1371,6 +1590,36 @@ def _draw_connectors(
     return links
 
 
+HUB_TAG = "hub"
+"""The map tag of a sector every way passes through (watch's metro): ringed twice outside."""
+HUB_RINGS = (7.0, 15.0)
+
+
+def hub_ring(shape: Shape, reach: float) -> tuple[Point, ...] | float:
+    """A ring ``reach`` pixels outside a sector's outline: its polygon grown from the centre,
+    or for a circle its radius."""
+    if shape.polygon is None:
+        return shape.radius + reach
+    x, y = shape.centre
+    ring = []
+    for px, py in shape.polygon:
+        grow = 1 + reach / (math.dist((px, py), (x, y)) or 1.0)
+        ring.append((x + (px - x) * grow, y + (py - y) * grow))
+    return tuple(ring)
+
+
+def _draw_hub_ring(canvas: _Canvas, shape: Shape) -> None:
+    """Two thin rings just outside a hub sector's outline (drawn under its neighbours)."""
+    x, y = shape.centre
+    for reach in HUB_RINGS:
+        ring = hub_ring(shape, reach)
+        if isinstance(ring, float):
+            box = (x - ring, y - ring, x + ring, y + ring)
+            canvas.draw.ellipse(box, outline=canvas.ink(INK), width=3)
+        else:
+            canvas.draw.polygon(list(ring), outline=canvas.ink(INK), width=3)
+
+
 def _draw_outline(canvas: _Canvas, shape: Shape, held: Style | None) -> None:
     """A sector's area: white, or tinted and bordered in the colour of the side holding it."""
     if held is None:
@@ -1449,8 +1698,119 @@ def _draw_sector(
         for side in view.sides
         if view.state.armies_of(side.id, shape.sector.id) > 0
     ]
+    area = (left + width * 0.03, area_top, right - width * 0.03, area_bottom)
+    places, area_bottom = place_figures(view, styles, shape, area, bool(occupants))
+    for place in places:
+        _draw_row(canvas, [place.segment], place.left, place.middle, 0)
     inset = width * 0.08
     _draw_armies(canvas, styles, occupants, (left + inset, area_top, right - inset, area_bottom))
+
+
+def _figures_in(view: MapView, sector: SectorId) -> list[HeroMark | NpcMark]:
+    """The named figures standing in ``sector``: the NPC first, then heroes by initiative."""
+    heroes = sorted(
+        (hero for hero in view.heroes if hero.sector == sector),
+        key=lambda hero: (hero.initiative, hero.id),
+    )
+    npc = [view.npc] if view.npc is not None and view.npc.sector == sector else []
+    return [*npc, *heroes]
+
+
+def _figure_segment(
+    figure: HeroMark | NpcMark, style: Style | None, size: int, room: float
+) -> HeroChip | NpcChip:
+    """The figure's marker, its name cut so that the whole marker is at most ``room`` wide."""
+    if isinstance(figure, NpcMark) or style is None:
+        fixed = _segment_width(NpcChip("", size))
+        return NpcChip(_fit(figure.name, _font(size, True), room - fixed), size)
+    hero = HeroChip(
+        "",
+        figure.initiative,
+        min(figure.wounds, figure.wounds_to_kill),
+        figure.wounds_to_kill,
+        size,
+        style,
+        figure.killed,
+    )
+    name = _fit(figure.name, _font(size, True), room - _segment_width(hero))
+    return replace(hero, name=name)
+
+
+def _figure_rows(
+    figures: Sequence[HeroMark | NpcMark],
+    styles: dict[SideId, Style],
+    size: int,
+    width: float,
+) -> list[list[tuple[HeroMark | NpcMark, HeroChip | NpcChip]]]:
+    """The figures' markers flowed into rows no wider than ``width``."""
+    rows: list[list[tuple[HeroMark | NpcMark, HeroChip | NpcChip]]] = [[]]
+    gap = size * 0.4
+    for figure in figures:
+        style = styles.get(figure.side) if isinstance(figure, HeroMark) else None
+        segment = _figure_segment(figure, style, size, width)
+        if rows[-1] and _row_width([*(s for _f, s in rows[-1]), segment], gap) > width:
+            rows.append([])
+        rows[-1].append((figure, segment))
+    return rows
+
+
+FIGURE_ROW = 1.75
+"""A row of figures' markers, in marker sizes."""
+
+
+@dataclass(frozen=True)
+class FigurePlace:
+    """Where a figure's marker goes: the ``figure``, its ``segment`` (the marker with its name
+    cut to fit), the marker's left edge and middle."""
+
+    figure: HeroMark | NpcMark
+    segment: HeroChip | NpcChip
+    left: float
+    middle: float
+    width: float
+
+
+def place_figures(
+    view: MapView,
+    styles: dict[SideId, Style],
+    shape: Shape,
+    area: tuple[float, float, float, float],
+    armies: bool,
+) -> tuple[list[FigurePlace], float]:
+    """Where the figures standing in ``shape``'s sector go, as large as they fit: with
+    ``armies`` at the bottom of ``area`` in at most 60% of it (the rest is the armies'), else
+    in its middle. Returns the places and the top of what they take (the bottom of what is
+    left for the armies; ``area``'s bottom without figures). The PNG and the SVG both use it."""
+    figures = _figures_in(view, shape.sector.id)
+    left, top, right, bottom = area
+    if not figures:
+        return [], bottom
+    _title, badge = sector_sizes(shape)
+    width, height = right - left, max(bottom - top, 1.0)
+    share = 0.6 if armies else 1.0
+    size = max(min(round(badge * 1.15), 32), 10)
+    whole = max(10, round(size * 0.7))  # down to this size, shrink rather than cut a name
+    rows = _figure_rows(figures, styles, size, width)
+    while size > 10 and (
+        len(rows) * size * FIGURE_ROW > height * share
+        or any(_row_width([s for _f, s in row], size * 0.4) > width for row in rows)
+        or (size > whole and any(s.name != f.name for row in rows for f, s in row))
+    ):
+        size -= 1
+        rows = _figure_rows(figures, styles, size, width)
+    row_height, gap = size * FIGURE_ROW, size * 0.4
+    block_top = (
+        bottom - row_height * len(rows) if armies else top + (height - row_height * len(rows)) / 2
+    )
+    places: list[FigurePlace] = []
+    for index, row in enumerate(rows):
+        x = left + (width - _row_width([s for _f, s in row], gap)) / 2
+        middle = block_top + row_height * (index + 0.5)
+        for figure, segment in row:
+            wide = _segment_width(segment)
+            places.append(FigurePlace(figure, segment, x, middle, wide))
+            x += wide + gap
+    return places, block_top - 4
 
 
 def _result_segments(
@@ -1668,14 +2028,20 @@ def _arrow_path(source: Shape, destination: Shape, blocked: bool, scale: float) 
     return Arrow(shaft, base, (x2, y2), wings, width, at, label_at, start, chord, stamp)
 
 
+def hero_label(hero: HeroMark, scale: float) -> tuple[str, int]:
+    """A hero's move arrow's label and its size: the first word of its name, cut to fit."""
+    size = max(16, min(28, round(scale * 0.024)))
+    return _fit(hero.name.split()[0], _font(size, True), size * 5), size
+
+
 def _draw_move(
-    canvas: _Canvas, arrow: Arrow, style: Style, text: str, scale: float
+    canvas: _Canvas, arrow: Arrow, style: Style, text: str, size: int
 ) -> tuple[_Chip, Point]:
-    """A move: its arrow in the side's colour, outlined. Returns the count label and where it
-    goes (between the two sectors, where no count is drawn), to be drawn over everything else."""
+    """A move: its arrow in the side's colour, outlined. Returns its label (``size`` high) and
+    where it goes (between the two sectors, where no count is drawn), to be drawn over
+    everything else."""
     canvas.stamp(arrow.stamp, (INK, style.colour))
     canvas.draw.polygon([arrow.tip, *arrow.wings], fill=style.colour, outline=INK)
-    size = max(16, min(44, round(scale * 0.036)))
     label = _Chip(text, size, style)
     return label, arrow.at(max(arrow.between, arrow.start))
 
@@ -1776,6 +2142,7 @@ def _legend_keys(
         keys.append(([_Text("−2", size, True)], labels.lost))
     if view.private is not None and view.private.orders.reinforce is not None:
         keys.append(([_Chip("+1", chip, styles[view.private.side])], labels.reinforce))
+    keys += _figure_keys(view, styles, size)
     meanings: dict[tuple[str, SideId | None], str] = {}
     for mark in view.marks:
         meanings.setdefault((mark.text, mark.side), mark.meaning)
@@ -1783,6 +2150,30 @@ def _legend_keys(
         keys.append(([_Chip(text, chip, styles[side] if side else NEUTRAL)], meaning))
     if any(layout.links.values()):
         keys.append(([_Icon("link", size, MUTED)], labels.linked))
+    return keys
+
+
+def _figure_keys(
+    view: MapView, styles: dict[SideId, Style], size: int
+) -> list[tuple[list[_Segment], str]]:
+    """The legend's entries for a hub and a module's named figures, when the picture has them."""
+    labels = view.labels
+    keys: list[tuple[list[_Segment], str]] = []
+    if any(HUB_TAG in sector.tags for sector in view.map.sectors):
+        keys.append(([_Icon("hub", size)], labels.hub))
+    shown = sorted(view.heroes, key=lambda hero: (hero.killed, hero.initiative, hero.id))
+    if shown and not shown[0].killed:
+        sample = _figure_segment(shown[0], styles[shown[0].side], size, size * 9)
+        keys.append(([sample], labels.hero))
+    if view.hero_moves:
+        mover = next(hero for hero in view.heroes if hero.id == view.hero_moves[0].hero)
+        style = styles[mover.side]
+        keys.append(([_Icon("arrow", size, style.colour)], labels.hero_moved))
+    if killed := [hero for hero in view.heroes if hero.killed]:
+        sample = _figure_segment(killed[0], styles[killed[0].side], size, size * 9)
+        keys.append(([sample], labels.killed))
+    if view.npc is not None:
+        keys.append(([_figure_segment(view.npc, None, size, size * 9)], labels.npc))
     return keys
 
 

@@ -5,8 +5,11 @@ the Mini App shows those as text) from the very layout :mod:`rules.render` compu
 PNG (sector shapes, the lines between sectors, the arrows' paths, the side colours and tags),
 so the two pictures cannot disagree. Every sector is a ``<g class="sector" data-sector="ID">``
 that the page can tap; a side's secret orders (``view.private``) are drawn as arrows, attack
-marks and the reinforcement star, exactly what the private PNG shows. Pure: the same view
-gives the same text.
+marks and the reinforcement star, exactly what the private PNG shows. A rule module's named
+figures (watch's heroes with initiative and wound pips, its NPC) stand where the PNG puts them
+(:func:`~rules.render.place_figures`), each a ``<g class="hero" data-hero="ID">``, their moves
+are the PNG's arrows, and a hub sector has the PNG's two rings. Pure: the same view gives the
+same text.
 """
 
 from __future__ import annotations
@@ -19,16 +22,27 @@ from rules.render import (
     BACKGROUND,
     CONNECTOR,
     HEADER_HEIGHT,
+    HUB_RINGS,
+    HUB_TAG,
     INK,
     NEUTRAL,
+    NPC_FILL,
     SECTOR_FILL,
+    WHITE,
     WIDTH,
     Arrow,
+    FigurePlace,
+    HeroChip,
+    HeroMark,
     MapView,
     Rgb,
     Shape,
     Style,
     compute_layout,
+    hero_label,
+    hero_parts,
+    hub_ring,
+    place_figures,
     sector_sizes,
     side_styles,
     tint,
@@ -87,6 +101,9 @@ def map_svg(view: MapView) -> str:
                 f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
                 f'stroke="{_hex(CONNECTOR)}" stroke-width="{line_width}"/>'
             )
+    for shape in layout.shapes.values():
+        if HUB_TAG in shape.sector.tags:
+            parts.append(_hub(shape))
     holder = {s: side for side, sectors in (view.captured or {}).items() for s in sectors}
     marks_in: dict[SectorId, list[tuple[str, Style]]] = {}
     for mark in view.marks:
@@ -97,6 +114,15 @@ def map_svg(view: MapView) -> str:
     own = styles[private.side] if private is not None else None
     for shape in layout.shapes.values():
         parts.append(_sector(view, styles, shape, holder.get(shape.sector.id), marks_in))
+    if view.hero_moves:
+        heroes = {hero.id: hero for hero in view.heroes}
+        parts.append('<g class="hero-moves" pointer-events="none">')
+        for hero_move in view.hero_moves:
+            hero = heroes[hero_move.hero]
+            label, size = hero_label(hero, layout.scale)
+            arrow = layout.arrow(hero_move.source, hero_move.to)
+            parts.append(_arrow(arrow, styles[hero.side], label, size))
+        parts.append("</g>")
     if orders is not None and own is not None:
         parts.append('<g class="orders" pointer-events="none">')
         for move in orders.moves:
@@ -144,7 +170,10 @@ def _sector(
         for side in view.sides
         if view.state.armies_of(side.id, sector.id) > 0
     ]
-    middle_y = (top + title * 1.4 + bottom) / 2
+    area = (left + (right - left) * 0.03, top + title * 1.35, right - (right - left) * 0.03, bottom)
+    places, figures_top = place_figures(view, styles, shape, area, bool(occupants))
+    parts += [_figure(place) for place in places]
+    middle_y = (top + title * 1.4 + figures_top) / 2
     step = (right - left) / (len(occupants) + 1) if occupants else 0
     longest = max((len(f"{styles[side].tag} {count}") for side, count in occupants), default=1)
     size = min(badge * 1.6, step * 0.9 / (0.62 * longest + 0.9)) if occupants else badge
@@ -166,7 +195,78 @@ def _sector(
     return "".join(parts)
 
 
-def _arrow(arrow: Arrow, style: Style, label: str) -> str:
+def _hub(shape: Shape) -> str:
+    """The PNG's two rings outside a hub sector."""
+    rings = []
+    for reach in HUB_RINGS:
+        ring = hub_ring(shape, reach)
+        paint = f'fill="none" stroke="{_hex(INK)}" stroke-width="3"'
+        if isinstance(ring, float):
+            x, y = shape.centre
+            rings.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{ring:.1f}" {paint}/>')
+        else:
+            rings.append(f'<polygon points="{_points(ring)}" {paint}/>')
+    return f'<g class="hub" data-sector={quoteattr(shape.sector.id)}>{"".join(rings)}</g>'
+
+
+def _figure(place: FigurePlace) -> str:
+    """A hero's marker (initiative disc, name, wound pips; struck through when killed) or the
+    NPC's (a diamond and its name), where the PNG draws it."""
+    segment, left, middle = place.segment, place.left, place.middle
+    size = segment.size
+    if not isinstance(segment, HeroChip):
+        height, width = size * 1.5, place.width
+        reach, cx = size * 0.45, left + size * 0.75
+        diamond = [
+            (cx, middle - reach),
+            (cx + reach, middle),
+            (cx, middle + reach),
+            (cx - reach, middle),
+        ]
+        return (
+            f'<g class="npc"><rect x="{left:.1f}" y="{middle - height / 2:.1f}" '
+            f'width="{width:.1f}" height="{height:.1f}" rx="{height * 0.15:.1f}" '
+            f'fill="{_hex(NPC_FILL)}" stroke="{_hex(INK)}" stroke-width="2"/>'
+            f'<polygon points="{_points(diamond)}" fill="{_hex(INK)}"/>'
+            f'<text x="{left + size * 1.5:.1f}" y="{middle:.1f}" font-size="{size}" '
+            f'font-weight="bold" dominant-baseline="central" fill="{_hex(INK)}">'
+            f"{escape(segment.name)}</text></g>"
+        )
+    parts = hero_parts(segment, left, middle)
+    x0, y0, x1, y1 = parts.box
+    disc_x, reach = parts.disc
+    figure_id = place.figure.id if isinstance(place.figure, HeroMark) else ""
+    out = [
+        f'<g class="hero" data-hero={quoteattr(figure_id)}>'
+        f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" '
+        f'rx="{(y1 - y0) * 0.3:.1f}" fill="{_hex(parts.fill)}" stroke="{_hex(parts.border)}" '
+        f'stroke-width="{max(2, segment.style.border_width)}"/>'
+        f'<circle cx="{disc_x:.1f}" cy="{middle:.1f}" r="{reach:.1f}" fill="{_hex(WHITE)}" '
+        f'stroke="{_hex(INK)}" stroke-width="2"/>'
+        f'<text x="{disc_x:.1f}" y="{middle:.1f}" font-size="{round(size * 0.72)}" '
+        f'font-weight="bold" text-anchor="middle" dominant-baseline="central" '
+        f'fill="{_hex(INK)}">{segment.initiative}</text>'
+        f'<text x="{parts.name_x:.1f}" y="{middle:.1f}" font-size="{size}" font-weight="bold" '
+        f'dominant-baseline="central" fill="{_hex(parts.text)}">{escape(segment.name)}</text>'
+    ]
+    for index, cx in enumerate(parts.pips):
+        fill = _hex(parts.text) if index < segment.wounds else "none"
+        out.append(
+            f'<circle class="{"wound" if index < segment.wounds else "pip"}" cx="{cx:.1f}" '
+            f'cy="{middle:.1f}" r="{parts.pip_radius:.1f}" fill="{fill}" '
+            f'stroke="{_hex(parts.text)}" stroke-width="{max(2, round(size / 10))}"/>'
+        )
+    if segment.killed:
+        out.append(
+            f'<line class="killed" x1="{x0 + size * 0.2:.1f}" y1="{middle:.1f}" '
+            f'x2="{x1 - size * 0.2:.1f}" y2="{middle:.1f}" stroke="{_hex(INK)}" '
+            f'stroke-width="{max(3, round(size / 7))}"/>'
+        )
+    out.append("</g>")
+    return "".join(out)
+
+
+def _arrow(arrow: Arrow, style: Style, label: str, size: float | None = None) -> str:
     line = [*arrow.shaft, arrow.base]
     x, y = arrow.at(max(arrow.between, arrow.start))
     return (
@@ -175,5 +275,6 @@ def _arrow(arrow: Arrow, style: Style, label: str) -> str:
         f'<polyline points="{_points(line)}" fill="none" stroke="{_hex(style.colour)}" '
         f'stroke-width="{arrow.width}" stroke-linejoin="round"/>'
         f'<polygon points="{_points([arrow.tip, *arrow.wings])}" fill="{_hex(style.colour)}" '
-        f'stroke="{_hex(INK)}"/>' + _chip(x, y, label, style, max(16, arrow.width * 2.4))
+        f'stroke="{_hex(INK)}"/>'
+        + _chip(x, y, label, style, size if size is not None else max(16, arrow.width * 2.4))
     )

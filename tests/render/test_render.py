@@ -38,6 +38,7 @@ from tests.render.views import (
     grid_view,
     russian_custom_view,
     siege_view,
+    watch_view,
     worked_example,
 )
 
@@ -54,6 +55,8 @@ GOLDEN_VIEWS: dict[str, Callable[[], MapView]] = {
     "custom-map-ru": russian_custom_view,
     "siege-rose": siege_view,
     "siege-rose-ru": lambda: siege_view("ru"),
+    "watch-night-demo": watch_view,
+    "watch-night-demo-ru": lambda: watch_view("ru"),
 }
 
 

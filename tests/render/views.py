@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from pydantic import JsonValue
+
 from rules import (
     BattleResult,
     CampaignState,
@@ -19,11 +21,17 @@ from rules import (
     resolve_turn,
 )
 from rules.mapgen import grid_map
+from rules.modules.watch import Hero, Npc, WatchState
+from rules.modules.watch.picture import map_figures
 from rules.orders import Attack, Move
 from rules.render import (
+    HUB_TAG,
     RUSSIAN_LABELS,
     DialView,
+    HeroMark,
+    HeroMove,
     MapView,
+    NpcMark,
     PrivateOrders,
     SectorMark,
     SideView,
@@ -275,4 +283,134 @@ def siege_view(language: str = "en") -> MapView:
             "dial": DialView(title=words[0].format(name=states[1]), states=states, current=1),
             "side_notes": {"red": words[1].format(n=3), "blue": words[1].format(n=0)},
         }
+    )
+
+
+def hub_view() -> MapView:
+    """The custom map with its hive tagged as a hub."""
+    view = custom_map_view()
+    sectors = tuple(
+        sector.model_copy(update={"tags": (HUB_TAG,)}) if sector.id == "hive" else sector
+        for sector in view.map.sectors
+    )
+    return view.model_copy(update={"map": view.map.model_copy(update={"sectors": sectors})})
+
+
+def figures_view(**changes: object) -> MapView:
+    """The hub view with two heroes, a hero's move and the NPC; ``changes`` replace fields."""
+    heroes = (
+        HeroMark(
+            id="gaunt",
+            name="Ibram Gaunt",
+            side="inquisition",
+            sector="north",
+            initiative=3,
+            wounds=1,
+            wounds_to_kill=4,
+        ),
+        HeroMark(
+            id="swarmlord",
+            name="Swarmlord",
+            side="tyranids",
+            sector="south",
+            initiative=7,
+            wounds=0,
+            wounds_to_kill=4,
+        ),
+    )
+    view = hub_view().model_copy(
+        update={
+            "heroes": heroes,
+            "hero_moves": (HeroMove(hero="swarmlord", source="hive", to="south"),),
+            "npc": NpcMark(name="Egor", sector="orbit"),
+        }
+    )
+    return MapView.model_validate({**view.model_dump(), **changes})
+
+
+WATCH_WORDS = {
+    "en": (
+        "Night Watch",
+        "Day Watch",
+        "Night Watch",
+        "Larisa",
+        "Andrey",
+        "Anton Gorodetsky",
+        "Zavulon",
+        "Egor",
+    ),
+    "ru": (
+        "Ночной Дозор",
+        "Дневной Дозор",
+        "Ночной Дозор",
+        "Лариса",
+        "Андрей",
+        "Антон Городецкий",
+        "Завулон",
+        "Егор",
+    ),
+}
+
+
+def watch_view(language: str = "en") -> MapView:
+    """The night-demo map on the Monday after MODULES W9's duel in the metro (turn 3 starts):
+    Larisa wounded once, Andrey killed there this turn (struck), Zavulon unhurt, Anton at the
+    entrance, Egor on the roof; the turn's hero moves as arrows; every hero holds cards, which
+    the picture never shows (it is drawn through ``public_view``)."""
+    words = WATCH_WORDS[language]
+    heroes = (
+        Hero(
+            id="larisa",
+            side="day",
+            name=words[3],
+            initiative=2,
+            sector="metro",
+            wounds=1,
+            hand=("D1", "D2"),
+        ),
+        Hero(
+            id="andrey",
+            side="night",
+            name=words[4],
+            initiative=4,
+            sector="metro",
+            wounds=4,
+            alive=False,
+        ),
+        Hero(
+            id="anton",
+            side="night",
+            name=words[5],
+            initiative=7,
+            sector="entrance",
+            hand=("A3", "D2", "D3"),
+        ),
+        Hero(id="zavulon", side="day", name=words[6], initiative=9, sector="metro", hand=("A2",)),
+    )
+    watch = WatchState(heroes=heroes, npc=Npc(name=words[7], sector="roof"), begun=2)
+    state = CampaignState(
+        turn=3,
+        armies={"day": {"hairdresser": 3, "metro": 1}, "night": {"cafe": 2, "entrance": 2}},
+        modules={"watch": watch.as_json()},
+    )
+    plan: JsonValue = {
+        "moves": [
+            {"hero": "andrey", "from": "cafe", "to": "metro"},
+            {"hero": "anton", "from": "metro", "to": "entrance"},
+            {"hero": "zavulon", "from": "entrance", "to": "metro"},
+        ]
+    }
+    figures = map_figures(state.modules["watch"], 3, 4, plan=plan, killed=("andrey",))
+    return MapView(
+        map=builtin_map("night-demo"),
+        state=state,
+        sides=(
+            SideView(id="day", name=words[1], colour=0),
+            SideView(id="night", name=words[2], colour=4),
+        ),
+        title=words[0],
+        language=language,
+        labels=RUSSIAN_LABELS if language == "ru" else MapView.model_fields["labels"].default,
+        captured={"day": ("hairdresser", "metro"), "night": ("cafe", "entrance")},
+        **figures.view_fields(),
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from aiogram.methods import AnswerCallbackQuery
+from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
 from bot.services import campaigns, watch_orders
@@ -16,7 +17,15 @@ from bot.services.clockwork import advance
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import load
 from storage import Phase, Store
-from tests.bot.private_campaign import GM, GROUP, Table, alert, open_table, screen
+from tests.bot.private_campaign import (
+    GM,
+    GROUP,
+    Table,
+    alert,
+    open_table,
+    rendered_outbox,
+    screen,
+)
 from tests.bot.telegram import FakeTelegram
 
 
@@ -164,3 +173,35 @@ async def test_hands_stay_in_their_side_private_chat(
     ]
     assert leaks == []
     assert watch_orders.public(state.modules) != state.modules[WATCH]
+
+
+async def test_the_list_and_the_turn_posts_tell_heroes_and_duels(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    table = await _watch_table(telegram, store, clock)
+    campaign_id = table.campaign.id
+    opening = [
+        text
+        for message, text in await rendered_outbox(store, i18n, campaign_id)
+        if message.kind == "map" and message.payload.get("turn") == 1
+    ]
+    assert opening
+    assert "👤 Егор is in apartment Egor's Apartment." in opening[0]
+    await table.say(201, "hero Лариса metro")
+    await table.say(301, "герой Андрей метро")
+    now = clock.now()
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, None, now)).advanced
+    listed = [
+        text
+        for message, text in await rendered_outbox(store, i18n, campaign_id)
+        if message.kind == "battle_list"
+    ]
+    assert len(listed) == 1
+    assert "👤 The NPC marker stands in apartment Egor's Apartment." in listed[0]
+    assert (
+        "Hero moves, in initiative order:\n"
+        "1. Лариса: hairdresser Hairdresser's → metro Metro\n"
+        "2. Андрей: cafe Cafe → metro Metro"
+    ) in listed[0]
+    assert "⚡ Duel in metro Metro; steps: Лариса, Андрей, Антон." in listed[0]
+    assert "hand:" not in listed[0]

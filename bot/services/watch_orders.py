@@ -15,7 +15,7 @@ from pydantic import JsonValue
 
 from rules import CampaignState, Game, ModuleOrder, SideOrders
 from rules.modules.watch import NAME as WATCH
-from rules.modules.watch import WatchSettings, public_view
+from rules.modules.watch import WatchSettings, public_view, without_hero_move
 
 
 def is_on(game: Game) -> bool:
@@ -90,9 +90,7 @@ def replacing_move(orders: SideOrders, order: ModuleOrder) -> SideOrders:
     (last write wins); any other order leaves the set as it is."""
     if not is_hero_move(order):
         return orders
-    hero = order.data.get("hero")
-    kept = tuple(o for o in orders.extra if not (is_hero_move(o) and o.data.get("hero") == hero))
-    return orders.model_copy(update={"extra": kept})
+    return without_hero_move(orders, str(order.data.get("hero")))
 
 
 def move_of(orders: SideOrders, hero: str) -> ModuleOrder | None:

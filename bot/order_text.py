@@ -28,6 +28,11 @@ and, in a campaign with contact, its orders (a move is the core's, several from 
     отступление из 2 в 3, затем 1       retreat from 2 to 3, then 1
     отступление из 2: нет               retreat from 2: none  (the standing one forgotten)
 
+and, in a campaign with the Night Watch, a hero's move (heroes by name)::
+
+    герой Лариса в Метро                hero Larisa to Metro
+    Иной Лариса → метро                 hero larisa metro
+
 Every line the bot prints as an order reads back as that order: the echo of a typed line
 ("attack Red in 2 West ×2"), the review screen's sector lines ("2 West (3 armies): fortify",
 with ``;`` between the attacks of one sector) and its reinforcement line
@@ -59,7 +64,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters
 
 from rules import Attack, CampaignMap, Fortify, ModuleOrder, Move, Reinforce, SideId
 from rules.maps import SectorId
-from rules.modules import contact, siege
+from rules.modules import contact, siege, watch
 
 MAX_LINE_LENGTH = 120
 """A typed placement's length, and how much of a refused line a reply shows."""
@@ -95,11 +100,12 @@ _PLAY = r"play\w*|сыгра\w*|разыгра\w*|игра\w*"
 _TRANSPORT = r"transport\w*|carry|перевез\w*|перевоз\w*|перевози"
 _YIELD = r"yield\w*|cede|уступ\w*|сда[тюе]\w*|сдай"
 _RETREAT = r"retreat\w*|отступ\w*"
+_HERO = r"hero\w*|геро\w*|ин(ой|ого|ому|ым|ые|ых)"
 GRAMMAR = rf"""
 start: holding? _order
 holding: place LPAR amount RPAR
 _order: move | attack | fortify | reinforce | assault | guard | steer | card | transport
-      | cede | retreat
+      | cede | retreat | hero
 
 move: MOVE? amount? place ARROW place amount?
     | MOVE? amount? FROM place TO place amount?
@@ -126,6 +132,9 @@ cede: YIELD place
 retreat: RETREAT FROM place TO place then*
        | RETREAT FROM place NONE NOTE?
 then: THEN place
+hero: MOVE? HERO who (TO | ARROW)? place
+
+who: name
 
 token: name
 place: SECTOR? name
@@ -146,6 +155,7 @@ FOR: /(for|за){_END}/i
 TRANSPORT: /({_TRANSPORT}){_END}/i
 YIELD: /({_YIELD}){_END}/i
 RETREAT: /({_RETREAT}){_END}/i
+HERO: /({_HERO}){_END}/i
 VIA: /(via|through|через){_END}/i
 THEN: /(then|затем|потом){_END}/i
 NONE: /(none|nowhere|no\s+preference|нет|никуда|без\s+предпочтени\w*){_END}/i
@@ -189,6 +199,7 @@ class LineProblem(StrEnum):
     UNKNOWN_SECTOR = "unknown_sector"
     UNKNOWN_SIDE = "unknown_side"
     UNKNOWN_TOKEN = "unknown_token"
+    UNKNOWN_HERO = "unknown_hero"
     AMBIGUOUS = "ambiguous"
     BAD_COUNT = "bad_count"
     TOO_LONG = "too_long"
@@ -220,6 +231,7 @@ class Vocabulary:
     order_chars: int = MAX_ORDER_CHARS
     order_words: int = MAX_ORDER_WORDS
     tokens: Mapping[str, str] = field(default_factory=dict)
+    heroes: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -227,9 +239,11 @@ class Vocabulary:
         campaign_map: CampaignMap,
         sides: Mapping[SideId, Iterable[str]],
         tokens: Mapping[str, Iterable[str]] | None = None,
+        heroes: Mapping[str, Iterable[str]] | None = None,
     ) -> Vocabulary:
         """Sector ids, names in every language of the map and "id name" labels; side ids and
-        the given names; siege tokens' ids and names (``tokens``: id -> names). An order may be
+        the given names; siege tokens' ids and names (``tokens``: id -> names); the Night
+        Watch's heroes' ids and names (``heroes``: id -> names). An order may be
         as long as the bot's own wording of one with the longest names (a sector label twice
         and a side), and never shorter than the defaults."""
         sectors: dict[str, SectorId] = {}
@@ -246,12 +260,17 @@ class Vocabulary:
         for token, given in (tokens or {}).items():
             for name in (token, *given):
                 token_names.setdefault(normalise(name), token)
+        hero_names: dict[str, str] = {}
+        for hero, given in (heroes or {}).items():
+            for name in (hero, *given):
+                hero_names.setdefault(normalise(name), hero)
         sector_chars, sector_words = _longest(sectors)
         side_chars, side_words = _longest(side_names)
         return cls(
             sectors=sectors,
             sides=side_names,
             tokens=token_names,
+            heroes=hero_names,
             order_chars=max(MAX_ORDER_CHARS, 2 * sector_chars + side_chars + 60),
             order_words=max(MAX_ORDER_WORDS, 2 * sector_words + side_words + 12),
         )
@@ -422,6 +441,15 @@ class _Reader:
             )
         return found
 
+    def hero(self, tree: Tree[Token]) -> str:
+        words = self.name(tree)
+        found, ambiguous = _lookup(normalise(words), self.vocabulary.heroes)
+        if found is None:
+            raise _ReadingError(
+                LineProblem.AMBIGUOUS if ambiguous else LineProblem.UNKNOWN_HERO, words
+            )
+        return found
+
     def siege_order(self, order_tree: Tree[Token]) -> ModuleOrder:
         """An assault, guard, steer or card order of the Midnight Siege."""
         places = _subtrees(order_tree, "place")
@@ -482,6 +510,11 @@ class _Reader:
             raise _ReadingError(LineProblem.NOT_UNDERSTOOD)
         places = _subtrees(order_tree, "place")
         orders: tuple[TextOrder, ...]
+        if order_tree.data == "hero":
+            if held is not None:
+                raise _ReadingError(LineProblem.AMBIGUOUS)
+            who = self.hero(_subtrees(order_tree, "who")[0])
+            return (watch.hero_move(who, self.sector(places[0])),)
         if order_tree.data in ("assault", "guard", "steer", "card", "transport", "cede", "retreat"):
             given = (
                 self.siege_order(order_tree)

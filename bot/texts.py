@@ -17,6 +17,7 @@ from bot.contact_texts import describe_contact_order, describe_contact_rejection
 from bot.sectors import sector_label
 from bot.services.orders import ResultSource, SourceKind
 from bot.siege_texts import describe_siege_order, describe_siege_rejection
+from bot.watch_texts import describe_hero_move, describe_watch_rejection
 from rules import (
     Attack,
     Battle,
@@ -191,6 +192,8 @@ def describe_order(
             )
         case ModuleOrder(module="contact"):
             return describe_contact_order(order, campaign_map, language)
+        case ModuleOrder(module="watch"):
+            return describe_hero_move(order, campaign_map, sides, language)
         case ModuleOrder():
             return describe_siege_order(order, campaign_map, language)
 
@@ -277,6 +280,8 @@ def describe_rejection(
             )
         case OrderRule.MODULE_RULE if p.get("module") == "contact":
             return describe_contact_rejection(p, campaign_map, language)
+        case OrderRule.MODULE_RULE if p.get("module") == "watch":
+            return describe_watch_rejection(p, campaign_map, sides, language)
         case OrderRule.MODULE_RULE if p.get("module") == "siege":
             return describe_siege_rejection(p, campaign_map, language)
         case OrderRule.SECTOR_HAS_MODULE_ORDER:

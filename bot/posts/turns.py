@@ -22,6 +22,7 @@ from bot.map_views import turn_map
 from bot.message_limits import CAPTION_LIMIT, telegram_length
 from bot.moments import format_moment, format_wall, zone_label
 from bot.posts import Post, PostContext, Renderer
+from bot.services import watch_orders
 from bot.services.deadlines import Milestone, Planned, moved, plan_ahead
 from bot.services.orders import battle_duties, result_sources
 from bot.services.turns import game_for
@@ -36,11 +37,13 @@ from bot.siege_texts import (
     describe_unplayed,
 )
 from bot.texts import away_lines, phase_name
+from bot.watch_texts import describe_watch_plan, describe_watch_report, entering_lines
 from rules import Battle, CampaignMap, CampaignState, Roll, TurnReport
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactPlan, ContactReport
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegePlan, SiegeReport, load
+from rules.modules.watch import NAME as WATCH
 from storage import Campaign, CampaignStatus, OutboxMessage, Phase, Side, Store
 
 
@@ -198,6 +201,9 @@ def siege_list_lines(
     if raw_contact is not None:
         contact_plan = ContactPlan.model_validate(raw_contact)
         lines += describe_contact_plan(contact_plan, _map_of(campaign), names, language)
+    raw_watch = modules.get(WATCH)
+    if raw_watch is not None:
+        lines += describe_watch_plan(raw_watch, _map_of(campaign), names, language)
     return lines + describe_rolls(rolls)
 
 
@@ -235,6 +241,15 @@ def siege_report_lines(
                     side=names.get(report.winner, report.winner)
                 )
             )
+    raw_watch = report.modules.get(WATCH)
+    if raw_watch is not None:
+        lines += describe_watch_report(raw_watch, _map_of(campaign), names, language)
+        if report.victory == "watch_heroes" and report.winner is not None:
+            lines.append(
+                _("🏆 Side «{side}» has the only living heroes: the campaign is over.").format(
+                    side=names.get(report.winner, report.winner)
+                )
+            )
     return lines + describe_rolls(report.rolls)
 
 
@@ -268,8 +283,8 @@ async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post 
     report = await _last_report(context.store, campaign.id, turn - 1)
     full: list[str] = []
     brief: list[str] = []
+    names, language = _names(sides) | watch_orders.hero_names(state), _language(context)
     if report is not None:
-        names, language = _names(sides), _language(context)
         sources = await result_sources(context.store, campaign.id, turn - 1)
         audit = siege_report_lines(campaign, report, state, names, language)
         audit += await seed_lines(context.store, campaign, turn - 1, report.game_over)
@@ -286,6 +301,9 @@ async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post 
                 _("Turn {turn} begins: orders open {moment}.").format(turn=turn, moment=opening)
             )
         tail.append(await _deadline_line(context, campaign, turn, Phase.ORDERS))
+        tail += entering_lines(
+            watch_orders.public(state.modules), _map_of(campaign), names, language, turn
+        )
     photo = await _picture(context, campaign, state, sides, week=report is not None)
     return Post(text=fitting_caption(full + tail, brief + tail), photo=photo)
 
@@ -311,7 +329,8 @@ async def render_corrected_map(context: PostContext, message: OutboxMessage) -> 
     if state is None or report is None:
         return None
     sides = await context.store.sides(campaign.id)
-    names, language = _names(sides), _language(context)
+    names = _names(sides) | watch_orders.hero_names(state)
+    language = _language(context)
     sources = await result_sources(context.store, campaign.id, corrects)
     head = _("Correction: the GM changed results of turn {turn}; the turn was resolved again.")
     audit = siege_report_lines(campaign, report, state, names, language)
@@ -353,7 +372,7 @@ async def render_battle_list(context: PostContext, message: OutboxMessage) -> Po
     if battle_list is None or state is None:
         return None
     sides = await context.store.sides(campaign.id)
-    names = _names(sides)
+    names = _names(sides) | watch_orders.hero_names(state)
     language = _language(context)
     lines = [_("Turn {turn}: the battle list.").format(turn=turn)]
     if not battle_list.battles:

@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from pydantic import JsonValue
 
-from bot.services import contact_orders
+from bot.services import contact_orders, watch_orders
 from bot.services.campaigns import battle_list_public_at, board_refresh
 from bot.services.posting import group_post
 from bot.services.turns import game_for
@@ -338,6 +338,8 @@ def apply_lines(
             if isinstance(order, ModuleOrder) and contact_orders.kind_of(order) is not None:
                 order = contact_orders.at_the_end(order, attempt)
                 attempt = contact_orders.replacing_retreat(attempt, order)
+            if isinstance(order, ModuleOrder):
+                attempt = watch_orders.replacing_move(attempt, order)
             attempt, rejection = enter_order(game, state, side, attempt, order)
             if rejection is not None:
                 break

@@ -141,9 +141,10 @@ async def open_table(
     store: Store,
     clock: ManualClock,
     ruleset: dict[str, Any] | None = None,
+    campaign_map: str = "planet-5",
 ) -> Table:
     """The campaign in deployment: three sides, six players who opened the bot, and the GM
-    (``ruleset``: its overrides, e.g. a siege)."""
+    (``ruleset``: its overrides, e.g. a siege; ``campaign_map``: a built-in map)."""
     now = clock.now()
     await store.see_person(GM, "Game Master", None, "en", True, now)
     campaign = await store.create_campaign(
@@ -153,6 +154,7 @@ async def open_table(
             created_by=GM,
             creator_name="Game Master",
             ruleset_overrides=ruleset or {},
+            map=campaign_map,
         ),
         now,
     )

@@ -220,6 +220,7 @@ COMMANDS = {
     "rules": PUBLIC,
     "help": PUBLIC,
     "orders": OWN,
+    "hand": OWN + ": the side's own heroes and hands (the GM: every side's)",
     "deploy": OWN,
     "campaigns": OWN,
     "vacation": OWN,
@@ -343,6 +344,15 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("cdo", "1"),
                 ("ctr", "+"),
                 ("cvp", "+"),
+                ("go", "watch"),
+                ("wt", "on"),
+                ("whd", "h1"),
+                ("whi", "h1.+"),
+                ("wdm", "sealed"),
+                ("wsh", "+"),
+                ("wmap", ""),
+                ("ask", "heroes"),
+                ("ask", "npc"),
             )
         ]
         group += [
@@ -464,6 +474,9 @@ async def _forged(table: HostileTable) -> list[str]:
             ("cw", 0),
             ("tp", 1),
             ("ct", 1),
+            ("wh", -1),
+            ("wm", 0),
+            ("wx", 0),
         )
     ]
     forged += [

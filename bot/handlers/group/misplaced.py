@@ -18,7 +18,7 @@ GROUP_ONLY = (
     "extend",
     "roll",
 )
-PRIVATE_ONLY = ("campaigns", "vacation")
+PRIVATE_ONLY = ("campaigns", "vacation", "hand")
 
 
 async def group_only(message: Message) -> None:

@@ -30,6 +30,7 @@ from pydantic import JsonValue, ValidationError
 from bot.callbacks import ButtonInt
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
+from bot.handlers.group import watch_wizard
 from bot.handlers.group.guards import (
     AwaitedAnswer,
     ask,
@@ -43,10 +44,10 @@ from bot.handlers.group.guards import (
 from bot.middlewares import display_name
 from bot.moments import format_moment, zone_label
 from bot.posts.group import colour_mark, colour_name
-from bot.services import campaigns, contact_setup, siege_setup
+from bot.services import campaigns, contact_setup, siege_setup, watch_setup
 from bot.services.clockwork import AdvanceOutcome, advance
 from bot.texts import describe_map_problem, phase_name, rule_name
-from rules import MapError, Ruleset, builtin_map
+from rules import CampaignMap, MapError, Ruleset, builtin_map
 from rules.table import ScoreMargins
 from storage import (
     Campaign,
@@ -479,6 +480,11 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
         text, rows = contact_screen(campaign, side_pairs)
         rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
         return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
+    elif step == "watch":
+        side_pairs = [(side.id, side.name) for side in await store.sides(campaign.id)]
+        text, rows = watch_wizard.watch_screen(campaign, side_pairs, _button)
+        rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
+        return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
     elif step == "rules":
         text, rows = rules_screen(campaign)
         return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
@@ -512,6 +518,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _("Rules: {rules}").format(rules=rules_label(campaign)),
             _("Midnight Siege: {siege}").format(siege=siege_label(campaign)),
             contact_label(campaign),
+            watch_wizard.watch_label(campaign),
             _("Sides:"),
             *(f"  {line}" for line in await sides_lines(store, campaign)),
             _("Schedule: {schedule}").format(schedule=schedule_label(campaign)),
@@ -553,6 +560,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
         [
             _button(_("🏰 Midnight Siege"), campaign, "go", "siege"),
             _button(_("🧟 Contact"), campaign, "go", "contact"),
+            _button(_("🌃 Night Watch"), campaign, "go", "watch"),
         ],
         [_button(_("🎯 Points to outcome"), campaign, "ask", "margins")],
         [_button(_("✅ Open deployment"), campaign, "ok")],
@@ -571,6 +579,8 @@ _NEXT_STEP = {
     "setup.map": "sides",
     "setup.cards": "siege",
     "setup.rewards": "siege",
+    "setup.heroes": "watch",
+    "setup.npc": "watch",
 }
 
 
@@ -704,8 +714,8 @@ async def typed_answer(
         if outcome is not campaigns.AddSideOutcome.ADDED:
             await ask_again(message, _add_side_refusal(outcome))
             return
-    elif prompt.field in ("setup.rules", "setup.cards", "setup.rewards", "setup.margins"):
-        settings, refusal = _typed_settings(campaign, prompt.field, text)
+    elif prompt.field in _TYPED_SETTINGS:
+        settings, refusal = await _typed_any(store, campaign, prompt.field, text)
         if settings is None:
             await ask_again(message, refusal)
             return
@@ -757,8 +767,8 @@ async def uploaded_map(
         campaign.id,
         CampaignSettings(
             map=campaign_map,
-            ruleset_overrides=contact_setup.fitted(
-                siege_setup.fitted(campaign.ruleset_overrides, campaign_map),
+            ruleset_overrides=_fitted(
+                campaign.ruleset_overrides,
                 campaign_map,
                 [side.id for side in await store.sides(campaign.id)],
             ),
@@ -834,6 +844,27 @@ def _add_side_refusal(outcome: campaigns.AddSideOutcome) -> str:
             return _("There is a side with that name already: send another name.")
         case _:
             return _("A side's name is 1 to 64 characters: send another name.")
+
+
+_TYPED_SETTINGS = (
+    "setup.rules",
+    "setup.cards",
+    "setup.rewards",
+    "setup.margins",
+    "setup.heroes",
+    "setup.npc",
+)
+
+
+async def _typed_any(
+    store: Store, campaign: Campaign, field: str, text: str
+) -> tuple[CampaignSettings | None, str]:
+    """The settings after a typed answer of :data:`_TYPED_SETTINGS`, or ``None`` and why not."""
+    if field not in ("setup.heroes", "setup.npc"):
+        return _typed_settings(campaign, field, text)
+    side_pairs = [(side.id, side.name) for side in await store.sides(campaign.id)]
+    changed, refusal = watch_wizard.typed_watch(campaign, field, text, side_pairs)
+    return (None, refusal) if changed is None else (CampaignSettings(ruleset_overrides=changed), "")
 
 
 def _typed_settings(
@@ -958,6 +989,8 @@ async def pressed(
         "cards",
         "rewards",
         "margins",
+        "heroes",
+        "npc",
     ):
         await store.set_prompt(
             query.message.chat.id,
@@ -1027,12 +1060,55 @@ async def _remove_side(
     """Remove ``side``; the settings to store after it (its defences become neutral)."""
     await store.remove_side(campaign.id, side, actor, clock.now())
     left = [kept.id for kept in await store.sides(campaign.id)]
-    fitted = contact_setup.fitted(
-        campaign.ruleset_overrides, siege_setup.campaign_map(campaign), left
-    )
+    fitted = _fitted(campaign.ruleset_overrides, siege_setup.campaign_map(campaign), left)
     if fitted == campaign.ruleset_overrides:
         return None
     return CampaignSettings(ruleset_overrides=fitted)
+
+
+def _fitted(overrides: dict[str, Any], new_map: CampaignMap, sides: list[str]) -> dict[str, Any]:
+    """The module settings fitted to a new map or the sides left (see each module's
+    ``fitted``)."""
+    fitted = contact_setup.fitted(siege_setup.fitted(overrides, new_map), new_map, sides)
+    return watch_setup.fitted(fitted, new_map, sides)
+
+
+_MODULE_ACTIONS = {
+    **dict.fromkeys(("sg", "tok", "tokdel", "wc"), "siege"),
+    **dict.fromkeys(("ct", "cdl", "cdo", "ctr", "cvp"), "contact"),
+    **dict.fromkeys(watch_wizard.WATCH_ACTIONS, "watch"),
+}
+"""The module settings buttons and the wizard step each belongs to."""
+
+
+async def _module_settings(
+    store: Store, campaign: Campaign, action: str, value: str
+) -> tuple[CampaignSettings | None, str | None] | None:
+    """A siege, contact or Night Watch button: the settings to store or a note why the rules
+    refuse them; ``None`` for a button that does not fit."""
+    match _MODULE_ACTIONS[action]:
+        case "siege":
+            return _siege_settings(campaign, action, value)
+        case "contact":
+            sides = [side.id for side in await store.sides(campaign.id)]
+            contact = _contact_change(campaign, action, value, sides)
+            return None if contact is None else _checked(campaign, contact)
+        case _:
+            return await _watch_settings(store, campaign, action, value)
+
+
+async def _watch_settings(
+    store: Store, campaign: Campaign, action: str, value: str
+) -> tuple[CampaignSettings | None, str | None] | None:
+    """A Night Watch button: the settings to store (the night-demo map, or the watch
+    settings) or a note why the rules refuse them; ``None`` for a button that does not fit."""
+    if action == "wmap":
+        demo = builtin_map(watch_setup.DEMO_MAP)
+        sides = [side.id for side in await store.sides(campaign.id)]
+        overrides = _fitted(campaign.ruleset_overrides, demo, sides)
+        return CampaignSettings(map=watch_setup.DEMO_MAP, ruleset_overrides=overrides), None
+    watch = watch_wizard.watch_change(campaign, action, value)
+    return None if watch is None else _checked(campaign, watch)
 
 
 def _contact_change(
@@ -1074,20 +1150,16 @@ async def _change(
     now, actor = clock.now(), person.user_id
     settings: CampaignSettings | None = None
     step, note = "summary", None
-    if action == "go" and (value in STEPS or value in ("joining", "siege", "contact", "rules")):
+    if action == "go" and (
+        value in STEPS or value in ("joining", "siege", "contact", "watch", "rules")
+    ):
         step = value
-    elif action in ("sg", "tok", "tokdel", "wc"):
-        changed = _siege_settings(campaign, action, value)
+    elif action in _MODULE_ACTIONS:
+        changed = await _module_settings(store, campaign, action, value)
         if changed is None:
             return None
         settings, note = changed
-        step = "siege"
-    elif action in ("ct", "cdl", "cdo", "ctr", "cvp"):
-        sides = [side.id for side in await store.sides(campaign.id)]
-        contact = _contact_change(campaign, action, value, sides)
-        if contact is None:
-            return None
-        (settings, note), step = _checked(campaign, contact), "contact"
+        step = _MODULE_ACTIONS[action]
     elif action == "rule":
         settings, note = _rules_settings(campaign, value)
         step = "rules"
@@ -1095,11 +1167,8 @@ async def _change(
         settings, step = campaigns.zone_change(campaign, value), "map"
     elif action == "map" and value == "planet-5":
         planet = builtin_map("planet-5")
-        overrides = contact_setup.fitted(
-            siege_setup.fitted(campaign.ruleset_overrides, planet),
-            planet,
-            [side.id for side in await store.sides(campaign.id)],
-        )
+        sides = [side.id for side in await store.sides(campaign.id)]
+        overrides = _fitted(campaign.ruleset_overrides, planet, sides)
         settings = CampaignSettings(map="planet-5", ruleset_overrides=overrides)
         step = "sides"
     elif action == "col":
@@ -1157,6 +1226,8 @@ def _siege_change(campaign: Campaign, action: str, value: str) -> dict[str, Any]
 
 
 def _ask_text(what: str, name: str) -> str:
+    if what in ("heroes", "npc"):
+        return watch_wizard.ask_text(what).format(name=name)
     asks = {
         "title": _("{name}, reply to this message with the campaign's new name."),
         "zone": _(

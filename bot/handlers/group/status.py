@@ -16,9 +16,10 @@ from bot.moments import format_moment, zone_label
 from bot.posts.group import board_text, deadline_line
 from bot.posts.turns import deadline_of
 from bot.rendering import MapDrawer
-from bot.services import campaigns
+from bot.services import campaigns, watch_orders
 from bot.services.turns import game_for
 from bot.texts import describe_battle, rules_summary
+from bot.watch_texts import hero_lines
 from storage import Campaign, Phase, Store
 
 
@@ -33,7 +34,29 @@ async def show_status(message: Message, command: CommandObject, store: Store, cl
     if command.args:
         deadline = await _deadline_in(store, campaign, command.args, deadline)
     board = await campaigns.board(store, campaign, clock.now())
-    await message.answer(board_text(board, deadline))
+    heroes = await hero_status(store, campaign)
+    await message.answer("\n\n".join([board_text(board, deadline), *heroes]))
+
+
+async def hero_status(store: Store, campaign: Campaign) -> list[str]:
+    """The Night Watch's heroes at this turn's start, as everyone may see them (no hands):
+    where each stands, its wounds, the fallen, the NPC marker; nothing without the module."""
+    game = game_for(campaign)
+    if not watch_orders.is_on(game) or campaign.turn < 1:
+        return []
+    state = await store.turn_start(campaign.id, campaign.turn)
+    if state is None:
+        return []
+    names = {side.id: side.name for side in await store.sides(campaign.id)}
+    lines = hero_lines(
+        watch_orders.public(state.modules),
+        game.map,
+        names | watch_orders.hero_names(state),
+        campaign.language,
+        watch_orders.settings(game).wounds_to_kill,
+        turn=campaign.turn,
+    )
+    return ["\n".join([_("Heroes:"), *lines])] if lines else []
 
 
 async def _deadline_in(store: Store, campaign: Campaign, asked: str, line: str | None) -> str:

@@ -13,13 +13,14 @@ from aiogram.filters import Command
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
+from bot import watch_texts
 from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import answer_text, pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
 from bot.order_text import Vocabulary, parse_orders_text, siege_tokens
 from bot.rendering import MapDrawer
-from bot.services import contact_orders
+from bot.services import contact_orders, watch_orders
 from bot.services.orders import (
     Desk,
     EntryResult,
@@ -38,7 +39,7 @@ from bot.services.turns import game_for
 from bot.services.window import orders_opening
 from bot.texts import describe_rejection
 from rules import Attack, CampaignState, Fortify, ModuleOrder, Move, Reinforce, SideOrders
-from rules.modules import contact, siege
+from rules.modules import contact, siege, watch
 from rules.render import MapView
 from storage import Person, Phase, Store
 
@@ -48,7 +49,7 @@ KIND = "orders"
 async def _words(store: Store, desk: Desk) -> tuple[dict[str, str], str, str | None]:
     """Side names, this side's name, and who changed the orders last."""
     sides = await store.sides(desk.campaign.id)
-    names = {side.id: side.name for side in sides}
+    names = {side.id: side.name for side in sides} | watch_orders.hero_names(desk.state)
     editor = None
     if desk.updated_by is not None:
         member = await store.member(desk.campaign.id, desk.updated_by)
@@ -129,6 +130,7 @@ async def typed_orders(
         desk.game.map,
         {side.id: [side.name] for side in sides if side.id in desk.state.armies},
         siege_tokens(desk.state.modules),
+        {hero: [name] for hero, name in watch_orders.hero_names(desk.state).items()},
     )
     parsed = parse_orders_text(message.text or "", vocabulary)
     readable = [line.orders for line in parsed if line.problem is None]
@@ -140,7 +142,7 @@ async def typed_orders(
             )
         )
         return
-    names = {side.id: side.name for side in sides}
+    names = {side.id: side.name for side in sides} | watch_orders.hero_names(desk.state)
     report = screens.text_results(parsed, result, result.desk, names)
     text, keyboard = await home_screen(store, result.desk)
     heading = _("Saved as a draft.") if result.changed else _("Nothing changed.")
@@ -284,6 +286,43 @@ async def _contact_press(
     await _edit(query, store, clock, bot, seat, *screens.contact_screen(result.desk, names))
 
 
+def _hero_of(desk: Desk, data: OrdersButton) -> str | None:
+    heroes = watch_orders.hero_ids(desk.state)
+    return heroes[data.arg] if 0 <= data.arg < len(heroes) else None
+
+
+async def _watch_press(
+    query: CallbackQuery,
+    store: Store,
+    clock: Clock,
+    bot: Bot,
+    seat: Seat,
+    desk: Desk,
+    data: OrdersButton,
+) -> None:
+    """A Night Watch button: move a hero (``wm``), or take its move back (``wx``)."""
+    hero = _hero_of(desk, data)
+    to = _sector(desk, data.to)
+    if data.action == "wm" and hero is not None and to is not None:
+        await _give(query, store, clock, bot, seat, desk, watch.hero_move(hero, to))
+        return
+    given = None if hero is None else watch_orders.move_of(desk.orders, hero)
+    if data.action != "wx" or given is None:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    result = await drop_module_order(
+        store, seat, desk.orders.extra.index(given), given, clock.now(), desk.turn
+    )
+    if result.desk is None:
+        await query.answer(
+            screens.refusal_words(result.refusal or Refusal.STALE, seat.campaign), show_alert=True
+        )
+        return
+    await query.answer(_("Taken back.") if result.changed else _("Nothing changed."))
+    names, _side, _editor = await _words(store, result.desk)
+    await _edit(query, store, clock, bot, seat, *screens.watch_screen(result.desk, names))
+
+
 def _order_of(desk: Desk, data: OrdersButton) -> Move | Attack | Fortify | Reinforce | None:
     """The order a button gives, or ``None`` if the button is not one of the kinds that do."""
     sector = _sector(desk, data.sector)
@@ -340,6 +379,9 @@ async def press(
         return
     if action == "sx":
         await _drop(query, store, clock, bot, seat, desk, callback_data.arg)
+        return
+    if action in screens.WATCH_ACTIONS:
+        await _watch_press(query, store, clock, bot, seat, desk, callback_data)
         return
     if action in screens.CONTACT_GIVES or action in screens.CONTACT_EDITS:
         await _contact_press(query, store, clock, bot, seat, desk, callback_data)
@@ -428,6 +470,8 @@ async def _navigate(
             view = screens.reinforce_screen(desk)
         case "sg":
             view = screens.siege_screen(desk, names)
+        case "wh":
+            view = screens.watch_screen(desk, names)
         case "ct":
             view = screens.contact_screen(desk, names, max(data.arg, 0))
         case "tp" if sector is not None:
@@ -500,6 +544,8 @@ async def _give(
             else None
         )
         view = retreat or screens.contact_screen(after, names)
+    elif isinstance(order, ModuleOrder) and watch_orders.is_hero_move(order):
+        view = screens.watch_screen(after, names)
     elif isinstance(order, ModuleOrder) or (
         isinstance(order, Fortify) and desk.orders.module_order_in(order.sector) is not None
     ):
@@ -641,10 +687,47 @@ async def show_map(
     )
 
 
+async def show_hand(message: Message, store: Store, person: Person) -> None:
+    """``/hand``: the heroes of the sender's side with their spells (the GM: every side's),
+    from this turn's start; secret, so in private only."""
+    seat = await seat_or_answer(message, store, person)
+    if seat is None:
+        return
+    campaign = seat.campaign
+    game = game_for(campaign)
+    if not watch_orders.is_on(game):
+        await message.answer(_("This campaign plays without the Night Watch: it has no heroes."))
+        return
+    state = await store.turn_start(campaign.id, campaign.turn) if campaign.turn >= 1 else None
+    if state is None:
+        await message.answer(
+            _("The heroes take the field and are dealt their spells when turn 1 begins.")
+        )
+        return
+    sides = await store.sides(campaign.id)
+    names = {side.id: side.name for side in sides} | watch_orders.hero_names(state)
+    to_kill = watch_orders.settings(game).wounds_to_kill
+    shown = [seat.side] if seat.side is not None else [s.id for s in sides] if seat.is_gm else []
+    parts = [
+        watch_texts.hand_text(
+            watch_orders.side_view(state.modules, side),
+            game.map,
+            names,
+            screens.language(),
+            to_kill,
+            side,
+            campaign.turn,
+        )
+        for side in shown
+    ]
+    await answer_text(message, "\n\n".join(parts) or screens.phase_words(campaign))
+
+
 def build() -> Router:
     """This module's router (a new one per dispatcher)."""
     router = Router(name=__name__)
     router.message.register(show_orders, Command("orders"))
     router.message.register(show_map, Command("map"))
+    router.message.register(show_hand, Command("hand"))
     router.callback_query.register(press, OrdersButton.filter())
     return router

@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
-from bot import texts
+from bot import texts, watch_texts
 from bot.handlers.private.callbacks import (
     BattleRollButton,
     DeployButton,
@@ -25,7 +25,7 @@ from bot.map_views import map_labels, side_views
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
 from bot.sectors import sector_label
-from bot.services import contact_orders
+from bot.services import contact_orders, watch_orders
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -66,6 +66,7 @@ from rules import (
 from rules.legal import legal_orders
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.siege import NAME as SIEGE
+from rules.modules.watch import NAME as WATCH
 from rules.render import MapView, PrivateOrders
 from storage import BattleReport, Campaign, Phase, Side, UnreportedPolicy
 
@@ -340,6 +341,8 @@ def orders_keyboard(desk: Desk, names: Names) -> Keyboard:
         rows.append([_button(_("🧟 Groups, yields, retreats"), _orders_button(desk, "ct"))])
     if desk.listing().modules.get(SIEGE) or any(o.module == SIEGE for o in desk.orders.extra):
         rows.append([_button(_("🏰 Siege orders"), _orders_button(desk, "sg"))])
+    if watch_orders.is_on(desk.game):
+        rows.append([_button(_("🧙 Heroes and spells"), _orders_button(desk, "wh"))])
     if desk.turn > 1:
         rows.append([_button(_("🔁 Repeat last turn's orders"), _orders_button(desk, "rep"))])
     rows.append(
@@ -429,6 +432,68 @@ def siege_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
         else:
             data = _orders_button(desk, "sx", arg=index)
         rows.append([_button(_("✖ {order}").format(order=words), data)])
+    rows.append([_button(_("◀ Back"), _orders_button(desk, "home"))])
+    return "\n".join(lines), Keyboard(inline_keyboard=rows)
+
+
+WATCH_ACTIONS = ("wm", "wx")
+"""Night Watch buttons: move hero ``arg`` (index in the turn-start heroes) to ``to`` (map
+index), take hero ``arg``'s move back."""
+
+
+def watch_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
+    """The side's heroes (with their hands: this is the side's private chat), each one's move
+    this turn, a button for every legal destination (the engine's list) and one to stay."""
+    map_ = desk.game.map
+    heroes = watch_orders.hero_ids(desk.state)
+    view = watch_orders.side_view(desk.state.modules, desk.side)
+    to_kill = watch_orders.settings(desk.game).wounds_to_kill
+    lines = [
+        watch_texts.hand_text(view, map_, names, language(), to_kill, desk.side, desk.turn),
+        "",
+    ]
+    offered: dict[str, list[ModuleOrder]] = {}
+    for order in desk.listing().modules.get(WATCH, ()):
+        if watch_orders.is_hero_move(order):
+            offered.setdefault(str(order.data.get("hero")), []).append(order)
+    rows: list[list[InlineKeyboardButton]] = []
+    for hero in heroes:
+        given = watch_orders.move_of(desk.orders, hero)
+        if hero not in offered and given is None:
+            continue
+        name = names.get(hero, hero)
+        if given is not None:
+            lines.append("• " + watch_texts.describe_hero_move(given, map_, names, language()))
+            rows.append(
+                [
+                    _button(
+                        _("✖ {hero} stays").format(hero=name),
+                        _orders_button(desk, "wx", arg=heroes.index(hero)),
+                    )
+                ]
+            )
+        else:
+            lines.append(_("• {hero} stays where it is.").format(hero=name))
+        buttons = [
+            _button(
+                f"{name} → {sector_label(map_, str(order.data.get('to')), language())}",
+                _orders_button(
+                    desk,
+                    "wm",
+                    arg=heroes.index(hero),
+                    to=map_.order[str(order.data.get("to"))],
+                ),
+            )
+            for order in offered.get(hero, ())
+            if given is None or order.data.get("to") != given.data.get("to")
+        ]
+        rows.extend(_rows(buttons, 2))
+    if not offered:
+        lines.append(_("None of your heroes can move this turn."))
+    else:
+        lines.append(
+            _("A hero moves one location a turn; a new move replaces the hero's last one.")
+        )
     rows.append([_button(_("◀ Back"), _orders_button(desk, "home"))])
     return "\n".join(lines), Keyboard(inline_keyboard=rows)
 
@@ -944,6 +1009,15 @@ def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
             tokens = ", ".join(siege_tokens(desk.state.modules)) or _("none")
             return _("There is no token «{word}». Tokens: {tokens}.").format(
                 word=line.word, tokens=tokens
+            )
+        case LineProblem.UNKNOWN_HERO:
+            own = [
+                names.get(hero, hero)
+                for hero in watch_orders.hero_ids(desk.state)
+                if hero in watch_orders.side_heroes(desk.state, desk.side)
+            ]
+            return _("There is no hero «{word}». Your heroes: {heroes}.").format(
+                word=line.word, heroes=", ".join(own) or _("none")
             )
         case LineProblem.MISSING_COUNT:
             return _("How many armies move? Add the count, e.g. 2 -> 1 x2.")

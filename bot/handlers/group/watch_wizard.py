@@ -1,0 +1,188 @@
+"""The Night Watch step of the setup wizard (``bot.handlers.group.setup``): the screen, what its
+buttons change and typed heroes and NPC marker. The wizard's own button factory is passed in,
+so every button is one of the wizard's (``su`` callbacks, re-checked for the GM on press)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from aiogram.types import InlineKeyboardButton
+from aiogram.utils.i18n import gettext as _
+
+from bot.sectors import sector_label
+from bot.services import siege_setup, watch_setup
+from bot.watch_texts import duel_mode_words, hero_input_help
+from storage import Campaign
+
+Button = Callable[[str, Campaign, str, str], InlineKeyboardButton]
+WATCH_ACTIONS = ("wt", "whd", "whi", "wdm", "wsh", "wmap")
+"""Watch buttons: on/off, remove hero ``v``, initiative ``h.+``/``h.-``, duel mode ``v``,
+step hours ``+``/``-``, the night-demo map."""
+
+
+def watch_label(campaign: Campaign) -> str:
+    """The summary's line on the Night Watch: off, or the heroes and how duels go."""
+    overrides = campaign.ruleset_overrides
+    if not watch_setup.is_on(overrides):
+        return _("Night Watch: off")
+    count = len(watch_setup.heroes(overrides))
+    listed = _("{n} hero", "{n} heroes", count).format(n=count)
+    chosen = watch_setup.effective(overrides)
+    mode = _("sealed duels") if chosen.duel_mode == "sealed" else _("duels step by step")
+    return _("Night Watch: on, {heroes}, {mode}").format(heroes=listed, mode=mode)
+
+
+def watch_screen(
+    campaign: Campaign, sides: Sequence[tuple[str, str]], button: Button
+) -> tuple[str, list[list[InlineKeyboardButton]]]:
+    """The watch settings: on or off, the heroes (with initiative −/+ and removal), the NPC
+    marker, the duel mode and a step's hours, typing heroes and the marker, the demo map."""
+    overrides = campaign.ruleset_overrides
+    shown = siege_setup.campaign_map(campaign)
+    side_name = dict(sides)
+    lines = [
+        _(
+            "Night Watch (MODULES.md W): named heroes of the sides move one location a turn "
+            "through the Metro, and where heroes of two sides meet they play a duel of attack "
+            "and defence spells; four wounds kill."
+        ),
+        watch_label(campaign),
+    ]
+    rows: list[list[InlineKeyboardButton]] = []
+    if not watch_setup.is_on(overrides):
+        rows.append([button(_("🌃 Switch the Night Watch on"), campaign, "wt", "on")])
+        rows.append([button(_("🗺 Night demo map"), campaign, "wmap", "")])
+        return "\n".join(lines), rows
+    rows.append([button(_("Switch the Night Watch off"), campaign, "wt", "off")])
+    listed = watch_setup.heroes(overrides)
+    if not listed:
+        lines.append(_("No heroes yet: type them with «Add heroes»."))
+    for hero in listed:
+        enters = int(hero.get("enters_turn", 1))
+        where = sector_label(shown, str(hero["start"]), campaign.language)
+        line = _("• {hero} (side «{side}»), initiative {initiative}, starts in {sector}").format(
+            hero=hero["name"],
+            side=side_name.get(hero["side"], hero["side"]),
+            initiative=hero["initiative"],
+            sector=where,
+        )
+        if enters > 1:
+            line += _(", enters on turn {turn}").format(turn=enters)
+        lines.append(line)
+        rows.append(
+            [
+                button("−", campaign, "whi", f"{hero['id']}.-"),
+                button(
+                    _("⚡ {hero}: {initiative}").format(
+                        hero=hero["name"], initiative=hero["initiative"]
+                    ),
+                    campaign,
+                    "whi",
+                    f"{hero['id']}.0",
+                ),
+                button("+", campaign, "whi", f"{hero['id']}.+"),
+                button(_("✖ {hero}").format(hero=hero["name"]), campaign, "whd", hero["id"]),
+            ]
+        )
+    chosen = watch_setup.effective(overrides)
+    if chosen.npc is None:
+        lines.append(_("NPC marker: none."))
+    else:
+        lines.append(
+            _("NPC marker: {name}, starts in {sector}.").format(
+                name=chosen.npc.name,
+                sector=sector_label(shown, chosen.npc.start, campaign.language),
+            )
+        )
+    lines.append(_("Duels: {mode}.").format(mode=duel_mode_words(chosen.duel_mode)))
+    hours = chosen.duel_step_hours
+    lines.append(
+        _(
+            "A duel step lasts at most {n} hour.", "A duel step lasts at most {n} hours.", hours
+        ).format(n=hours)
+    )
+    rows.append(
+        [
+            button(_("🧙 Add heroes"), campaign, "ask", "heroes"),
+            button(_("👤 NPC marker"), campaign, "ask", "npc"),
+        ]
+    )
+    other = "initiative" if chosen.duel_mode == "sealed" else "sealed"
+    rows.append(
+        [
+            button(
+                _("⚔ Duels step by step") if other == "initiative" else _("✉ Sealed duels"),
+                campaign,
+                "wdm",
+                other,
+            )
+        ]
+    )
+    rows.append(
+        [
+            button(_("⏱ −"), campaign, "wsh", "-"),
+            button(_("⏱ {n} h").format(n=chosen.duel_step_hours), campaign, "wsh", "0"),
+            button(_("⏱ +"), campaign, "wsh", "+"),
+        ]
+    )
+    if campaign.map != watch_setup.DEMO_MAP:
+        rows.append([button(_("🗺 Night demo map"), campaign, "wmap", "")])
+    return "\n".join(lines), rows
+
+
+def watch_change(campaign: Campaign, action: str, value: str) -> dict[str, Any] | None:
+    """The overrides after a watch button (not the map), or ``None`` for one that does not fit."""
+    overrides = campaign.ruleset_overrides
+    if action == "wt" and value in ("on", "off"):
+        return watch_setup.switched(overrides, value == "on")
+    if not watch_setup.is_on(overrides):
+        return None
+    if action == "whd":
+        return watch_setup.without_hero(overrides, value)
+    if action == "whi":
+        hero, _sep, sign = value.rpartition(".")
+        steps = {"-": -1, "+": 1, "0": 0}
+        if sign not in steps:
+            return None
+        return watch_setup.with_initiative(overrides, hero, steps[sign])
+    if action == "wdm":
+        return watch_setup.with_duel_mode(overrides, value)
+    if action == "wsh" and value in ("-", "+", "0"):
+        return watch_setup.with_step_hours(overrides, {"-": -1, "+": 1, "0": 0}[value])
+    return None
+
+
+def typed_watch(
+    campaign: Campaign, field: str, text: str, sides: Sequence[tuple[str, str]]
+) -> tuple[dict[str, Any] | None, str]:
+    """The overrides after typed heroes (``setup.heroes``) or NPC marker (``setup.npc``), or
+    ``None`` and why not."""
+    names = watch_setup.Names.build(siege_setup.campaign_map(campaign), sides)
+    overrides = campaign.ruleset_overrides
+    try:
+        if field == "setup.heroes":
+            changed = watch_setup.with_heroes(overrides, watch_setup.parse_heroes(text, names))
+        else:
+            changed = watch_setup.with_npc(overrides, watch_setup.parse_npc(text, names))
+    except watch_setup.HeroInputError as error:
+        return None, hero_input_help(error.line, error.problem, error.word)
+    refused = siege_setup.problem(campaign, changed)
+    if refused is not None:
+        return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])
+    return changed, ""
+
+
+def ask_text(what: str) -> str:
+    """What the wizard asks for typed heroes or the NPC marker (``{name}``: the GM)."""
+    if what == "heroes":
+        return _(
+            "{name}, reply with the heroes, one a line: name, side, initiative (0 to 99, lower "
+            "moves and acts first), start location and, for a hero who comes later, the turn "
+            "it enters. E.g.:\nLarisa, Day Watch, 2, Hairdresser\nZavulon, Day Watch, 9, "
+            "Entrance, 3\nTyping a hero's name again corrects that hero."
+        )
+    return _(
+        "{name}, reply with the NPC marker: its name and start location, e.g. «Egor, "
+        "Apartment»; «-» for no marker."
+    )

@@ -1,0 +1,298 @@
+"""The GM's Night Watch settings in the setup wizard (MODULES.md W1, W3): switching the module
+on, the heroes (name, side, initiative, start location, the turn a hero enters), the NPC
+marker, the duel mode and the hours of a duel step.
+
+Settings live in the campaign's ruleset overrides (``modules`` and ``module_settings.watch``)
+like the siege's and contact's; :func:`bot.services.siege_setup.problem` checks them against the
+map, so a campaign never stores settings its game cannot be built from. Heroes get the ids
+``h1``, ``h2``, … (names are the GM's and may repeat letters of any alphabet); a side's id is
+the campaign's own (``s1``, …), so the bot checks the sides itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from bot.order_text import normalise
+from rules import CampaignMap
+from rules.modules.watch import NAME as WATCH
+from rules.modules.watch import WatchSettings
+from storage.names import clean_name
+
+MAX_HEROES = 24
+MAX_HERO_NAME = 64
+MAX_INITIATIVE = 99
+MAX_ENTERS_TURN = 99
+DEMO_MAP = "night-demo"
+STEP_HOURS = (1, 2, 3, 4, 6, 8, 12, 24, 48, 72)
+"""The hours of a duel step the −/+ buttons go through."""
+
+
+def is_on(overrides: Mapping[str, Any]) -> bool:
+    """Whether ``watch`` is enabled in these overrides."""
+    return WATCH in (overrides.get("modules") or ())
+
+
+def settings(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """The watch settings as stored (only what differs from the defaults)."""
+    return dict((overrides.get("module_settings") or {}).get(WATCH) or {})
+
+
+def effective(overrides: Mapping[str, Any]) -> WatchSettings:
+    """The watch settings in force (defaults filled in)."""
+    return WatchSettings.model_validate(settings(overrides))
+
+
+def _with_settings(overrides: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    result = dict(overrides)
+    module_settings = dict(result.get("module_settings") or {})
+    if new:
+        module_settings[WATCH] = new
+    else:
+        module_settings.pop(WATCH, None)
+    if module_settings:
+        result["module_settings"] = module_settings
+    else:
+        result.pop("module_settings", None)
+    return result
+
+
+def switched(overrides: Mapping[str, Any], on: bool) -> dict[str, Any]:
+    """The overrides with watch switched on or off (its settings kept for switching back)."""
+    result = dict(overrides)
+    modules = [name for name in result.get("modules") or () if name != WATCH]
+    if on:
+        modules.append(WATCH)
+    if modules:
+        result["modules"] = modules
+    else:
+        result.pop("modules", None)
+    return result
+
+
+def heroes(overrides: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The GM's heroes as stored, in the order they were listed."""
+    return [dict(hero) for hero in settings(overrides).get("heroes") or ()]
+
+
+def _next_id(taken: set[str]) -> str:
+    return next(f"h{n}" for n in range(1, 4 * MAX_HEROES + 2) if f"h{n}" not in taken)
+
+
+class HeroInputProblem(StrEnum):
+    """Why a typed hero line cannot be used."""
+
+    SHAPE = "shape"
+    NAME = "name"
+    NAME_TAKEN = "name_taken"
+    SIDE = "side"
+    INITIATIVE = "initiative"
+    SECTOR = "sector"
+    TURN = "turn"
+    TOO_MANY = "too_many"
+
+
+class HeroInputError(ValueError):
+    """A typed hero or NPC list that cannot be used: the first bad line (1-based) and why."""
+
+    def __init__(self, line: int, problem: HeroInputProblem, word: str = "") -> None:
+        super().__init__(f"line {line}: {problem}")
+        self.line = line
+        self.problem = problem
+        self.word = word
+
+
+@dataclass(frozen=True)
+class Names:
+    """What a GM may call sides and locations in a typed line: normalised name -> id."""
+
+    sides: Mapping[str, str]
+    sectors: Mapping[str, str]
+
+    @classmethod
+    def build(cls, campaign_map: CampaignMap, sides: Sequence[tuple[str, str]]) -> Names:
+        """Side ids and names; sector ids, names in every language and "id name" labels."""
+        sectors: dict[str, str] = {}
+        for sector in campaign_map.sectors:
+            spelled = [sector.name, *sector.names.values()]
+            for name in (sector.id, *spelled, *(f"{sector.id} {n}" for n in spelled)):
+                sectors.setdefault(normalise(name), sector.id)
+        side_names: dict[str, str] = {}
+        for side_id, name in sides:
+            side_names.setdefault(normalise(name), side_id)
+            side_names.setdefault(normalise(side_id), side_id)
+        return cls(sides=side_names, sectors=sectors)
+
+
+def _parts(line: str) -> list[str]:
+    separator = ";" if ";" in line else ","
+    return [part.strip() for part in line.split(separator)]
+
+
+def _number(text: str, low: int, high: int) -> int | None:
+    try:
+        value = int(text)
+    except ValueError:
+        return None
+    return value if low <= value <= high else None
+
+
+def parse_heroes(text: str, names: Names) -> list[dict[str, Any]]:
+    """Typed heroes, one a line: ``name, side, initiative, start[, turn it enters]`` (``;``
+    also separates). Raises :class:`HeroInputError` at the first line that cannot be used."""
+    found: list[dict[str, Any]] = []
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise HeroInputError(0, HeroInputProblem.SHAPE)
+    for number, line in enumerate(lines, start=1):
+        parts = _parts(line)
+        if len(parts) not in (4, 5):
+            raise HeroInputError(number, HeroInputProblem.SHAPE)
+        name = clean_name(parts[0])
+        if not name or len(name) > MAX_HERO_NAME:
+            raise HeroInputError(number, HeroInputProblem.NAME, parts[0][:32])
+        side = names.sides.get(normalise(parts[1]))
+        if side is None:
+            raise HeroInputError(number, HeroInputProblem.SIDE, parts[1][:32])
+        initiative = _number(parts[2], 0, MAX_INITIATIVE)
+        if initiative is None:
+            raise HeroInputError(number, HeroInputProblem.INITIATIVE, parts[2][:32])
+        start = names.sectors.get(normalise(parts[3]))
+        if start is None:
+            raise HeroInputError(number, HeroInputProblem.SECTOR, parts[3][:32])
+        hero: dict[str, Any] = {"name": name, "side": side, "initiative": initiative}
+        hero["start"] = start
+        if len(parts) == 5:
+            turn = _number(parts[4], 1, MAX_ENTERS_TURN)
+            if turn is None:
+                raise HeroInputError(number, HeroInputProblem.TURN, parts[4][:32])
+            if turn > 1:
+                hero["enters_turn"] = turn
+        found.append(hero)
+    return found
+
+
+def with_heroes(overrides: Mapping[str, Any], added: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The overrides with ``added`` heroes after the GM's others (a hero of the same name is
+    replaced in place: typing a hero again corrects it)."""
+    new = settings(overrides)
+    listed = heroes(overrides)
+    for number, hero in enumerate(added, start=1):
+        key = normalise(hero["name"])
+        same = next((i for i, old in enumerate(listed) if normalise(old["name"]) == key), None)
+        if same is not None:
+            listed[same] = {"id": listed[same]["id"], **hero}
+            continue
+        if len(listed) >= MAX_HEROES:
+            raise HeroInputError(number, HeroInputProblem.TOO_MANY)
+        listed.append({"id": _next_id({h["id"] for h in listed}), **hero})
+    new["heroes"] = listed
+    return _with_settings(overrides, new)
+
+
+def without_hero(overrides: Mapping[str, Any], hero_id: str) -> dict[str, Any] | None:
+    """The overrides without hero ``hero_id``; ``None`` if there is no such hero."""
+    listed = heroes(overrides)
+    kept = [hero for hero in listed if hero["id"] != hero_id]
+    if len(kept) == len(listed):
+        return None
+    new = settings(overrides)
+    if kept:
+        new["heroes"] = kept
+    else:
+        new.pop("heroes", None)
+    return _with_settings(overrides, new)
+
+
+def with_initiative(
+    overrides: Mapping[str, Any], hero_id: str, change: int
+) -> dict[str, Any] | None:
+    """The overrides with hero ``hero_id``'s initiative changed by ``change`` (0 to 99)."""
+    listed = heroes(overrides)
+    hero = next((h for h in listed if h["id"] == hero_id), None)
+    if hero is None:
+        return None
+    hero["initiative"] = max(0, min(MAX_INITIATIVE, int(hero["initiative"]) + change))
+    new = settings(overrides)
+    new["heroes"] = listed
+    return _with_settings(overrides, new)
+
+
+def parse_npc(text: str, names: Names) -> dict[str, Any] | None:
+    """A typed NPC marker ``name, start`` (``-``: no marker). Raises :class:`HeroInputError`."""
+    if text.strip() in ("-", "—", "–"):
+        return None
+    parts = _parts(text.strip())
+    if len(parts) != 2:
+        raise HeroInputError(1, HeroInputProblem.SHAPE)
+    name = clean_name(parts[0])
+    if not name or len(name) > MAX_HERO_NAME:
+        raise HeroInputError(1, HeroInputProblem.NAME, parts[0][:32])
+    start = names.sectors.get(normalise(parts[1]))
+    if start is None:
+        raise HeroInputError(1, HeroInputProblem.SECTOR, parts[1][:32])
+    return {"name": name, "start": start}
+
+
+def with_npc(overrides: Mapping[str, Any], npc: dict[str, Any] | None) -> dict[str, Any]:
+    """The overrides with the NPC marker ``npc`` (``None``: none)."""
+    new = settings(overrides)
+    if npc is None:
+        new.pop("npc", None)
+    else:
+        new["npc"] = npc
+    return _with_settings(overrides, new)
+
+
+def with_duel_mode(overrides: Mapping[str, Any], mode: str) -> dict[str, Any] | None:
+    """The overrides with duels fought step by step (``initiative``) or sealed (``sealed``)."""
+    if mode not in ("initiative", "sealed"):
+        return None
+    new = settings(overrides)
+    if mode == WatchSettings().duel_mode:
+        new.pop("duel_mode", None)
+    else:
+        new["duel_mode"] = mode
+    return _with_settings(overrides, new)
+
+
+def with_step_hours(overrides: Mapping[str, Any], direction: int) -> dict[str, Any]:
+    """The overrides with a duel step's hours one notch up or down :data:`STEP_HOURS`."""
+    now = effective(overrides).duel_step_hours
+    lower = [hours for hours in STEP_HOURS if hours < now]
+    higher = [hours for hours in STEP_HOURS if hours > now]
+    wanted = (lower[-1] if lower else now) if direction < 0 else (higher[0] if higher else now)
+    new = settings(overrides)
+    if wanted == WatchSettings().duel_step_hours:
+        new.pop("duel_step_hours", None)
+    else:
+        new["duel_step_hours"] = wanted
+    return _with_settings(overrides, new)
+
+
+def fitted(
+    overrides: Mapping[str, Any], new_map: CampaignMap, sides: Sequence[str]
+) -> dict[str, Any]:
+    """The overrides for a campaign whose map becomes ``new_map`` or whose sides are ``sides``:
+    heroes of a side that is gone, or starting off the map, are dropped, and so is an NPC
+    marker off the map, so the watch settings always fit."""
+    new = settings(overrides)
+    if not new.get("heroes") and not new.get("npc"):
+        return dict(overrides)
+    sectors = set(new_map.sector_ids())
+    kept = [
+        hero
+        for hero in new.get("heroes") or ()
+        if hero.get("side") in sides and hero.get("start") in sectors
+    ]
+    if kept:
+        new["heroes"] = kept
+    else:
+        new.pop("heroes", None)
+    npc = new.get("npc")
+    if isinstance(npc, dict) and npc.get("start") not in sectors:
+        new.pop("npc", None)
+    return _with_settings(overrides, new)

@@ -69,8 +69,8 @@ async def test_the_map_shows_heroes_and_egor_and_no_hand(store: Store, i18n: I18
         assert f">{card}<" not in svg
     with i18n.context(), i18n.use_locale("ru"):
         russian = await turn_map(store, campaign, state, sides, campaign.title, battles=())
-    assert russian.labels.hub == "узел: путь между другими секторами"
-    assert russian.labels.hero == "герой: инициатива, имя, раны"
+    assert russian.labels.hub == "узел: путь между другими локациями"
+    assert russian.labels.hero == "Иной: инициатива, имя, раны"
     assert russian.labels.npc == "персонаж мастера: его перемещает мастер"
     assert [h.name for h in russian.heroes] == ["Лариса", "Андрей", "Антон Городецкий", "Завулон"]
     assert russian.hero_moves == ()

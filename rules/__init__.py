@@ -52,6 +52,7 @@ from rules.late import accept_late_orders, enter_late_order, legal_late_orders, 
 from rules.legal import AttackOption, LegalOrders, MoveOption, SectorOptions, legal_orders
 from rules.maps import (
     BUILTIN_MAPS,
+    MODULE_MAPS,
     CampaignMap,
     Feature,
     MapError,
@@ -91,6 +92,7 @@ from rules.validation import accept_orders, enter_order, validate_order
 
 __all__ = [
     "BUILTIN_MAPS",
+    "MODULE_MAPS",
     "Attack",
     "AttackOption",
     "Battle",

@@ -1,5 +1,5 @@
-"""``python -m rules battles|resolve|verify-rolls``: the adjudicator as a command (RULES.md
-Appendix A, extended for rule modules by MODULES.md A2.13).
+"""``python -m rules battles|resolve|start|verify-rolls``: the adjudicator as a command
+(RULES.md Appendix A, extended for rule modules by MODULES.md A2.13).
 
 Reads one JSON document on standard input and writes one JSON answer on standard output.
 Exit status 0 when the document was understood (rejected orders are data), 2 with a message on
@@ -9,7 +9,9 @@ With rule modules (``ruleset.modules``), the turn document may also carry ``stat
 each side's ``modules`` and ``late`` orders (``[{module, data}]``), ``seeds`` (``{roll,
 deal}``) and results' ``modules``; the answers then add ``state.modules``, ``rolls``,
 ``modules`` (and ``late_rejected`` for ``resolve``). With no module enabled, answers are
-byte-identical to those before modules existed.
+byte-identical to those before modules existed. ``start`` answers the state when the turn's
+orders window opens (``rules.start_turn``: watch's heroes enter and hands are dealt from
+``seeds.deal``) and the values it drew (``rolls``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import IO, Any, NoReturn
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from rules.battles import BattleResult, SeedsRequiredError, plan_battles
+from rules.deployment import start_turn
 from rules.dice import SeedMissingError, TurnSeeds
 from rules.game import (
     Game,
@@ -30,7 +33,7 @@ from rules.game import (
     ModuleStateError,
     UnknownModuleError,
 )
-from rules.maps import BUILTIN_MAPS, CampaignMap, MapError, builtin_map, parse_map
+from rules.maps import BUILTIN_MAPS, MODULE_MAPS, CampaignMap, MapError, builtin_map, parse_map
 from rules.modules import BUILTIN_MODULES
 from rules.orders import Attack, ModuleOrder, Move, OrderRule, Rejection, SideOrders, order_json
 from rules.resolution import ResultsError, resolve_turn
@@ -172,7 +175,7 @@ def load_turn_document(text: str) -> TurnDocument:
 
 def _load_map(value: str | dict[str, Any]) -> CampaignMap:
     if isinstance(value, str):
-        if value not in BUILTIN_MAPS:
+        if value not in BUILTIN_MAPS and value not in MODULE_MAPS:
             raise DocumentError(
                 f"map: unknown built-in map {value!r} (built-in: {', '.join(BUILTIN_MAPS)}); "
                 "or give the map itself as an object"
@@ -339,6 +342,21 @@ def resolve_answer(text: str) -> dict[str, Any]:
     return answer
 
 
+def start_answer(text: str) -> dict[str, Any]:
+    """The answer of ``start`` for a turn document (its orders and results are not used);
+    raises :class:`DocumentError`."""
+    turn = load_turn_document(text)
+    try:
+        started = start_turn(turn.game, turn.state, turn.seeds)
+    except _RULE_ERRORS as error:
+        raise DocumentError(str(error)) from error
+    state = started.state
+    return {
+        "state": {"turn": state.turn, "armies": state.armies, "modules": state.modules},
+        "rolls": [roll.as_json() for roll in started.rolls],
+    }
+
+
 class _UsageError(Exception):
     """Bad command-line arguments."""
 
@@ -358,6 +376,7 @@ def verify_rolls_answer(text: str) -> dict[str, Any]:
 COMMANDS = {
     "battles": battles_answer,
     "resolve": resolve_answer,
+    "start": start_answer,
     "verify-rolls": verify_rolls_answer,
 }
 

@@ -1,6 +1,7 @@
 """Campaign maps: a graph of sectors plus the geometry to draw it.
 
-Maps are data. The built-in ``planet-5`` ships as ``rules/data/planet-5.toml``; a GM's own map
+Maps are data. The built-in ``planet-5`` ships as ``rules/data/planet-5.toml`` (and the
+watch module's ``night-demo`` as ``rules/data/night-demo.toml``); a GM's own map
 is a TOML file of the same shape, checked by :func:`parse_map` before anything uses it.
 
 Geometry is in unit coordinates: ``x`` and ``y`` of a sector's centre are in ``[0, 1]`` with
@@ -370,12 +371,17 @@ def load_map_file(path: Path) -> CampaignMap:
 
 
 BUILTIN_MAPS = ("planet-5",)
+"""The core's maps (the command's message for an unknown map lists these)."""
+MODULE_MAPS: dict[str, str] = {"night-demo": "watch"}
+"""Maps made for a rule module (map name: module), shipped like the core's and usable by any
+campaign: ``night-demo`` is the "Night Watch" hub map (MODULES.md W2)."""
 
 
 @cache
 def builtin_map(name: str) -> CampaignMap:
-    """A map shipped with Strategium, by name; ``KeyError`` for an unknown name."""
-    if name not in BUILTIN_MAPS:
+    """A map shipped with Strategium (the core's or a module's), by name; ``KeyError`` for an
+    unknown name."""
+    if name not in BUILTIN_MAPS and name not in MODULE_MAPS:
         raise KeyError(name)
     text = resources.files("rules").joinpath("data", f"{name}.toml").read_text(encoding="utf-8")
     return parse_map_toml(text)

@@ -4,7 +4,8 @@ core never names one. Callers hand :data:`BUILTIN_MODULES` to :meth:`rules.Game.
 from rules.game import RulesModule
 from rules.modules.contact import ContactModule
 from rules.modules.siege import SiegeModule
+from rules.modules.watch import WatchModule
 
-BUILTIN_MODULES: tuple[RulesModule, ...] = (SiegeModule(), ContactModule())
+BUILTIN_MODULES: tuple[RulesModule, ...] = (SiegeModule(), ContactModule(), WatchModule())
 
 __all__ = ["BUILTIN_MODULES"]

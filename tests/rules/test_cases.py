@@ -1,8 +1,9 @@
 """Adjudicator case files: each ``cases/**/*.json`` runs ``python -m rules`` on one turn document.
 
-A case has ``description``, ``command`` (``resolve`` or ``battles``), ``input`` (the turn document,
-or a string sent as it is, for broken JSON) and either ``expected`` (keys the answer must have,
-with these values) or ``expected_exit`` with ``expected_error`` (a part of the stderr message).
+A case has ``description``, ``command`` (``resolve``, ``battles`` or ``start``), ``input`` (the
+turn document, or a string sent as it is, for broken JSON) and either ``expected`` (keys the
+answer must have, with these values) or ``expected_exit`` with ``expected_error`` (a part of the
+stderr message).
 A ``rejected`` entry's ``message`` is checked only where the case gives one. ``state`` is compared
 in order too: sides in input order, sectors in map order.
 
@@ -26,6 +27,7 @@ OUTCOMES = ({"expected"}, {"expected_exit", "expected_error"})
 ANSWER_KEYS = {
     "battles": {"rejected", "battles"},
     "resolve": {"rejected", "battles", "state", "captured", "winner"},
+    "start": {"state", "rolls"},
 }
 
 

@@ -85,8 +85,8 @@ def test_the_answers_grow_only_with_a_module_enabled() -> None:
             "map: siege: weather_control names sector 9",
         ),
         (
-            {"ruleset": {"modules": ["siege", "watch"]}},
-            "unknown rule module 'watch' (built-in: siege, contact)",
+            {"ruleset": {"modules": ["siege", "patrol"]}},
+            "unknown rule module 'patrol' (built-in: siege, contact, watch)",
         ),
         ({"ruleset": {"module_settings": {"siege": {}}}}, "not enabled in modules"),
         ({"seeds": {"roll": ""}}, "seeds.roll"),

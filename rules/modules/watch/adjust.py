@@ -1,0 +1,137 @@
+"""GM adjustments of ``watch`` (MODULES.md W1, W7), each an audited change of the state.
+
+* :func:`move_npc`: the NPC marker (Egor) to an adjacent location, before the orders window
+  (W1: one location a turn, by the heroes' rule; unmoved, he stays).
+* :func:`add_hero`: a hero joins a running campaign (the settings stay locked); it enters at
+  the start of a turn not begun yet (:func:`earliest_entry`), so it is dealt with the others.
+* :func:`adjust_card`: the seed's "-1" tokens: a card laid this turn counts ``lowered_by``
+  less (never below 0), until the results deadline, before wounds are counted. The GM sets
+  the total (0 takes the tokens off).
+
+Each takes and returns the whole :class:`rules.CampaignState` (the bot stores it as the turn's
+start state) and raises :class:`WatchAdjustmentError` with a code and its details when the
+change is refused; nothing is changed then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from enum import StrEnum
+
+from rules.game import Game
+from rules.maps import SectorId
+from rules.modules.watch.orders import DuelStepData, typed_orders
+from rules.modules.watch.settings import HeroSpec
+from rules.modules.watch.state import NAME, CardModifier, Hero, Npc, WatchState, load
+from rules.orders import ModuleOrder
+from rules.state import CampaignState, SideId
+
+MAX_LOWERED = 99
+
+
+class WatchAdjustCode(StrEnum):
+    """Why a GM adjustment is refused (``WatchAdjustmentError.params`` named per member)."""
+
+    NO_NPC = "no_npc"
+    UNKNOWN_SECTOR = "unknown_sector"  # sector
+    NPC_MOVE_NOT_ADJACENT = "npc_move_not_adjacent"  # sector, to
+    HERO_ID_TAKEN = "hero_id_taken"  # hero
+    SIDE_NOT_IN_PLAY = "side_not_in_play"  # side
+    TURN_ALREADY_BEGUN = "turn_already_begun"  # enters_turn, earliest
+    UNKNOWN_HERO = "unknown_hero"  # hero
+    NO_SUCH_PLAY = "no_such_play"  # hero, play (from 1, as shown)
+    LOWERED_OUT_OF_RANGE = "lowered_out_of_range"  # lowered_by, max
+
+
+class WatchAdjustmentError(ValueError):
+    """A GM adjustment that cannot be applied: its ``code`` and ``params``."""
+
+    def __init__(self, code: WatchAdjustCode, **params: str | int) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(f"{NAME}: {code.value} {params}")
+
+
+def _with(state: CampaignState, watch: WatchState) -> CampaignState:
+    return state.model_copy(update={"modules": {**state.modules, NAME: watch.as_json()}})
+
+
+def move_npc(game: Game, state: CampaignState, to: SectorId) -> CampaignState:
+    """The NPC marker moved to the location ``to``, adjacent to where he stands."""
+    watch = load(state.modules.get(NAME))
+    if watch.npc is None:
+        raise WatchAdjustmentError(WatchAdjustCode.NO_NPC)
+    if to not in game.map.by_id:
+        raise WatchAdjustmentError(WatchAdjustCode.UNKNOWN_SECTOR, sector=to)
+    if not game.map.adjacent(watch.npc.sector, to):
+        raise WatchAdjustmentError(
+            WatchAdjustCode.NPC_MOVE_NOT_ADJACENT, sector=watch.npc.sector, to=to
+        )
+    npc = Npc(name=watch.npc.name, sector=to)
+    return _with(state, watch.model_copy(update={"npc": npc}))
+
+
+def earliest_entry(state: CampaignState) -> int:
+    """The first turn a hero added now can enter: the state's turn if it has not begun (its
+    hands are not dealt yet), else the next one."""
+    watch = load(state.modules.get(NAME))
+    return max(state.turn, watch.begun + 1)
+
+
+def add_hero(game: Game, state: CampaignState, spec: HeroSpec) -> CampaignState:
+    """``spec``'s hero added to a running campaign, entering at the start of turn
+    ``spec.enters_turn`` (at least :func:`earliest_entry`) at ``spec.start``."""
+    watch = load(state.modules.get(NAME))
+    if watch.hero(spec.id) is not None:
+        raise WatchAdjustmentError(WatchAdjustCode.HERO_ID_TAKEN, hero=spec.id)
+    if spec.side not in state.armies:
+        raise WatchAdjustmentError(WatchAdjustCode.SIDE_NOT_IN_PLAY, side=spec.side)
+    if spec.start not in game.map.by_id:
+        raise WatchAdjustmentError(WatchAdjustCode.UNKNOWN_SECTOR, sector=spec.start)
+    earliest = earliest_entry(state)
+    if spec.enters_turn < earliest:
+        raise WatchAdjustmentError(
+            WatchAdjustCode.TURN_ALREADY_BEGUN, enters_turn=spec.enters_turn, earliest=earliest
+        )
+    heroes = (*watch.heroes, Hero.from_spec(spec))
+    return _with(state, watch.model_copy(update={"heroes": heroes}))
+
+
+def played_cards(late: Mapping[SideId, Iterable[ModuleOrder]], hero_id: str) -> tuple[str, ...]:
+    """The cards ``hero_id`` laid this turn, in order, among the accepted late orders."""
+    for orders in late.values():
+        for typed in typed_orders(orders):
+            if isinstance(typed, DuelStepData) and typed.hero == hero_id:
+                return tuple(play.card for play in typed.plays)
+    return ()
+
+
+def adjust_card(
+    game: Game,
+    state: CampaignState,
+    late: Mapping[SideId, Iterable[ModuleOrder]],
+    hero: str,
+    play: int,
+    lowered_by: int,
+) -> CampaignState:
+    """The ``play``-th card (from 0) ``hero`` laid this turn counts ``lowered_by`` less
+    (0: as printed). ``state`` is the turn's start state and ``late`` the accepted late orders
+    (the duel steps) of every side."""
+    watch = load(state.modules.get(NAME))
+    if watch.hero(hero) is None:
+        raise WatchAdjustmentError(WatchAdjustCode.UNKNOWN_HERO, hero=hero)
+    if not 0 <= play < len(played_cards(late, hero)):
+        raise WatchAdjustmentError(WatchAdjustCode.NO_SUCH_PLAY, hero=hero, play=play + 1)
+    if not 0 <= lowered_by <= MAX_LOWERED:
+        raise WatchAdjustmentError(
+            WatchAdjustCode.LOWERED_OUT_OF_RANGE, lowered_by=lowered_by, max=MAX_LOWERED
+        )
+    kept = tuple(
+        m for m in watch.modifiers if m.turn == state.turn and (m.hero, m.play) != (hero, play)
+    )
+    if lowered_by:
+        kept = (
+            *kept,
+            CardModifier(turn=state.turn, hero=hero, play=play, lowered_by=lowered_by),
+        )
+    return _with(state, watch.model_copy(update={"modifiers": kept}))

@@ -25,11 +25,6 @@ from enum import StrEnum
 from zoneinfo import ZoneInfo
 
 from pydantic import JsonValue
-from rules.modules.watch.orders import duel_step
-from rules.modules.watch.plan import duels_of
-from rules.modules.watch.settings import WatchSettings
-from rules.modules.watch.state import NAME as WATCH
-from rules.modules.watch.state import load, public_view
 
 from bot.services.deadlines import phase_deadline
 from bot.services.late import LATE_PHASES, LateRefusal, give_late_order, late_desk
@@ -37,6 +32,11 @@ from bot.services.no_shows import BOT_ACTOR
 from bot.services.posting import group_post, private_post
 from bot.services.turns import game_for
 from rules import CampaignState, Game, Rejection, enter_late_order
+from rules.modules.watch.orders import duel_step
+from rules.modules.watch.plan import duels_of
+from rules.modules.watch.settings import WatchSettings
+from rules.modules.watch.state import NAME as WATCH
+from rules.modules.watch.state import load, public_view
 from storage import (
     Campaign,
     CampaignStatus,
@@ -238,8 +238,10 @@ async def _close(
                 (s for s in steps if s.sector == step.sector and s.index == step.index + 1),
                 None,
             )
-            if following is not None:
+            settings = watch_settings(game_for(campaign))
+            if following is not None and settings is not None:
                 await store.schedule_duel_step(following.id, now)
+                await _open(store, campaign, following, settings.duel_step_hours, now)
         return StepResult(closed)
 
 

@@ -19,7 +19,7 @@ from rules.modules.watch.adjust import (
 from rules.modules.watch.deal import deal_label
 from rules.modules.watch.legal import StepOptions, step_options
 from rules.modules.watch.module import WatchModule, describe_rule, hero_side_problems
-from rules.modules.watch.orders import WatchRule, duel_step, hero_move
+from rules.modules.watch.orders import WatchRule, duel_step, hero_move, without_hero_move
 from rules.modules.watch.plan import Duel, duel_at, duels_of, positions_of
 from rules.modules.watch.settings import (
     DEFAULT_NPC_NAME,
@@ -79,4 +79,5 @@ __all__ = [
     "positions_of",
     "public_view",
     "step_options",
+    "without_hero_move",
 ]

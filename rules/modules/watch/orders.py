@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, Valid
 from rules.maps import SectorId
 from rules.modules.watch.settings import MAX_HAND
 from rules.modules.watch.state import NAME
-from rules.orders import ModuleOrder
+from rules.orders import ModuleOrder, SideOrders
 
 _DATA = ConfigDict(frozen=True, extra="forbid")
 
@@ -110,6 +110,21 @@ def duel_step(hero: str, plays: Iterable[tuple[str, str]] = ()) -> ModuleOrder:
             "plays": [{"card": card, "target": target} for card, target in plays],
         }
     )
+
+
+def without_hero_move(current: SideOrders, hero: str) -> SideOrders:
+    """``current`` without any move of ``hero``: the bot enters a new move onto this, so a
+    side's orders keep one move per hero (the plan counts the last one anyway)."""
+    kept = tuple(
+        order
+        for order in current.extra
+        if not (
+            order.module == NAME
+            and order.data.get("order") == "hero_move"
+            and order.data.get("hero") == hero
+        )
+    )
+    return current.model_copy(update={"extra": kept})
 
 
 def typed_orders(orders: Iterable[ModuleOrder]) -> list[HeroMoveData | DuelStepData]:

@@ -101,8 +101,18 @@ def apply_duels(work: TurnWork) -> None:
     notes["killed"] = killed
     notes["positions"] = positions
     work.modules[NAME] = watch.replace(*changed).model_copy(update={"modifiers": ()}).as_json()
-    if killed:
-        work.log.append(f"2. Watch: killed in duels: {', '.join(killed)}.")
+    work.log.append(_log_line(notes, {hero.id: hero.wounds for hero in changed}))
+
+
+def _log_line(notes: dict[str, Any], wounds: dict[str, int]) -> str:
+    duels = list(dict.fromkeys(step["sector"] for step in notes["steps"]))
+    if not duels:
+        return "Watch: no duels."
+    hurt = [
+        f"{hero} +{added} ({wounds[hero]}{', killed' if hero in notes['killed'] else ''})"
+        for hero, added in notes["wounds"].items()
+    ]
+    return f"Watch: duels in {', '.join(duels)}: " + ("; ".join(hurt) or "no wounds") + "."
 
 
 def lose_heroes_of_sides_out(work: TurnWork) -> None:

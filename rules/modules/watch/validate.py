@@ -17,7 +17,7 @@ from rules.modules.watch.orders import (
     parse_data,
     typed_orders,
 )
-from rules.modules.watch.plan import duel_at
+from rules.modules.watch.plan import duel_at, positions_of
 from rules.modules.watch.settings import WatchSettings
 from rules.modules.watch.state import NAME, Hero, WatchState, load_in
 from rules.orders import ModuleOrder, OrderRule, Rejection, SideOrders
@@ -116,9 +116,11 @@ def validate_late_order(
     hero = check_hero(watch, state.turn, side, order, typed.hero)
     if isinstance(hero, Rejection):
         return hero
-    duel = duel_at(plan.modules.get(NAME), hero.id)
+    listed = plan.modules.get(NAME)
+    duel = duel_at(listed, hero.id)
     if duel is None:
-        return reject(side, order, WatchRule.NOT_IN_DUEL, hero=hero.id, sector=hero.sector)
+        where = positions_of(listed).get(hero.id, hero.sector)
+        return reject(side, order, WatchRule.NOT_IN_DUEL, hero=hero.id, sector=where)
     if any(isinstance(o, DuelStepData) and o.hero == hero.id for o in typed_orders(current)):
         return reject(side, order, WatchRule.STEP_ALREADY_PLAYED, hero=hero.id)
     return check_plays(side, order, hero, typed, duel.sector, duel.steps)

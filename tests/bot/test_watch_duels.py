@@ -305,6 +305,22 @@ async def test_initiative_steps_submitted_timed_out_and_posted_in_order(
     assert {"order": "duel_step", "hero": "andrey", "plays": []} in [
         o.data for o in late["night"].orders
     ]
+
+    # The resolution uses them: Larisa's card is in the turn's report, gone from her hand.
+    assert (await advance(store, campaign_id, 1, Phase.BATTLES, GM, clock.now())).advanced
+    [resolved] = await store.resolutions(campaign_id, 1)
+    report = resolved.report.modules["watch"]
+    assert isinstance(report, dict)
+    steps_played = report["steps"]
+    assert isinstance(steps_played, list)
+    larisa_step = next(s for s in steps_played if isinstance(s, dict) and s["hero"] == "larisa")
+    assert isinstance(larisa_step, dict)
+    larisa_plays = larisa_step["plays"]
+    assert isinstance(larisa_plays, list)
+    assert [p["card"] for p in larisa_plays if isinstance(p, dict)] == [card]
+    after = load(resolved.state_after.modules["watch"])
+    larisa_after = next(h for h in after.heroes if h.id == "larisa")
+    assert list(larisa_after.hand) == list(hands["larisa"][1:])
     table.take()
     _assert_secret(table, words, hands)
 

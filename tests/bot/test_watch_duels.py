@@ -268,6 +268,11 @@ async def test_initiative_steps_submitted_timed_out_and_posted_in_order(
     anton_post = next(t for t in _group(timed) if "Anton" in t.splitlines()[0])
     assert words["timed_out"] in anton_post
     [zavulon_screen] = _screens(timed, DAY)
+    # A restarted bot (a new scheduler, every job rebuilt from the database) and a second
+    # process running the same moment do nothing twice.
+    await CampaignScheduler(store, clock).rebuild()
+    await CampaignScheduler(store, clock).run_due()
+    assert await _deliver(table) == []
     assert "Zavulon" in zavulon_screen.text.splitlines()[0]
     steps = await _steps(table)
     assert steps["anton"].closed_by is DuelCloser.TIMEOUT

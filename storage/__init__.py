@@ -8,6 +8,15 @@ The only place SQL lives. Handlers and services depend on :class:`CampaignStore`
 from storage.absences import AbsenceStore, OrdersReopening, Vacation
 from storage.chats import ChatStore
 from storage.db import Database, MigrationError, latest_version, load_migrations, migrate
+from storage.duels import (
+    DuelCloser,
+    DuelMode,
+    DuelPlay,
+    DuelStep,
+    DuelStepState,
+    DuelStore,
+    NewDuelStep,
+)
 from storage.models import (
     GM_ROLES,
     AuditAction,
@@ -112,6 +121,12 @@ __all__ = [
     "CorrectionResult",
     "Database",
     "DeadlineMove",
+    "DuelCloser",
+    "DuelMode",
+    "DuelPlay",
+    "DuelStep",
+    "DuelStepState",
+    "DuelStore",
     "ExtendOutcome",
     "ExtendResult",
     "JoinRequest",
@@ -124,6 +139,7 @@ __all__ = [
     "ModuleStore",
     "NewCampaign",
     "NewClockProposal",
+    "NewDuelStep",
     "NewOutboxMessage",
     "NewSide",
     "NoShowPolicy",

@@ -578,6 +578,7 @@ class AuditAction(StrEnum):
     STATE_EDIT_UNDONE = "state_edit_undone"  # a GM undid their edit of the state
     DEADLINE_SET = "deadline_set"  # a GM set the current deadline to a moment of their choice
     REWARD_CHOSEN = "reward_chosen"  # a GM chose the variant of a claimed reward (siege, S8)
+    DUEL_STEP_CLOSED = "duel_step_closed"  # a GM closed a watch duel step now (issue 19)
 
 
 class TurnSeedsRecord(BaseModel):

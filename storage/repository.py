@@ -36,6 +36,7 @@ from storage.battles import BattleRecords
 from storage.campaigns import CampaignRecords
 from storage.chats import ChatRecords, ChatStore
 from storage.db import Database
+from storage.duels import DuelRecords, DuelStore
 from storage.edits import EditRecords, EditStore
 from storage.errors import ChatHasActiveCampaignError, NotFoundError, SettingsLockedError
 from storage.models import (
@@ -373,6 +374,7 @@ class Store(
     SeatStore,
     EditStore,
     SharingStore,
+    DuelStore,
     Protocol,
 ):
     """Everything the bot keeps: campaigns and turns, what it knows of people, the clock, and
@@ -393,6 +395,7 @@ class SqlCampaignStore(
     SeatRecords,
     EditRecords,
     SharingRecords,
+    DuelRecords,
 ):
     """:class:`Store` in SQL, on either engine: the same queries, the engine's few differences
     in :mod:`storage.dialect`. Open one with :func:`open_store` or a subclass's ``open``."""

@@ -10,7 +10,17 @@ from __future__ import annotations
 from aiogram import F, Router
 
 from bot.handlers import calendar, common, errors, group, history, joining, private, seats
-from bot.handlers.group import anonymous, clock, gm, gm_state, misplaced, reopen, running, siege_gm
+from bot.handlers.group import (
+    anonymous,
+    clock,
+    duels_gm,
+    gm,
+    gm_state,
+    misplaced,
+    reopen,
+    running,
+    siege_gm,
+)
 
 
 def build_router() -> Router:
@@ -31,6 +41,7 @@ def build_router() -> Router:
         gm_state.build(),
         clock.build_private(),
         reopen.build(),
+        duels_gm.build(),
         running.build(),
         siege_gm.build(),
         seats.build(),

@@ -123,6 +123,7 @@ def build_registry(*modules: Mapping[str, Renderer]) -> dict[str, Renderer]:
 from bot.posts import (  # noqa: E402
     calendar,
     changes,
+    duels,
     edits,
     group,
     history,
@@ -135,6 +136,7 @@ from bot.posts import (  # noqa: E402
 REGISTRY: dict[str, Renderer] = build_registry(
     calendar.RENDERERS,
     changes.RENDERERS,
+    duels.RENDERERS,
     edits.RENDERERS,
     group.RENDERERS,
     history.RENDERERS,

@@ -41,6 +41,7 @@ from bot.clock import Clock
 from bot.logs import log_context
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, advance
 from bot.services.deadlines import battle_list_time, phase_deadline, reminder_times, wall_shift
+from bot.services.duels import next_duel_moment, run_duel_steps
 from bot.services.orders import battle_duties
 from bot.services.posting import group_post, private_post
 from bot.services.reopening import active_reopening
@@ -301,7 +302,9 @@ class CampaignScheduler:
         # the next one finds its step done). The compare-and-set on the phase holds either way.
         async with lock, self.store.scheduled_run(campaign_id):
             ran: list[AdvanceResult] = []
-            queued = False
+            # watch's duel steps first: those past their deadline close before the phase's
+            # own deadline step resolves the turn.
+            queued = await run_duel_steps(self.store, campaign_id, now)
             for _ in range(MAX_STEPS_PER_RUN):
                 campaign = await self.store.campaign(campaign_id)
                 if campaign is None or campaign.status is CampaignStatus.FINISHED:
@@ -535,18 +538,20 @@ class CampaignScheduler:
         """The campaign's next moment after ``now`` that may need a run: a reminder or its
         deadline (``None`` when paused, manual, finished, or nothing is ahead)."""
         campaign = await self.store.campaign(campaign_id)
+        if campaign is None:
+            return None
+        duel = await next_duel_moment(self.store, campaign, now)
         if (
-            campaign is None
-            or campaign.status in (CampaignStatus.FINISHED, CampaignStatus.PAUSED)
+            campaign.status in (CampaignStatus.FINISHED, CampaignStatus.PAUSED)
             or campaign.schedule.mode == "manual"
         ):
-            return None
+            return duel
         clock = await sync_clock(self.store, campaign, now)
         if clock.deadline is None:
-            return None
+            return duel
         zone = ZoneInfo(campaign.time_zone)
         moments = [m for _, m in reminder_times(clock.phase, clock.anchor, clock.deadline, zone)]
-        ahead = [moment for moment in (*moments, clock.deadline) if moment > now]
+        ahead = [moment for moment in (*moments, clock.deadline, duel) if moment and moment > now]
         return min(ahead, default=None)
 
     async def next_due(self, now: datetime | None = None) -> datetime | None:

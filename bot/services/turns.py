@@ -46,6 +46,7 @@ from rules import (
 from rules.edits import EditError, StateEdit, apply_edit, is_edit
 from rules.modules import BUILTIN_MODULES
 from rules.modules.siege import Adjustment, AdjustmentError, apply_adjustment
+from rules.modules.watch import NAME as WATCH
 from storage import (
     AuditAction,
     Campaign,
@@ -277,7 +278,9 @@ async def publish_battle_list(
             )
             outbox.append(held_until(notice, post_at))
     for side in inputs.state.sides() if game.modules else ():
-        if not any(legal_late_orders(game, inputs.state, plan, side).values()):
+        # watch's duel steps have their own screens, opened step by step (bot.services.duels).
+        late = legal_late_orders(game, inputs.state, plan, side)
+        if not any(orders for module, orders in late.items() if module != WATCH):
             continue
         for member in members:
             if member.side_id == side and Role.STRATEGIST in member.roles:

@@ -42,7 +42,9 @@ from bot.callbacks import (
     WeatherPick,
 )
 from bot.clock import ManualClock
+from bot.duel_screens import DuelPress
 from bot.handlers.group.clock import ClockConfirm, ClockPress
+from bot.handlers.group.duels_gm import DuelGmPress
 from bot.handlers.group.gm import GroupLanguage
 from bot.handlers.group.reopen import ReopenPress
 from bot.handlers.group.setup import SetupPress
@@ -133,6 +135,18 @@ CALLBACKS: dict[str, Rule] = {
         EVERYONE,
         "only a strategist of the side holding the token, between the battle list and the "
         "resolution of a siege (these campaigns have no siege: no card to play)",
+    ),
+    DuelPress.__prefix__: Rule(
+        "private",
+        EVERYONE,
+        "only a strategist of the hero's side, while its watch duel step is open (these "
+        "campaigns have no watch: no step exists; tests/bot/test_watch_duels.py refuses the "
+        "other side)",
+    ),
+    DuelGmPress.__prefix__: Rule(
+        "group",
+        EVERYONE,
+        "only the GM closes a watch duel step (tests/bot/test_watch_duels.py refuses a player)",
     ),
     WeatherPick.__prefix__: Rule(
         "private",
@@ -428,6 +442,9 @@ async def _forged(table: HostileTable) -> list[str]:
             for s, h in (("", 0), (red, 0), (red, 3), (blue, 12))
         ]
         group += [JoinPress(c=c).pack()]
+        group += [
+            DuelGmPress(c=c, t=campaign.turn, p=campaign.phase.value, s=s).pack() for s in (0, 1)
+        ]
         if campaign is table.other:  # one of each kind shows the campaign is checked
             group = list({_prefix(data): data for data in reversed(group)}.values())
         forged += group
@@ -435,6 +452,9 @@ async def _forged(table: HostileTable) -> list[str]:
     forged += [JoinChoice(c=c, s=red).pack(), JoinChoice(c=c, s=red, r="strategist").pack()]
     forged += [WeatherPick(c=c, w=w).pack() for w in (2, 99)]
     forged += [LatePress(c=c, t=turn, a=a, k=0).pack() for a in ("p", "x")]
+    forged += [
+        DuelPress(s=1, v=0, a=a, k="A1", h="hero").pack() for a in ("o", "c", "t", "u", "p", "n")
+    ]
     forged += [RewardPress(c=c, a=a, k=k, n="0" * 10).pack() for a, k in (("+", 7), ("-", 0))]
     forged += [RewardPress(c=c, a="ok", n="0000000100").pack()]
     forged += [RewardPick(c=c, s=0, p=p, v=v).pack() for p, v in ((0, 1), (1, -1))]

@@ -367,3 +367,21 @@ async def test_version_13_leases_updates_and_drops_retries_of_those_taken_before
         assert await store.take_update(6, moment + lease, lease) is UpdateTake.TAKEN
     finally:
         await store.close()
+
+
+async def test_version_14_adds_duel_steps_and_keeps_the_battle_lists(tmp_path: Path) -> None:
+    """A database of version 13 gets an empty duel steps table; its lists stay as they were."""
+    path = tmp_path / "v13.sqlite3"
+    conn = await connect(path)
+    try:
+        assert await migrate(conn, target=13) == 13
+        async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
+            assert "duel_steps" not in {row[0] for row in await cursor.fetchall()}
+    finally:
+        await conn.close()
+    store = await SqliteCampaignStore.open(path)
+    try:
+        assert await store.campaigns_with_duel_steps() == []
+    finally:
+        await store.close()
+    assert ("duel_steps_by_campaign",) in {(name,) for name, _sql in _schema(path)}

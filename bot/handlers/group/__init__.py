@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers.group import clock, dice, gm, migration, reopen, setup, siege_gm, status
+from bot.handlers.group import (
+    clock,
+    dice,
+    duels_gm,
+    gm,
+    migration,
+    reopen,
+    setup,
+    siege_gm,
+    status,
+)
 
 
 def build() -> list[Router]:
@@ -18,4 +28,5 @@ def build() -> list[Router]:
         status.build(),
         clock.build(),
         reopen.build(),
+        duels_gm.build(),
     ]

@@ -23,6 +23,7 @@ from bot.callbacks import ButtonInt, ChangePress, GmEdit, GmPress, SeatPress
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
+from bot.handlers.group.duels_gm import duels_button
 from bot.handlers.group.guards import (
     ask,
     campaign_here,
@@ -120,6 +121,8 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
         rows.append([_button(_("⚔️ Battle results"), campaign, "results")])
     if reopen_row := reopen_button(campaign):
         rows.append(reopen_row)
+    if duels_row := duels_button(campaign):
+        rows.append(duels_row)
     if campaign.phase is Phase.DEPLOYMENT:
         rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
     if may_edit(campaign):

@@ -8,6 +8,7 @@ from bot.handlers.private import (
     battles,
     campaigns,
     deployment,
+    duels,
     gm_prompts,
     late,
     orders,
@@ -31,5 +32,6 @@ def build() -> list[Router]:
         campaigns.build(),
         siege.build(),
         late.build(),
+        duels.build(),
         typed.build(),
     ]

@@ -1,0 +1,99 @@
+"""Posts of watch's duel steps (MODULES.md W6): the side's step screen when a step opens, its
+reminder, and in the group each step's cards once it closed (initiative mode) or every step
+together once all closed (sealed mode). Rendered when sent, from the step rows: a post never
+shows a play that is not public yet."""
+
+from __future__ import annotations
+
+from bot.duel_screens import step_screen
+from bot.posts import Post, PostContext, Renderer
+from bot.services.duels import hero_names, step_desk
+from bot.services.turns import game_for
+from bot.watch_duel_texts import played_post, reminder_text, reveal_post
+from storage import DuelMode, DuelStep, DuelStepState, OutboxMessage
+
+
+def _int(message: OutboxMessage, key: str) -> int | None:
+    value = message.payload.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+async def _step(context: PostContext, message: OutboxMessage) -> DuelStep | None:
+    step_id = _int(message, "step")
+    return None if step_id is None else await context.store.duel_step(step_id)
+
+
+async def render_duel_step(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A strategist: their hero's step opened (the screen with its hand); nothing once closed."""
+    step = await _step(context, message)
+    if step is None or step.state is not DuelStepState.OPEN:
+        return None
+    desk = await step_desk(context.store, step)
+    if desk is None:
+        return None
+    text, keyboard = step_screen(desk, context.i18n.current_locale)
+    return Post(text=text, keyboard=keyboard)
+
+
+async def render_duel_reminder(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A strategist: an hour before the step's deadline, if it is still open (with its screen
+    button)."""
+    step = await _step(context, message)
+    if step is None or step.state is not DuelStepState.OPEN:
+        return None
+    desk = await step_desk(context.store, step)
+    if desk is None:
+        return None
+    language = context.i18n.current_locale
+    _text, keyboard = step_screen(desk, language)
+    text = reminder_text(step, desk.names, desk.game.map, desk.campaign.time_zone, language)
+    return Post(text=text, keyboard=keyboard)
+
+
+async def render_duel_played(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The group, initiative mode: a closed step's cards, and whose step is next."""
+    step = await _step(context, message)
+    if (
+        step is None
+        or step.state is not DuelStepState.CLOSED
+        or step.mode is not DuelMode.INITIATIVE
+    ):
+        return None
+    campaign = await context.store.campaign(step.campaign_id)
+    if campaign is None:
+        return None
+    names = await hero_names(context.store, campaign.id, step.turn)
+    steps = await context.store.duel_steps(campaign.id, step.turn)
+    following = next(
+        (s for s in steps if s.sector == step.sector and s.index == step.index + 1), None
+    )
+    next_name = None if following is None else names.get(following.hero, following.hero)
+    text = played_post(step, names, game_for(campaign).map, context.i18n.current_locale, next_name)
+    return Post(text=text)
+
+
+async def render_duel_reveal(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The group, sealed mode: every step of the list, once all are closed."""
+    list_id = _int(message, "list")
+    campaign_id = message.campaign_id
+    if list_id is None or campaign_id is None:
+        return None
+    campaign = await context.store.campaign(campaign_id)
+    if campaign is None:
+        return None
+    listed = await context.store.battle_list(campaign.id, campaign.turn)
+    if listed is None or listed.id != list_id:
+        return None
+    steps = await context.store.duel_steps(campaign.id, campaign.turn)
+    if not steps or any(s.state is not DuelStepState.CLOSED for s in steps):
+        return None
+    names = await hero_names(context.store, campaign.id, campaign.turn)
+    return Post(text=reveal_post(steps, names, game_for(campaign).map, context.i18n.current_locale))
+
+
+RENDERERS: dict[str, Renderer] = {
+    "duel_step": render_duel_step,
+    "duel_reminder": render_duel_reminder,
+    "duel_played": render_duel_played,
+    "duel_reveal": render_duel_reveal,
+}

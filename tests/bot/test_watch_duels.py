@@ -1,0 +1,375 @@
+"""watch's duel steps with deadlines through the real dispatcher (issue 19, MODULES.md W6).
+
+Two duels side by side on the night-demo map: Larisa (Day) and Andrey (Night) in the Metro,
+Anton (Night) and Zavulon (Day) in the Cafe. In ``initiative`` mode a step is submitted with
+buttons, another times out when the test clock passes its deadline, and the group gets each
+step's cards in order; in ``sealed`` mode the plays stay private until the last step closes,
+then one post shows them all. Refusals (the wrong side, a closed step, a stale screen, a card
+not in hand, a target not there) and the GM's close are checked, and over every request the
+bot sent, no hand and no sealed play reaches the group or the other side before it is public.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from aiogram.types import User
+
+from bot.clock import ManualClock
+from bot.duel_screens import DuelPress
+from bot.handlers.group.duels_gm import DuelGmPress
+from bot.services import campaigns
+from bot.services.clockwork import advance
+from bot.services.schedule import CampaignScheduler
+from rules.modules.watch.state import load
+from storage import (
+    AuditAction,
+    CampaignSettings,
+    DuelCloser,
+    DuelStep,
+    Language,
+    NewCampaign,
+    NewSide,
+    Phase,
+    Role,
+    Store,
+)
+from tests.bot.private_campaign import GM, GROUP, Table, alert, screen
+from tests.bot.telegram import FakeTelegram, Sent
+
+DAY, NIGHT = 501, 502  # the two sides' strategists
+HEROES = [
+    {"id": "larisa", "side": "day", "name": "Larisa", "initiative": 2, "start": "metro"},
+    {"id": "andrey", "side": "night", "name": "Andrey", "initiative": 4, "start": "metro"},
+    {"id": "anton", "side": "night", "name": "Anton", "initiative": 7, "start": "cafe"},
+    {"id": "zavulon", "side": "day", "name": "Zavulon", "initiative": 9, "start": "cafe"},
+]
+PLACEMENTS = {
+    "day": {"hairdresser": 4, "roof": 3, "metro": 3},
+    "night": {"apartment": 4, "entrance": 3, "cafe": 3},
+}
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "attack": "Attack",
+        "defence": "Defence",
+        "in_hand": "In hand:",
+        "play": "Play",
+        "nothing": "Play nothing",
+        "metro_step": "⚔️ Duel in «Metro», turn 1: the step of «Larisa».",
+        "next_andrey": "Next: the step of «Andrey».",
+        "timed_out": "Nothing played: the step's deadline passed.",
+        "gm_closed": "Nothing played: the GM closed the step.",
+        "played": "Played:",
+        "reminder": "⏰ Your step ends at",
+        "revealed": "⚔️ Turn 1: the sealed duels are shown.",
+        "closed": "This step is closed",
+        "wrong_side": "another side",
+        "stale": "This screen is out of date",
+        "no_card": "has no",
+        "not_there": "is not in this duel",
+        "not_open": "This step is not open yet",
+    },
+    "ru": {
+        "attack": "Атака",
+        "defence": "Защита",
+        "in_hand": "На руке:",
+        "play": "Сыграть",
+        "nothing": "Ничего не играть",
+        "metro_step": "⚔️ Поединок в «Метро», ход 1: шаг героя «Larisa».",
+        "next_andrey": "Следующий шаг: герой «Andrey».",
+        "timed_out": "Ничего не сыграно: срок шага вышел.",
+        "gm_closed": "Ничего не сыграно: мастер закрыл шаг.",
+        "played": "Сыграно:",
+        "reminder": "⏰ Срок вашего шага",
+        "revealed": "⚔️ Ход 1: тайные поединки раскрыты.",
+        "closed": "Этот шаг закрыт",
+        "wrong_side": "другой стороны",
+        "stale": "Этот экран устарел",
+        "no_card": "нет",
+        "not_there": "нет в этом поединке",
+        "not_open": "Этот шаг ещё не открыт",
+    },
+}
+
+
+def _ruleset(mode: str) -> dict[str, Any]:
+    return {
+        "modules": ["watch"],
+        "module_settings": {
+            "watch": {"heroes": HEROES, "duel_mode": mode, "duel_step_hours": 6},
+        },
+    }
+
+
+async def _watch_table(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, mode: str, language: Language
+) -> Table:
+    """A night-demo campaign with watch in ``mode``, deployed, in its first orders window."""
+    now = clock.now()
+    await store.see_person(GM, "Game Master", None, language, True, now)
+    campaign = await store.create_campaign(
+        NewCampaign(
+            chat_id=GROUP,
+            title="Night Watch",
+            created_by=GM,
+            creator_name="Game Master",
+            ruleset_overrides=_ruleset(mode),
+            map="night-demo",
+        ),
+        now,
+    )
+    users: dict[int, User] = {GM: telegram.user(GM, "Game Master", language)}
+    telegram.group(GROUP, "Night Moscow")
+    for new_side in (
+        NewSide(id="day", name="Day", colour="#e0b000"),
+        NewSide(id="night", name="Night", colour="#202060"),
+    ):
+        await store.add_side(campaign.id, new_side, GM, now)
+    for user_id, name, side_id in ((DAY, "Dasha", "day"), (NIGHT, "Nikita", "night")):
+        await store.see_person(user_id, name, None, language, True, now)
+        await store.put_member(
+            campaign.id, user_id, name, frozenset({Role.STRATEGIST}), side_id, GM, now
+        )
+        users[user_id] = telegram.user(user_id, name, language)
+    await store.update_settings(campaign.id, CampaignSettings(language=language), GM, now)
+    assert (await advance(store, campaign.id, 0, Phase.SETUP, GM, now)).advanced
+    found = await store.campaign(campaign.id)
+    assert found is not None
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, found, side, placement, GM, now)
+    assert (await advance(store, campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    table = Table(found, telegram, store, clock, users)
+    await telegram.deliver()
+    table.take()
+    return table
+
+
+async def _hands(table: Table) -> dict[str, tuple[str, ...]]:
+    state = await table.store.turn_start(table.campaign.id, 1)
+    assert state is not None
+    return {hero.id: hero.hand for hero in load(state.modules["watch"]).heroes}
+
+
+def _card(words: dict[str, str], card: str) -> str:
+    kind = words["attack"] if card.startswith("A") else words["defence"]
+    return f"{kind} {card[1:]}"
+
+
+def _screens(sent: list[Sent], user: int) -> list[Sent]:
+    return [s for s in sent if s.chat_id == user and any("wd:" in d for _t, d in s.buttons())]
+
+
+def _group(sent: list[Sent]) -> list[str]:
+    return [s.text for s in sent if s.chat_id == GROUP]
+
+
+async def _steps(table: Table) -> dict[str, DuelStep]:
+    return {s.hero: s for s in await table.store.duel_steps(table.campaign.id, 1)}
+
+
+async def _deliver(table: Table) -> list[Sent]:
+    await table.telegram.deliver()
+    return table.take()
+
+
+def _assert_secret(table: Table, words: dict[str, str], hands: dict[str, tuple[str, ...]]) -> None:
+    """Over every request of the test: no hand reaches the group or the GM; a side's chat sees
+    only its own heroes' hands; a step's buttons reach only its own side."""
+    own = {DAY: ("Larisa", "Zavulon"), NIGHT: ("Andrey", "Anton")}
+    hand_lines = {
+        hero: f"{words['in_hand']} {', '.join(_card(words, c) for c in cards)}."
+        for hero, cards in hands.items()
+    }
+    shown = 0
+    for sent in table.log:
+        if sent.chat_id in (GROUP, GM):
+            assert words["in_hand"] not in sent.text, sent.text
+        if sent.chat_id in own and words["in_hand"] in sent.text:
+            shown += 1
+            title = sent.text.splitlines()[0]
+            assert any(f"«{hero}»" in title for hero in own[sent.chat_id]), sent.text
+            others = [h for h in hands if h.capitalize() not in own[sent.chat_id]]
+            for hero in others:
+                assert hand_lines[hero] not in sent.text or hand_lines[hero] in (
+                    hand_lines[h.lower()] for h in own[sent.chat_id]
+                ), sent.text
+        for _text, data in sent.buttons():
+            if data.startswith("wd:"):
+                assert sent.chat_id in own, data
+    assert shown >= 2
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+async def test_initiative_steps_submitted_timed_out_and_posted_in_order(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, language: Language
+) -> None:
+    words = WORDS[language]
+    table = await _watch_table(telegram, store, clock, "initiative", language)
+    hands = await _hands(table)
+    campaign_id = table.campaign.id
+    opened_at = clock.now()
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, opened_at)).advanced
+    listed = await _deliver(table)
+
+    # Both duels open their first step: Larisa's (Day) in the Metro, Anton's (Night) in the Cafe.
+    steps = await _steps(table)
+    assert steps["larisa"].deadline == opened_at + timedelta(hours=6)
+    assert [s.state.value for s in steps.values()] == ["open", "pending", "open", "pending"]
+    [day_screen] = _screens(listed, DAY)
+    [night_screen] = _screens(listed, NIGHT)
+    assert "Larisa" in day_screen.text.splitlines()[0]
+    assert "Anton" in night_screen.text.splitlines()[0]
+    assert ", ".join(_card(words, c) for c in hands["larisa"]) in day_screen.text
+
+    # The wrong side and a card not in hand are refused; a target not in the duel too.
+    wrong = await table.forged(NIGHT, DuelPress(s=steps["larisa"].id, v=0, a="p").pack())
+    assert words["wrong_side"] in alert(wrong)
+    missing = next(c for c in ("A9", "D9") if c not in hands["larisa"])
+    forged = DuelPress(s=steps["larisa"].id, v=0, a="t", k=missing, h="andrey").pack()
+    assert words["no_card"] in alert(await table.forged(DAY, forged))
+    card = hands["larisa"][0]
+    far = DuelPress(s=steps["larisa"].id, v=0, a="t", k=card, h="anton").pack()
+    assert words["not_there"] in alert(await table.forged(DAY, far))
+    waiting = DuelPress(s=steps["andrey"].id, v=0, a="n").pack()
+    assert words["not_open"] in alert(await table.forged(NIGHT, waiting))
+
+    # An hour on, Day lays a card on Andrey and plays it: the group sees the cards, Night's
+    # Andrey is next, with six hours from now.
+    clock.set(opened_at + timedelta(hours=1))
+    chosen = screen(await table.tap(DAY, day_screen, _card(words, card)))
+    laid = screen(await table.tap(DAY, chosen, "Andrey"))
+    assert "Andrey" in laid.text
+    played = await table.tap(DAY, laid, f"✅ {words['play']}")
+    assert alert(played)
+    posted = await _deliver(table)
+    [metro_post] = _group(posted)
+    assert metro_post.startswith(words["metro_step"])
+    assert _card(words, card) in metro_post
+    assert words["next_andrey"] in metro_post
+    [andrey_screen] = _screens(posted, NIGHT)
+    assert "Andrey" in andrey_screen.text.splitlines()[0]
+
+    # The old screen's buttons are stale now: the step is closed.
+    assert words["closed"] in alert(await table.tap(DAY, day_screen, words["nothing"]))
+
+    # Five hours on: Anton's side is reminded; at six his step times out, Zavulon's opens.
+    scheduler = CampaignScheduler(store, clock)
+    clock.set(opened_at + timedelta(hours=5, minutes=1))
+    await scheduler.run_due()
+    reminded = await _deliver(table)
+    assert any(
+        words["reminder"] in s.text and "Anton" in s.text for s in reminded if s.chat_id == NIGHT
+    )
+    clock.set(opened_at + timedelta(hours=6))
+    await scheduler.run_due()
+    timed = await _deliver(table)
+    anton_post = next(t for t in _group(timed) if "Anton" in t.splitlines()[0])
+    assert words["timed_out"] in anton_post
+    [zavulon_screen] = _screens(timed, DAY)
+    # A restarted bot (a new scheduler, every job rebuilt from the database) and a second
+    # process running the same moment do nothing twice.
+    await CampaignScheduler(store, clock).rebuild()
+    await CampaignScheduler(store, clock).run_due()
+    assert await _deliver(table) == []
+    assert "Zavulon" in zavulon_screen.text.splitlines()[0]
+    steps = await _steps(table)
+    assert steps["anton"].closed_by is DuelCloser.TIMEOUT
+    assert steps["zavulon"].deadline == clock.now() + timedelta(hours=6)
+
+    # Night plays nothing for Andrey; the GM closes Zavulon's step from the panel.
+    assert alert(await table.tap(NIGHT, andrey_screen, words["nothing"]))
+    assert (await _steps(table))["andrey"].closed_by is DuelCloser.SUBMIT
+    closing = DuelGmPress(c=campaign_id, t=1, p="battles", s=steps["zavulon"].id).pack()
+    refused = await table.forged(DAY, closing)
+    assert alert(refused)
+    assert (await _steps(table))["zavulon"].closed_by is None
+    assert alert(await table.forged(GM, closing))
+    closed = await _deliver(table)
+    assert any(words["gm_closed"] in t for t in _group(closed))
+    log = await store.audit_log(campaign_id)
+    assert AuditAction.DUEL_STEP_CLOSED in {entry.action for entry in log}
+
+    # The group's posts came in the order the steps closed.
+    order = [
+        next(h for h in ("Larisa", "Andrey", "Anton", "Zavulon") if h in text.splitlines()[0])
+        for text in _group(table.log)
+        if text.startswith("⚔️")
+    ]
+    assert order == ["Larisa", "Anton", "Andrey", "Zavulon"]
+
+    # The plays are the sides' late orders for the resolution.
+    late = await store.late_orders(campaign_id, 1)
+    day_steps = [o.data for o in late["day"].orders]
+    assert {
+        "order": "duel_step",
+        "hero": "larisa",
+        "plays": [{"card": card, "target": "andrey"}],
+    } in day_steps
+    assert {"order": "duel_step", "hero": "andrey", "plays": []} in [
+        o.data for o in late["night"].orders
+    ]
+
+    # The resolution uses them: Larisa's card is in the turn's report, gone from her hand.
+    assert (await advance(store, campaign_id, 1, Phase.BATTLES, GM, clock.now())).advanced
+    [resolved] = await store.resolutions(campaign_id, 1)
+    report = resolved.report.modules["watch"]
+    assert isinstance(report, dict)
+    steps_played = report["steps"]
+    assert isinstance(steps_played, list)
+    larisa_step = next(s for s in steps_played if isinstance(s, dict) and s["hero"] == "larisa")
+    assert isinstance(larisa_step, dict)
+    larisa_plays = larisa_step["plays"]
+    assert isinstance(larisa_plays, list)
+    assert [p["card"] for p in larisa_plays if isinstance(p, dict)] == [card]
+    after = load(resolved.state_after.modules["watch"])
+    larisa_after = next(h for h in after.heroes if h.id == "larisa")
+    assert list(larisa_after.hand) == list(hands["larisa"][1:])
+    table.take()
+    _assert_secret(table, words, hands)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+async def test_sealed_steps_stay_private_until_all_are_revealed_together(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, language: Language
+) -> None:
+    words = WORDS[language]
+    table = await _watch_table(telegram, store, clock, "sealed", language)
+    hands = await _hands(table)
+    campaign_id = table.campaign.id
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    listed = await _deliver(table)
+    steps = await _steps(table)
+    assert {s.state.value for s in steps.values()} == {"open"}
+    assert len({s.deadline for s in steps.values()}) == 1
+    day = {s.text.splitlines()[0]: s for s in _screens(listed, DAY)}
+    night = {s.text.splitlines()[0]: s for s in _screens(listed, NIGHT)}
+    assert len(day) == 2
+    assert len(night) == 2
+
+    async def play(user: int, under: Sent, card: str, target: str) -> None:
+        chosen = screen(await table.tap(user, under, _card(words, card)))
+        laid = screen(await table.tap(user, chosen, target))
+        assert alert(await table.tap(user, laid, f"✅ {words['play']}"))
+
+    larisa = next(s for title, s in day.items() if "Larisa" in title)
+    zavulon = next(s for title, s in day.items() if "Zavulon" in title)
+    andrey = next(s for title, s in night.items() if "Andrey" in title)
+    anton = next(s for title, s in night.items() if "Anton" in title)
+    await play(DAY, larisa, hands["larisa"][0], "Andrey")
+    await play(NIGHT, anton, hands["anton"][0], "Zavulon")
+    assert alert(await table.tap(DAY, zavulon, words["nothing"]))
+    before = await _deliver(table)
+    assert _group(before) == []  # three of four closed: nothing is public yet
+    for sent in table.log:
+        if sent.chat_id == GROUP or (sent.chat_id == NIGHT and words["played"] in sent.text):
+            assert _card(words, hands["larisa"][0]) + " → Andrey" not in sent.text
+    await play(NIGHT, andrey, hands["andrey"][0], "Larisa")
+    [reveal] = _group(await _deliver(table))
+    assert reveal.startswith(words["revealed"])
+    assert f"{_card(words, hands['larisa'][0])} → Andrey" in reveal
+    assert f"{_card(words, hands['anton'][0])} → Zavulon" in reveal
+    assert f"{_card(words, hands['andrey'][0])} → Larisa" in reveal
+    table.take()
+    _assert_secret(table, words, hands)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from aiogram.utils.i18n import gettext as _
-from rules.modules.watch.orders import WatchRule
-from rules.modules.watch.state import parse_card
 
 from bot.moments import format_moment
 from rules import CampaignMap, Rejection
+from rules.modules.watch.orders import WatchRule
+from rules.modules.watch.state import parse_card
 from storage import DuelCloser, DuelMode, DuelPlay, DuelStep, DuelStepState
 
 

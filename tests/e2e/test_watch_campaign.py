@@ -21,6 +21,8 @@ hero and wound another (checked over every deal when this test was written).
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import itertools
 import json
 import re
@@ -305,6 +307,8 @@ async def _play(table: Table) -> tuple[int, str, Plays]:
         GROUP.id, lambda m: m.photo is not None and "Turn 1 resolved" in m.text, what="Monday"
     )
     wounds = _wounds(plays)
+    assert any(n >= WOUNDS_TO_KILL for n in wounds.values())  # a hero falls,
+    assert any(0 < n < WOUNDS_TO_KILL for n in wounds.values())  # another is wounded
     for hero, added in wounds.items():
         if added >= WOUNDS_TO_KILL:
             assert f"✝ {hero} has fallen." in monday.text
@@ -328,10 +332,11 @@ def _card_name(card: str, language: str) -> str:
 
 
 def _assert_hands_kept_secret(
-    requests: Sequence[RecordedRequest], start_hands: Mapping[str, tuple[str, ...]]
+    requests: Sequence[RecordedRequest], start_hands: Mapping[str, tuple[str, ...]], deal: str
 ) -> None:
     """No hand (as /hand, the heroes screen or a step screen writes it, in either language,
-    nor a hand's heading) reaches the group or another side's chat before the campaign ends."""
+    nor a hand's heading) reaches the group or another side's chat before the campaign ends,
+    nor the deal seed any chat; the group gets the deal seed at the end."""
     ended = next(
         r.seq for r in requests if "Red wins the campaign!" in r.words() and r.chat_id == GROUP.id
     )
@@ -340,11 +345,19 @@ def _assert_hands_kept_secret(
         for language in ("en", "ru"):
             for write in (_spell_words, _card_name):
                 renderings[SIDE_OF[hero]].add(", ".join(write(c, language) for c in hand))
+    for side, chats in SIDE_CHATS.items():  # the words looked for are the words shown
+        assert any(
+            shown in request.words()
+            for request in requests
+            if request.chat_id in chats
+            for shown in renderings[side]
+        ), side
     checked = 0
     for request in requests:
         if request.seq >= ended or request.chat_id is None or request.method.startswith("get"):
             continue
         words = request.words()
+        assert deal not in words, words
         for side, chats in SIDE_CHATS.items():
             if request.chat_id in chats or request.chat_id == GM.chat_id:
                 continue
@@ -353,6 +366,42 @@ def _assert_hands_kept_secret(
             assert not any(marker in words for marker in HAND_MARKERS), words
         checked += 1
     assert checked > 50
+    assert any(
+        request.chat_id == GROUP.id and f"deal seed: {deal}" in request.words()
+        for request in requests
+        if request.seq >= ended
+    )
+
+
+def _assert_monday_map(requests: Sequence[RecordedRequest], record: Path, plays: Plays) -> None:
+    """The Monday map in the group (found by its bytes among the maps the bot recorded
+    drawing) draws the heroes where they moved, their wounds and the fallen, and the marker."""
+    drawn = {}
+    for line in record.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        drawn[entry["sha256"]] = entry["view"]
+    [photo] = [
+        request
+        for request in requests
+        if request.method == "sendPhoto"
+        and request.ok
+        and request.chat_id == GROUP.id
+        and "Turn 1 resolved" in request.params.get("caption", "")
+    ]
+    (data,) = photo.files.values()
+    view = drawn[hashlib.sha256(data).hexdigest()]
+    expected = _wounds(plays)
+    heroes = {hero["name"]: hero for hero in view["heroes"]}
+    assert sorted(heroes) == sorted(STEPS)
+    for name, hero in heroes.items():
+        assert hero["sector"] == "metro"
+        assert hero["killed"] == (expected[name] >= WOUNDS_TO_KILL), hero
+        if hero["killed"]:
+            assert hero["wounds"] >= WOUNDS_TO_KILL, hero
+        else:
+            assert hero["wounds"] == expected[name], hero
+    assert [move["to"] for move in view["hero_moves"]] == ["metro"] * 3
+    assert view["npc"] == {"name": "Егор", "sector": "apartment"}
 
 
 async def test_a_night_watch_campaign_to_a_winner_replays_and_keeps_hands_secret(
@@ -396,6 +445,18 @@ async def test_a_night_watch_campaign_to_a_winner_replays_and_keeps_hands_secret
     assert [roll["label"] for roll in deal_rolls] == [
         f"{deal_label(1)}/{i}" for i in range(len(DECK) - 1, 0, -1)
     ]
+    # ``python -m rules start`` deals the same hands from the state before the deal.
+    before = copy.deepcopy(turn["document"])
+    watch_before = before["state"]["modules"]["watch"]
+    watch_before["begun"] = 0
+    for hero in watch_before["heroes"]:
+        hero["hand"] = []
+    before["seeds"] = seeds
+    started = _cli("start", json.dumps(before))
+    assert started.returncode == 0, started.stderr
+    started_answer = json.loads(started.stdout)
+    assert started_answer["state"]["modules"]["watch"] == start
+    assert started_answer["rolls"] == deal_rolls
     # The turn replays to the stored state, with the duel as it was played.
     replayed = _cli("resolve", json.dumps(turn["document"]))
     assert replayed.returncode == 0, replayed.stderr
@@ -413,7 +474,8 @@ async def test_a_night_watch_campaign_to_a_winner_replays_and_keeps_hands_secret
     verified = _cli("verify-rolls", json.dumps(exported))
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert json.loads(verified.stdout)["failed"] == []
-    _assert_hands_kept_secret(bot_service.recorder.requests, dealt)
+    _assert_hands_kept_secret(bot_service.recorder.requests, dealt, seeds["deal"])
+    _assert_monday_map(bot_service.recorder.requests, bot_service.map_record, plays)
     log = bot_service.log_text()
     assert "Traceback" not in log
     assert " ERROR " not in log

@@ -259,6 +259,8 @@ async def _play(table: Table) -> tuple[int, str, Plays]:
     russian = (await table.command(GLEB, "/hand"))[GLEB.chat_id][-1].text
     assert "Секретно: Иные стороны «Blue» и их заклинания, ход 1." in russian
     assert "Лариса" not in russian
+    asked = await table.command(CARL, "/hand", GROUP)  # in the group: only a pointer
+    assert "works in a private chat" in asked[GROUP.id][-1].text
     hands = _read_hands((await table.command(GM, "/hand"))[GM.chat_id][-1].text)
     assert sorted(hands) == sorted(STEPS)
     assert sorted(card for hand in hands.values() for card in hand) == sorted(DECK)
@@ -288,9 +290,11 @@ async def _play(table: Table) -> tuple[int, str, Plays]:
     assert "👤 The NPC marker stands in apartment Egor's Apartment." in listed.text
     for hero in STEPS:
         if hero == late:
-            await _step_screen(table, hero)  # its side was told; nobody plays it
-            await table.clock.advance(timedelta(hours=STEP_HOURS, minutes=1))
-            await table.settle()
+            player, _step = await _step_screen(table, hero)  # its side was told; nobody plays
+            await table.move_clock(await table.clock.now() + timedelta(hours=STEP_HOURS - 1))
+            reminder = f"«{hero}».\n⏰"  # the step's title, then the reminder
+            await table.wait_for_text(player.chat_id, reminder)
+            await table.move_clock(await table.clock.now() + timedelta(hours=1))
             post = await table.wait_for_text(GROUP.id, f"the step of «{hero}».\nNothing played")
             assert "Nothing played: the step's deadline passed." in post.text
             continue

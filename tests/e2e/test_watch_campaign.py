@@ -331,7 +331,7 @@ def _spell_words(card: str, language: str) -> str:
 
 
 def _card_name(card: str, language: str) -> str:
-    words = {"en": ("Attack {}", "Defence {}"), "ru": ("Атака {}", "Защита {}")}[language]
+    words = {"en": ("Attack {}", "Defence {}"), "ru": ("Атака-{}", "Защита-{}")}[language]
     return (words[0] if card.startswith("A") else words[1]).format(card[1:])
 
 

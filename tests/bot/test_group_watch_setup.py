@@ -140,3 +140,27 @@ async def test_the_night_demo_map_and_a_russian_gm(telegram: FakeTelegram, store
     reply = await say(telegram, boris, group, "Егор, Луна")
     assert reply is not None
     assert "на этой карте нет локации «Луна»" in reply.text
+
+
+async def test_the_night_demo_map_picked_before_the_watch_is_on_shows(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    """The map button on the screen of a watch still off changes the screen too (found by the
+    e2e campaign: the press stored the map but the screen stayed the same, so the GM saw
+    nothing happen); the button is gone once the map is the night demo, on or off."""
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
+    screen = await tap(telegram, anna, telegram.sent[-1], "🌃 Night Watch")
+    assert screen is not None
+    assert "Night demo map" in str(screen.buttons())
+    screen = await tap(telegram, anna, screen, "🗺 Night demo map")
+    assert screen is not None
+    assert "Night Watch: off" in screen.text
+    assert "Night demo map" not in str(screen.buttons())
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.map == watch_setup.DEMO_MAP
+    screen = await tap(telegram, anna, screen, "Switch the Night Watch on")
+    assert screen is not None
+    assert "Night demo map" not in str(screen.buttons())

@@ -52,8 +52,8 @@ PLACEMENTS = {
 }
 WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "attack": "Attack",
-        "defence": "Defence",
+        "attack": "Attack ",
+        "defence": "Defence ",
         "in_hand": "In hand:",
         "play": "Play",
         "nothing": "Play nothing",
@@ -72,13 +72,13 @@ WORDS: dict[str, dict[str, str]] = {
         "not_open": "This step is not open yet",
     },
     "ru": {
-        "attack": "Атака",
-        "defence": "Защита",
+        "attack": "Атака-",
+        "defence": "Защита-",
         "in_hand": "На руке:",
         "play": "Сыграть",
         "nothing": "Ничего не играть",
-        "metro_step": "⚔️ Поединок в «Метро», ход 1: шаг героя «Larisa».",
-        "next_andrey": "Следующий шаг: герой «Andrey».",
+        "metro_step": "⚔️ Поединок в «Метро», ход 1: шаг Иного «Larisa».",
+        "next_andrey": "Следующий шаг: Иной «Andrey».",
         "timed_out": "Ничего не сыграно: срок шага вышел.",
         "gm_closed": "Ничего не сыграно: мастер закрыл шаг.",
         "played": "Сыграно:",
@@ -154,7 +154,7 @@ async def _hands(table: Table) -> dict[str, tuple[str, ...]]:
 
 def _card(words: dict[str, str], card: str) -> str:
     kind = words["attack"] if card.startswith("A") else words["defence"]
-    return f"{kind} {card[1:]}"
+    return f"{kind}{card[1:]}"
 
 
 def _screens(sent: list[Sent], user: int) -> list[Sent]:

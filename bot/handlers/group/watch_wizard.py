@@ -52,7 +52,8 @@ def watch_screen(
     rows: list[list[InlineKeyboardButton]] = []
     if not watch_setup.is_on(overrides):
         rows.append([button(_("🌃 Switch the Night Watch on"), campaign, "wt", "on")])
-        rows.append([button(_("🗺 Night demo map"), campaign, "wmap", "")])
+        if campaign.map != watch_setup.DEMO_MAP:
+            rows.append([button(_("🗺 Night demo map"), campaign, "wmap", "")])
         return "\n".join(lines), rows
     rows.append([button(_("Switch the Night Watch off"), campaign, "wt", "off")])
     listed = watch_setup.heroes(overrides)

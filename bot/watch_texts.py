@@ -301,6 +301,16 @@ def describe_watch_plan(
     return lines
 
 
+def _played_power(card: str, power: int) -> str:
+    """A played spell as it counted: «attack 3», or «attack 3 (GM's −1: counts 2)»."""
+    printed = card[1:]
+    if not printed.isdigit() or int(printed) == power:
+        return spell_words(card)
+    return _("{spell} (GM's −{n}: counts {power})").format(
+        spell=spell_words(card), n=int(printed) - power, power=power
+    )
+
+
 def describe_watch_report(
     data: JsonValue, campaign_map: CampaignMap, names: Mapping[str, str], language: str
 ) -> list[str]:
@@ -311,7 +321,7 @@ def describe_watch_report(
         plays = _records(step.get("plays"))
         played = [
             _("{spell} on {target}").format(
-                spell=spell_words(f"{_text(play, 'card')[:1]}{_number(play, 'power')}"),
+                spell=_played_power(_text(play, "card"), _number(play, "power")),
                 target=hero_name(names, _text(play, "target")),
             )
             for play in plays

@@ -188,7 +188,7 @@ async def test_the_gm_lowers_a_laid_card_and_the_resolution_counts_it(
     panel = screen(await table.say(GM, "/gm"))
     cards = screen(await table.tap(GM, panel, "Lower a laid card"))
     spell = f"attack {attack[1:]}"
-    assert [text for text, _data in cards.buttons()][0] == f"Лариса: {spell} → Андрей"
+    assert cards.buttons()[0][0] == f"Лариса: {spell} → Андрей"
     refused = await table.forged(301, cards.buttons()[0][1])
     assert alert(refused) in (
         "Эта кнопка больше не действует.",
@@ -227,20 +227,22 @@ async def test_a_russian_gm_moves_egor_and_lowers_a_card(
 ) -> None:
     table = await _watch_table(telegram, store, clock, "ru")
     editor = await _editor(table, "Исправить положение")
-    moves = screen(await table.tap(GM, editor, "Переместить Егор"))
+    moves = screen(await table.tap(GM, editor, "Переместить маркер «Егор»"))
     assert "перемещается на одну локацию за ход" in moves.text
     screen(await table.tap(GM, moves, "→ entrance"))
     done = screen(await table.say(GM, "Егор услышал выстрелы"))
     assert done.text.startswith("Готово")
     (post,) = [s for s in _group(await telegram.deliver()) if "Егор услышал" in s.text]
-    assert "👤 Персонаж мастера переходит в entrance «Подъезд»." in post.text
+    assert "👤 Маркер NPC перемещается в entrance «Подъезд»." in post.text
     await _to_duels(table, store, clock)
     attack = await _larisa_plays(store, table)
     panel = screen(await table.say(GM, "/gm"))
-    cards = screen(await table.tap(GM, panel, "Снизить сыгранную карту"))
+    cards = screen(await table.tap(GM, panel, "Ослабить сыгранное заклинание"))
     amounts = screen(await table.tap(GM, cards, "Лариса"))
     await table.tap(GM, amounts, "−2")
     power = max(0, int(attack[1:]) - 2)
     (post,) = [s for s in _group(await telegram.deliver()) if "🃏" in s.text]
-    assert f"мастер снижает карту Иного Лариса, Атака-{attack[1:]} на Андрей, на 2" in post.text
-    assert f"она считается как {power}" in post.text
+    assert (
+        f"мастер ослабляет заклинание Иного Лариса (Атака-{attack[1:]} на Иного Андрей) на 2: "
+        f"раны считаются по его силе {power}"
+    ) in post.text

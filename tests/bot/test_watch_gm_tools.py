@@ -6,6 +6,7 @@ counted by the resolution); in English and in Russian, refused to a player."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from aiogram.methods import SendPhoto
@@ -215,8 +216,7 @@ async def test_the_gm_lowers_a_laid_card_and_the_resolution_counts_it(
 
     await table.step()  # the results deadline: the duel is resolved
     resolutions = await store.resolutions(table.campaign.id, 1)
-    report = resolutions[-1].report.modules[WATCH]
-    assert isinstance(report, dict)
+    report = json.loads(json.dumps(resolutions[-1].report.modules[WATCH]))
     assert report["steps"][0]["plays"][0]["power"] == power
     monday = [s.text for s in _group(await telegram.deliver()) if "🪄 Лариса" in s.text]
     assert any(f"{spell} (GM's −1: counts {power}) on Андрей" in text for text in monday)

@@ -81,13 +81,13 @@ async def test_the_gm_moves_the_npc_to_a_neighbour_and_undoes_it(
     before = await store.turn_start(campaign_id, 1)
     assert before is not None
     editor = await _editor(table, "Correct the state")
-    assert "👤 Егор: apartment Egor's Apartment" in editor.text
+    assert "👤 Егор: Egor's Apartment" in editor.text
     assert "hand:" not in editor.text
     moves = screen(await table.tap(GM, editor, "Move Егор"))
     assert [text for text, _data in moves.buttons() if text.startswith("→")] == [
-        "→ entrance Entrance"
+        "→ Entrance"
     ]
-    asked = screen(await table.tap(GM, moves, "→ entrance"))
+    asked = screen(await table.tap(GM, moves, "→ Entrance"))
     assert "type the reason" in asked.text
     refused = await table.forged(301, moves.buttons()[0][1])
     assert alert(refused) in (
@@ -109,14 +109,14 @@ async def test_the_gm_moves_the_npc_to_a_neighbour_and_undoes_it(
     (post,) = [s for s in _group(await telegram.deliver()) if "edited the state" in s.text]
     assert isinstance(post.method, SendPhoto)
     assert "Reason: Egor heard the shots" in post.text
-    assert "👤 The NPC marker moves to entrance Entrance." in post.text
+    assert "👤 The NPC marker moves to Entrance." in post.text
 
     editor = await _editor(table, "Correct the state")
     confirm = screen(await table.tap(GM, editor, "Undo the last edit"))
     await table.tap(GM, confirm, "Yes, undo it")
     assert await store.turn_start(campaign_id, 1) == before
     (undone,) = [s for s in _group(await telegram.deliver()) if "undid the edit" in s.text]
-    assert "the move to entrance Entrance is taken back" in undone.text
+    assert "the move to Entrance is taken back" in undone.text
 
 
 async def test_the_gm_adds_a_hero_who_enters_at_the_next_deal(
@@ -229,11 +229,11 @@ async def test_a_russian_gm_moves_egor_and_lowers_a_card(
     editor = await _editor(table, "Исправить положение")
     moves = screen(await table.tap(GM, editor, "Переместить маркер «Егор»"))
     assert "перемещается на одну локацию за ход" in moves.text
-    screen(await table.tap(GM, moves, "→ entrance"))
+    screen(await table.tap(GM, moves, "→ «Подъезд»"))
     done = screen(await table.say(GM, "Егор услышал выстрелы"))
     assert done.text.startswith("Готово")
     (post,) = [s for s in _group(await telegram.deliver()) if "Егор услышал" in s.text]
-    assert "👤 Маркер NPC перемещается в entrance «Подъезд»." in post.text
+    assert "👤 Маркер NPC перемещается в «Подъезд»." in post.text
     await _to_duels(table, store, clock)
     attack = await _larisa_plays(store, table)
     panel = screen(await table.say(GM, "/gm"))

@@ -84,9 +84,7 @@ async def test_the_gm_moves_the_npc_to_a_neighbour_and_undoes_it(
     assert "👤 Егор: Egor's Apartment" in editor.text
     assert "hand:" not in editor.text
     moves = screen(await table.tap(GM, editor, "Move Егор"))
-    assert [text for text, _data in moves.buttons() if text.startswith("→")] == [
-        "→ Entrance"
-    ]
+    assert [text for text, _data in moves.buttons() if text.startswith("→")] == ["→ Entrance"]
     asked = screen(await table.tap(GM, moves, "→ Entrance"))
     assert "type the reason" in asked.text
     refused = await table.forged(301, moves.buttons()[0][1])

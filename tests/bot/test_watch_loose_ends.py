@@ -8,16 +8,22 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
 from bot.handlers.private import screens
+from bot.order_text import LineProblem, Vocabulary, parse_line
 from bot.services.campaigns import end_campaign
 from bot.services.turns import apply_adjustments, game_for
+from bot.services.watch_setup import HeroInputError, HeroInputProblem, Names, parse_heroes
+from bot.watch_texts import ambiguous_location
+from rules import builtin_map
+from rules.maps import parse_map
 from rules.modules.watch import NAME as WATCH
-from rules.modules.watch import WatchChange, load
+from rules.modules.watch import WatchChange, hero_move, load
 from storage import Store
-from tests.bot.private_campaign import GM
+from tests.bot.private_campaign import GM, screen
 from tests.bot.telegram import FakeTelegram
 from tests.bot.test_watch_gm_tools import _watch_table
 
@@ -111,3 +117,84 @@ async def test_a_correction_applies_the_gms_watch_changes_again(
     assert watch.npc.sector == "entrance"
     assert dropped == 1
     assert [(m.hero, m.play, m.lowered_by) for m in watch.modifiers] == [("h1", 0, 2)]
+
+
+HIVE = parse_map(
+    {
+        "id": "hive",
+        "name": "Hive",
+        "sectors": [
+            {"id": "c", "name": "Central Plain", "neighbours": ["ne", "np"], "x": 0.5, "y": 0.5},
+            {"id": "ne", "name": "North-East", "neighbours": ["c", "np"], "x": 0.8, "y": 0.2},
+            {"id": "np", "name": "North Pole", "neighbours": ["c", "ne"], "x": 0.5, "y": 0.1},
+        ],
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "to"),
+    [
+        ("герой Лариса Квартира", "apartment"),
+        ("Иной Лариса в квартиру Егора", "apartment"),
+        ("герой Лариса егора", "apartment"),
+        ("hero Лариса apart", "apartment"),
+        ("hero Лариса EGOR", "apartment"),
+        ("hero Лариса hair", "hairdresser"),
+        ("герой Лариса парикмахерскую", "hairdresser"),
+    ],
+)
+def test_a_location_is_named_by_the_beginning_of_its_name(text: str, to: str) -> None:
+    words = Vocabulary.build(builtin_map("night-demo"), {}, heroes={"h1": ["Лариса"]})
+    line = parse_line(text, words)
+    assert (line.orders, line.problem) == ((hero_move("h1", to),), None)
+
+
+def test_an_ambiguous_beginning_is_refused_with_the_candidates(i18n: I18n) -> None:
+    words = Vocabulary.build(HIVE, {}, heroes={"h1": ["Лариса"]})
+    line = parse_line("hero Лариса north", words)
+    assert (line.problem, line.word) == (LineProblem.AMBIGUOUS_LOCATION, "north")
+    with i18n.context(), i18n.use_locale("en"):
+        english = ambiguous_location(HIVE, "north", "en")
+    with i18n.context(), i18n.use_locale("ru"):
+        russian = ambiguous_location(HIVE, "north", "ru")
+    assert english == (
+        "«north» could be any of these locations: North-East, North Pole. Type more of the name."
+    )
+    assert russian == (
+        "«north» подходит к нескольким локациям: «North-East», «North Pole». "
+        "Напишите название полнее."
+    )
+    names = Names.build(HIVE, [("s1", "Red")])
+    with pytest.raises(HeroInputError) as refused:
+        parse_heroes("Лариса, Red, 2, North", names)
+    assert (refused.value.problem, refused.value.word) == (
+        HeroInputProblem.SECTOR_AMBIGUOUS,
+        "North",
+    )
+    assert parse_heroes("Лариса, Red, 2, north p", names)[0]["start"] == "np"
+
+
+async def test_players_and_the_gm_type_short_location_names(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _watch_table(telegram, store, clock)
+    typed = "\n".join(s.text for s in await table.say(203, "герой Лариса парик"))
+    assert "Иной Лариса в «Парикмахерская»" in typed
+    typed = "\n".join(s.text for s in await table.say(201, "hero Лариса Entr"))
+    assert "hero Лариса to Entrance" in typed
+    orders = await store.orders(table.campaign.id, 1, "red")
+    assert orders is not None
+    assert [order.data for order in orders.orders.extra] == [
+        {"order": "hero_move", "hero": "h1", "to": "entrance"}
+    ]
+    panel = screen(await table.say(GM, "/gm"))
+    editor = screen(await table.tap(GM, panel, "Correct the state"))
+    await table.tap(GM, editor, "Add a hero")
+    done = screen(await table.say(GM, "Завулон, Red Legion, 9, квартира\nhe was always there"))
+    assert done.text.startswith("Done:")
+    state = await store.turn_start(table.campaign.id, 1)
+    assert state is not None
+    added = load(state.modules[WATCH]).hero("h4")
+    assert added is not None
+    assert added.sector == "apartment"

@@ -847,7 +847,9 @@ async def typed_new_hero(
         heroes = watch_setup.parse_heroes(lines[0] if lines else "", names)
     except watch_setup.HeroInputError as error:
         await message.answer(
-            watch_texts.hero_input_help(0, error.problem, error.word)
+            watch_texts.hero_input_help(
+                0, error.problem, error.word, game.map, get_i18n().current_locale
+            )
             + "\n"
             + _("Type it again, or /cancel.")
         )

@@ -1028,6 +1028,8 @@ def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
             return _(
                 "This could mean more than one thing; use sector numbers, e.g. attack blue in 1."
             )
+        case LineProblem.AMBIGUOUS_LOCATION:
+            return watch_texts.ambiguous_location(map_, line.word or "", language())
         case LineProblem.TOO_LONG:
             return _("The line is too long; one order per line.")
         case LineProblem.TOO_MANY_LINES:

@@ -108,16 +108,6 @@ def laid_card_words(card: str, target: str, names: Mapping[str, str]) -> str:
     return _("{spell} on {target}").format(spell=spell_words(card), target=hero_name(names, target))
 
 
-def power_words(card: str, lowered_by: int) -> str:
-    """A card's power with the GM's tokens: «attack 3 (−1: counts 2)»; as printed without."""
-    if not lowered_by:
-        return spell_words(card)
-    power = max(0, int(card[1:]) - lowered_by)
-    return _("{spell} (−{n}: counts {power})").format(
-        spell=spell_words(card), n=lowered_by, power=power
-    )
-
-
 def card_lowered_post(
     hero: str, card: str, target: str, lowered_by: int, names: Mapping[str, str], turn: int
 ) -> str:

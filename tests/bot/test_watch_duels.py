@@ -77,8 +77,8 @@ WORDS: dict[str, dict[str, str]] = {
         "in_hand": "На руке:",
         "play": "Сыграть",
         "nothing": "Ничего не играть",
-        "metro_step": "⚔️ Поединок в «Метро», ход 1: шаг героя «Larisa».",
-        "next_andrey": "Следующий шаг: герой «Andrey».",
+        "metro_step": "⚔️ Поединок в «Метро», ход 1: шаг Иного Larisa.",
+        "next_andrey": "Следующий шаг: Иной Andrey.",
         "timed_out": "Ничего не сыграно: срок шага вышел.",
         "gm_closed": "Ничего не сыграно: мастер закрыл шаг.",
         "played": "Сыграно:",
@@ -154,7 +154,8 @@ async def _hands(table: Table) -> dict[str, tuple[str, ...]]:
 
 def _card(words: dict[str, str], card: str) -> str:
     kind = words["attack"] if card.startswith("A") else words["defence"]
-    return f"{kind} {card[1:]}"
+    joint = "-" if kind in ("Атака", "Защита") else " "  # the glossary's «Атака-3»
+    return f"{kind}{joint}{card[1:]}"
 
 
 def _screens(sent: list[Sent], user: int) -> list[Sent]:
@@ -189,7 +190,9 @@ def _assert_secret(table: Table, words: dict[str, str], hands: dict[str, tuple[s
         if sent.chat_id in own and words["in_hand"] in sent.text:
             shown += 1
             title = sent.text.splitlines()[0]
-            assert any(f"«{hero}»" in title for hero in own[sent.chat_id]), sent.text
+            assert any(
+                f"«{hero}»" in title or f"Иного {hero}" in title for hero in own[sent.chat_id]
+            ), sent.text
             others = [h for h in hands if h.capitalize() not in own[sent.chat_id]]
             for hero in others:
                 assert hand_lines[hero] not in sent.text or hand_lines[hero] in (

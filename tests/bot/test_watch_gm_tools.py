@@ -162,7 +162,7 @@ async def _larisa_plays(store: Store, table: Table) -> str:
     assert state is not None
     hero = load(state.modules[WATCH]).hero("h1")
     assert hero is not None
-    attack = next(card for card in hero.hand if card.startswith("A"))
+    attack = hero.hand[0]  # an attack or a defence: either may be lowered
     steps = await store.duel_steps(table.campaign.id, 1)
     step = next(s for s in steps if s.hero == "h1")
     drafted = await draft_play(
@@ -186,7 +186,7 @@ async def test_the_gm_lowers_a_laid_card_and_the_resolution_counts_it(
     attack = await _larisa_plays(store, table)
     panel = screen(await table.say(GM, "/gm"))
     cards = screen(await table.tap(GM, panel, "Lower a laid card"))
-    spell = f"attack {attack[1:]}"
+    spell = f"{'attack' if attack[0] == 'A' else 'defence'} {attack[1:]}"
     assert cards.buttons()[0][0] == f"Лариса: {spell} → Андрей"
     refused = await table.forged(301, cards.buttons()[0][1])
     assert alert(refused) in (
@@ -198,7 +198,7 @@ async def test_the_gm_lowers_a_laid_card_and_the_resolution_counts_it(
     pressed = await table.tap(GM, amounts, "−1")
     assert alert(pressed).startswith("Done:")
     power = int(attack[1:]) - 1
-    assert f"Лариса: {spell} (−1: counts {power}) → Андрей" in screen(pressed).buttons()[0][0]
+    assert screen(pressed).buttons()[0][0] == f"Лариса: {spell} −1 → Андрей"
     state = await store.turn_start(table.campaign.id, 1)
     assert state is not None
     (modifier,) = load(state.modules[WATCH]).modifiers
@@ -237,10 +237,11 @@ async def test_a_russian_gm_moves_egor_and_lowers_a_card(
     panel = screen(await table.say(GM, "/gm"))
     cards = screen(await table.tap(GM, panel, "Ослабить сыгранное заклинание"))
     amounts = screen(await table.tap(GM, cards, "Лариса"))
-    await table.tap(GM, amounts, "−2")
-    power = max(0, int(attack[1:]) - 2)
+    await table.tap(GM, amounts, "−1")
+    power = int(attack[1:]) - 1
+    spell = f"{'Атака' if attack[0] == 'A' else 'Защита'}-{attack[1:]}"
     (post,) = [s for s in _group(await telegram.deliver()) if "🃏" in s.text]
     assert (
-        f"мастер ослабляет заклинание Иного Лариса (Атака-{attack[1:]} на Иного Андрей) на 2: "
+        f"мастер ослабляет заклинание Иного Лариса ({spell} на Иного Андрей) на 1: "
         f"раны считаются по его силе {power}"
     ) in post.text

@@ -22,8 +22,8 @@ from bot.services.duels import hero_names
 from bot.services.state_edits import EditOutcome
 from bot.services.turns import game_for
 from bot.services.watch_gm import LaidCard, laid_cards, lower_card, may_lower_cards
-from bot.watch_gm_texts import describe_change_problem, laid_card_words, power_words
-from bot.watch_texts import hero_name
+from bot.watch_gm_texts import describe_change_problem, laid_card_words
+from bot.watch_texts import hero_name, spell_words
 from storage import Campaign, Store
 
 MOST_TOKENS = 9
@@ -59,7 +59,7 @@ def _back(campaign: Campaign) -> list[InlineKeyboardButton]:
 
 
 def _label(card: LaidCard, names: dict[str, str]) -> str:
-    spell = power_words(card.card, card.lowered_by)
+    spell = spell_words(card.card) + (f" −{card.lowered_by}" if card.lowered_by else "")
     return f"{hero_name(names, card.hero)}: {spell} → {hero_name(names, card.target)}"
 
 

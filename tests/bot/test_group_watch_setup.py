@@ -128,9 +128,7 @@ async def test_the_night_demo_map_and_a_russian_gm(telegram: FakeTelegram, store
     await tap(telegram, boris, screen, "Добавить Иных")
     screen = await say(telegram, boris, group, "Лариса, Светлые, 2, Метро\nАнтон, Тёмные, 7, Кафе")
     assert screen is not None
-    assert "Лариса (сторона «Светлые»), инициатива 2, начальная локация metro «Метро»" in (
-        screen.text
-    )
+    assert "Лариса (сторона «Светлые»), инициатива 2, начальная локация «Метро»" in (screen.text)
     assert "Егор" not in screen.text
     await tap(telegram, boris, screen, "Маркер NPC")
     screen = await say(telegram, boris, group, "Егор, Квартира Егора")

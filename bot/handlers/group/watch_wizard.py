@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from aiogram.types import InlineKeyboardButton
+from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.sectors import sector_label
@@ -167,7 +168,10 @@ def typed_watch(
         else:
             changed = watch_setup.with_npc(overrides, watch_setup.parse_npc(text, names))
     except watch_setup.HeroInputError as error:
-        return None, hero_input_help(error.line, error.problem, error.word)
+        campaign_map = siege_setup.campaign_map(campaign)
+        return None, hero_input_help(
+            error.line, error.problem, error.word, campaign_map, get_i18n().current_locale
+        )
     refused = siege_setup.problem(campaign, changed)
     if refused is not None:
         return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])

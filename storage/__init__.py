@@ -90,6 +90,7 @@ from storage.schedule import (
 )
 from storage.seats import SeatStore
 from storage.sharing import SendWindow, SharingStore, UpdateTake
+from storage.snapshots import SeatSnapshot, SnapshotStore
 
 __all__ = [
     "GM_ROLES",
@@ -152,11 +153,13 @@ __all__ = [
     "Role",
     "Schedule",
     "ScheduleStore",
+    "SeatSnapshot",
     "SeatStore",
     "SendWindow",
     "SettingsLockedError",
     "SharingStore",
     "Side",
+    "SnapshotStore",
     "SqlCampaignStore",
     "SqliteCampaignStore",
     "StateAdjustmentRecord",

@@ -86,6 +86,7 @@ from storage.shared import (
     _resolution,
 )
 from storage.sharing import SharingRecords, SharingStore
+from storage.snapshots import SnapshotRecords, SnapshotStore
 from storage.sql import (
     Transactions,
     dt,
@@ -373,6 +374,7 @@ class Store(
     SeatStore,
     EditStore,
     SharingStore,
+    SnapshotStore,
     Protocol,
 ):
     """Everything the bot keeps: campaigns and turns, what it knows of people, the clock, and
@@ -380,6 +382,7 @@ class Store(
 
 
 class SqlCampaignStore(
+    SnapshotRecords,
     CampaignRecords,
     TurnRecords,
     OrderRecords,

@@ -702,11 +702,12 @@ class TurnRecords(SharedRecords):
     async def phase_history(self, campaign_id: CampaignId) -> list[PhaseEntry]:
         """Every phase entry of a campaign, undone ones included, in order."""
         async with self._db.snapshot() as conn:
-            rows = await fetch_all(
-                conn,
-                "SELECT * FROM phase_history WHERE campaign_id = ? ORDER BY seq",
-                (campaign_id,),
-            )
+            return await self._phase_history_in(conn, campaign_id)
+
+    async def _phase_history_in(self, conn: Conn, campaign_id: CampaignId) -> list[PhaseEntry]:
+        rows = await fetch_all(
+            conn, "SELECT * FROM phase_history WHERE campaign_id = ? ORDER BY seq", (campaign_id,)
+        )
         return [_phase_entry(row) for row in rows]
 
     # ---- turns --------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from bot.services import contact_orders
 from bot.services.campaigns import battle_list_public_at, board_refresh
 from bot.services.posting import group_post
 from bot.services.turns import game_for
-from bot.services.window import current_entry, orders_opening
+from bot.services.window import entry_in, opening_after
 from rules import (
     Battle,
     BattleResult,
@@ -59,6 +59,7 @@ from storage import (
     Person,
     Phase,
     Role,
+    SeatSnapshot,
     Store,
     WriteOutcome,
 )
@@ -101,10 +102,28 @@ class Refusal(StrEnum):
 
 @dataclass(frozen=True)
 class Seat:
-    """A person's place in one campaign: the campaign as it is now and their membership."""
+    """A person's place in one campaign: the campaign as it is now and their membership.
+
+    ``snapshot``: what this update read of the campaign for the seat's screens, in one read
+    transaction (:meth:`storage.SnapshotStore.seat_snapshot`); read on first need
+    (:func:`snapshot_of`) when the seat was found another way, and forgotten when the seat
+    saves its side's orders (:func:`_save_desk`), so what is shown after a save is read anew."""
 
     campaign: Campaign
     member: Member
+    snapshot: SeatSnapshot | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, snapshot: SeatSnapshot) -> Seat:
+        """The seat a snapshot was read for."""
+        return cls(snapshot.campaign, snapshot.member, snapshot)
+
+    def anew(self) -> Seat:
+        """This seat without its snapshot: its next reader reads the database again."""
+        return Seat(self.campaign, self.member)
+
+    def _keep(self, snapshot: SeatSnapshot | None) -> None:
+        object.__setattr__(self, "snapshot", snapshot)
 
     @property
     def side(self) -> SideId | None:
@@ -149,12 +168,18 @@ async def pick_campaign(store: Store, person: Person) -> CampaignPick:
 
 
 async def seat_in(store: Store, user_id: UserId, campaign_id: int) -> Seat | None:
-    """The person's seat in ``campaign_id``, or ``None`` if they are not in it."""
-    campaign = await store.campaign(campaign_id)
-    member = await store.member(campaign_id, user_id)
-    if campaign is None or member is None:
-        return None
-    return Seat(campaign, member)
+    """The person's seat in ``campaign_id`` with this update's snapshot of it, or ``None`` if
+    they are not in it."""
+    snapshot = await store.seat_snapshot(campaign_id, user_id)
+    return None if snapshot is None else Seat.of(snapshot)
+
+
+async def snapshot_of(store: Store, seat: Seat) -> SeatSnapshot | None:
+    """The seat's snapshot for this update: the one it was found with, else read now (once);
+    ``None`` when the person is no longer in the campaign."""
+    if seat.snapshot is None:
+        seat._keep(await store.seat_snapshot(seat.campaign.id, seat.member.user_id))
+    return seat.snapshot
 
 
 async def side_names(store: Store, campaign_id: int) -> dict[SideId, str]:
@@ -177,6 +202,8 @@ class Desk:
     ready: bool
     edits: int
     updated_by: UserId | None
+    snapshot: SeatSnapshot = field(compare=False, repr=False)
+    """What the desk was read with (the sides and members its screens name)."""
 
     @property
     def turn(self) -> int:
@@ -194,7 +221,19 @@ class Desk:
             ready=record.ready,
             edits=record.edits,
             updated_by=record.updated_by,
+            snapshot=self.snapshot,
         )
+
+    def side_names(self) -> dict[SideId, str]:
+        """Each side's display name."""
+        return {side.id: side.name for side in self.snapshot.sides}
+
+    def editor_name(self) -> str | None:
+        """Who changed the orders last, if anyone did and is still in the campaign."""
+        if self.updated_by is None:
+            return None
+        editor = self.snapshot.member_named(self.updated_by)
+        return None if editor is None else editor.display_name
 
     @property
     def holdings(self) -> dict[SectorId, int]:
@@ -221,6 +260,14 @@ class Desk:
         return listing.for_sector(sector)
 
 
+def orders_opening_of(desk: Desk, now: datetime) -> datetime | None:
+    """When the desk's orders window opens, if that is still ahead of ``now`` (as
+    :func:`bot.services.window.orders_opening`, from the desk's snapshot)."""
+    snapshot = desk.snapshot
+    entry = entry_in(snapshot.history, snapshot.campaign)
+    return opening_after(snapshot.campaign, entry, snapshot.clock, now)
+
+
 @dataclass(frozen=True)
 class DeskResult:
     """A desk, or why there is none."""
@@ -234,8 +281,11 @@ async def open_desk(
 ) -> DeskResult:
     """The side's orders for the current turn (``side`` defaults to the seat's; a GM may name
     any side). Only while the window is open, unless ``closed`` (to view them until the turn
-    resolves)."""
-    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    resolves). Read from the seat's snapshot (:func:`snapshot_of`)."""
+    snapshot = await snapshot_of(store, seat)
+    if snapshot is None:
+        return DeskResult(None, Refusal.NOT_MEMBER)
+    campaign = snapshot.campaign
     side = side or seat.side
     if side is None:
         return DeskResult(None, Refusal.NO_SIDE)
@@ -244,10 +294,10 @@ async def open_desk(
     viewable = (Phase.ORDERS, Phase.BATTLES, Phase.RESOLUTION) if closed else (Phase.ORDERS,)
     if campaign.phase not in viewable:
         return DeskResult(None, Refusal.WRONG_PHASE)
-    state = await store.turn_start(campaign.id, campaign.turn)
+    state = snapshot.turn_start
     if state is None:
         return DeskResult(None, Refusal.WRONG_PHASE)
-    record = await store.orders(campaign.id, campaign.turn, side)
+    record = snapshot.orders.get(side)
     return DeskResult(
         Desk(
             campaign=campaign,
@@ -258,6 +308,7 @@ async def open_desk(
             ready=record.ready if record else False,
             edits=record.edits if record else 0,
             updated_by=record.updated_by if record else None,
+            snapshot=snapshot,
         )
     )
 
@@ -305,17 +356,22 @@ def _may_order(seat: Seat, expected_turn: int | None, campaign: Campaign) -> Ref
 
 
 async def _refusal_now(
-    store: Store, seat: Seat, expected_turn: int | None, campaign: Campaign, now: datetime
+    store: Store, seat: Seat, expected_turn: int | None, now: datetime
 ) -> EntryResult | None:
-    """Why the seat may not change its side's orders now, or ``None`` if it may."""
+    """Why the seat may not change its side's orders now, or ``None`` if it may (judged on the
+    seat's snapshot; the save itself is a compare-and-set on the turn, phase and set)."""
+    snapshot = await snapshot_of(store, seat)
+    if snapshot is None:
+        return EntryResult(refusal=Refusal.NOT_MEMBER)
+    campaign = snapshot.campaign
     refusal = _may_order(seat, expected_turn, campaign)
     if refusal is not None:
         return EntryResult(refusal=refusal)
-    opening = await orders_opening(store, campaign, now)
+    entry = entry_in(snapshot.history, campaign)
+    opening = opening_after(campaign, entry, snapshot.clock, now)
     if opening is not None:
         return EntryResult(refusal=Refusal.NOT_OPEN_YET, opens_at=opening)
-    entry = await current_entry(store, campaign)
-    reopening = await store.orders_reopening(campaign.id, entry.seq)
+    reopening = snapshot.reopenings.get(entry.seq)
     if reopening is not None and reopening.side_id != seat.side:
         return EntryResult(refusal=Refusal.REOPENED_FOR_OTHER)
     return None
@@ -394,12 +450,12 @@ async def enter_orders(
     it (``BUSY`` if that keeps happening). ``expected_turn`` (from a button) refuses with
     ``STALE`` once the turn or phase moved on; before the window opens: ``NOT_OPEN_YET``.
     """
-    campaign = await store.campaign(seat.campaign.id) or seat.campaign
-    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
+    reading = seat
     for _attempt in range(SAVE_ATTEMPTS):
-        opened = await open_desk(store, Seat(campaign, seat.member))
+        opened = await open_desk(store, reading)
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -408,6 +464,7 @@ async def enter_orders(
             return EntryResult(desk=desk, lines=tuple(outcomes))
         written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
         if written is None:
+            reading = seat.anew()  # saved by someone else meanwhile: read the set again
             continue
         after, notices = written
         if after is None:
@@ -427,12 +484,12 @@ async def drop_module_order(
     """Take back the side's module order ``index`` (a siege guard or card, which no sector
     order replaces), if it is still ``expected``; saved as a draft like :func:`enter_orders`.
     An order no longer there changes nothing."""
-    campaign = await store.campaign(seat.campaign.id) or seat.campaign
-    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
+    reading = seat
     for _attempt in range(SAVE_ATTEMPTS):
-        opened = await open_desk(store, Seat(campaign, seat.member))
+        opened = await open_desk(store, reading)
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -443,6 +500,7 @@ async def drop_module_order(
         orders = desk.orders.model_copy(update={"extra": tuple(extra)})
         written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
         if written is None:
+            reading = seat.anew()  # saved by someone else meanwhile: read the set again
             continue
         after, notices = written
         if after is None:
@@ -462,12 +520,12 @@ async def rewrite_orders(
     taken back), if the rules accept the whole new set; saved as a draft like
     :func:`enter_orders`. ``change`` returning ``None`` (the button no longer fits) changes
     nothing; a set the rules refuse changes nothing and names the first rejection."""
-    campaign = await store.campaign(seat.campaign.id) or seat.campaign
-    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
+    reading = seat
     for _attempt in range(SAVE_ATTEMPTS):
-        opened = await open_desk(store, Seat(campaign, seat.member))
+        opened = await open_desk(store, reading)
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -479,6 +537,7 @@ async def rewrite_orders(
             return EntryResult(desk=desk, lines=(LineOutcome((), rejections[0]),))
         written = await _save_desk(store, seat, desk, accepted, False, f"orders:{desk.side}", now)
         if written is None:
+            reading = seat.anew()  # saved by someone else meanwhile: read the set again
             continue
         after, notices = written
         if after is None:
@@ -501,7 +560,8 @@ async def _save_desk(
     since (read it again); a ``None`` desk if the window closed."""
     campaign = desk.campaign
     editor = seat.member.user_id
-    notices = await _side_notices(store, campaign, desk.side, editor, now)
+    notices = _side_notices(desk.snapshot, campaign, desk.side, editor, now)
+    seat._keep(None)  # what the update shows after this is read anew
     saved = await store.save_orders(
         campaign.id,
         campaign.turn,
@@ -535,13 +595,13 @@ async def set_ready(
     again; a confirmation is refused (``CHANGED_MEANWHILE``, with the set as it now is) when
     the orders are no longer the ones read, or no longer the version ``seen_edits`` (the edit
     count the Ready button was shown with), so nobody confirms orders they have not seen."""
-    campaign = await store.campaign(seat.campaign.id) or seat.campaign
-    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
+    reading = seat
     seen: SideOrders | None = None
     for _attempt in range(SAVE_ATTEMPTS):
-        opened = await open_desk(store, Seat(campaign, seat.member))
+        opened = await open_desk(store, reading)
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -555,6 +615,7 @@ async def set_ready(
             return EntryResult(desk=desk)
         written = await _save_desk(store, seat, desk, desk.orders, ready, f"ready:{desk.side}", now)
         if written is None:
+            reading = seat.anew()  # saved by someone else meanwhile: read the set again
             continue
         after, notices = written
         if after is None:
@@ -582,20 +643,19 @@ def orders_notice(
     )
 
 
-async def _side_notices(
-    store: Store, campaign: Campaign, side: SideId, editor: UserId, now: datetime
+def _side_notices(
+    snapshot: SeatSnapshot, campaign: Campaign, side: SideId, editor: UserId, now: datetime
 ) -> tuple[NewOutboxMessage, ...]:
     """The notices for the side's other strategists who can get private messages (to be
     queued with the change)."""
     others = [
         m
-        for m in await store.members(campaign.id)
+        for m in snapshot.members
         if m.side_id == side and Role.STRATEGIST in m.roles and m.user_id != editor
     ]
-    people = await store.people([m.user_id for m in others])
     queued: list[NewOutboxMessage] = []
     for member in others:
-        person = people.get(member.user_id)
+        person = snapshot.people.get(member.user_id)
         if person is None or not person.can_receive_private:
             continue
         queued.append(orders_notice(campaign, side, member.user_id, now))
@@ -606,8 +666,9 @@ async def gm_overview(store: Store, seat: Seat) -> dict[SideId, Desk]:
     """Every side's orders this turn until it resolves, for the GM (empty for anyone else)."""
     if not seat.is_gm:
         return {}
+    snapshot = await snapshot_of(store, seat)
     desks: dict[SideId, Desk] = {}
-    for side in await store.sides(seat.campaign.id):
+    for side in snapshot.sides if snapshot is not None else ():
         opened = await open_desk(store, seat, side.id, closed=True)
         if opened.desk is not None and side.id in opened.desk.state.armies:
             desks[side.id] = opened.desk

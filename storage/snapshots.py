@@ -12,7 +12,7 @@ went stale meanwhile is refused or applied again by the database as before.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from rules import CampaignState
@@ -51,7 +51,7 @@ class SeatSnapshot:
     sides: tuple[Side, ...]
     members: tuple[Member, ...]
     people: dict[UserId, Person] = field(repr=False)
-    """The campaign's members the bot has seen, by user id."""
+    """The person and the other members of their side, by user id (those the bot has seen)."""
     history: tuple[PhaseEntry, ...]
     clock: ClockState | None
     reopenings: dict[int, OrdersReopening]
@@ -65,6 +65,14 @@ class SeatSnapshot:
     def member_named(self, user_id: UserId) -> Member | None:
         """The campaign's member ``user_id``, if they are one."""
         return next((member for member in self.members if member.user_id == user_id), None)
+
+    def with_orders(self, record: OrdersRecord) -> SeatSnapshot:
+        """This snapshot after its reader saved ``record`` (what the save returned)."""
+        return replace(self, orders={**self.orders, record.side_id: record})
+
+    def with_screen(self, screen: UiMessage) -> SeatSnapshot:
+        """This snapshot after its reader remembered ``screen``."""
+        return replace(self, ui_messages={**self.ui_messages, screen.kind: screen})
 
 
 class SnapshotStore(Protocol):
@@ -97,7 +105,14 @@ class SnapshotRecords(
                 running_campaigns=await self._running_count_in(conn, user_id),
                 sides=tuple(await self._sides_in(conn, campaign_id)),
                 members=tuple(members),
-                people=await self._people_in(conn, [m.user_id for m in members]),
+                people=await self._people_in(
+                    conn,
+                    [
+                        m.user_id
+                        for m in members
+                        if m.user_id == user_id or (m.side_id and m.side_id == member.side_id)
+                    ],
+                ),
                 history=tuple(await self._phase_history_in(conn, campaign_id)),
                 clock=await self._clock_in(conn, campaign_id),
                 reopenings=await self._reopenings_in(conn, campaign_id),

@@ -13,7 +13,9 @@ says which rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -100,30 +102,60 @@ class Refusal(StrEnum):
     REOPENED_FOR_OTHER = "reopened_for_other"  # the window closed; a GM reopened another side's
 
 
+_UPDATE: ContextVar[object | None] = ContextVar("seat_snapshots", default=None)
+"""The update being handled (:func:`one_update`): what a seat's snapshot is good for."""
+
+
+@contextmanager
+def one_update() -> Iterator[None]:
+    """The block handles one update (the dispatcher's :class:`bot.middlewares.UpdateReads`): a
+    seat's snapshot read in it serves the rest of it (:func:`snapshot_of`). Outside such a
+    block every service call reads the database anew."""
+    token = _UPDATE.set(object())
+    try:
+        yield
+    finally:
+        _UPDATE.reset(token)
+
+
 @dataclass(frozen=True)
 class Seat:
     """A person's place in one campaign: the campaign as it is now and their membership.
 
-    ``snapshot``: what this update read of the campaign for the seat's screens, in one read
-    transaction (:meth:`storage.SnapshotStore.seat_snapshot`); read on first need
-    (:func:`snapshot_of`) when the seat was found another way, and forgotten when the seat
-    saves its side's orders (:func:`_save_desk`), so what is shown after a save is read anew."""
+    Within one update (:func:`one_update`) a seat keeps what the update read of the campaign
+    for its screens, in one read transaction (:attr:`snapshot`, :func:`snapshot_of`). What
+    the seat saves in the update is put in it (:func:`_save_desk`, :func:`remember_screen`), so
+    what the update shows after a save shows what was saved."""
 
     campaign: Campaign
     member: Member
-    snapshot: SeatSnapshot | None = field(default=None, compare=False, repr=False)
+    _read: tuple[object, SeatSnapshot] | None = field(
+        default=None, init=False, compare=False, repr=False
+    )
 
     @classmethod
     def of(cls, snapshot: SeatSnapshot) -> Seat:
-        """The seat a snapshot was read for."""
-        return cls(snapshot.campaign, snapshot.member, snapshot)
+        """The seat a snapshot was read for (keeping it for the update)."""
+        seat = cls(snapshot.campaign, snapshot.member)
+        seat._keep(snapshot)
+        return seat
+
+    @property
+    def snapshot(self) -> SeatSnapshot | None:
+        """What this update read for the seat, if it read it yet."""
+        update = _UPDATE.get()
+        if update is None or self._read is None or self._read[0] is not update:
+            return None
+        return self._read[1]
 
     def anew(self) -> Seat:
         """This seat without its snapshot: its next reader reads the database again."""
         return Seat(self.campaign, self.member)
 
-    def _keep(self, snapshot: SeatSnapshot | None) -> None:
-        object.__setattr__(self, "snapshot", snapshot)
+    def _keep(self, snapshot: SeatSnapshot) -> None:
+        update = _UPDATE.get()
+        if update is not None:
+            object.__setattr__(self, "_read", (update, snapshot))
 
     @property
     def side(self) -> SideId | None:
@@ -175,11 +207,31 @@ async def seat_in(store: Store, user_id: UserId, campaign_id: int) -> Seat | Non
 
 
 async def snapshot_of(store: Store, seat: Seat) -> SeatSnapshot | None:
-    """The seat's snapshot for this update: the one it was found with, else read now (once);
-    ``None`` when the person is no longer in the campaign."""
-    if seat.snapshot is None:
-        seat._keep(await store.seat_snapshot(seat.campaign.id, seat.member.user_id))
-    return seat.snapshot
+    """The seat's snapshot for this update: the one it was found with, else read now (kept
+    for the rest of the update); ``None`` when the person is no longer in the campaign."""
+    kept = seat.snapshot
+    if kept is not None:
+        return kept
+    read = await store.seat_snapshot(seat.campaign.id, seat.member.user_id)
+    if read is not None:
+        seat._keep(read)
+    return read
+
+
+async def remember_screen(
+    store: Store, seat: Seat, kind: str, chat_id: int, message_id: int, now: datetime
+) -> None:
+    """Remember that ``message_id`` shows the seat's ``kind`` screen (to edit it in place later);
+    nothing to write when the seat's snapshot already has that message for it."""
+    snapshot = seat.snapshot
+    known = None if snapshot is None else snapshot.ui_messages.get(kind)
+    if known is not None and (known.chat_id, known.message_id) == (chat_id, message_id):
+        return
+    screen = await store.remember_ui_message(
+        seat.campaign.id, seat.member.user_id, kind, chat_id, message_id, now
+    )
+    if snapshot is not None:
+        seat._keep(snapshot.with_screen(screen))
 
 
 async def side_names(store: Store, campaign_id: int) -> dict[SideId, str]:
@@ -221,7 +273,7 @@ class Desk:
             ready=record.ready,
             edits=record.edits,
             updated_by=record.updated_by,
-            snapshot=self.snapshot,
+            snapshot=self.snapshot.with_orders(record),
         )
 
     def side_names(self) -> dict[SideId, str]:
@@ -453,9 +505,8 @@ async def enter_orders(
     refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
-    reading = seat
+    opened = await open_desk(store, seat)
     for _attempt in range(SAVE_ATTEMPTS):
-        opened = await open_desk(store, reading)
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -463,8 +514,8 @@ async def enter_orders(
         if orders == desk.orders:
             return EntryResult(desk=desk, lines=tuple(outcomes))
         written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
-        if written is None:
-            reading = seat.anew()  # saved by someone else meanwhile: read the set again
+        if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
+            opened = written
             continue
         after, notices = written
         if after is None:
@@ -487,9 +538,8 @@ async def drop_module_order(
     refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
-    reading = seat
+    opened = await open_desk(store, seat)
     for _attempt in range(SAVE_ATTEMPTS):
-        opened = await open_desk(store, reading)
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -499,8 +549,8 @@ async def drop_module_order(
         del extra[index]
         orders = desk.orders.model_copy(update={"extra": tuple(extra)})
         written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
-        if written is None:
-            reading = seat.anew()  # saved by someone else meanwhile: read the set again
+        if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
+            opened = written
             continue
         after, notices = written
         if after is None:
@@ -523,9 +573,8 @@ async def rewrite_orders(
     refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
-    reading = seat
+    opened = await open_desk(store, seat)
     for _attempt in range(SAVE_ATTEMPTS):
-        opened = await open_desk(store, reading)
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -536,8 +585,8 @@ async def rewrite_orders(
         if rejections:
             return EntryResult(desk=desk, lines=(LineOutcome((), rejections[0]),))
         written = await _save_desk(store, seat, desk, accepted, False, f"orders:{desk.side}", now)
-        if written is None:
-            reading = seat.anew()  # saved by someone else meanwhile: read the set again
+        if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
+            opened = written
             continue
         after, notices = written
         if after is None:
@@ -554,14 +603,15 @@ async def _save_desk(
     ready: bool,
     reason: str,
     now: datetime,
-) -> tuple[Desk | None, tuple[NewOutboxMessage, ...]] | None:
-    """Save ``orders`` over the set ``desk`` was read from, with the side's notices and a
-    board refresh in the same transaction. ``None`` if the set was saved by someone else
-    since (read it again); a ``None`` desk if the window closed."""
+) -> tuple[Desk | None, tuple[NewOutboxMessage, ...]] | DeskResult:
+    """Save ``orders`` over the set ``desk`` was read from (a compare-and-set on its edit
+    count), with the side's notices and a board refresh in the same transaction: the desk as
+    saved (``None`` if the window closed) and the notices; or, if the set was saved by someone
+    else since, the desk as that save left it (the set the database answered the refusal
+    with), to apply the change to again."""
     campaign = desk.campaign
     editor = seat.member.user_id
     notices = _side_notices(desk.snapshot, campaign, desk.side, editor, now)
-    seat._keep(None)  # what the update shows after this is read anew
     saved = await store.save_orders(
         campaign.id,
         campaign.turn,
@@ -574,10 +624,14 @@ async def _save_desk(
         outbox=(*notices, board_refresh(campaign, reason, now)),
     )
     if saved.outcome is WriteOutcome.CONFLICT:
-        return None
+        if saved.orders is None:  # the set is gone (retired): read the side's orders anew
+            return await open_desk(store, seat.anew(), desk.side)
+        return DeskResult(desk.saved_as(campaign, saved.orders))
     if saved.outcome is not WriteOutcome.SAVED or saved.orders is None:
         return None, ()
-    return desk.saved_as(campaign, saved.orders), notices
+    after = desk.saved_as(campaign, saved.orders)
+    seat._keep(after.snapshot)  # what the update shows after this shows the set saved
+    return after, notices
 
 
 async def set_ready(
@@ -598,10 +652,9 @@ async def set_ready(
     refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
-    reading = seat
+    opened = await open_desk(store, seat)
     seen: SideOrders | None = None
     for _attempt in range(SAVE_ATTEMPTS):
-        opened = await open_desk(store, reading)
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -614,8 +667,8 @@ async def set_ready(
         if desk.ready == ready and (desk.edits > 0 or not ready):
             return EntryResult(desk=desk)
         written = await _save_desk(store, seat, desk, desk.orders, ready, f"ready:{desk.side}", now)
-        if written is None:
-            reading = seat.anew()  # saved by someone else meanwhile: read the set again
+        if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
+            opened = written
             continue
         after, notices = written
         if after is None:

@@ -19,6 +19,7 @@ from bot.services.orders import (
     Seat,
     is_active,
     pick_campaign,
+    remember_screen,
     seat_in,
     snapshot_of,
 )
@@ -149,9 +150,7 @@ async def show_screen(
     if message_id is None:
         sent = await send_text(bot, chat_id, text, keyboard)
         message_id = sent.message_id
-    await store.remember_ui_message(
-        seat.campaign.id, seat.member.user_id, kind, chat_id, message_id, clock.now()
-    )
+    await remember_screen(store, seat, kind, chat_id, message_id, clock.now())
     return message_id
 
 

@@ -127,7 +127,7 @@ class OrderRecords(SharedRecords):
                     now,
                 )
             for message in outbox:
-                await self._enqueue_in(conn, message, now)
+                await self._queue_in(conn, message, now)
             row = await fetch_one(conn, "SELECT * FROM order_sets WHERE id = ?", (set_id,))
         return WriteOutcome.SAVED, row
 

@@ -448,6 +448,24 @@ class SharedRecords:
         phase_seq: int | None = None,
         resolution_id: int | None = None,
     ) -> OutboxMessage:
+        await self._queue_in(conn, message, now, phase_seq, resolution_id)
+        row = await fetch_one(
+            conn, "SELECT * FROM outbox WHERE dedup_key = ?", (message.dedup_key,)
+        )
+        if row is None:
+            raise RuntimeError(f"outbox row {message.dedup_key!r} vanished inside its transaction")
+        return _outbox(row)
+
+    async def _queue_in(
+        self,
+        conn: Conn,
+        message: NewOutboxMessage,
+        now: datetime,
+        phase_seq: int | None = None,
+        resolution_id: int | None = None,
+    ) -> None:
+        """Queue ``message`` (nothing if its ``dedup_key`` is queued already), without reading
+        the row back (:meth:`_enqueue_in` does)."""
         not_before = message.not_before or now
         await conn.execute(
             "INSERT INTO outbox (campaign_id, chat_id, thread_id, kind, payload_json, dedup_key,"
@@ -466,12 +484,6 @@ class SharedRecords:
                 resolution_id,
             ),
         )
-        row = await fetch_one(
-            conn, "SELECT * FROM outbox WHERE dedup_key = ?", (message.dedup_key,)
-        )
-        if row is None:
-            raise RuntimeError(f"outbox row {message.dedup_key!r} vanished inside its transaction")
-        return _outbox(row)
 
     async def _current_list_row(self, conn: Conn, campaign_id: CampaignId, turn: int) -> Row | None:
         return await fetch_one(

@@ -53,6 +53,8 @@ class SeatSnapshot:
     people: dict[UserId, Person] = field(repr=False)
     """The person and the other members of their side, by user id (those the bot has seen)."""
     history: tuple[PhaseEntry, ...]
+    """The phase entry the campaign is in and the undone entries after it (all the history
+    :func:`bot.services.window.entry_in` needs)."""
     clock: ClockState | None
     reopenings: dict[int, OrdersReopening]
     """The GM's reopenings of the orders phase, by phase entry."""
@@ -113,7 +115,7 @@ class SnapshotRecords(
                         if m.user_id == user_id or (m.side_id and m.side_id == member.side_id)
                     ],
                 ),
-                history=tuple(await self._phase_history_in(conn, campaign_id)),
+                history=tuple(await self._current_entries_in(conn, campaign_id)),
                 clock=await self._clock_in(conn, campaign_id),
                 reopenings=await self._reopenings_in(conn, campaign_id),
                 turn_start=await self._state_in(conn, campaign_id, campaign.turn),

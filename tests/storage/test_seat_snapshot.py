@@ -2,7 +2,7 @@
 transaction and agreeing with the single reads it replaces."""
 
 from rules import SideOrders
-from storage import Store
+from storage import Phase, Store
 from tests.storage.campaign_script import GM, at, deploy, new_campaign, strategist, tactician
 from tests.transactions import count_transactions
 
@@ -30,7 +30,8 @@ async def test_a_seat_snapshot_is_one_read_and_agrees_with_the_single_reads(stor
     assert snapshot.member == await store.member(campaign.id, red)
     assert list(snapshot.sides) == await store.sides(campaign.id)
     assert list(snapshot.members) == await store.members(campaign.id)
-    assert list(snapshot.history) == await store.phase_history(campaign.id)
+    history = await store.phase_history(campaign.id)
+    assert list(snapshot.history) == history[-1:]
     assert snapshot.clock == await store.clock_state(campaign.id)
     assert snapshot.reopenings == {}
     assert now is not None
@@ -63,3 +64,24 @@ async def test_a_snapshot_counts_only_the_unfinished_campaigns_a_person_plays(
     again = await store.seat_snapshot(first.id, red)
     assert again is not None
     assert again.running_campaigns == 1
+
+
+async def test_a_snapshot_holds_the_current_phase_entry_and_the_undone_ones_after_it(
+    store: Store,
+) -> None:
+    campaign = await new_campaign(store)
+    await deploy(store, campaign.id)
+    red = strategist("red")
+    battles = await store.transition(
+        campaign.id, 1, Phase.ORDERS, 1, Phase.BATTLES, GM, "close", at(0, 30)
+    )
+    assert battles.applied
+    undone = await store.undo_last_step(campaign.id, 1, Phase.BATTLES, GM, "too early", at(0, 31))
+    assert undone.applied
+    history = await store.phase_history(campaign.id)
+    snapshot = await store.seat_snapshot(campaign.id, red)
+    assert snapshot is not None
+    current = max(entry.seq for entry in history if entry.undone_at is None)
+    assert list(snapshot.history) == [entry for entry in history if entry.seq >= current]
+    assert snapshot.history[0].phase is Phase.ORDERS
+    assert snapshot.history[-1].undone_at is not None

@@ -63,10 +63,12 @@ class OrderRecords(SharedRecords):
         kind: str,
     ) -> tuple[WriteOutcome, Row | None]:
         async with self._db.transaction() as conn:
-            campaign = await self._campaign_in(conn, campaign_id)
-            if campaign is None:
+            position = await fetch_one(
+                conn, "SELECT turn, phase FROM campaigns WHERE id = ?", (campaign_id,)
+            )
+            if position is None:
                 return WriteOutcome.NOT_FOUND, None
-            if campaign.turn != turn or campaign.phase not in phases:
+            if position["turn"] != turn or Phase(position["phase"]) not in phases:
                 return WriteOutcome.PHASE_CLOSED, None
             side = await fetch_one(
                 conn, "SELECT 1 FROM sides WHERE campaign_id = ? AND id = ?", (campaign_id, side_id)
@@ -119,7 +121,7 @@ class OrderRecords(SharedRecords):
                 before = None if current is None else json.loads(current["body_json"])
                 await self._audit(
                     conn,
-                    campaign,
+                    await self._require_campaign(conn, campaign_id),
                     actor,
                     action,
                     {"side": side_id, "body": before},

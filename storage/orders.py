@@ -70,17 +70,17 @@ class OrderRecords(SharedRecords):
                 return WriteOutcome.NOT_FOUND, None
             if position["turn"] != turn or Phase(position["phase"]) not in phases:
                 return WriteOutcome.PHASE_CLOSED, None
-            side = await fetch_one(
-                conn, "SELECT 1 FROM sides WHERE campaign_id = ? AND id = ?", (campaign_id, side_id)
-            )
-            if side is None:
-                return WriteOutcome.UNKNOWN_SIDE, None
             current = await fetch_one(
                 conn,
                 "SELECT * FROM order_sets WHERE campaign_id = ? AND turn = ? AND side_id = ?"
                 " AND kind = ? AND retired_at IS NULL",
                 (campaign_id, turn, side_id, kind),
             )
+            # A side's set is deleted with the side: only a first set asks whether it exists.
+            if current is None and not await fetch_one(
+                conn, "SELECT 1 FROM sides WHERE campaign_id = ? AND id = ?", (campaign_id, side_id)
+            ):
+                return WriteOutcome.UNKNOWN_SIDE, None
             if expected_edits is not None and expected_edits != (
                 0 if current is None else current["edits"]
             ):

@@ -43,7 +43,7 @@ async def _play(table: Table, store: Store, hero: str, side: str, plays: list[Du
 async def test_the_night_watch_week_reads_as_written_in_russian(
     telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A fixed seed (Example A's): Лариса must hold an attack, which a random deal denies 1 time in 11.
+    # A fixed seed (Example A's): Лариса must hold an attack; a random deal gives none 1 in 11.
     monkeypatch.setattr(dice, "new_seed", lambda: SEED)
     table = await _watch_table(telegram, store, clock, "ru")
     opening = "\n".join(await _group_texts(table))

@@ -5,6 +5,8 @@ night-demo map; removing a side drops its heroes; the first turn's state holds t
 
 from __future__ import annotations
 
+import pytest
+
 from bot.services import watch_setup
 from bot.services.turns import game_for
 from rules.modules.watch import NAME as WATCH
@@ -322,3 +324,38 @@ async def test_a_russian_gm_types_the_deck_in_russian_letters(
     stored = await store.campaign(campaign.id)
     assert stored is not None
     assert "spell_deck" not in watch_setup.settings(stored.ruleset_overrides)
+
+
+@pytest.mark.parametrize(
+    ("typed", "deck"),
+    [
+        ("A1 A2 A2", ("A1", "A2", "A2")),
+        ("d2, a3; A1", ("A1", "A3", "D2")),
+        ("А2х2 З0", ("A2", "A2", "D0")),  # Cyrillic А, х and З
+        ("Атака-3 ×3 защита-1", ("A3", "A3", "A3", "D1")),
+        ("attack-4 defence-2 defense-2*2", ("A4", "D2", "D2", "D2")),
+        ("по умолчанию", None),
+        ("default", None),
+    ],
+)
+def test_a_typed_deck_reads_as_its_cards(typed: str, deck: tuple[str, ...] | None) -> None:
+    assert watch_setup.parse_deck(typed) == deck
+
+
+@pytest.mark.parametrize(
+    ("typed", "problem", "word"),
+    [
+        (" , ", watch_setup.DeckInputProblem.EMPTY, ""),
+        ("×2 A1", watch_setup.DeckInputProblem.COPIES, "×2"),
+        ("A1 x2", watch_setup.DeckInputProblem.CARD, "x2"),
+        ("A1 Щ2", watch_setup.DeckInputProblem.CARD, "Щ2"),
+        ("A1 A", watch_setup.DeckInputProblem.CARD, "A"),
+        ("A1x150 D1x51", watch_setup.DeckInputProblem.TOO_MANY, "201"),
+    ],
+)
+def test_a_bad_deck_names_the_word(
+    typed: str, problem: watch_setup.DeckInputProblem, word: str
+) -> None:
+    with pytest.raises(watch_setup.DeckInputError) as raised:
+        watch_setup.parse_deck(typed)
+    assert (raised.value.problem, raised.value.word) == (problem, word)

@@ -16,7 +16,7 @@ from pydantic import JsonValue
 
 from bot.order_text import normalise, partial_matches
 from bot.sectors import sector_label
-from bot.services.watch_setup import HeroInputProblem, Names
+from bot.services.watch_setup import DeckInputProblem, HeroInputProblem, Names, deck_groups
 from rules import CampaignMap, ModuleOrder
 
 
@@ -138,6 +138,46 @@ def duel_mode_words(mode: str) -> str:
     if mode == "sealed":
         return _("sealed: every hero's spells by one deadline, revealed together")
     return _("step by step in initiative order, each step posted when it closes")
+
+
+def spell_code(card: str) -> str:
+    """A spell as the GM types it in the deck: «A3», «D2» (Russian «А3», «З2»)."""
+    kind, power = card[:1], card[1:]
+    if kind == "A":
+        return _("A{power}").format(power=power)
+    if kind == "D":
+        return _("D{power}").format(power=power)
+    return card
+
+
+def deck_words(deck: Sequence[str]) -> str:
+    """A spell deck as the GM types it, copies counted: «A1 A2×2 A3×2 D1 D2×2»."""
+    return " ".join(
+        spell_code(card) if copies == 1 else f"{spell_code(card)}×{copies}"
+        for card, copies in deck_groups(deck)
+    )
+
+
+def deck_input_help(problem: DeckInputProblem, word: str) -> str:
+    """Why a typed spell deck cannot be used (naming the word at fault), and how to write it."""
+    match problem:
+        case DeckInputProblem.CARD:
+            reason = _("«{word}» is not a spell.")
+        case DeckInputProblem.COPIES:
+            reason = _("«{word}»: write «×n» right after a card, n from 1 to 200.")
+        case DeckInputProblem.TOO_MANY:
+            reason = _("A deck holds at most 200 spells; this one has {word}.")
+        case _:
+            reason = _("There are no spells in that deck.")
+    return (
+        reason.format(word=word)
+        + " "
+        + _(
+            "Write the spells separated by spaces: A and the power (0 to 99) for an attack, "
+            "D and the power for a defence, «×n» after a spell for n copies: «A1 A2 A2 A3×2 D1 "
+            "D2×2 D3». «default» restores the standard deck."
+        )
+    )
 
 
 def hero_input_help(

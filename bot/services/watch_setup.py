@@ -1,6 +1,7 @@
 """The GM's Night Watch settings in the setup wizard (MODULES.md W1, W3): switching the module
 on, the heroes (name, side, initiative, start location, the turn a hero enters), the NPC
-marker, the duel mode and the hours of a duel step.
+marker, the duel mode and the hours of a duel step; the heroes' victory, the wounds that kill,
+the spells in hand and the spell deck.
 
 Settings live in the campaign's ruleset overrides (``modules`` and ``module_settings.watch``)
 like the siege's and contact's; :func:`bot.services.siege_setup.problem` checks them against the
@@ -11,6 +12,8 @@ the campaign's own (``s1``, …), so the bot checks the sides itself.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -18,8 +21,9 @@ from typing import Any
 
 from bot.order_text import normalise, partial_matches
 from rules import CampaignMap
+from rules.modules.watch import DEFAULT_SPELL_DECK, WatchSettings
 from rules.modules.watch import NAME as WATCH
-from rules.modules.watch import WatchSettings
+from rules.modules.watch.settings import MAX_DECK, MAX_HAND, MAX_WOUNDS
 from storage.names import clean_name
 
 MAX_HEROES = 24
@@ -310,3 +314,127 @@ def fitted(
     if isinstance(npc, dict) and npc.get("start") not in sectors:
         new.pop("npc", None)
     return _with_settings(overrides, new)
+
+
+# ---- hero victory, wounds, hands and the spell deck (issue 19) ---------------------------------
+
+
+def _with_value(overrides: Mapping[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """The overrides with setting ``key`` at ``value``: stored only when it is not the default."""
+    new = settings(overrides)
+    if value == getattr(WatchSettings(), key):
+        new.pop(key, None)
+    else:
+        new[key] = value
+    return _with_settings(overrides, new)
+
+
+def with_hero_victory(overrides: Mapping[str, Any], on: bool) -> dict[str, Any]:
+    """The overrides with the heroes' victory (W7) on or off."""
+    return _with_value(overrides, "hero_victory", on)
+
+
+def with_wounds_to_kill(overrides: Mapping[str, Any], change: int) -> dict[str, Any]:
+    """The overrides with the wounds that kill a hero changed by ``change`` (1 to 99)."""
+    now = effective(overrides).wounds_to_kill
+    return _with_value(overrides, "wounds_to_kill", max(1, min(MAX_WOUNDS, now + change)))
+
+
+def with_hand_size(overrides: Mapping[str, Any], change: int) -> dict[str, Any]:
+    """The overrides with the spells a hero holds changed by ``change`` (0 to 6)."""
+    now = effective(overrides).hand_size
+    return _with_value(overrides, "hand_size", max(0, min(MAX_HAND, now + change)))
+
+
+class DeckInputProblem(StrEnum):
+    """Why a typed spell deck cannot be used."""
+
+    EMPTY = "empty"
+    CARD = "card"  # a word that is not a spell (or a power over 99)
+    COPIES = "copies"  # «×n» with no card before it, or n not 1-200
+    TOO_MANY = "too_many"
+
+
+class DeckInputError(ValueError):
+    """A typed spell deck that cannot be used: why, and the word (or the count) at fault."""
+
+    def __init__(self, problem: DeckInputProblem, word: str = "") -> None:
+        super().__init__(f"{problem}: {word}")
+        self.problem = problem
+        self.word = word
+
+
+DECK_DEFAULT_WORDS = ("default", "standard", "по умолчанию", "стандарт", "стандартная", "-", "—")
+"""What a GM types for the standard deck."""
+_KINDS = {
+    "a": "A",
+    "а": "A",  # Cyrillic
+    "attack": "A",
+    "атака": "A",
+    "d": "D",
+    "з": "D",
+    "defence": "D",
+    "defense": "D",
+    "защита": "D",
+}
+MAX_POWER = 99
+"""The highest power of a spell (``rules.modules.watch.settings.CARD``)."""
+_SPELL = re.compile(r"^(?P<kind>[^\W\d_]+)-?(?P<power>\d{1,3})(?:[x×х*](?P<copies>\d{1,3}))?$")
+_COPIES = re.compile(r"^[×*](?P<copies>\d{1,3})$")
+"""Copies as a word of their own: «×2» (not «x2», which reads as a card «X2»)."""
+
+
+def _card_order(card: str) -> tuple[str, int]:
+    return card[0], int(card[1:])
+
+
+def parse_deck(text: str) -> tuple[str, ...] | None:
+    """A typed spell deck: cards separated by spaces or commas, ``A<power>``/``D<power>`` (also
+    «А3», «З2», «Атака-3», «attack-3»), ``×n`` after a card (``A2x3``, or ``A2 ×3``) for n
+    copies; ``None`` for the standard deck (:data:`DECK_DEFAULT_WORDS`). The cards come back
+    in deck order (attacks, then defences, by power), so a deck typed in another order is the
+    same deck. Raises :class:`DeckInputError` at the first word that cannot be used."""
+    if text.strip().lower() in DECK_DEFAULT_WORDS:
+        return None
+    cards: list[str] = []
+    for word in re.split(r"[\s,;]+", text.strip()):
+        if not word:
+            continue
+        lowered = word.lower()
+        more = _COPIES.fullmatch(lowered)
+        if more is not None:
+            copies = int(more["copies"])
+            if not cards or not 1 <= copies <= MAX_DECK:
+                raise DeckInputError(DeckInputProblem.COPIES, word[:16])
+            cards += [cards[-1]] * (copies - 1)
+        else:
+            spell = _SPELL.fullmatch(lowered)
+            kind = _KINDS.get(spell["kind"]) if spell is not None else None
+            if spell is None or kind is None or int(spell["power"]) > MAX_POWER:
+                raise DeckInputError(DeckInputProblem.CARD, word[:16])
+            copies = int(spell["copies"] or 1)
+            if not 1 <= copies <= MAX_DECK:
+                raise DeckInputError(DeckInputProblem.COPIES, word[:16])
+            cards += [f"{kind}{int(spell['power'])}"] * copies
+        if len(cards) > MAX_DECK:
+            raise DeckInputError(DeckInputProblem.TOO_MANY, str(len(cards)))
+    if not cards:
+        raise DeckInputError(DeckInputProblem.EMPTY)
+    return tuple(sorted(cards, key=_card_order))
+
+
+def with_spell_deck(overrides: Mapping[str, Any], deck: Sequence[str] | None) -> dict[str, Any]:
+    """The overrides with the spell deck ``deck`` (``None``: the standard one)."""
+    chosen = tuple(sorted(deck, key=_card_order)) if deck is not None else DEFAULT_SPELL_DECK
+    new = settings(overrides)
+    if chosen == DEFAULT_SPELL_DECK:
+        new.pop("spell_deck", None)
+    else:
+        new["spell_deck"] = list(chosen)
+    return _with_settings(overrides, new)
+
+
+def deck_groups(deck: Sequence[str]) -> list[tuple[str, int]]:
+    """The deck as (card, copies) in deck order: «A2 A2 A3» -> [("A2", 2), ("A3", 1)]."""
+    counted = Counter(deck)
+    return [(card, counted[card]) for card in sorted(counted, key=_card_order)]

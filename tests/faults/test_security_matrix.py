@@ -373,6 +373,11 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("wmap", ""),
                 ("ask", "heroes"),
                 ("ask", "npc"),
+                ("ask", "deck"),
+                ("whv", "on"),
+                ("wwk", "+"),
+                ("whs", "+"),
+                ("wdk", "default"),
             )
         ]
         group += [

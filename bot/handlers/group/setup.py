@@ -581,6 +581,7 @@ _NEXT_STEP = {
     "setup.rewards": "siege",
     "setup.heroes": "watch",
     "setup.npc": "watch",
+    "setup.deck": "watch",
 }
 
 
@@ -853,6 +854,7 @@ _TYPED_SETTINGS = (
     "setup.margins",
     "setup.heroes",
     "setup.npc",
+    "setup.deck",
 )
 
 
@@ -860,7 +862,7 @@ async def _typed_any(
     store: Store, campaign: Campaign, field: str, text: str
 ) -> tuple[CampaignSettings | None, str]:
     """The settings after a typed answer of :data:`_TYPED_SETTINGS`, or ``None`` and why not."""
-    if field not in ("setup.heroes", "setup.npc"):
+    if field not in watch_wizard.TYPED_FIELDS:
         return _typed_settings(campaign, field, text)
     side_pairs = [(side.id, side.name) for side in await store.sides(campaign.id)]
     changed, refusal = watch_wizard.typed_watch(campaign, field, text, side_pairs)
@@ -991,6 +993,7 @@ async def pressed(
         "margins",
         "heroes",
         "npc",
+        "deck",
     ):
         await store.set_prompt(
             query.message.chat.id,
@@ -1226,7 +1229,7 @@ def _siege_change(campaign: Campaign, action: str, value: str) -> dict[str, Any]
 
 
 def _ask_text(what: str, name: str) -> str:
-    if what in ("heroes", "npc"):
+    if what in ("heroes", "npc", "deck"):
         return watch_wizard.ask_text(what).format(name=name)
     asks = {
         "title": _("{name}, reply to this message with the campaign's new name."),

@@ -38,6 +38,10 @@ DEFAULT_NPC_NAME = "Егор"
 MAX_HEROES = 24
 MAX_HAND = 6
 """The largest hand: a step's keyboard lists each card of the hand."""
+MAX_WOUNDS = 99
+"""The most wounds ``wounds_to_kill`` may ask for."""
+MAX_DECK = 200
+"""The most cards a spell deck holds."""
 
 
 def check_hero_id(value: str) -> str:
@@ -93,9 +97,11 @@ class WatchSettings(BaseModel):
 
     heroes: tuple[HeroSpec, ...] = Field(default=(), max_length=MAX_HEROES)
     npc: NpcSpec | None = None
-    wounds_to_kill: int = Field(default=4, ge=1, le=99)
+    wounds_to_kill: int = Field(default=4, ge=1, le=MAX_WOUNDS)
     hand_size: int = Field(default=3, ge=0, le=MAX_HAND)
-    spell_deck: tuple[str, ...] = Field(default=DEFAULT_SPELL_DECK, min_length=1, max_length=200)
+    spell_deck: tuple[str, ...] = Field(
+        default=DEFAULT_SPELL_DECK, min_length=1, max_length=MAX_DECK
+    )
     duel_mode: Literal["initiative", "sealed"] = "initiative"
     duel_step_hours: int = Field(default=6, ge=1, le=72)
     hero_victory: bool = False

@@ -16,13 +16,17 @@ from typing import Any
 
 import pytest
 from aiogram.types import User
+from aiogram.utils.i18n import I18n
 
+from bot.callbacks import LatePress
 from bot.clock import ManualClock
 from bot.duel_screens import DuelPress
 from bot.handlers.group.duels_gm import DuelGmPress
 from bot.services import campaigns
 from bot.services.clockwork import advance
+from bot.services.late import LateRefusal, late_desk, take_back_late_order
 from bot.services.schedule import CampaignScheduler
+from bot.siege_screens import late_screen
 from rules.modules.watch.state import load
 from storage import (
     AuditAction,
@@ -373,3 +377,47 @@ async def test_sealed_steps_stay_private_until_all_are_revealed_together(
     assert f"{_card(words, hands['andrey'][0])} → Larisa" in reveal
     table.take()
     _assert_secret(table, words, hands)
+
+
+async def _play_first_step(table: Table, words: dict[str, str]) -> tuple[Sent, str]:
+    """Orders window -> battles; Day plays Larisa's first card on Andrey. Returns Day's first
+    screen and the card."""
+    hands = await _hands(table)
+    assert (
+        await advance(table.store, table.campaign.id, 1, Phase.ORDERS, GM, table.clock.now())
+    ).advanced
+    listed = await _deliver(table)
+    [day_screen] = _screens(listed, DAY)
+    card = hands["larisa"][0]
+    chosen = screen(await table.tap(DAY, day_screen, _card(words, card)))
+    laid = screen(await table.tap(DAY, chosen, "Andrey"))
+    assert alert(await table.tap(DAY, laid, f"✅ {words['play']}"))
+    return day_screen, card
+
+
+async def test_a_played_duel_step_cannot_be_taken_back_as_a_late_order(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    words = WORDS["en"]
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    await _play_first_step(table, words)
+    campaign_id = table.campaign.id
+    before = await store.late_orders(campaign_id, 1)
+    [played] = before["day"].orders
+    assert played.data["order"] == "duel_step"
+
+    # The late screen lists no duel step and offers no «✖» for it.
+    desk = await late_desk(store, campaign_id, "day", 1)
+    assert desk is not None
+    with i18n.context(), i18n.use_locale("en"):
+        text, keyboard = late_screen(desk, {"day": "Day", "night": "Night"}, "en")
+    assert "✖" not in str(keyboard.inline_keyboard)
+    assert "larisa" not in text.lower()
+
+    # A forged «✖» press and the service itself refuse; the late order stays.
+    forged = await table.forged(DAY, LatePress(c=campaign_id, t=1, a="x", k=0).pack())
+    assert "not valid" in alert(forged)
+    taken = await take_back_late_order(store, campaign_id, "day", 0, played, DAY, clock.now(), 1)
+    assert taken.refusal is LateRefusal.FINAL
+    assert not taken.changed
+    assert (await store.late_orders(campaign_id, 1))["day"].orders == (played,)

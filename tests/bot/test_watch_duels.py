@@ -421,3 +421,36 @@ async def test_a_played_duel_step_cannot_be_taken_back_as_a_late_order(
     assert taken.refusal is LateRefusal.FINAL
     assert not taken.changed
     assert (await store.late_orders(campaign_id, 1))["day"].orders == (played,)
+
+
+async def test_a_step_screen_queued_to_a_strategist_who_changed_sides_is_dropped(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    words = WORDS["en"]
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    hands = await _hands(table)
+    campaign_id = table.campaign.id
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    # Before the queued screens go out, Dasha (Day) moves to Night.
+    await store.put_member(
+        campaign_id, DAY, "Dasha", frozenset({Role.STRATEGIST}), "night", GM, clock.now()
+    )
+    sent = await _deliver(table)
+    assert _screens(sent, DAY) == []
+    larisa = ", ".join(_card(words, c) for c in hands["larisa"])
+    assert all(larisa not in s.text for s in sent if s.chat_id == DAY)
+    assert [s.text.splitlines()[0] for s in _screens(sent, NIGHT)] == [
+        "⚔️ Duel in «Cafe», turn 1: the step of «Anton».",
+    ]
+
+    # Back on Day, she is reminded of Larisa's step; leaving before it is sent, she is not.
+    await store.put_member(
+        campaign_id, DAY, "Dasha", frozenset({Role.STRATEGIST}), "day", GM, clock.now()
+    )
+    clock.set(clock.now() + timedelta(hours=5, minutes=1))
+    await CampaignScheduler(store, clock).run_due()
+    queued = [m for m in await store.outbox_messages(campaign_id) if m.chat_id == DAY]
+    assert queued[-1].kind == "duel_reminder"
+    await store.remove_member(campaign_id, DAY, GM, clock.now())
+    reminded = await _deliver(table)
+    assert all(s.chat_id != DAY for s in reminded)

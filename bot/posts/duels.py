@@ -80,7 +80,8 @@ async def render_duel_played(context: PostContext, message: OutboxMessage) -> Po
 
 
 async def render_duel_reveal(context: PostContext, message: OutboxMessage) -> Post | None:
-    """The group, sealed mode: every step of the list, once all are closed."""
+    """The group, sealed mode: every step of the list, once all are closed (found by the
+    list's id: the last step may close at the resolution, after which the turn is the next)."""
     list_id = _int(message, "list")
     campaign_id = message.campaign_id
     if list_id is None or campaign_id is None:
@@ -88,13 +89,14 @@ async def render_duel_reveal(context: PostContext, message: OutboxMessage) -> Po
     campaign = await context.store.campaign(campaign_id)
     if campaign is None:
         return None
-    listed = await context.store.battle_list(campaign.id, campaign.turn)
-    if listed is None or listed.id != list_id:
+    steps = await context.store.list_duel_steps(list_id)
+    if (
+        not steps
+        or any(s.campaign_id != campaign.id for s in steps)
+        or any(s.state is not DuelStepState.CLOSED for s in steps)
+    ):
         return None
-    steps = await context.store.duel_steps(campaign.id, campaign.turn)
-    if not steps or any(s.state is not DuelStepState.CLOSED for s in steps):
-        return None
-    names = await hero_names(context.store, campaign.id, campaign.turn)
+    names = await hero_names(context.store, campaign.id, steps[0].turn)
     return Post(text=reveal_post(steps, names, game_for(campaign).map, context.i18n.current_locale))
 
 

@@ -454,3 +454,27 @@ async def test_a_step_screen_queued_to_a_strategist_who_changed_sides_is_dropped
     await store.remove_member(campaign_id, DAY, GM, clock.now())
     reminded = await _deliver(table)
     assert all(s.chat_id != DAY for s in reminded)
+
+
+async def test_sealed_steps_are_revealed_when_the_last_closes_at_the_resolution(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    words = WORDS["en"]
+    table = await _watch_table(telegram, store, clock, "sealed", "en")
+    hands = await _hands(table)
+    campaign_id = table.campaign.id
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    listed = await _deliver(table)
+    larisa = next(s for s in _screens(listed, DAY) if "Larisa" in s.text.splitlines()[0])
+    chosen = screen(await table.tap(DAY, larisa, _card(words, hands["larisa"][0])))
+    laid = screen(await table.tap(DAY, chosen, "Andrey"))
+    assert alert(await table.tap(DAY, laid, f"✅ {words['play']}"))
+    assert _group(await _deliver(table)) == []
+
+    # The GM resolves with three steps still open: they close with nothing played, and the
+    # reveal (queued while the turn was 1, sent when it is 2) shows all four.
+    assert (await advance(store, campaign_id, 1, Phase.BATTLES, GM, clock.now())).advanced
+    assert (await table.now_campaign()).turn == 2
+    [reveal] = [t for t in _group(await _deliver(table)) if t.startswith(words["revealed"])]
+    assert f"{_card(words, hands['larisa'][0])} → Andrey" in reveal
+    assert reveal.count("Nothing played: the results deadline came first.") == 3

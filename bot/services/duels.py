@@ -198,7 +198,9 @@ async def _close(
     expected_edits: int | None = None,
 ) -> StepResult:
     """Close ``step`` with ``plays`` as the side's late order, the closing posts and the next
-    step's opening in one transaction."""
+    step's opening in one transaction. Only the close of a step whose moment came (open, or due
+    to open) moves the chain on: a waiting step a GM closes opens nothing, the chain skips it
+    when the step before it closes."""
     order = duel_step(step.hero, [(play.card, play.target) for play in plays])
     async with store.atomic():
         given = await give_late_order(
@@ -233,16 +235,40 @@ async def _close(
                 ),
                 now,
             )
-        if step.mode is DuelMode.INITIATIVE:
-            following = next(
-                (s for s in steps if s.sector == step.sector and s.index == step.index + 1),
-                None,
-            )
+        if step.mode is DuelMode.INITIATIVE and (
+            step.state is DuelStepState.OPEN or step.opens_at is not None
+        ):
+            following = next_in_duel(steps, step)
             settings = watch_settings(game_for(campaign))
             if following is not None and settings is not None:
                 await store.schedule_duel_step(following.id, now)
                 await _open(store, campaign, following, settings.duel_step_hours, now)
         return StepResult(closed)
+
+
+def next_in_duel(steps: Sequence[DuelStep], step: DuelStep) -> DuelStep | None:
+    """The step that comes after ``step`` in its duel (initiative mode): the first one after
+    it not closed yet (a GM may have closed a waiting step: the chain skips it)."""
+    return min(
+        (
+            s
+            for s in steps
+            if s.sector == step.sector
+            and s.index > step.index
+            and s.state is not DuelStepState.CLOSED
+        ),
+        key=lambda s: s.index,
+        default=None,
+    )
+
+
+def current_in_duel(steps: Sequence[DuelStep], sector: str) -> DuelStep | None:
+    """The duel's step being played or waited for now: its first one not closed yet."""
+    return min(
+        (s for s in steps if s.sector == sector and s.state is not DuelStepState.CLOSED),
+        key=lambda s: s.index,
+        default=None,
+    )
 
 
 class _StepMovedError(Exception):

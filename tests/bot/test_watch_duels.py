@@ -98,17 +98,22 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
-def _ruleset(mode: str) -> dict[str, Any]:
+def _ruleset(mode: str, heroes: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "modules": ["watch"],
         "module_settings": {
-            "watch": {"heroes": HEROES, "duel_mode": mode, "duel_step_hours": 6},
+            "watch": {"heroes": heroes, "duel_mode": mode, "duel_step_hours": 6},
         },
     }
 
 
 async def _watch_table(
-    telegram: FakeTelegram, store: Store, clock: ManualClock, mode: str, language: Language
+    telegram: FakeTelegram,
+    store: Store,
+    clock: ManualClock,
+    mode: str,
+    language: Language,
+    heroes: list[dict[str, Any]] | None = None,
 ) -> Table:
     """A night-demo campaign with watch in ``mode``, deployed, in its first orders window."""
     now = clock.now()
@@ -119,7 +124,7 @@ async def _watch_table(
             title="Night Watch",
             created_by=GM,
             creator_name="Game Master",
-            ruleset_overrides=_ruleset(mode),
+            ruleset_overrides=_ruleset(mode, HEROES if heroes is None else heroes),
             map="night-demo",
         ),
         now,
@@ -478,3 +483,46 @@ async def test_sealed_steps_are_revealed_when_the_last_closes_at_the_resolution(
     [reveal] = [t for t in _group(await _deliver(table)) if t.startswith(words["revealed"])]
     assert f"{_card(words, hands['larisa'][0])} → Andrey" in reveal
     assert reveal.count("Nothing played: the results deadline came first.") == 3
+
+
+async def test_a_waiting_step_closed_by_the_gm_keeps_the_initiative_order(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    words = WORDS["en"]
+    olga = {"id": "olga", "side": "night", "name": "Olga", "initiative": 3, "start": "metro"}
+    table = await _watch_table(telegram, store, clock, "initiative", "en", [*HEROES, olga])
+    campaign_id = table.campaign.id
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    listed = await _deliver(table)
+    steps = await _steps(table)
+    assert [steps[h].state.value for h in ("larisa", "olga", "andrey")] == [
+        "open",
+        "pending",
+        "pending",
+    ]
+
+    # The GM closes Olga's waiting step: nothing opens, Larisa's is still the one played.
+    closing = DuelGmPress(c=campaign_id, t=1, p="battles", s=steps["olga"].id).pack()
+    assert alert(await table.forged(GM, closing))
+    steps = await _steps(table)
+    assert [steps[h].state.value for h in ("larisa", "olga", "andrey")] == [
+        "open",
+        "closed",
+        "pending",
+    ]
+    closed = await _deliver(table)
+    assert _screens(closed, NIGHT) == []
+    [olga_post] = [t for t in _group(closed) if "Olga" in t.splitlines()[0]]
+    assert words["gm_closed"] in olga_post
+    assert "Next" not in olga_post
+
+    # Larisa's step closes: the chain skips Olga's and opens Andrey's.
+    [day_screen] = _screens(listed, DAY)
+    assert alert(await table.tap(DAY, day_screen, words["nothing"]))
+    steps = await _steps(table)
+    assert steps["andrey"].state.value == "open"
+    moved = await _deliver(table)
+    [larisa_post] = [t for t in _group(moved) if "Larisa" in t.splitlines()[0]]
+    assert words["next_andrey"] in larisa_post
+    [andrey_screen] = _screens(moved, NIGHT)
+    assert "Andrey" in andrey_screen.text.splitlines()[0]

@@ -173,6 +173,15 @@ class DuelStore(Protocol):
     async def remind_duel_step(
         self, step_id: int, now: datetime, outbox: Sequence[NewOutboxMessage] = ()
     ) -> bool: ...
+    async def reschedule_duel_step(
+        self,
+        step_id: int,
+        state: DuelStepState,
+        opens_at: datetime | None,
+        deadline: datetime | None,
+        *,
+        rearm: bool = False,
+    ) -> bool: ...
 
 
 class DuelRecords(SharedRecords):
@@ -376,3 +385,29 @@ class DuelRecords(SharedRecords):
             for message in outbox:
                 await self._enqueue_in(conn, message, now)
         return True
+
+    async def reschedule_duel_step(
+        self,
+        step_id: int,
+        state: DuelStepState,
+        opens_at: datetime | None,
+        deadline: datetime | None,
+        *,
+        rearm: bool = False,
+    ) -> bool:
+        """Move a step's opening and deadline (a pause or the GM moved the results deadline),
+        if it is still in ``state`` and current; ``rearm``: its reminder is due again."""
+        reminded = ", reminded_at = NULL" if rearm else ""
+        async with self._db.transaction() as conn:
+            changed = await changed_rows(
+                conn,
+                f"UPDATE duel_steps SET opens_at = ?, deadline = ?{reminded}"
+                f" WHERE id = ? AND state = ? AND {_CURRENT}",
+                (
+                    None if opens_at is None else ts(opens_at),
+                    None if deadline is None else ts(deadline),
+                    step_id,
+                    state.value,
+                ),
+            )
+        return changed > 0

@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import JsonValue
 
-from bot.services.deadlines import phase_deadline
+from bot.services.deadlines import phase_deadline, wall_shift
 from bot.services.late import LATE_PHASES, LateRefusal, give_late_order, late_desk
 from bot.services.no_shows import BOT_ACTOR
 from bot.services.posting import group_post, private_post
@@ -384,6 +384,38 @@ async def next_duel_moment(store: Store, campaign: Campaign, now: datetime) -> d
             if step.reminded_at is None and _long_enough(step):
                 moments.append(step.deadline - REMIND_BEFORE)
     return min((m for m in moments if m > now), default=None)
+
+
+async def shift_duel_steps(
+    store: Store,
+    campaign: Campaign,
+    by: timedelta,
+    results: datetime | None,
+    now: datetime,
+) -> None:
+    """The results deadline moved ``by`` (a pause that lasted that long, a GM's extension or a
+    new deadline; now ``results``): the current steps not closed yet move as much on the
+    campaign's wall clock (a waiting step's set opening too), never past ``results``. A move
+    earlier only caps them at ``results``. A moved step's reminder is due again."""
+    if watch_settings(game_for(campaign)) is None:
+        return
+    zone = ZoneInfo(campaign.time_zone)
+    later = by > timedelta(0)
+    for step in await store.duel_steps(campaign.id, campaign.turn):
+        if step.state is DuelStepState.CLOSED:
+            continue
+        opens_at, deadline = step.opens_at, step.deadline
+        if later and step.state is DuelStepState.PENDING and opens_at is not None:
+            opens_at = wall_shift(opens_at, by, zone)
+        if deadline is not None:
+            if later:
+                deadline = wall_shift(deadline, by, zone)
+            if results is not None:
+                deadline = min(deadline, results)
+        if (opens_at, deadline) == (step.opens_at, step.deadline):
+            continue
+        rearm = deadline is not None and deadline - REMIND_BEFORE > now
+        await store.reschedule_duel_step(step.id, step.state, opens_at, deadline, rearm=rearm)
 
 
 async def close_remaining_steps(store: Store, campaign: Campaign, now: datetime) -> None:

@@ -22,7 +22,7 @@ from bot.callbacks import LatePress
 from bot.clock import ManualClock
 from bot.duel_screens import DuelPress
 from bot.handlers.group.duels_gm import DuelGmPress
-from bot.services import campaigns
+from bot.services import campaigns, timekeeping
 from bot.services.clockwork import advance
 from bot.services.late import LateRefusal, late_desk, take_back_late_order
 from bot.services.schedule import CampaignScheduler
@@ -526,3 +526,39 @@ async def test_a_waiting_step_closed_by_the_gm_keeps_the_initiative_order(
     assert words["next_andrey"] in larisa_post
     [andrey_screen] = _screens(moved, NIGHT)
     assert "Andrey" in andrey_screen.text.splitlines()[0]
+
+
+async def test_a_pause_and_an_extension_move_the_step_deadlines(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    campaign_id = table.campaign.id
+    opened_at = clock.now()
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, opened_at)).advanced
+    await _deliver(table)
+    assert (await _steps(table))["larisa"].deadline == opened_at + timedelta(hours=6)
+
+    # Paused for two hours: Larisa's step (and Anton's) end two hours later; the scheduler
+    # does not close them at the old deadline.
+    clock.set(opened_at + timedelta(hours=1))
+    assert (await timekeeping.pause(store, campaign_id, GM, clock.now())).applied
+    clock.set(opened_at + timedelta(hours=3))
+    assert (await timekeeping.resume(store, campaign_id, GM, clock.now())).applied
+    steps = await _steps(table)
+    assert steps["larisa"].deadline == opened_at + timedelta(hours=8)
+    assert steps["anton"].deadline == opened_at + timedelta(hours=8)
+    assert steps["andrey"].deadline is None
+    clock.set(opened_at + timedelta(hours=7))
+    await CampaignScheduler(store, clock).run_due()
+    assert (await _steps(table))["larisa"].state.value == "open"
+
+    # The GM extends the results deadline: the open steps move as much, never past it.
+    results = await store.clock_state(campaign_id)
+    assert results is not None
+    assert results.deadline is not None
+    extended = await timekeeping.extend(store, campaign_id, 2, GM, clock.now())
+    assert extended.clock is not None
+    assert extended.clock.deadline == results.deadline + timedelta(hours=2)
+    steps = await _steps(table)
+    assert steps["larisa"].deadline == min(opened_at + timedelta(hours=10), extended.clock.deadline)
+    assert steps["anton"].deadline == steps["larisa"].deadline

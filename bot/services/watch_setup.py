@@ -13,8 +13,8 @@ stored with the older ``h1``, ``h2``, … keeps them. A side's id is the campaig
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any

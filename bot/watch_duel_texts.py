@@ -180,6 +180,11 @@ def refusal_text(refusal: str) -> str:
             return _("This screen is out of date: here is the step as it is now.")
         case "busy":
             return _("Too many presses at once: try again.")
+        case "no_late_orders":
+            return _(
+                "No card can be played: your side gives no orders after the battles this turn "
+                "(it has no army left). «Play nothing» ends the step."
+            )
         case _:
             return _("This step is closed: its cards can no longer change.")
 

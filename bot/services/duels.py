@@ -175,6 +175,7 @@ class StepRefusal(StrEnum):
     NOT_OPEN = "not_open"  # initiative mode: an earlier step is still being played
     STALE = "stale"  # the screen shown is older than the step's draft
     BUSY = "busy"
+    NO_LATE_ORDERS = "no_late_orders"  # the side gives no late orders now: no card is played
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,8 @@ async def _close(
             return StepResult(None, rejection=given.rejection)
         if given.refusal is LateRefusal.BUSY:
             return StepResult(None, StepRefusal.BUSY)
+        if given.refusal is not None and plays:
+            return StepResult(step, StepRefusal.NO_LATE_ORDERS)
         outbox: list[NewOutboxMessage] = []
         if step.mode is DuelMode.INITIATIVE:
             outbox.append(group_post(campaign, "duel_played", _key(step, "played"), step=step.id))
@@ -504,12 +507,16 @@ async def _current_open(store: Store, step_id: int, side: SideId) -> DuelStep | 
     return step
 
 
-async def check_plays(store: Store, step: DuelStep, plays: Sequence[DuelPlay]) -> Rejection | None:
+async def check_plays(
+    store: Store, step: DuelStep, plays: Sequence[DuelPlay]
+) -> Rejection | StepRefusal | None:
     """The rules' verdict on ``step``'s hero laying ``plays`` (card in hand, target in the
-    duel's location, one step per hero), against the turn's start and the list."""
+    duel's location, one step per hero), against the turn's start and the list;
+    ``NO_LATE_ORDERS`` when the side has no late orders to check them against (nothing may be
+    laid then: only «Play nothing»)."""
     desk = await late_desk(store, step.campaign_id, step.side_id, step.turn)
     if desk is None:
-        return None
+        return StepRefusal.NO_LATE_ORDERS
     order = duel_step(step.hero, [(play.card, play.target) for play in plays])
     _after, rejection = enter_late_order(
         desk.game, desk.state, desk.plan, step.side_id, desk.current, order
@@ -529,9 +536,11 @@ async def draft_play(
         return StepResult(found, StepRefusal.STALE)
     plays = found.plays[:-1] if play is None else (*found.plays, play)
     if play is not None:
-        rejection = await check_plays(store, found, plays)
-        if rejection is not None:
-            return StepResult(found, rejection=rejection)
+        verdict = await check_plays(store, found, plays)
+        if isinstance(verdict, StepRefusal):
+            return StepResult(found, verdict)
+        if verdict is not None:
+            return StepResult(found, rejection=verdict)
     saved = await store.draft_duel_step(found.id, plays, shown_edits)
     if saved is None:
         return StepResult(await store.duel_step(step_id), StepRefusal.STALE)

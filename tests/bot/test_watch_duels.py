@@ -23,6 +23,8 @@ from bot.clock import ManualClock
 from bot.duel_screens import DuelPress
 from bot.handlers.group.duels_gm import DuelGmPress
 from bot.services import campaigns, timekeeping
+from bot.services import duels as duels_service
+from bot.services import late as late_service
 from bot.services.clockwork import advance
 from bot.services.late import LateRefusal, late_desk, take_back_late_order
 from bot.services.schedule import CampaignScheduler
@@ -562,3 +564,36 @@ async def test_a_pause_and_an_extension_move_the_step_deadlines(
     steps = await _steps(table)
     assert steps["larisa"].deadline == min(opened_at + timedelta(hours=10), extended.clock.deadline)
     assert steps["anton"].deadline == steps["larisa"].deadline
+
+
+async def test_cards_are_not_played_when_the_side_gives_no_late_orders(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    hands = await _hands(table)
+    words = WORDS["en"]
+    assert (await advance(store, table.campaign.id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    [day_screen] = _screens(await _deliver(table), DAY)
+    first, second = hands["larisa"][0], hands["larisa"][1]
+    chosen = screen(await table.tap(DAY, day_screen, _card(words, first)))
+    laid = screen(await table.tap(DAY, chosen, "Andrey"))
+
+    # The side has no late orders any more (as when it has no army left): late_desk finds
+    # nothing. Neither another card nor the laid one is taken, and the step stays open.
+    async def no_desk(*_args: object) -> None:
+        return None
+
+    monkeypatch.setattr(duels_service, "late_desk", no_desk)
+    monkeypatch.setattr(late_service, "late_desk", no_desk)
+    again = screen(await table.tap(DAY, laid, _card(words, second)))
+    refused = await table.tap(DAY, again, "Andrey")
+    assert "No card can be played" in alert(refused)
+    played = await table.tap(DAY, laid, f"✅ {words['play']}")
+    assert "No card can be played" in alert(played)
+    larisa = (await _steps(table))["larisa"]
+    assert larisa.state.value == "open"
+    assert [play.card for play in larisa.plays] == [first]
+    assert _group(await _deliver(table)) == []
+    # «Play nothing» still ends the step.
+    assert alert(await table.tap(DAY, laid, words["nothing"]))
+    assert (await _steps(table))["larisa"].closed_by is DuelCloser.SUBMIT

@@ -178,10 +178,12 @@ def hero_lines(
     *,
     side: str | None = None,
     turn: int | None = None,
+    played: Mapping[str, Sequence[str]] | None = None,
 ) -> list[str]:
     """The heroes of a module state as :func:`rules.modules.watch.public_view` gave it, one a
     line: where, wounds, and a hand where the view kept one (only ``side``'s, in its private
-    chat); ``side`` set: that side's heroes only. Then the NPC marker."""
+    chat) with the spells ``played`` this turn (hero -> cards); ``side`` set: that side's
+    heroes only. Then the NPC marker."""
     data = view if isinstance(view, dict) else {}
     lines: list[str] = []
     for hero in _records(data.get("heroes")):
@@ -217,6 +219,11 @@ def hero_lines(
         if isinstance(hand, list):
             cards = ", ".join(spell_words(str(card)) for card in hand) or _("no spells")
             line += "\n    " + _("hand: {cards}").format(cards=cards)
+            spent = (played or {}).get(_text(hero, "id"), ())
+            if spent:
+                line += "\n    " + _("played this turn: {cards}").format(
+                    cards=", ".join(spell_words(str(card)) for card in spent)
+                )
         lines.append(line)
     npc = data.get("npc")
     if isinstance(npc, dict):
@@ -237,9 +244,14 @@ def hand_text(
     to_kill: int,
     side: str,
     turn: int,
+    *,
+    played: Mapping[str, Sequence[str]] | None = None,
 ) -> str:
-    """The private /hand screen: the side's heroes and their hands (from the side's view)."""
-    lines = hero_lines(view, campaign_map, names, language, to_kill, side=side, turn=turn)
+    """The private /hand screen: the side's heroes and their hands (from the side's view), with
+    the spells ``played`` in closed duel steps this turn."""
+    lines = hero_lines(
+        view, campaign_map, names, language, to_kill, side=side, turn=turn, played=played
+    )
     head = _("Secret: the heroes of side «{side}» and their spells, turn {turn}.").format(
         side=names.get(side, side), turn=turn
     )

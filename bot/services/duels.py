@@ -26,11 +26,13 @@ from zoneinfo import ZoneInfo
 
 from pydantic import JsonValue
 
+from bot.services.campaigns import battle_list_public_at
 from bot.services.deadlines import phase_deadline, wall_shift
 from bot.services.late import LATE_PHASES, LateRefusal, give_late_order, late_desk
 from bot.services.no_shows import BOT_ACTOR
 from bot.services.posting import group_post, private_post
 from bot.services.turns import game_for
+from bot.services.watch_orders import as_listed
 from rules import CampaignState, Game, Rejection, enter_late_order
 from rules.modules.watch.orders import duel_step
 from rules.modules.watch.plan import duels_of
@@ -595,3 +597,37 @@ async def open_steps(store: Store, campaign: Campaign) -> list[DuelStep]:
         for s in await store.duel_steps(campaign.id, campaign.turn)
         if s.state is not DuelStepState.CLOSED
     ]
+
+
+# ---- the heroes as the turn stands -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeroesNow:
+    """The turn's heroes as they stand now: ``modules`` is the turn start's module data with
+    the public battle list's positions and the closed steps' cards out of the hands (secret:
+    read it through ``watch_orders.public`` or ``side_view``); ``played``: hero -> the cards
+    its closed step played this turn."""
+
+    modules: dict[str, JsonValue]
+    played: dict[str, tuple[str, ...]]
+
+
+async def heroes_now(
+    store: Store, campaign: Campaign, state: CampaignState, now: datetime
+) -> HeroesNow:
+    """``state`` (the current turn's start) as the turn stands at ``now``: once the battle
+    list is public, the heroes stand where it put them (after this turn's moves) and the cards
+    of closed duel steps are no longer in hand; before that, the turn's start."""
+    start = HeroesNow(dict(state.modules), {})
+    if WATCH not in state.modules or campaign.phase not in LATE_PHASES:
+        return start
+    listed = await store.battle_list(campaign.id, campaign.turn)
+    if listed is None or await battle_list_public_at(store, campaign, now) is not None:
+        return start
+    played = {
+        step.hero: tuple(play.card for play in step.plays)
+        for step in await store.list_duel_steps(listed.id)
+        if step.state is DuelStepState.CLOSED and step.plays
+    }
+    return HeroesNow(as_listed(state.modules, listed.modules.get(WATCH), played), played)

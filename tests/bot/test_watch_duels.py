@@ -597,3 +597,43 @@ async def test_cards_are_not_played_when_the_side_gives_no_late_orders(
     # «Play nothing» still ends the step.
     assert alert(await table.tap(DAY, laid, words["nothing"]))
     assert (await _steps(table))["larisa"].closed_by is DuelCloser.SUBMIT
+
+
+async def test_status_and_hand_show_the_turn_as_the_public_list_has_it(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    words = WORDS["en"]
+    olga = {"id": "olga", "side": "night", "name": "Olga", "initiative": 3, "start": "hairdresser"}
+    table = await _watch_table(telegram, store, clock, "initiative", "en", [*HEROES, olga])
+    hands = await _hands(table)
+    group = telegram.group(GROUP, "Night Moscow")
+
+    async def status() -> str:
+        table.take()
+        await telegram.feed(telegram.message(table.user(GM), group, "/status"))
+        [answer] = [s.text for s in table.take() if s.chat_id == GROUP]
+        return next(line for line in answer.splitlines() if "Olga" in line)
+
+    assert "Saved" in "\n".join(s.text for s in await table.say(NIGHT, "hero Olga metro"))
+    assert "Hairdresser" in await status()
+    assert (await advance(store, table.campaign.id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    [day_screen] = _screens(await _deliver(table), DAY)
+    # The list is public: Olga stands in the Metro now (her move is on the list).
+    olga_now = await status()
+    assert "Metro" in olga_now
+    assert "Hairdresser" not in olga_now
+
+    # Larisa plays her first spell: /hand lists it as played, not in hand any more.
+    card = hands["larisa"][0]
+    chosen = screen(await table.tap(DAY, day_screen, _card(words, card)))
+    laid = screen(await table.tap(DAY, chosen, "Andrey"))
+    assert alert(await table.tap(DAY, laid, f"✅ {words['play']}"))
+    [hand] = [s.text for s in await table.say(DAY, "/hand")]
+    larisa = hand[hand.index("Larisa") :].split("\n🧙")[0]
+
+    def spell(card: str) -> str:
+        return f"{'attack' if card.startswith('A') else 'defence'} {card[1:]}"
+
+    left = ", ".join(spell(c) for c in hands["larisa"][1:])
+    assert f"hand: {left}" in larisa
+    assert f"played this turn: {spell(card)}" in larisa

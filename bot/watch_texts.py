@@ -66,9 +66,8 @@ _REASONS: dict[str, Callable[[], str]] = {
         "That is not a Night Watch order: give a hero's move as «hero Larisa to Metro»."
     ),
     "hero_move_not_adjacent": lambda: _(
-        "{hero} moves one location a turn, only to a neighbouring one (every location "
-        "neighbours the Metro; the Apartment and the Roof only the Entrance): {to} is not next "
-        "to {sector}. Choose one of the locations the orders screen offers."
+        "{hero} moves one location a turn, only to a neighbouring one: {to} is not next to "
+        "{sector}. Choose one of the locations the orders screen offers."
     ),
     "not_in_duel": lambda: _("{hero} is in no duel this turn."),
     "card_not_in_hand": lambda: _(
@@ -138,7 +137,7 @@ def hero_input_help(line: int, problem: HeroInputProblem, word: str) -> str:
         case HeroInputProblem.TOO_MANY:
             reason = _("a campaign has at most 24 heroes.")
         case _:
-            reason = _("it does not have the parts a hero needs.")
+            reason = _("the line does not have every part a hero needs.")
     return (
         where
         + reason.format(word=word)

@@ -60,11 +60,12 @@ WORDS: dict[str, dict[str, str]] = {
     "en": {
         "attack": "Attack",
         "defence": "Defence",
+        "card_joint": " ",
         "in_hand": "In hand:",
         "play": "Play",
         "nothing": "Play nothing",
-        "metro_step": "⚔️ Duel in «Metro», turn 1: the step of «Larisa».",
-        "next_andrey": "Next: the step of «Andrey».",
+        "metro_step": "⚔️ Duel in «Metro», turn 1: Larisa's step.",
+        "next_andrey": "Next: Andrey's step.",
         "timed_out": "Nothing played: the step's deadline passed.",
         "gm_closed": "Nothing played: the GM closed the step.",
         "played": "Played:",
@@ -80,11 +81,12 @@ WORDS: dict[str, dict[str, str]] = {
     "ru": {
         "attack": "Атака",
         "defence": "Защита",
+        "card_joint": "-",
         "in_hand": "На руке:",
         "play": "Сыграть",
         "nothing": "Ничего не играть",
-        "metro_step": "⚔️ Поединок в «Метро», ход 1: шаг героя «Larisa».",
-        "next_andrey": "Следующий шаг: герой «Andrey».",
+        "metro_step": "⚔️ Поединок в «Метро», ход 1: шаг Иного «Larisa».",
+        "next_andrey": "Следующий — шаг Иного «Andrey».",
         "timed_out": "Ничего не сыграно: срок шага вышел.",
         "gm_closed": "Ничего не сыграно: мастер закрыл шаг.",
         "played": "Сыграно:",
@@ -93,7 +95,7 @@ WORDS: dict[str, dict[str, str]] = {
         "closed": "Этот шаг закрыт",
         "wrong_side": "другой стороны",
         "stale": "Этот экран устарел",
-        "no_card": "нет",
+        "no_card": "не осталось",
         "not_there": "нет в этом поединке",
         "not_open": "Этот шаг ещё не открыт",
     },
@@ -165,7 +167,7 @@ async def _hands(table: Table) -> dict[str, tuple[str, ...]]:
 
 def _card(words: dict[str, str], card: str) -> str:
     kind = words["attack"] if card.startswith("A") else words["defence"]
-    return f"{kind} {card[1:]}"
+    return f"{kind}{words['card_joint']}{card[1:]}"
 
 
 def _screens(sent: list[Sent], user: int) -> list[Sent]:
@@ -200,7 +202,7 @@ def _assert_secret(table: Table, words: dict[str, str], hands: dict[str, tuple[s
         if sent.chat_id in own and words["in_hand"] in sent.text:
             shown += 1
             title = sent.text.splitlines()[0]
-            assert any(f"«{hero}»" in title for hero in own[sent.chat_id]), sent.text
+            assert any(hero in title for hero in own[sent.chat_id]), sent.text
             others = [h for h in hands if h.capitalize() not in own[sent.chat_id]]
             for hero in others:
                 assert hand_lines[hero] not in sent.text or hand_lines[hero] in (
@@ -447,7 +449,7 @@ async def test_a_step_screen_queued_to_a_strategist_who_changed_sides_is_dropped
     larisa = ", ".join(_card(words, c) for c in hands["larisa"])
     assert all(larisa not in s.text for s in sent if s.chat_id == DAY)
     assert [s.text.splitlines()[0] for s in _screens(sent, NIGHT)] == [
-        "⚔️ Duel in «Cafe», turn 1: the step of «Anton».",
+        "⚔️ Duel in «Cafe», turn 1: Anton's step.",
     ]
 
     # Back on Day, she is reminded of Larisa's step; leaving before it is sent, she is not.
@@ -637,3 +639,19 @@ async def test_status_and_hand_show_the_turn_as_the_public_list_has_it(
     left = ", ".join(spell(c) for c in hands["larisa"][1:])
     assert f"hand: {left}" in larisa
     assert f"played this turn: {spell(card)}" in larisa
+
+
+async def test_the_gm_list_in_sealed_mode_promises_no_post_before_the_reveal(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _watch_table(telegram, store, clock, "sealed", "ru")
+    assert (await advance(store, table.campaign.id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    listed = await _deliver(table)
+    [larisa] = [s for s in _screens(listed, DAY) if "Larisa" in s.text.splitlines()[0]]
+    assert "Иные здесь: " in larisa.text
+    assert "Выберите заклинание, затем Иного" in larisa.text
+    assert "геро" not in larisa.text.lower()
+    panel = DuelGmPress(c=table.campaign.id, t=1, p="battles").pack()
+    [shown] = [s for s in await table.forged(GM, panel) if "Незакрытые шаги" in s.text]
+    assert "тайные поединки раскроют" in shown.text
+    assert "вместе с заклинаниями шага" not in shown.text

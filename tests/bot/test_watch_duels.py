@@ -11,7 +11,7 @@ bot sent, no hand and no sealed play reaches the group or the other side before 
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -22,7 +22,7 @@ from bot.callbacks import LatePress
 from bot.clock import ManualClock
 from bot.duel_screens import DuelPress
 from bot.handlers.group.duels_gm import DuelGmPress
-from bot.services import campaigns, timekeeping
+from bot.services import campaigns, running_changes, timekeeping
 from bot.services import duels as duels_service
 from bot.services import late as late_service
 from bot.services.clockwork import advance
@@ -655,3 +655,35 @@ async def test_the_gm_list_in_sealed_mode_promises_no_post_before_the_reveal(
     [shown] = [s for s in await table.forged(GM, panel) if "Незакрытые шаги" in s.text]
     assert "тайные поединки раскроют" in shown.text
     assert "вместе с заклинаниями шага" not in shown.text
+
+
+async def test_a_results_deadline_the_gm_sets_moves_or_caps_the_step_deadlines(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    campaign_id = table.campaign.id
+    opened_at = clock.now()
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, opened_at)).advanced
+    await _deliver(table)
+    results = await duels_service.results_deadline(store, await table.now_campaign(), opened_at)
+    assert results is not None
+
+    async def set_results(moment: datetime) -> None:
+        preview = await running_changes.preview_deadline(store, campaign_id, moment, clock.now())
+        assert preview.refusal is None
+        done = await running_changes.set_deadline(
+            store, campaign_id, moment, preview.mark, GM, "Game Master", clock.now()
+        )
+        assert done.refusal is None
+
+    # A day later: the open steps end a day later too (within the new results deadline).
+    later = results + timedelta(days=1)
+    await set_results(later)
+    steps = await _steps(table)
+    assert steps["larisa"].deadline == min(opened_at + timedelta(hours=30), later)
+    # Two hours after the list: the steps end then, not after the results deadline.
+    soon = opened_at + timedelta(hours=2)
+    await set_results(soon)
+    steps = await _steps(table)
+    assert steps["larisa"].deadline == soon
+    assert steps["anton"].deadline == soon

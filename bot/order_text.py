@@ -201,6 +201,7 @@ class LineProblem(StrEnum):
     UNKNOWN_TOKEN = "unknown_token"
     UNKNOWN_HERO = "unknown_hero"
     AMBIGUOUS = "ambiguous"
+    AMBIGUOUS_LOCATION = "ambiguous_location"  # the word begins the names of several locations
     BAD_COUNT = "bad_count"
     TOO_LONG = "too_long"
     TOO_MANY_LINES = "too_many_lines"
@@ -343,6 +344,20 @@ def _lookup(name: str, table: Mapping[str, str]) -> tuple[str | None, bool]:
     return None, len(found) > 1
 
 
+def partial_matches(typed: str, table: Mapping[str, str]) -> list[str]:
+    """The ids whose name ``typed`` (normalised, 3 characters or more) begins, or one of whose
+    words it begins: «квартира», «егора», «Apart» -> ``apartment``. Each id once, in the
+    table's order; one id: the name meant, several: ambiguous."""
+    if len(typed) < 3:
+        return []
+    found = dict.fromkeys(
+        target
+        for known, target in table.items()
+        if known.startswith(typed) or any(word.startswith(typed) for word in known.split())
+    )
+    return list(found)
+
+
 def _same_stem(a: str, b: str) -> bool:
     """True when two names have as many words and each pair differs only in a Russian ending
     (синие, синих, синими; северный полюс, северном полюсе)."""
@@ -441,6 +456,22 @@ class _Reader:
             )
         return found
 
+    def location(self, tree: Tree[Token]) -> SectorId:
+        """A hero's destination: a sector's name, or an unambiguous beginning of a name or of
+        one of its words (locations have long names: «Квартира» for «Квартира Егора»)."""
+        try:
+            return self.sector(tree)
+        except _ReadingError as unknown:
+            if unknown.problem is not LineProblem.UNKNOWN_SECTOR:
+                raise
+            words = self.name(tree)
+            found = partial_matches(normalise(words), self.vocabulary.sectors)
+            if len(found) == 1:
+                return found[0]
+            if found:
+                raise _ReadingError(LineProblem.AMBIGUOUS_LOCATION, words) from unknown
+            raise
+
     def hero(self, tree: Tree[Token]) -> str:
         words = self.name(tree)
         found, ambiguous = _lookup(normalise(words), self.vocabulary.heroes)
@@ -514,7 +545,7 @@ class _Reader:
             if held is not None:
                 raise _ReadingError(LineProblem.AMBIGUOUS)
             who = self.hero(_subtrees(order_tree, "who")[0])
-            return (watch.hero_move(who, self.sector(places[0])),)
+            return (watch.hero_move(who, self.location(places[0])),)
         if order_tree.data in ("assault", "guard", "steer", "card", "transport", "cede", "retreat"):
             given = (
                 self.siege_order(order_tree)

@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
+from bot.order_text import normalise, partial_matches
 from bot.sectors import sector_label
-from bot.services.watch_setup import HeroInputProblem
+from bot.services.watch_setup import HeroInputProblem, Names
 from rules import CampaignMap, ModuleOrder
 
 
@@ -31,6 +32,24 @@ def _number(data: Mapping[str, JsonValue], key: str) -> int:
 
 def _records(value: JsonValue) -> list[dict[str, JsonValue]]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def location_candidates(campaign_map: CampaignMap, word: str) -> list[str]:
+    """The locations whose names ``word`` begins (or a word of them), in map order."""
+    table = Names.build(campaign_map, []).sectors
+    found = set(partial_matches(normalise(word), table))
+    return [sector for sector in campaign_map.sector_ids() if sector in found]
+
+
+def ambiguous_location(campaign_map: CampaignMap, word: str, language: str) -> str:
+    """A typed location that begins the names of several: which of them."""
+    candidates = ", ".join(
+        sector_label(campaign_map, sector, language)
+        for sector in location_candidates(campaign_map, word)
+    )
+    return _(
+        "«{word}» could be any of these locations: {candidates}. Type more of the name."
+    ).format(word=word, candidates=candidates)
 
 
 def hero_name(names: Mapping[str, str], hero: str) -> str:
@@ -120,9 +139,18 @@ def duel_mode_words(mode: str) -> str:
     return _("step by step in initiative order, each step posted when it closes")
 
 
-def hero_input_help(line: int, problem: HeroInputProblem, word: str) -> str:
-    """Why a typed hero or NPC line cannot be used, and how to write it."""
+def hero_input_help(
+    line: int,
+    problem: HeroInputProblem,
+    word: str,
+    campaign_map: CampaignMap | None = None,
+    language: str = "en",
+) -> str:
+    """Why a typed hero or NPC line cannot be used, and how to write it (a location that could
+    be several is answered with them, from ``campaign_map``)."""
     where = _("Line {line}: ").format(line=line) if line else ""
+    if problem is HeroInputProblem.SECTOR_AMBIGUOUS and campaign_map is not None:
+        return where + ambiguous_location(campaign_map, word, language)
     match problem:
         case HeroInputProblem.NAME:
             reason = _("a name is 1 to 64 characters.")
@@ -312,6 +340,16 @@ def describe_watch_plan(
     return lines
 
 
+def _played_power(card: str, power: int) -> str:
+    """A played spell as it counted: «attack 3», or «attack 3 (GM's −1: counts 2)»."""
+    printed = card[1:]
+    if not printed.isdigit() or int(printed) == power:
+        return spell_words(card)
+    return _("{spell} (GM's −{n}: counts {power})").format(
+        spell=spell_words(card), n=int(printed) - power, power=power
+    )
+
+
 def describe_watch_report(
     data: JsonValue, campaign_map: CampaignMap, names: Mapping[str, str], language: str
 ) -> list[str]:
@@ -322,7 +360,7 @@ def describe_watch_report(
         plays = _records(step.get("plays"))
         played = [
             _("{spell} on {target}").format(
-                spell=spell_words(f"{_text(play, 'card')[:1]}{_number(play, 'power')}"),
+                spell=_played_power(_text(play, "card"), _number(play, "power")),
                 target=hero_name(names, _text(play, "target")),
             )
             for play in plays

@@ -31,6 +31,8 @@ from rules import (
     TurnResolution,
     commitment,
 )
+from rules.modules.watch.state import NAME as WATCH
+from rules.modules.watch.state import public_view
 from storage.absences import AbsenceRecords, AbsenceStore
 from storage.battles import BattleRecords
 from storage.campaigns import CampaignRecords
@@ -513,6 +515,19 @@ class SqlCampaignStore(
             ],
         }
         finished = campaign.status is CampaignStatus.FINISHED
+
+        def shown(state: CampaignState) -> dict[str, Any]:
+            """The state as exported: until the deal seed is revealed (the campaign finished),
+            with watch's hands left out (they were dealt from it, W4)."""
+            data = _appendix_state(state)
+            if not finished and WATCH in state.modules:
+                data["modules"] = {**state.modules, WATCH: public_view(state.modules[WATCH], None)}
+            return data
+
+        def public_rolls(rolls: Sequence[Roll]) -> list[Roll]:
+            """The rolls as exported: those drawn from the deal seed only once it is revealed."""
+            return [roll for roll in rolls if finished or roll.seed != "deal"]
+
         seeds = {record.turn: record for record in await self.all_turn_seeds(campaign_id)}
         table = await self.table_rolls(campaign_id)
         start_rolls = {row["turn"]: _ROLLS.validate_json(row["rolls_json"]) for row in start_rows}
@@ -534,7 +549,7 @@ class SqlCampaignStore(
                     "roll": commitment(made.roll) if made else None,
                     "deal": commitment(made.deal) if made else None,
                 },
-                "rolls": [roll.as_json() for roll in drawn],
+                "rolls": [roll.as_json() for roll in public_rolls(drawn)],
             }
 
         modular = bool(campaign.ruleset_overrides.get("modules"))
@@ -551,7 +566,7 @@ class SqlCampaignStore(
             document: dict[str, Any] = {
                 "map": campaign_map,
                 "ruleset": campaign.ruleset_overrides,
-                "state": _appendix_state(record.state),
+                "state": shown(record.state),
                 "orders": orders,
                 "results": results,
             }
@@ -561,12 +576,12 @@ class SqlCampaignStore(
                 {
                     "turn": record.turn,
                     "revision": record.revision,
-                    "state": _appendix_state(record.state),
+                    "state": shown(record.state),
                     "orders": orders,
                     "results": results,
                     "battles": [battle.as_json() for battle in record.report.battles],
                     "unreported": list(record.report.unreported),
-                    "state_after": _appendix_state(record.state_after),
+                    "state_after": shown(record.state_after),
                     "winner": record.report.winner,
                     "document": document,
                     **audit,
@@ -600,7 +615,7 @@ class SqlCampaignStore(
                 if first is not None
                 else None
             ),
-            "first_state": None if first is None else _appendix_state(first),
+            "first_state": None if first is None else shown(first),
             "turns": turns,
             "people": people,
         }

@@ -20,6 +20,7 @@ from bot.handlers.group import (
     reopen,
     running,
     siege_gm,
+    watch_gm,
 )
 
 
@@ -42,6 +43,7 @@ def build_router() -> Router:
         clock.build_private(),
         reopen.build(),
         duels_gm.build(),
+        watch_gm.build(),
         running.build(),
         siege_gm.build(),
         seats.build(),

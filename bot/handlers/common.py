@@ -77,9 +77,20 @@ def gm_help_text(in_group: bool) -> str:
         (_("📍 Place a side that did not deploy"), _("during deployment")),
         (
             _("✏️ Correct the state"),
-            _("armies in a sector, a side added or retired, with a reason; undoable"),
+            _(
+                "armies in a sector, a side added or retired, with a reason; undoable. Night "
+                "Watch: the NPC marker moved, a hero added"
+            ),
         ),
         (_("🃏 Carry out a card (siege)"), _("a siege card's effect")),
+        (
+            _("⚔️ Duel steps"),
+            _("Night Watch: close a duel step now, with nothing played"),
+        ),
+        (
+            _("🃏 Lower a laid card (−1)"),
+            _('Night Watch: the "-1" tokens on a laid spell, until the results deadline'),
+        ),
         (
             f"{_('👥 Members')}, {_('🙋 Join requests')}",
             _("move players, change roles, name co-GMs, remove someone; approve or refuse a join"),

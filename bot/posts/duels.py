@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.duel_screens import step_screen
 from bot.posts import Post, PostContext, Renderer
-from bot.services.duels import StepDesk, current_in_duel, hero_names, step_desk
+from bot.services.duels import StepDesk, following_step, hero_names, step_desk
 from bot.services.orders import seat_in
 from bot.services.turns import game_for
 from bot.watch_duel_texts import played_post, reminder_text, reveal_post
@@ -72,8 +72,7 @@ async def render_duel_played(context: PostContext, message: OutboxMessage) -> Po
         return None
     names = await hero_names(context.store, campaign.id, step.turn)
     steps = await context.store.duel_steps(campaign.id, step.turn)
-    current = current_in_duel(steps, step.sector)
-    following = None if current is None or current.index < step.index else current
+    following = following_step(steps, step)
     next_name = None if following is None else names.get(following.hero, following.hero)
     text = played_post(step, names, game_for(campaign).map, context.i18n.current_locale, next_name)
     return Post(text=text)

@@ -15,14 +15,20 @@ from aiogram.utils.i18n import gettext as _
 from bot.map_views import defences_words, turn_map
 from bot.posts import Post, PostContext, Renderer
 from bot.sectors import sector_label
+from bot.services.duels import hero_names
 from bot.services.orders import seat_in, side_names
 from bot.services.turns import game_for
 from bot.texts import describe_order, describe_rejection
+from bot.watch_gm_texts import card_lowered_post
+from bot.watch_gm_texts import change_lines as watch_change_lines
 from rules import CampaignState, accept_orders
 from rules.edits import StateEdit, holder_changes
 from rules.game import Game
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import load as load_contact
+from rules.modules.watch import WatchChange
+from rules.modules.watch.adjust import is_change
+from rules.modules.watch.orders import DuelStepData, typed_orders
 from storage import Campaign, OutboxMessage, Side, StateAdjustmentRecord
 
 
@@ -151,9 +157,17 @@ async def render_state_edited(context: PostContext, message: OutboxMessage) -> P
     if record.before is None or record.after is None:
         return None
     game = game_for(campaign)
-    edit = StateEdit.model_validate(record.adjustment)
     names = {side.id: side.name for side in sides}
     language = context.i18n.current_locale
+    if is_change(record.adjustment):
+        change = WatchChange.model_validate(record.adjustment)
+        lines = [
+            _("✏️ The GM edited the state of turn {turn}.").format(turn=record.turn),
+            _("Reason: {reason}").format(reason=change.reason or "—"),
+            *watch_change_lines(change, game.map, names, language),
+        ]
+        return Post(text="\n".join(lines), photo=await _map(context, campaign, record.after, sides))
+    edit = StateEdit.model_validate(record.adjustment)
     lines = [
         _("✏️ The GM edited the state of turn {turn}.").format(turn=record.turn),
         _("Reason: {reason}").format(reason=edit.reason or "—"),
@@ -172,9 +186,20 @@ async def render_state_edit_undone(context: PostContext, message: OutboxMessage)
     if record.before is None or record.after is None:
         return None
     game = game_for(campaign)
-    edit = StateEdit.model_validate(record.adjustment)
     names = {side.id: side.name for side in sides}
     language = context.i18n.current_locale
+    if is_change(record.adjustment):
+        change = WatchChange.model_validate(record.adjustment)
+        lines = [
+            _(
+                "↩️ The GM undid the edit of turn {turn} («{reason}»): the state is as before it."
+            ).format(turn=record.turn, reason=change.reason or "—"),
+            *watch_change_lines(change, game.map, names, language, undone=True),
+        ]
+        return Post(
+            text="\n".join(lines), photo=await _map(context, campaign, record.before, sides)
+        )
+    edit = StateEdit.model_validate(record.adjustment)
     lines = [
         _("↩️ The GM undid the edit of turn {turn} («{reason}»): the state is as before it.").format(
             turn=record.turn, reason=edit.reason or "—"
@@ -229,7 +254,38 @@ async def render_orders_after_edit(context: PostContext, message: OutboxMessage)
     return Post(text="\n".join(lines))
 
 
+async def render_watch_card_lowered(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The group: the GM put "-1" tokens on a card laid in a duel (or took them off)."""
+    turn, play, lowered = _int(message, "turn"), _int(message, "play"), _int(message, "lowered")
+    hero = message.payload.get("hero")
+    if (
+        message.campaign_id is None
+        or turn is None
+        or play is None
+        or lowered is None
+        or not isinstance(hero, str)
+    ):
+        return None
+    campaign = await context.store.campaign(message.campaign_id)
+    if campaign is None:
+        return None
+    late = await context.store.late_orders(campaign.id, turn)
+    steps = [
+        typed
+        for record in late.values()
+        for typed in typed_orders(record.orders)
+        if isinstance(typed, DuelStepData) and typed.hero == hero
+    ]
+    if not steps or play >= len(steps[0].plays):
+        return None
+    laid = steps[0].plays[play]
+    names = {side.id: side.name for side in await context.store.sides(campaign.id)}
+    names |= await hero_names(context.store, campaign.id, turn)
+    return Post(text=card_lowered_post(hero, laid.card, laid.target, lowered, names, turn))
+
+
 RENDERERS: dict[str, Renderer] = {
+    "watch_card_lowered": render_watch_card_lowered,
     "state_edited": render_state_edited,
     "state_edit_undone": render_state_edit_undone,
     "orders_after_edit": render_orders_after_edit,

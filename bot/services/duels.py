@@ -267,10 +267,20 @@ def next_in_duel(steps: Sequence[DuelStep], step: DuelStep) -> DuelStep | None:
     )
 
 
-def current_in_duel(steps: Sequence[DuelStep], sector: str) -> DuelStep | None:
-    """The duel's step being played or waited for now: its first one not closed yet."""
+def following_step(steps: Sequence[DuelStep], step: DuelStep) -> DuelStep | None:
+    """The step whose turn came when ``step`` closed (initiative mode), for its post: none for
+    a step closed while it waited (a GM's close, or the resolution's: it never had its turn),
+    else the first one after it that was not closed while waiting."""
+    if step.opens_at is None:
+        return None
     return min(
-        (s for s in steps if s.sector == sector and s.state is not DuelStepState.CLOSED),
+        (
+            s
+            for s in steps
+            if s.sector == step.sector
+            and s.index > step.index
+            and not (s.state is DuelStepState.CLOSED and s.opens_at is None)
+        ),
         key=lambda s: s.index,
         default=None,
     )

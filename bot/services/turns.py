@@ -47,6 +47,8 @@ from rules.edits import EditError, StateEdit, apply_edit, is_edit
 from rules.modules import BUILTIN_MODULES
 from rules.modules.siege import Adjustment, AdjustmentError, apply_adjustment
 from rules.modules.watch import NAME as WATCH
+from rules.modules.watch import WatchChange, apply_change
+from rules.modules.watch.adjust import is_change
 from storage import (
     AuditAction,
     Campaign,
@@ -108,7 +110,9 @@ def apply_adjustments(
     dropped = 0
     for data in adjustments:
         try:
-            if is_edit(data):
+            if is_change(data):
+                state = apply_change(game, state, WatchChange.model_validate(data))
+            elif is_edit(data):
                 edit = StateEdit.model_validate(data)
                 named = (*state.armies, *(change.side for change in edit.armies))
                 state = apply_edit(game, state, edit, (*named, *filter(None, [edit.retire])))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bot.order_text import normalise
+from bot.order_text import normalise, partial_matches
 from rules import CampaignMap
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import WatchSettings
@@ -85,7 +85,7 @@ _PADDED_ID = re.compile(r"h(\d{2})")
 _LEGACY_ID = re.compile(r"h(\d+)")
 
 
-def _next_id(taken: set[str]) -> str:
+def next_hero_id(taken: set[str]) -> str:
     """A new hero's id, after every id taken: ``h01``, ``h02``, …, so that heroes of equal
     initiative, ordered by id (W1), keep the order the GM listed them in. A list stored with
     the older ids ``h1``, ``h2``, … goes on with those (its order stays as it was); past
@@ -110,6 +110,7 @@ class HeroInputProblem(StrEnum):
     SIDE = "side"
     INITIATIVE = "initiative"
     SECTOR = "sector"
+    SECTOR_AMBIGUOUS = "sector_ambiguous"  # the word begins the names of several locations
     TURN = "turn"
     TOO_MANY = "too_many"
 
@@ -145,6 +146,23 @@ class Names:
             side_names.setdefault(normalise(side_id), side_id)
         return cls(sides=side_names, sectors=sectors)
 
+    def location(self, typed: str, line: int) -> str:
+        """The location ``typed`` names: a name, or an unambiguous beginning of a name or of
+        one of its words («Квартира» for «Квартира Егора»); :class:`HeroInputError` at
+        ``line`` if none or several."""
+        return _location(self, typed, line)
+
+
+def _location(names: Names, typed: str, line: int) -> str:
+    found = names.sectors.get(normalise(typed))
+    if found is not None:
+        return found
+    matches = partial_matches(normalise(typed), names.sectors)
+    if len(matches) == 1:
+        return matches[0]
+    problem = HeroInputProblem.SECTOR_AMBIGUOUS if matches else HeroInputProblem.SECTOR
+    raise HeroInputError(line, problem, typed[:32])
+
 
 def _parts(line: str) -> list[str]:
     separator = ";" if ";" in line else ","
@@ -179,9 +197,7 @@ def parse_heroes(text: str, names: Names) -> list[dict[str, Any]]:
         initiative = _number(parts[2], 0, MAX_INITIATIVE)
         if initiative is None:
             raise HeroInputError(number, HeroInputProblem.INITIATIVE, parts[2][:32])
-        start = names.sectors.get(normalise(parts[3]))
-        if start is None:
-            raise HeroInputError(number, HeroInputProblem.SECTOR, parts[3][:32])
+        start = names.location(parts[3], number)
         hero: dict[str, Any] = {"name": name, "side": side, "initiative": initiative}
         hero["start"] = start
         if len(parts) == 5:
@@ -207,7 +223,7 @@ def with_heroes(overrides: Mapping[str, Any], added: Sequence[dict[str, Any]]) -
             continue
         if len(listed) >= MAX_HEROES:
             raise HeroInputError(number, HeroInputProblem.TOO_MANY)
-        listed.append({"id": _next_id({h["id"] for h in listed}), **hero})
+        listed.append({"id": next_hero_id({h["id"] for h in listed}), **hero})
     new["heroes"] = listed
     return _with_settings(overrides, new)
 
@@ -250,9 +266,7 @@ def parse_npc(text: str, names: Names) -> dict[str, Any] | None:
     name = clean_name(parts[0])
     if not name or len(name) > MAX_HERO_NAME:
         raise HeroInputError(1, HeroInputProblem.NAME, parts[0][:32])
-    start = names.sectors.get(normalise(parts[1]))
-    if start is None:
-        raise HeroInputError(1, HeroInputProblem.SECTOR, parts[1][:32])
+    start = names.location(parts[1], 1)
     return {"name": name, "start": start}
 
 

@@ -129,9 +129,7 @@ async def test_the_night_demo_map_and_a_russian_gm(telegram: FakeTelegram, store
     await tap(telegram, boris, screen, "Добавить Иных")
     screen = await say(telegram, boris, group, "Лариса, Светлые, 2, Метро\nАнтон, Тёмные, 7, Кафе")
     assert screen is not None
-    assert "Лариса (сторона «Светлые»), инициатива 2, начальная локация metro «Метро»" in (
-        screen.text
-    )
+    assert "Лариса (сторона «Светлые»), инициатива 2, начальная локация «Метро»" in (screen.text)
     assert "Егор" not in screen.text
     await tap(telegram, boris, screen, "Маркер NPC")
     screen = await say(telegram, boris, group, "Егор, Квартира Егора")
@@ -170,3 +168,31 @@ def test_a_stored_list_keeps_its_older_hero_ids() -> None:
     overrides = {"modules": [WATCH], "module_settings": {WATCH: {"heroes": stored}}}
     more = watch_setup.with_heroes(overrides, _listed(1, start=3))
     assert [hero["id"] for hero in watch_setup.heroes(more)] == ["h1", "h2", "h3"]
+    # The same ids for a hero a GM adds to a running campaign (bot.services.watch_gm).
+    assert watch_setup.next_hero_id({"h1", "h2"}) == "h3"
+    assert watch_setup.next_hero_id({"h01", "h02", "h07"}) == "h08"
+    assert watch_setup.next_hero_id(set()) == "h01"
+
+
+async def test_the_night_demo_map_picked_before_the_watch_is_on_shows(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    """The map button on the screen of a watch still off changes the screen too (found by the
+    e2e campaign: the press stored the map but the screen stayed the same, so the GM saw
+    nothing happen); the button is gone once the map is the night demo, on or off."""
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
+    screen = await tap(telegram, anna, telegram.sent[-1], "🌃 Night Watch")
+    assert screen is not None
+    assert "Night demo map" in str(screen.buttons())
+    screen = await tap(telegram, anna, screen, "🗺 Night demo map")
+    assert screen is not None
+    assert "Night Watch: off" in screen.text
+    assert "Night demo map" not in str(screen.buttons())
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.map == watch_setup.DEMO_MAP
+    screen = await tap(telegram, anna, screen, "Switch the Night Watch on")
+    assert screen is not None
+    assert "Night demo map" not in str(screen.buttons())

@@ -91,19 +91,19 @@ async def test_hero_moves_by_buttons_and_by_text(
     assert "Андрей" not in heroes.text
     offered = [text for text, _data in heroes.buttons() if "→" in text]
     assert offered == [
-        "Лариса → metro Metro",
-        "Zavulon → metro Metro",
-        "Zavulon → apartment Egor's Apartment",
-        "Zavulon → roof Roof",
+        "Лариса → Metro",
+        "Zavulon → Metro",
+        "Zavulon → Egor's Apartment",
+        "Zavulon → Roof",
     ]
-    pressed = await table.tap(201, heroes, "Zavulon → metro")
-    assert alert(pressed) == "Saved: hero Zavulon to metro Metro"
+    pressed = await table.tap(201, heroes, "Zavulon → Metro")
+    assert alert(pressed) == "Saved: hero Zavulon to Metro"
     heroes = screen(pressed)
-    assert "• hero Zavulon to metro Metro" in heroes.text
-    assert "Zavulon → metro" not in str(heroes.buttons())
-    heroes = screen(await table.tap(201, heroes, "Zavulon → roof"))
-    assert "• hero Zavulon to roof Roof" in heroes.text
-    assert "hero Zavulon to metro Metro" not in heroes.text
+    assert "• hero Zavulon to Metro" in heroes.text
+    assert "Zavulon → Metro" not in str(heroes.buttons())
+    heroes = screen(await table.tap(201, heroes, "Zavulon → Roof"))
+    assert "• hero Zavulon to Roof" in heroes.text
+    assert "hero Zavulon to Metro" not in heroes.text
 
     refused = "\n".join(s.text for s in await table.say(203, "Иной Лариса в Кафе"))
     assert "не соседствует" in refused
@@ -111,9 +111,9 @@ async def test_hero_moves_by_buttons_and_by_text(
     assert "Подъезд" not in refused  # the refusal names no other map's locations
     for typed_hero in ("Иная Лариса метро", "Иную Лариса в метро"):
         typed = "\n".join(s.text for s in await table.say(203, typed_hero))
-        assert "Иной Лариса в metro «Метро»" in typed
+        assert "Иной Лариса в «Метро»" in typed
     typed = "\n".join(s.text for s in await table.say(203, "герой Лариса метро"))
-    assert "Иной Лариса в metro «Метро»" in typed
+    assert "Иной Лариса в «Метро»" in typed
     unknown = "\n".join(s.text for s in await table.say(203, "герой Светлана метро"))
     assert "Иного «Светлана» нет. Ваши Иные: Лариса, Zavulon, Igor." in unknown
     others = "\n".join(s.text for s in await table.say(301, "hero Larisa metro"))
@@ -157,8 +157,8 @@ async def test_hands_stay_in_their_side_private_chat(
     assert "works in a private chat" in misplaced.text
     status = await telegram.feed(telegram.message(table.user(201), GROUP, "/status"))
     assert status is not None
-    assert "Лариса (side «Red Legion», initiative 2): hairdresser Hairdresser's" in status.text
-    assert "👤 Егор: apartment Egor's Apartment" in status.text
+    assert "Лариса (side «Red Legion», initiative 2): Hairdresser's" in status.text
+    assert "👤 Егор: Egor's Apartment" in status.text
     assert "hand:" not in status.text
     await table.say(201, "/orders")
     await table.say(203, "/hand")
@@ -190,7 +190,7 @@ async def test_the_list_and_the_turn_posts_tell_heroes_and_duels(
         if message.kind == "map" and message.payload.get("turn") == 1
     ]
     assert opening
-    assert "👤 Егор is in apartment Egor's Apartment." in opening[0]
+    assert "👤 Егор is in Egor's Apartment." in opening[0]
     await table.say(201, "hero Лариса metro")
     await table.say(301, "герой Андрей метро")
     now = clock.now()
@@ -201,11 +201,11 @@ async def test_the_list_and_the_turn_posts_tell_heroes_and_duels(
         if message.kind == "battle_list"
     ]
     assert len(listed) == 1
-    assert "👤 The NPC marker stands in apartment Egor's Apartment." in listed[0]
+    assert "👤 The NPC marker stands in Egor's Apartment." in listed[0]
     assert (
         "Hero moves, in initiative order:\n"
-        "1. Лариса: hairdresser Hairdresser's → metro Metro\n"
-        "2. Андрей: cafe Cafe → metro Metro"
+        "1. Лариса: Hairdresser's → Metro\n"
+        "2. Андрей: Cafe → Metro"
     ) in listed[0]
-    assert "⚡ Duel in metro Metro; steps: Лариса, Андрей, Антон." in listed[0]
+    assert "⚡ Duel in Metro; steps: Лариса, Андрей, Антон." in listed[0]
     assert "hand:" not in listed[0]

@@ -58,9 +58,8 @@ PLACEMENTS = {
 }
 WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "attack": "Attack",
-        "defence": "Defence",
-        "card_joint": " ",
+        "attack": "Attack ",
+        "defence": "Defence ",
         "in_hand": "In hand:",
         "play": "Play",
         "nothing": "Play nothing",
@@ -79,9 +78,8 @@ WORDS: dict[str, dict[str, str]] = {
         "not_open": "This step is not open yet",
     },
     "ru": {
-        "attack": "Атака",
-        "defence": "Защита",
-        "card_joint": "-",
+        "attack": "Атака-",
+        "defence": "Защита-",
         "in_hand": "На руке:",
         "play": "Сыграть",
         "nothing": "Ничего не играть",
@@ -167,7 +165,7 @@ async def _hands(table: Table) -> dict[str, tuple[str, ...]]:
 
 def _card(words: dict[str, str], card: str) -> str:
     kind = words["attack"] if card.startswith("A") else words["defence"]
-    return f"{kind}{words['card_joint']}{card[1:]}"
+    return f"{kind}{card[1:]}"
 
 
 def _screens(sent: list[Sent], user: int) -> list[Sent]:

@@ -48,6 +48,7 @@ from bot.handlers.group.duels_gm import DuelGmPress
 from bot.handlers.group.gm import GroupLanguage
 from bot.handlers.group.reopen import ReopenPress
 from bot.handlers.group.setup import SetupPress
+from bot.handlers.group.watch_gm import WatchCardPress
 from bot.handlers.history import HistoryList, HistoryPress
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import (
@@ -147,6 +148,11 @@ CALLBACKS: dict[str, Rule] = {
         "group",
         EVERYONE,
         "only the GM closes a watch duel step (tests/bot/test_watch_duels.py refuses a player)",
+    ),
+    WatchCardPress.__prefix__: Rule(
+        "group",
+        EVERYONE,
+        "only the GM lowers a laid watch card (tests/bot/test_watch_gm_tools.py refuses a player)",
     ),
     WeatherPick.__prefix__: Rule(
         "private",
@@ -431,6 +437,9 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("def1", "2"),
                 ("def2", "2.2.0"),
                 ("def3", "2.2.0.0"),
+                ("npc", ""),
+                ("npc1", "1"),
+                ("hero", ""),
                 ("undo", ""),
                 ("undo!", ""),
             )
@@ -444,6 +453,10 @@ async def _forged(table: HostileTable) -> list[str]:
         group += [JoinPress(c=c).pack()]
         group += [
             DuelGmPress(c=c, t=campaign.turn, p=campaign.phase.value, s=s).pack() for s in (0, 1)
+        ]
+        group += [
+            WatchCardPress(c=c, t=campaign.turn, p=campaign.phase.value, k=k, n=n).pack()
+            for k, n in ((-1, -1), (0, -1), (0, 1))
         ]
         if campaign is table.other:  # one of each kind shows the campaign is checked
             group = list({_prefix(data): data for data in reversed(group)}.values())

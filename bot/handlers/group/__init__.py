@@ -14,6 +14,7 @@ from bot.handlers.group import (
     setup,
     siege_gm,
     status,
+    watch_gm,
 )
 
 
@@ -29,4 +30,5 @@ def build() -> list[Router]:
         clock.build(),
         reopen.build(),
         duels_gm.build(),
+        watch_gm.build(),
     ]

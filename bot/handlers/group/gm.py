@@ -36,6 +36,7 @@ from bot.handlers.group.guards import (
 from bot.handlers.group.reopen import reopen_button
 from bot.handlers.group.setup import joining_label, policy_label
 from bot.handlers.group.siege_gm import GM_ADJUST, adjust_question
+from bot.handlers.group.watch_gm import cards_button
 from bot.handlers.private.gm_prompts import (
     GM_END,
     GM_PLACEMENT,
@@ -123,6 +124,8 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
         rows.append(reopen_row)
     if duels_row := duels_button(campaign):
         rows.append(duels_row)
+    if cards_row := cards_button(campaign):
+        rows.append(cards_row)
     if campaign.phase is Phase.DEPLOYMENT:
         rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
     if may_edit(campaign):

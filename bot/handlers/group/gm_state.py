@@ -19,7 +19,9 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
+from pydantic import JsonValue
 
+from bot import watch_texts
 from bot.callbacks import GmEdit, gm_menu_data
 from bot.clock import Clock
 from bot.handlers.group.gm import edit_button
@@ -29,7 +31,7 @@ from bot.map_views import defences_button, defences_words
 from bot.message_limits import button_label
 from bot.posts.group import colour_mark
 from bot.sectors import sector_label
-from bot.services import campaigns
+from bot.services import campaigns, watch_gm, watch_setup
 from bot.services.state_edits import (
     EditOutcome,
     EditResult,
@@ -40,7 +42,9 @@ from bot.services.state_edits import (
     undoable,
 )
 from bot.services.turns import game_for
+from bot.services.watch_setup import Names
 from bot.texts import armies
+from bot.watch_gm_texts import describe_change_problem
 from rules import CampaignState
 from rules.edits import (
     MAX_ARMIES,
@@ -55,6 +59,8 @@ from rules.maps import CampaignMap
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactState, Defences
 from rules.modules.contact import load as load_contact
+from rules.modules.watch import NAME as WATCH
+from rules.modules.watch import public_view
 from storage import Campaign, Person, Prompt, Side, Store
 
 GM_EDIT_REASON = "gm_edit_reason"
@@ -62,6 +68,8 @@ GM_EDIT_REASON = "gm_edit_reason"
 ``side``/``sector``/``count``, ``retire``, or ``defences``/``level``/``owner``/``ruined``)."""
 GM_NEW_SIDE = "gm_new_side"
 """The prompt's ``field``: the new side's name, placement and reason, typed in one message."""
+GM_NEW_HERO = "gm_new_hero"
+"""The prompt's ``field``: a hero added to a running watch campaign and the reason, typed."""
 MAX_REASON = 300
 
 
@@ -86,6 +94,25 @@ def _state_lines(
         )
         lines.append(f"{colour_mark(side.colour)} {side.name}: {where or '—'}")
     return lines
+
+
+def watch_view(state: CampaignState) -> JsonValue | None:
+    """The turn start's watch state as the group may see it (no hand), if watch is played."""
+    raw = state.modules.get(WATCH)
+    return None if raw is None else public_view(raw, None)
+
+
+def _watch_lines(
+    state: CampaignState, sides: list[Side], campaign: Campaign, language: str
+) -> list[str]:
+    """The heroes and the NPC marker where they stand (from the public view: no hand)."""
+    view = watch_view(state)
+    if view is None:
+        return []
+    names = {side.id: side.name for side in sides} | watch_texts.hero_names(view)
+    to_kill = watch_gm.settings_of(campaign).wounds_to_kill
+    game = game_for(campaign)
+    return watch_texts.hero_lines(view, game.map, names, language, to_kill, turn=state.turn)
 
 
 def describe_edit_problem(
@@ -225,6 +252,9 @@ async def pressed(
         "def1": _defences_level,
         "def2": _defences_owner,
         "def3": _defences_reason,
+        "npc": _npc_list,
+        "npc1": _npc_reason,
+        "hero": _hero_prompt,
         "undo": _undo_confirm,
         "undo!": _undo,
     }
@@ -249,6 +279,14 @@ async def _menu(screen: _Screen, value: str, notice: str | None = None) -> None:
     rows.append([_button(_("🚫 Retire a side"), campaign, "retire")])
     if contact_state(game, state) is not None:
         rows.append([_button(_("🧱 Repair defences"), campaign, "def")])
+    watch = watch_view(state)
+    if watch is not None:
+        npc = watch.get("npc") if isinstance(watch, dict) else None
+        if isinstance(npc, dict):
+            rows.append(
+                [_button(_("👤 Move {name}").format(name=npc.get("name", "")), campaign, "npc")]
+            )
+        rows.append([_button(_("🧙 Add a hero"), campaign, "hero")])
     if undoable(await screen.store.adjustments(campaign.id, campaign.turn)) is not None:
         rows.append([_button(_("↩️ Undo the last edit"), campaign, "undo")])
     rows.append([InlineKeyboardButton(text=_("◀ GM tools"), callback_data=gm_menu_data(campaign))])
@@ -258,6 +296,7 @@ async def _menu(screen: _Screen, value: str, notice: str | None = None) -> None:
                 title=campaign.title, turn=campaign.turn
             ),
             *_state_lines(state, sides, game.map, language),
+            *_watch_lines(state, sides, campaign, language),
             _(
                 "Pick a side to set its armies in a sector. Captured sectors follow from the "
                 "armies: they are counted at each resolution. Every edit needs a reason; the "
@@ -574,6 +613,83 @@ async def _add(screen: _Screen, value: str) -> None:
     )
 
 
+async def _npc_list(screen: _Screen, value: str) -> None:
+    game = game_for(screen.campaign)
+    state = game.upgraded(await screen.state())
+    view = watch_view(state)
+    npc = view.get("npc") if isinstance(view, dict) else None
+    if not isinstance(npc, dict):
+        await screen.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    language = get_i18n().current_locale
+    rows = [
+        [
+            _button(
+                "→ " + sector_label(game.map, sector, language),
+                screen.campaign,
+                "npc1",
+                str(game.map.order[sector]),
+            )
+        ]
+        for sector in watch_gm.npc_destinations(game, state)
+    ]
+    rows.append(_back(screen.campaign))
+    await screen.show(
+        _(
+            "{name} is in {sector}. He moves one location a turn, before the orders close "
+            "(unmoved, he stays): where to? The group sees the move, your reason and the map."
+        ).format(
+            name=npc.get("name", ""),
+            sector=sector_label(game.map, str(npc.get("sector", "")), language),
+        ),
+        rows,
+    )
+
+
+async def _npc_reason(screen: _Screen, value: str) -> None:
+    game = game_for(screen.campaign)
+    sectors = game.map.sector_ids()
+    index = whole_number(value, 3)
+    state = game.upgraded(await screen.state())
+    if (
+        index is None
+        or index >= len(sectors)
+        or sectors[index] not in watch_gm.npc_destinations(game, state)
+    ):
+        await screen.query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    language = get_i18n().current_locale
+    await screen.ask_reason(
+        {"npc": sectors[index]},
+        _(
+            "The NPC marker to {sector}: type the reason for the group (up to {most} "
+            "characters); /cancel stops."
+        ).format(sector=sector_label(game.map, sectors[index], language), most=MAX_REASON),
+    )
+
+
+async def _hero_prompt(screen: _Screen, value: str) -> None:
+    gm_id = screen.person.user_id
+    await screen.store.set_prompt(
+        gm_id,
+        gm_id,
+        screen.campaign.id,
+        GM_NEW_HERO,
+        {"turn": screen.campaign.turn},
+        None,
+        screen.clock.now(),
+    )
+    await screen.query.answer()
+    await screen.message.answer(
+        _(
+            "A new hero: type it on the first line as name, side, initiative, start location "
+            "(and, if it comes later, the turn it enters): «Zavulon, Day Watch, 9, Entrance». "
+            "The reason goes on the second line. It enters at the next deal of spells. "
+            "/cancel stops."
+        )
+    )
+
+
 async def _undo_confirm(screen: _Screen, value: str) -> None:
     last = undoable(await screen.store.adjustments(screen.campaign.id, screen.campaign.turn))
     if last is None:
@@ -648,6 +764,14 @@ async def typed_reason(
     retire = data.get("retire")
     count = data.get("count")
     defences, level = data.get("defences"), data.get("level")
+    npc = data.get("npc")
+    if isinstance(npc, str):
+        moved = await watch_gm.move_npc_now(
+            store, campaign, npc, reason, person.user_id, clock.now()
+        )
+        await store.clear_prompt(message.chat.id, person.user_id)
+        await _watch_answer(message, moved, campaign, await store.sides(campaign.id))
+        return
     if isinstance(retire, str):
         edit = StateEdit(retire=retire, reason=reason)
     elif isinstance(defences, str) and level in (1, 2):
@@ -706,6 +830,72 @@ async def typed_new_side(
     await _answer(message, result, campaign, await store.sides(campaign.id))
 
 
+async def typed_new_hero(
+    message: Message, store: Store, clock: Clock, person: Person, prompt: Prompt
+) -> None:
+    """The new hero's line and the reason, typed in one message."""
+    campaign = await _campaign_of(message, store, person, prompt)
+    if campaign is None:
+        return
+    lines = [line.strip() for line in (message.text or "").splitlines() if line.strip()]
+    reason = _reason(lines[1]) if len(lines) == 2 else None
+    sides = await store.sides(campaign.id)
+    playing = [side for side in sides if not side.retired]
+    game = game_for(campaign)
+    names = Names.build(game.map, [(side.id, side.name) for side in playing])
+    try:
+        heroes = watch_setup.parse_heroes(lines[0] if lines else "", names)
+    except watch_setup.HeroInputError as error:
+        await message.answer(
+            watch_texts.hero_input_help(
+                0, error.problem, error.word, game.map, get_i18n().current_locale
+            )
+            + "\n"
+            + _("Type it again, or /cancel.")
+        )
+        return
+    if reason is None or len(heroes) != 1:
+        await message.answer(
+            _(
+                "Type two lines: the hero (name, side, initiative, start location) and the "
+                "reason. Or /cancel."
+            )
+        )
+        return
+    state = await store.turn_start(campaign.id, campaign.turn)
+    if state is not None and watch_gm.hero_name_taken(state, str(heroes[0]["name"])):
+        await message.answer(
+            _("A hero is called «{name}» already: give the new one another name.").format(
+                name=heroes[0]["name"]
+            )
+            + "\n"
+            + _("Type it again, or /cancel.")
+        )
+        return
+    result = await watch_gm.add_hero_now(
+        store, campaign, heroes[0], reason, person.user_id, clock.now()
+    )
+    if result.outcome is EditOutcome.REFUSED:
+        await _watch_answer(message, result, campaign, sides)
+        await message.answer(_("Type it again, or /cancel."))
+        return
+    await store.clear_prompt(message.chat.id, person.user_id)
+    await _watch_answer(message, result, campaign, sides)
+
+
+async def _watch_answer(
+    message: Message, result: watch_gm.WatchResult, campaign: Campaign, sides: list[Side]
+) -> None:
+    if result.outcome is EditOutcome.REFUSED and result.error is not None:
+        names = {side.id: side.name for side in sides}
+        game = game_for(campaign)
+        language = get_i18n().current_locale
+        problem = describe_change_problem(result.error, game.map, names, language)
+        await message.answer("\n".join([_("Nothing was changed:"), problem]))
+        return
+    await _answer(message, EditResult(result.outcome, edit_id=result.edit_id), campaign, sides)
+
+
 async def _answer(
     message: Message, result: EditResult, campaign: Campaign, sides: list[Side]
 ) -> None:
@@ -728,10 +918,11 @@ def build() -> Router:
     """This module's router (a new one per dispatcher); registered before the other private
     screens, so a waiting reason gets the text first."""
     router = Router(name=__name__)
-    for field in (GM_EDIT_REASON, GM_NEW_SIDE):
+    for field in (GM_EDIT_REASON, GM_NEW_SIDE, GM_NEW_HERO):
         router.message.register(cancel, Command("cancel"), GmPromptWaiting(field))
     typed = F.text, ~F.text.startswith("/")
     router.message.register(typed_reason, *typed, GmPromptWaiting(GM_EDIT_REASON))
     router.message.register(typed_new_side, *typed, GmPromptWaiting(GM_NEW_SIDE))
+    router.message.register(typed_new_hero, *typed, GmPromptWaiting(GM_NEW_HERO))
     router.callback_query.register(pressed, GmEdit.filter())
     return router

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from aiogram.types import InlineKeyboardButton
+from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.sectors import sector_label
@@ -52,7 +53,8 @@ def watch_screen(
     rows: list[list[InlineKeyboardButton]] = []
     if not watch_setup.is_on(overrides):
         rows.append([button(_("🌃 Switch the Night Watch on"), campaign, "wt", "on")])
-        rows.append([button(_("🗺 Night demo map"), campaign, "wmap", "")])
+        if campaign.map != watch_setup.DEMO_MAP:
+            rows.append([button(_("🗺 Night demo map"), campaign, "wmap", "")])
         return "\n".join(lines), rows
     rows.append([button(_("Switch the Night Watch off"), campaign, "wt", "off")])
     listed = watch_setup.heroes(overrides)
@@ -166,7 +168,10 @@ def typed_watch(
         else:
             changed = watch_setup.with_npc(overrides, watch_setup.parse_npc(text, names))
     except watch_setup.HeroInputError as error:
-        return None, hero_input_help(error.line, error.problem, error.word)
+        campaign_map = siege_setup.campaign_map(campaign)
+        return None, hero_input_help(
+            error.line, error.problem, error.word, campaign_map, get_i18n().current_locale
+        )
     refused = siege_setup.problem(campaign, changed)
     if refused is not None:
         return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])

@@ -25,7 +25,7 @@ from bot.map_views import map_labels, side_views
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
 from bot.sectors import sector_label
-from bot.services import contact_orders, watch_orders
+from bot.services import contact_orders, watch_orders, watch_setup
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -67,6 +67,7 @@ from rules.legal import legal_orders
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.watch import NAME as WATCH
+from rules.modules.watch.picture import WatchFigures, map_figures
 from rules.render import MapView, PrivateOrders
 from storage import BattleReport, Campaign, Phase, Side, UnreportedPolicy
 
@@ -1027,6 +1028,8 @@ def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
             return _(
                 "This could mean more than one thing; use sector numbers, e.g. attack blue in 1."
             )
+        case LineProblem.AMBIGUOUS_LOCATION:
+            return watch_texts.ambiguous_location(map_, line.word or "", language())
         case LineProblem.TOO_LONG:
             return _("The line is too long; one order per line.")
         case LineProblem.TOO_MANY_LINES:
@@ -1135,7 +1138,15 @@ def map_view(
     private: tuple[str, SideOrders] | None,
 ) -> MapView:
     """The current map in the current language, with one side's orders drawn when ``private``
-    is given."""
+    is given; with watch, the heroes and the NPC where they stand (the public view: no hand)."""
+    raw = state.modules.get(WATCH)
+    figures = (
+        WatchFigures()
+        if raw is None
+        else map_figures(
+            raw, state.turn, watch_setup.effective(campaign.ruleset_overrides).wounds_to_kill
+        )
+    )
     return MapView(
         map=map_,
         state=state,
@@ -1144,6 +1155,7 @@ def map_view(
         language=language(),
         labels=map_labels(),
         private=None if private is None else PrivateOrders(side=private[0], orders=private[1]),
+        **figures.view_fields(),
     )
 
 

@@ -11,12 +11,18 @@
 Each takes and returns the whole :class:`rules.CampaignState` (the bot stores it as the turn's
 start state) and raises :class:`WatchAdjustmentError` with a code and its details when the
 change is refused; nothing is changed then.
+
+The bot keeps each change as a :class:`WatchChange` with the turn's other adjustments;
+:func:`apply_change` applies a kept one again when a correction makes the turn's start anew.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from rules.game import Game
 from rules.maps import SectorId
@@ -135,3 +141,63 @@ def adjust_card(
             CardModifier(turn=state.turn, hero=hero, play=play, lowered_by=lowered_by),
         )
     return _with(state, watch.model_copy(update={"modifiers": kept}))
+
+
+class WatchChange(BaseModel):
+    """A GM's watch adjustment as the bot keeps it: ``change`` ``npc`` (the marker to ``to``),
+    ``hero`` (``spec`` added) or ``card`` (``hero``'s ``play``-th card lowered by
+    ``lowered_by``), with the GM's ``reason``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["watch"] = "watch"
+    change: Literal["npc", "hero", "card"]
+    to: SectorId | None = None
+    spec: HeroSpec | None = None
+    hero: str | None = None
+    play: int = Field(default=0, ge=0)
+    lowered_by: int = Field(default=0, ge=0, le=MAX_LOWERED)
+    reason: str = Field(default="", max_length=1000)
+
+
+def is_change(data: object) -> bool:
+    """Whether stored adjustment JSON is a :class:`WatchChange`."""
+    return isinstance(data, dict) and data.get("kind") == NAME
+
+
+def apply_change(
+    game: Game,
+    state: CampaignState,
+    change: WatchChange,
+    late: Mapping[SideId, Iterable[ModuleOrder]] | None = None,
+) -> CampaignState:
+    """``state`` with ``change`` applied (:func:`move_npc`, :func:`add_hero` or
+    :func:`adjust_card`). Without ``late`` (a kept change applied again to a start made anew)
+    a card's tokens are put back as they were, the cards laid being unknown there."""
+    match change.change:
+        case "npc":
+            if change.to is None:
+                raise WatchAdjustmentError(WatchAdjustCode.UNKNOWN_SECTOR, sector="")
+            return move_npc(game, state, change.to)
+        case "hero":
+            if change.spec is None:
+                raise WatchAdjustmentError(WatchAdjustCode.UNKNOWN_HERO, hero="")
+            return add_hero(game, state, change.spec)
+        case _:
+            hero = change.hero or ""
+            if late is not None:
+                return adjust_card(game, state, late, hero, change.play, change.lowered_by)
+            watch = load(state.modules.get(NAME))
+            if watch.hero(hero) is None:
+                raise WatchAdjustmentError(WatchAdjustCode.UNKNOWN_HERO, hero=hero)
+            kept = tuple(
+                m
+                for m in watch.modifiers
+                if m.turn == state.turn and (m.hero, m.play) != (hero, change.play)
+            )
+            if change.lowered_by:
+                modifier = CardModifier(
+                    turn=state.turn, hero=hero, play=change.play, lowered_by=change.lowered_by
+                )
+                kept = (*kept, modifier)
+            return _with(state, watch.model_copy(update={"modifiers": kept}))

@@ -1,0 +1,169 @@
+"""The GM's "-1" tokens (watch, MODULES.md W7): from the GM panel, between the battle list and
+the resolution, the cards laid in this turn's closed duel steps, each lowered by a number of
+tokens (0 takes them off; a card never counts below 0). Audited and posted in the group; the
+resolution counts the lowered power.
+
+Every press names the (campaign, turn, phase) it was made for and is re-checked: the presser
+must be a GM of *this* campaign now, or nothing happens.
+"""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.i18n import gettext as _
+
+from bot.callbacks import ButtonInt, gm_menu_data
+from bot.clock import Clock
+from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
+from bot.message_limits import button_label
+from bot.services.duels import hero_names
+from bot.services.state_edits import EditOutcome
+from bot.services.turns import game_for
+from bot.services.watch_gm import LaidCard, laid_cards, lower_card, may_lower_cards
+from bot.watch_gm_texts import describe_change_problem, laid_card_words
+from bot.watch_texts import hero_name, spell_words
+from storage import Campaign, Store
+
+MOST_TOKENS = 9
+"""The most tokens a button offers (a card's power caps it: it never counts below 0)."""
+
+
+class WatchCardPress(CallbackData, prefix="wcg"):
+    """The GM's "-1" tokens button: campaign, turn and phase it was made for; ``k`` the laid
+    card's place in the list (-1: the list), ``n`` the tokens to set (-1: ask how many)."""
+
+    c: ButtonInt
+    t: ButtonInt
+    p: str
+    k: ButtonInt = -1
+    n: ButtonInt = -1
+
+
+def _press(campaign: Campaign, k: int = -1, n: int = -1) -> str:
+    return WatchCardPress(c=campaign.id, t=campaign.turn, p=campaign.phase.value, k=k, n=n).pack()
+
+
+def cards_button(campaign: Campaign) -> list[InlineKeyboardButton]:
+    """The GM panel's row for the tool (empty without watch or outside the late window)."""
+    if not may_lower_cards(campaign):
+        return []
+    return [
+        InlineKeyboardButton(text=_("🃏 Lower a laid card (−1)"), callback_data=_press(campaign))
+    ]
+
+
+def _back(campaign: Campaign) -> list[InlineKeyboardButton]:
+    return [InlineKeyboardButton(text=_("◀ GM tools"), callback_data=gm_menu_data(campaign))]
+
+
+def _label(card: LaidCard, names: dict[str, str]) -> str:
+    spell = spell_words(card.card) + (f" −{card.lowered_by}" if card.lowered_by else "")
+    return f"{hero_name(names, card.hero)}: {spell} → {hero_name(names, card.target)}"
+
+
+async def _list(
+    store: Store, campaign: Campaign, cards: list[LaidCard]
+) -> tuple[str, InlineKeyboardMarkup]:
+    names = await hero_names(store, campaign.id, campaign.turn)
+    rows = [
+        [
+            InlineKeyboardButton(
+                text=button_label(_label(card, names)), callback_data=_press(campaign, k)
+            )
+        ]
+        for k, card in enumerate(cards)
+    ]
+    rows.append(_back(campaign))
+    if not cards:
+        text = _(
+            "No card is laid yet this turn: the cards of a duel step can be lowered once the "
+            "step is closed, until the results deadline."
+        )
+    else:
+        text = _(
+            'The cards laid this turn. Pick one to lower it with the GM\'s "-1" tokens '
+            "(until the results deadline; a card never counts below 0). The group sees it."
+        )
+    return text, InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _amounts(
+    campaign: Campaign, k: int, card: LaidCard, names: dict[str, str]
+) -> tuple[str, InlineKeyboardMarkup]:
+    top = min(MOST_TOKENS, int(card.card[1:]))
+    numbers = [
+        InlineKeyboardButton(
+            text=f"• −{n}" if n == card.lowered_by else f"−{n}",
+            callback_data=_press(campaign, k, n),
+        )
+        for n in range(top + 1)
+    ]
+    rows = [numbers[i : i + 5] for i in range(0, len(numbers), 5)]
+    rows.append([InlineKeyboardButton(text=_("◀ Laid cards"), callback_data=_press(campaign))])
+    text = _("{hero}: {laid}. How many tokens lower it (• now; −0 takes them off)?").format(
+        hero=hero_name(names, card.hero), laid=laid_card_words(card.card, card.target, names)
+    )
+    return text, InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+async def cards_pressed(
+    query: CallbackQuery, callback_data: WatchCardPress, store: Store, clock: Clock
+) -> None:
+    """The list of laid cards, one card's token buttons, or the tokens set."""
+    data = callback_data
+    campaign = await pressed_campaign(store, query, data.c, data.t, data.p)
+    if campaign is None:
+        return
+    if await gm_member(store, campaign, query.from_user.id) is None:
+        await query.answer(not_gm_text(), show_alert=True)
+        return
+    if not may_lower_cards(campaign):
+        await query.answer(
+            _("Cards are lowered only between the battle list and the resolution."),
+            show_alert=True,
+        )
+        return
+    cards = await laid_cards(store, campaign)
+    names = await hero_names(store, campaign.id, campaign.turn)
+    if data.k >= len(cards) or (data.k < 0 and data.n >= 0):
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    if data.k >= 0 and data.n < 0:
+        await query.answer()
+        text, keyboard = _amounts(campaign, data.k, cards[data.k], names)
+        if isinstance(query.message, Message):
+            await query.message.edit_text(text, reply_markup=keyboard)
+        return
+    if data.k >= 0:
+        card = cards[data.k]
+        result = await lower_card(
+            store, campaign, card.hero, card.play, data.n, query.from_user.id, clock.now()
+        )
+        if result.outcome is EditOutcome.REFUSED and result.error is not None:
+            sides = {side.id: side.name for side in await store.sides(campaign.id)}
+            problem = describe_change_problem(
+                result.error, game_for(campaign).map, sides | names, campaign.language
+            )
+            await query.answer(problem, show_alert=True)
+            return
+        if result.outcome is not EditOutcome.APPLIED:
+            await query.answer(
+                _("The state changed meanwhile; nothing was changed. Try again."), show_alert=True
+            )
+            return
+        await query.answer(_("Done: the group sees it; the resolution counts it."))
+        cards = await laid_cards(store, campaign)
+    else:
+        await query.answer()
+    if isinstance(query.message, Message):
+        text, keyboard = await _list(store, campaign, cards)
+        await query.message.edit_text(text, reply_markup=keyboard)
+
+
+def build() -> Router:
+    """The tool's router (group and GM's private chat alike: the press checks the chat)."""
+    router = Router(name=__name__)
+    router.callback_query.register(cards_pressed, WatchCardPress.filter())
+    return router

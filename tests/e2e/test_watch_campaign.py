@@ -272,22 +272,22 @@ async def _play(table: Table) -> tuple[int, str, Plays]:
     await table.command(ANNA, "/orders")
     heroes = await table.press(ANNA, "Heroes and spells")
     offered = [label for m in heroes[ANNA.chat_id] for label in m.labels() if "→" in label]
-    assert offered == ["Лариса → metro Metro", "Завулон → metro Metro"]
-    await table.press(ANNA, "Лариса → metro")
-    done = await table.press(ANNA, "Завулон → metro")
-    assert "• hero Завулон to metro Metro" in done[ANNA.chat_id][-1].text
+    assert offered == ["Лариса → Metro", "Завулон → Metro"]
+    await table.press(ANNA, "Лариса → Metro")
+    done = await table.press(ANNA, "Завулон → Metro")
+    assert "• hero Завулон to Metro" in done[ANNA.chat_id][-1].text
     await orders_typed(table, ANNA, "attack Blue in metro\nhairdresser -> metro x1")
     # Blue's strategist types his hero's move in Russian, then his armies' move.
     typed = await table.say(GLEB, "Иной Андрей в Метро")
-    assert "Иной Андрей в metro «Метро»" in "\n".join(typed.texts(GLEB.chat_id))
+    assert "Иной Андрей в «Метро»" in "\n".join(typed.texts(GLEB.chat_id))
     await orders_typed(table, GLEB, "крыша -> подъезд x1")
 
     await table.move_clock(utc(3, 5, 21))  # the orders close
     await table.move_clock(utc(3, 6, 9))  # Friday: the battle list, the duel's first step
-    listed = await table.wait_for_text(GROUP.id, "⚡ Duel in metro Metro")
-    assert "⚡ Duel in metro Metro; steps: Лариса, Андрей, Антон, Завулон." in listed.text
-    assert "2. Андрей: entrance Entrance → metro Metro" in listed.text
-    assert "👤 The NPC marker stands in apartment Egor's Apartment." in listed.text
+    listed = await table.wait_for_text(GROUP.id, "⚡ Duel in Metro")
+    assert "⚡ Duel in Metro; steps: Лариса, Андрей, Антон, Завулон." in listed.text
+    assert "2. Андрей: Entrance → Metro" in listed.text
+    assert "👤 The NPC marker stands in Egor's Apartment." in listed.text
     for hero in STEPS:
         if hero == late:
             player, _step = await _step_screen(table, hero)  # its side was told; nobody plays

@@ -196,6 +196,8 @@ class Player:
     user: User
     moves: tuple[str, str]
     sector: str
+    screen: int
+    """The message the screens are shown in (edited in place as the player taps)."""
     presses: int = field(default=0)
 
     def next_move(self) -> str:
@@ -206,8 +208,8 @@ class Player:
         return data
 
     def press(self, telegram: FakeTelegram, data: str) -> Update:
-        """The update of this player tapping the button with ``data`` in their private chat."""
-        return telegram.forged_press(self.user, self.user.id, data)
+        """The update of this player tapping the button with ``data`` on their screen."""
+        return telegram.forged_press(self.user, self.user.id, data, self.screen)
 
 
 def _buttons(sent: Sent, action: str) -> list[str]:
@@ -259,8 +261,11 @@ async def open_move_screen(telegram: FakeTelegram, user: User, slot: int) -> Pla
         )
         count = _screen_for(telegram, user.id, start)
         counts = _buttons(count, "n")
-        if len(counts) >= 2:
-            return Player(user=user, moves=(counts[0], counts[1]), sector=data)
+        if len(counts) >= 2 and isinstance(count.method, EditMessageText):
+            screen = count.method.message_id
+            if screen is None:
+                raise RuntimeError(f"player {user.id}: the count screen names no message")
+            return Player(user=user, moves=(counts[0], counts[1]), sector=data, screen=screen)
     raise RuntimeError(f"player {user.id}: no sector offers a move of 1 or 2 armies")
 
 

@@ -8,7 +8,13 @@ from aiogram.utils.i18n import I18n
 from bot.clock import Clock
 from bot.handlers import build_router
 from bot.handlers.errors import CommitWatch
-from bot.middlewares import LocaleMiddleware, PersonMiddleware, UnhandledAnswer, UpdateOnce
+from bot.middlewares import (
+    LocaleMiddleware,
+    PersonMiddleware,
+    UnhandledAnswer,
+    UpdateOnce,
+    UpdateReads,
+)
 from bot.rendering import MapDrawer
 from bot.storage_faults import StorageAlarm
 from storage import Store
@@ -44,6 +50,7 @@ def build_dispatcher(
         dispatcher.update.outer_middleware(UpdateOnce())
     dispatcher.update.outer_middleware(PersonMiddleware())
     dispatcher.update.outer_middleware(CommitWatch())
+    dispatcher.update.outer_middleware(UpdateReads())
     LocaleMiddleware(i18n).setup(dispatcher)
     UnhandledAnswer().setup(dispatcher)
     dispatcher.include_router(build_router())

@@ -16,6 +16,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.clock import Clock
 from bot.i18n import language_of
 from bot.logs import log_context
+from bot.services.orders import one_update
 from storage import Campaign, Person, Store, UpdateTake
 from storage.names import clean_name
 
@@ -133,6 +134,21 @@ class PersonMiddleware(BaseMiddleware):
         return await store.see_person(
             user.id, name, user.username, user.language_code, in_private, clock.now()
         )
+
+
+class UpdateReads(BaseMiddleware):
+    """Outer middleware: the update is one unit of reading (:func:`bot.services.orders.one_update`),
+    so what a handler reads of a person's seat in a campaign is read in one snapshot and used
+    to the end of the update, instead of by each service it calls."""
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        with one_update():
+            return await handler(event, data)
 
 
 class LocaleMiddleware(I18nMiddleware):

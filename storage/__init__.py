@@ -99,6 +99,7 @@ from storage.schedule import (
 )
 from storage.seats import SeatStore
 from storage.sharing import SendWindow, SharingStore, UpdateTake
+from storage.snapshots import SeatSnapshot, SnapshotStore
 
 __all__ = [
     "GM_ROLES",
@@ -168,11 +169,13 @@ __all__ = [
     "Role",
     "Schedule",
     "ScheduleStore",
+    "SeatSnapshot",
     "SeatStore",
     "SendWindow",
     "SettingsLockedError",
     "SharingStore",
     "Side",
+    "SnapshotStore",
     "SqlCampaignStore",
     "SqliteCampaignStore",
     "StateAdjustmentRecord",

@@ -23,6 +23,7 @@ from storage.models import (
 )
 from storage.shared import SharedRecords
 from storage.sql import (
+    Conn,
     Row,
     Transactions,
     changed_rows,
@@ -248,9 +249,13 @@ class AbsenceRecords(SharedRecords):
     ) -> OrdersReopening | None:
         """The reopening of the orders phase entry ``entry_seq``, if a GM made one."""
         async with self._db.snapshot() as conn:
-            row = await fetch_one(
-                conn,
-                "SELECT * FROM orders_reopenings WHERE campaign_id = ? AND entry_seq = ?",
-                (campaign_id, entry_seq),
-            )
-        return None if row is None else _reopening(row)
+            return (await self._reopenings_in(conn, campaign_id)).get(entry_seq)
+
+    async def _reopenings_in(
+        self, conn: Conn, campaign_id: CampaignId
+    ) -> dict[int, OrdersReopening]:
+        """The campaign's reopenings of its orders phases, by phase entry."""
+        rows = await fetch_all(
+            conn, "SELECT * FROM orders_reopenings WHERE campaign_id = ?", (campaign_id,)
+        )
+        return {row["entry_seq"]: _reopening(row) for row in rows}

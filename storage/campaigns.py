@@ -34,6 +34,7 @@ from storage.shared import (
     _side,
 )
 from storage.sql import (
+    Conn,
     changed_rows,
     dt,
     dump_json,
@@ -347,9 +348,12 @@ class CampaignRecords(SharedRecords):
     async def sides(self, campaign_id: CampaignId) -> list[Side]:
         """The campaign's sides in the order they were added."""
         async with self._db.snapshot() as conn:
-            rows = await fetch_all(
-                conn, "SELECT * FROM sides WHERE campaign_id = ? ORDER BY position", (campaign_id,)
-            )
+            return await self._sides_in(conn, campaign_id)
+
+    async def _sides_in(self, conn: Conn, campaign_id: CampaignId) -> list[Side]:
+        rows = await fetch_all(
+            conn, "SELECT * FROM sides WHERE campaign_id = ? ORDER BY position", (campaign_id,)
+        )
         return [_side(row) for row in rows]
 
     async def put_member(
@@ -417,14 +421,17 @@ class CampaignRecords(SharedRecords):
     async def members(self, campaign_id: CampaignId) -> list[Member]:
         """Everyone in a campaign, by user id."""
         async with self._db.snapshot() as conn:
-            rows = await fetch_all(
-                conn,
-                "SELECT m.user_id, m.display_name, m.side_id, m.joined_at,"
-                " group_concat(r.role) AS roles FROM members m LEFT JOIN member_roles r"
-                " ON r.campaign_id = m.campaign_id AND r.user_id = m.user_id"
-                " WHERE m.campaign_id = ? GROUP BY m.campaign_id, m.user_id ORDER BY m.user_id",
-                (campaign_id,),
-            )
+            return await self._members_in(conn, campaign_id)
+
+    async def _members_in(self, conn: Conn, campaign_id: CampaignId) -> list[Member]:
+        rows = await fetch_all(
+            conn,
+            "SELECT m.user_id, m.display_name, m.side_id, m.joined_at,"
+            " group_concat(r.role) AS roles FROM members m LEFT JOIN member_roles r"
+            " ON r.campaign_id = m.campaign_id AND r.user_id = m.user_id"
+            " WHERE m.campaign_id = ? GROUP BY m.campaign_id, m.user_id ORDER BY m.user_id",
+            (campaign_id,),
+        )
         return [
             Member(
                 campaign_id=campaign_id,
@@ -436,6 +443,16 @@ class CampaignRecords(SharedRecords):
             )
             for row in rows
         ]
+
+    async def _running_count_in(self, conn: Conn, user_id: UserId) -> int:
+        """How many unfinished campaigns ``user_id`` is in."""
+        row = await fetch_one(
+            conn,
+            "SELECT count(*) AS running FROM members m JOIN campaigns c ON c.id = m.campaign_id"
+            " WHERE m.user_id = ? AND c.status <> 'finished'",
+            (user_id,),
+        )
+        return 0 if row is None else int(row["running"])
 
     async def memberships(self, user_id: UserId) -> list[Membership]:
         """Every campaign a person is in, oldest first."""

@@ -22,6 +22,8 @@ def clean_name(text: str) -> str:
     spaces are collapsed, and invisible format characters (zero-width spaces, right-to-left
     overrides) go, so a name cannot break the lines or the direction of the posts it appears
     in. Letters, marks and emoji stay."""
+    if text.isprintable():  # no control, format or line-break character: only spaces to collapse
+        return " ".join(text.split())
     kept = []
     for char in text:
         category = unicodedata.category(char)

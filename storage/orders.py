@@ -63,22 +63,24 @@ class OrderRecords(SharedRecords):
         kind: str,
     ) -> tuple[WriteOutcome, Row | None]:
         async with self._db.transaction() as conn:
-            campaign = await self._campaign_in(conn, campaign_id)
-            if campaign is None:
-                return WriteOutcome.NOT_FOUND, None
-            if campaign.turn != turn or campaign.phase not in phases:
-                return WriteOutcome.PHASE_CLOSED, None
-            side = await fetch_one(
-                conn, "SELECT 1 FROM sides WHERE campaign_id = ? AND id = ?", (campaign_id, side_id)
+            position = await fetch_one(
+                conn, "SELECT turn, phase FROM campaigns WHERE id = ?", (campaign_id,)
             )
-            if side is None:
-                return WriteOutcome.UNKNOWN_SIDE, None
+            if position is None:
+                return WriteOutcome.NOT_FOUND, None
+            if position["turn"] != turn or Phase(position["phase"]) not in phases:
+                return WriteOutcome.PHASE_CLOSED, None
             current = await fetch_one(
                 conn,
                 "SELECT * FROM order_sets WHERE campaign_id = ? AND turn = ? AND side_id = ?"
                 " AND kind = ? AND retired_at IS NULL",
                 (campaign_id, turn, side_id, kind),
             )
+            # A side's set is deleted with the side: only a first set asks whether it exists.
+            if current is None and not await fetch_one(
+                conn, "SELECT 1 FROM sides WHERE campaign_id = ? AND id = ?", (campaign_id, side_id)
+            ):
+                return WriteOutcome.UNKNOWN_SIDE, None
             if expected_edits is not None and expected_edits != (
                 0 if current is None else current["edits"]
             ):
@@ -119,7 +121,7 @@ class OrderRecords(SharedRecords):
                 before = None if current is None else json.loads(current["body_json"])
                 await self._audit(
                     conn,
-                    campaign,
+                    await self._require_campaign(conn, campaign_id),
                     actor,
                     action,
                     {"side": side_id, "body": before},
@@ -127,7 +129,7 @@ class OrderRecords(SharedRecords):
                     now,
                 )
             for message in outbox:
-                await self._enqueue_in(conn, message, now)
+                await self._queue_in(conn, message, now)
             row = await fetch_one(conn, "SELECT * FROM order_sets WHERE id = ?", (set_id,))
         return WriteOutcome.SAVED, row
 

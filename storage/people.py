@@ -8,6 +8,7 @@ press and the private chat, must lose nothing.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -244,11 +245,16 @@ class PeopleRecords(SharedRecords):
         """The people among ``user_ids`` the bot has seen."""
         if not user_ids:
             return {}
-        marks = ", ".join("?" for _ in user_ids)
         async with self._db.snapshot() as conn:
-            rows = await fetch_all(
-                conn, f"SELECT * FROM people WHERE user_id IN ({marks})", tuple(user_ids)
-            )
+            return await self._people_in(conn, user_ids)
+
+    async def _people_in(self, conn: Conn, user_ids: Sequence[UserId]) -> dict[UserId, Person]:
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await fetch_all(
+            conn, f"SELECT * FROM people WHERE user_id IN ({marks})", tuple(user_ids)
+        )
         return {row["user_id"]: _person(row) for row in rows}
 
     async def set_language(
@@ -590,9 +596,15 @@ class PeopleRecords(SharedRecords):
     ) -> UiMessage | None:
         """The message that shows ``kind`` for ``user_id``, if one was remembered."""
         async with self._db.snapshot() as conn:
-            row = await fetch_one(
-                conn,
-                "SELECT * FROM ui_messages WHERE campaign_id = ? AND user_id = ? AND kind = ?",
-                (campaign_id, user_id, kind),
-            )
-        return None if row is None else _ui_message(row)
+            return (await self._ui_messages_in(conn, campaign_id, user_id)).get(kind)
+
+    async def _ui_messages_in(
+        self, conn: Conn, campaign_id: CampaignId, user_id: UserId
+    ) -> dict[str, UiMessage]:
+        """The messages remembered for ``user_id`` in the campaign, by what they show."""
+        rows = await fetch_all(
+            conn,
+            "SELECT * FROM ui_messages WHERE campaign_id = ? AND user_id = ?",
+            (campaign_id, user_id),
+        )
+        return {row["kind"]: _ui_message(row) for row in rows}

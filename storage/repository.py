@@ -89,6 +89,7 @@ from storage.shared import (
     _resolution,
 )
 from storage.sharing import SharingRecords, SharingStore
+from storage.snapshots import SnapshotRecords, SnapshotStore
 from storage.sql import (
     Transactions,
     dt,
@@ -377,6 +378,7 @@ class Store(
     EditStore,
     SharingStore,
     DuelStore,
+    SnapshotStore,
     Protocol,
 ):
     """Everything the bot keeps: campaigns and turns, what it knows of people, the clock, and
@@ -384,6 +386,7 @@ class Store(
 
 
 class SqlCampaignStore(
+    SnapshotRecords,
     CampaignRecords,
     TurnRecords,
     OrderRecords,

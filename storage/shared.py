@@ -63,7 +63,6 @@ from storage.sql import (
     changed_rows,
     dt,
     dump_json,
-    fetch_all,
     fetch_one,
     may_violate,
     opt_dt,
@@ -448,6 +447,24 @@ class SharedRecords:
         phase_seq: int | None = None,
         resolution_id: int | None = None,
     ) -> OutboxMessage:
+        await self._queue_in(conn, message, now, phase_seq, resolution_id)
+        row = await fetch_one(
+            conn, "SELECT * FROM outbox WHERE dedup_key = ?", (message.dedup_key,)
+        )
+        if row is None:
+            raise RuntimeError(f"outbox row {message.dedup_key!r} vanished inside its transaction")
+        return _outbox(row)
+
+    async def _queue_in(
+        self,
+        conn: Conn,
+        message: NewOutboxMessage,
+        now: datetime,
+        phase_seq: int | None = None,
+        resolution_id: int | None = None,
+    ) -> None:
+        """Queue ``message`` (nothing if its ``dedup_key`` is queued already), without reading
+        the row back (:meth:`_enqueue_in` does)."""
         not_before = message.not_before or now
         await conn.execute(
             "INSERT INTO outbox (campaign_id, chat_id, thread_id, kind, payload_json, dedup_key,"
@@ -466,12 +483,6 @@ class SharedRecords:
                 resolution_id,
             ),
         )
-        row = await fetch_one(
-            conn, "SELECT * FROM outbox WHERE dedup_key = ?", (message.dedup_key,)
-        )
-        if row is None:
-            raise RuntimeError(f"outbox row {message.dedup_key!r} vanished inside its transaction")
-        return _outbox(row)
 
     async def _current_list_row(self, conn: Conn, campaign_id: CampaignId, turn: int) -> Row | None:
         return await fetch_one(
@@ -520,21 +531,19 @@ class SharedRecords:
     ) -> Member | None:
         row = await fetch_one(
             conn,
-            "SELECT * FROM members WHERE campaign_id = ? AND user_id = ?",
+            "SELECT m.display_name, m.side_id, m.joined_at, group_concat(r.role) AS roles"
+            " FROM members m LEFT JOIN member_roles r ON r.campaign_id = m.campaign_id"
+            " AND r.user_id = m.user_id WHERE m.campaign_id = ? AND m.user_id = ?"
+            " GROUP BY m.campaign_id, m.user_id",
             (campaign_id, user_id),
         )
         if row is None:
             return None
-        roles = await fetch_all(
-            conn,
-            "SELECT role FROM member_roles WHERE campaign_id = ? AND user_id = ?",
-            (campaign_id, user_id),
-        )
         return Member(
             campaign_id=campaign_id,
             user_id=user_id,
             display_name=row["display_name"],
             side_id=row["side_id"],
-            roles=frozenset(Role(r["role"]) for r in roles),
+            roles=frozenset(Role(r) for r in (row["roles"] or "").split(",") if r),
             joined_at=dt(row["joined_at"]),
         )

@@ -702,11 +702,24 @@ class TurnRecords(SharedRecords):
     async def phase_history(self, campaign_id: CampaignId) -> list[PhaseEntry]:
         """Every phase entry of a campaign, undone ones included, in order."""
         async with self._db.snapshot() as conn:
-            rows = await fetch_all(
-                conn,
-                "SELECT * FROM phase_history WHERE campaign_id = ? ORDER BY seq",
-                (campaign_id,),
-            )
+            return await self._phase_history_in(conn, campaign_id)
+
+    async def _current_entries_in(self, conn: Conn, campaign_id: CampaignId) -> list[PhaseEntry]:
+        """The phase entry the campaign is in (its last entry not undone) and the undone
+        entries after it: the tail of its history that says when the current phase began."""
+        rows = await fetch_all(
+            conn,
+            "SELECT * FROM phase_history WHERE campaign_id = ? AND seq >= (SELECT"
+            " coalesce(max(seq), 0) FROM phase_history WHERE campaign_id = ?"
+            " AND undone_at IS NULL) ORDER BY seq",
+            (campaign_id, campaign_id),
+        )
+        return [_phase_entry(row) for row in rows]
+
+    async def _phase_history_in(self, conn: Conn, campaign_id: CampaignId) -> list[PhaseEntry]:
+        rows = await fetch_all(
+            conn, "SELECT * FROM phase_history WHERE campaign_id = ? ORDER BY seq", (campaign_id,)
+        )
         return [_phase_entry(row) for row in rows]
 
     # ---- turns --------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ from bot.i18n import language_of
 from bot.miniapp import views
 from bot.miniapp.auth import verified_user
 from bot.miniapp.words import page_words
-from bot.services.orders import Seat, seat_in
+from bot.services.orders import Seat, one_update, seat_in
 from rules.svg import map_svg
 from storage import Store
 
@@ -137,7 +137,8 @@ async def _authorised(request: web.Request, handler: Handler) -> web.StreamRespo
         else language_of(user.language_code)
     )
     request[USER_ID] = user.id
-    with i18n.context(), i18n.use_locale(language):
+    # One request is one unit of reading, as one update is (bot.middlewares.UpdateReads).
+    with i18n.context(), i18n.use_locale(language), one_update():
         request[LANGUAGE] = language
         try:
             return await handler(request)

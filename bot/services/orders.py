@@ -13,7 +13,9 @@ says which rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -24,7 +26,7 @@ from bot.services import contact_orders, watch_orders
 from bot.services.campaigns import battle_list_public_at, board_refresh
 from bot.services.posting import group_post
 from bot.services.turns import game_for
-from bot.services.window import current_entry, orders_opening
+from bot.services.window import entry_in, opening_after
 from rules import (
     Battle,
     BattleResult,
@@ -59,6 +61,7 @@ from storage import (
     Person,
     Phase,
     Role,
+    SeatSnapshot,
     Store,
     WriteOutcome,
 )
@@ -99,12 +102,60 @@ class Refusal(StrEnum):
     REOPENED_FOR_OTHER = "reopened_for_other"  # the window closed; a GM reopened another side's
 
 
+_UPDATE: ContextVar[object | None] = ContextVar("seat_snapshots", default=None)
+"""The update being handled (:func:`one_update`): what a seat's snapshot is good for."""
+
+
+@contextmanager
+def one_update() -> Iterator[None]:
+    """The block handles one update (the dispatcher's :class:`bot.middlewares.UpdateReads`): a
+    seat's snapshot read in it serves the rest of it (:func:`snapshot_of`). Outside such a
+    block every service call reads the database anew."""
+    token = _UPDATE.set(object())
+    try:
+        yield
+    finally:
+        _UPDATE.reset(token)
+
+
 @dataclass(frozen=True)
 class Seat:
-    """A person's place in one campaign: the campaign as it is now and their membership."""
+    """A person's place in one campaign: the campaign as it is now and their membership.
+
+    Within one update (:func:`one_update`) a seat keeps what the update read of the campaign
+    for its screens, in one read transaction (:attr:`snapshot`, :func:`snapshot_of`). What
+    the seat saves in the update is put in it (:func:`_save_desk`, :func:`remember_screen`), so
+    what the update shows after a save shows what was saved."""
 
     campaign: Campaign
     member: Member
+    _read: tuple[object, SeatSnapshot] | None = field(
+        default=None, init=False, compare=False, repr=False
+    )
+
+    @classmethod
+    def of(cls, snapshot: SeatSnapshot) -> Seat:
+        """The seat a snapshot was read for (keeping it for the update)."""
+        seat = cls(snapshot.campaign, snapshot.member)
+        seat._keep(snapshot)
+        return seat
+
+    @property
+    def snapshot(self) -> SeatSnapshot | None:
+        """What this update read for the seat, if it read it yet."""
+        update = _UPDATE.get()
+        if update is None or self._read is None or self._read[0] is not update:
+            return None
+        return self._read[1]
+
+    def anew(self) -> Seat:
+        """This seat without its snapshot: its next reader reads the database again."""
+        return Seat(self.campaign, self.member)
+
+    def _keep(self, snapshot: SeatSnapshot) -> None:
+        update = _UPDATE.get()
+        if update is not None:
+            object.__setattr__(self, "_read", (update, snapshot))
 
     @property
     def side(self) -> SideId | None:
@@ -149,12 +200,38 @@ async def pick_campaign(store: Store, person: Person) -> CampaignPick:
 
 
 async def seat_in(store: Store, user_id: UserId, campaign_id: int) -> Seat | None:
-    """The person's seat in ``campaign_id``, or ``None`` if they are not in it."""
-    campaign = await store.campaign(campaign_id)
-    member = await store.member(campaign_id, user_id)
-    if campaign is None or member is None:
-        return None
-    return Seat(campaign, member)
+    """The person's seat in ``campaign_id`` with this update's snapshot of it, or ``None`` if
+    they are not in it."""
+    snapshot = await store.seat_snapshot(campaign_id, user_id)
+    return None if snapshot is None else Seat.of(snapshot)
+
+
+async def snapshot_of(store: Store, seat: Seat) -> SeatSnapshot | None:
+    """The seat's snapshot for this update: the one it was found with, else read now (kept
+    for the rest of the update); ``None`` when the person is no longer in the campaign."""
+    kept = seat.snapshot
+    if kept is not None:
+        return kept
+    read = await store.seat_snapshot(seat.campaign.id, seat.member.user_id)
+    if read is not None:
+        seat._keep(read)
+    return read
+
+
+async def remember_screen(
+    store: Store, seat: Seat, kind: str, chat_id: int, message_id: int, now: datetime
+) -> None:
+    """Remember that ``message_id`` shows the seat's ``kind`` screen (to edit it in place later);
+    nothing to write when the seat's snapshot already has that message for it."""
+    snapshot = seat.snapshot
+    known = None if snapshot is None else snapshot.ui_messages.get(kind)
+    if known is not None and (known.chat_id, known.message_id) == (chat_id, message_id):
+        return
+    screen = await store.remember_ui_message(
+        seat.campaign.id, seat.member.user_id, kind, chat_id, message_id, now
+    )
+    if snapshot is not None:
+        seat._keep(snapshot.with_screen(screen))
 
 
 async def side_names(store: Store, campaign_id: int) -> dict[SideId, str]:
@@ -177,6 +254,8 @@ class Desk:
     ready: bool
     edits: int
     updated_by: UserId | None
+    snapshot: SeatSnapshot = field(compare=False, repr=False)
+    """What the desk was read with (the sides and members its screens name)."""
 
     @property
     def turn(self) -> int:
@@ -194,7 +273,19 @@ class Desk:
             ready=record.ready,
             edits=record.edits,
             updated_by=record.updated_by,
+            snapshot=self.snapshot.with_orders(record),
         )
+
+    def side_names(self) -> dict[SideId, str]:
+        """Each side's display name."""
+        return {side.id: side.name for side in self.snapshot.sides}
+
+    def editor_name(self) -> str | None:
+        """Who changed the orders last, if anyone did and is still in the campaign."""
+        if self.updated_by is None:
+            return None
+        editor = self.snapshot.member_named(self.updated_by)
+        return None if editor is None else editor.display_name
 
     @property
     def holdings(self) -> dict[SectorId, int]:
@@ -221,6 +312,14 @@ class Desk:
         return listing.for_sector(sector)
 
 
+def orders_opening_of(desk: Desk, now: datetime) -> datetime | None:
+    """When the desk's orders window opens, if that is still ahead of ``now`` (as
+    :func:`bot.services.window.orders_opening`, from the desk's snapshot)."""
+    snapshot = desk.snapshot
+    entry = entry_in(snapshot.history, snapshot.campaign)
+    return opening_after(snapshot.campaign, entry, snapshot.clock, now)
+
+
 @dataclass(frozen=True)
 class DeskResult:
     """A desk, or why there is none."""
@@ -234,8 +333,11 @@ async def open_desk(
 ) -> DeskResult:
     """The side's orders for the current turn (``side`` defaults to the seat's; a GM may name
     any side). Only while the window is open, unless ``closed`` (to view them until the turn
-    resolves)."""
-    campaign = await store.campaign(seat.campaign.id) or seat.campaign
+    resolves). Read from the seat's snapshot (:func:`snapshot_of`)."""
+    snapshot = await snapshot_of(store, seat)
+    if snapshot is None:
+        return DeskResult(None, Refusal.NOT_MEMBER)
+    campaign = snapshot.campaign
     side = side or seat.side
     if side is None:
         return DeskResult(None, Refusal.NO_SIDE)
@@ -244,10 +346,10 @@ async def open_desk(
     viewable = (Phase.ORDERS, Phase.BATTLES, Phase.RESOLUTION) if closed else (Phase.ORDERS,)
     if campaign.phase not in viewable:
         return DeskResult(None, Refusal.WRONG_PHASE)
-    state = await store.turn_start(campaign.id, campaign.turn)
+    state = snapshot.turn_start
     if state is None:
         return DeskResult(None, Refusal.WRONG_PHASE)
-    record = await store.orders(campaign.id, campaign.turn, side)
+    record = snapshot.orders.get(side)
     return DeskResult(
         Desk(
             campaign=campaign,
@@ -258,6 +360,7 @@ async def open_desk(
             ready=record.ready if record else False,
             edits=record.edits if record else 0,
             updated_by=record.updated_by if record else None,
+            snapshot=snapshot,
         )
     )
 
@@ -305,17 +408,22 @@ def _may_order(seat: Seat, expected_turn: int | None, campaign: Campaign) -> Ref
 
 
 async def _refusal_now(
-    store: Store, seat: Seat, expected_turn: int | None, campaign: Campaign, now: datetime
+    store: Store, seat: Seat, expected_turn: int | None, now: datetime
 ) -> EntryResult | None:
-    """Why the seat may not change its side's orders now, or ``None`` if it may."""
+    """Why the seat may not change its side's orders now, or ``None`` if it may (judged on the
+    seat's snapshot; the save itself is a compare-and-set on the turn, phase and set)."""
+    snapshot = await snapshot_of(store, seat)
+    if snapshot is None:
+        return EntryResult(refusal=Refusal.NOT_MEMBER)
+    campaign = snapshot.campaign
     refusal = _may_order(seat, expected_turn, campaign)
     if refusal is not None:
         return EntryResult(refusal=refusal)
-    opening = await orders_opening(store, campaign, now)
+    entry = entry_in(snapshot.history, campaign)
+    opening = opening_after(campaign, entry, snapshot.clock, now)
     if opening is not None:
         return EntryResult(refusal=Refusal.NOT_OPEN_YET, opens_at=opening)
-    entry = await current_entry(store, campaign)
-    reopening = await store.orders_reopening(campaign.id, entry.seq)
+    reopening = snapshot.reopenings.get(entry.seq)
     if reopening is not None and reopening.side_id != seat.side:
         return EntryResult(refusal=Refusal.REOPENED_FOR_OTHER)
     return None
@@ -396,12 +504,11 @@ async def enter_orders(
     it (``BUSY`` if that keeps happening). ``expected_turn`` (from a button) refuses with
     ``STALE`` once the turn or phase moved on; before the window opens: ``NOT_OPEN_YET``.
     """
-    campaign = await store.campaign(seat.campaign.id) or seat.campaign
-    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
+    opened = await open_desk(store, seat)
     for _attempt in range(SAVE_ATTEMPTS):
-        opened = await open_desk(store, Seat(campaign, seat.member))
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -409,7 +516,8 @@ async def enter_orders(
         if orders == desk.orders:
             return EntryResult(desk=desk, lines=tuple(outcomes))
         written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
-        if written is None:
+        if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
+            opened = written
             continue
         after, notices = written
         if after is None:
@@ -429,12 +537,11 @@ async def drop_module_order(
     """Take back the side's module order ``index`` (a siege guard or card, which no sector
     order replaces), if it is still ``expected``; saved as a draft like :func:`enter_orders`.
     An order no longer there changes nothing."""
-    campaign = await store.campaign(seat.campaign.id) or seat.campaign
-    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
+    opened = await open_desk(store, seat)
     for _attempt in range(SAVE_ATTEMPTS):
-        opened = await open_desk(store, Seat(campaign, seat.member))
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -444,7 +551,8 @@ async def drop_module_order(
         del extra[index]
         orders = desk.orders.model_copy(update={"extra": tuple(extra)})
         written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
-        if written is None:
+        if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
+            opened = written
             continue
         after, notices = written
         if after is None:
@@ -464,12 +572,11 @@ async def rewrite_orders(
     taken back), if the rules accept the whole new set; saved as a draft like
     :func:`enter_orders`. ``change`` returning ``None`` (the button no longer fits) changes
     nothing; a set the rules refuse changes nothing and names the first rejection."""
-    campaign = await store.campaign(seat.campaign.id) or seat.campaign
-    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
+    opened = await open_desk(store, seat)
     for _attempt in range(SAVE_ATTEMPTS):
-        opened = await open_desk(store, Seat(campaign, seat.member))
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -480,7 +587,8 @@ async def rewrite_orders(
         if rejections:
             return EntryResult(desk=desk, lines=(LineOutcome((), rejections[0]),))
         written = await _save_desk(store, seat, desk, accepted, False, f"orders:{desk.side}", now)
-        if written is None:
+        if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
+            opened = written
             continue
         after, notices = written
         if after is None:
@@ -497,13 +605,15 @@ async def _save_desk(
     ready: bool,
     reason: str,
     now: datetime,
-) -> tuple[Desk | None, tuple[NewOutboxMessage, ...]] | None:
-    """Save ``orders`` over the set ``desk`` was read from, with the side's notices and a
-    board refresh in the same transaction. ``None`` if the set was saved by someone else
-    since (read it again); a ``None`` desk if the window closed."""
+) -> tuple[Desk | None, tuple[NewOutboxMessage, ...]] | DeskResult:
+    """Save ``orders`` over the set ``desk`` was read from (a compare-and-set on its edit
+    count), with the side's notices and a board refresh in the same transaction: the desk as
+    saved (``None`` if the window closed) and the notices; or, if the set was saved by someone
+    else since, the desk as that save left it (the set the database answered the refusal
+    with), to apply the change to again."""
     campaign = desk.campaign
     editor = seat.member.user_id
-    notices = await _side_notices(store, campaign, desk.side, editor, now)
+    notices = _side_notices(desk.snapshot, campaign, desk.side, editor, now)
     saved = await store.save_orders(
         campaign.id,
         campaign.turn,
@@ -516,10 +626,14 @@ async def _save_desk(
         outbox=(*notices, board_refresh(campaign, reason, now)),
     )
     if saved.outcome is WriteOutcome.CONFLICT:
-        return None
+        if saved.orders is None:  # the set is gone (retired): read the side's orders anew
+            return await open_desk(store, seat.anew(), desk.side)
+        return DeskResult(desk.saved_as(campaign, saved.orders))
     if saved.outcome is not WriteOutcome.SAVED or saved.orders is None:
         return None, ()
-    return desk.saved_as(campaign, saved.orders), notices
+    after = desk.saved_as(campaign, saved.orders)
+    seat._keep(after.snapshot)  # what the update shows after this shows the set saved
+    return after, notices
 
 
 async def set_ready(
@@ -537,13 +651,12 @@ async def set_ready(
     again; a confirmation is refused (``CHANGED_MEANWHILE``, with the set as it now is) when
     the orders are no longer the ones read, or no longer the version ``seen_edits`` (the edit
     count the Ready button was shown with), so nobody confirms orders they have not seen."""
-    campaign = await store.campaign(seat.campaign.id) or seat.campaign
-    refused = await _refusal_now(store, seat, expected_turn, campaign, now)
+    refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
+    opened = await open_desk(store, seat)
     seen: SideOrders | None = None
     for _attempt in range(SAVE_ATTEMPTS):
-        opened = await open_desk(store, Seat(campaign, seat.member))
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -556,7 +669,8 @@ async def set_ready(
         if desk.ready == ready and (desk.edits > 0 or not ready):
             return EntryResult(desk=desk)
         written = await _save_desk(store, seat, desk, desk.orders, ready, f"ready:{desk.side}", now)
-        if written is None:
+        if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
+            opened = written
             continue
         after, notices = written
         if after is None:
@@ -584,20 +698,19 @@ def orders_notice(
     )
 
 
-async def _side_notices(
-    store: Store, campaign: Campaign, side: SideId, editor: UserId, now: datetime
+def _side_notices(
+    snapshot: SeatSnapshot, campaign: Campaign, side: SideId, editor: UserId, now: datetime
 ) -> tuple[NewOutboxMessage, ...]:
     """The notices for the side's other strategists who can get private messages (to be
     queued with the change)."""
     others = [
         m
-        for m in await store.members(campaign.id)
+        for m in snapshot.members
         if m.side_id == side and Role.STRATEGIST in m.roles and m.user_id != editor
     ]
-    people = await store.people([m.user_id for m in others])
     queued: list[NewOutboxMessage] = []
     for member in others:
-        person = people.get(member.user_id)
+        person = snapshot.people.get(member.user_id)
         if person is None or not person.can_receive_private:
             continue
         queued.append(orders_notice(campaign, side, member.user_id, now))
@@ -608,8 +721,9 @@ async def gm_overview(store: Store, seat: Seat) -> dict[SideId, Desk]:
     """Every side's orders this turn until it resolves, for the GM (empty for anyone else)."""
     if not seat.is_gm:
         return {}
+    snapshot = await snapshot_of(store, seat)
     desks: dict[SideId, Desk] = {}
-    for side in await store.sides(seat.campaign.id):
+    for side in snapshot.sides if snapshot is not None else ():
         opened = await open_desk(store, seat, side.id, closed=True)
         if opened.desk is not None and side.id in opened.desk.state.armies:
             desks[side.id] = opened.desk

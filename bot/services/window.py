@@ -10,6 +10,7 @@ moves only the close.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -22,7 +23,7 @@ from bot.services.deadlines import (
     wall_between,
     wall_shift,
 )
-from storage import Campaign, Phase, Store
+from storage import Campaign, ClockState, Phase, PhaseEntry, Store
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,11 @@ class EntryMoment:
 
 async def current_entry(store: Store, campaign: Campaign) -> EntryMoment:
     """The phase-history entry the campaign is in now."""
-    history = await store.phase_history(campaign.id)
+    return entry_in(await store.phase_history(campaign.id), campaign)
+
+
+def entry_in(history: Sequence[PhaseEntry], campaign: Campaign) -> EntryMoment:
+    """The phase-history entry the campaign is in, from its whole history."""
     live = [entry for entry in history if entry.undone_at is None]
     if not live:
         return EntryMoment(0, campaign.created_at, False)
@@ -56,8 +61,16 @@ async def orders_opening(store: Store, campaign: Campaign, now: datetime) -> dat
     entry = await current_entry(store, campaign)
     if entry.by_person:
         return None
+    return opening_after(campaign, entry, await store.clock_state(campaign.id), now)
+
+
+def opening_after(
+    campaign: Campaign, entry: EntryMoment, clock: ClockState | None, now: datetime
+) -> datetime | None:
+    """:func:`orders_opening` from what it reads: the entry the campaign is in and its clock."""
+    if campaign.phase is not Phase.ORDERS or campaign.schedule.mode == "manual" or entry.by_person:
+        return None
     zone = ZoneInfo(campaign.time_zone)
-    clock = await store.clock_state(campaign.id)
     current = clock is not None and clock.entry_seq == entry.seq
     anchor = clock.anchor if clock is not None and current else entry.began
     planned = phase_deadline(Phase.ORDERS, anchor, campaign.schedule, zone)

@@ -309,12 +309,17 @@ class FakeTelegram:
         )
         return self.message(user, chat, text=None, document=document)
 
-    def forged_press(self, user: User, chat: Chat | int, data: str) -> Update:
-        """A callback with arbitrary data, as a hostile client could send."""
+    def forged_press(
+        self, user: User, chat: Chat | int, data: str, message_id: int | None = None
+    ) -> Update:
+        """A callback with arbitrary data, as a hostile client could send; under the message
+        ``message_id`` (default: a new one)."""
         chat_obj = self.chats[chat] if isinstance(chat, int) else chat
-        self._message_id += 1
+        if message_id is None:
+            self._message_id += 1
+            message_id = self._message_id
         message = Message(
-            message_id=self._message_id, date=EPOCH, chat=chat_obj, from_user=BOT_USER, text="…"
+            message_id=message_id, date=EPOCH, chat=chat_obj, from_user=BOT_USER, text="…"
         )
         query = CallbackQuery(
             id=str(self._next_update()),

@@ -19,7 +19,9 @@ from bot.services.orders import (
     Seat,
     is_active,
     pick_campaign,
+    remember_screen,
     seat_in,
+    snapshot_of,
 )
 from storage import CampaignStatus, Membership, Person, Store
 
@@ -69,12 +71,15 @@ async def pressed_seat(
 
 async def follow_button(query: CallbackQuery, store: Store, clock: Clock, seat: Seat) -> None:
     """Make the pressed button's campaign the person's current one, and say so in the chat, when
-    they play in several running campaigns and another one was current (or none was chosen)."""
-    person = await store.person(query.from_user.id)
+    they play in several running campaigns and another one was current (or none was chosen).
+    Judged on the seat's snapshot (the person and how many campaigns they play in)."""
+    snapshot = await snapshot_of(store, seat)
+    if snapshot is None:
+        return
+    person = snapshot.people.get(query.from_user.id)
     if person is None or person.current_campaign_id == seat.campaign.id:
         return
-    running = [m for m in await store.memberships(person.user_id) if is_active(m.campaign)]
-    if len(running) < 2 or query.message is None:
+    if snapshot.running_campaigns < 2 or query.message is None:
         return
     await store.set_current_campaign(person.user_id, seat.campaign.id, clock.now())
     if query.bot is not None:
@@ -145,9 +150,7 @@ async def show_screen(
     if message_id is None:
         sent = await send_text(bot, chat_id, text, keyboard)
         message_id = sent.message_id
-    await store.remember_ui_message(
-        seat.campaign.id, seat.member.user_id, kind, chat_id, message_id, clock.now()
-    )
+    await remember_screen(store, seat, kind, chat_id, message_id, clock.now())
     return message_id
 
 

@@ -31,12 +31,12 @@ from bot.services.orders import (
     gm_overview,
     last_turn_orders,
     open_desk,
+    orders_opening_of,
     repeat_lines,
     rewrite_orders,
     set_ready,
 )
 from bot.services.turns import game_for
-from bot.services.window import orders_opening
 from bot.texts import describe_rejection
 from rules import Attack, CampaignState, Fortify, ModuleOrder, Move, Reinforce, SideOrders
 from rules.modules import contact, siege, watch
@@ -46,20 +46,15 @@ from storage import Person, Phase, Store
 KIND = "orders"
 
 
-async def _words(store: Store, desk: Desk) -> tuple[dict[str, str], str, str | None]:
+def _words(desk: Desk) -> tuple[dict[str, str], str, str | None]:
     """Side names, this side's name, and who changed the orders last."""
-    sides = await store.sides(desk.campaign.id)
-    names = {side.id: side.name for side in sides} | watch_orders.hero_names(desk.state)
-    editor = None
-    if desk.updated_by is not None:
-        member = await store.member(desk.campaign.id, desk.updated_by)
-        editor = member.display_name if member else None
-    return names, names.get(desk.side, desk.side), editor
+    names = desk.side_names() | watch_orders.hero_names(desk.state)
+    return names, names.get(desk.side, desk.side), desk.editor_name()
 
 
-async def home_screen(store: Store, desk: Desk) -> tuple[str, screens.Keyboard]:
+def home_screen(desk: Desk) -> tuple[str, screens.Keyboard]:
     """The orders screen's home view."""
-    names, side_name, editor = await _words(store, desk)
+    names, side_name, editor = _words(desk)
     return screens.orders_text(desk, names, side_name, editor), screens.orders_keyboard(desk, names)
 
 
@@ -82,17 +77,17 @@ async def show_orders(
         return
     desk = opened.desk
     if not seat.gives_orders or desk.campaign.phase is not Phase.ORDERS:
-        names, side_name, editor = await _words(store, desk)
+        names, side_name, editor = _words(desk)
         await answer_text(message, screens.viewer_text(desk, names, side_name, editor))
         return
-    opening = await orders_opening(store, desk.campaign, clock.now())
+    opening = orders_opening_of(desk, clock.now())
     if opening is not None:
-        names, side_name, editor = await _words(store, desk)
+        names, side_name, editor = _words(desk)
         text = screens.orders_text(desk, names, side_name, editor)
         notice = screens.not_open_yet_words(desk.campaign, opening)
         await answer_text(message, text + "\n\n" + notice)
         return
-    text, keyboard = await home_screen(store, desk)
+    text, keyboard = home_screen(desk)
     if miniapp_url:
         keyboard = screens.with_miniapp_button(keyboard, miniapp_url, desk.campaign.id)
     if message.bot is not None:
@@ -108,7 +103,7 @@ async def _gm_view(message: Message, store: Store, seat: Seat) -> None:
         return
     parts = []
     for desk in desks.values():
-        names, side_name, editor = await _words(store, desk)
+        names, side_name, editor = _words(desk)
         parts.append(screens.orders_text(desk, names, side_name, editor))
     await answer_text(message, "\n\n".join(parts))
 
@@ -125,7 +120,7 @@ async def typed_orders(
         )
         return
     desk = opened.desk
-    sides = await store.sides(seat.campaign.id)
+    sides = desk.snapshot.sides
     vocabulary = Vocabulary.build(
         desk.game.map,
         {side.id: [side.name] for side in sides if side.id in desk.state.armies},
@@ -144,7 +139,7 @@ async def typed_orders(
         return
     names = {side.id: side.name for side in sides} | watch_orders.hero_names(desk.state)
     report = screens.text_results(parsed, result, result.desk, names)
-    text, keyboard = await home_screen(store, result.desk)
+    text, keyboard = home_screen(result.desk)
     heading = _("Saved as a draft.") if result.changed else _("Nothing changed.")
     body = "\n".join([*report, "", heading, "", text])
     if message.bot is not None:
@@ -255,7 +250,7 @@ async def _contact_press(
         await _give(query, store, clock, bot, seat, desk, order)
         return
     if data.to != desk.edits:
-        names, _side, _editor = await _words(store, desk)
+        names, _side, _editor = _words(desk)
         await query.answer(
             _(
                 "The orders changed since this screen was drawn (here, or by another "
@@ -274,7 +269,7 @@ async def _contact_press(
             show_alert=True,
         )
         return
-    names, _side, _editor = await _words(store, result.desk)
+    names, _side, _editor = _words(result.desk)
     rejection = result.lines[0].rejection if result.lines else None
     if rejection is not None:
         words = describe_rejection(rejection, desk.game.map, names, screens.language())
@@ -319,7 +314,7 @@ async def _watch_press(
         )
         return
     await query.answer(_("Taken back.") if result.changed else _("Nothing changed."))
-    names, _side, _editor = await _words(store, result.desk)
+    names, _side, _editor = _words(result.desk)
     await _edit(query, store, clock, bot, seat, *screens.watch_screen(result.desk, names))
 
 
@@ -437,8 +432,8 @@ async def _repeat(
         await query.answer(words, show_alert=True)
         return
     await query.answer()
-    names, _side, _editor = await _words(store, result.desk)
-    text, keyboard = await home_screen(store, result.desk)
+    names, _side, _editor = _words(result.desk)
+    text, keyboard = home_screen(result.desk)
     heading = _("Saved as a draft.") if result.changed else _("Nothing changed.")
     report = screens.repeat_results(result, result.desk, names)
     await _edit(
@@ -456,7 +451,7 @@ async def _navigate(
     desk: Desk,
     data: OrdersButton,
 ) -> None:
-    names, _side, _editor = await _words(store, desk)
+    names, _side, _editor = _words(desk)
     sector = _sector(desk, data.sector)
     view: tuple[str, screens.Keyboard] | None = None
     match data.action:
@@ -482,13 +477,13 @@ async def _navigate(
             view = screens.retreat_screen(desk, sector)
         case "rev":
             await _show_review(query, store, clock, bot, seat, desk)
-            await send_side_map(bot, store, maps, query.from_user.id, desk)
+            await send_side_map(bot, maps, query.from_user.id, desk)
             return
         case "map":
-            await send_side_map(bot, store, maps, query.from_user.id, desk)
+            await send_side_map(bot, maps, query.from_user.id, desk)
             return
     if view is None:
-        view = await home_screen(store, desk)
+        view = home_screen(desk)
     await _edit(query, store, clock, bot, seat, *view)
 
 
@@ -523,7 +518,7 @@ async def _give(
             show_alert=True,
         )
         return
-    names, _side, _editor = await _words(store, result.desk)
+    names, _side, _editor = _words(result.desk)
     rejection = result.lines[0].rejection if result.lines else None
     if rejection is not None:
         words = describe_rejection(rejection, desk.game.map, names, screens.language())
@@ -558,7 +553,7 @@ async def _give(
     ):
         view = screens.sector_screen(after, sector, names)
     else:
-        view = await home_screen(store, after)
+        view = home_screen(after)
     await _edit(query, store, clock, bot, seat, *view)
 
 
@@ -583,7 +578,7 @@ async def _drop(
         )
         return
     await query.answer(_("Taken back.") if result.changed else _("Nothing changed."))
-    names, _side, _editor = await _words(store, result.desk)
+    names, _side, _editor = _words(result.desk)
     await _edit(query, store, clock, bot, seat, *screens.siege_screen(result.desk, names))
 
 
@@ -595,7 +590,7 @@ async def _show_review(
     seat: Seat,
     desk: Desk,
 ) -> None:
-    names, side_name, editor = await _words(store, desk)
+    names, side_name, editor = _words(desk)
     text, keyboard = screens.review_screen(desk, names, side_name, editor)
     await _edit(query, store, clock, bot, seat, text, keyboard)
 
@@ -609,7 +604,7 @@ async def _stale(
     await query.answer(words, show_alert=True)
     opened = await open_desk(store, seat)
     if opened.desk is not None and seat.gives_orders:
-        text, keyboard = await home_screen(store, opened.desk)
+        text, keyboard = home_screen(opened.desk)
         await _edit(query, store, clock, bot, seat, text, keyboard)
         return
     await _edit(
@@ -623,11 +618,14 @@ async def _stale(
     )
 
 
-async def send_side_map(bot: Bot, store: Store, maps: MapDrawer, chat_id: int, desk: Desk) -> None:
+async def send_side_map(bot: Bot, maps: MapDrawer, chat_id: int, desk: Desk) -> None:
     """The side's private map: the turn-start map with its own orders drawn."""
-    sides = await store.sides(desk.campaign.id)
     view = screens.map_view(
-        desk.campaign, desk.game.map, desk.state, sides, (desk.side, desk.orders)
+        desk.campaign,
+        desk.game.map,
+        desk.state,
+        list(desk.snapshot.sides),
+        (desk.side, desk.orders),
     )
     png = await maps.draw(view)
     caption = _("«{title}», secret: your side's orders for turn {turn}, as now recorded.").format(
@@ -645,9 +643,12 @@ async def seat_map_view(store: Store, seat: Seat) -> tuple[MapView, Desk | None]
         opened = await open_desk(store, seat)
         if opened.desk is not None:
             desk = opened.desk
-            sides = await store.sides(campaign.id)
             view = screens.map_view(
-                desk.campaign, desk.game.map, desk.state, sides, (desk.side, desk.orders)
+                desk.campaign,
+                desk.game.map,
+                desk.state,
+                list(desk.snapshot.sides),
+                (desk.side, desk.orders),
             )
             return view, desk
     sides = await store.sides(campaign.id)

@@ -1,0 +1,124 @@
+"""One read for one update: what a person's screens of a campaign need, read in one snapshot.
+
+An order press used to open about twenty read transactions (the campaign three times, the
+seat, the turn's start, the orders twice, the phase history twice, the sides and the members
+for the screen's words ...). :meth:`SnapshotRecords.seat_snapshot` reads it all at once, with
+the queries the single reads use, in one read transaction: every part is of the same moment.
+
+A snapshot is for reading. Writes stay compare-and-set in their own transactions (orders on
+their edit count and the campaign's turn and phase), so a write decided on a snapshot that
+went stale meanwhile is refused or applied again by the database as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from rules import CampaignState
+from storage.absences import AbsenceRecords, OrdersReopening
+from storage.campaigns import CampaignRecords
+from storage.models import (
+    Campaign,
+    CampaignId,
+    Member,
+    OrdersRecord,
+    Person,
+    PhaseEntry,
+    Side,
+    SideId,
+    UiMessage,
+    UserId,
+)
+from storage.orders import OrderRecords
+from storage.people import PeopleRecords
+from storage.schedule import ClockState, ScheduleRecords
+from storage.turns import TurnRecords
+
+
+@dataclass(frozen=True)
+class SeatSnapshot:
+    """A person's seat in a campaign and what its screens show, as of one moment.
+
+    ``orders`` holds every side's current set for the campaign's turn: it is secret, and only
+    the services decide which one a person sees (their own side's; any, for a GM).
+    """
+
+    campaign: Campaign
+    member: Member
+    running_campaigns: int
+    """How many unfinished campaigns the person is in (this one among them, if unfinished)."""
+    sides: tuple[Side, ...]
+    members: tuple[Member, ...]
+    people: dict[UserId, Person] = field(repr=False)
+    """The person and the other members of their side, by user id (those the bot has seen)."""
+    history: tuple[PhaseEntry, ...]
+    """The phase entry the campaign is in and the undone entries after it (all the history
+    :func:`bot.services.window.entry_in` needs)."""
+    clock: ClockState | None
+    reopenings: dict[int, OrdersReopening]
+    """The GM's reopenings of the orders phase, by phase entry."""
+    turn_start: CampaignState | None = field(repr=False)
+    """The state at the start of the campaign's current turn (none before turn 1)."""
+    orders: dict[SideId, OrdersRecord] = field(repr=False)
+    ui_messages: dict[str, UiMessage]
+    """The person's screens in this campaign, by kind."""
+
+    def member_named(self, user_id: UserId) -> Member | None:
+        """The campaign's member ``user_id``, if they are one."""
+        return next((member for member in self.members if member.user_id == user_id), None)
+
+    def with_orders(self, record: OrdersRecord) -> SeatSnapshot:
+        """This snapshot after its reader saved ``record`` (what the save returned)."""
+        return replace(self, orders={**self.orders, record.side_id: record})
+
+    def with_screen(self, screen: UiMessage) -> SeatSnapshot:
+        """This snapshot after its reader remembered ``screen``."""
+        return replace(self, ui_messages={**self.ui_messages, screen.kind: screen})
+
+
+class SnapshotStore(Protocol):
+    """The part of the store that reads a seat's screens at once."""
+
+    async def seat_snapshot(
+        self, campaign_id: CampaignId, user_id: UserId
+    ) -> SeatSnapshot | None: ...
+
+
+class SnapshotRecords(
+    CampaignRecords, TurnRecords, OrderRecords, PeopleRecords, ScheduleRecords, AbsenceRecords
+):
+    """:class:`SnapshotStore` in SQL (mixed into ``SqlCampaignStore``)."""
+
+    async def seat_snapshot(self, campaign_id: CampaignId, user_id: UserId) -> SeatSnapshot | None:
+        """``user_id``'s seat in the campaign and everything its screens need, in one read
+        transaction; ``None`` when there is no such campaign or they are not in it."""
+        async with self._db.snapshot() as conn:
+            campaign = await self._campaign_in(conn, campaign_id)
+            if campaign is None:
+                return None
+            members = await self._members_in(conn, campaign_id)
+            member = next((m for m in members if m.user_id == user_id), None)
+            if member is None:
+                return None
+            return SeatSnapshot(
+                campaign=campaign,
+                member=member,
+                running_campaigns=await self._running_count_in(conn, user_id),
+                sides=tuple(await self._sides_in(conn, campaign_id)),
+                members=tuple(members),
+                people=await self._people_in(
+                    conn,
+                    [
+                        m.user_id
+                        for m in members
+                        if m.user_id == user_id or (m.side_id and m.side_id == member.side_id)
+                    ],
+                ),
+                history=tuple(await self._current_entries_in(conn, campaign_id)),
+                clock=await self._clock_in(conn, campaign_id),
+                reopenings=await self._reopenings_in(conn, campaign_id),
+                turn_start=await self._state_in(conn, campaign_id, campaign.turn),
+                orders=await self._orders_in(conn, campaign_id, campaign.turn),
+                ui_messages=await self._ui_messages_in(conn, campaign_id, user_id),
+            )

@@ -1,0 +1,141 @@
+"""Cheaper order presses (issue 22): the orders screen reads a person's seat, the campaign and
+the side's orders once per update, in one snapshot; its saves stay compare-and-set, so a press
+racing another write is merged with it or refused as before."""
+
+from typing import Any
+
+import pytest
+from aiogram.methods import EditMessageText
+
+from bot.clock import ManualClock
+from bot.services import campaigns
+from bot.services.clockwork import advance
+from bot.services.orders import enter_orders, seat_in
+from rules import Move
+from storage import OrdersWrite, Phase, Store, WriteOutcome
+from tests.bot.private_campaign import GM, Table, alert, button, open_table, screen
+from tests.bot.telegram import FakeTelegram, Sent
+from tests.transactions import count_transactions
+
+PLACEMENT = {"1": 4, "2": 3, "3": 3}
+
+
+async def _orders_open(telegram: FakeTelegram, store: Store, clock: ManualClock) -> Table:
+    """Turn 1's orders, open at once (the GM began the turn)."""
+    table = await open_table(telegram, store, clock)
+    for side in ("red", "blue", "green"):
+        await campaigns.place_side(store, table.campaign, side, PLACEMENT, GM, clock.now())
+    started = await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, clock.now())
+    assert started.advanced
+    return table
+
+
+async def _tap(table: Table, under: Sent, label: str) -> list[Sent]:
+    """Anna taps the button ``label`` under ``under``, in the message it is in (as in the app,
+    where a screen is edited in place: ``table.tap`` sends each press from a new message)."""
+    shown = under.method.message_id if isinstance(under.method, EditMessageText) else None
+    assert shown is not None
+    table.take()
+    user = table.user(201)
+    await table.telegram.feed(table.telegram.forged_press(user, 201, button(under, label), shown))
+    return table.take()
+
+
+async def _reinforcement_screen(table: Table) -> Sent:
+    """Anna (red) opens /orders and taps the reinforcement: its sector buttons."""
+    home = screen(await table.say(201, "/orders"))
+    return screen(await table.tap(201, home, "Reinforcement"))
+
+
+async def test_an_order_press_reads_once_and_writes_only_its_orders(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _orders_open(telegram, store, clock)
+    landing = await _reinforcement_screen(table)
+    counted = count_transactions(store)
+    answered = await _tap(table, landing, "1 Equator")
+    assert alert(answered).startswith("Saved")
+    # One read for the sender (every update), one snapshot for the seat, campaign and orders;
+    # one write: the orders (the screen is edited in place, in the message already known).
+    assert (counted.reads, counted.writes) == (2, 1)
+    stored = await store.orders(table.campaign.id, 1, "red")
+    assert stored is not None
+    assert stored.orders.reinforce == "1"
+
+
+async def test_a_sector_press_and_the_orders_command_read_once(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _orders_open(telegram, store, clock)
+    landing = await _reinforcement_screen(table)
+    home = screen(await _tap(table, landing, "1 Equator"))
+    counted = count_transactions(store)
+    sector = screen(await _tap(table, home, "1 Equator: "))
+    assert "Move" in " ".join(text for text, _data in sector.buttons())
+    assert (counted.reads, counted.writes) == (2, 0)
+    counted.reads = counted.writes = 0
+    # /orders: the sender, their campaigns (which one is current), the snapshot; the new
+    # screen message is remembered.
+    shown = screen(await table.say(201, "/orders"))
+    assert "orders of Red Legion" in shown.text
+    assert (counted.reads, counted.writes) == (3, 1)
+
+
+async def test_a_press_racing_another_strategists_save_keeps_both_changes(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await _orders_open(telegram, store, clock)
+    landing = await _reinforcement_screen(table)
+    save = store.save_orders
+    saves: list[OrdersWrite] = []
+
+    async def boris_saves_first(*args: Any, **kwargs: Any) -> OrdersWrite:
+        # Anna's press read its snapshot; Boris (red too) saves before her save reaches the
+        # database, so her compare-and-set finds the set changed.
+        monkeypatch.setattr(store, "save_orders", save)
+        boris = await seat_in(store, 203, table.campaign.id)
+        assert boris is not None
+        result = await enter_orders(
+            store, boris, [[Move(source="2", to="1", count=1)]], clock.now()
+        )
+        assert result.changed
+        saves.append(await save(*args, **kwargs))
+        return saves[0]
+
+    monkeypatch.setattr(store, "save_orders", boris_saves_first)
+    answered = await _tap(table, landing, "1 Equator")
+    assert [saved.outcome for saved in saves] == [WriteOutcome.CONFLICT]
+    assert alert(answered).startswith("Saved")
+    stored = await store.orders(table.campaign.id, 1, "red")
+    assert stored is not None
+    assert stored.orders.reinforce == "1"
+    assert stored.orders.moves == (Move(source="2", to="1", count=1),)
+    assert stored.edits == 2
+    # The screen Anna sees is the merged set, with her as its last editor.
+    words = screen(answered).text
+    assert "Last change by Anna." in words
+    assert "move 1 army from 2 West to 1 Equator" in words
+    assert "Reinforcement: 1 Equator" in words
+
+
+async def test_a_press_racing_the_end_of_the_orders_phase_saves_nothing(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await _orders_open(telegram, store, clock)
+    landing = await _reinforcement_screen(table)
+    save = store.save_orders
+
+    async def phase_ends_first(*args: Any, **kwargs: Any) -> OrdersWrite:
+        # The press read the orders phase in its snapshot; the phase ends before its save.
+        moved = await store.transition(
+            table.campaign.id, 1, Phase.ORDERS, 1, Phase.BATTLES, None, "deadline", clock.now()
+        )
+        assert moved.applied
+        return await save(*args, **kwargs)
+
+    monkeypatch.setattr(store, "save_orders", phase_ends_first)
+    answered = await _tap(table, landing, "1 Equator")
+    words = alert(answered)
+    assert words
+    assert not words.startswith("Saved")
+    assert await store.orders(table.campaign.id, 1, "red") is None

@@ -100,7 +100,7 @@ _PLAY = r"play\w*|сыгра\w*|разыгра\w*|игра\w*"
 _TRANSPORT = r"transport\w*|carry|перевез\w*|перевоз\w*|перевози"
 _YIELD = r"yield\w*|cede|уступ\w*|сда[тюе]\w*|сдай"
 _RETREAT = r"retreat\w*|отступ\w*"
-_HERO = r"hero\w*|геро\w*|ин(ой|ого|ому|ым|ые|ых)"
+_HERO = r"hero\w*|геро\w*|ин(ой|ого|ому|ым|ые|ых|ая|ую)"
 GRAMMAR = rf"""
 start: holding? _order
 holding: place LPAR amount RPAR

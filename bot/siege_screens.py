@@ -45,7 +45,8 @@ def weather_keyboard(campaign: Campaign, language: str) -> InlineKeyboardMarkup:
 def late_screen(
     desk: LateDesk, names: dict[str, str], language: str
 ) -> tuple[str, InlineKeyboardMarkup]:
-    """The side's late orders, a button per card it may still play, one to take back each."""
+    """The side's siege cards after the battles, a button per card it may still play, one to
+    take back each (a watch duel step is played on its own screen and stays played)."""
     map_ = desk.game.map
     lines = [
         _(
@@ -53,7 +54,8 @@ def late_screen(
             "turn is resolved."
         ).format(title=desk.campaign.title, turn=desk.campaign.turn)
     ]
-    lines += [f"• {describe_order(order, map_, names, language)}" for order in desk.current]
+    own = [(index, order) for index, order in enumerate(desk.current) if order.module == SIEGE]
+    lines += [f"• {describe_order(order, map_, names, language)}" for _index, order in own]
     tokens = list(siege_tokens(desk.state.modules))
     rows: list[list[InlineKeyboardButton]] = []
     for order in desk.options():
@@ -69,7 +71,7 @@ def late_screen(
                     )
                 ]
             )
-    for index, order in enumerate(desk.current):
+    for index, order in own:
         rows.append(
             [
                 InlineKeyboardButton(

@@ -45,8 +45,8 @@ def _place(campaign_map: CampaignMap, sector: str, language: str) -> str:
 def step_title(
     step: DuelStep, names: Mapping[str, str], campaign_map: CampaignMap, language: str
 ) -> str:
-    """«Duel in 3 Metro, turn 2: the step of «Larisa»»."""
-    return _("⚔️ Duel in {place}, turn {turn}: the step of «{hero}».").format(
+    """«Duel in «Metro», turn 2: Larisa's step»."""
+    return _("⚔️ Duel in {place}, turn {turn}: {hero}'s step.").format(
         place=_place(campaign_map, step.sector, language),
         turn=step.turn,
         hero=names.get(step.hero, step.hero),
@@ -130,7 +130,7 @@ def played_post(
     """The group (initiative mode): one step's cards on the table, and whose step is next."""
     lines = [step_title(step, names, campaign_map, language), step_outcome(step, names)]
     if following is not None:
-        lines.append(_("Next: the step of «{hero}».").format(hero=following))
+        lines.append(_("Next: {hero}'s step.").format(hero=following))
     return "\n".join(lines)
 
 
@@ -180,6 +180,11 @@ def refusal_text(refusal: str) -> str:
             return _("This screen is out of date: here is the step as it is now.")
         case "busy":
             return _("Too many presses at once: try again.")
+        case "no_late_orders":
+            return _(
+                "No card can be played: your side gives no orders after the battles this turn "
+                "(it has no army left). «Play nothing» ends the step."
+            )
         case _:
             return _("This step is closed: its cards can no longer change.")
 
@@ -201,7 +206,7 @@ def rule_text(rejection: Rejection, names: Mapping[str, str]) -> str:
         case WatchRule.STEP_ALREADY_PLAYED:
             return _("«{hero}» has played its step this turn already.").format(hero=hero)
         case WatchRule.NOT_YOUR_STEP:
-            return _("It is not the step of «{hero}» yet: wait for your turn.").format(hero=hero)
+            return _("It is not {hero}'s step yet: wait for your turn.").format(hero=hero)
         case WatchRule.NOT_YOUR_HERO:
             return _("«{hero}» is another side's hero: only its own side plays its step.").format(
                 hero=hero
@@ -212,10 +217,16 @@ def rule_text(rejection: Rejection, names: Mapping[str, str]) -> str:
             return _("The rules refuse this play.")
 
 
-def gm_steps_text(count: int) -> str:
-    """The GM's list of open duel steps."""
+def gm_steps_text(count: int, mode: DuelMode | None) -> str:
+    """The GM's list of open duel steps (in ``sealed`` mode the group sees nothing of a step
+    until all are closed, so the list does not promise it)."""
     if count == 0:
         return _("No duel step is open or waiting.")
+    if mode is DuelMode.SEALED:
+        return _(
+            "Duel steps not closed yet: closing one now plays nothing for it (audited; the "
+            "group sees it when the sealed duels are shown)."
+        )
     return _(
         "Duel steps not closed yet: closing one now plays nothing for it (audited; the group "
         "sees it with the step's cards)."

@@ -85,9 +85,8 @@ _REASONS: dict[str, Callable[[], str]] = {
         "That is not a Night Watch order: give a hero's move as «hero Larisa to Metro»."
     ),
     "hero_move_not_adjacent": lambda: _(
-        "{hero} moves one location a turn, only to a neighbouring one (every location "
-        "neighbours the Metro; the Apartment and the Roof only the Entrance): {to} is not next "
-        "to {sector}. Choose one of the locations the orders screen offers."
+        "{hero} moves one location a turn, only to a neighbouring one: {to} is not next to "
+        "{sector}. Choose one of the locations the orders screen offers."
     ),
     "not_in_duel": lambda: _("{hero} is in no duel this turn."),
     "card_not_in_hand": lambda: _(
@@ -206,7 +205,7 @@ def hero_input_help(
         case HeroInputProblem.TOO_MANY:
             reason = _("a campaign has at most 24 heroes.")
         case _:
-            reason = _("it does not have the parts a hero needs.")
+            reason = _("the line does not have every part a hero needs.")
     return (
         where
         + reason.format(word=word)
@@ -246,10 +245,12 @@ def hero_lines(
     *,
     side: str | None = None,
     turn: int | None = None,
+    played: Mapping[str, Sequence[str]] | None = None,
 ) -> list[str]:
     """The heroes of a module state as :func:`rules.modules.watch.public_view` gave it, one a
     line: where, wounds, and a hand where the view kept one (only ``side``'s, in its private
-    chat); ``side`` set: that side's heroes only. Then the NPC marker."""
+    chat) with the spells ``played`` this turn (hero -> cards); ``side`` set: that side's
+    heroes only. Then the NPC marker."""
     data = view if isinstance(view, dict) else {}
     lines: list[str] = []
     for hero in _records(data.get("heroes")):
@@ -285,6 +286,11 @@ def hero_lines(
         if isinstance(hand, list):
             cards = ", ".join(spell_words(str(card)) for card in hand) or _("no spells")
             line += "\n    " + _("hand: {cards}").format(cards=cards)
+            spent = (played or {}).get(_text(hero, "id"), ())
+            if spent:
+                line += "\n    " + _("played this turn: {cards}").format(
+                    cards=", ".join(spell_words(str(card)) for card in spent)
+                )
         lines.append(line)
     npc = data.get("npc")
     if isinstance(npc, dict):
@@ -305,9 +311,14 @@ def hand_text(
     to_kill: int,
     side: str,
     turn: int,
+    *,
+    played: Mapping[str, Sequence[str]] | None = None,
 ) -> str:
-    """The private /hand screen: the side's heroes and their hands (from the side's view)."""
-    lines = hero_lines(view, campaign_map, names, language, to_kill, side=side, turn=turn)
+    """The private /hand screen: the side's heroes and their hands (from the side's view), with
+    the spells ``played`` in closed duel steps this turn."""
+    lines = hero_lines(
+        view, campaign_map, names, language, to_kill, side=side, turn=turn, played=played
+    )
     head = _("Secret: the heroes of side «{side}» and their spells, turn {turn}.").format(
         side=names.get(side, side), turn=turn
     )

@@ -146,6 +146,7 @@ class DuelStore(Protocol):
     ) -> list[DuelStep]: ...
     async def duel_steps(self, campaign_id: CampaignId, turn: int) -> list[DuelStep]: ...
     async def duel_step(self, step_id: int) -> DuelStep | None: ...
+    async def list_duel_steps(self, list_id: int) -> list[DuelStep]: ...
     async def campaigns_with_duel_steps(self) -> list[CampaignId]: ...
     async def schedule_duel_step(self, step_id: int, opens_at: datetime) -> bool: ...
     async def open_duel_step(
@@ -171,6 +172,15 @@ class DuelStore(Protocol):
     ) -> DuelStep | None: ...
     async def remind_duel_step(
         self, step_id: int, now: datetime, outbox: Sequence[NewOutboxMessage] = ()
+    ) -> bool: ...
+    async def reschedule_duel_step(
+        self,
+        step_id: int,
+        state: DuelStepState,
+        opens_at: datetime | None,
+        deadline: datetime | None,
+        *,
+        rearm: bool = False,
     ) -> bool: ...
 
 
@@ -234,6 +244,17 @@ class DuelRecords(SharedRecords):
         """One step, current or not (a button names it by id)."""
         async with self._db.snapshot() as conn:
             return await self._step_in(conn, step_id)
+
+    async def list_duel_steps(self, list_id: int) -> list[DuelStep]:
+        """The steps of battle list ``list_id`` while it is not retired (the turn may have been
+        resolved since: its list stays), in the order they were added; none once retired."""
+        async with self._db.snapshot() as conn:
+            rows = await fetch_all(
+                conn,
+                f"SELECT * FROM duel_steps WHERE list_id = ? AND {_CURRENT} ORDER BY id",
+                (list_id,),
+            )
+        return [_step(row) for row in rows]
 
     async def campaigns_with_duel_steps(self) -> list[CampaignId]:
         """The campaigns with a current step not yet closed (the scheduler's duel sweep)."""
@@ -364,3 +385,29 @@ class DuelRecords(SharedRecords):
             for message in outbox:
                 await self._enqueue_in(conn, message, now)
         return True
+
+    async def reschedule_duel_step(
+        self,
+        step_id: int,
+        state: DuelStepState,
+        opens_at: datetime | None,
+        deadline: datetime | None,
+        *,
+        rearm: bool = False,
+    ) -> bool:
+        """Move a step's opening and deadline (a pause or the GM moved the results deadline),
+        if it is still in ``state`` and current; ``rearm``: its reminder is due again."""
+        reminded = ", reminded_at = NULL" if rearm else ""
+        async with self._db.transaction() as conn:
+            changed = await changed_rows(
+                conn,
+                f"UPDATE duel_steps SET opens_at = ?, deadline = ?{reminded}"
+                f" WHERE id = ? AND state = ? AND {_CURRENT}",
+                (
+                    None if opens_at is None else ts(opens_at),
+                    None if deadline is None else ts(deadline),
+                    step_id,
+                    state.value,
+                ),
+            )
+        return changed > 0

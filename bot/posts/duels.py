@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from bot.duel_screens import step_screen
 from bot.posts import Post, PostContext, Renderer
-from bot.services.duels import hero_names, step_desk
+from bot.services.duels import StepDesk, following_step, hero_names, step_desk
+from bot.services.orders import seat_in
 from bot.services.turns import game_for
 from bot.watch_duel_texts import played_post, reminder_text, reveal_post
 from storage import DuelMode, DuelStep, DuelStepState, OutboxMessage
@@ -23,12 +24,21 @@ async def _step(context: PostContext, message: OutboxMessage) -> DuelStep | None
     return None if step_id is None else await context.store.duel_step(step_id)
 
 
-async def render_duel_step(context: PostContext, message: OutboxMessage) -> Post | None:
-    """A strategist: their hero's step opened (the screen with its hand); nothing once closed."""
+async def _open_desk(context: PostContext, message: OutboxMessage) -> StepDesk | None:
+    """The open step's desk, if the recipient still gives the orders of the hero's side when
+    the message is sent (a strategist moved to another side or out meanwhile sees nothing)."""
     step = await _step(context, message)
     if step is None or step.state is not DuelStepState.OPEN:
         return None
-    desk = await step_desk(context.store, step)
+    seat = await seat_in(context.store, message.chat_id, step.campaign_id)
+    if seat is None or not seat.gives_orders or seat.side != step.side_id:
+        return None
+    return await step_desk(context.store, step)
+
+
+async def render_duel_step(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A strategist: their hero's step opened (the screen with its hand); nothing once closed."""
+    desk = await _open_desk(context, message)
     if desk is None:
         return None
     text, keyboard = step_screen(desk, context.i18n.current_locale)
@@ -37,21 +47,19 @@ async def render_duel_step(context: PostContext, message: OutboxMessage) -> Post
 
 async def render_duel_reminder(context: PostContext, message: OutboxMessage) -> Post | None:
     """A strategist: an hour before the step's deadline, if it is still open (with its screen
-    button)."""
-    step = await _step(context, message)
-    if step is None or step.state is not DuelStepState.OPEN:
-        return None
-    desk = await step_desk(context.store, step)
+    button), if they still give the orders of the hero's side."""
+    desk = await _open_desk(context, message)
     if desk is None:
         return None
     language = context.i18n.current_locale
     _text, keyboard = step_screen(desk, language)
-    text = reminder_text(step, desk.names, desk.game.map, desk.campaign.time_zone, language)
+    text = reminder_text(desk.step, desk.names, desk.game.map, desk.campaign.time_zone, language)
     return Post(text=text, keyboard=keyboard)
 
 
 async def render_duel_played(context: PostContext, message: OutboxMessage) -> Post | None:
-    """The group, initiative mode: a closed step's cards, and whose step is next."""
+    """The group, initiative mode: a closed step's cards, and whose step is next (none when a
+    GM closed a waiting step: an earlier one is still being played)."""
     step = await _step(context, message)
     if (
         step is None
@@ -64,16 +72,15 @@ async def render_duel_played(context: PostContext, message: OutboxMessage) -> Po
         return None
     names = await hero_names(context.store, campaign.id, step.turn)
     steps = await context.store.duel_steps(campaign.id, step.turn)
-    following = next(
-        (s for s in steps if s.sector == step.sector and s.index == step.index + 1), None
-    )
+    following = following_step(steps, step)
     next_name = None if following is None else names.get(following.hero, following.hero)
     text = played_post(step, names, game_for(campaign).map, context.i18n.current_locale, next_name)
     return Post(text=text)
 
 
 async def render_duel_reveal(context: PostContext, message: OutboxMessage) -> Post | None:
-    """The group, sealed mode: every step of the list, once all are closed."""
+    """The group, sealed mode: every step of the list, once all are closed (found by the
+    list's id: the last step may close at the resolution, after which the turn is the next)."""
     list_id = _int(message, "list")
     campaign_id = message.campaign_id
     if list_id is None or campaign_id is None:
@@ -81,13 +88,14 @@ async def render_duel_reveal(context: PostContext, message: OutboxMessage) -> Po
     campaign = await context.store.campaign(campaign_id)
     if campaign is None:
         return None
-    listed = await context.store.battle_list(campaign.id, campaign.turn)
-    if listed is None or listed.id != list_id:
+    steps = await context.store.list_duel_steps(list_id)
+    if (
+        not steps
+        or any(s.campaign_id != campaign.id for s in steps)
+        or any(s.state is not DuelStepState.CLOSED for s in steps)
+    ):
         return None
-    steps = await context.store.duel_steps(campaign.id, campaign.turn)
-    if not steps or any(s.state is not DuelStepState.CLOSED for s in steps):
-        return None
-    names = await hero_names(context.store, campaign.id, campaign.turn)
+    names = await hero_names(context.store, campaign.id, steps[0].turn)
     return Post(text=reveal_post(steps, names, game_for(campaign).map, context.i18n.current_locale))
 
 

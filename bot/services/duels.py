@@ -26,11 +26,13 @@ from zoneinfo import ZoneInfo
 
 from pydantic import JsonValue
 
-from bot.services.deadlines import phase_deadline
+from bot.services.campaigns import battle_list_public_at
+from bot.services.deadlines import phase_deadline, wall_shift
 from bot.services.late import LATE_PHASES, LateRefusal, give_late_order, late_desk
 from bot.services.no_shows import BOT_ACTOR
 from bot.services.posting import group_post, private_post
 from bot.services.turns import game_for
+from bot.services.watch_orders import as_listed
 from rules import CampaignState, Game, Rejection, enter_late_order
 from rules.modules.watch.orders import duel_step
 from rules.modules.watch.plan import duels_of
@@ -175,6 +177,7 @@ class StepRefusal(StrEnum):
     NOT_OPEN = "not_open"  # initiative mode: an earlier step is still being played
     STALE = "stale"  # the screen shown is older than the step's draft
     BUSY = "busy"
+    NO_LATE_ORDERS = "no_late_orders"  # the side gives no late orders now: no card is played
 
 
 @dataclass(frozen=True)
@@ -198,7 +201,9 @@ async def _close(
     expected_edits: int | None = None,
 ) -> StepResult:
     """Close ``step`` with ``plays`` as the side's late order, the closing posts and the next
-    step's opening in one transaction."""
+    step's opening in one transaction. Only the close of a step whose moment came (open, or due
+    to open) moves the chain on: a waiting step a GM closes opens nothing, the chain skips it
+    when the step before it closes."""
     order = duel_step(step.hero, [(play.card, play.target) for play in plays])
     async with store.atomic():
         given = await give_late_order(
@@ -214,6 +219,8 @@ async def _close(
             return StepResult(None, rejection=given.rejection)
         if given.refusal is LateRefusal.BUSY:
             return StepResult(None, StepRefusal.BUSY)
+        if given.refusal is not None and plays:
+            return StepResult(step, StepRefusal.NO_LATE_ORDERS)
         outbox: list[NewOutboxMessage] = []
         if step.mode is DuelMode.INITIATIVE:
             outbox.append(group_post(campaign, "duel_played", _key(step, "played"), step=step.id))
@@ -233,16 +240,50 @@ async def _close(
                 ),
                 now,
             )
-        if step.mode is DuelMode.INITIATIVE:
-            following = next(
-                (s for s in steps if s.sector == step.sector and s.index == step.index + 1),
-                None,
-            )
+        if step.mode is DuelMode.INITIATIVE and (
+            step.state is DuelStepState.OPEN or step.opens_at is not None
+        ):
+            following = next_in_duel(steps, step)
             settings = watch_settings(game_for(campaign))
             if following is not None and settings is not None:
                 await store.schedule_duel_step(following.id, now)
                 await _open(store, campaign, following, settings.duel_step_hours, now)
         return StepResult(closed)
+
+
+def next_in_duel(steps: Sequence[DuelStep], step: DuelStep) -> DuelStep | None:
+    """The step that comes after ``step`` in its duel (initiative mode): the first one after
+    it not closed yet (a GM may have closed a waiting step: the chain skips it)."""
+    return min(
+        (
+            s
+            for s in steps
+            if s.sector == step.sector
+            and s.index > step.index
+            and s.state is not DuelStepState.CLOSED
+        ),
+        key=lambda s: s.index,
+        default=None,
+    )
+
+
+def following_step(steps: Sequence[DuelStep], step: DuelStep) -> DuelStep | None:
+    """The step whose turn came when ``step`` closed (initiative mode), for its post: none for
+    a step closed while it waited (a GM's close, or the resolution's: it never had its turn),
+    else the first one after it that was not closed while waiting."""
+    if step.opens_at is None:
+        return None
+    return min(
+        (
+            s
+            for s in steps
+            if s.sector == step.sector
+            and s.index > step.index
+            and not (s.state is DuelStepState.CLOSED and s.opens_at is None)
+        ),
+        key=lambda s: s.index,
+        default=None,
+    )
 
 
 class _StepMovedError(Exception):
@@ -360,6 +401,38 @@ async def next_duel_moment(store: Store, campaign: Campaign, now: datetime) -> d
     return min((m for m in moments if m > now), default=None)
 
 
+async def shift_duel_steps(
+    store: Store,
+    campaign: Campaign,
+    by: timedelta,
+    results: datetime | None,
+    now: datetime,
+) -> None:
+    """The results deadline moved ``by`` (a pause that lasted that long, a GM's extension or a
+    new deadline; now ``results``): the current steps not closed yet move as much on the
+    campaign's wall clock (a waiting step's set opening too), never past ``results``. A move
+    earlier only caps them at ``results``. A moved step's reminder is due again."""
+    if watch_settings(game_for(campaign)) is None:
+        return
+    zone = ZoneInfo(campaign.time_zone)
+    later = by > timedelta(0)
+    for step in await store.duel_steps(campaign.id, campaign.turn):
+        if step.state is DuelStepState.CLOSED:
+            continue
+        opens_at, deadline = step.opens_at, step.deadline
+        if later and step.state is DuelStepState.PENDING and opens_at is not None:
+            opens_at = wall_shift(opens_at, by, zone)
+        if deadline is not None:
+            if later:
+                deadline = wall_shift(deadline, by, zone)
+            if results is not None:
+                deadline = min(deadline, results)
+        if (opens_at, deadline) == (step.opens_at, step.deadline):
+            continue
+        rearm = deadline is not None and deadline - REMIND_BEFORE > now
+        await store.reschedule_duel_step(step.id, step.state, opens_at, deadline, rearm=rearm)
+
+
 async def close_remaining_steps(store: Store, campaign: Campaign, now: datetime) -> None:
     """At the resolution: every step still open or pending closes with nothing played (the
     results deadline came, or the GM resolved early)."""
@@ -446,12 +519,16 @@ async def _current_open(store: Store, step_id: int, side: SideId) -> DuelStep | 
     return step
 
 
-async def check_plays(store: Store, step: DuelStep, plays: Sequence[DuelPlay]) -> Rejection | None:
+async def check_plays(
+    store: Store, step: DuelStep, plays: Sequence[DuelPlay]
+) -> Rejection | StepRefusal | None:
     """The rules' verdict on ``step``'s hero laying ``plays`` (card in hand, target in the
-    duel's location, one step per hero), against the turn's start and the list."""
+    duel's location, one step per hero), against the turn's start and the list;
+    ``NO_LATE_ORDERS`` when the side has no late orders to check them against (nothing may be
+    laid then: only «Play nothing»)."""
     desk = await late_desk(store, step.campaign_id, step.side_id, step.turn)
     if desk is None:
-        return None
+        return StepRefusal.NO_LATE_ORDERS
     order = duel_step(step.hero, [(play.card, play.target) for play in plays])
     _after, rejection = enter_late_order(
         desk.game, desk.state, desk.plan, step.side_id, desk.current, order
@@ -471,9 +548,11 @@ async def draft_play(
         return StepResult(found, StepRefusal.STALE)
     plays = found.plays[:-1] if play is None else (*found.plays, play)
     if play is not None:
-        rejection = await check_plays(store, found, plays)
-        if rejection is not None:
-            return StepResult(found, rejection=rejection)
+        verdict = await check_plays(store, found, plays)
+        if isinstance(verdict, StepRefusal):
+            return StepResult(found, verdict)
+        if verdict is not None:
+            return StepResult(found, rejection=verdict)
     saved = await store.draft_duel_step(found.id, plays, shown_edits)
     if saved is None:
         return StepResult(await store.duel_step(step_id), StepRefusal.STALE)
@@ -528,3 +607,37 @@ async def open_steps(store: Store, campaign: Campaign) -> list[DuelStep]:
         for s in await store.duel_steps(campaign.id, campaign.turn)
         if s.state is not DuelStepState.CLOSED
     ]
+
+
+# ---- the heroes as the turn stands -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeroesNow:
+    """The turn's heroes as they stand now: ``modules`` is the turn start's module data with
+    the public battle list's positions and the closed steps' cards out of the hands (secret:
+    read it through ``watch_orders.public`` or ``side_view``); ``played``: hero -> the cards
+    its closed step played this turn."""
+
+    modules: dict[str, JsonValue]
+    played: dict[str, tuple[str, ...]]
+
+
+async def heroes_now(
+    store: Store, campaign: Campaign, state: CampaignState, now: datetime
+) -> HeroesNow:
+    """``state`` (the current turn's start) as the turn stands at ``now``: once the battle
+    list is public, the heroes stand where it put them (after this turn's moves) and the cards
+    of closed duel steps are no longer in hand; before that, the turn's start."""
+    start = HeroesNow(dict(state.modules), {})
+    if WATCH not in state.modules or campaign.phase not in LATE_PHASES:
+        return start
+    listed = await store.battle_list(campaign.id, campaign.turn)
+    if listed is None or await battle_list_public_at(store, campaign, now) is not None:
+        return start
+    played = {
+        step.hero: tuple(play.card for play in step.plays)
+        for step in await store.list_duel_steps(listed.id)
+        if step.state is DuelStepState.CLOSED and step.plays
+    }
+    return HeroesNow(as_listed(state.modules, listed.modules.get(WATCH), played), played)

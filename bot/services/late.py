@@ -24,6 +24,7 @@ from rules import (
     legal_late_orders,
     plan_battles,
 )
+from rules.modules.watch.state import NAME as WATCH
 from storage import Campaign, Phase, Store, WriteOutcome
 from storage.models import SideId, UserId
 
@@ -37,6 +38,12 @@ class LateRefusal(StrEnum):
     CLOSED = "closed"  # not between the battle list and the resolution (or a stale button)
     NOT_STRATEGIST = "not_strategist"
     BUSY = "busy"
+    FINAL = "final"  # a duel step's plays (module ``watch``): played cards stay played
+
+
+FINAL_MODULES = frozenset({WATCH})
+"""Modules whose late orders cannot be taken back: a watch duel step is closed and its cards
+are on the table (or sealed) once it is a late order."""
 
 
 @dataclass(frozen=True)
@@ -152,13 +159,17 @@ async def take_back_late_order(
     turn: int | None = None,
 ) -> LateResult:
     """Take back the side's late order ``index`` if it is still ``expected`` (else nothing
-    changes)."""
+    changes); never a duel step's (``FINAL``)."""
+    if expected.module in FINAL_MODULES:
+        return LateResult(await late_desk(store, campaign_id, side, turn), LateRefusal.FINAL)
     for _attempt in range(SAVE_ATTEMPTS):
         desk = await late_desk(store, campaign_id, side, turn)
         if desk is None:
             return LateResult(None, LateRefusal.CLOSED)
         if not 0 <= index < len(desk.current) or desk.current[index] != expected:
             return LateResult(desk)
+        if desk.current[index].module in FINAL_MODULES:
+            return LateResult(desk, LateRefusal.FINAL)
         after = desk.current[:index] + desk.current[index + 1 :]
         saved = await store.save_late_orders(
             campaign_id, desk.campaign.turn, side, after, actor, now, expected_edits=desk.edits

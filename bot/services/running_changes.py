@@ -28,8 +28,16 @@ from zoneinfo import ZoneInfo
 from pydantic import JsonValue
 
 from bot.services.calendars import calendar_updates
-from bot.services.deadlines import Planned, moved, plan_ahead, reminder_times, wall_shift
+from bot.services.deadlines import (
+    Planned,
+    moved,
+    plan_ahead,
+    reminder_times,
+    wall_between,
+    wall_shift,
+)
 from bot.services.deadlines import phase_deadline as scheduled_deadline
+from bot.services.duels import shift_duel_steps
 from bot.services.posting import board_post, group_post
 from bot.services.schedule import clock_basis, sync_clock
 from bot.services.window import orders_opening, week_plan
@@ -350,6 +358,13 @@ async def set_deadline(
         )
         if not await store.set_deadline(campaign.id, clock.entry_seq, move, actor, now, outbox):
             return Preview(campaign, ChangeRefusal.STALE)
+        if clock.phase is Phase.BATTLES:
+            by = (
+                timedelta(0)
+                if clock.deadline is None
+                else wall_between(clock.deadline, moment, zone)
+            )
+            await shift_duel_steps(store, campaign, by, moment, now)
     return preview
 
 

@@ -5,7 +5,8 @@ Each tool is one compare-and-set in storage, audited there, with its group annou
 the same transaction. Time bends on the campaign's wall clock (``bot.services.deadlines``): an
 extension of N hours moves the deadline to the same local time N hours later, and resume moves
 it by as long as the pause lasted on that clock, both across a daylight-saving change; either
-move sets the phase's reminders that now lie ahead going again. An extension is capped by the
+move sets the phase's reminders that now lie ahead going again, and moves watch's open and
+waiting duel steps as much (``bot.services.duels.shift_duel_steps``). An extension is capped by the
 schedule's ``max_extension_hours`` per phase in all. "Advance now" is the phase machine with the
 GM as actor: racing a due job, the campaign moves once.
 
@@ -33,6 +34,7 @@ from bot.services.deadlines import (
     wall_between,
     wall_shift,
 )
+from bot.services.duels import shift_duel_steps
 from bot.services.posting import board_post, group_post
 from bot.services.schedule import sync_clock
 from bot.services.window import orders_opening
@@ -79,6 +81,11 @@ def _rearmed(
     )
 
 
+def _results(clock: ClockState, deadline: datetime | None) -> datetime | None:
+    """``deadline`` if it is the results deadline (the clock counts the battles phase)."""
+    return deadline if clock.phase is Phase.BATTLES else None
+
+
 async def pause(
     store: Store, campaign_id: int, actor: UserId, now: datetime, reason: str = ""
 ) -> TransitionResult:
@@ -119,7 +126,7 @@ async def resume(
         move = DeadlineMove(
             before=clock.deadline, after=after, rearm=_rearmed(clock, after, zone, now)
         )
-        return await store.resume_clock(
+        resumed = await store.resume_clock(
             campaign_id,
             actor,
             reason,
@@ -129,6 +136,9 @@ async def resume(
             paused_seconds=int(paused.total_seconds()),
             move=move,
         )
+        if resumed.applied:
+            await shift_duel_steps(store, campaign, paused, _results(clock, after), now)
+        return resumed
 
 
 async def extend(
@@ -160,17 +170,26 @@ async def extend(
         hours=hours,
         before=None if clock.deadline is None else clock.deadline.isoformat(),
     )
-    return await store.extend_deadline(
-        campaign_id,
-        clock.entry_seq,
-        hours,
-        campaign.schedule.max_extension_hours,
-        DeadlineMove(before=clock.deadline, after=after, rearm=_rearmed(clock, after, zone, now)),
-        actor,
-        now,
-        [notice, board_post(campaign, key), *await calendar_updates(store, campaign, key)],
-        request=None if request is None else f"campaign:{campaign_id}:{key}",
-    )
+    outbox = [notice, board_post(campaign, key), *await calendar_updates(store, campaign, key)]
+    async with store.atomic():
+        extended = await store.extend_deadline(
+            campaign_id,
+            clock.entry_seq,
+            hours,
+            campaign.schedule.max_extension_hours,
+            DeadlineMove(
+                before=clock.deadline, after=after, rearm=_rearmed(clock, after, zone, now)
+            ),
+            actor,
+            now,
+            outbox,
+            request=None if request is None else f"campaign:{campaign_id}:{key}",
+        )
+        if extended.outcome is ExtendOutcome.EXTENDED:
+            await shift_duel_steps(
+                store, campaign, timedelta(hours=hours), _results(clock, after), now
+            )
+    return extended
 
 
 async def advance_now(

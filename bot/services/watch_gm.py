@@ -21,6 +21,7 @@ from bot.services.late import LATE_PHASES
 from bot.services.posting import board_post, group_post
 from bot.services.state_edits import EditOutcome, may_edit
 from bot.services.turns import game_for
+from bot.services.watch_setup import next_hero_id
 from rules import CampaignState, Game
 from rules.maps import SectorId
 from rules.modules.watch import (
@@ -77,9 +78,9 @@ def npc_destinations(game: Game, state: CampaignState) -> list[SectorId]:
 
 
 def new_hero_id(state: CampaignState) -> str:
-    """An id no hero of the state has (``h1``, ``h2``, …)."""
-    taken = {hero.id for hero in load(state.modules.get(NAME)).heroes}
-    return next(f"h{n}" for n in range(1, len(taken) + 2) if f"h{n}" not in taken)
+    """An id after every hero's of the state (``h01``, ``h02``, …; ``h1``, … for a campaign
+    stored with those), so a hero added with an initiative others have steps after them."""
+    return next_hero_id({hero.id for hero in load(state.modules.get(NAME)).heroes})
 
 
 def hero_name_taken(state: CampaignState, name: str) -> bool:

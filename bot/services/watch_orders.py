@@ -9,13 +9,14 @@ everything else (status, map captions, history, the Mini App, the GM's state scr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pydantic import JsonValue
 
 from rules import CampaignState, Game, ModuleOrder, SideOrders
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import WatchSettings, public_view, without_hero_move
+from rules.modules.watch.state import load
 
 
 def is_on(game: Game) -> bool:
@@ -96,3 +97,43 @@ def replacing_move(orders: SideOrders, order: ModuleOrder) -> SideOrders:
 def move_of(orders: SideOrders, hero: str) -> ModuleOrder | None:
     """The move the set gives ``hero``, if any."""
     return next((o for o in orders.extra if is_hero_move(o) and o.data.get("hero") == hero), None)
+
+
+def as_listed(
+    modules: Mapping[str, JsonValue],
+    plan: JsonValue,
+    played: Mapping[str, Sequence[str]],
+) -> dict[str, JsonValue]:
+    """A turn start's module data as the turn stands once its battle list is public: heroes in
+    the list's positions (after this turn's moves), the NPC marker where the list has it, and
+    ``played`` (hero -> cards of its closed duel step) out of the hands. Still secret: read it
+    through :func:`public` or :func:`side_view` like any state."""
+    raw = modules.get(WATCH)
+    if raw is None:
+        return dict(modules)
+    state = load(raw)
+    listed = plan if isinstance(plan, dict) else {}
+    positions = listed.get("positions")
+    where = positions if isinstance(positions, dict) else {}
+    heroes = []
+    for hero in state.heroes:
+        hand = list(hero.hand)
+        for card in played.get(hero.id, ()):
+            if card in hand:
+                hand.remove(card)
+        sector = where.get(hero.id)
+        heroes.append(
+            hero.model_copy(
+                update={
+                    "hand": tuple(hand),
+                    "sector": sector if isinstance(sector, str) else hero.sector,
+                }
+            )
+        )
+    npc = state.npc
+    moved_npc = listed.get("npc")
+    if npc is not None and isinstance(moved_npc, str):
+        npc = npc.model_copy(update={"sector": moved_npc})
+    shown = dict(modules)
+    shown[WATCH] = state.model_copy(update={"heroes": tuple(heroes), "npc": npc}).as_json()
+    return shown

@@ -6,8 +6,10 @@ the spells in hand and the spell deck.
 Settings live in the campaign's ruleset overrides (``modules`` and ``module_settings.watch``)
 like the siege's and contact's; :func:`bot.services.siege_setup.problem` checks them against the
 map, so a campaign never stores settings its game cannot be built from. Heroes get the ids
-``h1``, ``h2``, … (names are the GM's and may repeat letters of any alphabet); a side's id is
-the campaign's own (``s1``, …), so the bot checks the sides itself.
+``h01``, ``h02``, … in the order the GM lists them (names are the GM's and may repeat letters of
+any alphabet), so heroes of equal initiative, ordered by id (W1), step in that order; a list
+stored with the older ``h1``, ``h2``, … keeps them. A side's id is the campaign's own (``s1``,
+…), so the bot checks the sides itself.
 """
 
 from __future__ import annotations
@@ -82,8 +84,24 @@ def heroes(overrides: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [dict(hero) for hero in settings(overrides).get("heroes") or ()]
 
 
-def _next_id(taken: set[str]) -> str:
-    return next(f"h{n}" for n in range(1, 4 * MAX_HEROES + 2) if f"h{n}" not in taken)
+_PADDED_ID = re.compile(r"h(\d{2})")
+_LEGACY_ID = re.compile(r"h(\d+)")
+
+
+def next_hero_id(taken: set[str]) -> str:
+    """A new hero's id, after every id taken: ``h01``, ``h02``, …, so that heroes of equal
+    initiative, ordered by id (W1), keep the order the GM listed them in. A list stored with
+    the older ids ``h1``, ``h2``, … goes on with those (its order stays as it was); past
+    ``h99`` the first free number is used."""
+    padded = all(_PADDED_ID.fullmatch(hero) for hero in taken)
+    numbers = [int(m.group(1)) for m in map(_LEGACY_ID.fullmatch, taken) if m is not None]
+    after = max(numbers, default=0) + 1
+    free = (n for n in [after, *range(1, 100)] if n <= 99 or not padded)
+    for number in free:
+        candidate = f"h{number:02d}" if padded else f"h{number}"
+        if candidate not in taken:
+            return candidate
+    raise ValueError("no hero id left")  # more than 99 heroes are never listed (MAX_HEROES)
 
 
 class HeroInputProblem(StrEnum):
@@ -208,7 +226,7 @@ def with_heroes(overrides: Mapping[str, Any], added: Sequence[dict[str, Any]]) -
             continue
         if len(listed) >= MAX_HEROES:
             raise HeroInputError(number, HeroInputProblem.TOO_MANY)
-        listed.append({"id": _next_id({h["id"] for h in listed}), **hero})
+        listed.append({"id": next_hero_id({h["id"] for h in listed}), **hero})
     new["heroes"] = listed
     return _with_settings(overrides, new)
 

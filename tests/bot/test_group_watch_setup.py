@@ -11,6 +11,7 @@ from bot.services import watch_setup
 from bot.services.turns import game_for
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import WatchSettings
+from rules.modules.watch.state import initiative_order
 from storage import Store
 from tests.bot.group_helpers import say, set_up_campaign, tap
 from tests.bot.telegram import FakeTelegram
@@ -59,9 +60,9 @@ async def test_a_gm_lists_heroes_and_the_npc_marker(telegram: FakeTelegram, stor
     assert stored is not None
     chosen = game_for(stored).settings_of(WATCH, WatchSettings)
     assert [(h.id, h.name, h.initiative, h.start, h.enters_turn) for h in chosen.heroes] == [
-        ("h1", "Larisa", 3, "2", 1),
-        ("h2", "Andrey", 4, "3", 1),
-        ("h3", "Zavulon", 9, "1", 3),
+        ("h01", "Larisa", 3, "2", 1),
+        ("h02", "Andrey", 4, "3", 1),
+        ("h03", "Zavulon", 9, "1", 3),
     ]
     assert chosen.npc is not None
     assert (chosen.npc.name, chosen.npc.start) == ("Egor", "4")
@@ -140,6 +141,39 @@ async def test_the_night_demo_map_and_a_russian_gm(telegram: FakeTelegram, store
     reply = await say(telegram, boris, group, "Егор, Луна")
     assert reply is not None
     assert "на этой карте нет локации «Луна»" in reply.text
+
+
+def _listed(count: int, start: int = 1) -> list[dict[str, object]]:
+    return [
+        {"name": f"Hero {n}", "side": "s1", "initiative": 5, "start": "1", "enters_turn": 1}
+        for n in range(start, start + count)
+    ]
+
+
+def test_heroes_of_equal_initiative_step_in_the_order_the_gm_listed_them() -> None:
+    overrides = watch_setup.with_heroes({}, _listed(12))
+    ids = [hero["id"] for hero in watch_setup.heroes(overrides)]
+    assert ids == [f"h{n:02d}" for n in range(1, 13)]
+    chosen = WatchSettings.model_validate(watch_setup.settings(overrides))
+    assert [hero.name for hero in initiative_order(chosen.heroes)] == [
+        f"Hero {n}" for n in range(1, 13)
+    ]
+    # A hero removed and one added: the new one comes last, after every id taken.
+    fewer = watch_setup.without_hero(overrides, "h03")
+    assert fewer is not None
+    more = watch_setup.with_heroes(fewer, _listed(1, start=13))
+    assert [hero["id"] for hero in watch_setup.heroes(more)][-1] == "h13"
+
+
+def test_a_stored_list_keeps_its_older_hero_ids() -> None:
+    stored = [{"id": f"h{n}", **hero} for n, hero in enumerate(_listed(2), start=1)]
+    overrides = {"modules": [WATCH], "module_settings": {WATCH: {"heroes": stored}}}
+    more = watch_setup.with_heroes(overrides, _listed(1, start=3))
+    assert [hero["id"] for hero in watch_setup.heroes(more)] == ["h1", "h2", "h3"]
+    # The same ids for a hero a GM adds to a running campaign (bot.services.watch_gm).
+    assert watch_setup.next_hero_id({"h1", "h2"}) == "h3"
+    assert watch_setup.next_hero_id({"h01", "h02", "h07"}) == "h08"
+    assert watch_setup.next_hero_id(set()) == "h01"
 
 
 async def test_the_night_demo_map_picked_before_the_watch_is_on_shows(

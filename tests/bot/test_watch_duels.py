@@ -11,18 +11,24 @@ bot sent, no hand and no sealed play reaches the group or the other side before 
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 from aiogram.types import User
+from aiogram.utils.i18n import I18n
 
+from bot.callbacks import LatePress
 from bot.clock import ManualClock
 from bot.duel_screens import DuelPress
 from bot.handlers.group.duels_gm import DuelGmPress
-from bot.services import campaigns
+from bot.services import campaigns, running_changes, timekeeping
+from bot.services import duels as duels_service
+from bot.services import late as late_service
 from bot.services.clockwork import advance
+from bot.services.late import LateRefusal, late_desk, take_back_late_order
 from bot.services.schedule import CampaignScheduler
+from bot.siege_screens import late_screen
 from rules.modules.watch.state import load
 from storage import (
     AuditAction,
@@ -57,8 +63,8 @@ WORDS: dict[str, dict[str, str]] = {
         "in_hand": "In hand:",
         "play": "Play",
         "nothing": "Play nothing",
-        "metro_step": "⚔️ Duel in «Metro», turn 1: the step of «Larisa».",
-        "next_andrey": "Next: the step of «Andrey».",
+        "metro_step": "⚔️ Duel in «Metro», turn 1: Larisa's step.",
+        "next_andrey": "Next: Andrey's step.",
         "timed_out": "Nothing played: the step's deadline passed.",
         "gm_closed": "Nothing played: the GM closed the step.",
         "played": "Played:",
@@ -87,24 +93,29 @@ WORDS: dict[str, dict[str, str]] = {
         "closed": "Этот шаг закрыт",
         "wrong_side": "другой стороны",
         "stale": "Этот экран устарел",
-        "no_card": "нет",
+        "no_card": "не осталось",
         "not_there": "нет в этом поединке",
         "not_open": "Этот шаг ещё не открыт",
     },
 }
 
 
-def _ruleset(mode: str) -> dict[str, Any]:
+def _ruleset(mode: str, heroes: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "modules": ["watch"],
         "module_settings": {
-            "watch": {"heroes": HEROES, "duel_mode": mode, "duel_step_hours": 6},
+            "watch": {"heroes": heroes, "duel_mode": mode, "duel_step_hours": 6},
         },
     }
 
 
 async def _watch_table(
-    telegram: FakeTelegram, store: Store, clock: ManualClock, mode: str, language: Language
+    telegram: FakeTelegram,
+    store: Store,
+    clock: ManualClock,
+    mode: str,
+    language: Language,
+    heroes: list[dict[str, Any]] | None = None,
 ) -> Table:
     """A night-demo campaign with watch in ``mode``, deployed, in its first orders window."""
     now = clock.now()
@@ -115,7 +126,7 @@ async def _watch_table(
             title="Night Watch",
             created_by=GM,
             creator_name="Game Master",
-            ruleset_overrides=_ruleset(mode),
+            ruleset_overrides=_ruleset(mode, HEROES if heroes is None else heroes),
             map="night-demo",
         ),
         now,
@@ -189,7 +200,7 @@ def _assert_secret(table: Table, words: dict[str, str], hands: dict[str, tuple[s
         if sent.chat_id in own and words["in_hand"] in sent.text:
             shown += 1
             title = sent.text.splitlines()[0]
-            assert any(f"«{hero}»" in title for hero in own[sent.chat_id]), sent.text
+            assert any(hero in title for hero in own[sent.chat_id]), sent.text
             others = [h for h in hands if h.capitalize() not in own[sent.chat_id]]
             for hero in others:
                 assert hand_lines[hero] not in sent.text or hand_lines[hero] in (
@@ -373,3 +384,304 @@ async def test_sealed_steps_stay_private_until_all_are_revealed_together(
     assert f"{_card(words, hands['andrey'][0])} → Larisa" in reveal
     table.take()
     _assert_secret(table, words, hands)
+
+
+async def _play_first_step(table: Table, words: dict[str, str]) -> tuple[Sent, str]:
+    """Orders window -> battles; Day plays Larisa's first card on Andrey. Returns Day's first
+    screen and the card."""
+    hands = await _hands(table)
+    assert (
+        await advance(table.store, table.campaign.id, 1, Phase.ORDERS, GM, table.clock.now())
+    ).advanced
+    listed = await _deliver(table)
+    [day_screen] = _screens(listed, DAY)
+    card = hands["larisa"][0]
+    chosen = screen(await table.tap(DAY, day_screen, _card(words, card)))
+    laid = screen(await table.tap(DAY, chosen, "Andrey"))
+    assert alert(await table.tap(DAY, laid, f"✅ {words['play']}"))
+    return day_screen, card
+
+
+async def test_a_played_duel_step_cannot_be_taken_back_as_a_late_order(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    words = WORDS["en"]
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    await _play_first_step(table, words)
+    campaign_id = table.campaign.id
+    before = await store.late_orders(campaign_id, 1)
+    [played] = before["day"].orders
+    assert played.data["order"] == "duel_step"
+
+    # The late screen lists no duel step and offers no «✖» for it.
+    desk = await late_desk(store, campaign_id, "day", 1)
+    assert desk is not None
+    with i18n.context(), i18n.use_locale("en"):
+        text, keyboard = late_screen(desk, {"day": "Day", "night": "Night"}, "en")
+    assert "✖" not in str(keyboard.inline_keyboard)
+    assert "larisa" not in text.lower()
+
+    # A forged «✖» press and the service itself refuse; the late order stays.
+    forged = await table.forged(DAY, LatePress(c=campaign_id, t=1, a="x", k=0).pack())
+    assert "not valid" in alert(forged)
+    taken = await take_back_late_order(store, campaign_id, "day", 0, played, DAY, clock.now(), 1)
+    assert taken.refusal is LateRefusal.FINAL
+    assert not taken.changed
+    assert (await store.late_orders(campaign_id, 1))["day"].orders == (played,)
+
+
+async def test_a_step_screen_queued_to_a_strategist_who_changed_sides_is_dropped(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    words = WORDS["en"]
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    hands = await _hands(table)
+    campaign_id = table.campaign.id
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    # Before the queued screens go out, Dasha (Day) moves to Night.
+    await store.put_member(
+        campaign_id, DAY, "Dasha", frozenset({Role.STRATEGIST}), "night", GM, clock.now()
+    )
+    sent = await _deliver(table)
+    assert _screens(sent, DAY) == []
+    larisa = ", ".join(_card(words, c) for c in hands["larisa"])
+    assert all(larisa not in s.text for s in sent if s.chat_id == DAY)
+    assert [s.text.splitlines()[0] for s in _screens(sent, NIGHT)] == [
+        "⚔️ Duel in «Cafe», turn 1: Anton's step.",
+    ]
+
+    # Back on Day, she is reminded of Larisa's step; leaving before it is sent, she is not.
+    await store.put_member(
+        campaign_id, DAY, "Dasha", frozenset({Role.STRATEGIST}), "day", GM, clock.now()
+    )
+    clock.set(clock.now() + timedelta(hours=5, minutes=1))
+    await CampaignScheduler(store, clock).run_due()
+    queued = [m for m in await store.outbox_messages(campaign_id) if m.chat_id == DAY]
+    assert queued[-1].kind == "duel_reminder"
+    await store.remove_member(campaign_id, DAY, GM, clock.now())
+    reminded = await _deliver(table)
+    assert all(s.chat_id != DAY for s in reminded)
+
+
+async def test_sealed_steps_are_revealed_when_the_last_closes_at_the_resolution(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    words = WORDS["en"]
+    table = await _watch_table(telegram, store, clock, "sealed", "en")
+    hands = await _hands(table)
+    campaign_id = table.campaign.id
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    listed = await _deliver(table)
+    larisa = next(s for s in _screens(listed, DAY) if "Larisa" in s.text.splitlines()[0])
+    chosen = screen(await table.tap(DAY, larisa, _card(words, hands["larisa"][0])))
+    laid = screen(await table.tap(DAY, chosen, "Andrey"))
+    assert alert(await table.tap(DAY, laid, f"✅ {words['play']}"))
+    assert _group(await _deliver(table)) == []
+
+    # The GM resolves with three steps still open: they close with nothing played, and the
+    # reveal (queued while the turn was 1, sent when it is 2) shows all four.
+    assert (await advance(store, campaign_id, 1, Phase.BATTLES, GM, clock.now())).advanced
+    assert (await table.now_campaign()).turn == 2
+    [reveal] = [t for t in _group(await _deliver(table)) if t.startswith(words["revealed"])]
+    assert f"{_card(words, hands['larisa'][0])} → Andrey" in reveal
+    assert reveal.count("Nothing played: the results deadline came first.") == 3
+
+
+async def test_a_waiting_step_closed_by_the_gm_keeps_the_initiative_order(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    words = WORDS["en"]
+    olga = {"id": "olga", "side": "night", "name": "Olga", "initiative": 3, "start": "metro"}
+    table = await _watch_table(telegram, store, clock, "initiative", "en", [*HEROES, olga])
+    campaign_id = table.campaign.id
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    listed = await _deliver(table)
+    steps = await _steps(table)
+    assert [steps[h].state.value for h in ("larisa", "olga", "andrey")] == [
+        "open",
+        "pending",
+        "pending",
+    ]
+
+    # The GM closes Olga's waiting step: nothing opens, Larisa's is still the one played.
+    closing = DuelGmPress(c=campaign_id, t=1, p="battles", s=steps["olga"].id).pack()
+    assert alert(await table.forged(GM, closing))
+    steps = await _steps(table)
+    assert [steps[h].state.value for h in ("larisa", "olga", "andrey")] == [
+        "open",
+        "closed",
+        "pending",
+    ]
+    closed = await _deliver(table)
+    assert _screens(closed, NIGHT) == []
+    [olga_post] = [t for t in _group(closed) if "Olga" in t.splitlines()[0]]
+    assert words["gm_closed"] in olga_post
+    assert "Next" not in olga_post
+
+    # Larisa's step closes: the chain skips Olga's and opens Andrey's.
+    [day_screen] = _screens(listed, DAY)
+    assert alert(await table.tap(DAY, day_screen, words["nothing"]))
+    steps = await _steps(table)
+    assert steps["andrey"].state.value == "open"
+    moved = await _deliver(table)
+    [larisa_post] = [t for t in _group(moved) if "Larisa" in t.splitlines()[0]]
+    assert words["next_andrey"] in larisa_post
+    [andrey_screen] = _screens(moved, NIGHT)
+    assert "Andrey" in andrey_screen.text.splitlines()[0]
+
+
+async def test_a_pause_and_an_extension_move_the_step_deadlines(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    campaign_id = table.campaign.id
+    opened_at = clock.now()
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, opened_at)).advanced
+    await _deliver(table)
+    assert (await _steps(table))["larisa"].deadline == opened_at + timedelta(hours=6)
+
+    # Paused for two hours: Larisa's step (and Anton's) end two hours later; the scheduler
+    # does not close them at the old deadline.
+    clock.set(opened_at + timedelta(hours=1))
+    assert (await timekeeping.pause(store, campaign_id, GM, clock.now())).applied
+    clock.set(opened_at + timedelta(hours=3))
+    assert (await timekeeping.resume(store, campaign_id, GM, clock.now())).applied
+    steps = await _steps(table)
+    assert steps["larisa"].deadline == opened_at + timedelta(hours=8)
+    assert steps["anton"].deadline == opened_at + timedelta(hours=8)
+    assert steps["andrey"].deadline is None
+    clock.set(opened_at + timedelta(hours=7))
+    await CampaignScheduler(store, clock).run_due()
+    assert (await _steps(table))["larisa"].state.value == "open"
+
+    # The GM extends the results deadline: the open steps move as much, never past it.
+    results = await store.clock_state(campaign_id)
+    assert results is not None
+    assert results.deadline is not None
+    extended = await timekeeping.extend(store, campaign_id, 2, GM, clock.now())
+    assert extended.clock is not None
+    assert extended.clock.deadline == results.deadline + timedelta(hours=2)
+    steps = await _steps(table)
+    assert steps["larisa"].deadline == min(opened_at + timedelta(hours=10), extended.clock.deadline)
+    assert steps["anton"].deadline == steps["larisa"].deadline
+
+
+async def test_cards_are_not_played_when_the_side_gives_no_late_orders(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    hands = await _hands(table)
+    words = WORDS["en"]
+    assert (await advance(store, table.campaign.id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    [day_screen] = _screens(await _deliver(table), DAY)
+    first, second = hands["larisa"][0], hands["larisa"][1]
+    chosen = screen(await table.tap(DAY, day_screen, _card(words, first)))
+    laid = screen(await table.tap(DAY, chosen, "Andrey"))
+
+    # The side has no late orders any more (as when it has no army left): late_desk finds
+    # nothing. Neither another card nor the laid one is taken, and the step stays open.
+    async def no_desk(*_args: object) -> None:
+        return None
+
+    monkeypatch.setattr(duels_service, "late_desk", no_desk)
+    monkeypatch.setattr(late_service, "late_desk", no_desk)
+    again = screen(await table.tap(DAY, laid, _card(words, second)))
+    refused = await table.tap(DAY, again, "Andrey")
+    assert "No card can be played" in alert(refused)
+    played = await table.tap(DAY, laid, f"✅ {words['play']}")
+    assert "No card can be played" in alert(played)
+    larisa = (await _steps(table))["larisa"]
+    assert larisa.state.value == "open"
+    assert [play.card for play in larisa.plays] == [first]
+    assert _group(await _deliver(table)) == []
+    # «Play nothing» still ends the step.
+    assert alert(await table.tap(DAY, laid, words["nothing"]))
+    assert (await _steps(table))["larisa"].closed_by is DuelCloser.SUBMIT
+
+
+async def test_status_and_hand_show_the_turn_as_the_public_list_has_it(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    words = WORDS["en"]
+    olga = {"id": "olga", "side": "night", "name": "Olga", "initiative": 3, "start": "hairdresser"}
+    table = await _watch_table(telegram, store, clock, "initiative", "en", [*HEROES, olga])
+    hands = await _hands(table)
+    group = telegram.group(GROUP, "Night Moscow")
+
+    async def status() -> str:
+        table.take()
+        await telegram.feed(telegram.message(table.user(GM), group, "/status"))
+        [answer] = [s.text for s in table.take() if s.chat_id == GROUP]
+        return next(line for line in answer.splitlines() if "Olga" in line)
+
+    assert "Saved" in "\n".join(s.text for s in await table.say(NIGHT, "hero Olga metro"))
+    assert "Hairdresser" in await status()
+    assert (await advance(store, table.campaign.id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    [day_screen] = _screens(await _deliver(table), DAY)
+    # The list is public: Olga stands in the Metro now (her move is on the list).
+    olga_now = await status()
+    assert "Metro" in olga_now
+    assert "Hairdresser" not in olga_now
+
+    # Larisa plays her first spell: /hand lists it as played, not in hand any more.
+    card = hands["larisa"][0]
+    chosen = screen(await table.tap(DAY, day_screen, _card(words, card)))
+    laid = screen(await table.tap(DAY, chosen, "Andrey"))
+    assert alert(await table.tap(DAY, laid, f"✅ {words['play']}"))
+    [hand] = [s.text for s in await table.say(DAY, "/hand")]
+    larisa = hand[hand.index("Larisa") :].split("\n🧙")[0]
+
+    def spell(card: str) -> str:
+        return f"{'attack' if card.startswith('A') else 'defence'} {card[1:]}"
+
+    left = ", ".join(spell(c) for c in hands["larisa"][1:])
+    assert f"hand: {left}" in larisa
+    assert f"played this turn: {spell(card)}" in larisa
+
+
+async def test_the_gm_list_in_sealed_mode_promises_no_post_before_the_reveal(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _watch_table(telegram, store, clock, "sealed", "ru")
+    assert (await advance(store, table.campaign.id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    listed = await _deliver(table)
+    [larisa] = [s for s in _screens(listed, DAY) if "Larisa" in s.text.splitlines()[0]]
+    assert "Иные здесь: " in larisa.text
+    assert "Выберите заклинание, затем Иного" in larisa.text
+    assert "геро" not in larisa.text.lower()
+    panel = DuelGmPress(c=table.campaign.id, t=1, p="battles").pack()
+    [shown] = [s for s in await table.forged(GM, panel) if "Незакрытые шаги" in s.text]
+    assert "тайные поединки раскроют" in shown.text
+    assert "вместе с заклинаниями шага" not in shown.text
+
+
+async def test_a_results_deadline_the_gm_sets_moves_or_caps_the_step_deadlines(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    campaign_id = table.campaign.id
+    opened_at = clock.now()
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, opened_at)).advanced
+    await _deliver(table)
+    results = await duels_service.results_deadline(store, await table.now_campaign(), opened_at)
+    assert results is not None
+
+    async def set_results(moment: datetime) -> None:
+        preview = await running_changes.preview_deadline(store, campaign_id, moment, clock.now())
+        assert preview.refusal is None
+        done = await running_changes.set_deadline(
+            store, campaign_id, moment, preview.mark, GM, "Game Master", clock.now()
+        )
+        assert done.refusal is None
+
+    # A day later: the open steps end a day later too (within the new results deadline).
+    later = results + timedelta(days=1)
+    await set_results(later)
+    steps = await _steps(table)
+    assert steps["larisa"].deadline == min(opened_at + timedelta(hours=30), later)
+    # Two hours after the list: the steps end then, not after the results deadline.
+    soon = opened_at + timedelta(hours=2)
+    await set_results(soon)
+    steps = await _steps(table)
+    assert steps["larisa"].deadline == soon
+    assert steps["anton"].deadline == soon

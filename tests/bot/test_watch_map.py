@@ -71,7 +71,7 @@ async def test_the_map_shows_heroes_and_egor_and_no_hand(store: Store, i18n: I18
         russian = await turn_map(store, campaign, state, sides, campaign.title, battles=())
     assert russian.labels.hub == "узел: путь между другими локациями"
     assert russian.labels.hero == "Иной: инициатива, имя, раны"
-    assert russian.labels.npc == "персонаж мастера: его перемещает мастер"
+    assert russian.labels.npc == "маркер NPC: его перемещает мастер"
     assert [h.name for h in russian.heroes] == ["Лариса", "Андрей", "Антон Городецкий", "Завулон"]
     assert russian.hero_moves == ()
     assert render_map(russian) != picture

@@ -63,7 +63,7 @@ GLEB = Player(User(id=4303, first_name="Глеб"), "ru")  # Blue, strategist, R
 VERA = Player(User(id=4304, first_name="Vera"))  # Blue, tactician
 RED, BLUE = "Red", "Blue"
 SIDE_CHATS = {RED: {ANNA.chat_id, CARL.chat_id}, BLUE: {GLEB.chat_id, VERA.chat_id}}
-HEROES = (  # name, side, initiative, start (the wizard names them h1, h2, ... in this order)
+HEROES = (  # name, side, initiative, start (the wizard names them h01, h02, ... in this order)
     ("Лариса", RED, 2, "Hairdresser"),
     ("Андрей", BLUE, 4, "Entrance"),
     ("Завулон", RED, 9, "Cafe"),
@@ -194,7 +194,7 @@ async def _step_screen(table: Table, hero: str) -> tuple[Player, int]:
     player = STRATEGIST[SIDE_OF[hero]]
 
     def open_step(message: BotMessage) -> bool:
-        return f"«{hero}»" in message.text and any(
+        return hero in message.text.splitlines()[0] and any(
             data.startswith(f"{DuelPress.__prefix__}:")
             for row in message.buttons
             for _t, data in row
@@ -272,34 +272,34 @@ async def _play(table: Table) -> tuple[int, str, Plays]:
     await table.command(ANNA, "/orders")
     heroes = await table.press(ANNA, "Heroes and spells")
     offered = [label for m in heroes[ANNA.chat_id] for label in m.labels() if "→" in label]
-    assert offered == ["Лариса → metro Metro", "Завулон → metro Metro"]
-    await table.press(ANNA, "Лариса → metro")
-    done = await table.press(ANNA, "Завулон → metro")
-    assert "• hero Завулон to metro Metro" in done[ANNA.chat_id][-1].text
+    assert offered == ["Лариса → Metro", "Завулон → Metro"]
+    await table.press(ANNA, "Лариса → Metro")
+    done = await table.press(ANNA, "Завулон → Metro")
+    assert "• hero Завулон to Metro" in done[ANNA.chat_id][-1].text
     await orders_typed(table, ANNA, "attack Blue in metro\nhairdresser -> metro x1")
     # Blue's strategist types his hero's move in Russian, then his armies' move.
     typed = await table.say(GLEB, "Иной Андрей в Метро")
-    assert "Иной Андрей в metro «Метро»" in "\n".join(typed.texts(GLEB.chat_id))
+    assert "Иной Андрей в «Метро»" in "\n".join(typed.texts(GLEB.chat_id))
     await orders_typed(table, GLEB, "крыша -> подъезд x1")
 
     await table.move_clock(utc(3, 5, 21))  # the orders close
     await table.move_clock(utc(3, 6, 9))  # Friday: the battle list, the duel's first step
-    listed = await table.wait_for_text(GROUP.id, "⚡ Duel in metro Metro")
-    assert "⚡ Duel in metro Metro; steps: Лариса, Андрей, Антон, Завулон." in listed.text
-    assert "2. Андрей: entrance Entrance → metro Metro" in listed.text
-    assert "👤 The NPC marker stands in apartment Egor's Apartment." in listed.text
+    listed = await table.wait_for_text(GROUP.id, "⚡ Duel in Metro")
+    assert "⚡ Duel in Metro; steps: Лариса, Андрей, Антон, Завулон." in listed.text
+    assert "2. Андрей: Entrance → Metro" in listed.text
+    assert "👤 The NPC marker stands in Egor's Apartment." in listed.text
     for hero in STEPS:
         if hero == late:
             player, _step = await _step_screen(table, hero)  # its side was told; nobody plays
             await table.move_clock(await table.clock.now() + timedelta(hours=STEP_HOURS - 1))
-            reminder = f"«{hero}».\n⏰"  # the step's title, then the reminder
-            await table.wait_for_text(player.chat_id, reminder)
+            reminder = await table.wait_for_text(player.chat_id, "⏰")  # the step's title first
+            assert hero in reminder.text.splitlines()[0]
             await table.move_clock(await table.clock.now() + timedelta(hours=1))
-            post = await table.wait_for_text(GROUP.id, f"the step of «{hero}».\nNothing played")
+            post = await table.wait_for_text(GROUP.id, f"{hero}'s step.\nNothing played")
             assert "Nothing played: the step's deadline passed." in post.text
             continue
         await _play_step(table, hero, plays[hero])
-        post = await table.wait_for_text(GROUP.id, f"the step of «{hero}».\n")
+        post = await table.wait_for_text(GROUP.id, f"{hero}'s step.\n")
         laid = ", ".join(f"{_card_name(card, 'en')} → {to}" for card, to in plays[hero])
         assert (f"Played: {laid}." if laid else "Nothing played.") in post.text
 

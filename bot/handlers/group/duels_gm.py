@@ -17,7 +17,7 @@ from bot.callbacks import ButtonInt, gm_menu_data
 from bot.clock import Clock
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
 from bot.message_limits import button_label
-from bot.services.duels import gm_close_step, hero_names, open_steps, watch_settings
+from bot.services.duels import duel_mode, gm_close_step, hero_names, open_steps, watch_settings
 from bot.services.late import LATE_PHASES
 from bot.services.turns import game_for
 from bot.watch_duel_texts import gm_step_label, gm_steps_text, refusal_text
@@ -59,7 +59,9 @@ async def _list(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboardMa
         for step in steps
     ]
     rows.append([InlineKeyboardButton(text=_("◀ GM tools"), callback_data=gm_menu_data(campaign))])
-    return gm_steps_text(len(steps)), InlineKeyboardMarkup(inline_keyboard=rows)
+    return gm_steps_text(len(steps), duel_mode(game_for(campaign))), InlineKeyboardMarkup(
+        inline_keyboard=rows
+    )
 
 
 async def duels_pressed(

@@ -3,6 +3,8 @@ the private chat for the secret ones (``/orders``, ``/deploy``)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -16,7 +18,7 @@ from bot.moments import format_moment, zone_label
 from bot.posts.group import board_text, deadline_line
 from bot.posts.turns import deadline_of
 from bot.rendering import MapDrawer
-from bot.services import campaigns, watch_orders
+from bot.services import campaigns, duels, watch_orders
 from bot.services.turns import game_for
 from bot.texts import describe_battle, rules_summary
 from bot.watch_texts import hero_lines
@@ -34,13 +36,14 @@ async def show_status(message: Message, command: CommandObject, store: Store, cl
     if command.args:
         deadline = await _deadline_in(store, campaign, command.args, deadline)
     board = await campaigns.board(store, campaign, clock.now())
-    heroes = await hero_status(store, campaign)
+    heroes = await hero_status(store, campaign, clock.now())
     await message.answer("\n\n".join([board_text(board, deadline), *heroes]))
 
 
-async def hero_status(store: Store, campaign: Campaign) -> list[str]:
-    """The Night Watch's heroes at this turn's start, as everyone may see them (no hands):
-    where each stands, its wounds, the fallen, the NPC marker; nothing without the module."""
+async def hero_status(store: Store, campaign: Campaign, now: datetime) -> list[str]:
+    """The Night Watch's heroes as everyone may see them (no hands): where each stands (at the
+    turn's start; once the battle list is public, where it put them), its wounds, the fallen,
+    the NPC marker; nothing without the module."""
     game = game_for(campaign)
     if not watch_orders.is_on(game) or campaign.turn < 1:
         return []
@@ -49,7 +52,7 @@ async def hero_status(store: Store, campaign: Campaign) -> list[str]:
         return []
     names = {side.id: side.name for side in await store.sides(campaign.id)}
     lines = hero_lines(
-        watch_orders.public(state.modules),
+        watch_orders.public((await duels.heroes_now(store, campaign, state, now)).modules),
         game.map,
         names | watch_orders.hero_names(state),
         campaign.language,

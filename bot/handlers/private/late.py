@@ -44,7 +44,11 @@ async def late_pressed(
         result = await give_late_order(
             store, seat.campaign.id, seat.side, order, actor, now, callback_data.t
         )
-    elif callback_data.a == "x" and 0 <= callback_data.k < len(desk.current):
+    elif (
+        callback_data.a == "x"
+        and 0 <= callback_data.k < len(desk.current)
+        and desk.current[callback_data.k].module == siege.NAME
+    ):
         result = await take_back_late_order(
             store,
             seat.campaign.id,

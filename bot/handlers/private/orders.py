@@ -20,7 +20,7 @@ from bot.handlers.private.base import answer_text, pressed_seat, seat_or_answer,
 from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
 from bot.order_text import Vocabulary, parse_orders_text, siege_tokens
 from bot.rendering import MapDrawer
-from bot.services import contact_orders, watch_orders
+from bot.services import contact_orders, duels, watch_orders
 from bot.services.orders import (
     Desk,
     EntryResult,
@@ -688,9 +688,10 @@ async def show_map(
     )
 
 
-async def show_hand(message: Message, store: Store, person: Person) -> None:
+async def show_hand(message: Message, store: Store, person: Person, clock: Clock) -> None:
     """``/hand``: the heroes of the sender's side with their spells (the GM: every side's),
-    from this turn's start; secret, so in private only."""
+    from this turn's start (once the battle list is public: where it put them, without the
+    spells their closed duel steps played, which are listed); secret, so in private only."""
     seat = await seat_or_answer(message, store, person)
     if seat is None:
         return
@@ -709,15 +710,17 @@ async def show_hand(message: Message, store: Store, person: Person) -> None:
     names = {side.id: side.name for side in sides} | watch_orders.hero_names(state)
     to_kill = watch_orders.settings(game).wounds_to_kill
     shown = [seat.side] if seat.side is not None else [s.id for s in sides] if seat.is_gm else []
+    standing = await duels.heroes_now(store, campaign, state, clock.now())
     parts = [
         watch_texts.hand_text(
-            watch_orders.side_view(state.modules, side),
+            watch_orders.side_view(standing.modules, side),
             game.map,
             names,
             screens.language(),
             to_kill,
             side,
             campaign.turn,
+            played=standing.played,
         )
         for side in shown
     ]

@@ -197,7 +197,7 @@ def _rule_rows(
         ],
         [
             button(_("🃏 −"), campaign, "whs", "-"),
-            button(_("🃏 in hand: {n}").format(n=chosen.hand_size), campaign, "whs", "0"),
+            button(_("🃏 {n} in hand").format(n=chosen.hand_size), campaign, "whs", "0"),
             button(_("🃏 +"), campaign, "whs", "+"),
         ],
     ]

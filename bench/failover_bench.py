@@ -16,7 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.faults.failover_monday import LEASE_SECONDS, Verdict, judge, kill_points, play
+from bot.services.outbox_sender import SHARED_LEASE_SECONDS, SHARED_RENEW_SECONDS
+from tests.faults.failover_monday import Verdict, judge, kill_points, play
 from tests.postgres_server import PostgresServer
 
 
@@ -29,7 +30,8 @@ async def run(kills: int = 50, seed: int = 22) -> int:
             calm = await play(server, root / "calm", None)
             print(
                 f"undisturbed Monday: {calm.seconds:.2f} s, {len(calm.requests())} posts,"
-                f" {len(calm.journal)} requests; outbox lease {LEASE_SECONDS:.0f} s",
+                f" {len(calm.journal)} requests; outbox lease {SHARED_LEASE_SECONDS:.0f} s,"
+                f" renewed every {SHARED_RENEW_SECONDS:.1f} s",
                 flush=True,
             )
             verdicts: list[Verdict] = []

@@ -43,7 +43,12 @@ from bot.i18n import build_i18n
 from bot.middlewares import UpdateHeldError
 from bot.miniapp.server import RouteAccessLogger, build_miniapp
 from bot.rendering import MapDrawer
-from bot.services.outbox_sender import OutboxSender
+from bot.services.outbox_sender import (
+    SHARED_LEASE_SECONDS,
+    SHARED_RENEW_SECONDS,
+    SOLE_LEASE_SECONDS,
+    OutboxSender,
+)
 from bot.storage_faults import StorageAlarm, StorageAwareScheduler
 from bot.testing.clock_control import (
     NO_LIMITS,
@@ -200,6 +205,8 @@ async def serve(
             limits=NO_LIMITS if test_clock is not None else None,
             maps=maps,
             shared_limits=shared and test_clock is None,
+            lease_seconds=SHARED_LEASE_SECONDS if shared else SOLE_LEASE_SECONDS,
+            renew_seconds=SHARED_RENEW_SECONDS if shared else None,
         )
         scheduler = StorageAwareScheduler(store, clock, bot=bot, alarm=alarm, on_queued=sender.wake)
         control = (

@@ -7,7 +7,8 @@ campaigns of one group, each with its orders given and its battles reported, see
 run starts from the same rows). Each replica is a process of its own
 (``python -m tests.faults.failover_monday replica URL NUMBER START JOURNAL``) with the real
 store, :class:`~bot.services.schedule.CampaignScheduler` and
-:class:`~bot.services.outbox_sender.OutboxSender` on one clock that runs from Monday 12:00 at
+:class:`~bot.services.outbox_sender.OutboxSender` with the bot's lease of replicas (short,
+renewed while sending) on one clock that runs from Monday 12:00 at
 the wall clock's pace (every process counts from the same Unix moment ``START``). Telegram is a
 journal all replicas append to under a file lock: each line names the replica and the post
 (the outbox key) it was sent for. A replica ends when every campaign's Monday is done and no
@@ -46,7 +47,12 @@ from bot.i18n import build_i18n
 from bot.posts import PostContext
 from bot.rendering import MapDrawer
 from bot.services.clockwork import advance
-from bot.services.outbox_sender import OutboxSender, SendReport
+from bot.services.outbox_sender import (
+    SHARED_LEASE_SECONDS,
+    SHARED_RENEW_SECONDS,
+    OutboxSender,
+    SendReport,
+)
 from bot.services.schedule import CampaignScheduler
 from bot.testing.clock_control import NO_LIMITS
 from storage import (
@@ -68,9 +74,6 @@ CAMPAIGNS = 3
 ZONE = "Europe/Berlin"
 MONDAY = date(2026, 2, 2)
 GROUP = -1001
-LEASE_SECONDS = 2.0
-"""The outbox lease of the replicas here (the bot's is 5 minutes): a post the killed replica
-had claimed goes out when it runs out."""
 GO_DELAY = 4.0
 """Seconds from the replicas' start to the Monday: every replica has imported the bot by then."""
 REPLICA_TIMEOUT = 120.0
@@ -204,7 +207,8 @@ async def run_replica(url: str, number: int, start: float, journal: Path) -> Non
             build_i18n(),
             limits=NO_LIMITS,
             maps=MapDrawer(0),
-            lease_seconds=LEASE_SECONDS,
+            lease_seconds=SHARED_LEASE_SECONDS,
+            renew_seconds=SHARED_RENEW_SECONDS,
             batch=2,
         )
         scheduler = CampaignScheduler(store, clock, on_queued=sender.wake)

@@ -66,6 +66,22 @@ async def test_a_send_window_takes_its_limit_then_says_how_long_to_wait(store: S
     assert await store.reserve_send([BOT], start + 1.05) == pytest.approx(0.05)
 
 
+async def test_a_sender_whose_clock_was_read_earlier_still_counts_the_times_before_it(
+    store: Store,
+) -> None:
+    """Two processes read the clock, the later one takes the window's row first and its time
+    leaves the first requests out of its period; the earlier one, committing after it, must
+    still count them (it once found them pruned and overfilled the window)."""
+    start = 1_000.0
+    for step in range(3):
+        assert await store.reserve_send([BOT], start + step * 0.1) == 0.0
+    assert await store.reserve_send([BOT], start + 1.15) == 0.0  # 0.0 and 0.1 out of its second
+    # Read at 0.95, after the three: its second holds 0.0, 0.1, 0.2 (and 1.15 ahead of it).
+    assert await store.reserve_send([BOT], start + 0.95) == pytest.approx(0.15)
+    assert await store.reserve_send([BOT], start + 1.1) == 0.0
+    assert await store.reserve_send([BOT], start + 1.12) == pytest.approx(0.08)  # 0.2 leaves
+
+
 async def test_a_request_takes_a_place_in_every_window_or_in_none(store: Store) -> None:
     chat = SendWindow("chat:-100", limit=1, period=60.0)
     assert await store.reserve_send([BOT, chat], 0.0) == 0.0

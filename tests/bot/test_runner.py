@@ -26,7 +26,6 @@ from storage import (
     NewOutboxMessage,
     OutboxState,
     PostgresCampaignStore,
-    SqliteCampaignStore,
 )
 from storage.postgres import database_problem as postgresql_problem
 from tests.bot.telegram import BOT_USER, FakeSession
@@ -86,26 +85,38 @@ def test_a_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) 
         pass
 
 
-async def test_a_start_takes_over_the_posts_a_dead_process_was_sending(tmp_path: Path) -> None:
-    store = await SqliteCampaignStore.open(tmp_path / "bot.sqlite3")
-    try:
-        campaign = await store.create_campaign(
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def alone(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    """The settings of a process alone on its database, on each backend: a SQLite file, or
+    PostgreSQL in polling mode."""
+    sqlite = tmp_path / "bot.sqlite3"
+    if request.param == "sqlite":
+        return Settings(database_path=sqlite, _env_file=None)
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return Settings(database_path=sqlite, database_url=await new_schema_url(server), _env_file=None)
+
+
+async def test_a_start_takes_over_the_posts_a_dead_process_was_sending(alone: Settings) -> None:
+    """A process alone on its database died while sending a post (it stays ``sending`` under a
+    lease of minutes); the next one to start sends it at once, not when the lease runs out."""
+    async with AsyncExitStack() as stack:
+        dead = await _open_store(stack, alone)
+        campaign = await dead.create_campaign(
             NewCampaign(chat_id=-1, title="Leases", created_by=1, creator_name="Gina"), NOW
         )
         for key in ("one", "two"):
-            await store.enqueue(
+            await dead.enqueue(
                 NewOutboxMessage(
                     campaign_id=campaign.id, chat_id=-1, kind="text", payload={}, dedup_key=key
                 ),
                 NOW,
             )
-        claimed = await store.claim_due(NOW, 1, lease_seconds=300)
+        claimed = await dead.claim_due(NOW, 1, lease_seconds=300)
         assert [m.dedup_key for m in claimed] == ["one"]
-        assert await store.release_leases() == 1
-        again = await store.claim_due(NOW, 1, lease_seconds=300)
+    async with AsyncExitStack() as stack:
+        started = await _open_store(stack, alone)
+        again = await started.claim_due(NOW, 1, lease_seconds=300)
         assert [(m.dedup_key, m.attempts) for m in again] == [("one", 2)]
-    finally:
-        await store.close()
 
 
 async def test_database_url_selects_postgresql_for_one_process_at_a_time(

@@ -142,7 +142,9 @@ class OutboxRecords(SharedRecords):
             return set()
         stamp = ts(until)
         ids = sorted(claims)
-        async with self._db.transaction(row_locks=True) as conn:
+        # Beside this process's other transactions (PostgreSQL: its second connection): a
+        # renewal queued behind a write waiting for another process would come too late.
+        async with self._db.aside() as conn:
             for message_id in ids:
                 await conn.execute(
                     "UPDATE outbox SET lease_until = CASE WHEN lease_until < ? THEN ?"

@@ -2,8 +2,9 @@
 (:mod:`tests.faults.failover_monday`) while one is SIGKILLed at a random point of it (after
 a random number of its requests), KILLS times over (default 50). Prints the undisturbed Monday,
 each killed one, and the totals: posts lost, posts doubled, posts the killed replica was
-sending and another sent again, orders lost, and the survivors' extra time (median, 95th
-percentile, max).
+sending and another sent again, orders lost, the survivors' extra time (median, 95th
+percentile, max), and how soon after the kill the posts the killed replica had claimed went
+out from another (their lease ran out).
 
     .venv/bin/python -m bench.failover_bench [KILLS [SEED]]
 """
@@ -42,6 +43,7 @@ async def run(kills: int = 50, seed: int = 22) -> int:
     finally:
         server.stop()
     extra = sorted(verdict.extra_seconds for verdict in verdicts)
+    takeovers = sorted(v.taken_over for v in verdicts if v.taken_over is not None)
     print(
         f"{len(verdicts)} kills: {sum(len(v.lost) for v in verdicts)} posts lost,"
         f" {sum(len(v.doubled) for v in verdicts)} doubled,"
@@ -49,7 +51,13 @@ async def run(kills: int = 50, seed: int = 22) -> int:
         f" {sum(v.orders_lost for v in verdicts)} with orders lost,"
         f" {sum(bool(v.monday.failed) for v in verdicts)} failed;"
         f" extra time median {statistics.median(extra):.2f} s,"
-        f" p95 {extra[int(0.95 * (len(extra) - 1))]:.2f} s, max {extra[-1]:.2f} s"
+        f" p95 {extra[int(0.95 * (len(extra) - 1))]:.2f} s, max {extra[-1]:.2f} s;"
+        + (
+            f" {len(takeovers)} kills left claimed posts, taken over after median"
+            f" {statistics.median(takeovers):.2f} s, max {takeovers[-1]:.2f} s"
+            if takeovers
+            else " no kill left a claimed post"
+        )
     )
     return 0 if all(verdict.ok for verdict in verdicts) else 1
 

@@ -161,6 +161,7 @@ class JournaledSession(FakeSession):
             "method": type(method).__name__,
             "chat": getattr(method, "chat_id", None),
             "text": str(getattr(method, "text", None) or getattr(method, "caption", None) or ""),
+            "at": time.time(),
         }
         with self.journal.open("a", encoding="utf-8") as file:
             fcntl.flock(file, fcntl.LOCK_EX)
@@ -237,24 +238,31 @@ class Monday:
     killed: int | None = None
     kill_at: float | None = None
     failed: list[str] = field(default_factory=list)
+    attempts: dict[str, int] = field(default_factory=dict)
+    """Each post's claims, by key: more than one when the killed replica had claimed it."""
+    started: float = 0.0
+    """The Unix time of the go."""
 
     def requests(self) -> Counter[str]:
         """Requests per post (outbox key)."""
         return Counter(str(line["post"]) for line in self.journal if line["post"] is not None)
 
 
-async def _outcome(url: str) -> tuple[dict[str, str], list[str]]:
-    """Each post's state by key, and the stored orders (their sides, turns and orders)."""
+async def _outcome(url: str) -> tuple[dict[str, str], dict[str, int], list[str]]:
+    """Each post's state and claims by key, and the stored orders (their sides, turns and
+    orders)."""
     store = await PostgresCampaignStore.open(url)
     try:
         states = {}
+        attempts = {}
         orders = []
         for campaign in await store.unfinished_campaigns():
             for message in await store.outbox_messages(campaign.id):
                 states[message.dedup_key] = message.state.value
+                attempts[message.dedup_key] = message.attempts
             for side, saved in (await store.orders_for_turn(campaign.id, 1)).items():
                 orders.append(f"{campaign.id}:{side}:{saved!r}")
-        return states, sorted(orders)
+        return states, attempts, sorted(orders)
     finally:
         await store.close()
 
@@ -315,9 +323,9 @@ async def play(server: PostgresServer, workdir: Path, kill_after: int | None) ->
                 process.wait()
         for log in logs:
             log.close()
-    sent, orders = await _outcome(url)
+    sent, attempts, orders = await _outcome(url)
     lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
-    return Monday(ended - start, lines, sent, orders, killed, kill_at, failed)
+    return Monday(ended - start, lines, sent, orders, killed, kill_at, failed, attempts, start)
 
 
 def _requests_seen(journal: Path) -> int:
@@ -335,6 +343,9 @@ class Verdict:
     doubled: list[str]
     orders_lost: bool
     extra_seconds: float
+    taken_over: float | None = None
+    """Seconds from the kill until another replica sent the last of the posts the killed one
+    had claimed and not finished (its lease ran out first); ``None`` when it held none."""
     sent_again: list[str] = field(default_factory=list)
     """Posts the killed replica was sending when it died, sent whole again by another once its
     lease ran out: the one doubling no sender can avoid (the Bot API has no idempotency key;
@@ -349,6 +360,7 @@ class Verdict:
             f"kill at {self.monday.kill_at:.2f} s: {len(self.lost)} lost, {len(self.doubled)}"
             f" doubled, orders {'LOST' if self.orders_lost else 'kept'},"
             f" extra {self.extra_seconds:+.2f} s"
+            + ("" if self.taken_over is None else f", taken over after {self.taken_over:.2f} s")
             + "".join(f"; {failure}" for failure in self.monday.failed)
             + (f"; lost {self.lost}" if self.lost else "")
             + (f"; doubled {self.doubled}" if self.doubled else "")
@@ -374,8 +386,31 @@ def judge(calm: Monday, monday: Monday) -> Verdict:
         )
         (again if cut else doubled).append(key)
     return Verdict(
-        monday, lost, doubled, monday.orders != calm.orders, monday.seconds - calm.seconds, again
+        monday,
+        lost,
+        doubled,
+        monday.orders != calm.orders,
+        monday.seconds - calm.seconds,
+        _taken_over(calm, monday),
+        again,
     )
+
+
+def _taken_over(calm: Monday, monday: Monday) -> float | None:
+    """When the last post the killed replica held went out from another, after the kill."""
+    if monday.kill_at is None:
+        return None
+    held = [key for key, claims in monday.attempts.items() if claims > calm.attempts.get(key, 1)]
+    firsts = [
+        min(
+            line["at"]
+            for line in monday.journal
+            if line["post"] == key and line["replica"] != monday.killed
+        )
+        for key in held
+        if any(line["post"] == key and line["replica"] != monday.killed for line in monday.journal)
+    ]
+    return max(firsts) - (monday.started + monday.kill_at) if firsts else None
 
 
 def main(argv: list[str]) -> int:

@@ -5,6 +5,7 @@ every post sent once, and Telegram's limits kept across all three on the actual 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import Counter, defaultdict
 from collections.abc import AsyncIterator
@@ -424,3 +425,34 @@ def test_a_lease_renewed_less_often_than_it_lasts_is_refused(i18n: I18n) -> None
             lease_seconds=6.0,
             renew_seconds=6.0,
         )
+
+
+async def test_a_replica_that_stalled_past_its_lease_says_so_when_it_renews(
+    stores: list[Store], i18n: I18n, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Nothing renewed the lease in time (the process was stalled): another replica claimed
+    the post, and the renewal that comes late logs it instead of taking the post back."""
+    clock = ManualClock(at(1, 1))
+    message_id = await _notice(stores[0], clock)
+    slow = HeldSession()
+    stalled = OutboxSender(
+        Bot("42:TEST", session=slow),
+        stores[0],
+        clock,
+        i18n,
+        limits=Limits.unlimited(),
+        lease_seconds=SHARED_LEASE_SECONDS,
+    )
+    sending = asyncio.create_task(stalled.send_due())
+    await asyncio.wait_for(slow.arrived.wait(), 30)
+    clock.advance(timedelta(seconds=SHARED_LEASE_SECONDS))
+    other = FakeSession({})
+    assert (await _replica_sender(stores[1], other, clock, i18n).send_due()).sent == [message_id]
+    with caplog.at_level(logging.WARNING, logger="bot.services.outbox_sender"):
+        await stalled.renew_leases()
+    assert f"post {message_id}: its lease ran out before it was renewed" in caplog.text
+    taken = await stores[1].outbox_message(message_id)
+    assert taken is not None
+    assert taken.state is OutboxState.SENT
+    slow.answer.set()
+    await asyncio.wait_for(sending, 30)

@@ -5,11 +5,13 @@ finish the Monday.
 The world before Monday is prepared once per run in a fresh schema (:func:`prepare`: a few
 campaigns of one group, each with its orders given and its battles reported, seeded, so every
 run starts from the same rows). Each replica is a process of its own
-(``python -m tests.faults.failover_monday replica URL NUMBER START JOURNAL``) with the real
+(``python -m tests.faults.failover_monday replica URL NUMBER JOURNAL``) with the real
 store, :class:`~bot.services.schedule.CampaignScheduler` and
 :class:`~bot.services.outbox_sender.OutboxSender` with the bot's lease of replicas (short,
 renewed while sending) on one clock that runs from Monday 12:00 at
-the wall clock's pace (every process counts from the same Unix moment ``START``). Telegram is a
+the wall clock's pace (every process counts from the same Unix moment, the go, set once every
+replica has started and opened its store, so the time a replica takes to start is not counted).
+Telegram is a
 journal all replicas append to under a file lock: each line names the replica and the post
 (the outbox key) it was sent for. A replica ends when every campaign's Monday is done and no
 post waits.
@@ -74,8 +76,8 @@ CAMPAIGNS = 3
 ZONE = "Europe/Berlin"
 MONDAY = date(2026, 2, 2)
 GROUP = -1001
-GO_DELAY = 4.0
-"""Seconds from the replicas' start to the Monday: every replica has imported the bot by then."""
+GO_DELAY = 0.2
+"""Seconds from every replica being ready (the bot imported, its store open) to the Monday."""
 REPLICA_TIMEOUT = 120.0
 
 POST: ContextVar[str | None] = ContextVar("failover_post", default=None)
@@ -195,11 +197,25 @@ async def monday_done(store: Store, now: datetime) -> bool:
     return True
 
 
-async def run_replica(url: str, number: int, start: float, journal: Path) -> None:
-    """One replica's Monday: from ``start`` on, run what is due and send what is due, until
+async def _ready(journal: Path, number: int) -> float:
+    """Say this replica is ready (a file beside the journal) and wait for the go: the Unix
+    moment of Monday 12:00, written beside the journal once every replica is ready."""
+    journal.with_name(f"ready-{number}").touch()
+    go = journal.with_name("go")
+    give_up = time.time() + REPLICA_TIMEOUT
+    while not go.exists():
+        if time.time() > give_up:
+            raise TimeoutError(f"no go within {REPLICA_TIMEOUT:.0f} s")
+        await asyncio.sleep(0.005)
+    return float(go.read_text(encoding="utf-8"))
+
+
+async def run_replica(url: str, number: int, journal: Path) -> None:
+    """One replica's Monday: from the go on, run what is due and send what is due, until
     the Monday is done."""
     store = await PostgresCampaignStore.open(url, shared=True)
     try:
+        start = await _ready(journal, number)
         clock = RunningClock(start)
         sender = NamedSender(
             Bot("42:TEST", session=JournaledSession(journal, number)),
@@ -276,7 +292,6 @@ async def play(server: PostgresServer, workdir: Path, kill_after: int | None) ->
     workdir.mkdir(parents=True, exist_ok=True)
     journal = workdir / "telegram.jsonl"
     journal.touch()
-    start = time.time() + GO_DELAY
     logs = [(workdir / f"replica-{n}.log").open("w") for n in range(REPLICAS)]
     processes = [
         subprocess.Popen(
@@ -287,7 +302,6 @@ async def play(server: PostgresServer, workdir: Path, kill_after: int | None) ->
                 "replica",
                 url,
                 str(n),
-                repr(start),
                 str(journal),
             ],
             stderr=logs[n],
@@ -298,6 +312,7 @@ async def play(server: PostgresServer, workdir: Path, kill_after: int | None) ->
     kill_at: float | None = None
     failed = []
     try:
+        start = await _go(journal, processes)
         if kill_after is not None:
             await asyncio.sleep(max(0.0, start - time.time()))
             give_up = time.time() + REPLICA_TIMEOUT
@@ -326,6 +341,21 @@ async def play(server: PostgresServer, workdir: Path, kill_after: int | None) ->
     sent, attempts, orders = await _outcome(url)
     lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
     return Monday(ended - start, lines, sent, orders, killed, kill_at, failed, attempts, start)
+
+
+async def _go(journal: Path, processes: list[subprocess.Popen[bytes]]) -> float:
+    """Once every replica is ready, the go: Monday 12:00 shortly after, written for them."""
+    ready = [journal.with_name(f"ready-{n}") for n in range(len(processes))]
+    give_up = time.time() + REPLICA_TIMEOUT
+    while not all(path.exists() for path in ready):
+        if time.time() > give_up or any(process.poll() is not None for process in processes):
+            raise RuntimeError(f"the replicas did not all start: see {journal.parent}")
+        await asyncio.sleep(0.005)
+    start = time.time() + GO_DELAY
+    written = journal.with_name("go.tmp")
+    written.write_text(repr(start), encoding="utf-8")
+    written.replace(journal.with_name("go"))
+    return start
 
 
 def _requests_seen(journal: Path) -> int:
@@ -414,10 +444,10 @@ def _taken_over(calm: Monday, monday: Monday) -> float | None:
 
 
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["replica"] and len(argv) == 5:
-        asyncio.run(run_replica(argv[1], int(argv[2]), float(argv[3]), Path(argv[4])))
+    if argv[:1] == ["replica"] and len(argv) == 4:
+        asyncio.run(run_replica(argv[1], int(argv[2]), Path(argv[3])))
         return 0
-    print("usage: python -m tests.faults.failover_monday replica URL NUMBER START JOURNAL")
+    print("usage: python -m tests.faults.failover_monday replica URL NUMBER JOURNAL")
     return 2
 
 

@@ -2,9 +2,9 @@
 (:mod:`tests.faults.failover_monday`) while one is SIGKILLed at a random point of it (after
 a random number of its requests), KILLS times over (default 50). Prints the undisturbed Monday,
 each killed one, and the totals: posts lost, posts doubled, posts the killed replica was
-sending and another sent again, orders lost, the survivors' extra time (median, 95th
-percentile, max), and how soon after the kill the posts the killed replica had claimed went
-out from another (their lease ran out).
+sending and another sent again, posts it had claimed and another edited once more in place,
+orders lost, the survivors' extra time (median, 95th percentile, max), and how soon after the
+kill the posts the killed replica had claimed went out from another (their lease ran out).
 
     .venv/bin/python -m bench.failover_bench [KILLS [SEED]]
 """
@@ -48,6 +48,7 @@ async def run(kills: int = 50, seed: int = 22) -> int:
         f"{len(verdicts)} kills: {sum(len(v.lost) for v in verdicts)} posts lost,"
         f" {sum(len(v.doubled) for v in verdicts)} doubled,"
         f" {sum(len(v.sent_again) for v in verdicts)} sent again after the kill,"
+        f" {sum(len(v.edited_again) for v in verdicts)} edited again in place after the kill,"
         f" {sum(v.orders_lost for v in verdicts)} with orders lost,"
         f" {sum(bool(v.monday.failed) for v in verdicts)} failed;"
         f" extra time median {statistics.median(extra):.2f} s,"

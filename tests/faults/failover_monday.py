@@ -380,6 +380,11 @@ class Verdict:
     """Posts the killed replica was sending when it died, sent whole again by another once its
     lease ran out: the one doubling no sender can avoid (the Bot API has no idempotency key;
     the single-process judge allows the same)."""
+    edited_again: list[str] = field(default_factory=list)
+    """Posts the killed replica had claimed that another then sent as one more edit in place,
+    and no new message: a status board claimed once is sent, not skipped for a newer board
+    (only sending it tells the board's message id: bot/posts/group.py). The pinned board is
+    edited once more to what it shows; no one sees a post twice."""
 
     @property
     def ok(self) -> bool:
@@ -395,6 +400,7 @@ class Verdict:
             + (f"; lost {self.lost}" if self.lost else "")
             + (f"; doubled {self.doubled}" if self.doubled else "")
             + (f"; sent again after the kill {self.sent_again}" if self.sent_again else "")
+            + (f"; edited again after the kill {self.edited_again}" if self.edited_again else "")
         )
 
 
@@ -406,6 +412,7 @@ def judge(calm: Monday, monday: Monday) -> Verdict:
     )
     doubled: list[str] = []
     again: list[str] = []
+    edited: list[str] = []
     for key in sorted(key for key in have if have[key] > want[key]):
         senders = [line["replica"] for line in monday.journal if line["post"] == key]
         by_killed = senders.count(monday.killed)
@@ -414,7 +421,13 @@ def judge(calm: Monday, monday: Monday) -> Verdict:
             and senders[:by_killed] == [monday.killed] * by_killed
             and len(senders) - by_killed == want[key]
         )
-        (again if cut else doubled).append(key)
+        held = monday.attempts.get(key, 1) > calm.attempts.get(key, 1)
+        if cut:
+            again.append(key)
+        elif held and _new_messages(monday, key) <= _new_messages(calm, key):
+            edited.append(key)
+        else:
+            doubled.append(key)
     return Verdict(
         monday,
         lost,
@@ -423,6 +436,14 @@ def judge(calm: Monday, monday: Monday) -> Verdict:
         monday.seconds - calm.seconds,
         _taken_over(calm, monday),
         again,
+        edited,
+    )
+
+
+def _new_messages(monday: Monday, key: str) -> int:
+    """The requests for a post that put a new message in a chat (not an edit, not a pin)."""
+    return sum(
+        1 for line in monday.journal if line["post"] == key and line["method"].startswith("Send")
     )
 
 

@@ -18,8 +18,14 @@ from bot.runner import (
     AnotherProcessError,
     _open_store,
     only_process,
+    outbox_lease,
     shares_the_database,
     wait_for_telegram,
+)
+from bot.services.outbox_sender import (
+    SHARED_LEASE_SECONDS,
+    SHARED_RENEW_SECONDS,
+    SOLE_LEASE_SECONDS,
 )
 from storage import (
     NewCampaign,
@@ -179,3 +185,16 @@ async def test_webhook_processes_share_one_postgresql_and_keep_each_others_lease
         with pytest.raises(AnotherProcessError, match=r"serves this database alone \(polling\)"):
             async with AsyncExitStack() as replica:
                 await _open_store(replica, webhook)
+
+
+def test_replicas_lease_posts_briefly_and_renew_and_a_process_alone_leases_long(
+    tmp_path: Path,
+) -> None:
+    url = "postgresql://bot@db.example.org/strategium"
+    replica = Settings(database_url=url, webhook_url="https://bot.example.org", _env_file=None)
+    assert outbox_lease(replica) == (SHARED_LEASE_SECONDS, SHARED_RENEW_SECONDS)
+    polling = Settings(database_url=url, _env_file=None)
+    club = Settings(
+        database_path=tmp_path / "club.sqlite3", webhook_url="https://x", _env_file=None
+    )
+    assert outbox_lease(polling) == outbox_lease(club) == (SOLE_LEASE_SECONDS, None)

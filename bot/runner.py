@@ -43,7 +43,12 @@ from bot.i18n import build_i18n
 from bot.middlewares import UpdateHeldError
 from bot.miniapp.server import RouteAccessLogger, build_miniapp
 from bot.rendering import MapDrawer
-from bot.services.outbox_sender import OutboxSender
+from bot.services.outbox_sender import (
+    SHARED_LEASE_SECONDS,
+    SHARED_RENEW_SECONDS,
+    SOLE_LEASE_SECONDS,
+    OutboxSender,
+)
 from bot.storage_faults import StorageAlarm, StorageAwareScheduler
 from bot.testing.clock_control import (
     NO_LIMITS,
@@ -116,6 +121,15 @@ def shares_the_database(settings: Settings) -> bool:
     webhook mode (replicas behind one address). SQLite, and polling (Telegram gives updates to
     one ``getUpdates`` caller), keep one process per database."""
     return settings.postgresql_url() is not None and bool(settings.webhook_url)
+
+
+def outbox_lease(settings: Settings) -> tuple[float, float | None]:
+    """The outbox's lease in seconds and how often it is renewed: short and renewed while
+    sending when replicas share the database (a killed one's posts go to another within
+    seconds), long and never renewed for a process alone (the next start releases it)."""
+    if shares_the_database(settings):
+        return SHARED_LEASE_SECONDS, SHARED_RENEW_SECONDS
+    return SOLE_LEASE_SECONDS, None
 
 
 async def _open_store(stack: AsyncExitStack, settings: Settings) -> Store:
@@ -192,6 +206,7 @@ async def serve(
         except (TelegramNetworkError, TelegramServerError) as error:
             log.warning("command menus not set now (%s); they are set at the next start", error)
         stop = asyncio.Event()
+        lease_seconds, renew_seconds = outbox_lease(settings)
         sender = OutboxSender(
             bot,
             store,
@@ -200,6 +215,8 @@ async def serve(
             limits=NO_LIMITS if test_clock is not None else None,
             maps=maps,
             shared_limits=shared and test_clock is None,
+            lease_seconds=lease_seconds,
+            renew_seconds=renew_seconds,
         )
         scheduler = StorageAwareScheduler(store, clock, bot=bot, alarm=alarm, on_queued=sender.wake)
         control = (

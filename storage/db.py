@@ -31,7 +31,7 @@ import re
 import shutil
 import sqlite3
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
@@ -350,6 +350,12 @@ class Database:
         count = _counting.get()
         if count is not None:
             count.commits += 1
+
+    def aside(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        """A short write that must not wait behind a PostgreSQL process's other transactions
+        (:meth:`storage.postgres.PostgresDatabase.aside`); here a transaction like any other:
+        one process writes a SQLite file, a transaction at a time, each short."""
+        return self.transaction(row_locks=True)
 
     @asynccontextmanager
     async def exclusive(self, key: int) -> AsyncIterator[None]:

@@ -5,6 +5,7 @@ claimed by the sender with a lease, marked sent or failed.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from storage.dialect import FOR_UPDATE_SKIP_LOCKED
@@ -94,7 +95,8 @@ class OutboxRecords(SharedRecords):
         Accepted even after the lease ran out: the message did go out, and recording it stops
         a further send. "Once" cannot be promised across a crash between Telegram accepting a
         message and this call committing (it is sent again after the lease), nor when a lease
-        runs out during a slow send (keep leases well above the request timeout).
+        runs out during a slow send (keep leases well above the request timeout, or renew
+        them while sending: :meth:`renew_leases`).
         """
         async with self._db.transaction() as conn:
             changed = await changed_rows(
@@ -129,6 +131,32 @@ class OutboxRecords(SharedRecords):
                     (error, ts(max(utc(retry_at), utc(now))), message_id),
                 )
         return changed == 1
+
+    async def renew_leases(self, claims: Mapping[int, str], until: datetime) -> set[int]:
+        """Extend to ``until`` the leases of the posts a sender is still sending: ``claims``
+        maps a post's id to the ``claim_token`` of that sender's claim. A lease is never
+        shortened, and a post no longer ``sending`` is left as it is. The ids of the posts
+        another sender claimed since (the lease had run out first: that sender may be sending
+        the post too)."""
+        if not claims:
+            return set()
+        stamp = ts(until)
+        ids = sorted(claims)
+        # Beside this process's other transactions (PostgreSQL: its second connection): a
+        # renewal queued behind a write waiting for another process would come too late.
+        async with self._db.aside() as conn:
+            for message_id in ids:
+                await conn.execute(
+                    "UPDATE outbox SET lease_until = CASE WHEN lease_until < ? THEN ?"
+                    " ELSE lease_until END"
+                    " WHERE id = ? AND claim_token = ? AND state = 'sending'",
+                    (stamp, stamp, message_id, claims[message_id]),
+                )
+            marks = ", ".join("?" for _ in ids)
+            rows = await fetch_all(
+                conn, f"SELECT id, claim_token FROM outbox WHERE id IN ({marks})", ids
+            )
+        return {row["id"] for row in rows if row["claim_token"] != claims[row["id"]]}
 
     async def release_leases(self) -> int:
         """Make every post left ``sending`` pending again, due at once; how many. Only for a

@@ -14,7 +14,7 @@ services in ``bot/services`` compute them.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -358,6 +358,7 @@ class CampaignStore(Protocol):
     async def mark_failed(
         self, message_id: int, error: str, retry_at: datetime | None, now: datetime
     ) -> bool: ...
+    async def renew_leases(self, claims: Mapping[int, str], until: datetime) -> set[int]: ...
     async def release_leases(self) -> int: ...
     async def outbox_message(self, message_id: int) -> OutboxMessage | None: ...
     async def outbox_messages(self, campaign_id: CampaignId) -> list[OutboxMessage]: ...

@@ -90,7 +90,8 @@ class SharingRecords:
 
         ``now`` is in seconds on a clock every process shares (Unix time). The windows' rows
         are locked in the order of their names while this runs, so senders of several
-        processes take turns on them and never overfill one.
+        processes take turns on them and never overfill one, also when one read its clock
+        before another but commits after it (up to a period late).
         """
         ordered = sorted(windows, key=lambda window: window.scope)
         scopes = [window.scope for window in ordered]
@@ -112,17 +113,24 @@ class SharingRecords:
             kept: dict[str, list[float]] = {}
             wait = 0.0
             for window in ordered:
-                # Two processes' clocks read a moment apart may commit in the other order.
-                times = sorted(t for t in held.get(window.scope, []) if t + window.period > now)
-                times = times[-window.limit :]
-                if len(times) >= window.limit:
-                    wait = max(wait, times[len(times) - window.limit] + window.period - now)
-                kept[window.scope] = times
+                times = sorted(held.get(window.scope, []))
+                # A process whose clock was read before another's may commit after it (it
+                # waited for these rows): the times it counts, those of the last period before
+                # its ``now``, must still be here. So each window keeps its last two periods,
+                # counted from its newest time: at most twice its limit.
+                newest = max(now, times[-1]) if times else now
+                kept[window.scope] = [t for t in times if t + 2 * window.period > newest]
+                counted = [t for t in times if t + window.period > now]
+                if len(counted) >= window.limit:
+                    wait = max(wait, counted[len(counted) - window.limit] + window.period - now)
             if wait > 0:
                 return wait
             await conn.executemany(
                 "UPDATE send_windows SET times_json = ?, last_at = ? WHERE scope = ?",
-                [(dump_json([*kept[w.scope], now][-w.limit :]), stamp, w.scope) for w in ordered],
+                [
+                    (dump_json(sorted([*kept[w.scope], now])[-2 * w.limit :]), stamp, w.scope)
+                    for w in ordered
+                ],
             )
         return 0.0
 

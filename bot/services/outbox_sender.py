@@ -16,6 +16,12 @@ remembered and marked before anything else is claimed, so it is not sent again w
 process lives. The loop waits with backoff (one error line when the fault starts, one info line
 when it ends) and goes on when the file takes writes again.
 
+Each claimed post is leased to this process while it is sent. Alone on its database the lease
+is long and never renewed (:data:`SOLE_LEASE_SECONDS`; the next process to start releases it).
+Sharing the database with other replicas it is short and renewed while the post is being sent
+(:data:`SHARED_LEASE_SECONDS`, :data:`SHARED_RENEW_SECONDS`, :meth:`OutboxSender.renew_leases`):
+a killed replica's posts go to another within seconds, and a live one's slow send keeps them.
+
 With ``shared_limits`` (several processes on one PostgreSQL database) the windows are kept in
 the database and every process's requests count in them (``Store.reserve_send``, on Unix
 time, so the processes' clocks must agree: NTP); otherwise in this process.
@@ -78,6 +84,22 @@ CHAT_WINDOWS_KEPT = 10_000
 FORGET_EVERY = 3600.0
 """Seconds between two clean-ups of the updates taken and the idle send windows."""
 
+SOLE_LEASE_SECONDS = 300.0
+"""The outbox lease of a process alone on its database: never renewed, and never waited out
+either (a starting process releases the leases of the one before it: ``Store.release_leases``),
+so it only needs to outlast the slowest send."""
+
+SHARED_LEASE_SECONDS = 6.0
+"""The outbox lease of a process that shares the database with other replicas: the posts a
+killed replica had claimed go to another one within this many seconds (the issue asks for a
+Monday finished within 10 s of extra time)."""
+
+SHARED_RENEW_SECONDS = 1.5
+"""How often a sharing process renews the leases of the posts it is sending: a slow send
+(Telegram's timeouts, a ``retry_after`` waited out in place, a long post in parts) keeps its
+posts for as long as the process lives. Only a process stalled for ``SHARED_LEASE_SECONDS``
+minus this loses them."""
+
 _GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
 
 
@@ -129,7 +151,8 @@ class OutboxSender:
         i18n: I18n,
         *,
         limits: Limits | None = None,
-        lease_seconds: float = 300.0,
+        lease_seconds: float = SOLE_LEASE_SECONDS,
+        renew_seconds: float | None = None,
         batch: int = 20,
         max_attempts: int = 20,
         base_backoff: timedelta = timedelta(seconds=5),
@@ -146,7 +169,13 @@ class OutboxSender:
         self.clock = clock
         self.i18n = i18n
         self.limits = limits or Limits()
+        if renew_seconds is not None and not 0 < renew_seconds < lease_seconds:
+            raise ValueError(
+                f"leases renewed every {renew_seconds} s would run out: their length is"
+                f" {lease_seconds} s"
+            )
         self.lease_seconds = lease_seconds
+        self.renew_seconds = renew_seconds
         self.batch = batch
         self.max_attempts = max_attempts
         self.base_backoff = base_backoff
@@ -167,6 +196,8 @@ class OutboxSender:
         # the post's on_sent).
         self._unmarked: dict[int, tuple[int | None, datetime, OnSent | None]] = {}
         self._storage_error: StorageUnavailableError | None = None
+        # The posts this sender claimed and has not finished: id -> the claim's token.
+        self._claims: dict[int, str] = {}
 
     def wake(self) -> None:
         """Something was queued: look at the outbox now rather than at the next poll."""
@@ -216,7 +247,26 @@ class OutboxSender:
         context = PostContext(
             store=self.store, i18n=self.i18n, bot_username=await self._me(), maps=self.maps
         )
-        await self._mark_unmarked()
+        renewer = (
+            None
+            if self.renew_seconds is None
+            else asyncio.create_task(self._keep_leases(self.renew_seconds))
+        )
+        try:
+            await self._mark_unmarked()
+            await self._send_claimed(context, now, report)
+        finally:
+            if renewer is not None:
+                renewer.cancel()
+                await asyncio.gather(renewer, return_exceptions=True)
+        if self._storage_error is not None:
+            raise self._storage_error
+        return report
+
+    async def _send_claimed(
+        self, context: PostContext, now: datetime | None, report: SendReport
+    ) -> None:
+        """Claim and deliver until nothing is due and every delivery has ended."""
         sending: set[asyncio.Task[None]] = set()
         try:
             while True:
@@ -224,6 +274,7 @@ class OutboxSender:
                     moment = now or self.clock.now()
                     free = self.batch - len(sending)
                     for message in await self.store.claim_due(moment, free, self.lease_seconds):
+                        self._claims[message.id] = message.claim_token or ""
                         delivery = self._deliver(context, message, moment, report)
                         sending.add(asyncio.create_task(delivery))
                 if not sending:
@@ -239,9 +290,29 @@ class OutboxSender:
             if sending:  # the posts already on their way finish and are recorded
                 await asyncio.wait(sending)
             raise
-        if self._storage_error is not None:
-            raise self._storage_error
-        return report
+
+    async def _keep_leases(self, every: float) -> None:
+        """Renew the leases of the posts being sent every ``every`` seconds, until cancelled."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.renew_leases()
+            except Exception:
+                log.exception("outbox leases not renewed; trying again in %.1f s", every)
+
+    async def renew_leases(self) -> None:
+        """Extend the leases of the posts this sender claimed and is still sending (or sent
+        and could not record) to ``lease_seconds`` from now, so no other process takes them."""
+        if not self._claims:
+            return
+        until = self.clock.now() + timedelta(seconds=self.lease_seconds)
+        for message_id in sorted(await self.store.renew_leases(dict(self._claims), until)):
+            log.warning(
+                "post %s: its lease ran out before it was renewed (was this process stalled?);"
+                " another process claimed it and may send it too",
+                message_id,
+            )
+            self._claims.pop(message_id, None)
 
     async def _mark_unmarked(self) -> None:
         """Record the posts sent while the database could not save; raises while it still
@@ -249,6 +320,7 @@ class OutboxSender:
         for message_id, (telegram_id, sent_at, on_sent) in sorted(self._unmarked.items()):
             await self._record_sent(message_id, telegram_id, sent_at, on_sent)
             del self._unmarked[message_id]
+            self._claims.pop(message_id, None)
         self._storage_error = None
 
     async def _record_sent(
@@ -313,6 +385,9 @@ class OutboxSender:
                 # Not sent (a failed send could not be recorded, or the post not read): it goes
                 # again after its lease. send_due stops after this batch.
                 self._storage_error = error
+            finally:
+                if message.id not in self._unmarked:  # else held until it is recorded
+                    self._claims.pop(message.id, None)
 
     async def _deliver_now(
         self, context: PostContext, message: OutboxMessage, now: datetime, report: SendReport

@@ -1,21 +1,61 @@
-"""The container healthcheck: fresh heartbeat and an answering database, or the reason why not."""
+"""The container healthcheck: fresh heartbeat and an answering database, or the reason why not,
+on each backend."""
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+import asyncpg
+import pytest
 
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.health import beat, check, heartbeat_path
-from storage import SqliteCampaignStore
+from storage import open_store
+from tests.postgres_server import PostgresServer, new_schema_url
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
+Breaks = Callable[[], Awaitable[None]]
 
-async def test_health_follows_the_heartbeat_and_the_database(tmp_path: Path) -> None:
-    settings = Settings(database_path=tmp_path / "bot.sqlite3", _env_file=None)
-    assert check(settings, NOW) is not None
-    store = await SqliteCampaignStore.open(settings.database_path)
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Settings, Breaks]:
+    """The bot's settings on each backend (the heartbeat beside ``DATABASE_PATH`` either way),
+    and how to take its database away: the SQLite file deleted, the PostgreSQL schema dropped."""
+    sqlite = tmp_path / "bot.sqlite3"
+    if request.param == "sqlite":
+
+        async def delete_the_file() -> None:
+            sqlite.unlink()
+
+        return Settings(database_path=sqlite, _env_file=None), delete_the_file
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    url = await new_schema_url(server)
+
+    async def drop_the_schema() -> None:
+        conn = await asyncpg.connect(server.database_url("strategium"))
+        try:
+            await conn.execute(f"DROP SCHEMA {url.rsplit('=', 1)[1]} CASCADE")
+        finally:
+            await conn.close()
+
+    return Settings(database_path=sqlite, database_url=url, _env_file=None), drop_the_schema
+
+
+async def test_health_follows_the_heartbeat_and_the_database(
+    database: tuple[Settings, Breaks],
+) -> None:
+    settings, take_the_database_away = database
+
+    async def checked(now: datetime) -> str:
+        # check() runs its own event loop for PostgreSQL, as `python -m bot.health` does.
+        return await asyncio.to_thread(check, settings, now) or ""
+
+    assert "no heartbeat" in await checked(NOW)
+    url = settings.postgresql_url() or f"sqlite://{settings.database_path}"
+    store = await open_store(url)
     await store.close()
     task = asyncio.create_task(beat(heartbeat_path(settings), ManualClock(NOW)))
     for _ in range(100):
@@ -23,7 +63,8 @@ async def test_health_follows_the_heartbeat_and_the_database(tmp_path: Path) -> 
             break
         await asyncio.sleep(0)
     task.cancel()
-    assert check(settings, NOW + timedelta(seconds=60)) is None
-    assert "old" in (check(settings, NOW + timedelta(minutes=5)) or "")
-    settings.database_path.unlink()
-    assert "does not answer" in (check(settings, NOW) or "")
+    assert await checked(NOW + timedelta(seconds=60)) == ""
+    assert "old" in await checked(NOW + timedelta(minutes=5))
+    await take_the_database_away()
+    problem = await checked(NOW)
+    assert "does not answer" in problem or "cannot save" in problem

@@ -5,15 +5,16 @@ every post sent once, and Telegram's limits kept across all three on the actual 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import Counter, defaultdict
 from collections.abc import AsyncIterator
-from datetime import UTC, date, datetime
-from typing import Any
+from datetime import UTC, date, datetime, timedelta
+from typing import Any, cast
 
 import pytest
 from aiogram import Bot
-from aiogram.methods import TelegramMethod
+from aiogram.methods import SendMessage, TelegramMethod
 from aiogram.utils.i18n import I18n
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
@@ -24,9 +25,18 @@ from bot.middlewares import UPDATE_LEASE, UpdateHeldError
 from bot.rendering import MapDrawer
 from bot.runner import WebhookUpdates
 from bot.services.clockwork import AdvanceResult
-from bot.services.outbox_sender import Limits, OutboxSender
+from bot.services.outbox_sender import SHARED_LEASE_SECONDS, Limits, OutboxSender
 from bot.services.schedule import CampaignScheduler
-from storage import NewCampaign, NewSide, OutboxState, Phase, Store, UpdateTake, open_store
+from storage import (
+    NewCampaign,
+    NewOutboxMessage,
+    NewSide,
+    OutboxState,
+    Phase,
+    Store,
+    UpdateTake,
+    open_store,
+)
 from tests.bot.telegram import FakeSession, FakeTelegram
 from tests.bot.test_rate_limits import PLAYERS, most_in_any_window
 from tests.postgres_server import PostgresServer, new_schema_url
@@ -284,3 +294,165 @@ async def test_three_senders_send_every_post_once_within_the_shared_limits(
     assert len(groups) == 3
     assert max(most_in_any_window(times, 60.0) for times in groups) <= limits.group_per_minute
     assert max(most_in_any_window(times, 1.0) for times in privates) <= 1
+
+
+# ---- the outbox lease of replicas: short, renewed while sending --------------------------------
+
+ALICE = 11
+
+
+class HeldSession(FakeSession):
+    """A Telegram that holds every message sent until ``answer`` is set: a slow send (a
+    timeout, a ``retry_after`` waited out, a long post in parts)."""
+
+    def __init__(self) -> None:
+        super().__init__({})
+        self.arrived = asyncio.Event()
+        self.answer = asyncio.Event()
+        self.answered: list[Any] = []
+
+    async def make_request(
+        self, bot: Bot, method: TelegramMethod[Any], timeout: int | None = None
+    ) -> Any:
+        if isinstance(method, SendMessage):
+            self.arrived.set()
+            await self.answer.wait()
+            self.answered.append(method.text)
+        return await super().make_request(bot, method, timeout)
+
+
+def _texts(session: FakeSession) -> list[str]:
+    return [sent.method.text for sent in session.sent if isinstance(sent.method, SendMessage)]
+
+
+def _replica_sender(
+    store: Store, session: FakeSession, clock: ManualClock, i18n: I18n
+) -> OutboxSender:
+    """A replica's sender with the production lease, renewed often (the test waits less)."""
+    return OutboxSender(
+        Bot("42:TEST", session=session),
+        store,
+        clock,
+        i18n,
+        limits=Limits.unlimited(),
+        maps=MapDrawer(0),
+        lease_seconds=SHARED_LEASE_SECONDS,
+        renew_seconds=0.02,
+    )
+
+
+async def _notice(store: Store, clock: ManualClock) -> int:
+    message = await store.enqueue(
+        NewOutboxMessage(
+            campaign_id=None, chat_id=ALICE, kind="text", payload={"text": "hi"}, dedup_key="hi"
+        ),
+        clock.now(),
+    )
+    return message.id
+
+
+async def _lease_until(store: Store, message_id: int) -> datetime:
+    message = await store.outbox_message(message_id)
+    assert message is not None
+    assert message.lease_until is not None
+    return message.lease_until
+
+
+async def _renewed_past(store: Store, message_id: int, moment: datetime) -> None:
+    """Wait until the post's lease runs past ``moment`` (the sender's renewal did it)."""
+    while await _lease_until(store, message_id) <= moment:
+        await asyncio.sleep(0.01)
+
+
+async def test_a_slow_send_keeps_its_post_while_its_replica_renews_the_lease(
+    stores: list[Store], i18n: I18n
+) -> None:
+    clock = ManualClock(at(1, 1))
+    message_id = await _notice(stores[0], clock)
+    slow = HeldSession()
+    sending = asyncio.create_task(_replica_sender(stores[0], slow, clock, i18n).send_due())
+    await asyncio.wait_for(slow.arrived.wait(), 30)
+    first_lease = await _lease_until(stores[0], message_id)
+    other = FakeSession({})
+    for _ in range(3):  # three times the lease: the other replica never gets the post
+        clock.advance(timedelta(seconds=SHARED_LEASE_SECONDS - 1))
+        await asyncio.wait_for(_renewed_past(stores[0], message_id, clock.now()), 30)
+        report = await _replica_sender(stores[1], other, clock, i18n).send_due()
+        assert report.sent == []
+    assert clock.now() > first_lease
+    assert _texts(other) == []
+    slow.answer.set()
+    report = await asyncio.wait_for(sending, 30)
+    assert report.sent == [message_id]
+    assert slow.answered == ["hi"]
+    sent = await stores[1].outbox_message(message_id)
+    assert sent is not None
+    assert sent.state is OutboxState.SENT
+
+
+async def test_a_killed_replicas_post_goes_out_from_another_once_the_short_lease_runs_out(
+    stores: list[Store], i18n: I18n
+) -> None:
+    clock = ManualClock(at(1, 1))
+    message_id = await _notice(stores[0], clock)
+    slow = HeldSession()
+    sending = asyncio.create_task(_replica_sender(stores[0], slow, clock, i18n).send_due())
+    await asyncio.wait_for(slow.arrived.wait(), 30)
+    clock.advance(timedelta(seconds=2))
+    await asyncio.wait_for(_renewed_past(stores[0], message_id, clock.now()), 30)
+    sending.cancel()  # the replica dies: nothing renews its lease any more
+    await asyncio.gather(sending, return_exceptions=True)
+    died_at = clock.now()
+    lease_until = await _lease_until(stores[0], message_id)
+    assert lease_until - died_at <= timedelta(seconds=SHARED_LEASE_SECONDS)
+    other = FakeSession({})
+    clock.set(lease_until - timedelta(milliseconds=1))
+    assert (await _replica_sender(stores[1], other, clock, i18n).send_due()).sent == []
+    clock.set(lease_until)
+    report = await _replica_sender(stores[1], other, clock, i18n).send_due()
+    assert report.sent == [message_id]
+    assert _texts(other) == ["hi"]
+    assert slow.answered == []
+
+
+def test_a_lease_renewed_less_often_than_it_lasts_is_refused(i18n: I18n) -> None:
+    with pytest.raises(ValueError, match="would run out"):
+        OutboxSender(
+            Bot("42:TEST", session=FakeSession({})),
+            cast(Store, None),
+            ManualClock(at(1, 1)),
+            i18n,
+            lease_seconds=6.0,
+            renew_seconds=6.0,
+        )
+
+
+async def test_a_replica_that_stalled_past_its_lease_says_so_when_it_renews(
+    stores: list[Store], i18n: I18n, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Nothing renewed the lease in time (the process was stalled): another replica claimed
+    the post, and the renewal that comes late logs it instead of taking the post back."""
+    clock = ManualClock(at(1, 1))
+    message_id = await _notice(stores[0], clock)
+    slow = HeldSession()
+    stalled = OutboxSender(
+        Bot("42:TEST", session=slow),
+        stores[0],
+        clock,
+        i18n,
+        limits=Limits.unlimited(),
+        lease_seconds=SHARED_LEASE_SECONDS,
+    )
+    sending = asyncio.create_task(stalled.send_due())
+    await asyncio.wait_for(slow.arrived.wait(), 30)
+    clock.advance(timedelta(seconds=SHARED_LEASE_SECONDS))
+    other = FakeSession({})
+    assert (await _replica_sender(stores[1], other, clock, i18n).send_due()).sent == [message_id]
+    with caplog.at_level(logging.WARNING, logger="bot.services.outbox_sender"):
+        await stalled.renew_leases()
+    assert f"post {message_id}: its lease ran out before it was renewed" in caplog.text
+    taken = await stores[1].outbox_message(message_id)
+    assert taken is not None
+    assert taken.state is OutboxState.SENT
+    slow.answer.set()
+    await asyncio.wait_for(sending, 30)

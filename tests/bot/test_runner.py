@@ -18,15 +18,20 @@ from bot.runner import (
     AnotherProcessError,
     _open_store,
     only_process,
+    outbox_lease,
     shares_the_database,
     wait_for_telegram,
+)
+from bot.services.outbox_sender import (
+    SHARED_LEASE_SECONDS,
+    SHARED_RENEW_SECONDS,
+    SOLE_LEASE_SECONDS,
 )
 from storage import (
     NewCampaign,
     NewOutboxMessage,
     OutboxState,
     PostgresCampaignStore,
-    SqliteCampaignStore,
 )
 from storage.postgres import database_problem as postgresql_problem
 from tests.bot.telegram import BOT_USER, FakeSession
@@ -86,26 +91,38 @@ def test_a_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) 
         pass
 
 
-async def test_a_start_takes_over_the_posts_a_dead_process_was_sending(tmp_path: Path) -> None:
-    store = await SqliteCampaignStore.open(tmp_path / "bot.sqlite3")
-    try:
-        campaign = await store.create_campaign(
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def alone(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    """The settings of a process alone on its database, on each backend: a SQLite file, or
+    PostgreSQL in polling mode."""
+    sqlite = tmp_path / "bot.sqlite3"
+    if request.param == "sqlite":
+        return Settings(database_path=sqlite, _env_file=None)
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return Settings(database_path=sqlite, database_url=await new_schema_url(server), _env_file=None)
+
+
+async def test_a_start_takes_over_the_posts_a_dead_process_was_sending(alone: Settings) -> None:
+    """A process alone on its database died while sending a post (it stays ``sending`` under a
+    lease of minutes); the next one to start sends it at once, not when the lease runs out."""
+    async with AsyncExitStack() as stack:
+        dead = await _open_store(stack, alone)
+        campaign = await dead.create_campaign(
             NewCampaign(chat_id=-1, title="Leases", created_by=1, creator_name="Gina"), NOW
         )
         for key in ("one", "two"):
-            await store.enqueue(
+            await dead.enqueue(
                 NewOutboxMessage(
                     campaign_id=campaign.id, chat_id=-1, kind="text", payload={}, dedup_key=key
                 ),
                 NOW,
             )
-        claimed = await store.claim_due(NOW, 1, lease_seconds=300)
+        claimed = await dead.claim_due(NOW, 1, lease_seconds=300)
         assert [m.dedup_key for m in claimed] == ["one"]
-        assert await store.release_leases() == 1
-        again = await store.claim_due(NOW, 1, lease_seconds=300)
+    async with AsyncExitStack() as stack:
+        started = await _open_store(stack, alone)
+        again = await started.claim_due(NOW, 1, lease_seconds=300)
         assert [(m.dedup_key, m.attempts) for m in again] == [("one", 2)]
-    finally:
-        await store.close()
 
 
 async def test_database_url_selects_postgresql_for_one_process_at_a_time(
@@ -168,3 +185,16 @@ async def test_webhook_processes_share_one_postgresql_and_keep_each_others_lease
         with pytest.raises(AnotherProcessError, match=r"serves this database alone \(polling\)"):
             async with AsyncExitStack() as replica:
                 await _open_store(replica, webhook)
+
+
+def test_replicas_lease_posts_briefly_and_renew_and_a_process_alone_leases_long(
+    tmp_path: Path,
+) -> None:
+    url = "postgresql://bot@db.example.org/strategium"
+    replica = Settings(database_url=url, webhook_url="https://bot.example.org", _env_file=None)
+    assert outbox_lease(replica) == (SHARED_LEASE_SECONDS, SHARED_RENEW_SECONDS)
+    polling = Settings(database_url=url, _env_file=None)
+    club = Settings(
+        database_path=tmp_path / "club.sqlite3", webhook_url="https://x", _env_file=None
+    )
+    assert outbox_lease(polling) == outbox_lease(club) == (SOLE_LEASE_SECONDS, None)

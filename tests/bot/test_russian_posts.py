@@ -8,7 +8,6 @@ end, in Russian and in English), read and written by a Russian speaker."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -48,7 +47,6 @@ from storage import (
     OutboxState,
     Phase,
     Role,
-    SqliteCampaignStore,
     Store,
 )
 from tests.bot.telegram import FakeSession
@@ -63,14 +61,6 @@ NAMES = {
     "imperium": ("Империум", "Орда", "Красные"),
     "eldar": ("Эльдар", "Красные", "Орда"),
 }
-
-
-@pytest.fixture
-async def week_store(tmp_path: Path) -> AsyncIterator[Store]:
-    """A store on a fresh file."""
-    opened = await SqliteCampaignStore.open(tmp_path / "posts.sqlite3")
-    yield opened
-    await opened.close()
 
 
 def _who(chat_id: int) -> str:
@@ -135,7 +125,7 @@ async def week_in_russian(store: Store, i18n: I18n, names: tuple[str, str, str])
 
 @pytest.mark.parametrize("case", sorted(NAMES))
 async def test_a_weeks_posts_read_as_written_in_russian(
-    week_store: Store, i18n: I18n, case: str, monkeypatch: pytest.MonkeyPatch
+    store: Store, i18n: I18n, case: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     red, blue, green = NAMES[case]
     monkeypatch.setattr(
@@ -147,7 +137,7 @@ async def test_a_weeks_posts_read_as_written_in_russian(
             NewSide(id="green", name=green, colour="#00aa33"),
         ),
     )
-    text = await week_in_russian(week_store, i18n, NAMES[case])
+    text = await week_in_russian(store, i18n, NAMES[case])
     expected = (EXPECTED / f"week_ru_{case}.txt").read_text(encoding="utf-8")
     assert text == expected
 
@@ -380,7 +370,7 @@ async def other_posts(store: Store, i18n: I18n, language: Language) -> str:
     ("language", "case"), [("ru", "imperium"), ("ru", "eldar"), ("en", "imperium")]
 )
 async def test_joining_disputes_corrections_and_the_end_read_as_written(
-    week_store: Store,
+    store: Store,
     i18n: I18n,
     language: Language,
     case: str,
@@ -396,6 +386,6 @@ async def test_joining_disputes_corrections_and_the_end_read_as_written(
             NewSide(id="green", name=green, colour="#00aa33"),
         ),
     )
-    text = await other_posts(week_store, i18n, language)
+    text = await other_posts(store, i18n, language)
     expected = (EXPECTED / f"other_{language}_{case}.txt").read_text(encoding="utf-8")
     assert text == expected

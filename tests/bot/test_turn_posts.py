@@ -2,7 +2,6 @@
 post rendered (none given up), in English and Russian, secrets kept out of the group."""
 
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from bot.rendering import MapDrawer
 from bot.services import timekeeping, turns
 from bot.services.outbox_sender import Limits, OutboxSender
 from rules import Battle, BattleResult, FocLimits, Outcome
-from storage import CampaignSettings, OutboxState, Phase, SqliteCampaignStore, Store
+from storage import CampaignSettings, OutboxState, Phase, Store
 from tests.bot.telegram import FakeSession
 from tests.services.week import start_week
 from tests.storage.campaign_script import CO_GM, GM, strategist
@@ -26,19 +25,8 @@ FAST = Limits(per_second=1000, group_per_minute=100000, private_per_second=1000)
 CHAT = -1001
 
 
-@pytest.fixture
-async def week_store(tmp_path: Path) -> AsyncIterator[Store]:
-    """A store on a fresh file."""
-    opened = await SqliteCampaignStore.open(tmp_path / "posts.sqlite3")
-    yield opened
-    await opened.close()
-
-
 @pytest.mark.parametrize("language", ["en", "ru"])
-async def test_a_weeks_posts_all_render_and_arrive(
-    week_store: Store, i18n: I18n, language: str
-) -> None:
-    store = week_store
+async def test_a_weeks_posts_all_render_and_arrive(store: Store, i18n: I18n, language: str) -> None:
     clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
     week = await start_week(store, clock, "Europe/Berlin", date(2026, 2, 2))
     for user in (GM, CO_GM, strategist("red"), strategist("blue"), strategist("green")):
@@ -121,8 +109,7 @@ def test_battles_sharing_one_fortified_advantage_are_named(i18n: I18n) -> None:
     ]
 
 
-async def test_clock_notes_undo_and_correction_posts_render(week_store: Store, i18n: I18n) -> None:
-    store = week_store
+async def test_clock_notes_undo_and_correction_posts_render(store: Store, i18n: I18n) -> None:
     clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
     week = await start_week(store, clock, "Europe/Moscow", date(2026, 2, 2))
     session = FakeSession({})
@@ -174,9 +161,8 @@ async def test_clock_notes_undo_and_correction_posts_render(week_store: Store, i
 
 
 async def test_the_monday_map_shows_its_weeks_moves_battles_and_captures(
-    week_store: Store, i18n: I18n, tmp_path: Path
+    store: Store, i18n: I18n, tmp_path: Path
 ) -> None:
-    store = week_store
     clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
     week = await start_week(store, clock, "Europe/Berlin", date(2026, 2, 2))
     record = tmp_path / "maps.jsonl"

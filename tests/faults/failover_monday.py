@@ -5,10 +5,13 @@ finish the Monday.
 The world before Monday is prepared once per run in a fresh schema (:func:`prepare`: a few
 campaigns of one group, each with its orders given and its battles reported, seeded, so every
 run starts from the same rows). Each replica is a process of its own
-(``python -m tests.faults.failover_monday replica URL NUMBER START JOURNAL``) with the real
+(``python -m tests.faults.failover_monday replica URL NUMBER JOURNAL``) with the real
 store, :class:`~bot.services.schedule.CampaignScheduler` and
-:class:`~bot.services.outbox_sender.OutboxSender` on one clock that runs from Monday 12:00 at
-the wall clock's pace (every process counts from the same Unix moment ``START``). Telegram is a
+:class:`~bot.services.outbox_sender.OutboxSender` with the bot's lease of replicas (short,
+renewed while sending) on one clock that runs from Monday 12:00 at
+the wall clock's pace (every process counts from the same Unix moment, the go, set once every
+replica has started and opened its store, so the time a replica takes to start is not counted).
+Telegram is a
 journal all replicas append to under a file lock: each line names the replica and the post
 (the outbox key) it was sent for. A replica ends when every campaign's Monday is done and no
 post waits.
@@ -46,7 +49,12 @@ from bot.i18n import build_i18n
 from bot.posts import PostContext
 from bot.rendering import MapDrawer
 from bot.services.clockwork import advance
-from bot.services.outbox_sender import OutboxSender, SendReport
+from bot.services.outbox_sender import (
+    SHARED_LEASE_SECONDS,
+    SHARED_RENEW_SECONDS,
+    OutboxSender,
+    SendReport,
+)
 from bot.services.schedule import CampaignScheduler
 from bot.testing.clock_control import NO_LIMITS
 from storage import (
@@ -68,11 +76,8 @@ CAMPAIGNS = 3
 ZONE = "Europe/Berlin"
 MONDAY = date(2026, 2, 2)
 GROUP = -1001
-LEASE_SECONDS = 2.0
-"""The outbox lease of the replicas here (the bot's is 5 minutes): a post the killed replica
-had claimed goes out when it runs out."""
-GO_DELAY = 4.0
-"""Seconds from the replicas' start to the Monday: every replica has imported the bot by then."""
+GO_DELAY = 0.2
+"""Seconds from every replica being ready (the bot imported, its store open) to the Monday."""
 REPLICA_TIMEOUT = 120.0
 
 POST: ContextVar[str | None] = ContextVar("failover_post", default=None)
@@ -158,6 +163,7 @@ class JournaledSession(FakeSession):
             "method": type(method).__name__,
             "chat": getattr(method, "chat_id", None),
             "text": str(getattr(method, "text", None) or getattr(method, "caption", None) or ""),
+            "at": time.time(),
         }
         with self.journal.open("a", encoding="utf-8") as file:
             fcntl.flock(file, fcntl.LOCK_EX)
@@ -191,11 +197,25 @@ async def monday_done(store: Store, now: datetime) -> bool:
     return True
 
 
-async def run_replica(url: str, number: int, start: float, journal: Path) -> None:
-    """One replica's Monday: from ``start`` on, run what is due and send what is due, until
+async def _ready(journal: Path, number: int) -> float:
+    """Say this replica is ready (a file beside the journal) and wait for the go: the Unix
+    moment of Monday 12:00, written beside the journal once every replica is ready."""
+    journal.with_name(f"ready-{number}").touch()
+    go = journal.with_name("go")
+    give_up = time.time() + REPLICA_TIMEOUT
+    while not go.exists():
+        if time.time() > give_up:
+            raise TimeoutError(f"no go within {REPLICA_TIMEOUT:.0f} s")
+        await asyncio.sleep(0.005)
+    return float(go.read_text(encoding="utf-8"))
+
+
+async def run_replica(url: str, number: int, journal: Path) -> None:
+    """One replica's Monday: from the go on, run what is due and send what is due, until
     the Monday is done."""
     store = await PostgresCampaignStore.open(url, shared=True)
     try:
+        start = await _ready(journal, number)
         clock = RunningClock(start)
         sender = NamedSender(
             Bot("42:TEST", session=JournaledSession(journal, number)),
@@ -204,7 +224,8 @@ async def run_replica(url: str, number: int, start: float, journal: Path) -> Non
             build_i18n(),
             limits=NO_LIMITS,
             maps=MapDrawer(0),
-            lease_seconds=LEASE_SECONDS,
+            lease_seconds=SHARED_LEASE_SECONDS,
+            renew_seconds=SHARED_RENEW_SECONDS,
             batch=2,
         )
         scheduler = CampaignScheduler(store, clock, on_queued=sender.wake)
@@ -233,24 +254,31 @@ class Monday:
     killed: int | None = None
     kill_at: float | None = None
     failed: list[str] = field(default_factory=list)
+    attempts: dict[str, int] = field(default_factory=dict)
+    """Each post's claims, by key: more than one when the killed replica had claimed it."""
+    started: float = 0.0
+    """The Unix time of the go."""
 
     def requests(self) -> Counter[str]:
         """Requests per post (outbox key)."""
         return Counter(str(line["post"]) for line in self.journal if line["post"] is not None)
 
 
-async def _outcome(url: str) -> tuple[dict[str, str], list[str]]:
-    """Each post's state by key, and the stored orders (their sides, turns and orders)."""
+async def _outcome(url: str) -> tuple[dict[str, str], dict[str, int], list[str]]:
+    """Each post's state and claims by key, and the stored orders (their sides, turns and
+    orders)."""
     store = await PostgresCampaignStore.open(url)
     try:
         states = {}
+        attempts = {}
         orders = []
         for campaign in await store.unfinished_campaigns():
             for message in await store.outbox_messages(campaign.id):
                 states[message.dedup_key] = message.state.value
+                attempts[message.dedup_key] = message.attempts
             for side, saved in (await store.orders_for_turn(campaign.id, 1)).items():
                 orders.append(f"{campaign.id}:{side}:{saved!r}")
-        return states, sorted(orders)
+        return states, attempts, sorted(orders)
     finally:
         await store.close()
 
@@ -264,7 +292,6 @@ async def play(server: PostgresServer, workdir: Path, kill_after: int | None) ->
     workdir.mkdir(parents=True, exist_ok=True)
     journal = workdir / "telegram.jsonl"
     journal.touch()
-    start = time.time() + GO_DELAY
     logs = [(workdir / f"replica-{n}.log").open("w") for n in range(REPLICAS)]
     processes = [
         subprocess.Popen(
@@ -275,7 +302,6 @@ async def play(server: PostgresServer, workdir: Path, kill_after: int | None) ->
                 "replica",
                 url,
                 str(n),
-                repr(start),
                 str(journal),
             ],
             stderr=logs[n],
@@ -286,6 +312,7 @@ async def play(server: PostgresServer, workdir: Path, kill_after: int | None) ->
     kill_at: float | None = None
     failed = []
     try:
+        start = await _go(journal, processes)
         if kill_after is not None:
             await asyncio.sleep(max(0.0, start - time.time()))
             give_up = time.time() + REPLICA_TIMEOUT
@@ -311,9 +338,24 @@ async def play(server: PostgresServer, workdir: Path, kill_after: int | None) ->
                 process.wait()
         for log in logs:
             log.close()
-    sent, orders = await _outcome(url)
+    sent, attempts, orders = await _outcome(url)
     lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
-    return Monday(ended - start, lines, sent, orders, killed, kill_at, failed)
+    return Monday(ended - start, lines, sent, orders, killed, kill_at, failed, attempts, start)
+
+
+async def _go(journal: Path, processes: list[subprocess.Popen[bytes]]) -> float:
+    """Once every replica is ready, the go: Monday 12:00 shortly after, written for them."""
+    ready = [journal.with_name(f"ready-{n}") for n in range(len(processes))]
+    give_up = time.time() + REPLICA_TIMEOUT
+    while not all(path.exists() for path in ready):
+        if time.time() > give_up or any(process.poll() is not None for process in processes):
+            raise RuntimeError(f"the replicas did not all start: see {journal.parent}")
+        await asyncio.sleep(0.005)
+    start = time.time() + GO_DELAY
+    written = journal.with_name("go.tmp")
+    written.write_text(repr(start), encoding="utf-8")
+    written.replace(journal.with_name("go"))
+    return start
 
 
 def _requests_seen(journal: Path) -> int:
@@ -331,10 +373,18 @@ class Verdict:
     doubled: list[str]
     orders_lost: bool
     extra_seconds: float
+    taken_over: float | None = None
+    """Seconds from the kill until another replica sent the last of the posts the killed one
+    had claimed and not finished (its lease ran out first); ``None`` when it held none."""
     sent_again: list[str] = field(default_factory=list)
     """Posts the killed replica was sending when it died, sent whole again by another once its
     lease ran out: the one doubling no sender can avoid (the Bot API has no idempotency key;
     the single-process judge allows the same)."""
+    edited_again: list[str] = field(default_factory=list)
+    """Posts the killed replica had claimed that another then sent as one more edit in place,
+    and no new message: a status board claimed once is sent, not skipped for a newer board
+    (only sending it tells the board's message id: bot/posts/group.py). The pinned board is
+    edited once more to what it shows; no one sees a post twice."""
 
     @property
     def ok(self) -> bool:
@@ -345,10 +395,12 @@ class Verdict:
             f"kill at {self.monday.kill_at:.2f} s: {len(self.lost)} lost, {len(self.doubled)}"
             f" doubled, orders {'LOST' if self.orders_lost else 'kept'},"
             f" extra {self.extra_seconds:+.2f} s"
+            + ("" if self.taken_over is None else f", taken over after {self.taken_over:.2f} s")
             + "".join(f"; {failure}" for failure in self.monday.failed)
             + (f"; lost {self.lost}" if self.lost else "")
             + (f"; doubled {self.doubled}" if self.doubled else "")
             + (f"; sent again after the kill {self.sent_again}" if self.sent_again else "")
+            + (f"; edited again after the kill {self.edited_again}" if self.edited_again else "")
         )
 
 
@@ -360,6 +412,7 @@ def judge(calm: Monday, monday: Monday) -> Verdict:
     )
     doubled: list[str] = []
     again: list[str] = []
+    edited: list[str] = []
     for key in sorted(key for key in have if have[key] > want[key]):
         senders = [line["replica"] for line in monday.journal if line["post"] == key]
         by_killed = senders.count(monday.killed)
@@ -368,17 +421,54 @@ def judge(calm: Monday, monday: Monday) -> Verdict:
             and senders[:by_killed] == [monday.killed] * by_killed
             and len(senders) - by_killed == want[key]
         )
-        (again if cut else doubled).append(key)
+        held = monday.attempts.get(key, 1) > calm.attempts.get(key, 1)
+        if cut:
+            again.append(key)
+        elif held and _new_messages(monday, key) <= _new_messages(calm, key):
+            edited.append(key)
+        else:
+            doubled.append(key)
     return Verdict(
-        monday, lost, doubled, monday.orders != calm.orders, monday.seconds - calm.seconds, again
+        monday,
+        lost,
+        doubled,
+        monday.orders != calm.orders,
+        monday.seconds - calm.seconds,
+        _taken_over(calm, monday),
+        again,
+        edited,
     )
 
 
+def _new_messages(monday: Monday, key: str) -> int:
+    """The requests for a post that put a new message in a chat (not an edit, not a pin)."""
+    return sum(
+        1 for line in monday.journal if line["post"] == key and line["method"].startswith("Send")
+    )
+
+
+def _taken_over(calm: Monday, monday: Monday) -> float | None:
+    """When the last post the killed replica held went out from another, after the kill."""
+    if monday.kill_at is None:
+        return None
+    held = [key for key, claims in monday.attempts.items() if claims > calm.attempts.get(key, 1)]
+    firsts = [
+        min(
+            line["at"]
+            for line in monday.journal
+            if line["post"] == key and line["replica"] != monday.killed
+        )
+        for key in held
+        if any(line["post"] == key and line["replica"] != monday.killed for line in monday.journal)
+    ]
+    return max(firsts) - (monday.started + monday.kill_at) if firsts else None
+
+
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["replica"] and len(argv) == 5:
-        asyncio.run(run_replica(argv[1], int(argv[2]), float(argv[3]), Path(argv[4])))
+    if argv[:1] == ["replica"] and len(argv) == 4:
+        asyncio.run(run_replica(argv[1], int(argv[2]), Path(argv[3])))
         return 0
-    print("usage: python -m tests.faults.failover_monday replica URL NUMBER START JOURNAL")
+    print("usage: python -m tests.faults.failover_monday replica URL NUMBER JOURNAL")
     return 2
 
 

@@ -45,6 +45,41 @@ async def test_a_lease_hides_a_message_until_it_runs_out(store: Store) -> None:
     assert reclaimed.claim_token != claimed.claim_token
 
 
+async def test_a_renewed_lease_outlasts_the_first_and_a_lapsed_one_can_be_taken(
+    store: Store,
+) -> None:
+    """A sender renews the leases of the posts it is sending: another claim finds nothing until
+    the renewed lease runs out; a renewal never shortens a lease nor touches a post no longer
+    being sent; a post another sender claimed after its lease ran out is reported taken."""
+    a = await store.enqueue(_message(1, "a"), at(0))
+    b = await store.enqueue(_message(2, "b"), at(0))
+    claimed = {m.id: m.claim_token or "" for m in await store.claim_due(at(0), 10, 6)}
+    assert set(claimed) == {a.id, b.id}
+    start = at(0)
+
+    def later(seconds: float) -> datetime:
+        return start + timedelta(seconds=seconds)
+
+    assert await store.renew_leases(claimed, later(10)) == set()
+    assert await store.claim_due(later(8), 10, 6) == []  # past the first lease, within the renewed
+    assert await store.renew_leases(claimed, later(7)) == set()  # earlier: kept as it was
+    renewed = await store.outbox_message(a.id)
+    assert renewed is not None
+    assert renewed.lease_until == later(10)
+    assert await store.mark_sent(b.id, 77, later(9))
+    (taken,) = await store.claim_due(later(10), 10, 6)  # the renewals stopped: a is free again
+    assert taken.id == a.id
+    assert taken.claim_token != claimed[a.id]
+    assert await store.renew_leases(claimed, later(20)) == {a.id}
+    after = {
+        m.id: m for m in [await store.outbox_message(a.id), await store.outbox_message(b.id)] if m
+    }
+    assert after[a.id].lease_until == later(16)  # the new claim's lease, not the old sender's
+    assert after[b.id].state is OutboxState.SENT
+    assert after[b.id].lease_until is None
+    assert await store.renew_leases({}, later(30)) == set()
+
+
 async def test_messages_of_one_chat_go_out_in_queue_order(store: Store) -> None:
     a1 = await store.enqueue(_message(1, "a1"), at(0))
     a2 = await store.enqueue(_message(1, "a2"), at(0))

@@ -66,6 +66,22 @@ async def test_a_send_window_takes_its_limit_then_says_how_long_to_wait(store: S
     assert await store.reserve_send([BOT], start + 1.05) == pytest.approx(0.05)
 
 
+async def test_a_sender_whose_clock_was_read_earlier_still_counts_the_times_before_it(
+    store: Store,
+) -> None:
+    """Two processes read the clock, the later one takes the window's row first and its time
+    leaves the first requests out of its period; the earlier one, committing after it, must
+    still count them (it once found them pruned and overfilled the window)."""
+    start = 1_000.0
+    for step in range(3):
+        assert await store.reserve_send([BOT], start + step * 0.1) == 0.0
+    assert await store.reserve_send([BOT], start + 1.15) == 0.0  # 0.0 and 0.1 out of its second
+    # Read at 0.95, after the three: its second holds 0.0, 0.1, 0.2 (and 1.15 ahead of it).
+    assert await store.reserve_send([BOT], start + 0.95) == pytest.approx(0.15)
+    assert await store.reserve_send([BOT], start + 1.1) == 0.0
+    assert await store.reserve_send([BOT], start + 1.12) == pytest.approx(0.08)  # 0.2 leaves
+
+
 async def test_a_request_takes_a_place_in_every_window_or_in_none(store: Store) -> None:
     chat = SendWindow("chat:-100", limit=1, period=60.0)
     assert await store.reserve_send([BOT, chat], 0.0) == 0.0
@@ -205,3 +221,41 @@ async def test_three_processes_taking_one_update_at_once_one_gets_it(
     late = at(0) + LEASE
     again = await asyncio.gather(*(store.take_update(5, late, LEASE) for store in stores))
     assert Counter(again) == Counter({UpdateTake.TAKEN: 1, UpdateTake.HELD: 2})
+
+
+async def test_a_lease_is_renewed_while_this_processs_writes_wait_for_another_process(
+    stores: list[Store],
+) -> None:
+    """Another process holds the write lock (a long step); this process has a write waiting
+    for it on its connection. Its lease renewals go through beside that wait: queued behind
+    it they would come after the lease ran out, and another process would take the post."""
+    first, other = stores[0], stores[1]
+    queued = await first.enqueue(_message(1, "slow"), at(0))
+    (claimed,) = await first.claim_due(at(0), 10, 6)
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def long_step() -> None:
+        async with other.atomic():
+            await other.enqueue(_message(2, "step"), at(0))  # takes the write lock
+            holding.set()
+            await release.wait()
+
+    step = asyncio.create_task(long_step())
+    await holding.wait()
+    waiting_write = asyncio.create_task(first.enqueue(_message(3, "waits"), at(0)))
+    try:
+        until = at(0) + timedelta(seconds=60)
+        renewed = asyncio.create_task(
+            first.renew_leases({claimed.id: claimed.claim_token or ""}, until)
+        )
+        done, _ = await asyncio.wait(
+            [renewed, waiting_write], timeout=30, return_when=asyncio.FIRST_COMPLETED
+        )
+        assert done == {renewed}
+        assert renewed.result() == set()
+        lease = await stores[2].outbox_message(queued.id)
+        assert lease is not None
+        assert lease.lease_until == until
+    finally:
+        release.set()
+        await asyncio.gather(step, waiting_write)

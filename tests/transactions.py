@@ -49,6 +49,14 @@ class CountingTransactions:
         async with self.inner.snapshot() as conn:
             yield conn
 
+    @asynccontextmanager
+    async def aside(self) -> AsyncIterator[Conn]:
+        """The database's short transaction on the side (the outbox's lease renewals), counted as
+        a write."""
+        self.count.writes += 1
+        async with self.inner.aside() as conn:
+            yield conn
+
     def exclusive(self, key: int) -> AbstractAsyncContextManager[None]:
         """The database's cross-process lock (not counted)."""
         return self.inner.exclusive(key)

@@ -33,9 +33,11 @@ from storage.shared import (
     _late_record,
     _orders_record,
     _placement_record,
+    turn_of,
 )
 from storage.sql import (
     Conn,
+    Query,
     Row,
     dt,
     fetch_all,
@@ -43,6 +45,24 @@ from storage.sql import (
     insert_row,
     ts,
 )
+
+
+def orders_query(campaign_id: CampaignId, turn: int | None) -> Query:
+    """Every side's current orders for ``turn`` (``None``: the campaign's current turn), in the
+    sides' order (:func:`orders_of`)."""
+    turn_sql, turn_params = turn_of(campaign_id, turn)
+    return (
+        "SELECT o.* FROM order_sets o JOIN sides s ON s.campaign_id = o.campaign_id"
+        " AND s.id = o.side_id WHERE o.campaign_id = ? AND o.turn = "
+        + turn_sql
+        + " AND o.kind = 'orders' AND o.retired_at IS NULL ORDER BY s.position",
+        (campaign_id, *turn_params),
+    )
+
+
+def orders_of(rows: Sequence[Row]) -> dict[SideId, OrdersRecord]:
+    """The sets of :func:`orders_query`'s rows, by side."""
+    return {row["side_id"]: _orders_record(row) for row in rows}
 
 
 class OrderRecords(SharedRecords):
@@ -256,14 +276,7 @@ class OrderRecords(SharedRecords):
     async def _orders_in(
         self, conn: Conn, campaign_id: CampaignId, turn: int
     ) -> dict[SideId, OrdersRecord]:
-        rows = await fetch_all(
-            conn,
-            "SELECT o.* FROM order_sets o JOIN sides s ON s.campaign_id = o.campaign_id"
-            " AND s.id = o.side_id WHERE o.campaign_id = ? AND o.turn = ? AND o.kind = 'orders'"
-            " AND o.retired_at IS NULL ORDER BY s.position",
-            (campaign_id, turn),
-        )
-        return {row["side_id"]: _orders_record(row) for row in rows}
+        return orders_of(await fetch_all(conn, *orders_query(campaign_id, turn)))
 
     async def orders(
         self, campaign_id: CampaignId, turn: int, side_id: SideId

@@ -58,11 +58,13 @@ from storage.models import (
 )
 from storage.sql import (
     Conn,
+    Query,
     Row,
     Transactions,
     changed_rows,
     dt,
     dump_json,
+    fetch_all,
     fetch_one,
     may_violate,
     opt_dt,
@@ -301,14 +303,47 @@ def _result(
     return TransitionResult(outcome=outcome, campaign=campaign, message=message)
 
 
+def campaign_query(campaign_id: CampaignId) -> Query:
+    """The campaign's row (:func:`campaign_of`)."""
+    return "SELECT * FROM campaigns WHERE id = ?", (campaign_id,)
+
+
+def campaign_of(rows: Sequence[Row]) -> Campaign | None:
+    """The campaign of :func:`campaign_query`'s rows, if there is one."""
+    return _campaign(rows[0]) if rows else None
+
+
+def turn_of(campaign_id: CampaignId, turn: int | None) -> Query:
+    """SQL for a turn number and its parameters: ``turn``, or the campaign's current turn when
+    ``None`` (so a query needs not wait for the campaign's row to know it)."""
+    if turn is None:
+        return "(SELECT turn FROM campaigns WHERE id = ?)", (campaign_id,)
+    return "?", (turn,)
+
+
+def turn_start_query(campaign_id: CampaignId, turn: int | None) -> Query:
+    """The state at the start of ``turn`` (``None``: the current one; :func:`turn_start_of`)."""
+    turn_sql, turn_params = turn_of(campaign_id, turn)
+    return (
+        "SELECT state_json FROM turn_starts WHERE campaign_id = ? AND turn = "
+        + turn_sql
+        + " AND retired_at IS NULL",
+        (campaign_id, *turn_params),
+    )
+
+
+def turn_start_of(rows: Sequence[Row]) -> CampaignState | None:
+    """The state of :func:`turn_start_query`'s rows, if there is one."""
+    return CampaignState.model_validate_json(rows[0]["state_json"]) if rows else None
+
+
 class SharedRecords:
     """What every aggregate's mixin of :class:`storage.repository.SqliteCampaignStore` uses."""
 
     _db: Transactions
 
     async def _campaign_in(self, conn: Conn, campaign_id: CampaignId) -> Campaign | None:
-        row = await fetch_one(conn, "SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
-        return None if row is None else _campaign(row)
+        return campaign_of(await fetch_all(conn, *campaign_query(campaign_id)))
 
     async def _require_campaign(self, conn: Conn, campaign_id: CampaignId) -> Campaign:
         campaign = await self._campaign_in(conn, campaign_id)
@@ -494,13 +529,7 @@ class SharedRecords:
     async def _state_in(
         self, conn: Conn, campaign_id: CampaignId, turn: int
     ) -> CampaignState | None:
-        row = await fetch_one(
-            conn,
-            "SELECT state_json FROM turn_starts WHERE campaign_id = ? AND turn = ?"
-            " AND retired_at IS NULL",
-            (campaign_id, turn),
-        )
-        return None if row is None else CampaignState.model_validate_json(row["state_json"])
+        return turn_start_of(await fetch_all(conn, *turn_start_query(campaign_id, turn)))
 
     async def _insert_turn_start(
         self,

@@ -337,6 +337,59 @@ def turn_start_of(rows: Sequence[Row]) -> CampaignState | None:
     return CampaignState.model_validate_json(rows[0]["state_json"]) if rows else None
 
 
+def member_query(campaign_id: CampaignId, user_id: UserId) -> Query:
+    """One person's membership of the campaign (:func:`member_of`)."""
+    return (
+        "SELECT m.display_name, m.side_id, m.joined_at, group_concat(r.role) AS roles"
+        " FROM members m LEFT JOIN member_roles r ON r.campaign_id = m.campaign_id"
+        " AND r.user_id = m.user_id WHERE m.campaign_id = ? AND m.user_id = ?"
+        " GROUP BY m.campaign_id, m.user_id",
+        (campaign_id, user_id),
+    )
+
+
+def member_of(campaign_id: CampaignId, user_id: UserId, rows: Sequence[Row]) -> Member | None:
+    """The membership of :func:`member_query`'s rows, if they are a member."""
+    if not rows:
+        return None
+    row = rows[0]
+    return Member(
+        campaign_id=campaign_id,
+        user_id=user_id,
+        display_name=row["display_name"],
+        side_id=row["side_id"],
+        roles=frozenset(Role(r) for r in (row["roles"] or "").split(",") if r),
+        joined_at=dt(row["joined_at"]),
+    )
+
+
+def queue_statement(
+    message: NewOutboxMessage,
+    now: datetime,
+    phase_seq: int | None = None,
+    resolution_id: int | None = None,
+) -> Query:
+    """The INSERT that queues ``message`` (nothing if its ``dedup_key`` is queued already)."""
+    not_before = message.not_before or now
+    return (
+        "INSERT INTO outbox (campaign_id, chat_id, thread_id, kind, payload_json, dedup_key,"
+        " created_at, not_before, phase_seq, resolution_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedup_key) DO NOTHING",
+        (
+            message.campaign_id,
+            message.chat_id,
+            message.thread_id,
+            message.kind,
+            dump_json(message.payload),
+            message.dedup_key,
+            ts(now),
+            ts(not_before),
+            phase_seq,
+            resolution_id,
+        ),
+    )
+
+
 class SharedRecords:
     """What every aggregate's mixin of :class:`storage.repository.SqliteCampaignStore` uses."""
 
@@ -500,24 +553,7 @@ class SharedRecords:
     ) -> None:
         """Queue ``message`` (nothing if its ``dedup_key`` is queued already), without reading
         the row back (:meth:`_enqueue_in` does)."""
-        not_before = message.not_before or now
-        await conn.execute(
-            "INSERT INTO outbox (campaign_id, chat_id, thread_id, kind, payload_json, dedup_key,"
-            " created_at, not_before, phase_seq, resolution_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedup_key) DO NOTHING",
-            (
-                message.campaign_id,
-                message.chat_id,
-                message.thread_id,
-                message.kind,
-                dump_json(message.payload),
-                message.dedup_key,
-                ts(now),
-                ts(not_before),
-                phase_seq,
-                resolution_id,
-            ),
-        )
+        await conn.execute(*queue_statement(message, now, phase_seq, resolution_id))
 
     async def _current_list_row(self, conn: Conn, campaign_id: CampaignId, turn: int) -> Row | None:
         return await fetch_one(
@@ -558,21 +594,6 @@ class SharedRecords:
     async def _member_in(
         self, conn: Conn, campaign_id: CampaignId, user_id: UserId
     ) -> Member | None:
-        row = await fetch_one(
-            conn,
-            "SELECT m.display_name, m.side_id, m.joined_at, group_concat(r.role) AS roles"
-            " FROM members m LEFT JOIN member_roles r ON r.campaign_id = m.campaign_id"
-            " AND r.user_id = m.user_id WHERE m.campaign_id = ? AND m.user_id = ?"
-            " GROUP BY m.campaign_id, m.user_id",
-            (campaign_id, user_id),
-        )
-        if row is None:
-            return None
-        return Member(
-            campaign_id=campaign_id,
-            user_id=user_id,
-            display_name=row["display_name"],
-            side_id=row["side_id"],
-            roles=frozenset(Role(r) for r in (row["roles"] or "").split(",") if r),
-            joined_at=dt(row["joined_at"]),
+        return member_of(
+            campaign_id, user_id, await fetch_all(conn, *member_query(campaign_id, user_id))
         )

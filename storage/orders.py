@@ -11,6 +11,7 @@ from rules import (
     SideOrders,
 )
 from storage.models import (
+    GM_ROLES,
     AuditAction,
     CampaignId,
     LateOrdersRecord,
@@ -50,16 +51,28 @@ from storage.sql import (
 )
 
 
-def orders_query(campaign_id: CampaignId, turn: int | None) -> Query:
+def orders_query(campaign_id: CampaignId, turn: int | None, seen_by: UserId | None = None) -> Query:
     """Every side's current orders for ``turn`` (``None``: the campaign's current turn), in the
-    sides' order (:func:`orders_of`)."""
+    sides' order (:func:`orders_of`); with ``seen_by``, only those that person may see: their
+    own side's, every side's for a GM."""
     turn_sql, turn_params = turn_of(campaign_id, turn)
+    seen_sql, seen_params = "", tuple[object, ...]()
+    if seen_by is not None:
+        gm_roles = sorted(role.value for role in GM_ROLES)
+        seen_sql = (
+            " AND (o.side_id = (SELECT side_id FROM members WHERE campaign_id = ?"
+            " AND user_id = ?) OR EXISTS (SELECT 1 FROM member_roles WHERE campaign_id = ?"
+            f" AND user_id = ? AND role IN ({', '.join('?' for _ in gm_roles)})))"
+        )
+        seen_params = (campaign_id, seen_by, campaign_id, seen_by, *gm_roles)
     return (
         "SELECT o.* FROM order_sets o JOIN sides s ON s.campaign_id = o.campaign_id"
         " AND s.id = o.side_id WHERE o.campaign_id = ? AND o.turn = "
         + turn_sql
-        + " AND o.kind = 'orders' AND o.retired_at IS NULL ORDER BY s.position",
-        (campaign_id, *turn_params),
+        + " AND o.kind = 'orders' AND o.retired_at IS NULL"
+        + seen_sql
+        + " ORDER BY s.position",
+        (campaign_id, *turn_params, *seen_params),
     )
 
 

@@ -55,8 +55,9 @@ from storage.turns import TurnRecords, current_entries_query, phase_entries_of
 class SeatSnapshot:
     """A person's seat in a campaign and what its screens show, as of one moment.
 
-    ``orders`` holds every side's current set for the campaign's turn: it is secret, and only
-    the services decide which one a person sees (their own side's; any, for a GM).
+    ``orders`` holds the current sets for the campaign's turn that the person may see: their
+    own side's, and every side's for a GM (the services still decide which one a screen
+    shows).
     """
 
     campaign: Campaign
@@ -134,7 +135,7 @@ class SnapshotRecords(
                 clock_query(campaign_id),
                 reopenings_query(campaign_id),
                 turn_start_query(campaign_id, None),
-                orders_query(campaign_id, None),
+                orders_query(campaign_id, None, seen_by=user_id),
                 ui_messages_query(campaign_id, user_id),
             ]
         )

@@ -7,7 +7,9 @@ new ``Router(name=__name__)``: a router can belong to one dispatcher only, and t
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Router
+from aiogram.filters import Filter
+from aiogram.types import CallbackQuery, Message, TelegramObject
 
 from bot.handlers import calendar, common, errors, group, history, joining, private, seats
 from bot.handlers.group import (
@@ -22,6 +24,29 @@ from bot.handlers.group import (
     siege_gm,
     watch_gm,
 )
+from bot.middlewares import GROUP_CHATS
+
+
+class InChats(Filter):
+    """A message in, or a press of a button on a message in, a chat of one of ``kinds``
+    (``"private"``, ``"group"`` ...).
+
+    An aiogram :class:`Filter` is awaited in the event loop. A plain function or an ``F``
+    expression would be run by aiogram in a worker thread (``asyncio.to_thread``: it runs every
+    synchronous filter so), a round trip to a thread for every update at every router that
+    checks it: two for each button press."""
+
+    def __init__(self, kinds: frozenset[str]) -> None:
+        self.kinds = kinds
+
+    async def __call__(self, event: TelegramObject) -> bool:
+        if isinstance(event, CallbackQuery):
+            return event.message is not None and event.message.chat.type in self.kinds
+        return isinstance(event, Message) and event.chat.type in self.kinds
+
+
+PRIVATE = InChats(frozenset({"private"}))
+GROUPS = InChats(GROUP_CHATS)
 
 
 def build_router() -> Router:
@@ -30,11 +55,11 @@ def build_router() -> Router:
     private, then the common commands and the answers to what nothing else took."""
     root = Router(name="strategium")
     anonymous_senders = anonymous.build()
-    anonymous_senders.message.filter(F.chat.type.in_({"group", "supergroup"}))
-    anonymous_senders.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
+    anonymous_senders.message.filter(GROUPS)
+    anonymous_senders.callback_query.filter(GROUPS)
     private_chats = Router(name="private")
-    private_chats.message.filter(F.chat.type == "private")
-    private_chats.callback_query.filter(F.message.chat.type == "private")
+    private_chats.message.filter(PRIVATE)
+    private_chats.callback_query.filter(PRIVATE)
     # The GM tools live in the GM's private chat (the group's /gm sends them there); a GM's
     # awaited typed answer (a card's effect, a seat's reason) comes before typed orders.
     private_chats.include_routers(
@@ -51,13 +76,13 @@ def build_router() -> Router:
     for router in private.build():
         private_chats.include_router(router)
     group_chats = Router(name="group")
-    group_chats.message.filter(F.chat.type.in_({"group", "supergroup"}))
-    group_chats.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
+    group_chats.message.filter(GROUPS)
+    group_chats.callback_query.filter(GROUPS)
     for router in group.build():
         group_chats.include_router(router)
     group_chats.include_router(misplaced.build_in_group())
     misplaced_commands = misplaced.build()
-    misplaced_commands.message.filter(F.chat.type == "private")
+    misplaced_commands.message.filter(PRIVATE)
     root.include_routers(
         anonymous_senders,
         joining.build(),

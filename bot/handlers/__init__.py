@@ -8,10 +8,9 @@ new ``Router(name=__name__)``: a router can belong to one dispatcher only, and t
 from __future__ import annotations
 
 from aiogram import Router
-from aiogram.filters import Filter
-from aiogram.types import CallbackQuery, Message, TelegramObject
 
 from bot.handlers import calendar, common, errors, group, history, joining, private, seats
+from bot.handlers.filters import GROUPS, PRIVATE
 from bot.handlers.group import (
     anonymous,
     clock,
@@ -24,29 +23,6 @@ from bot.handlers.group import (
     siege_gm,
     watch_gm,
 )
-from bot.middlewares import GROUP_CHATS
-
-
-class InChats(Filter):
-    """A message in, or a press of a button on a message in, a chat of one of ``kinds``
-    (``"private"``, ``"group"`` ...).
-
-    An aiogram :class:`Filter` is awaited in the event loop. A plain function or an ``F``
-    expression would be run by aiogram in a worker thread (``asyncio.to_thread``: it runs every
-    synchronous filter so), a round trip to a thread for every update at every router that
-    checks it: two for each button press."""
-
-    def __init__(self, kinds: frozenset[str]) -> None:
-        self.kinds = kinds
-
-    async def __call__(self, event: TelegramObject) -> bool:
-        if isinstance(event, CallbackQuery):
-            return event.message is not None and event.message.chat.type in self.kinds
-        return isinstance(event, Message) and event.chat.type in self.kinds
-
-
-PRIVATE = InChats(frozenset({"private"}))
-GROUPS = InChats(GROUP_CHATS)
 
 
 def build_router() -> Router:

@@ -11,7 +11,7 @@ from aiogram.methods import EditMessageText
 from aiogram.types import CallbackQuery, Chat, Message, User
 
 from bot.clock import ManualClock
-from bot.handlers import GROUPS, PRIVATE
+from bot.handlers.filters import GROUPS, PRIVATE
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.orders import enter_orders, seat_in
@@ -145,7 +145,7 @@ async def test_a_press_racing_the_end_of_the_orders_phase_saves_nothing(
     assert await store.orders(table.campaign.id, 1, "red") is None
 
 
-async def test_an_order_press_needs_no_worker_thread_for_its_filters(
+async def test_an_order_press_and_a_typed_message_need_no_worker_thread_for_their_filters(
     telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # aiogram runs a synchronous filter (an ``F`` expression) in a worker thread: the chat-kind
@@ -162,6 +162,10 @@ async def test_an_order_press_needs_no_worker_thread_for_its_filters(
     monkeypatch.setattr(asyncio, "to_thread", to_thread)
     home = screen(await _tap(table, landing, "1 Equator"))
     assert any("1 Equator: " in text for text, _data in home.buttons())
+    assert threaded == []
+    # Nor a command, or typed text, that passes the message handlers' filters on its way.
+    assert "orders of Red Legion" in screen(await table.say(201, "/orders")).text
+    assert await table.say(201, "hello there")
     assert threaded == []
 
 

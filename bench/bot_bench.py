@@ -24,6 +24,8 @@ of ``Dispatcher.feed_update``):
 * ``sector``: the sector button of the ``/orders`` screen (reads; shows the sector's choices).
 * ``/orders``: the command (reads; sends the screen anew).
 
+``cpu p50`` is the median over the rounds of a round's CPU per update.
+
 Latency is one ``feed_update`` from start to end (it includes waiting for the others: they
 share one event loop and one database connection); throughput is updates per second of wall
 time. ``cpu ms/u`` is the bot process's CPU time (all threads) per update, less moved by other
@@ -224,6 +226,8 @@ class Figures:
     """One table row's per-update figures, kept for the side-by-side table."""
 
     cpu_ms: float
+    cpu_p50_ms: float
+    """The median over the rounds of a round's CPU per update (less moved by one slow round)."""
     server_cpu_ms: float
     reads: float
     writes: float
@@ -242,6 +246,7 @@ def report(kind: str, players: int, rounds: list[Round]) -> Figures:
         outcomes.update(played.outcomes)
     figures = Figures(
         cpu_ms=cpu / updates * 1e3,
+        cpu_p50_ms=quantile([played.cpu / len(played.latencies) for played in rounds], 0.5) * 1e3,
         server_cpu_ms=sum(played.server_cpu for played in rounds) / updates * 1e3,
         reads=sum(played.reads for played in rounds) / updates,
         writes=sum(played.writes for played in rounds) / updates,
@@ -253,7 +258,8 @@ def report(kind: str, players: int, rounds: list[Round]) -> Figures:
         f"  {kind:<9} {players:>5} {len(rounds):>6} {updates:>7}"
         f" {updates / wall:>9.1f} {quantile(latencies, 0.5) * 1e3:>9.1f}"
         f" {quantile(latencies, 0.99) * 1e3:>9.1f} {max(latencies) * 1e3:>9.1f}"
-        f" {figures.cpu_ms:>8.2f} {cpu / wall:>5.0%} {figures.server_cpu_ms:>8.2f}"
+        f" {figures.cpu_ms:>8.2f} {figures.cpu_p50_ms:>8.2f} {cpu / wall:>5.0%}"
+        f" {figures.server_cpu_ms:>8.2f}"
         f" {figures.hops:>6.0f} {figures.reads:>7.1f} {figures.writes:>8.1f} {requests:>6.1f}"
         f"   {answered}"
     )
@@ -314,7 +320,8 @@ async def run(
     )
     print(
         f"\n  {'update':<9} {'N':>5} {'rounds':>6} {'updates':>7} {'updates/s':>9}"
-        f" {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'cpu ms/u':>8} {'cpu':>5} {'srv ms/u':>8}"
+        f" {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'cpu ms/u':>8} {'cpu p50':>8} {'cpu':>5}"
+        f" {'srv ms/u':>8}"
         f" {'hops/u':>6} {'reads/u':>7} {'writes/u':>8} {'req/u':>6}   answered"
     )
     for size in sizes:
@@ -372,7 +379,7 @@ def side_by_side(tables: dict[str, Table]) -> None:
     backends = list(tables)
     rows = list(dict.fromkeys(key for table in tables.values() for key in table))
     header = "".join(
-        f" | {backend:<10} {'cpu ms':>7} {'srv ms':>7} {'reads':>6} {'writes':>6}"
+        f" | {backend:<10} {'cpu ms':>7} {'p50':>6} {'srv ms':>7} {'reads':>6} {'writes':>6}"
         for backend in backends
     )
     print(f"\n  {'update':<9} {'N':>5}{header}")
@@ -381,12 +388,12 @@ def side_by_side(tables: dict[str, Table]) -> None:
         for backend in backends:
             found = tables[backend].get((kind, size))
             if found is None:
-                cells += f" | {'':<10} {'':>7} {'':>7} {'':>6} {'':>6}"
+                cells += f" | {'':<10} {'':>7} {'':>6} {'':>7} {'':>6} {'':>6}"
                 continue
             server = f"{found.server_cpu_ms:.2f}" if backend == "postgresql" else "-"
             cells += (
-                f" | {'':<10} {found.cpu_ms:>7.2f} {server:>7} {found.reads:>6.1f}"
-                f" {found.writes:>6.1f}"
+                f" | {'':<10} {found.cpu_ms:>7.2f} {found.cpu_p50_ms:>6.2f} {server:>7}"
+                f" {found.reads:>6.1f} {found.writes:>6.1f}"
             )
         print(f"  {kind:<9} {size:>5}{cells}")
 

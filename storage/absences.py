@@ -24,6 +24,7 @@ from storage.models import (
 from storage.shared import SharedRecords
 from storage.sql import (
     Conn,
+    Query,
     Row,
     Transactions,
     changed_rows,
@@ -127,6 +128,16 @@ def _reopening(row: Row) -> OrdersReopening:
         reopened_by=row["reopened_by"],
         reopened_at=dt(row["reopened_at"]),
     )
+
+
+def reopenings_query(campaign_id: CampaignId) -> Query:
+    """The campaign's reopenings of its orders phases (:func:`reopenings_of`)."""
+    return "SELECT * FROM orders_reopenings WHERE campaign_id = ?", (campaign_id,)
+
+
+def reopenings_of(rows: Sequence[Row]) -> dict[int, OrdersReopening]:
+    """The reopenings of :func:`reopenings_query`'s rows, by phase entry."""
+    return {row["entry_seq"]: _reopening(row) for row in rows}
 
 
 class AbsenceRecords(SharedRecords):
@@ -255,7 +266,4 @@ class AbsenceRecords(SharedRecords):
         self, conn: Conn, campaign_id: CampaignId
     ) -> dict[int, OrdersReopening]:
         """The campaign's reopenings of its orders phases, by phase entry."""
-        rows = await fetch_all(
-            conn, "SELECT * FROM orders_reopenings WHERE campaign_id = ?", (campaign_id,)
-        )
-        return {row["entry_seq"]: _reopening(row) for row in rows}
+        return reopenings_of(await fetch_all(conn, *reopenings_query(campaign_id)))

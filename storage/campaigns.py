@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +36,8 @@ from storage.shared import (
 )
 from storage.sql import (
     Conn,
+    Query,
+    Row,
     changed_rows,
     dt,
     dump_json,
@@ -44,6 +47,56 @@ from storage.sql import (
     may_violate,
     ts,
 )
+
+
+def sides_query(campaign_id: CampaignId) -> Query:
+    """The campaign's sides in their order (:func:`sides_of`)."""
+    return "SELECT * FROM sides WHERE campaign_id = ? ORDER BY position", (campaign_id,)
+
+
+def sides_of(rows: Sequence[Row]) -> list[Side]:
+    """The sides of :func:`sides_query`'s rows."""
+    return [_side(row) for row in rows]
+
+
+def members_query(campaign_id: CampaignId) -> Query:
+    """Everyone in the campaign with their roles, by user id (:func:`members_of`)."""
+    return (
+        "SELECT m.user_id, m.display_name, m.side_id, m.joined_at,"
+        " group_concat(r.role) AS roles FROM members m LEFT JOIN member_roles r"
+        " ON r.campaign_id = m.campaign_id AND r.user_id = m.user_id"
+        " WHERE m.campaign_id = ? GROUP BY m.campaign_id, m.user_id ORDER BY m.user_id",
+        (campaign_id,),
+    )
+
+
+def members_of(campaign_id: CampaignId, rows: Sequence[Row]) -> list[Member]:
+    """The members of :func:`members_query`'s rows."""
+    return [
+        Member(
+            campaign_id=campaign_id,
+            user_id=row["user_id"],
+            display_name=row["display_name"],
+            side_id=row["side_id"],
+            roles=frozenset(Role(r) for r in (row["roles"] or "").split(",") if r),
+            joined_at=dt(row["joined_at"]),
+        )
+        for row in rows
+    ]
+
+
+def running_count_query(user_id: UserId) -> Query:
+    """How many unfinished campaigns ``user_id`` is in (:func:`running_count_of`)."""
+    return (
+        "SELECT count(*) AS running FROM members m JOIN campaigns c ON c.id = m.campaign_id"
+        " WHERE m.user_id = ? AND c.status <> 'finished'",
+        (user_id,),
+    )
+
+
+def running_count_of(rows: Sequence[Row]) -> int:
+    """The count of :func:`running_count_query`'s rows."""
+    return int(rows[0]["running"]) if rows else 0
 
 
 class CampaignRecords(SharedRecords):
@@ -351,10 +404,7 @@ class CampaignRecords(SharedRecords):
             return await self._sides_in(conn, campaign_id)
 
     async def _sides_in(self, conn: Conn, campaign_id: CampaignId) -> list[Side]:
-        rows = await fetch_all(
-            conn, "SELECT * FROM sides WHERE campaign_id = ? ORDER BY position", (campaign_id,)
-        )
-        return [_side(row) for row in rows]
+        return sides_of(await fetch_all(conn, *sides_query(campaign_id)))
 
     async def put_member(
         self,
@@ -424,35 +474,11 @@ class CampaignRecords(SharedRecords):
             return await self._members_in(conn, campaign_id)
 
     async def _members_in(self, conn: Conn, campaign_id: CampaignId) -> list[Member]:
-        rows = await fetch_all(
-            conn,
-            "SELECT m.user_id, m.display_name, m.side_id, m.joined_at,"
-            " group_concat(r.role) AS roles FROM members m LEFT JOIN member_roles r"
-            " ON r.campaign_id = m.campaign_id AND r.user_id = m.user_id"
-            " WHERE m.campaign_id = ? GROUP BY m.campaign_id, m.user_id ORDER BY m.user_id",
-            (campaign_id,),
-        )
-        return [
-            Member(
-                campaign_id=campaign_id,
-                user_id=row["user_id"],
-                display_name=row["display_name"],
-                side_id=row["side_id"],
-                roles=frozenset(Role(r) for r in (row["roles"] or "").split(",") if r),
-                joined_at=dt(row["joined_at"]),
-            )
-            for row in rows
-        ]
+        return members_of(campaign_id, await fetch_all(conn, *members_query(campaign_id)))
 
     async def _running_count_in(self, conn: Conn, user_id: UserId) -> int:
         """How many unfinished campaigns ``user_id`` is in."""
-        row = await fetch_one(
-            conn,
-            "SELECT count(*) AS running FROM members m JOIN campaigns c ON c.id = m.campaign_id"
-            " WHERE m.user_id = ? AND c.status <> 'finished'",
-            (user_id,),
-        )
-        return 0 if row is None else int(row["running"])
+        return running_count_of(await fetch_all(conn, *running_count_query(user_id)))
 
     async def memberships(self, user_id: UserId) -> list[Membership]:
         """Every campaign a person is in, oldest first."""

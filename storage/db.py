@@ -43,6 +43,7 @@ from typing import Any
 import aiosqlite
 
 from storage.dialect import Dialect, migration_script
+from storage.sql import Query, Row, fetch_batch, on_sqlite_thread, run_statements
 
 BUSY_TIMEOUT_MS = 10_000
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -397,6 +398,29 @@ class Database:
                 yield self._conn
             finally:
                 await self._roll_back()
+
+    async def read(self, queries: Sequence[Query]) -> list[list[Row]]:
+        """The rows of each of ``queries``, read in one read transaction (inside a transaction
+        of this task: in that one). ``BEGIN``, the queries and the rollback are one call to
+        the connection's thread, where :meth:`snapshot` makes a round trip of each."""
+        if self._held_here():
+            return await fetch_batch(self._conn, queries)
+        async with self._lock, self._faults_told():
+            await self._usable_connection(writing=False)
+            return await on_sqlite_thread(
+                self._conn, lambda raw: self._read_on_thread(raw, queries)
+            )
+
+    def _read_on_thread(self, raw: sqlite3.Connection, queries: Sequence[Query]) -> list[list[Row]]:
+        raw.execute("BEGIN")
+        try:
+            return run_statements(raw, queries)
+        finally:
+            try:
+                if raw.in_transaction:
+                    raw.execute("ROLLBACK")
+            except sqlite3.Error:
+                self._reopen = True  # as _roll_back: the next transaction opens a new connection
 
     async def _roll_back(self) -> None:
         # SQLite may have rolled back already (it does on SQLITE_FULL); a rollback that fails

@@ -11,6 +11,7 @@ from rules import (
     SideOrders,
 )
 from storage.models import (
+    GM_ROLES,
     AuditAction,
     CampaignId,
     LateOrdersRecord,
@@ -33,16 +34,51 @@ from storage.shared import (
     _late_record,
     _orders_record,
     _placement_record,
+    member_of,
+    member_query,
+    queue_statement,
+    turn_of,
 )
 from storage.sql import (
     Conn,
+    Query,
     Row,
     dt,
     fetch_all,
-    fetch_one,
+    fetch_batch,
     insert_row,
     ts,
 )
+
+
+def orders_query(campaign_id: CampaignId, turn: int | None, seen_by: UserId | None = None) -> Query:
+    """Every side's current orders for ``turn`` (``None``: the campaign's current turn), in the
+    sides' order (:func:`orders_of`); with ``seen_by``, only those that person may see: their
+    own side's, every side's for a GM."""
+    turn_sql, turn_params = turn_of(campaign_id, turn)
+    seen_sql, seen_params = "", tuple[object, ...]()
+    if seen_by is not None:
+        gm_roles = sorted(role.value for role in GM_ROLES)
+        seen_sql = (
+            " AND (o.side_id = (SELECT side_id FROM members WHERE campaign_id = ?"
+            " AND user_id = ?) OR EXISTS (SELECT 1 FROM member_roles WHERE campaign_id = ?"
+            f" AND user_id = ? AND role IN ({', '.join('?' for _ in gm_roles)})))"
+        )
+        seen_params = (campaign_id, seen_by, campaign_id, seen_by, *gm_roles)
+    return (
+        "SELECT o.* FROM order_sets o JOIN sides s ON s.campaign_id = o.campaign_id"
+        " AND s.id = o.side_id WHERE o.campaign_id = ? AND o.turn = "
+        + turn_sql
+        + " AND o.kind = 'orders' AND o.retired_at IS NULL"
+        + seen_sql
+        + " ORDER BY s.position",
+        (campaign_id, *turn_params, *seen_params),
+    )
+
+
+def orders_of(rows: Sequence[Row]) -> dict[SideId, OrdersRecord]:
+    """The sets of :func:`orders_query`'s rows, by side."""
+    return {row["side_id"]: _orders_record(row) for row in rows}
 
 
 class OrderRecords(SharedRecords):
@@ -63,23 +99,31 @@ class OrderRecords(SharedRecords):
         kind: str,
     ) -> tuple[WriteOutcome, Row | None]:
         async with self._db.transaction() as conn:
-            position = await fetch_one(
-                conn, "SELECT turn, phase FROM campaigns WHERE id = ?", (campaign_id,)
+            # What the compare-and-set decides on, in one call to the database's thread.
+            positions, currents, members = await fetch_batch(
+                conn,
+                [
+                    (
+                        "SELECT turn, phase, EXISTS (SELECT 1 FROM sides WHERE campaign_id = ?"
+                        " AND id = ?) AS side_known FROM campaigns WHERE id = ?",
+                        (campaign_id, side_id, campaign_id),
+                    ),
+                    (
+                        "SELECT * FROM order_sets WHERE campaign_id = ? AND turn = ?"
+                        " AND side_id = ? AND kind = ? AND retired_at IS NULL",
+                        (campaign_id, turn, side_id, kind),
+                    ),
+                    member_query(campaign_id, actor),
+                ],
             )
-            if position is None:
+            if not positions:
                 return WriteOutcome.NOT_FOUND, None
+            position = positions[0]
             if position["turn"] != turn or Phase(position["phase"]) not in phases:
                 return WriteOutcome.PHASE_CLOSED, None
-            current = await fetch_one(
-                conn,
-                "SELECT * FROM order_sets WHERE campaign_id = ? AND turn = ? AND side_id = ?"
-                " AND kind = ? AND retired_at IS NULL",
-                (campaign_id, turn, side_id, kind),
-            )
-            # A side's set is deleted with the side: only a first set asks whether it exists.
-            if current is None and not await fetch_one(
-                conn, "SELECT 1 FROM sides WHERE campaign_id = ? AND id = ?", (campaign_id, side_id)
-            ):
+            current = next(iter(currents), None)
+            # A side's set is deleted with the side: only a first set needs the side.
+            if current is None and not position["side_known"]:
                 return WriteOutcome.UNKNOWN_SIDE, None
             if expected_edits is not None and expected_edits != (
                 0 if current is None else current["edits"]
@@ -90,6 +134,7 @@ class OrderRecords(SharedRecords):
                 ready,
             ):
                 return WriteOutcome.SAVED, current  # the same again: no edit, nothing posted
+            writes: list[Query] = []
             if current is None:
                 set_id = await insert_row(
                     conn,
@@ -100,17 +145,21 @@ class OrderRecords(SharedRecords):
                 seq = 1
             else:
                 set_id, seq = current["id"], current["edits"] + 1
-                await conn.execute(
-                    "UPDATE order_sets SET body_json = ?, ready = ?, updated_by = ?,"
-                    " updated_at = ?, edits = ? WHERE id = ?",
-                    (body, int(ready), actor, ts(now), seq, set_id),
+                writes.append(
+                    (
+                        "UPDATE order_sets SET body_json = ?, ready = ?, updated_by = ?,"
+                        " updated_at = ?, edits = ? WHERE id = ?",
+                        (body, int(ready), actor, ts(now), seq, set_id),
+                    )
                 )
-            await conn.execute(
-                "INSERT INTO order_edits (order_set_id, seq, body_json, ready, edited_by,"
-                " edited_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (set_id, seq, body, int(ready), actor, ts(now)),
+            writes.append(
+                (
+                    "INSERT INTO order_edits (order_set_id, seq, body_json, ready, edited_by,"
+                    " edited_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (set_id, seq, body, int(ready), actor, ts(now)),
+                )
             )
-            member = await self._member_in(conn, campaign_id, actor)
+            member = member_of(campaign_id, actor, members)
             own_side = member is not None and member.side_id == side_id
             if member is not None and member.is_gm and not own_side:
                 action = (
@@ -128,9 +177,10 @@ class OrderRecords(SharedRecords):
                     {"side": side_id, "body": json.loads(body), "ready": ready},
                     now,
                 )
-            for message in outbox:
-                await self._queue_in(conn, message, now)
-            row = await fetch_one(conn, "SELECT * FROM order_sets WHERE id = ?", (set_id,))
+            writes.extend(queue_statement(message, now) for message in outbox)
+            writes.append(("SELECT * FROM order_sets WHERE id = ?", (set_id,)))
+            *_, saved = await fetch_batch(conn, writes)
+            row = saved[0]
         return WriteOutcome.SAVED, row
 
     async def save_orders(
@@ -256,14 +306,7 @@ class OrderRecords(SharedRecords):
     async def _orders_in(
         self, conn: Conn, campaign_id: CampaignId, turn: int
     ) -> dict[SideId, OrdersRecord]:
-        rows = await fetch_all(
-            conn,
-            "SELECT o.* FROM order_sets o JOIN sides s ON s.campaign_id = o.campaign_id"
-            " AND s.id = o.side_id WHERE o.campaign_id = ? AND o.turn = ? AND o.kind = 'orders'"
-            " AND o.retired_at IS NULL ORDER BY s.position",
-            (campaign_id, turn),
-        )
-        return {row["side_id"]: _orders_record(row) for row in rows}
+        return orders_of(await fetch_all(conn, *orders_query(campaign_id, turn)))
 
     async def orders(
         self, campaign_id: CampaignId, turn: int, side_id: SideId

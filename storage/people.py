@@ -32,6 +32,7 @@ from storage.models import (
 from storage.shared import SharedRecords
 from storage.sql import (
     Conn,
+    Query,
     Row,
     Transactions,
     changed_rows,
@@ -42,6 +43,35 @@ from storage.sql import (
     opt_dt,
     ts,
 )
+
+
+def side_people_query(campaign_id: CampaignId, user_id: UserId) -> Query:
+    """The person and the other members of their side in the campaign, those the bot has seen
+    (:func:`people_of`)."""
+    return (
+        "SELECT * FROM people WHERE user_id = ? OR user_id IN (SELECT o.user_id FROM members o"
+        " JOIN members me ON me.campaign_id = o.campaign_id AND me.side_id = o.side_id"
+        " WHERE me.campaign_id = ? AND me.user_id = ?)",
+        (user_id, campaign_id, user_id),
+    )
+
+
+def people_of(rows: Sequence[Row]) -> dict[UserId, Person]:
+    """The people of ``people`` rows, by user id."""
+    return {row["user_id"]: _person(row) for row in rows}
+
+
+def ui_messages_query(campaign_id: CampaignId, user_id: UserId) -> Query:
+    """The messages remembered for ``user_id`` in the campaign (:func:`ui_messages_of`)."""
+    return (
+        "SELECT * FROM ui_messages WHERE campaign_id = ? AND user_id = ?",
+        (campaign_id, user_id),
+    )
+
+
+def ui_messages_of(rows: Sequence[Row]) -> dict[str, UiMessage]:
+    """The messages of :func:`ui_messages_query`'s rows, by what they show."""
+    return {row["kind"]: _ui_message(row) for row in rows}
 
 
 class PeopleStore(Protocol):
@@ -237,9 +267,8 @@ class PeopleRecords(SharedRecords):
 
     async def person(self, user_id: UserId) -> Person | None:
         """The person, or ``None`` if the bot never saw them."""
-        async with self._db.snapshot() as conn:
-            row = await fetch_one(conn, "SELECT * FROM people WHERE user_id = ?", (user_id,))
-        return None if row is None else _person(row)
+        [rows] = await self._db.read([("SELECT * FROM people WHERE user_id = ?", (user_id,))])
+        return _person(rows[0]) if rows else None
 
     async def people(self, user_ids: list[UserId]) -> dict[UserId, Person]:
         """The people among ``user_ids`` the bot has seen."""
@@ -255,7 +284,7 @@ class PeopleRecords(SharedRecords):
         rows = await fetch_all(
             conn, f"SELECT * FROM people WHERE user_id IN ({marks})", tuple(user_ids)
         )
-        return {row["user_id"]: _person(row) for row in rows}
+        return people_of(rows)
 
     async def set_language(
         self, user_id: UserId, language: Language | None, now: datetime
@@ -602,9 +631,4 @@ class PeopleRecords(SharedRecords):
         self, conn: Conn, campaign_id: CampaignId, user_id: UserId
     ) -> dict[str, UiMessage]:
         """The messages remembered for ``user_id`` in the campaign, by what they show."""
-        rows = await fetch_all(
-            conn,
-            "SELECT * FROM ui_messages WHERE campaign_id = ? AND user_id = ?",
-            (campaign_id, user_id),
-        )
-        return {row["kind"]: _ui_message(row) for row in rows}
+        return ui_messages_of(await fetch_all(conn, *ui_messages_query(campaign_id, user_id)))

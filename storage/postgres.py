@@ -41,6 +41,7 @@ from storage.dialect import (
     migration_script,
     postgresql_statement,
 )
+from storage.sql import Query, Row, fetch_batch
 
 ONLY_PROCESS_LOCK = 0x5374726174  # "Strat": pg_try_advisory_lock's key for "the bot's process"
 EXCLUSIVE_CLASS = 0x5374  # the first of pg_try_advisory_lock's two keys for :meth:`exclusive`
@@ -229,6 +230,12 @@ class PostgresDatabase:
                 yield self._conn
             finally:
                 await self._roll_back()
+
+    async def read(self, queries: Sequence[Query]) -> list[list[Row]]:
+        """The rows of each of ``queries``, in one read transaction (as
+        :meth:`storage.db.Database.read`; here each query is a round trip to the server)."""
+        async with self.snapshot() as conn:
+            return await fetch_batch(conn, queries)
 
     @asynccontextmanager
     async def aside(self) -> AsyncIterator[PgConnection]:

@@ -33,6 +33,7 @@ from storage.models import (
 from storage.shared import SharedRecords
 from storage.sql import (
     Conn,
+    Query,
     Row,
     Transactions,
     changed_rows,
@@ -336,16 +337,23 @@ def _status_result(
     return TransitionResult(outcome=outcome, campaign=campaign, message=message)
 
 
+def clock_query(campaign_id: CampaignId) -> Query:
+    """The campaign's clock (:func:`clock_of`)."""
+    return "SELECT * FROM campaign_clocks WHERE campaign_id = ?", (campaign_id,)
+
+
+def clock_of(rows: Sequence[Row]) -> ClockState | None:
+    """The clock of :func:`clock_query`'s rows, if the campaign has one."""
+    return _clock(rows[0]) if rows else None
+
+
 class ScheduleRecords(SharedRecords):
     """:class:`ScheduleStore` on the campaign file (mixed into ``SqliteCampaignStore``)."""
 
     _db: Transactions
 
     async def _clock_in(self, conn: Conn, campaign_id: CampaignId) -> ClockState | None:
-        row = await fetch_one(
-            conn, "SELECT * FROM campaign_clocks WHERE campaign_id = ?", (campaign_id,)
-        )
-        return None if row is None else _clock(row)
+        return clock_of(await fetch_all(conn, *clock_query(campaign_id)))
 
     async def _log_in(
         self,

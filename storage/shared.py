@@ -58,11 +58,13 @@ from storage.models import (
 )
 from storage.sql import (
     Conn,
+    Query,
     Row,
     Transactions,
     changed_rows,
     dt,
     dump_json,
+    fetch_all,
     fetch_one,
     may_violate,
     opt_dt,
@@ -301,14 +303,100 @@ def _result(
     return TransitionResult(outcome=outcome, campaign=campaign, message=message)
 
 
+def campaign_query(campaign_id: CampaignId) -> Query:
+    """The campaign's row (:func:`campaign_of`)."""
+    return "SELECT * FROM campaigns WHERE id = ?", (campaign_id,)
+
+
+def campaign_of(rows: Sequence[Row]) -> Campaign | None:
+    """The campaign of :func:`campaign_query`'s rows, if there is one."""
+    return _campaign(rows[0]) if rows else None
+
+
+def turn_of(campaign_id: CampaignId, turn: int | None) -> Query:
+    """SQL for a turn number and its parameters: ``turn``, or the campaign's current turn when
+    ``None`` (so a query needs not wait for the campaign's row to know it)."""
+    if turn is None:
+        return "(SELECT turn FROM campaigns WHERE id = ?)", (campaign_id,)
+    return "?", (turn,)
+
+
+def turn_start_query(campaign_id: CampaignId, turn: int | None) -> Query:
+    """The state at the start of ``turn`` (``None``: the current one; :func:`turn_start_of`)."""
+    turn_sql, turn_params = turn_of(campaign_id, turn)
+    return (
+        "SELECT state_json FROM turn_starts WHERE campaign_id = ? AND turn = "
+        + turn_sql
+        + " AND retired_at IS NULL",
+        (campaign_id, *turn_params),
+    )
+
+
+def turn_start_of(rows: Sequence[Row]) -> CampaignState | None:
+    """The state of :func:`turn_start_query`'s rows, if there is one."""
+    return CampaignState.model_validate_json(rows[0]["state_json"]) if rows else None
+
+
+def member_query(campaign_id: CampaignId, user_id: UserId) -> Query:
+    """One person's membership of the campaign (:func:`member_of`)."""
+    return (
+        "SELECT m.display_name, m.side_id, m.joined_at, group_concat(r.role) AS roles"
+        " FROM members m LEFT JOIN member_roles r ON r.campaign_id = m.campaign_id"
+        " AND r.user_id = m.user_id WHERE m.campaign_id = ? AND m.user_id = ?"
+        " GROUP BY m.campaign_id, m.user_id",
+        (campaign_id, user_id),
+    )
+
+
+def member_of(campaign_id: CampaignId, user_id: UserId, rows: Sequence[Row]) -> Member | None:
+    """The membership of :func:`member_query`'s rows, if they are a member."""
+    if not rows:
+        return None
+    row = rows[0]
+    return Member(
+        campaign_id=campaign_id,
+        user_id=user_id,
+        display_name=row["display_name"],
+        side_id=row["side_id"],
+        roles=frozenset(Role(r) for r in (row["roles"] or "").split(",") if r),
+        joined_at=dt(row["joined_at"]),
+    )
+
+
+def queue_statement(
+    message: NewOutboxMessage,
+    now: datetime,
+    phase_seq: int | None = None,
+    resolution_id: int | None = None,
+) -> Query:
+    """The INSERT that queues ``message`` (nothing if its ``dedup_key`` is queued already)."""
+    not_before = message.not_before or now
+    return (
+        "INSERT INTO outbox (campaign_id, chat_id, thread_id, kind, payload_json, dedup_key,"
+        " created_at, not_before, phase_seq, resolution_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedup_key) DO NOTHING",
+        (
+            message.campaign_id,
+            message.chat_id,
+            message.thread_id,
+            message.kind,
+            dump_json(message.payload),
+            message.dedup_key,
+            ts(now),
+            ts(not_before),
+            phase_seq,
+            resolution_id,
+        ),
+    )
+
+
 class SharedRecords:
     """What every aggregate's mixin of :class:`storage.repository.SqliteCampaignStore` uses."""
 
     _db: Transactions
 
     async def _campaign_in(self, conn: Conn, campaign_id: CampaignId) -> Campaign | None:
-        row = await fetch_one(conn, "SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
-        return None if row is None else _campaign(row)
+        return campaign_of(await fetch_all(conn, *campaign_query(campaign_id)))
 
     async def _require_campaign(self, conn: Conn, campaign_id: CampaignId) -> Campaign:
         campaign = await self._campaign_in(conn, campaign_id)
@@ -465,24 +553,7 @@ class SharedRecords:
     ) -> None:
         """Queue ``message`` (nothing if its ``dedup_key`` is queued already), without reading
         the row back (:meth:`_enqueue_in` does)."""
-        not_before = message.not_before or now
-        await conn.execute(
-            "INSERT INTO outbox (campaign_id, chat_id, thread_id, kind, payload_json, dedup_key,"
-            " created_at, not_before, phase_seq, resolution_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedup_key) DO NOTHING",
-            (
-                message.campaign_id,
-                message.chat_id,
-                message.thread_id,
-                message.kind,
-                dump_json(message.payload),
-                message.dedup_key,
-                ts(now),
-                ts(not_before),
-                phase_seq,
-                resolution_id,
-            ),
-        )
+        await conn.execute(*queue_statement(message, now, phase_seq, resolution_id))
 
     async def _current_list_row(self, conn: Conn, campaign_id: CampaignId, turn: int) -> Row | None:
         return await fetch_one(
@@ -494,13 +565,7 @@ class SharedRecords:
     async def _state_in(
         self, conn: Conn, campaign_id: CampaignId, turn: int
     ) -> CampaignState | None:
-        row = await fetch_one(
-            conn,
-            "SELECT state_json FROM turn_starts WHERE campaign_id = ? AND turn = ?"
-            " AND retired_at IS NULL",
-            (campaign_id, turn),
-        )
-        return None if row is None else CampaignState.model_validate_json(row["state_json"])
+        return turn_start_of(await fetch_all(conn, *turn_start_query(campaign_id, turn)))
 
     async def _insert_turn_start(
         self,
@@ -529,21 +594,6 @@ class SharedRecords:
     async def _member_in(
         self, conn: Conn, campaign_id: CampaignId, user_id: UserId
     ) -> Member | None:
-        row = await fetch_one(
-            conn,
-            "SELECT m.display_name, m.side_id, m.joined_at, group_concat(r.role) AS roles"
-            " FROM members m LEFT JOIN member_roles r ON r.campaign_id = m.campaign_id"
-            " AND r.user_id = m.user_id WHERE m.campaign_id = ? AND m.user_id = ?"
-            " GROUP BY m.campaign_id, m.user_id",
-            (campaign_id, user_id),
-        )
-        if row is None:
-            return None
-        return Member(
-            campaign_id=campaign_id,
-            user_id=user_id,
-            display_name=row["display_name"],
-            side_id=row["side_id"],
-            roles=frozenset(Role(r) for r in (row["roles"] or "").split(",") if r),
-            joined_at=dt(row["joined_at"]),
+        return member_of(
+            campaign_id, user_id, await fetch_all(conn, *member_query(campaign_id, user_id))
         )

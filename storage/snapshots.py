@@ -16,8 +16,16 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from rules import CampaignState
-from storage.absences import AbsenceRecords, OrdersReopening
-from storage.campaigns import CampaignRecords
+from storage.absences import AbsenceRecords, OrdersReopening, reopenings_of, reopenings_query
+from storage.campaigns import (
+    CampaignRecords,
+    members_of,
+    members_query,
+    running_count_of,
+    running_count_query,
+    sides_of,
+    sides_query,
+)
 from storage.models import (
     Campaign,
     CampaignId,
@@ -30,18 +38,26 @@ from storage.models import (
     UiMessage,
     UserId,
 )
-from storage.orders import OrderRecords
-from storage.people import PeopleRecords
-from storage.schedule import ClockState, ScheduleRecords
-from storage.turns import TurnRecords
+from storage.orders import OrderRecords, orders_of, orders_query
+from storage.people import (
+    PeopleRecords,
+    people_of,
+    side_people_query,
+    ui_messages_of,
+    ui_messages_query,
+)
+from storage.schedule import ClockState, ScheduleRecords, clock_of, clock_query
+from storage.shared import campaign_of, campaign_query, turn_start_of, turn_start_query
+from storage.turns import TurnRecords, current_entries_query, phase_entries_of
 
 
 @dataclass(frozen=True)
 class SeatSnapshot:
     """A person's seat in a campaign and what its screens show, as of one moment.
 
-    ``orders`` holds every side's current set for the campaign's turn: it is secret, and only
-    the services decide which one a person sees (their own side's; any, for a GM).
+    ``orders`` holds the current sets for the campaign's turn that the person may see: their
+    own side's, and every side's for a GM (the services still decide which one a screen
+    shows).
     """
 
     campaign: Campaign
@@ -92,33 +108,55 @@ class SnapshotRecords(
 
     async def seat_snapshot(self, campaign_id: CampaignId, user_id: UserId) -> SeatSnapshot | None:
         """``user_id``'s seat in the campaign and everything its screens need, in one read
-        transaction; ``None`` when there is no such campaign or they are not in it."""
-        async with self._db.snapshot() as conn:
-            campaign = await self._campaign_in(conn, campaign_id)
-            if campaign is None:
-                return None
-            members = await self._members_in(conn, campaign_id)
-            member = next((m for m in members if m.user_id == user_id), None)
-            if member is None:
-                return None
-            return SeatSnapshot(
-                campaign=campaign,
-                member=member,
-                running_campaigns=await self._running_count_in(conn, user_id),
-                sides=tuple(await self._sides_in(conn, campaign_id)),
-                members=tuple(members),
-                people=await self._people_in(
-                    conn,
-                    [
-                        m.user_id
-                        for m in members
-                        if m.user_id == user_id or (m.side_id and m.side_id == member.side_id)
-                    ],
-                ),
-                history=tuple(await self._current_entries_in(conn, campaign_id)),
-                clock=await self._clock_in(conn, campaign_id),
-                reopenings=await self._reopenings_in(conn, campaign_id),
-                turn_start=await self._state_in(conn, campaign_id, campaign.turn),
-                orders=await self._orders_in(conn, campaign_id, campaign.turn),
-                ui_messages=await self._ui_messages_in(conn, campaign_id, user_id),
-            )
+        transaction; ``None`` when there is no such campaign or they are not in it.
+
+        The queries do not wait for one another (the turn is the campaign's own, read inside
+        the queries that need it), so on SQLite they are one call to the database's thread."""
+        (
+            campaign_rows,
+            member_rows,
+            running_rows,
+            side_rows,
+            people_rows,
+            history_rows,
+            clock_rows,
+            reopening_rows,
+            turn_start_rows,
+            order_rows,
+            ui_message_rows,
+        ) = await self._db.read(
+            [
+                campaign_query(campaign_id),
+                members_query(campaign_id),
+                running_count_query(user_id),
+                sides_query(campaign_id),
+                side_people_query(campaign_id, user_id),
+                current_entries_query(campaign_id),
+                clock_query(campaign_id),
+                reopenings_query(campaign_id),
+                turn_start_query(campaign_id, None),
+                orders_query(campaign_id, None, seen_by=user_id),
+                ui_messages_query(campaign_id, user_id),
+            ]
+        )
+        campaign = campaign_of(campaign_rows)
+        if campaign is None:
+            return None
+        members = members_of(campaign_id, member_rows)
+        member = next((m for m in members if m.user_id == user_id), None)
+        if member is None:
+            return None
+        return SeatSnapshot(
+            campaign=campaign,
+            member=member,
+            running_campaigns=running_count_of(running_rows),
+            sides=tuple(sides_of(side_rows)),
+            members=tuple(members),
+            people=people_of(people_rows),
+            history=tuple(phase_entries_of(history_rows)),
+            clock=clock_of(clock_rows),
+            reopenings=reopenings_of(reopening_rows),
+            turn_start=turn_start_of(turn_start_rows),
+            orders=orders_of(order_rows),
+            ui_messages=ui_messages_of(ui_message_rows),
+        )

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeGuard, TypeVar, cast
 
 import aiosqlite
 
@@ -49,12 +50,19 @@ Conn: TypeAlias = "aiosqlite.Connection | PgConnection"
 """A connection inside a transaction: aiosqlite's, or the PostgreSQL one answering alike."""
 
 
+T = TypeVar("T")
+
+Query: TypeAlias = tuple[str, Sequence[Any]]
+"""A statement and its parameters."""
+
+
 class Transactions(Protocol):
     """What the storage modules need of a database: :class:`storage.db.Database` (SQLite) or
     :class:`storage.postgres.PostgresDatabase`."""
 
     def transaction(self, *, row_locks: bool = False) -> AbstractAsyncContextManager[Conn]: ...
     def snapshot(self) -> AbstractAsyncContextManager[Conn]: ...
+    async def read(self, queries: Sequence[Query]) -> list[list[Row]]: ...
     def exclusive(self, key: int) -> AbstractAsyncContextManager[None]: ...
     def aside(self) -> AbstractAsyncContextManager[Conn]: ...
     @property
@@ -77,6 +85,34 @@ async def fetch_one(conn: Conn, sql: str, params: Sequence[Any] = ()) -> Row | N
 async def fetch_all(conn: Conn, sql: str, params: Sequence[Any] = ()) -> list[Row]:
     """Every row of a query."""
     return list(await conn.execute_fetchall(sql, params))
+
+
+async def on_sqlite_thread(
+    conn: aiosqlite.Connection, work: Callable[[sqlite3.Connection], T]
+) -> T:
+    """``work(connection)`` run on aiosqlite's thread with its plain ``sqlite3`` connection: one
+    round trip for the whole of ``work``. aiosqlite has no public call for this; its
+    ``_execute`` is what its own ``execute``, ``commit`` ... use (the version is pinned in
+    pyproject.toml, and tests/storage cover it)."""
+    run_on_thread = cast(Any, conn)._execute
+    return cast(T, await run_on_thread(lambda: work(conn._conn)))
+
+
+def run_statements(raw: sqlite3.Connection, statements: Sequence[Query]) -> list[list[Row]]:
+    """Run ``statements`` one after another on a plain SQLite connection (on aiosqlite's
+    thread): the rows of each (none for an INSERT or UPDATE)."""
+    return [raw.execute(sql, params).fetchall() for sql, params in statements]
+
+
+async def fetch_batch(conn: Conn, statements: Sequence[Query]) -> list[list[Row]]:
+    """Run ``statements`` in order; the rows of each (none for an INSERT or UPDATE). On SQLite
+    they are one call to aiosqlite's thread instead of one each: for a read that needs several
+    queries, or writes whose results nobody reads. An error stops the batch there (the
+    statements before it ran) and is raised as a single statement's would be. PostgreSQL runs
+    them one by one (asyncpg sends one statement with parameters at a time)."""
+    if isinstance(conn, aiosqlite.Connection):
+        return await on_sqlite_thread(conn, lambda raw: run_statements(raw, statements))
+    return [await fetch_all(conn, sql, params) for sql, params in statements]
 
 
 async def changed_rows(conn: Conn, sql: str, params: Sequence[Any] = ()) -> int:

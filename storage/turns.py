@@ -60,6 +60,8 @@ from storage.shared import (
 )
 from storage.sql import (
     Conn,
+    Query,
+    Row,
     changed_rows,
     dump_json,
     fetch_all,
@@ -68,6 +70,22 @@ from storage.sql import (
     may_violate,
     ts,
 )
+
+
+def current_entries_query(campaign_id: CampaignId) -> Query:
+    """The phase entry the campaign is in and the undone entries after it
+    (:func:`phase_entries_of`)."""
+    return (
+        "SELECT * FROM phase_history WHERE campaign_id = ? AND seq >= (SELECT"
+        " coalesce(max(seq), 0) FROM phase_history WHERE campaign_id = ?"
+        " AND undone_at IS NULL) ORDER BY seq",
+        (campaign_id, campaign_id),
+    )
+
+
+def phase_entries_of(rows: Sequence[Row]) -> list[PhaseEntry]:
+    """The entries of ``phase_history`` rows."""
+    return [_phase_entry(row) for row in rows]
 
 
 class TurnRecords(SharedRecords):
@@ -707,14 +725,8 @@ class TurnRecords(SharedRecords):
     async def _current_entries_in(self, conn: Conn, campaign_id: CampaignId) -> list[PhaseEntry]:
         """The phase entry the campaign is in (its last entry not undone) and the undone
         entries after it: the tail of its history that says when the current phase began."""
-        rows = await fetch_all(
-            conn,
-            "SELECT * FROM phase_history WHERE campaign_id = ? AND seq >= (SELECT"
-            " coalesce(max(seq), 0) FROM phase_history WHERE campaign_id = ?"
-            " AND undone_at IS NULL) ORDER BY seq",
-            (campaign_id, campaign_id),
-        )
-        return [_phase_entry(row) for row in rows]
+        rows = await fetch_all(conn, *current_entries_query(campaign_id))
+        return phase_entries_of(rows)
 
     async def _phase_history_in(self, conn: Conn, campaign_id: CampaignId) -> list[PhaseEntry]:
         rows = await fetch_all(

@@ -4,14 +4,14 @@ the same task (a part of it) is not counted: it costs no transaction of its own.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from storage import SqlCampaignStore, Store
 from storage.dialect import Dialect
-from storage.sql import Conn, Transactions
+from storage.sql import Conn, Query, Row, Transactions
 
 
 @dataclass
@@ -56,6 +56,12 @@ class CountingTransactions:
         self.count.writes += 1
         async with self.inner.aside() as conn:
             yield conn
+
+    async def read(self, queries: Sequence[Query]) -> list[list[Row]]:
+        """The database's one-call read, counted as a snapshot."""
+        if self._outermost():
+            self.count.reads += 1
+        return await self.inner.read(queries)
 
     def exclusive(self, key: int) -> AbstractAsyncContextManager[None]:
         """The database's cross-process lock (not counted)."""

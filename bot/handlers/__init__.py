@@ -7,9 +7,10 @@ new ``Router(name=__name__)``: a router can belong to one dispatcher only, and t
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Router
 
 from bot.handlers import calendar, common, errors, group, history, joining, private, seats
+from bot.handlers.filters import GROUPS, PRIVATE
 from bot.handlers.group import (
     anonymous,
     clock,
@@ -30,11 +31,11 @@ def build_router() -> Router:
     private, then the common commands and the answers to what nothing else took."""
     root = Router(name="strategium")
     anonymous_senders = anonymous.build()
-    anonymous_senders.message.filter(F.chat.type.in_({"group", "supergroup"}))
-    anonymous_senders.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
+    anonymous_senders.message.filter(GROUPS)
+    anonymous_senders.callback_query.filter(GROUPS)
     private_chats = Router(name="private")
-    private_chats.message.filter(F.chat.type == "private")
-    private_chats.callback_query.filter(F.message.chat.type == "private")
+    private_chats.message.filter(PRIVATE)
+    private_chats.callback_query.filter(PRIVATE)
     # The GM tools live in the GM's private chat (the group's /gm sends them there); a GM's
     # awaited typed answer (a card's effect, a seat's reason) comes before typed orders.
     private_chats.include_routers(
@@ -51,13 +52,13 @@ def build_router() -> Router:
     for router in private.build():
         private_chats.include_router(router)
     group_chats = Router(name="group")
-    group_chats.message.filter(F.chat.type.in_({"group", "supergroup"}))
-    group_chats.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
+    group_chats.message.filter(GROUPS)
+    group_chats.callback_query.filter(GROUPS)
     for router in group.build():
         group_chats.include_router(router)
     group_chats.include_router(misplaced.build_in_group())
     misplaced_commands = misplaced.build()
-    misplaced_commands.message.filter(F.chat.type == "private")
+    misplaced_commands.message.filter(PRIVATE)
     root.include_routers(
         anonymous_senders,
         joining.build(),

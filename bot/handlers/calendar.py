@@ -4,7 +4,7 @@ post, so the chat is also sent the file again when a GM moves a deadline."""
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
@@ -14,8 +14,6 @@ from bot.handlers.group.guards import campaign_here, no_campaign_words
 from bot.handlers.private.base import seat_or_answer
 from bot.services.calendars import calendar_post
 from storage import CampaignStatus, Person, Store
-
-GROUPS = F.chat.type.in_({"group", "supergroup"})
 
 
 async def calendar_command(message: Message, store: Store, clock: Clock, person: Person) -> None:

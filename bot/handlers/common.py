@@ -3,7 +3,7 @@ in private; and the answer to an edited message in private."""
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.filters import Command, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import I18n
@@ -12,6 +12,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.callbacks import LanguageChoice
 from bot.clock import Clock
 from bot.handlers.editing import edit_in_place
+from bot.handlers.filters import PRIVATE
 from bot.i18n import LANGUAGES, language_of
 from storage import CampaignStatus, Language, Person, Store
 
@@ -201,9 +202,6 @@ async def edited(message: Message) -> None:
     )
 
 
-PRIVATE = F.chat.type == "private"
-
-
 def build() -> Router:
     """This module's router (a new one per dispatcher)."""
     router = Router(name=__name__)
@@ -213,7 +211,5 @@ def build() -> Router:
     router.message.register(choose_language, Command("lang"), PRIVATE)
     router.message.register(nothing_to_cancel, Command("cancel"), PRIVATE)
     router.edited_message.register(edited, PRIVATE)
-    router.callback_query.register(
-        set_language, LanguageChoice.filter(), F.message.chat.type == "private"
-    )
+    router.callback_query.register(set_language, LanguageChoice.filter(), PRIVATE)
     return router

@@ -21,6 +21,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.callbacks import ButtonInt
 from bot.clock import Clock
 from bot.handlers.editing import edit_in_place
+from bot.handlers.filters import Awaited
 from bot.moments import format_day
 from bot.posts.history import DEPLOYMENT, tally_words
 from bot.services.posting import group_post, private_post
@@ -326,6 +327,6 @@ def build() -> Router:
     router = Router(name=__name__)
     router.message.register(history_command, Command("history"))
     router.message.register(stats_command, Command("stats"))
-    router.callback_query.register(history_press, HistoryPress.filter(), F.message)
-    router.callback_query.register(list_press, HistoryList.filter(), F.message)
+    router.callback_query.register(history_press, HistoryPress.filter(), Awaited(F.message))
+    router.callback_query.register(list_press, HistoryList.filter(), Awaited(F.message))
     return router

@@ -29,6 +29,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import ButtonInt, JoinPress, JoinVerdict
 from bot.clock import Clock
+from bot.handlers.filters import GROUPS, PRIVATE
 from bot.handlers.group.guards import campaign_here, no_campaign_words
 from bot.i18n import language_of
 from bot.posts.group import colour_mark
@@ -37,7 +38,6 @@ from bot.services.posting import private_post
 from bot.texts import role_name
 from storage import Campaign, CampaignStatus, NewOutboxMessage, Person, Phase, Role, Store
 
-GROUPS = F.chat.type.in_({"group", "supergroup"})
 JOIN_PAYLOAD = r"^join-(\d{1,12})$"
 
 
@@ -404,18 +404,12 @@ def build() -> Router:
     """This module's router: it sets its own chat filters (it serves both kinds of chat)."""
     router = Router(name=__name__)
     router.message.register(join_command, Command("join"), GROUPS)
-    router.callback_query.register(
-        join_pressed, JoinPress.filter(), F.message.chat.type.in_({"group", "supergroup"})
-    )
+    router.callback_query.register(join_pressed, JoinPress.filter(), GROUPS)
     router.message.register(
         start_join,
         CommandStart(deep_link=True, magic=F.args.regexp(JOIN_PAYLOAD)),
-        F.chat.type == "private",
+        PRIVATE,
     )
-    router.callback_query.register(
-        choice_pressed, JoinChoice.filter(), F.message.chat.type == "private"
-    )
-    router.callback_query.register(
-        verdict_pressed, JoinVerdict.filter(), F.message.chat.type == "private"
-    )
+    router.callback_query.register(choice_pressed, JoinChoice.filter(), PRIVATE)
+    router.callback_query.register(verdict_pressed, JoinVerdict.filter(), PRIVATE)
     return router

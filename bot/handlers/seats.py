@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import I18n
@@ -22,6 +22,7 @@ from pydantic import JsonValue
 
 from bot.callbacks import JoinPress, SeatPress, gm_menu_data
 from bot.clock import Clock
+from bot.handlers.filters import TYPED
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting, cancel
 from bot.i18n import language_of
@@ -534,8 +535,6 @@ def build() -> Router:
     screens, so the waiting reason gets the GM's text first."""
     router = Router(name=__name__)
     router.message.register(cancel, Command("cancel"), GmPromptWaiting(GM_VACATE))
-    router.message.register(
-        typed_reason, F.text, ~F.text.startswith("/"), GmPromptWaiting(GM_VACATE)
-    )
+    router.message.register(typed_reason, TYPED, GmPromptWaiting(GM_VACATE))
     router.callback_query.register(pressed, SeatPress.filter())
     return router

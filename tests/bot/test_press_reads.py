@@ -2,12 +2,16 @@
 the side's orders once per update, in one snapshot; its saves stay compare-and-set, so a press
 racing another write is merged with it or refused as before."""
 
+import asyncio
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from aiogram.methods import EditMessageText
+from aiogram.types import CallbackQuery, Chat, Message, User
 
 from bot.clock import ManualClock
+from bot.handlers.filters import GROUPS, PRIVATE
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.orders import enter_orders, seat_in
@@ -139,3 +143,52 @@ async def test_a_press_racing_the_end_of_the_orders_phase_saves_nothing(
     assert words
     assert not words.startswith("Saved")
     assert await store.orders(table.campaign.id, 1, "red") is None
+
+
+async def test_an_order_press_and_a_typed_message_need_no_worker_thread_for_their_filters(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # aiogram runs a synchronous filter (an ``F`` expression) in a worker thread: the chat-kind
+    # filters of the parent routers are awaited instead (bot.handlers.InChats).
+    table = await _orders_open(telegram, store, clock)
+    landing = await _reinforcement_screen(table)
+    threaded: list[object] = []
+    original = asyncio.to_thread
+
+    async def to_thread(function: Any, /, *args: Any, **kwargs: Any) -> Any:
+        threaded.append(function)
+        return await original(function, *args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "to_thread", to_thread)
+    home = screen(await _tap(table, landing, "1 Equator"))
+    assert any("1 Equator: " in text for text, _data in home.buttons())
+    assert threaded == []
+    # Nor a command, or typed text, that passes the message handlers' filters on its way.
+    assert "orders of Red Legion" in screen(await table.say(201, "/orders")).text
+    assert await table.say(201, "hello there")
+    assert threaded == []
+
+
+async def test_the_chat_filters_tell_private_chats_from_groups() -> None:
+    def message(kind: str) -> Message:
+        return Message(
+            message_id=1, date=datetime(2026, 1, 1, tzinfo=UTC), chat=Chat(id=-5, type=kind)
+        )
+
+    def press(on: Message | None) -> CallbackQuery:
+        sender = User(id=7, is_bot=False, first_name="Anna")
+        return CallbackQuery(id="1", from_user=sender, chat_instance="c", message=on)
+
+    for kind, private, group in (
+        ("private", True, False),
+        ("group", False, True),
+        ("supergroup", False, True),
+        ("channel", False, False),
+    ):
+        assert await PRIVATE(message(kind)) is private
+        assert await GROUPS(message(kind)) is group
+        assert await PRIVATE(press(message(kind))) is private
+        assert await GROUPS(press(message(kind))) is group
+    # A press of a button on an inline message has no chat: neither.
+    assert await PRIVATE(press(None)) is False
+    assert await GROUPS(press(None)) is False

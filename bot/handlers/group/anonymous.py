@@ -11,8 +11,10 @@ from aiogram import F, Router
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
+from bot.handlers.filters import Awaited
 
-def sent_anonymously(message: Message) -> bool:
+
+async def sent_anonymously(message: Message) -> bool:
     """True for a message sent on behalf of a chat (the group itself, a channel) or by a bot."""
     return message.sender_chat is not None or message.from_user is None or message.from_user.is_bot
 
@@ -44,5 +46,5 @@ def build() -> Router:
     """This module's router; the parent sets the group-chat filters."""
     router = Router(name=__name__)
     router.message.register(anonymous_message, sent_anonymously)
-    router.callback_query.register(anonymous_press, F.from_user.is_bot)
+    router.callback_query.register(anonymous_press, Awaited(F.from_user.is_bot))
     return router

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import get_i18n
@@ -24,6 +24,7 @@ from pydantic import JsonValue
 from bot import watch_texts
 from bot.callbacks import GmEdit, gm_menu_data
 from bot.clock import Clock
+from bot.handlers.filters import TYPED
 from bot.handlers.group.gm import edit_button
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting
@@ -920,7 +921,7 @@ def build() -> Router:
     router = Router(name=__name__)
     for field in (GM_EDIT_REASON, GM_NEW_SIDE, GM_NEW_HERO):
         router.message.register(cancel, Command("cancel"), GmPromptWaiting(field))
-    typed = F.text, ~F.text.startswith("/")
+    typed = (TYPED,)
     router.message.register(typed_reason, *typed, GmPromptWaiting(GM_EDIT_REASON))
     router.message.register(typed_new_side, *typed, GmPromptWaiting(GM_NEW_SIDE))
     router.message.register(typed_new_hero, *typed, GmPromptWaiting(GM_NEW_HERO))

@@ -10,6 +10,7 @@ from aiogram import F, Router
 from aiogram.types import Message
 
 from bot.clock import Clock
+from bot.handlers.filters import Awaited
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -33,5 +34,7 @@ async def follow_migration(message: Message, store: Store, clock: Clock) -> None
 def build() -> Router:
     """This module's router (a new one per dispatcher)."""
     router = Router(name=__name__)
-    router.message.register(follow_migration, F.migrate_to_chat_id | F.migrate_from_chat_id)
+    router.message.register(
+        follow_migration, Awaited(F.migrate_to_chat_id | F.migrate_from_chat_id)
+    )
     return router

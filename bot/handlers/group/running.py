@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
@@ -23,6 +23,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.callbacks import ChangePress, gm_menu_data
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
+from bot.handlers.filters import TYPED
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting
 from bot.moments import format_moment, zone_label
@@ -461,7 +462,7 @@ def build() -> Router:
     router = Router(name=__name__)
     for field in (GM_SCHEDULE, GM_DEADLINE):
         router.message.register(cancel, Command("cancel"), GmPromptWaiting(field))
-    typed = F.text, ~F.text.startswith("/")
+    typed = (TYPED,)
     router.message.register(typed_schedule, *typed, GmPromptWaiting(GM_SCHEDULE))
     router.message.register(typed_deadline, *typed, GmPromptWaiting(GM_DEADLINE))
     router.callback_query.register(pressed, ChangePress.filter())

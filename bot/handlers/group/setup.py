@@ -30,6 +30,7 @@ from pydantic import JsonValue, ValidationError
 from bot.callbacks import ButtonInt
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
+from bot.handlers.filters import Awaited
 from bot.handlers.group import watch_wizard
 from bot.handlers.group.guards import (
     AwaitedAnswer,
@@ -1323,7 +1324,7 @@ def build() -> Router:
     router = Router(name=__name__)
     router.message.register(new_campaign, Command("newcampaign"))
     router.message.register(cancel_answer, Command("cancel"))
-    router.message.register(uploaded_map, F.document, AwaitedAnswer("setup.map"))
-    router.message.register(typed_answer, F.text, AwaitedAnswer("setup."))
+    router.message.register(uploaded_map, Awaited(F.document), AwaitedAnswer("setup.map"))
+    router.message.register(typed_answer, Awaited(F.text), AwaitedAnswer("setup."))
     router.callback_query.register(pressed, SetupPress.filter())
     return router

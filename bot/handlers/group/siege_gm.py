@@ -9,6 +9,7 @@ from aiogram.types import Message, User
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
+from bot.handlers.filters import Awaited
 from bot.handlers.group.guards import AwaitedAnswer, ask_again, gm_member, not_gm_text
 from bot.middlewares import display_name
 from bot.order_text import Vocabulary
@@ -90,5 +91,5 @@ async def adjust_answer(
 def build() -> Router:
     """This module's router (a new one per dispatcher)."""
     router = Router(name=__name__)
-    router.message.register(adjust_answer, F.text, AwaitedAnswer(GM_ADJUST))
+    router.message.register(adjust_answer, Awaited(F.text), AwaitedAnswer(GM_ADJUST))
     return router

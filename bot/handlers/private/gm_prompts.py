@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.filters import Command, Filter
 from aiogram.types import Message
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
+from bot.handlers.filters import TYPED
 from bot.services import campaigns, seats
 from bot.services.turns import game_for
 from bot.texts import armies, describe_deployment_problem
@@ -242,7 +243,7 @@ def build() -> Router:
     router = Router(name=__name__)
     for field in (GM_PLACEMENT, GM_RENAME, GM_END):
         router.message.register(cancel, Command("cancel"), GmPromptWaiting(field))
-    typed = F.text, ~F.text.startswith("/")
+    typed = (TYPED,)
     router.message.register(typed_placement, *typed, GmPromptWaiting(GM_PLACEMENT))
     router.message.register(typed_rename, *typed, GmPromptWaiting(GM_RENAME))
     router.message.register(typed_end_reason, *typed, GmPromptWaiting(GM_END))

@@ -3,10 +3,11 @@ during the orders window, and a clear answer in any other phase."""
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.types import Message
 
 from bot.clock import Clock
+from bot.handlers.filters import TYPED
 from bot.handlers.private import screens
 from bot.handlers.private.base import seat_or_answer
 from bot.handlers.private.battles import typed_scores
@@ -61,5 +62,5 @@ def _titled(seat: Seat, refusal: Refusal) -> str:
 def build() -> Router:
     """This module's router (a new one per dispatcher); register it after the others."""
     router = Router(name=__name__)
-    router.message.register(typed, F.text, ~F.text.startswith("/"), no_prompt_waiting)
+    router.message.register(typed, TYPED, no_prompt_waiting)
     return router

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.filters import Command, Filter
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -22,6 +22,7 @@ from pydantic import JsonValue
 
 from bot.callbacks import ButtonInt
 from bot.clock import Clock
+from bot.handlers.filters import TYPED
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, seat_or_answer
 from bot.services import vacations
@@ -341,6 +342,6 @@ def build() -> Router:
     router = Router(name=__name__)
     router.message.register(cancel, Command("cancel"), VacationWaiting())
     router.message.register(vacation_command, Command("vacation"))
-    router.message.register(typed_day, F.text, ~F.text.startswith("/"), VacationWaiting())
+    router.message.register(typed_day, TYPED, VacationWaiting())
     router.callback_query.register(pressed, VacationPress.filter())
     return router

@@ -45,6 +45,7 @@ from storage.sql import Query, Row, fetch_batch
 
 ONLY_PROCESS_LOCK = 0x5374726174  # "Strat": pg_try_advisory_lock's key for "the bot's process"
 EXCLUSIVE_CLASS = 0x5374  # the first of pg_try_advisory_lock's two keys for :meth:`exclusive`
+MIGRATION_LOCK = 0x5374726D67  # "Strmg": pg_advisory_lock's key while a process migrates
 EXCLUSIVE_POLL = (0.02, 0.5)
 """Seconds between tries for a key another process holds: the first wait, the longest."""
 
@@ -310,7 +311,17 @@ async def migrate(
     raw: Any, target: int | None = None, migrations: Sequence[Migration] | None = None
 ) -> int:
     """Apply every migration above the database's version (as :func:`storage.db.migrate`),
-    each in its own transaction with the version it leaves."""
+    each in its own transaction with the version it leaves. Processes starting at once on one
+    database (webhook replicas) take turns through an advisory lock: the second finds the
+    schema migrated (without it both create the same tables, and one fails)."""
+    await raw.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+    try:
+        return await _migrate(raw, target, migrations)
+    finally:
+        await raw.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+
+async def _migrate(raw: Any, target: int | None, migrations: Sequence[Migration] | None) -> int:
     migrations = load_migrations() if migrations is None else migrations
     target = len(migrations) if target is None else target
     current = await schema_version(raw)

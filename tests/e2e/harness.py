@@ -126,15 +126,25 @@ class RunningEmulator:
 
 
 @contextlib.contextmanager
-def run_emulator(log_path: Path) -> Iterator[RunningEmulator]:
+def run_emulator(
+    log_path: Path, *, webhook_retry_seconds: float | None = None
+) -> Iterator[RunningEmulator]:
     """Start the emulator on a free loopback port; always stop it when the block ends.
+    ``webhook_retry_seconds``: a failed webhook delivery is tried again that often, as Telegram
+    does (by default it is reported to the scripted user and not tried again).
 
     It also exits by itself when its standard input closes, i.e. if this process dies.
     """
+    environment = {
+        key: value for key, value in os.environ.items() if key != "BOT_API_EMULATOR_WEBHOOK_RETRY"
+    }
+    if webhook_retry_seconds is not None:
+        environment["BOT_API_EMULATOR_WEBHOOK_RETRY"] = str(webhook_retry_seconds)
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [str(node_executable()), "server.js", "0"],
             cwd=EMULATOR_DIR,
+            env=environment,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=log,
@@ -283,6 +293,11 @@ class ScriptedTelegram:
                 answer: JsonObject | None = entry.get("answer")
                 return answer
         raise EmulatorError(f"no callback query {callback_query_id}")
+
+    async def webhook_deliveries(self) -> list[JsonObject]:
+        """Every webhook delivery attempt of this bot's updates, in order: ``update_id``,
+        ``attempt``, ``status`` (0: unreachable), ``error``, ``started_ms`` (Unix ms), ``ms``."""
+        return list(await self.client_route("/getWebhookDeliveries", {"token": self.token}))
 
     async def request_counts(self) -> dict[str, int]:
         """How many requests of each Bot API method this bot has made so far."""

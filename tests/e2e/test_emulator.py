@@ -9,8 +9,10 @@ import hashlib
 import io
 import socket
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from aiogram import Bot, Dispatcher, F, Router
 from aiogram.client.session.middlewares.base import NextRequestMiddlewareType
@@ -30,6 +32,7 @@ from tests.e2e.harness import (
     ScriptedTelegram,
     User,
     polling,
+    run_emulator,
 )
 
 PLAYER = User(id=501, first_name="Ada", username="ada")
@@ -350,3 +353,39 @@ async def test_updates_aiogram_could_not_parse_are_refused(telegram: ScriptedTel
         )
 
     assert await telegram.bot_api("getUpdates") == []
+
+
+async def test_a_failed_webhook_delivery_is_sent_again_when_asked(tmp_path: Path) -> None:
+    """With ``webhook_retry_seconds`` the emulator keeps an update its webhook refused and sends
+    it again, as Telegram does, until the webhook answers 2xx; the user's action is accepted at
+    once, and every attempt is kept (``webhook_deliveries``)."""
+    answers = [503, 503, 200]
+    received: list[int] = []
+
+    async def webhook(request: web.Request) -> web.Response:
+        received.append(int((await request.json())["update_id"]))
+        return web.Response(status=answers[len(received) - 1])
+
+    app = web.Application()
+    app.router.add_post("/webhook", webhook)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = closed_loopback_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        with run_emulator(tmp_path / "emulator.log", webhook_retry_seconds=0.1) as emulator:
+            async with aiohttp.ClientSession() as session:
+                telegram = emulator.scripted(session)
+                await telegram.bot_api("setWebhook", url=f"http://127.0.0.1:{port}/webhook")
+                update_id = await telegram.send_message(PLAYER, "kept until answered")
+                deliveries = await telegram.wait_for(
+                    telegram.webhook_deliveries, lambda found: len(found) == 3
+                )
+    finally:
+        await runner.cleanup()
+    assert received == [update_id] * 3
+    assert [(d["update_id"], d["attempt"], d["status"]) for d in deliveries] == [
+        (update_id, 1, 503),
+        (update_id, 2, 503),
+        (update_id, 3, 200),
+    ]

@@ -1,5 +1,6 @@
 """Schema migrations: every older version migrates to the latest; numbering is enforced."""
 
+import asyncio
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -308,6 +309,23 @@ async def test_postgresql_migrates_from_the_same_files_step_by_step(
             await postgres_migrate(raw)
     finally:
         await raw.close()
+
+
+async def test_postgresql_replicas_starting_at_once_migrate_a_new_database_once(
+    postgres_server: PostgresServer,
+) -> None:
+    """Three webhook replicas started together on an empty database (compose's first start;
+    found by bench/proxy_drill.py): one migrates, the others wait and find the schema done,
+    instead of creating the same tables at once and failing."""
+    url = await new_schema_url(postgres_server)
+    connections = [await asyncpg.connect(url) for _ in range(3)]
+    try:
+        versions = await asyncio.gather(*(postgres_migrate(raw) for raw in connections))
+        assert versions == [latest_version()] * 3
+        assert await schema_version(connections[0]) == latest_version()
+    finally:
+        for raw in connections:
+            await raw.close()
 
 
 def test_a_migration_file_keeps_each_engines_lines_apart() -> None:

@@ -14,6 +14,12 @@
 //   6. client routes await the update they add and answer an error instead of leaving an
 //      unhandled rejection that would kill the process; webhook delivery sends the secret token.
 //
+// With BOT_API_EMULATOR_WEBHOOK_RETRY=<seconds> a webhook delivery that fails (unreachable, or
+// any answer but 2xx) is tried again every that many seconds, as Telegram does, until it is
+// answered 2xx (or for WEBHOOK_GIVE_UP_MS); the user's action is accepted at once. Without it a
+// failed delivery is reported to the client route's caller and not tried again. Every attempt
+// is kept: POST /getWebhookDeliveries {token}.
+//
 // Usage: node server.js [PORT]   (PORT or $BOT_API_EMULATOR_PORT; 0 or nothing: any free port)
 // Prints "READY <port>" on stdout once listening and nothing else there; logs go to stderr.
 // Exits when stdin closes, so it never outlives the test run that started it.
@@ -26,6 +32,8 @@ const HOST = '127.0.0.1';
 const STORE_TIMEOUT_SECONDS = Number(process.env.BOT_API_EMULATOR_STORE_TIMEOUT || 3600);
 const MAX_POLL_TIMEOUT_SECONDS = 50;
 const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_RETRY_MS = 1000 * Number(process.env.BOT_API_EMULATOR_WEBHOOK_RETRY || 0);
+const WEBHOOK_GIVE_UP_MS = 300_000;
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 const USER_UPDATE_STORED = 'StrategiumUserUpdateStored';
 
@@ -221,16 +229,63 @@ TelegramServer.prototype.addUserUpdate = async function addUserUpdate(update) {
   this.updateId++;
   this.emit(USER_UPDATE_STORED, update.botToken);
   const webhook = this.webhooks[update.botToken];
-  if (webhook) {
+  if (!webhook) {
+    return;
+  }
+  if (WEBHOOK_RETRY_MS <= 0) {
     await deliverByWebhook(this, webhook, update);
+    return;
+  }
+  try {
+    await deliverByWebhook(this, webhook, update);
+  } catch (error) {
+    if (!(error instanceof ApiError)) {
+      throw error;
+    }
+    deliverAgainLater(this, update, Date.now() + WEBHOOK_GIVE_UP_MS);
   }
 };
+
+// Telegram keeps an update it could not deliver and sends it again later, to the webhook set
+// then, until an answer is 2xx.
+function deliverAgainLater(server, update, giveUpAt) {
+  setTimeout(() => {
+    const webhook = server.webhooks[update.botToken];
+    if (!webhook || Date.now() > giveUpAt) {
+      console.error(`emulator: update ${update.updateId} given up: ${update.webhookError}`);
+      return;
+    }
+    deliverByWebhook(server, webhook, update).catch((error) => {
+      if (!(error instanceof ApiError)) {
+        console.error('emulator:', error);
+      }
+      deliverAgainLater(server, update, giveUpAt);
+    });
+  }, WEBHOOK_RETRY_MS);
+}
+
+function recordDelivery(server, update, started, status, error) {
+  const attempts = (update.webhookAttempts || 0) + 1;
+  update.webhookAttempts = attempts;
+  if (!server.deliveries.has(update.botToken)) {
+    server.deliveries.set(update.botToken, []);
+  }
+  server.deliveries.get(update.botToken).push({
+    update_id: update.updateId,
+    attempt: attempts,
+    status,
+    error: error || null,
+    started_ms: started,
+    ms: Date.now() - started,
+  });
+}
 
 async function deliverByWebhook(server, webhook, update) {
   const headers = { 'content-type': 'application/json' };
   if (webhook.secret_token) {
     headers['x-telegram-bot-api-secret-token'] = webhook.secret_token;
   }
+  const started = Date.now();
   let response;
   try {
     response = await fetch(webhook.url, {
@@ -241,13 +296,16 @@ async function deliverByWebhook(server, webhook, update) {
     });
   } catch (error) {
     update.webhookError = `unreachable: ${error.message}`;
+    recordDelivery(server, update, started, 0, update.webhookError);
     throw new ApiError(502, `Webhook ${webhook.url} ${update.webhookError}`);
   }
   if (!response.ok) {
     const body = (await response.text()).slice(0, 200);
     update.webhookError = `answered ${response.status}: ${body}`;
+    recordDelivery(server, update, started, response.status, update.webhookError);
     throw new ApiError(502, `Webhook ${webhook.url} ${update.webhookError}`);
   }
+  recordDelivery(server, update, started, response.status, null);
   update.isRead = true;
   await runWebhookAnswer(server, update.botToken, response);
 }
@@ -376,6 +434,9 @@ const clientRoutes = [
   }),
   clientRoute('/getRequestCounts', (server, body) => (
     Object.fromEntries(server.requestCounts.get(body.token) || new Map())
+  )),
+  clientRoute('/getWebhookDeliveries', (server, body) => (
+    server.deliveries.get(body.token) || []
   )),
 ];
 
@@ -826,6 +887,7 @@ async function main() {
   server.requestCounts = new Map();
   server.allowedUpdates = new Map();
   server.files = new Map();
+  server.deliveries = new Map();
   server.fileCount = 0;
   server.setMaxListeners(0);
   server.config.port = port; // the package turns 0 into 9000; 0 means any free port here

@@ -85,8 +85,8 @@ def screen_text(
         lines.append(_("Laid so far: {plays}.").format(plays=plays_text(step.plays, names)))
     lines.append(
         _(
-            "Choose a card, then the hero it goes to; add more if you wish, then «Play». "
-            "«Play nothing» ends the step without a card."
+            "Choose a spell, then the hero it goes to; add more if you wish, then «Play». "
+            "«Play nothing» ends the step without a spell."
         )
     )
     return "\n".join(lines)
@@ -162,7 +162,7 @@ def reminder_text(
         [
             step_title(step, names, campaign_map, language),
             _(
-                "⏰ Your step ends at {moment}: play your cards or «Play nothing». Without an "
+                "⏰ Your step ends at {moment}: play your spells or «Play nothing». Without an "
                 "answer nothing is played."
             ).format(moment=deadline),
         ]
@@ -182,11 +182,11 @@ def refusal_text(refusal: str) -> str:
             return _("Too many presses at once: try again.")
         case "no_late_orders":
             return _(
-                "No card can be played: your side gives no orders after the battles this turn "
+                "No spell can be played: your side gives no orders after the battles this turn "
                 "(it has no army left). «Play nothing» ends the step."
             )
         case _:
-            return _("This step is closed: its cards can no longer change.")
+            return _("This step is closed: its spells can no longer change.")
 
 
 def rule_text(rejection: Rejection, names: Mapping[str, str]) -> str:
@@ -196,12 +196,12 @@ def rule_text(rejection: Rejection, names: Mapping[str, str]) -> str:
     match params.get("rule"):
         case WatchRule.CARD_NOT_IN_HAND:
             return _(
-                "«{hero}» has no {card} left in hand: each card is played once. Choose another."
+                "«{hero}» has no {card} left in hand: each spell is played once. Choose another."
             ).format(hero=hero, card=card_name(str(params.get("card", ""))))
         case WatchRule.TARGET_NOT_IN_SECTOR:
             target = names.get(str(params.get("target", "")), str(params.get("target", "")))
             return _(
-                "«{target}» is not in this duel: a card goes to a hero standing there."
+                "«{target}» is not in this duel: a spell goes to a hero standing there."
             ).format(target=target)
         case WatchRule.STEP_ALREADY_PLAYED:
             return _("«{hero}» has played its step this turn already.").format(hero=hero)
@@ -229,7 +229,7 @@ def gm_steps_text(count: int, mode: DuelMode | None) -> str:
         )
     return _(
         "Duel steps not closed yet: closing one now plays nothing for it (audited; the group "
-        "sees it with the step's cards)."
+        "sees it with the step's spells)."
     )
 
 

@@ -587,9 +587,9 @@ async def test_cards_are_not_played_when_the_side_gives_no_late_orders(
     monkeypatch.setattr(late_service, "late_desk", no_desk)
     again = screen(await table.tap(DAY, laid, _card(words, second)))
     refused = await table.tap(DAY, again, "Andrey")
-    assert "No card can be played" in alert(refused)
+    assert "No spell can be played" in alert(refused)
     played = await table.tap(DAY, laid, f"✅ {words['play']}")
-    assert "No card can be played" in alert(played)
+    assert "No spell can be played" in alert(played)
     larisa = (await _steps(table))["larisa"]
     assert larisa.state.value == "open"
     assert [play.card for play in larisa.plays] == [first]

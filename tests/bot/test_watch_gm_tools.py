@@ -181,11 +181,11 @@ async def test_the_gm_lowers_a_laid_card_and_the_resolution_counts_it(
 ) -> None:
     table = await _watch_table(telegram, store, clock)
     panel = screen(await table.say(GM, "/gm"))
-    assert "Lower a laid card" not in str(panel.buttons())
+    assert "Lower a played spell" not in str(panel.buttons())
     await _to_duels(table, store, clock)
     attack = await _larisa_plays(store, table)
     panel = screen(await table.say(GM, "/gm"))
-    cards = screen(await table.tap(GM, panel, "Lower a laid card"))
+    cards = screen(await table.tap(GM, panel, "Lower a played spell"))
     spell = f"{'attack' if attack[0] == 'A' else 'defence'} {attack[1:]}"
     assert cards.buttons()[0][0] == f"Лариса: {spell} → Андрей"
     refused = await table.forged(301, cards.buttons()[0][1])
@@ -204,7 +204,7 @@ async def test_the_gm_lowers_a_laid_card_and_the_resolution_counts_it(
     (modifier,) = load(state.modules[WATCH]).modifiers
     assert (modifier.hero, modifier.play, modifier.lowered_by) == ("h1", 0, 1)
     (post,) = [s for s in _group(await telegram.deliver()) if "🃏" in s.text]
-    assert f"the GM lowers Лариса's card, {spell} on Андрей, by 1: it counts {power}" in post.text
+    assert f"the GM lowers Лариса's spell, {spell} on Андрей, by 1: it counts {power}" in post.text
     adjusted = [
         e
         for e in await store.audit_log(table.campaign.id)

@@ -109,5 +109,5 @@ def test_night_watch_says_spell_in_english_as_the_glossary_does() -> None:
     assert any(path in WATCH_SOURCES for m in _catalog() for path, _line in m.locations)
 
 
-def _texts_of(message_id: str | tuple[str, ...]) -> list[str]:
+def _texts_of(message_id: str | tuple[str, ...] | list[str]) -> list[str]:
     return [message_id] if isinstance(message_id, str) else list(message_id)

@@ -12,6 +12,7 @@ from datetime import datetime
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
+from pydantic import JsonValue
 
 from bot import texts, watch_texts
 from bot.handlers.private.callbacks import (
@@ -21,11 +22,11 @@ from bot.handlers.private.callbacks import (
     ResultButton,
     VerdictButton,
 )
-from bot.map_views import map_labels, side_views
+from bot.map_views import listed_figures, map_labels, side_views
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
 from bot.sectors import sector_label
-from bot.services import contact_orders, watch_orders, watch_setup
+from bot.services import contact_orders, watch_orders
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -67,7 +68,6 @@ from rules.legal import legal_orders
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.watch import NAME as WATCH
-from rules.modules.watch.picture import WatchFigures, map_figures
 from rules.render import MapView, PrivateOrders
 from storage import BattleReport, Campaign, Phase, Side, UnreportedPolicy
 
@@ -1136,17 +1136,13 @@ def map_view(
     state: CampaignState,
     sides: Sequence[Side],
     private: tuple[str, SideOrders] | None,
+    watch_plan: JsonValue = None,
 ) -> MapView:
     """The current map in the current language, with one side's orders drawn when ``private``
-    is given; with watch, the heroes and the NPC where they stand (the public view: no hand)."""
-    raw = state.modules.get(WATCH)
-    figures = (
-        WatchFigures()
-        if raw is None
-        else map_figures(
-            raw, state.turn, watch_setup.effective(campaign.ruleset_overrides).wounds_to_kill
-        )
-    )
+    is given; with watch, the heroes and the NPC where they stand (the public view: no hand):
+    with ``watch_plan`` (the public battle list's watch data), where the list put them, with
+    this turn's hero moves."""
+    figures = listed_figures(campaign, state, watch_plan)
     return MapView(
         map=map_,
         state=state,

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from aiogram.utils.i18n import gettext as _
 
+from bot.message_limits import BUTTON_ROW, button_label
 from bot.moments import format_moment
 from rules import CampaignMap, Rejection
 from rules.modules.watch.orders import WatchRule
@@ -236,10 +237,12 @@ def gm_steps_text(count: int, mode: DuelMode | None) -> str:
 def gm_step_label(
     step: DuelStep, names: Mapping[str, str], campaign_map: CampaignMap, language: str
 ) -> str:
-    """A button of the GM's list: «✖ Larisa, 3 Metro (open)»."""
+    """A button of the GM's list: «✖ Larisa, «Metro» (open)»; a long name is cut so that the
+    place and the state still show on a phone."""
     state = _("open") if step.state is DuelStepState.OPEN else _("waiting")
-    return _("✖ {hero}, {place} ({state})").format(
-        hero=names.get(step.hero, step.hero),
-        place=_place(campaign_map, step.sector, language),
-        state=state,
+    label = _("✖ {hero}, {place} ({state})")
+    place = _place(campaign_map, step.sector, language)
+    room = BUTTON_ROW - len(label.format(hero="", place=place, state=state))
+    return label.format(
+        hero=button_label(names.get(step.hero, step.hero), max(room, 8)), place=place, state=state
     )

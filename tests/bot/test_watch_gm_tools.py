@@ -231,7 +231,7 @@ async def test_a_russian_gm_moves_egor_and_lowers_a_card(
     done = screen(await table.say(GM, "Егор услышал выстрелы"))
     assert done.text.startswith("Готово")
     (post,) = [s for s in _group(await telegram.deliver()) if "Егор услышал" in s.text]
-    assert "👤 Маркер NPC перемещается в «Подъезд»." in post.text
+    assert "👤 Маркер NPC перемещается в локацию «Подъезд»." in post.text
     await _to_duels(table, store, clock)
     attack = await _larisa_plays(store, table)
     panel = screen(await table.say(GM, "/gm"))
@@ -242,6 +242,6 @@ async def test_a_russian_gm_moves_egor_and_lowers_a_card(
     spell = f"{'Атака' if attack[0] == 'A' else 'Защита'}-{attack[1:]}"
     (post,) = [s for s in _group(await telegram.deliver()) if "🃏" in s.text]
     assert (
-        f"мастер ослабляет заклинание Иного Лариса ({spell} на Иного Андрей) на 1: "
-        f"раны считаются по его силе {power}"
+        f"мастер ослабил на 1 заклинание Иного Лариса ({spell} на Иного Андрей): "
+        f"при расчёте ран его сила — {power}"
     ) in post.text

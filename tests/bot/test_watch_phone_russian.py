@@ -91,16 +91,17 @@ async def test_a_russian_player_walks_the_watch_screens_on_a_phone(
     assert step.text.startswith("⚔️ Поединок в локации «Метро», ход 1: шаг Иного «Лариса».")
     assert f"Иные здесь: Лариса (0 ран), {LONG} (0 ран)." in step.text
     assert rows(step)[-1] == ["Ничего не играть"]
-    attack = next(label for row in rows(step) for label in row if label.startswith("Атака-"))
-    target = on_a_phone(screen(await table.tap(DAY, step, attack)))
+    spell = rows(step)[0][0]  # the hand's first spell (the deal is random)
+    assert spell.startswith(("Атака-", "Защита-"))
+    target = on_a_phone(screen(await table.tap(DAY, step, spell)))
     a_screen_with_a_way_back(target)
-    assert target.text == f"На какого Иного сыграть заклинание «{attack}»?"
+    assert target.text == f"На какого Иного сыграть заклинание «{spell}»?"
     assert [LONG] in rows(target)
     again = on_a_phone(screen(await table.tap(DAY, target, "◀ Назад")))
     assert again.text == step.text
-    target = screen(await table.tap(DAY, again, attack))
+    target = screen(await table.tap(DAY, again, spell))
     laid = on_a_phone(screen(await table.tap(DAY, target, LONG)))
-    assert f"Уже выложено: {attack} → {LONG}." in laid.text
+    assert f"Уже выложено: {spell} → {LONG}." in laid.text
     assert ["↩ Убрать последнее заклинание"] in rows(laid)
     assert rows(laid)[-1] == ["✅ Сыграть", "Ничего не играть"]
     assert alert(await table.tap(DAY, laid, "✅ Сыграть")) == "Сохранено."
@@ -110,7 +111,7 @@ async def test_a_russian_player_walks_the_watch_screens_on_a_phone(
     in_russian(played)
     assert played.text == (
         "⚔️ Поединок в локации «Метро», ход 1: шаг Иного «Лариса».\n"
-        f"Сыграно: {attack} → {LONG}.\n"
+        f"Сыграно: {spell} → {LONG}.\n"
         f"Следующий шаг: Иной «{LONG}»."
     )
 
@@ -126,12 +127,12 @@ async def test_a_russian_player_walks_the_watch_screens_on_a_phone(
     spells = on_a_phone(screen(await table.tap(GM, panel, "(−1)")))
     a_screen_with_a_way_back(spells)
     [[laid_spell], back_row] = rows(spells)
-    assert laid_spell.startswith(f"Лариса: {attack} → Александра")
+    assert laid_spell.startswith(f"Лариса: {spell} → Александра")
     assert back_row == ["◀ Инструменты мастера"]
     tokens = on_a_phone(screen(await table.tap(GM, spells, "Лариса")))
     a_screen_with_a_way_back(tokens)
     assert tokens.text == (
-        f"Иной Лариса: {attack} на Иного {LONG}. Сколько жетонов «−1» положить на это "
+        f"Иной Лариса: {spell} на Иного {LONG}. Сколько жетонов «−1» положить на это "
         "заклинание (• — сейчас; −0 снимает их)?"
     )
     assert rows(tokens)[-1] == ["◀ Сыгранные заклинания"]

@@ -60,7 +60,7 @@ def step_screen(desk: StepDesk, language: str) -> tuple[str, InlineKeyboardMarku
         for i in range(0, len(free), CARDS_PER_ROW)
     ]
     if desk.step.plays:
-        rows.append([_button(_("↩ Take back the last card"), _press(desk, "u"))])
+        rows.append([_button(_("↩ Take back the last spell"), _press(desk, "u"))])
     last = [_button(_("Play nothing"), _press(desk, "n"))]
     if desk.step.plays:
         last.insert(0, _button(_("✅ Play"), _press(desk, "p")))

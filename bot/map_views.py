@@ -4,12 +4,16 @@ the sectors held and, after a resolution, the week that led to it (``rules.rende
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from itertools import pairwise
 
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
+from pydantic import JsonValue
 
+from bot.services.duels import public_watch_plan
 from bot.services.turns import game_for
+from bot.services.watch_orders import as_listed
 from rules import Battle, CampaignState
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactPlan, ContactReport, Defences
@@ -130,9 +134,12 @@ async def turn_map(
     *,
     week: bool = False,
     battles: tuple[Battle, ...] | None = None,
+    now: datetime | None = None,
 ) -> MapView:
     """The map at the start of ``state.turn``: the sectors held tinted, each side's progress,
-    and with ``week`` the moves, battles and captures of the turn before (Monday's map)."""
+    and with ``week`` the moves, battles and captures of the turn before (Monday's map). With
+    watch, the heroes stand where this turn's battle list put them once it is public (at
+    ``now``, or always with ``battles``, Friday's list), with this turn's hero moves."""
     game = game_for(campaign)
     held = await held_before(store, campaign, state.turn)
     week_view: WeekView | None = None
@@ -152,7 +159,7 @@ async def turn_map(
                 )
                 week_view = week_view.model_copy(update={"moves": moves})
     figures = await watch_figures(
-        store, campaign, state, week=week_view is not None, battles=battles
+        store, campaign, state, week=week_view is not None, battles=battles, now=now
     )
     return MapView(
         map=game.map,
@@ -179,29 +186,51 @@ async def watch_figures(
     *,
     week: bool,
     battles: tuple[Battle, ...] | None,
+    now: datetime | None = None,
 ) -> WatchFigures:
     """Watch's heroes, NPC and hero moves on a turn's map, from the public view of the state
-    (no hand is ever drawn): with ``week`` (Monday's map) the moves of the turn before and the
-    heroes it killed, struck through; with ``battles`` (Friday's list) this turn's moves; else
-    the heroes where they stand. Nothing without watch."""
+    (no hand is ever drawn): with ``battles`` (Friday's list), or once this turn's list is
+    public at ``now``, the heroes where the list put them with this turn's moves
+    (:func:`listed_figures`); else with ``week`` (Monday's map) the moves of the turn before
+    and the heroes it killed, struck through; else the heroes where they stand. Nothing
+    without watch."""
     raw = state.modules.get(WATCH)
     if raw is None:
         return WatchFigures()
     wounds_to_kill = game_for(campaign).settings_of(WATCH, WatchSettings).wounds_to_kill
-    shown = state.turn - 1 if week else state.turn if battles is not None else None
-    if shown is None or shown < 1:
+    if battles is not None:
+        this_turn = await store.battle_list(campaign.id, state.turn)
+        return listed_figures(
+            campaign, state, None if this_turn is None else this_turn.modules.get(WATCH)
+        )
+    if now is not None:
+        plan = await public_watch_plan(store, campaign, state, now)
+        if plan is not None:
+            return listed_figures(campaign, state, plan)
+    if not week or state.turn < 2:
         return map_figures(raw, state.turn, wounds_to_kill)
+    shown = state.turn - 1
     listed = await store.battle_list(campaign.id, shown)
     plan = None if listed is None else listed.modules.get(WATCH)
-    killed: list[str] = []
-    if week:
-        resolutions = await store.resolutions(campaign.id, shown)
-        notes = resolutions[-1].report.modules.get(WATCH) if resolutions else None
-        found = notes.get("killed") if isinstance(notes, dict) else None
-        killed = (
-            [hero for hero in found if isinstance(hero, str)] if isinstance(found, list) else []
-        )
+    resolutions = await store.resolutions(campaign.id, shown)
+    notes = resolutions[-1].report.modules.get(WATCH) if resolutions else None
+    found = notes.get("killed") if isinstance(notes, dict) else None
+    killed = [hero for hero in found if isinstance(hero, str)] if isinstance(found, list) else []
     return map_figures(raw, state.turn, wounds_to_kill, plan=plan, killed=killed)
+
+
+def listed_figures(campaign: Campaign, state: CampaignState, plan: JsonValue) -> WatchFigures:
+    """Watch's figures of turn ``state.turn`` as its battle list has it: the heroes and the NPC
+    where the list's watch data ``plan`` put them (after this turn's moves), each move an
+    arrow from where the hero began the turn; with no ``plan``, where the turn began."""
+    raw = state.modules.get(WATCH)
+    if raw is None:
+        return WatchFigures()
+    wounds_to_kill = game_for(campaign).settings_of(WATCH, WatchSettings).wounds_to_kill
+    if plan is None:
+        return map_figures(raw, state.turn, wounds_to_kill)
+    moved = as_listed(state.modules, plan, {})[WATCH]
+    return map_figures(moved, state.turn, wounds_to_kill, plan=plan)
 
 
 def defences_words(defences: Defences, names: Mapping[str, str]) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from aiogram.utils.i18n import gettext as _
 
+from bot.message_limits import BUTTON_ROW, button_label
 from bot.moments import format_moment
 from rules import CampaignMap, Rejection
 from rules.modules.watch.orders import WatchRule
@@ -85,8 +86,8 @@ def screen_text(
         lines.append(_("Laid so far: {plays}.").format(plays=plays_text(step.plays, names)))
     lines.append(
         _(
-            "Choose a card, then the hero it goes to; add more if you wish, then «Play». "
-            "«Play nothing» ends the step without a card."
+            "Choose a spell, then the hero it goes to; add more if you wish, then «Play». "
+            "«Play nothing» ends the step without a spell."
         )
     )
     return "\n".join(lines)
@@ -162,7 +163,7 @@ def reminder_text(
         [
             step_title(step, names, campaign_map, language),
             _(
-                "⏰ Your step ends at {moment}: play your cards or «Play nothing». Without an "
+                "⏰ Your step ends at {moment}: play your spells or «Play nothing». Without an "
                 "answer nothing is played."
             ).format(moment=deadline),
         ]
@@ -182,11 +183,11 @@ def refusal_text(refusal: str) -> str:
             return _("Too many presses at once: try again.")
         case "no_late_orders":
             return _(
-                "No card can be played: your side gives no orders after the battles this turn "
+                "No spell can be played: your side gives no orders after the battles this turn "
                 "(it has no army left). «Play nothing» ends the step."
             )
         case _:
-            return _("This step is closed: its cards can no longer change.")
+            return _("This step is closed: its spells can no longer change.")
 
 
 def rule_text(rejection: Rejection, names: Mapping[str, str]) -> str:
@@ -196,12 +197,12 @@ def rule_text(rejection: Rejection, names: Mapping[str, str]) -> str:
     match params.get("rule"):
         case WatchRule.CARD_NOT_IN_HAND:
             return _(
-                "«{hero}» has no {card} left in hand: each card is played once. Choose another."
+                "«{hero}» has no {card} left in hand: each spell is played once. Choose another."
             ).format(hero=hero, card=card_name(str(params.get("card", ""))))
         case WatchRule.TARGET_NOT_IN_SECTOR:
             target = names.get(str(params.get("target", "")), str(params.get("target", "")))
             return _(
-                "«{target}» is not in this duel: a card goes to a hero standing there."
+                "«{target}» is not in this duel: a spell goes to a hero standing there."
             ).format(target=target)
         case WatchRule.STEP_ALREADY_PLAYED:
             return _("«{hero}» has played its step this turn already.").format(hero=hero)
@@ -229,17 +230,19 @@ def gm_steps_text(count: int, mode: DuelMode | None) -> str:
         )
     return _(
         "Duel steps not closed yet: closing one now plays nothing for it (audited; the group "
-        "sees it with the step's cards)."
+        "sees it with the step's spells)."
     )
 
 
 def gm_step_label(
     step: DuelStep, names: Mapping[str, str], campaign_map: CampaignMap, language: str
 ) -> str:
-    """A button of the GM's list: «✖ Larisa, 3 Metro (open)»."""
+    """A button of the GM's list: «✖ Larisa, «Metro» (open)»; a long name is cut so that the
+    place and the state still show on a phone."""
     state = _("open") if step.state is DuelStepState.OPEN else _("waiting")
-    return _("✖ {hero}, {place} ({state})").format(
-        hero=names.get(step.hero, step.hero),
-        place=_place(campaign_map, step.sector, language),
-        state=state,
+    label = _("✖ {hero}, {place} ({state})")
+    place = _place(campaign_map, step.sector, language)
+    room = BUTTON_ROW - len(label.format(hero="", place=place, state=state))
+    return label.format(
+        hero=button_label(names.get(step.hero, step.hero), max(room, 8)), place=place, state=state
     )

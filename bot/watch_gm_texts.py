@@ -55,10 +55,10 @@ def describe_change_problem(
             return _("There is no such hero in this campaign.")
         case WatchAdjustCode.NO_SUCH_PLAY:
             return _(
-                "{hero} laid no card number {play} this turn: pick a card from the list."
+                "{hero} played no spell number {play} this turn: pick a spell from the list."
             ).format(hero=hero_name(names, str(p.get("hero", ""))), play=p.get("play"))
         case _:
-            return _("A card is lowered by 0 to {most}.").format(most=p.get("max"))
+            return _("A spell is lowered by 0 to {most}.").format(most=p.get("max"))
 
 
 def change_lines(
@@ -115,11 +115,11 @@ def card_lowered_post(
     laid = laid_card_words(card, target, names)
     if not lowered_by:
         return _(
-            "🃏 Turn {turn}: the GM took the tokens off {hero}'s card, {laid}: it counts as "
+            "🃏 Turn {turn}: the GM took the tokens off {hero}'s spell, {laid}: it counts as "
             "printed."
         ).format(turn=turn, hero=hero_name(names, hero), laid=laid)
     power = max(0, int(card[1:]) - lowered_by)
     return _(
-        "🃏 Turn {turn}: the GM lowers {hero}'s card, {laid}, by {n}: it counts {power} when "
+        "🃏 Turn {turn}: the GM lowers {hero}'s spell, {laid}, by {n}: it counts {power} when "
         "the wounds are counted."
     ).format(turn=turn, hero=hero_name(names, hero), laid=laid, n=lowered_by, power=power)

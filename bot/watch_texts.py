@@ -163,7 +163,7 @@ def deck_input_help(problem: DeckInputProblem, word: str) -> str:
         case DeckInputProblem.CARD:
             reason = _("«{word}» is not a spell.")
         case DeckInputProblem.COPIES:
-            reason = _("«{word}»: write «×n» right after a card, n from 1 to 200.")
+            reason = _("«{word}»: write «×n» right after a spell, n from 1 to 200.")
         case DeckInputProblem.TOO_MANY:
             reason = _("A deck holds at most 200 spells; this one has {word}.")
         case _:

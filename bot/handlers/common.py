@@ -89,7 +89,7 @@ def gm_help_text(in_group: bool) -> str:
             _("Night Watch: close a duel step now, with nothing played"),
         ),
         (
-            _("🃏 Lower a laid card (−1)"),
+            _("🃏 Lower a played spell (−1)"),
             _('Night Watch: the "-1" tokens on a laid spell, until the results deadline'),
         ),
         (

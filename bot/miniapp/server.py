@@ -205,7 +205,7 @@ async def _screen(request: web.Request) -> web.Response:
 
 async def _map(request: web.Request) -> web.Response:
     seat = await _seat(request)
-    seen = await seat_map_view(request.app[STORE], seat)
+    seen = await seat_map_view(request.app[STORE], seat, request.app[CLOCK].now())
     return _json({"map": map_svg(seen[0]) if seen is not None else None})
 
 

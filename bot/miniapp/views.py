@@ -108,7 +108,7 @@ async def view(store: Store, seat: Seat, now: datetime) -> Json:
     campaign = fresh.campaign
     language = screens.language()
     deadline = await current_deadline(store, campaign)
-    seen = await seat_map_view(store, fresh)
+    seen = await seat_map_view(store, fresh, now)
     return {
         "campaign": {
             "id": campaign.id,

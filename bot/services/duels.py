@@ -623,6 +623,24 @@ class HeroesNow:
     played: dict[str, tuple[str, ...]]
 
 
+async def public_watch_plan(
+    store: Store, campaign: Campaign, state: CampaignState, now: datetime
+) -> JsonValue:
+    """The watch data (this turn's hero moves and positions) of the current turn's battle list
+    once it is public and ``state`` is that turn's start; ``None`` before (or without watch):
+    the maps then show the heroes where the turn began."""
+    if (
+        WATCH not in state.modules
+        or campaign.phase not in LATE_PHASES
+        or state.turn != campaign.turn
+    ):
+        return None
+    listed = await store.battle_list(campaign.id, campaign.turn)
+    if listed is None or await battle_list_public_at(store, campaign, now) is not None:
+        return None
+    return listed.modules.get(WATCH)
+
+
 async def heroes_now(
     store: Store, campaign: Campaign, state: CampaignState, now: datetime
 ) -> HeroesNow:

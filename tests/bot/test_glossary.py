@@ -81,3 +81,33 @@ def test_the_glossary_terms_are_the_catalogs_words() -> None:
     russian = " ".join(_texts(_catalog(), "ru")).lower()
     for term in ("мастер", "сектор", "армия", "атака", "перемещение", "укрепл", "с орбиты", "бой"):
         assert term in russian, term
+
+
+WATCH_SOURCES = (
+    "bot/watch_texts.py",
+    "bot/watch_duel_texts.py",
+    "bot/watch_gm_texts.py",
+    "bot/duel_screens.py",
+    "bot/handlers/group/watch_wizard.py",
+    "bot/handlers/group/watch_gm.py",
+    "bot/handlers/group/duels_gm.py",
+)
+
+
+def test_night_watch_says_spell_in_english_as_the_glossary_does() -> None:
+    """Night Watch's attack and defence cards are «spells» in English too (docs/glossary.md);
+    «card» stays siege's and the zombies' word."""
+    card = re.compile(r"\bcards?\b", re.IGNORECASE)
+    found = [
+        message.id
+        for message in _catalog()
+        if message.id
+        and any(path in WATCH_SOURCES for path, _line in message.locations)
+        and any(card.search(re.sub(r"\{\w+\}", "", text)) for text in _texts_of(message.id))
+    ]
+    assert not found, found
+    assert any(path in WATCH_SOURCES for m in _catalog() for path, _line in m.locations)
+
+
+def _texts_of(message_id: str | tuple[str, ...] | list[str]) -> list[str]:
+    return [message_id] if isinstance(message_id, str) else list(message_id)

@@ -83,7 +83,7 @@ WORDS: dict[str, dict[str, str]] = {
         "in_hand": "На руке:",
         "play": "Сыграть",
         "nothing": "Ничего не играть",
-        "metro_step": "⚔️ Поединок в «Метро», ход 1: шаг Иного «Larisa».",
+        "metro_step": "⚔️ Поединок в локации «Метро», ход 1: шаг Иного «Larisa».",
         "next_andrey": "Следующий шаг: Иной «Andrey».",
         "timed_out": "Ничего не сыграно: срок шага вышел.",
         "gm_closed": "Ничего не сыграно: мастер закрыл шаг.",
@@ -116,14 +116,17 @@ async def _watch_table(
     mode: str,
     language: Language,
     heroes: list[dict[str, Any]] | None = None,
+    side_names: tuple[str, str] = ("Day", "Night"),
+    title: str = "Night Watch",
 ) -> Table:
-    """A night-demo campaign with watch in ``mode``, deployed, in its first orders window."""
+    """A night-demo campaign ``title`` with watch in ``mode``, deployed, in its first orders
+    window; the sides ``day`` and ``night`` are called ``side_names``."""
     now = clock.now()
     await store.see_person(GM, "Game Master", None, language, True, now)
     campaign = await store.create_campaign(
         NewCampaign(
             chat_id=GROUP,
-            title="Night Watch",
+            title=title,
             created_by=GM,
             creator_name="Game Master",
             ruleset_overrides=_ruleset(mode, HEROES if heroes is None else heroes),
@@ -134,8 +137,8 @@ async def _watch_table(
     users: dict[int, User] = {GM: telegram.user(GM, "Game Master", language)}
     telegram.group(GROUP, "Night Moscow")
     for new_side in (
-        NewSide(id="day", name="Day", colour="#e0b000"),
-        NewSide(id="night", name="Night", colour="#202060"),
+        NewSide(id="day", name=side_names[0], colour="#e0b000"),
+        NewSide(id="night", name=side_names[1], colour="#202060"),
     ):
         await store.add_side(campaign.id, new_side, GM, now)
     for user_id, name, side_id in ((DAY, "Dasha", "day"), (NIGHT, "Nikita", "night")):
@@ -587,9 +590,9 @@ async def test_cards_are_not_played_when_the_side_gives_no_late_orders(
     monkeypatch.setattr(late_service, "late_desk", no_desk)
     again = screen(await table.tap(DAY, laid, _card(words, second)))
     refused = await table.tap(DAY, again, "Andrey")
-    assert "No card can be played" in alert(refused)
+    assert "No spell can be played" in alert(refused)
     played = await table.tap(DAY, laid, f"✅ {words['play']}")
-    assert "No card can be played" in alert(played)
+    assert "No spell can be played" in alert(played)
     larisa = (await _steps(table))["larisa"]
     assert larisa.state.value == "open"
     assert [play.card for play in larisa.plays] == [first]

@@ -181,11 +181,11 @@ async def test_the_gm_lowers_a_laid_card_and_the_resolution_counts_it(
 ) -> None:
     table = await _watch_table(telegram, store, clock)
     panel = screen(await table.say(GM, "/gm"))
-    assert "Lower a laid card" not in str(panel.buttons())
+    assert "Lower a played spell" not in str(panel.buttons())
     await _to_duels(table, store, clock)
     attack = await _larisa_plays(store, table)
     panel = screen(await table.say(GM, "/gm"))
-    cards = screen(await table.tap(GM, panel, "Lower a laid card"))
+    cards = screen(await table.tap(GM, panel, "Lower a played spell"))
     spell = f"{'attack' if attack[0] == 'A' else 'defence'} {attack[1:]}"
     assert cards.buttons()[0][0] == f"Лариса: {spell} → Андрей"
     refused = await table.forged(301, cards.buttons()[0][1])
@@ -204,7 +204,7 @@ async def test_the_gm_lowers_a_laid_card_and_the_resolution_counts_it(
     (modifier,) = load(state.modules[WATCH]).modifiers
     assert (modifier.hero, modifier.play, modifier.lowered_by) == ("h1", 0, 1)
     (post,) = [s for s in _group(await telegram.deliver()) if "🃏" in s.text]
-    assert f"the GM lowers Лариса's card, {spell} on Андрей, by 1: it counts {power}" in post.text
+    assert f"the GM lowers Лариса's spell, {spell} on Андрей, by 1: it counts {power}" in post.text
     adjusted = [
         e
         for e in await store.audit_log(table.campaign.id)
@@ -231,7 +231,7 @@ async def test_a_russian_gm_moves_egor_and_lowers_a_card(
     done = screen(await table.say(GM, "Егор услышал выстрелы"))
     assert done.text.startswith("Готово")
     (post,) = [s for s in _group(await telegram.deliver()) if "Егор услышал" in s.text]
-    assert "👤 Маркер NPC перемещается в «Подъезд»." in post.text
+    assert "👤 Маркер NPC перемещается в локацию «Подъезд»." in post.text
     await _to_duels(table, store, clock)
     attack = await _larisa_plays(store, table)
     panel = screen(await table.say(GM, "/gm"))
@@ -242,6 +242,6 @@ async def test_a_russian_gm_moves_egor_and_lowers_a_card(
     spell = f"{'Атака' if attack[0] == 'A' else 'Защита'}-{attack[1:]}"
     (post,) = [s for s in _group(await telegram.deliver()) if "🃏" in s.text]
     assert (
-        f"мастер ослабляет заклинание Иного Лариса ({spell} на Иного Андрей) на 1: "
-        f"раны считаются по его силе {power}"
+        f"мастер ослабил на 1 заклинание Иного Лариса ({spell} на Иного Андрей): "
+        f"при расчёте ран его сила — {power}"
     ) in post.text

@@ -98,7 +98,9 @@ async def test_the_night_watch_week_reads_as_written_in_russian(
 def _step_post(texts: list[str], hero: str) -> tuple[str, str, str]:
     """The title, the cards and the next step's line of ``hero``'s step post. The title names
     the hero with «Иной» («шаг Иного «Лариса»»), never «герой»."""
-    post = next(text for text in texts if text.startswith("⚔️ Поединок в «Метро», ход 1: шаг"))
+    post = next(
+        text for text in texts if text.startswith("⚔️ Поединок в локации «Метро», ход 1: шаг")
+    )
     lines = post.splitlines()
     assert hero in lines[0]
     assert "Иного" in lines[0]

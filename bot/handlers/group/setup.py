@@ -561,9 +561,11 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
         [
             _button(_("🏰 Midnight Siege"), campaign, "go", "siege"),
             _button(_("🧟 Contact"), campaign, "go", "contact"),
-            _button(_("🌃 Night Watch"), campaign, "go", "watch"),
         ],
-        [_button(_("🎯 Points to outcome"), campaign, "ask", "margins")],
+        [
+            _button(_("🌃 Night Watch"), campaign, "go", "watch"),
+            _button(_("🎯 Points to outcome"), campaign, "ask", "margins"),
+        ],
         [_button(_("✅ Open deployment"), campaign, "ok")],
         [_button(_("✖ Cancel this campaign"), campaign, "cancel")],
     ]

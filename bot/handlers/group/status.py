@@ -78,8 +78,9 @@ async def _deadline_in(store: Store, campaign: Campaign, asked: str, line: str |
     return "\n".join(part for part in (line, note) if part)
 
 
-async def show_map(message: Message, store: Store, maps: MapDrawer) -> None:
-    """``/map``: the map as it stood at the start of the current turn."""
+async def show_map(message: Message, store: Store, maps: MapDrawer, clock: Clock) -> None:
+    """``/map``: the map as it stood at the start of the current turn; with watch, once the
+    battle list is public, the heroes where it put them, with this turn's moves."""
     campaign = await campaign_here(store, message)
     if campaign is None:
         await message.answer(await no_campaign_words(store, message))
@@ -92,13 +93,20 @@ async def show_map(message: Message, store: Store, maps: MapDrawer) -> None:
         return
     sides = await store.sides(campaign.id)
     title = _("{title}, turn {turn}").format(title=campaign.title, turn=campaign.turn)
-    view = await turn_map(store, campaign, state, sides, title, week=True)
+    now = clock.now()
+    view = await turn_map(store, campaign, state, sides, title, week=True, now=now)
     picture = await maps.draw(view)
+    caption = _("{title}: the map at the start of turn {turn}.").format(
+        title=campaign.title, turn=campaign.turn
+    )
+    if await duels.public_watch_plan(store, campaign, state, now) is not None:
+        caption = _(
+            "{title}: the map at the start of turn {turn}; the heroes stand where the battle "
+            "list put them, with this turn's moves."
+        ).format(title=campaign.title, turn=campaign.turn)
     await message.answer_photo(
         BufferedInputFile(picture, filename=f"map-{campaign.id}-{campaign.turn}.png"),
-        caption=_("{title}: the map at the start of turn {turn}.").format(
-            title=campaign.title, turn=campaign.turn
-        ),
+        caption=caption,
     )
 
 

@@ -50,7 +50,7 @@ def cards_button(campaign: Campaign) -> list[InlineKeyboardButton]:
     if not may_lower_cards(campaign):
         return []
     return [
-        InlineKeyboardButton(text=_("🃏 Lower a laid card (−1)"), callback_data=_press(campaign))
+        InlineKeyboardButton(text=_("🃏 Lower a played spell (−1)"), callback_data=_press(campaign))
     ]
 
 
@@ -78,13 +78,13 @@ async def _list(
     rows.append(_back(campaign))
     if not cards:
         text = _(
-            "No card is laid yet this turn: the cards of a duel step can be lowered once the "
+            "No spell is played yet this turn: the spells of a duel step can be lowered once the "
             "step is closed, until the results deadline."
         )
     else:
         text = _(
-            'The cards laid this turn. Pick one to lower it with the GM\'s "-1" tokens '
-            "(until the results deadline; a card never counts below 0). The group sees it."
+            'The spells played this turn. Pick one to lower it with the GM\'s "-1" tokens '
+            "(until the results deadline; a spell never counts below 0). The group sees it."
         )
     return text, InlineKeyboardMarkup(inline_keyboard=rows)
 
@@ -101,7 +101,7 @@ def _amounts(
         for n in range(top + 1)
     ]
     rows = [numbers[i : i + 5] for i in range(0, len(numbers), 5)]
-    rows.append([InlineKeyboardButton(text=_("◀ Laid cards"), callback_data=_press(campaign))])
+    rows.append([InlineKeyboardButton(text=_("◀ Played spells"), callback_data=_press(campaign))])
     text = _("{hero}: {laid}. How many tokens lower it (• now; −0 takes them off)?").format(
         hero=hero_name(names, card.hero), laid=laid_card_words(card.card, card.target, names)
     )
@@ -121,7 +121,7 @@ async def cards_pressed(
         return
     if not may_lower_cards(campaign):
         await query.answer(
-            _("Cards are lowered only between the battle list and the resolution."),
+            _("Spells are lowered only between the battle list and the resolution."),
             show_alert=True,
         )
         return

@@ -12,6 +12,7 @@ from aiogram.types import InlineKeyboardButton
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
+from bot.message_limits import BUTTON_ROW, button_label
 from bot.sectors import sector_label
 from bot.services import siege_setup, watch_setup
 from bot.watch_texts import (
@@ -67,9 +68,8 @@ def watch_screen(
     side_name = dict(sides)
     lines = [
         _(
-            "Night Watch (MODULES.md W): named heroes of the sides move one location a turn "
-            "through the Metro, and where heroes of two sides meet they play a duel of attack "
-            "and defence spells."
+            "Night Watch: named heroes of the sides move one location a turn through the Metro, "
+            "and where heroes of two sides meet they play a duel of attack and defence spells."
         ),
         watch_label(campaign),
     ]
@@ -95,19 +95,23 @@ def watch_screen(
         if enters > 1:
             line += _(", enters on turn {turn}").format(turn=enters)
         lines.append(line)
+        initiative = _("⚡ {hero}: {initiative}")
+        remove = _("✖ {hero}")
+        fixed = len("−+") + len(initiative.format(hero="", initiative=hero["initiative"]))
+        name = button_label(
+            str(hero["name"]), max((BUTTON_ROW - fixed - len(remove.format(hero=""))) // 2, 6)
+        )
         rows.append(
             [
                 button("−", campaign, "whi", f"{hero['id']}.-"),
                 button(
-                    _("⚡ {hero}: {initiative}").format(
-                        hero=hero["name"], initiative=hero["initiative"]
-                    ),
+                    initiative.format(hero=name, initiative=hero["initiative"]),
                     campaign,
                     "whi",
                     f"{hero['id']}.0",
                 ),
                 button("+", campaign, "whi", f"{hero['id']}.+"),
-                button(_("✖ {hero}").format(hero=hero["name"]), campaign, "whd", hero["id"]),
+                button(remove.format(hero=name), campaign, "whd", hero["id"]),
             ]
         )
     chosen = watch_setup.effective(overrides)

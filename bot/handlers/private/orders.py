@@ -8,6 +8,8 @@ reinforcement. Every change is saved as a draft and echoed in words; "Ready" con
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from aiogram import Bot, Router
 from aiogram.filters import Command
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
@@ -634,10 +636,13 @@ async def send_side_map(bot: Bot, maps: MapDrawer, chat_id: int, desk: Desk) -> 
     await bot.send_photo(chat_id, BufferedInputFile(png, "orders.png"), caption=caption)
 
 
-async def seat_map_view(store: Store, seat: Seat) -> tuple[MapView, Desk | None] | None:
-    """The map a seat may see now: while its side's orders are open, the turn-start map with
-    them drawn (and the desk they come from); in deployment, the side's own placement; else
-    the turn-start map everyone sees. ``None`` when the phase has no map yet."""
+async def seat_map_view(
+    store: Store, seat: Seat, now: datetime
+) -> tuple[MapView, Desk | None] | None:
+    """The map a seat may see at ``now``: while its side's orders are open, the turn-start map
+    with them drawn (and the desk they come from); in deployment, the side's own placement;
+    else the turn-start map everyone sees, with watch's heroes where the battle list put them
+    once it is public. ``None`` when the phase has no map yet."""
     campaign = seat.campaign
     if seat.side is not None:
         opened = await open_desk(store, seat)
@@ -659,17 +664,18 @@ async def seat_map_view(store: Store, seat: Seat) -> tuple[MapView, Desk | None]
         state = CampaignState(turn=0, armies=armies)
     if state is None:
         return None
-    return screens.map_view(campaign, game_for(campaign).map, state, sides, None), None
+    plan = await duels.public_watch_plan(store, campaign, state, now)
+    return screens.map_view(campaign, game_for(campaign).map, state, sides, None, plan), None
 
 
 async def show_map(
-    message: Message, store: Store, person: Person, bot: Bot, maps: MapDrawer
+    message: Message, store: Store, person: Person, bot: Bot, maps: MapDrawer, clock: Clock
 ) -> None:
     """``/map`` in private: the current map; with the side's own orders while they are open."""
     seat = await seat_or_answer(message, store, person)
     if seat is None:
         return
-    seen = await seat_map_view(store, seat)
+    seen = await seat_map_view(store, seat, clock.now())
     if seen is None:
         await message.answer(screens.phase_words(seat.campaign))
         return

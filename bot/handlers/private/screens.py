@@ -12,6 +12,7 @@ from datetime import datetime
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
+from pydantic import JsonValue
 
 from bot import texts, watch_texts
 from bot.handlers.private.callbacks import (
@@ -21,11 +22,12 @@ from bot.handlers.private.callbacks import (
     ResultButton,
     VerdictButton,
 )
-from bot.map_views import map_labels, side_views
+from bot.map_views import listed_figures, map_labels, side_views
+from bot.message_limits import BUTTON_ROW, button_label
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
 from bot.sectors import sector_label
-from bot.services import contact_orders, watch_orders, watch_setup
+from bot.services import contact_orders, watch_orders
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -67,7 +69,6 @@ from rules.legal import legal_orders
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.watch import NAME as WATCH
-from rules.modules.watch.picture import WatchFigures, map_figures
 from rules.render import MapView, PrivateOrders
 from storage import BattleReport, Campaign, Phase, Side, UnreportedPolicy
 
@@ -95,6 +96,38 @@ def _button(text: str, data: str) -> InlineKeyboardButton:
 
 def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+
+
+def _phone_rows(
+    buttons: Sequence[InlineKeyboardButton], most: int
+) -> list[list[InlineKeyboardButton]]:
+    """Up to ``most`` buttons a row, in order, as long as the row's labels fit a phone's
+    width (``BUTTON_ROW``); a button that would widen the row past it starts the next."""
+    rows: list[list[InlineKeyboardButton]] = []
+    for button in buttons:
+        row = rows[-1] if rows else None
+        if (
+            row is not None
+            and len(row) < most
+            and sum(len(b.text) for b in row) + len(button.text) <= BUTTON_ROW
+        ):
+            row.append(button)
+        else:
+            rows.append([button])
+    return rows
+
+
+def _named_label(template: str, name: str) -> str:
+    """``template`` with ``{hero}`` filled so that the label fits a row: a long name is cut,
+    never the words around it."""
+    room = BUTTON_ROW - len(template.format(hero=""))
+    return template.format(hero=button_label(name, max(room, 8)))
+
+
+def _hero_move_label(name: str, place: str) -> str:
+    """«Андрей → «Кафе»»: a long name is cut, never the destination."""
+    arrow = f" → {place}"
+    return button_label(name, max(BUTTON_ROW - len(arrow), 8)) + arrow
 
 
 # ---- refusals and phases --------------------------------------------------------------------
@@ -468,7 +501,7 @@ def watch_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
             rows.append(
                 [
                     _button(
-                        _("✖ {hero} stays").format(hero=name),
+                        _named_label(_("✖ {hero} stays"), name),
                         _orders_button(desk, "wx", arg=heroes.index(hero)),
                     )
                 ]
@@ -477,7 +510,7 @@ def watch_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
             lines.append(_("• {hero} stays where it is.").format(hero=name))
         buttons = [
             _button(
-                f"{name} → {sector_label(map_, str(order.data.get('to')), language())}",
+                _hero_move_label(name, sector_label(map_, str(order.data.get("to")), language())),
                 _orders_button(
                     desk,
                     "wm",
@@ -488,7 +521,7 @@ def watch_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
             for order in offered.get(hero, ())
             if given is None or order.data.get("to") != given.data.get("to")
         ]
-        rows.extend(_rows(buttons, 2))
+        rows.extend(_phone_rows(buttons, 2))
     if not offered:
         lines.append(_("None of your heroes can move this turn."))
     else:
@@ -1136,17 +1169,13 @@ def map_view(
     state: CampaignState,
     sides: Sequence[Side],
     private: tuple[str, SideOrders] | None,
+    watch_plan: JsonValue = None,
 ) -> MapView:
     """The current map in the current language, with one side's orders drawn when ``private``
-    is given; with watch, the heroes and the NPC where they stand (the public view: no hand)."""
-    raw = state.modules.get(WATCH)
-    figures = (
-        WatchFigures()
-        if raw is None
-        else map_figures(
-            raw, state.turn, watch_setup.effective(campaign.ruleset_overrides).wounds_to_kill
-        )
-    )
+    is given; with watch, the heroes and the NPC where they stand (the public view: no hand):
+    with ``watch_plan`` (the public battle list's watch data), where the list put them, with
+    this turn's hero moves."""
+    figures = listed_figures(campaign, state, watch_plan)
     return MapView(
         map=map_,
         state=state,

@@ -114,12 +114,13 @@ class SharingRecords:
             wait = 0.0
             for window in ordered:
                 times = sorted(held.get(window.scope, []))
-                # A process whose clock was read before another's may commit after it (it
-                # waited for these rows): the times it counts, those of the last period before
-                # its ``now``, must still be here. So each window keeps its last two periods,
-                # counted from its newest time: at most twice its limit.
-                newest = max(now, times[-1]) if times else now
-                kept[window.scope] = [t for t in times if t + 2 * window.period > newest]
+                # Pruned from this caller's ``now``, never from the newest time kept: one
+                # process whose clock runs ahead would prune everyone else's times and the
+                # window would never fill. A time ahead of ``now`` is kept and counted. A caller
+                # whose clock was read before another's may commit after it: the times of the
+                # period before its ``now`` must still be here, so each window keeps the two
+                # periods before ``now`` and anything after it.
+                kept[window.scope] = [t for t in times if t + 2 * window.period > now]
                 counted = [t for t in times if t + window.period > now]
                 if len(counted) >= window.limit:
                     wait = max(wait, counted[len(counted) - window.limit] + window.period - now)

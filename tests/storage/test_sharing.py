@@ -82,6 +82,34 @@ async def test_a_sender_whose_clock_was_read_earlier_still_counts_the_times_befo
     assert await store.reserve_send([BOT], start + 1.12) == pytest.approx(0.08)  # 0.2 leaves
 
 
+async def test_a_time_stamped_by_a_clock_running_ahead_prunes_no_one_elses(
+    store: Store,
+) -> None:
+    """One process's clock runs 10 s ahead and stamps 110.0; the others, at the true time, must
+    still fill the window (they once pruned every time but 110.0 and took all 100 calls). Its
+    time is counted too: the window holds one request less until the true time passes it."""
+    window = SendWindow("bot", limit=30, period=1.0)
+    assert await store.reserve_send([window], 110.0) == 0.0
+    taken = [
+        now
+        for now in (100.0 + step * 0.005 for step in range(100))
+        if await store.reserve_send([window], now) == 0.0
+    ]
+    assert len(taken) == window.limit - 1
+    assert await store.reserve_send([window], 101.0) == 0.0  # the first one left its second
+
+
+async def test_a_clock_running_behind_counts_the_times_ahead_of_it(store: Store) -> None:
+    """A process whose clock runs 10 s behind (90.0) counts the others' times, all ahead of it:
+    the window is full for it as for them."""
+    start = 100.0
+    for step in range(3):
+        assert await store.reserve_send([BOT], start + step * 0.1) == 0.0
+    assert await store.reserve_send([BOT], 90.0) > 0
+    assert await store.reserve_send([BOT], 90.5) > 0
+    assert await store.reserve_send([BOT], start + 0.3) == pytest.approx(0.7)
+
+
 async def test_a_request_takes_a_place_in_every_window_or_in_none(store: Store) -> None:
     chat = SendWindow("chat:-100", limit=1, period=60.0)
     assert await store.reserve_send([BOT, chat], 0.0) == 0.0

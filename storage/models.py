@@ -77,6 +77,10 @@ class Role(StrEnum):
 
 GM_ROLES = frozenset({Role.GM, Role.CO_GM})
 
+BOT_ACTOR: UserId = 0
+"""The actor of what the bot writes on its own, such as the orders it enters for a side that
+gave none (no Telegram account has id 0)."""
+
 
 class UnreportedPolicy(StrEnum):
     """What resolution does with a battle that has no result (RULES.md 3.4)."""
@@ -398,6 +402,8 @@ class WriteOutcome(StrEnum):
     REPORT_CHANGED = "report_changed"  # confirm of a result that is no longer the reported one
     NOT_FOUND = "not_found"
     CONFLICT = "conflict"  # saved by someone else since it was read (``expected_edits``)
+    CAMPAIGN_OVER = "campaign_over"  # the campaign has finished (or the GM ended it)
+    NOT_ALLOWED = "not_allowed"  # the writer neither gives that side's orders nor is a GM
 
 
 class OrdersWrite(BaseModel):

@@ -11,9 +11,11 @@ from rules import (
     SideOrders,
 )
 from storage.models import (
+    BOT_ACTOR,
     GM_ROLES,
     AuditAction,
     CampaignId,
+    CampaignStatus,
     LateOrdersRecord,
     NewOutboxMessage,
     OrderEdit,
@@ -21,6 +23,7 @@ from storage.models import (
     OrdersWrite,
     Phase,
     PlacementRecord,
+    Role,
     SectorId,
     SideId,
     UserId,
@@ -104,7 +107,8 @@ class OrderRecords(SharedRecords):
                 conn,
                 [
                     (
-                        "SELECT turn, phase, EXISTS (SELECT 1 FROM sides WHERE campaign_id = ?"
+                        "SELECT turn, phase, status, EXISTS (SELECT 1 FROM sides WHERE"
+                        " campaign_id = ?"
                         " AND id = ?) AS side_known FROM campaigns WHERE id = ?",
                         (campaign_id, side_id, campaign_id),
                     ),
@@ -119,12 +123,24 @@ class OrderRecords(SharedRecords):
             if not positions:
                 return WriteOutcome.NOT_FOUND, None
             position = positions[0]
+            # Judged here, not on what the caller read at the press: the GM may have ended
+            # the campaign or moved the writer's seat since.
+            if CampaignStatus(position["status"]) is CampaignStatus.FINISHED:
+                return WriteOutcome.CAMPAIGN_OVER, None
             if position["turn"] != turn or Phase(position["phase"]) not in phases:
                 return WriteOutcome.PHASE_CLOSED, None
             current = next(iter(currents), None)
             # A side's set is deleted with the side: only a first set needs the side.
             if current is None and not position["side_known"]:
                 return WriteOutcome.UNKNOWN_SIDE, None
+            member = member_of(campaign_id, actor, members)
+            if actor != BOT_ACTOR and not (
+                member is not None
+                and (
+                    member.is_gm or (member.side_id == side_id and Role.STRATEGIST in member.roles)
+                )
+            ):
+                return WriteOutcome.NOT_ALLOWED, None
             if expected_edits is not None and expected_edits != (
                 0 if current is None else current["edits"]
             ):
@@ -159,7 +175,6 @@ class OrderRecords(SharedRecords):
                     (set_id, seq, body, int(ready), actor, ts(now)),
                 )
             )
-            member = member_of(campaign_id, actor, members)
             own_side = member is not None and member.side_id == side_id
             if member is not None and member.is_gm and not own_side:
                 action = (

@@ -8,7 +8,7 @@ several processes serve one database (docs/storage.md, «Several processes»).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -46,7 +46,9 @@ class SharingStore(Protocol):
 
     async def take_update(self, update_id: int, now: datetime, lease: timedelta) -> UpdateTake: ...
     async def finish_update(self, update_id: int, now: datetime) -> None: ...
-    async def reserve_send(self, windows: Sequence[SendWindow], now: float) -> float: ...
+    async def reserve_send(
+        self, windows: Sequence[SendWindow], wall: Callable[[], float]
+    ) -> float: ...
     async def forget_shared_work(self, before: datetime) -> int: ...
     def scheduled_run(self, campaign_id: CampaignId) -> AbstractAsyncContextManager[None]: ...
 
@@ -84,24 +86,30 @@ class SharingRecords:
                 "UPDATE seen_updates SET done_at = ? WHERE update_id = ?", (ts(now), update_id)
             )
 
-    async def reserve_send(self, windows: Sequence[SendWindow], now: float) -> float:
-        """Take a place for one request at ``now`` in every window, or in none: 0.0 when taken,
-        else the seconds until one more request fits them all (then try again).
+    async def reserve_send(self, windows: Sequence[SendWindow], wall: Callable[[], float]) -> float:
+        """Take a place for one request in every window, or in none: 0.0 when taken, else the
+        seconds until one more request fits them all (then try again).
 
-        ``now`` is in seconds on a clock every process shares (Unix time). The windows' rows
-        are locked in the order of their names while this runs, so senders of several
-        processes take turns on them and never overfill one, also when one read its clock
-        before another but commits after it (up to a period late).
+        ``wall`` is a clock every process shares (Unix time, kept by NTP). It is read once the
+        windows' rows are locked (in the order of their names), so the time a request is
+        counted at is the time it took its place: a sender that waited for the rows (another
+        process had them, or this process's connection was busy) counts from when it got them,
+        not from before. On PostgreSQL it runs on the process's second connection
+        (``aside()``), so it does not queue behind a write waiting for another process's write
+        lock. The windows hold as far as the processes' clocks agree: a time stamped by a clock
+        running ahead is counted until the others' clocks pass it (it only holds a place
+        longer); one stamped by a clock running behind is in the past for the others, who stop
+        counting it early, so that process's requests can go beyond a window's limit.
         """
         ordered = sorted(windows, key=lambda window: window.scope)
         scopes = [window.scope for window in ordered]
         marks = ", ".join("?" for _ in scopes)
-        stamp = ts(datetime.fromtimestamp(now, UTC))
-        async with self._db.transaction(row_locks=True) as conn:
+        async with self._db.aside() as conn:
+            first_use = _stamp(wall())
             await conn.executemany(
                 "INSERT INTO send_windows (scope, times_json, last_at) VALUES (?, '[]', ?)"
                 " ON CONFLICT (scope) DO NOTHING",
-                [(scope, stamp) for scope in scopes],
+                [(scope, first_use) for scope in scopes],
             )
             rows = await fetch_all(
                 conn,
@@ -109,17 +117,20 @@ class SharingRecords:
                 f" ORDER BY scope{FOR_UPDATE[self._db.dialect]}",
                 scopes,
             )
+            now = wall()
+            stamp = _stamp(now)
             held = {row["scope"]: [float(t) for t in json.loads(row["times_json"])] for row in rows}
             kept: dict[str, list[float]] = {}
             wait = 0.0
             for window in ordered:
                 times = sorted(held.get(window.scope, []))
-                # A process whose clock was read before another's may commit after it (it
-                # waited for these rows): the times it counts, those of the last period before
-                # its ``now``, must still be here. So each window keeps its last two periods,
-                # counted from its newest time: at most twice its limit.
-                newest = max(now, times[-1]) if times else now
-                kept[window.scope] = [t for t in times if t + 2 * window.period > newest]
+                # Pruned from this caller's ``now``, never from the newest time kept: one
+                # process whose clock runs ahead would prune everyone else's times and the
+                # window would never fill. A time ahead of ``now`` is kept and counted. A caller
+                # whose clock runs a little behind another's, writing after it, must still find
+                # the times of the period before its ``now``: so each window keeps the two
+                # periods before ``now`` and anything after it.
+                kept[window.scope] = [t for t in times if t + 2 * window.period > now]
                 counted = [t for t in times if t + window.period > now]
                 if len(counted) >= window.limit:
                     wait = max(wait, counted[len(counted) - window.limit] + window.period - now)
@@ -148,3 +159,8 @@ class SharingRecords:
     def scheduled_run(self, campaign_id: CampaignId) -> AbstractAsyncContextManager[None]:
         """While held, no other process runs this campaign's scheduled steps (it waits)."""
         return self._db.exclusive(campaign_id)
+
+
+def _stamp(unix: float) -> str:
+    """A Unix time as storage keeps times."""
+    return ts(datetime.fromtimestamp(unix, UTC))

@@ -28,10 +28,10 @@ from bot.services.posting import private_post
 from bot.services.turns import game_for
 from bot.services.window import current_entry
 from rules import SideOrders
-from storage import Campaign, NewOutboxMessage, NoShowPolicy, Role, Store
+from storage import Campaign, NewOutboxMessage, NoShowPolicy, Role, Store, models
 from storage.models import SideId, UserId
 
-BOT_ACTOR: UserId = 0
+BOT_ACTOR: UserId = models.BOT_ACTOR
 """``updated_by`` of orders the bot entered for a side (no Telegram account has id 0)."""
 
 

@@ -517,6 +517,8 @@ async def enter_orders(
             return EntryResult(desk=desk, lines=tuple(outcomes))
         written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
         if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
+            if written.desk is None:  # or refused: the campaign ended, the seat moved
+                return EntryResult(refusal=written.refusal)
             opened = written
             continue
         after, notices = written
@@ -552,6 +554,8 @@ async def drop_module_order(
         orders = desk.orders.model_copy(update={"extra": tuple(extra)})
         written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
         if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
+            if written.desk is None:  # or refused: the campaign ended, the seat moved
+                return EntryResult(refusal=written.refusal)
             opened = written
             continue
         after, notices = written
@@ -588,6 +592,8 @@ async def rewrite_orders(
             return EntryResult(desk=desk, lines=(LineOutcome((), rejections[0]),))
         written = await _save_desk(store, seat, desk, accepted, False, f"orders:{desk.side}", now)
         if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
+            if written.desk is None:  # or refused: the campaign ended, the seat moved
+                return EntryResult(refusal=written.refusal)
             opened = written
             continue
         after, notices = written
@@ -595,6 +601,17 @@ async def rewrite_orders(
             return EntryResult(refusal=Refusal.WRONG_PHASE)
         return EntryResult(desk=after, changed=True, notices=notices)
     return EntryResult(refusal=Refusal.BUSY)
+
+
+def _refusal_of(outcome: WriteOutcome) -> Refusal | None:
+    """The refusal of a save the database refused on what it found at the save, not at the
+    press: the GM ended the campaign, or moved the writer off the side, in between."""
+    match outcome:
+        case WriteOutcome.CAMPAIGN_OVER:
+            return Refusal.CAMPAIGN_OVER
+        case WriteOutcome.NOT_ALLOWED:
+            return Refusal.NOT_STRATEGIST
+    return None
 
 
 async def _save_desk(
@@ -610,7 +627,8 @@ async def _save_desk(
     count), with the side's notices and a board refresh in the same transaction: the desk as
     saved (``None`` if the window closed) and the notices; or, if the set was saved by someone
     else since, the desk as that save left it (the set the database answered the refusal
-    with), to apply the change to again."""
+    with), to apply the change to again; or, if the database found the campaign ended or the
+    writer no longer on the side since the press, no desk and that refusal."""
     campaign = desk.campaign
     editor = seat.member.user_id
     notices = _side_notices(desk.snapshot, campaign, desk.side, editor, now)
@@ -629,6 +647,9 @@ async def _save_desk(
         if saved.orders is None:  # the set is gone (retired): read the side's orders anew
             return await open_desk(store, seat.anew(), desk.side)
         return DeskResult(desk.saved_as(campaign, saved.orders))
+    refusal = _refusal_of(saved.outcome)
+    if refusal is not None:
+        return DeskResult(None, refusal)
     if saved.outcome is not WriteOutcome.SAVED or saved.orders is None:
         return None, ()
     after = desk.saved_as(campaign, saved.orders)
@@ -670,6 +691,8 @@ async def set_ready(
             return EntryResult(desk=desk)
         written = await _save_desk(store, seat, desk, desk.orders, ready, f"ready:{desk.side}", now)
         if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
+            if written.desk is None:  # or refused: the campaign ended, the seat moved
+                return EntryResult(refusal=written.refusal)
             opened = written
             continue
         after, notices = written
@@ -821,7 +844,7 @@ async def _write_placement(
     if saved.outcome is WriteOutcome.CONFLICT:
         return None
     if saved.outcome is not WriteOutcome.SAVED or saved.placement is None:
-        return DeploymentResult(refusal=Refusal.WRONG_PHASE)
+        return DeploymentResult(refusal=_refusal_of(saved.outcome) or Refusal.WRONG_PHASE)
     after = Deployment(
         campaign=opened.campaign,
         game=opened.game,

@@ -42,7 +42,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -131,6 +132,12 @@ class SendReport:
     retried: list[int] = field(default_factory=list)
     dead: list[int] = field(default_factory=list)
     unmarked: list[int] = field(default_factory=list)  # sent, the database could not record it
+    lost: list[int] = field(default_factory=list)  # its lease ran out here: another sends it
+
+
+class ClaimLostError(Exception):
+    """This sender's claim on a post ran out before its next request went: another process
+    may have it now, and sending it here too would double it."""
 
 
 def backoff(attempts: int, base: timedelta, cap: timedelta) -> timedelta:
@@ -198,6 +205,10 @@ class OutboxSender:
         self._storage_error: StorageUnavailableError | None = None
         # The posts this sender claimed and has not finished: id -> the claim's token.
         self._claims: dict[int, str] = {}
+        # Until when each claim's lease is known to hold (as claimed, then as last renewed),
+        # on ``clock``; and the claims another process took since, as (id, token).
+        self._leased_until: dict[int, datetime] = {}
+        self._lost: set[tuple[int, str]] = set()
 
     def wake(self) -> None:
         """Something was queued: look at the outbox now rather than at the next poll."""
@@ -273,8 +284,12 @@ class OutboxSender:
                 if self._storage_error is None and len(sending) <= self.batch // 2:
                     moment = now or self.clock.now()
                     free = self.batch - len(sending)
+                    claimed_at = self.clock.now()
                     for message in await self.store.claim_due(moment, free, self.lease_seconds):
                         self._claims[message.id] = message.claim_token or ""
+                        self._leased_until[message.id] = claimed_at + timedelta(
+                            seconds=self.lease_seconds
+                        )
                         delivery = self._deliver(context, message, moment, report)
                         sending.add(asyncio.create_task(delivery))
                 if not sending:
@@ -305,14 +320,30 @@ class OutboxSender:
         and could not record) to ``lease_seconds`` from now, so no other process takes them."""
         if not self._claims:
             return
+        claims = dict(self._claims)
         until = self.clock.now() + timedelta(seconds=self.lease_seconds)
-        for message_id in sorted(await self.store.renew_leases(dict(self._claims), until)):
-            log.warning(
-                "post %s: its lease ran out before it was renewed (was this process stalled?);"
-                " another process claimed it and may send it too",
-                message_id,
-            )
-            self._claims.pop(message_id, None)
+        taken = await self.store.renew_leases(claims, until)
+        for message_id, token in claims.items():
+            if self._claims.get(message_id) != token:
+                continue  # finished meanwhile (or claimed again, under a new token)
+            if message_id in taken:
+                log.warning(
+                    "post %s: its lease ran out before it was renewed (was this process"
+                    " stalled?); another process claimed it and sends it, not this one",
+                    message_id,
+                )
+                self._lost.add((message_id, token))
+                del self._claims[message_id]
+            else:
+                self._leased_until[message_id] = until
+
+    def _claim_lost(self, message: OutboxMessage) -> bool:
+        """Whether this sender no longer holds its claim on ``message``: another process took
+        it, or (with leases renewed) no renewal has held it since its lease ran out."""
+        if (message.id, message.claim_token or "") in self._lost:
+            return True
+        until = self._leased_until.get(message.id)
+        return self.renew_seconds is not None and until is not None and self.clock.now() >= until
 
     async def _mark_unmarked(self) -> None:
         """Record the posts sent while the database could not save; raises while it still
@@ -321,6 +352,7 @@ class OutboxSender:
             await self._record_sent(message_id, telegram_id, sent_at, on_sent)
             del self._unmarked[message_id]
             self._claims.pop(message_id, None)
+            self._leased_until.pop(message_id, None)
         self._storage_error = None
 
     async def _record_sent(
@@ -385,9 +417,19 @@ class OutboxSender:
                 # Not sent (a failed send could not be recorded, or the post not read): it goes
                 # again after its lease. send_due stops after this batch.
                 self._storage_error = error
+            except ClaimLostError:
+                log.warning(
+                    "post %s: its lease ran out before its request went; left to the process"
+                    " that has it now",
+                    message.id,
+                )
+                report.lost.append(message.id)
             finally:
+                self._lost.discard((message.id, message.claim_token or ""))
                 if message.id not in self._unmarked:  # else held until it is recorded
-                    self._claims.pop(message.id, None)
+                    if self._claims.get(message.id) == (message.claim_token or ""):
+                        del self._claims[message.id]
+                    self._leased_until.pop(message.id, None)
 
     async def _deliver_now(
         self, context: PostContext, message: OutboxMessage, now: datetime, report: SendReport
@@ -482,23 +524,35 @@ class OutboxSender:
         # sent and unpinned.
         if post.pin and telegram_id != post.edit_message_id:
             try:
-                async with self._limited(message.chat_id):
+                async with self._limited(message):
                     await self.bot.pin_chat_message(
                         message.chat_id, telegram_id, disable_notification=True
                     )
             except TelegramAPIError as error:
                 log.warning("post %s sent but not pinned: %s", message.id, error)
 
-    def _limited(self, chat_id: int, first: bool = False) -> _Limited | _SharedLimited:
+    @asynccontextmanager
+    async def _limited(self, message: OutboxMessage, first: bool = False) -> AsyncIterator[None]:
+        """Waits until a request for ``message`` fits Telegram's limits, then lets it go, unless
+        this sender's claim on the post was lost meanwhile (:class:`ClaimLostError`)."""
+        chat_id = message.chat_id
+        limited: _Limited | _SharedLimited
         if self.shared_limits:
-            return _SharedLimited(
+            limited = _SharedLimited(
                 self.store.reserve_send,
                 self._send_windows(chat_id),
                 self._wall,
                 self._precedence,
                 first,
             )
-        return _Limited(self._bot_window, self._chat_window(chat_id), self._precedence, first)
+        else:
+            limited = _Limited(
+                self._bot_window, self._chat_window(chat_id), self._precedence, first
+            )
+        async with limited:
+            if self._claim_lost(message):
+                raise ClaimLostError(message.id)
+            yield
 
     def _send_windows(self, chat_id: int) -> tuple[SendWindow, SendWindow]:
         """The bot's window and the chat's, as every process on the database keeps them."""
@@ -528,7 +582,7 @@ class OutboxSender:
         thread = message.thread_id or None
         if post.document is not None:
             name, content = post.document
-            async with self._limited(message.chat_id):
+            async with self._limited(message):
                 document: Message = await self.bot.send_document(
                     message.chat_id,
                     BufferedInputFile(content, filename=name),
@@ -540,7 +594,7 @@ class OutboxSender:
         if post.photo is not None:
             caption, *rest = split_text(post.text, CAPTION_LIMIT)
             texts = split_text("\n".join(rest), TEXT_LIMIT) if rest else []
-            async with self._limited(message.chat_id, first=True):
+            async with self._limited(message, first=True):
                 first: Message = await self.bot.send_photo(
                     message.chat_id,
                     BufferedInputFile(post.photo, filename="map.png"),
@@ -573,7 +627,7 @@ class OutboxSender:
             if started or index > 0:
                 sent = await self._send_continuation(message, text, markup, thread, first)
             else:
-                async with self._limited(message.chat_id, first):
+                async with self._limited(message, first):
                     sent = await self.bot.send_message(
                         message.chat_id, text, message_thread_id=thread, reply_markup=markup
                     )
@@ -593,7 +647,7 @@ class OutboxSender:
         post is retried, its first parts included: rare, and better than losing words)."""
         for attempt in range(1, self.continuation_attempts + 1):
             try:
-                async with self._limited(message.chat_id, first):
+                async with self._limited(message, first):
                     return await self.bot.send_message(
                         message.chat_id, text, message_thread_id=thread, reply_markup=keyboard
                     )
@@ -610,7 +664,7 @@ class OutboxSender:
     async def _edit(self, message: OutboxMessage, post: Post, message_id: int) -> bool:
         """Edit in place; False when that message is gone (then a new one is sent)."""
         try:
-            async with self._limited(message.chat_id):
+            async with self._limited(message):
                 if post.photo is not None:
                     await self.bot.edit_message_caption(
                         chat_id=message.chat_id,

@@ -115,8 +115,9 @@ async def acquire(
             precedence.leave()
 
 
-Reserve = Callable[[Sequence[SendWindow], float], Awaitable[float]]
-"""``Store.reserve_send``: a place in every window at a time, or how long to wait."""
+Reserve = Callable[[Sequence[SendWindow], Callable[[], float]], Awaitable[float]]
+"""``Store.reserve_send``: a place in every window at the time a clock gives once the windows
+are locked, or how long to wait."""
 
 
 async def acquire_shared(
@@ -128,7 +129,9 @@ async def acquire_shared(
     first: bool = False,
 ) -> None:
     """As :func:`acquire`, with windows every process on the database shares (kept in it,
-    ``reserve``), on a clock they share (``wall``: Unix time); ``windows[0]`` is the bot's.
+    ``reserve``), on a clock they share (``wall``: Unix time, read by ``reserve`` once it holds
+    the windows, so a wait for them does not make the request count earlier than it goes);
+    ``windows[0]`` is the bot's.
     ``precedence`` orders this process's requests only: a ``first`` request that waits for the
     bot's window keeps this process's others out of it; another process's requests take their
     turn as they come."""
@@ -138,7 +141,7 @@ async def acquire_shared(
             if precedence is not None and not first and precedence.waiting:
                 await precedence.none_waiting()
                 continue
-            wait = await reserve(windows, wall())
+            wait = await reserve(windows, wall)
             if wait <= 0:
                 return
             if precedence is not None and first:

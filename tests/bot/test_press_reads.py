@@ -16,7 +16,7 @@ from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.orders import enter_orders, seat_in
 from rules import Move
-from storage import OrdersWrite, Phase, Store, WriteOutcome
+from storage import CampaignStatus, OrdersWrite, Phase, Store, WriteOutcome
 from tests.bot.private_campaign import GM, Table, alert, button, open_table, screen
 from tests.bot.telegram import FakeTelegram, Sent
 from tests.transactions import count_transactions
@@ -142,6 +142,52 @@ async def test_a_press_racing_the_end_of_the_orders_phase_saves_nothing(
     words = alert(answered)
     assert words
     assert not words.startswith("Saved")
+    assert await store.orders(table.campaign.id, 1, "red") is None
+
+
+async def test_a_press_racing_the_gm_ending_the_campaign_saves_nothing(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await _orders_open(telegram, store, clock)
+    landing = await _reinforcement_screen(table)
+    save = store.save_orders
+
+    async def gm_ends_it_first(*args: Any, **kwargs: Any) -> OrdersWrite:
+        # The press read a running campaign in its snapshot; the GM ends it before the save
+        # (only the status changes: the turn and phase the save compares stay as they were).
+        ended = await store.set_status(
+            table.campaign.id,
+            CampaignStatus.RUNNING,
+            CampaignStatus.FINISHED,
+            GM,
+            "ended",
+            clock.now(),
+        )
+        assert ended.applied
+        return await save(*args, **kwargs)
+
+    monkeypatch.setattr(store, "save_orders", gm_ends_it_first)
+    answered = await _tap(table, landing, "1 Equator")
+    assert alert(answered).endswith("is over: nothing can be changed now.")
+    assert await store.orders(table.campaign.id, 1, "red") is None
+
+
+async def test_a_press_racing_the_gm_vacating_the_seat_saves_nothing(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await _orders_open(telegram, store, clock)
+    landing = await _reinforcement_screen(table)
+    save = store.save_orders
+
+    async def gm_vacates_first(*args: Any, **kwargs: Any) -> OrdersWrite:
+        # The press read Anna as red's strategist; the GM takes her seat before the save.
+        vacancy = await store.vacate_seat(table.campaign.id, 201, "away", GM, clock.now())
+        assert vacancy is not None
+        return await save(*args, **kwargs)
+
+    monkeypatch.setattr(store, "save_orders", gm_vacates_first)
+    answered = await _tap(table, landing, "1 Equator")
+    assert alert(answered).startswith("Only your side's strategists give its orders")
     assert await store.orders(table.campaign.id, 1, "red") is None
 
 

@@ -456,3 +456,93 @@ async def test_a_replica_that_stalled_past_its_lease_says_so_when_it_renews(
     assert taken.state is OutboxState.SENT
     slow.answer.set()
     await asyncio.wait_for(sending, 30)
+
+
+async def _long_notice(store: Store, clock: ManualClock) -> int:
+    """A post Telegram takes in two messages (its text is longer than one)."""
+    text = "\n".join(f"line {n} " + "x" * 90 for n in range(60))
+    message = await store.enqueue(
+        NewOutboxMessage(
+            campaign_id=None, chat_id=ALICE, kind="text", payload={"text": text}, dedup_key="long"
+        ),
+        clock.now(),
+    )
+    return message.id
+
+
+async def test_a_replica_that_learns_another_took_its_post_sends_no_more_of_it(
+    stores: list[Store], i18n: I18n
+) -> None:
+    """A stalled replica's lease ran out while the first part of a post was on its way; another
+    replica took the post and sent it. The late renewal says so: the rest of the post does not
+    go from the stalled one (it would go twice)."""
+    clock = ManualClock(at(1, 1))
+    message_id = await _long_notice(stores[0], clock)
+    slow = HeldSession()
+    stalled = OutboxSender(
+        Bot("42:TEST", session=slow),
+        stores[0],
+        clock,
+        i18n,
+        limits=Limits.unlimited(),
+        lease_seconds=SHARED_LEASE_SECONDS,
+    )
+    sending = asyncio.create_task(stalled.send_due())
+    await asyncio.wait_for(slow.arrived.wait(), 30)
+    clock.advance(timedelta(seconds=SHARED_LEASE_SECONDS))
+    other = FakeSession({})
+    assert (await _replica_sender(stores[1], other, clock, i18n).send_due()).sent == [message_id]
+    await stalled.renew_leases()
+    slow.answer.set()
+    report = await asyncio.wait_for(sending, 30)
+    assert report.lost == [message_id]
+    assert report.sent == []
+    assert len(slow.answered) == 1  # the part already on its way, not the second
+    assert len(_texts(other)) == 2
+
+
+async def test_a_replica_whose_renewals_keep_failing_sends_no_more_once_its_lease_ran_out(
+    stores: list[Store], i18n: I18n, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The renewals fail (the database does not answer this replica) for the whole lease: its
+    claim counts as lost, and what is left of the post is not sent from it."""
+    clock = ManualClock(at(1, 1))
+    message_id = await _long_notice(stores[0], clock)
+
+    async def no_answer(*_: object) -> set[int]:
+        raise OSError("connection reset")
+
+    monkeypatch.setattr(stores[0], "renew_leases", no_answer)
+    slow = HeldSession()
+    sender = _replica_sender(stores[0], slow, clock, i18n)
+    sending = asyncio.create_task(sender.send_due())
+    await asyncio.wait_for(slow.arrived.wait(), 30)
+    clock.advance(timedelta(seconds=SHARED_LEASE_SECONDS))
+    other = FakeSession({})
+    assert (await _replica_sender(stores[1], other, clock, i18n).send_due()).sent == [message_id]
+    slow.answer.set()
+    report = await asyncio.wait_for(sending, 30)
+    assert report.lost == [message_id]
+    assert report.sent == []
+    assert len(slow.answered) == 1  # the part already on its way, not the second
+    assert len(_texts(other)) == 2
+
+
+async def test_a_renewal_keeps_a_claim_taken_again_under_a_new_token(
+    stores: list[Store], i18n: I18n, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a renewal was on its way, the post it renewed finished and this sender claimed it
+    again: the renewal's answer about the old claim leaves the new one alone."""
+    clock = ManualClock(at(1, 1))
+    sender = _replica_sender(stores[0], FakeSession({}), clock, i18n)
+    sender._claims[7] = "old"
+
+    async def answered_after_a_new_claim(claims: dict[int, str], until: datetime) -> set[int]:
+        assert claims == {7: "old"}
+        sender._claims[7] = "new"
+        return {7}
+
+    monkeypatch.setattr(stores[0], "renew_leases", answered_after_a_new_claim)
+    await sender.renew_leases()
+    assert sender._claims == {7: "new"}
+    assert sender._lost == set()

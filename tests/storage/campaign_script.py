@@ -77,6 +77,17 @@ def strategist(side: str) -> int:
     return next(u for u, s, roles in PLAYERS if s == side and Role.STRATEGIST in roles)
 
 
+async def writer(store: Store, campaign_id: int, side: str) -> int:
+    """Who gives ``side``'s orders in this campaign: its first strategist (the script's own
+    campaigns: :func:`strategist`), else the campaign's GM (a campaign a test set up with
+    other people)."""
+    members = await store.members(campaign_id)
+    return next(
+        (m.user_id for m in members if m.side_id == side and Role.STRATEGIST in m.roles),
+        next((m.user_id for m in members if m.is_gm), strategist(side)),
+    )
+
+
 def tactician(side: str) -> int:
     """The first user who plays ``side``'s battles."""
     return next(u for u, s, roles in PLAYERS if s == side and Role.TACTICIAN in roles)
@@ -129,7 +140,12 @@ async def deploy(store: Store, campaign_id: int) -> CampaignState:
         raise RuntimeError(moved.message)
     for hour, (side, placement) in enumerate(PLACEMENTS.items()):
         saved = await store.save_placement(
-            campaign_id, side, placement, True, strategist(side), at(0, 2 + hour)
+            campaign_id,
+            side,
+            placement,
+            True,
+            await writer(store, campaign_id, side),
+            at(0, 2 + hour),
         )
         if saved.outcome is not WriteOutcome.SAVED:
             raise RuntimeError(saved.outcome)
@@ -203,10 +219,22 @@ async def play_turn(
             if empty:
                 given = given.with_order(Attack(sector=empty[0], target=state.sides()[1]))
         first = await store.save_orders(
-            campaign_id, turn, side, SideOrders(), False, strategist(side), at(week, 13 + index)
+            campaign_id,
+            turn,
+            side,
+            SideOrders(),
+            False,
+            await writer(store, campaign_id, side),
+            at(week, 13 + index),
         )
         saved = await store.save_orders(
-            campaign_id, turn, side, given, True, strategist(side), at(week, 30 + index)
+            campaign_id,
+            turn,
+            side,
+            given,
+            True,
+            await writer(store, campaign_id, side),
+            at(week, 30 + index),
         )
         if first.outcome is not WriteOutcome.SAVED or saved.outcome is not WriteOutcome.SAVED:
             raise RuntimeError(f"orders of {side} not saved: {saved.outcome}")

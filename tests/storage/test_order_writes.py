@@ -9,9 +9,18 @@ import pytest
 
 from bot.services.turns import publish_battle_list
 from rules import BattleResult, Outcome, SideOrders
-from storage import NewOutboxMessage, Phase, Store, WriteOutcome
+from storage import CampaignStatus, NewOutboxMessage, Phase, Role, Store, WriteOutcome
 from storage.dialect import INTEGRITY_ERRORS
-from tests.storage.campaign_script import PLACEMENTS, at, deploy, new_campaign, strategist
+from storage.models import BOT_ACTOR
+from tests.storage.campaign_script import (
+    GM,
+    PLACEMENTS,
+    at,
+    deploy,
+    new_campaign,
+    strategist,
+    tactician,
+)
 
 
 def notice(campaign_id: int, key: str, chat_id: int = 202) -> NewOutboxMessage:
@@ -224,3 +233,55 @@ async def test_a_confirmed_result_confirmed_again_records_nothing(
     with contextlib.closing(sqlite3.connect(db_path)) as conn:
         kinds = [kind for (kind,) in conn.execute("SELECT kind FROM battle_report_events")]
     assert kinds.count("confirm") == 1
+
+
+async def test_a_save_after_the_gm_ended_the_campaign_is_refused(store: Store) -> None:
+    """The player pressed while the campaign ran; the GM ended it before the save: the save is
+    judged on the campaign as it is then (the status alone changed, not the turn or phase)."""
+    campaign = await new_campaign(store)
+    await deploy(store, campaign.id)
+    red = strategist("red")
+    ended = await store.set_status(
+        campaign.id, CampaignStatus.RUNNING, CampaignStatus.FINISHED, GM, "ended", at(0, 19)
+    )
+    assert ended.applied
+    for write in (
+        store.save_orders(campaign.id, 1, "red", SideOrders(reinforce="1"), True, red, at(0, 20)),
+        store.save_late_orders(campaign.id, 1, "red", (), red, at(0, 20)),
+    ):
+        assert (await write).outcome is WriteOutcome.CAMPAIGN_OVER
+    assert await store.orders(campaign.id, 1, "red") is None
+    assert await store.order_edits(campaign.id, 1, "red") == []
+
+
+async def test_a_save_by_someone_no_longer_giving_the_sides_orders_is_refused(
+    store: Store,
+) -> None:
+    """Between the press and the save the GM vacated the strategist's seat, or moved them to
+    another side: nothing is written. A GM writes any side's orders, the bot a no-show's."""
+    campaign = await new_campaign(store)
+    await deploy(store, campaign.id)
+    red, blue = strategist("red"), strategist("blue")
+    orders = SideOrders(reinforce="1")
+    assert await store.vacate_seat(campaign.id, red, "left", GM, at(0, 19)) is not None
+    vacated = await store.save_orders(campaign.id, 1, "red", orders, False, red, at(0, 20))
+    assert vacated.outcome is WriteOutcome.NOT_ALLOWED
+    await store.put_member(
+        campaign.id, blue, "Moved", frozenset({Role.STRATEGIST}), "red", GM, at(0, 20)
+    )
+    moved = await store.save_orders(campaign.id, 1, "blue", orders, False, blue, at(0, 21))
+    assert moved.outcome is WriteOutcome.NOT_ALLOWED
+    not_a_strategist = await store.save_orders(
+        campaign.id, 1, "red", orders, False, tactician("red"), at(0, 21)
+    )
+    assert not_a_strategist.outcome is WriteOutcome.NOT_ALLOWED
+    assert await store.orders(campaign.id, 1, "blue") is None
+    assert await store.orders(campaign.id, 1, "red") is None
+    assert (
+        await store.save_orders(campaign.id, 1, "red", orders, False, blue, at(0, 22))
+    ).outcome is WriteOutcome.SAVED
+    for writer in (GM, BOT_ACTOR):
+        written = await store.save_orders(
+            campaign.id, 1, "blue", SideOrders(reinforce=str(writer)), True, writer, at(0, 23)
+        )
+        assert written.outcome is WriteOutcome.SAVED

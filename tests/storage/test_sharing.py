@@ -17,6 +17,11 @@ BOT = SendWindow("bot", limit=3, period=1.0)
 LEASE = timedelta(seconds=30)
 
 
+async def reserve(store: Store, windows: list[SendWindow], now: float) -> float:
+    """``reserve_send`` on a clock that says ``now``."""
+    return await store.reserve_send(windows, lambda: now)
+
+
 def _message(chat: int, key: str) -> NewOutboxMessage:
     return NewOutboxMessage(
         campaign_id=None, chat_id=chat, kind="notice", payload={"text": key}, dedup_key=key
@@ -50,7 +55,7 @@ async def test_old_updates_and_idle_windows_are_forgotten(store: Store) -> None:
     await store.take_update(1, at(0), LEASE)
     await store.take_update(2, at(2), LEASE)
     await store.finish_update(2, at(2))
-    assert await store.reserve_send([BOT], at(0).timestamp()) == 0.0
+    assert await reserve(store, [BOT], at(0).timestamp()) == 0.0
     assert await store.forget_shared_work(at(1)) == 2
     # Forgotten: a day later it is no one's any more.
     assert await store.take_update(1, at(3), LEASE) is UpdateTake.TAKEN
@@ -60,37 +65,65 @@ async def test_old_updates_and_idle_windows_are_forgotten(store: Store) -> None:
 async def test_a_send_window_takes_its_limit_then_says_how_long_to_wait(store: Store) -> None:
     start = 1_000.0
     for step in range(3):
-        assert await store.reserve_send([BOT], start + step * 0.1) == 0.0
-    assert await store.reserve_send([BOT], start + 0.3) == pytest.approx(0.7)
-    assert await store.reserve_send([BOT], start + 1.0) == 0.0
-    assert await store.reserve_send([BOT], start + 1.05) == pytest.approx(0.05)
+        assert await reserve(store, [BOT], start + step * 0.1) == 0.0
+    assert await reserve(store, [BOT], start + 0.3) == pytest.approx(0.7)
+    assert await reserve(store, [BOT], start + 1.0) == 0.0
+    assert await reserve(store, [BOT], start + 1.05) == pytest.approx(0.05)
 
 
 async def test_a_sender_whose_clock_was_read_earlier_still_counts_the_times_before_it(
     store: Store,
 ) -> None:
-    """Two processes read the clock, the later one takes the window's row first and its time
-    leaves the first requests out of its period; the earlier one, committing after it, must
+    """Two processes' clocks differ a little: the one ahead takes the window's row first and its
+    time leaves the first requests out of its period; the one behind, writing after it, must
     still count them (it once found them pruned and overfilled the window)."""
     start = 1_000.0
     for step in range(3):
-        assert await store.reserve_send([BOT], start + step * 0.1) == 0.0
-    assert await store.reserve_send([BOT], start + 1.15) == 0.0  # 0.0 and 0.1 out of its second
+        assert await reserve(store, [BOT], start + step * 0.1) == 0.0
+    assert await reserve(store, [BOT], start + 1.15) == 0.0  # 0.0 and 0.1 out of its second
     # Read at 0.95, after the three: its second holds 0.0, 0.1, 0.2 (and 1.15 ahead of it).
-    assert await store.reserve_send([BOT], start + 0.95) == pytest.approx(0.15)
-    assert await store.reserve_send([BOT], start + 1.1) == 0.0
-    assert await store.reserve_send([BOT], start + 1.12) == pytest.approx(0.08)  # 0.2 leaves
+    assert await reserve(store, [BOT], start + 0.95) == pytest.approx(0.15)
+    assert await reserve(store, [BOT], start + 1.1) == 0.0
+    assert await reserve(store, [BOT], start + 1.12) == pytest.approx(0.08)  # 0.2 leaves
+
+
+async def test_a_time_stamped_by_a_clock_running_ahead_prunes_no_one_elses(
+    store: Store,
+) -> None:
+    """One process's clock runs 10 s ahead and stamps 110.0; the others, at the true time, must
+    still fill the window (they once pruned every time but 110.0 and took all 100 calls). Its
+    time is counted too: the window holds one request less until the true time passes it."""
+    window = SendWindow("bot", limit=30, period=1.0)
+    assert await reserve(store, [window], 110.0) == 0.0
+    taken = [
+        now
+        for now in (100.0 + step * 0.005 for step in range(100))
+        if await reserve(store, [window], now) == 0.0
+    ]
+    assert len(taken) == window.limit - 1
+    assert await reserve(store, [window], 101.0) == 0.0  # the first one left its second
+
+
+async def test_a_clock_running_behind_counts_the_times_ahead_of_it(store: Store) -> None:
+    """A process whose clock runs 10 s behind (90.0) counts the others' times, all ahead of it:
+    the window is full for it as for them."""
+    start = 100.0
+    for step in range(3):
+        assert await reserve(store, [BOT], start + step * 0.1) == 0.0
+    assert await reserve(store, [BOT], 90.0) > 0
+    assert await reserve(store, [BOT], 90.5) > 0
+    assert await reserve(store, [BOT], start + 0.3) == pytest.approx(0.7)
 
 
 async def test_a_request_takes_a_place_in_every_window_or_in_none(store: Store) -> None:
     chat = SendWindow("chat:-100", limit=1, period=60.0)
-    assert await store.reserve_send([BOT, chat], 0.0) == 0.0
-    assert await store.reserve_send([BOT, chat], 0.1) == pytest.approx(59.9)
+    assert await reserve(store, [BOT, chat], 0.0) == 0.0
+    assert await reserve(store, [BOT, chat], 0.1) == pytest.approx(59.9)
     other = SendWindow("chat:-200", limit=1, period=60.0)
     # The refused request took no place in the bot's window: two more fit.
-    assert await store.reserve_send([BOT, other], 0.2) == 0.0
-    assert await store.reserve_send([BOT], 0.3) == 0.0
-    assert await store.reserve_send([BOT], 0.4) == pytest.approx(0.6)
+    assert await reserve(store, [BOT, other], 0.2) == 0.0
+    assert await reserve(store, [BOT], 0.3) == 0.0
+    assert await reserve(store, [BOT], 0.4) == pytest.approx(0.6)
 
 
 # ---- several processes on one PostgreSQL -----------------------------------------------------
@@ -136,10 +169,15 @@ async def test_three_processes_keep_one_send_window_together(stores: list[Store]
     async def sender(store: Store) -> None:
         for _ in range(10):
             while True:
-                now = time.time()
-                wait = await store.reserve_send([window], now)
+                read: list[float] = []
+
+                def wall(read: list[float] = read) -> float:
+                    read.append(time.time())
+                    return read[-1]
+
+                wait = await store.reserve_send([window], wall)
                 if wait == 0.0:
-                    reserved.append(now)
+                    reserved.append(read[-1])
                     break
                 await asyncio.sleep(wait)
 
@@ -256,6 +294,60 @@ async def test_a_lease_is_renewed_while_this_processs_writes_wait_for_another_pr
         lease = await stores[2].outbox_message(queued.id)
         assert lease is not None
         assert lease.lease_until == until
+    finally:
+        release.set()
+        await asyncio.gather(step, waiting_write)
+
+
+async def test_a_send_counts_from_when_it_got_the_windows_not_from_before(
+    stores: list[Store],
+) -> None:
+    """20 sends wait for the window's row (another process holds it) while the clock moves from
+    100.0 to 103.0: they count at 103.0, when they took their places, so of 30 more at 103.01
+    only 10 fit the second (counted at 100.0, all 50 went out in one real second)."""
+    window = SendWindow("bot", limit=30, period=1.0)
+    clock = [100.0]
+    first, other = stores[0], stores[2]
+    assert await first.reserve_send([window], lambda: 99.0) == 0.0  # the row exists
+    holder = stores[1]._db._conn.raw  # type: ignore[attr-defined]  # another process's
+    await holder.execute("BEGIN")
+    await holder.execute("SELECT times_json FROM send_windows WHERE scope = 'bot' FOR UPDATE")
+    waiting = [
+        asyncio.create_task(first.reserve_send([window], lambda: clock[0])) for _ in range(20)
+    ]
+    await asyncio.sleep(0.2)
+    assert not any(task.done() for task in waiting)
+    clock[0] = 103.0
+    await holder.execute("COMMIT")
+    assert await asyncio.wait_for(asyncio.gather(*waiting), 30) == [0.0] * 20
+    fresh = [await other.reserve_send([window], lambda: 103.01) for _ in range(30)]
+    assert fresh.count(0.0) == 10
+
+
+async def test_a_send_goes_by_while_this_processs_write_waits_for_another_process(
+    stores: list[Store],
+) -> None:
+    """Another process holds the write lock; this process has a write waiting for it. Its sends
+    take their windows beside that wait, not seconds later behind it."""
+    first, other = stores[0], stores[1]
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def long_step() -> None:
+        async with other.atomic():
+            await other.enqueue(_message(2, "step"), at(0))  # takes the write lock
+            holding.set()
+            await release.wait()
+
+    step = asyncio.create_task(long_step())
+    await holding.wait()
+    waiting_write = asyncio.create_task(first.enqueue(_message(3, "waits"), at(0)))
+    try:
+        reserved = asyncio.create_task(first.reserve_send([BOT], lambda: 100.0))
+        done, _ = await asyncio.wait(
+            [reserved, waiting_write], timeout=30, return_when=asyncio.FIRST_COMPLETED
+        )
+        assert done == {reserved}
+        assert reserved.result() == 0.0
     finally:
         release.set()
         await asyncio.gather(step, waiting_write)

@@ -54,6 +54,8 @@ def fault_words(fault: StorageFault) -> str:
             return _("the server's disk fails to read or write")
         case StorageFault.CANNOT_OPEN:
             return _("the database file cannot be opened")
+        case StorageFault.CONNECTION_LOST:
+            return _("the database server cannot be reached")
 
 
 class StorageAlarm:

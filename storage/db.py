@@ -60,6 +60,7 @@ class StorageFault(StrEnum):
     DISK_FULL = "disk_full"
     DISK_ERROR = "disk_error"  # the operating system failed a read or write
     CANNOT_OPEN = "cannot_open"
+    CONNECTION_LOST = "connection_lost"  # PostgreSQL: the server cannot be reached
 
 
 # SQLite's primary result codes (the low byte of an extended code) that mean "the file cannot
@@ -85,7 +86,7 @@ class StorageUnavailableError(RuntimeError):
     ``SQLITE_IOERR_WRITE`` ...).
     """
 
-    def __init__(self, path: Path, fault: StorageFault, code: str, detail: str) -> None:
+    def __init__(self, path: Path | str, fault: StorageFault, code: str, detail: str) -> None:
         super().__init__(f"database {path} cannot save: {fault.value} ({code}: {detail})")
         self.fault = fault
         self.code = code

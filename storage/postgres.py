@@ -14,6 +14,11 @@ process is refused. Webhook processes share one database (``only_process=False``
 transaction still takes the one write lock, except the few that keep apart by row locks
 (``transaction(row_locks=True)``: the outbox claim, the send windows, the updates taken), and a
 campaign's scheduled run is one process's at a time (:meth:`PostgresDatabase.exclusive`).
+
+A lost connection (the server restarted, the network dropped, the backend was terminated) is
+raised as :class:`storage.db.StorageUnavailableError` (``CONNECTION_LOST``), as SQLite's "cannot
+write" errors are: the transaction is not committed. The next transaction opens a new
+connection (and takes the process's advisory lock again).
 """
 
 from __future__ import annotations
@@ -29,7 +34,13 @@ from typing import Any
 
 import asyncpg
 
-from storage.db import Migration, MigrationError, load_migrations
+from storage.db import (
+    Migration,
+    MigrationError,
+    StorageFault,
+    StorageUnavailableError,
+    load_migrations,
+)
 from storage.db import _counting as _commit_counter
 from storage.db import _holding as _held_transaction
 from storage.dialect import (
@@ -48,6 +59,32 @@ EXCLUSIVE_CLASS = 0x5374  # the first of pg_try_advisory_lock's two keys for :me
 MIGRATION_LOCK = 0x5374726D67  # "Strmg": pg_advisory_lock's key while a process migrates
 EXCLUSIVE_POLL = (0.02, 0.5)
 """Seconds between tries for a key another process holds: the first wait, the longest."""
+_LOST = (
+    asyncpg.PostgresConnectionError,  # the connection ended (ConnectionDoesNotExistError ...)
+    asyncpg.exceptions.OperatorInterventionError,  # terminated, the server shutting down
+    # The protocol broken, as when the server's "terminated" arrives between two statements
+    # ("cannot switch to state ..."): the connection cannot be used again.
+    asyncpg.exceptions.InternalClientError,
+)
+"""Errors that mean the connection to the server is gone, whatever the connection's state
+(:class:`asyncpg.InterfaceError`, :class:`ConnectionError` and :class:`OSError` mean it too
+when the connection is closed: :meth:`PostgresDatabase._faults_told`)."""
+
+
+def connection_lost(error: BaseException, url: str) -> StorageUnavailableError:
+    """``error`` (the server cannot be reached) as a :class:`StorageUnavailableError`; the
+    message names the server without the password."""
+    return StorageUnavailableError(
+        _without_password(url), StorageFault.CONNECTION_LOST, type(error).__name__, str(error)
+    )
+
+
+def _without_password(url: str) -> str:
+    scheme, found, rest = url.partition("://")
+    credentials, at, place = rest.rpartition("@")
+    if not found or not at:
+        return url
+    return f"{scheme}://{credentials.partition(':')[0]}@{place}"
 
 
 class AnotherProcessError(RuntimeError):
@@ -144,10 +181,12 @@ class PostgresDatabase:
 
     dialect = Dialect.POSTGRESQL
 
-    def __init__(self, conn: PgConnection, url: str) -> None:
+    def __init__(self, conn: PgConnection, url: str, process_lock: str | None = None) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._open = True
+        self._reopen = False
+        self._process_lock = process_lock
         self.url = url
         self._aside: PgConnection | None = None
         self._aside_lock = asyncio.Lock()
@@ -161,19 +200,18 @@ class PostgresDatabase:
         shared with other sharing processes (webhook replicas), so a process that must be
         alone (polling) is refused while they run, and they while it runs."""
         raw = await asyncpg.connect(url)
+        take = (
+            ("pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock")
+            if only_process or shared
+            else None
+        )
         try:
-            if only_process or shared:
-                take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
-                if not await raw.fetchval(f"SELECT {take}($1)", ONLY_PROCESS_LOCK):
-                    raise AnotherProcessError(
-                        "another Strategium process serves this database"
-                        + (" alone (polling)" if shared else "")
-                    )
+            await _take_process_lock(raw, take)
             await migrate(raw)
         except BaseException:
             await raw.close()
             raise
-        return cls(PgConnection(raw), url)
+        return cls(PgConnection(raw), url, take)
 
     async def close(self) -> None:
         """Close the connection (waits for a running transaction); a second close is a no-op."""
@@ -185,6 +223,39 @@ class PostgresDatabase:
             if self._aside is not None:
                 await self._aside.raw.close()
                 self._aside = None
+
+    @asynccontextmanager
+    async def _faults_told(self) -> AsyncIterator[None]:
+        """A lost connection raised inside, as :class:`StorageUnavailableError`; the next
+        transaction opens a new one. Other errors (a constraint, a bug) pass as they are."""
+        try:
+            yield
+        except (*_LOST, asyncpg.InterfaceError, OSError) as error:
+            if not (isinstance(error, _LOST) or self._conn.raw.is_closed()):
+                raise
+            self._reopen = True
+            raise connection_lost(error, self.url) from error
+
+    async def _usable_connection(self) -> None:
+        """Replace a connection that was lost with a new one (holding the process's advisory
+        lock again, if this process holds one); :class:`StorageUnavailableError` while the
+        server cannot be reached."""
+        if not self._reopen:
+            return
+        if not self._open:
+            raise RuntimeError("the database is closed")
+        try:
+            fresh = await asyncpg.connect(self.url)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as error:
+            raise connection_lost(error, self.url) from error
+        try:
+            await _take_process_lock(fresh, self._process_lock)
+        except BaseException:
+            await fresh.close()
+            raise
+        stale, self._conn = self._conn, PgConnection(fresh)
+        self._reopen = False
+        stale.raw.terminate()
 
     def _held_here(self) -> bool:
         held = _held_transaction.get()
@@ -204,7 +275,8 @@ class PostgresDatabase:
                 yield self._conn
             return
         begin = BEGIN_ROW_LOCKED if row_locks else BEGIN_WRITE
-        async with self._lock:
+        async with self._lock, self._faults_told():
+            await self._usable_connection()
             await self._conn.raw.execute(begin[Dialect.POSTGRESQL])
             token = _held_transaction.set((self, asyncio.current_task()))
             try:
@@ -225,7 +297,8 @@ class PostgresDatabase:
         if self._held_here():
             yield self._conn
             return
-        async with self._lock:
+        async with self._lock, self._faults_told():
+            await self._usable_connection()
             await self._conn.raw.execute(BEGIN_READ[Dialect.POSTGRESQL])
             try:
                 yield self._conn
@@ -249,13 +322,22 @@ class PostgresDatabase:
         async with self._aside_lock:
             if not self._open:
                 raise RuntimeError("the database is closed")
-            if self._aside is None or self._aside.raw.is_closed():
-                self._aside = PgConnection(await asyncpg.connect(self.url))
-            conn = self._aside
-            await conn.raw.execute(BEGIN_ROW_LOCKED[Dialect.POSTGRESQL])
+            try:
+                if self._aside is None or self._aside.raw.is_closed():
+                    self._aside = PgConnection(await asyncpg.connect(self.url))
+                conn = self._aside
+                await conn.raw.execute(BEGIN_ROW_LOCKED[Dialect.POSTGRESQL])
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as error:
+                raise connection_lost(error, self.url) from error
             try:
                 yield conn
                 await conn.raw.execute("COMMIT")
+            except (*_LOST, asyncpg.InterfaceError, OSError) as error:
+                if not (isinstance(error, _LOST) or conn.raw.is_closed()):
+                    raise
+                conn.raw.terminate()
+                self._aside = None  # opened anew at the next use
+                raise connection_lost(error, self.url) from error
             except BaseException:
                 if not conn.raw.is_closed() and conn.in_transaction:
                     await conn.raw.execute("ROLLBACK")
@@ -272,7 +354,8 @@ class PostgresDatabase:
             raise RuntimeError("exclusive() is taken outside a transaction")
         wait = EXCLUSIVE_POLL[0]
         while True:
-            async with self._lock:
+            async with self._lock, self._faults_told():
+                await self._usable_connection()
                 taken = await self._conn.raw.fetchval(
                     "SELECT pg_try_advisory_lock($1, $2)", EXCLUSIVE_CLASS, key
                 )
@@ -286,18 +369,38 @@ class PostgresDatabase:
             # A connection that is gone holds no lock any more: nothing to give back.
             async with self._lock:
                 if self._open and not self._conn.raw.is_closed():
-                    await self._conn.raw.fetchval(
-                        "SELECT pg_advisory_unlock($1, $2)", EXCLUSIVE_CLASS, key
-                    )
+                    try:
+                        await self._conn.raw.fetchval(
+                            "SELECT pg_advisory_unlock($1, $2)", EXCLUSIVE_CLASS, key
+                        )
+                    except (*_LOST, asyncpg.InterfaceError, OSError):
+                        self._reopen = True  # lost just now: the server dropped the lock
 
     async def _roll_back(self) -> None:
-        if self._conn.in_transaction:
-            await self._conn.raw.execute("ROLLBACK")
+        # A lost connection rolled back on the server already: nothing is left to undo.
+        if self._conn.raw.is_closed():
+            return
+        try:
+            if self._conn.in_transaction:
+                await self._conn.raw.execute("ROLLBACK")
+        except _LOST:
+            self._reopen = True
 
     async def backup(self, target: Path) -> None:
         """PostgreSQL is backed up by its own tools, not by the bot."""
         raise ValueError(
             f"cannot back up a PostgreSQL database to {target}: use pg_dump (docs/storage.md)"
+        )
+
+
+async def _take_process_lock(raw: Any, take: str | None) -> None:
+    """Take the advisory lock of "the bot's process" (``take`` is its function), if any."""
+    if take is None:
+        return
+    if not await raw.fetchval(f"SELECT {take}($1)", ONLY_PROCESS_LOCK):
+        raise AnotherProcessError(
+            "another Strategium process serves this database"
+            + (" alone (polling)" if take.endswith("_shared") else "")
         )
 
 

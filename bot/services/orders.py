@@ -338,10 +338,13 @@ async def open_desk(
     if snapshot is None:
         return DeskResult(None, Refusal.NOT_MEMBER)
     campaign = snapshot.campaign
-    side = side or seat.side
+    # The membership as the snapshot read it, with the orders: not the seat's, which may be
+    # older (a player the GM moved to another side since never sees the old side's set).
+    member = snapshot.member
+    side = side or member.side_id
     if side is None:
         return DeskResult(None, Refusal.NO_SIDE)
-    if side != seat.side and not seat.is_gm:
+    if side != member.side_id and not member.is_gm:
         return DeskResult(None, Refusal.NOT_MEMBER)
     viewable = (Phase.ORDERS, Phase.BATTLES, Phase.RESOLUTION) if closed else (Phase.ORDERS,)
     if campaign.phase not in viewable:
@@ -390,12 +393,12 @@ class EntryResult:
     opens_at: datetime | None = None  # with ``NOT_OPEN_YET``: when the window opens
 
 
-def _may_order(seat: Seat, expected_turn: int | None, campaign: Campaign) -> Refusal | None:
+def _may_order(member: Member, expected_turn: int | None, campaign: Campaign) -> Refusal | None:
     if not is_active(campaign):
         return Refusal.CAMPAIGN_OVER
-    if seat.side is None:
+    if member.side_id is None:
         return Refusal.NO_SIDE
-    if not seat.gives_orders:
+    if Role.STRATEGIST not in member.roles:
         return Refusal.NOT_STRATEGIST
     if expected_turn is not None and (campaign.turn, campaign.phase) != (
         expected_turn,
@@ -416,7 +419,7 @@ async def _refusal_now(
     if snapshot is None:
         return EntryResult(refusal=Refusal.NOT_MEMBER)
     campaign = snapshot.campaign
-    refusal = _may_order(seat, expected_turn, campaign)
+    refusal = _may_order(snapshot.member, expected_turn, campaign)
     if refusal is not None:
         return EntryResult(refusal=refusal)
     entry = entry_in(snapshot.history, campaign)
@@ -424,7 +427,7 @@ async def _refusal_now(
     if opening is not None:
         return EntryResult(refusal=Refusal.NOT_OPEN_YET, opens_at=opening)
     reopening = snapshot.reopenings.get(entry.seq)
-    if reopening is not None and reopening.side_id != seat.side:
+    if reopening is not None and reopening.side_id != snapshot.member.side_id:
         return EntryResult(refusal=Refusal.REOPENED_FOR_OTHER)
     return None
 

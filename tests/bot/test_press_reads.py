@@ -14,9 +14,9 @@ from bot.clock import ManualClock
 from bot.handlers.filters import GROUPS, PRIVATE
 from bot.services import campaigns
 from bot.services.clockwork import advance
-from bot.services.orders import enter_orders, seat_in
+from bot.services.orders import Refusal, Seat, enter_orders, one_update, open_desk, seat_in
 from rules import Move
-from storage import CampaignStatus, OrdersWrite, Phase, Store, WriteOutcome
+from storage import CampaignStatus, Member, OrdersWrite, Phase, Store, WriteOutcome
 from tests.bot.private_campaign import GM, Table, alert, button, open_table, screen
 from tests.bot.telegram import FakeTelegram, Sent
 from tests.transactions import count_transactions
@@ -188,6 +188,54 @@ async def test_a_press_racing_the_gm_vacating_the_seat_saves_nothing(
     monkeypatch.setattr(store, "save_orders", gm_vacates_first)
     answered = await _tap(table, landing, "1 Equator")
     assert alert(answered).startswith("Only your side's strategists give its orders")
+    assert await store.orders(table.campaign.id, 1, "red") is None
+
+
+async def _anna_as_read_before_the_gm_moved_her(store: Store, table: Table) -> Seat:
+    """Anna's seat as an update picked it (red's strategist), read apart from its snapshot."""
+    seat = await seat_in(store, 201, table.campaign.id)
+    assert seat is not None
+    assert seat.side == "red"
+    return seat.anew()
+
+
+async def test_a_player_moved_to_another_side_sees_the_new_sides_set_not_the_old(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _orders_open(telegram, store, clock)
+    boris = await seat_in(store, 203, table.campaign.id)
+    assert boris is not None
+    red = await enter_orders(store, boris, [[Move(source="2", to="1", count=1)]], clock.now())
+    assert red.changed
+    stale = await _anna_as_read_before_the_gm_moved_her(store, table)
+    # The GM moves Anna from red to blue, in Вера's seat.
+    vera = await store.vacate_seat(table.campaign.id, 301, "away", GM, clock.now())
+    assert vera is not None
+    assert await store.vacate_seat(table.campaign.id, 201, "moved", GM, clock.now()) is not None
+    moved = await store.fill_seat(vera.id, 201, "Anna", GM, clock.now())
+    assert isinstance(moved, Member)
+    assert moved.side_id == "blue"
+    with one_update():
+        opened = await open_desk(store, stale)
+    assert opened.refusal is None
+    assert opened.desk is not None
+    assert opened.desk.side == "blue"
+    assert opened.desk.orders.moves == ()
+
+
+async def test_a_player_the_gm_took_off_their_side_is_refused_as_having_none(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await _orders_open(telegram, store, clock)
+    stale = await _anna_as_read_before_the_gm_moved_her(store, table)
+    assert await store.vacate_seat(table.campaign.id, 201, "away", GM, clock.now()) is not None
+    with one_update():
+        result = await enter_orders(
+            store, stale, [[Move(source="2", to="1", count=1)]], clock.now()
+        )
+        opened = await open_desk(store, stale)
+    assert result.refusal is Refusal.NO_SIDE
+    assert opened.refusal is Refusal.NO_SIDE
     assert await store.orders(table.campaign.id, 1, "red") is None
 
 

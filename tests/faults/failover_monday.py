@@ -79,6 +79,9 @@ GROUP = -1001
 GO_DELAY = 0.2
 """Seconds from every replica being ready (the bot imported, its store open) to the Monday."""
 REPLICA_TIMEOUT = 120.0
+EXTRA_BOUND_SECONDS = 10.0
+"""Issue 22's bound: the survivors finish a killed Monday within this much extra time. Only the
+benchmark judges by it (timings belong in benchmarks): see :func:`judge`'s ``bound``."""
 
 POST: ContextVar[str | None] = ContextVar("failover_post", default=None)
 
@@ -385,16 +388,26 @@ class Verdict:
     and no new message: a status board claimed once is sent, not skipped for a newer board
     (only sending it tells the board's message id: bot/posts/group.py). The pinned board is
     edited once more to what it shows; no one sees a post twice."""
+    bound: float | None = None
+    """The extra time allowed (seconds), or ``None`` when the time is not judged."""
+
+    @property
+    def in_time(self) -> bool:
+        """Whether the survivors finished within the bound (always, when there is none)."""
+        return self.bound is None or self.extra_seconds <= self.bound
 
     @property
     def ok(self) -> bool:
-        return not (self.lost or self.doubled or self.orders_lost or self.monday.failed)
+        return self.in_time and not (
+            self.lost or self.doubled or self.orders_lost or self.monday.failed
+        )
 
     def line(self) -> str:
         return (
             f"kill at {self.monday.kill_at:.2f} s: {len(self.lost)} lost, {len(self.doubled)}"
             f" doubled, orders {'LOST' if self.orders_lost else 'kept'},"
             f" extra {self.extra_seconds:+.2f} s"
+            + ("" if self.in_time else f" (OVER the {self.bound:.0f} s bound)")
             + ("" if self.taken_over is None else f", taken over after {self.taken_over:.2f} s")
             + "".join(f"; {failure}" for failure in self.monday.failed)
             + (f"; lost {self.lost}" if self.lost else "")
@@ -404,8 +417,15 @@ class Verdict:
         )
 
 
-def judge(calm: Monday, monday: Monday) -> Verdict:
-    """Posts lost and doubled, orders lost, extra time of ``monday`` against ``calm``."""
+def judge(calm: Monday, monday: Monday, bound: float | None = None) -> Verdict:
+    """Posts lost and doubled, orders lost, extra time of ``monday`` against ``calm``; with a
+    ``bound`` (seconds) the verdict is also not ok when the extra time exceeds it.
+
+    A post with more requests than in ``calm`` is "sent again" when the killed replica's
+    requests come first and the others made exactly ``calm``'s; it is "edited again" when the
+    killed replica had claimed it, it put no more new messages in a chat than in ``calm``, and
+    it had at most one more request per extra claim (each claim edits once more at most);
+    anything else is doubled."""
     want, have = calm.requests(), monday.requests()
     lost = sorted(
         key for key in want if have[key] == 0 or monday.sent.get(key) != OutboxState.SENT.value
@@ -421,10 +441,14 @@ def judge(calm: Monday, monday: Monday) -> Verdict:
             and senders[:by_killed] == [monday.killed] * by_killed
             and len(senders) - by_killed == want[key]
         )
-        held = monday.attempts.get(key, 1) > calm.attempts.get(key, 1)
+        extra_claims = monday.attempts.get(key, 1) - calm.attempts.get(key, 1)
         if cut:
             again.append(key)
-        elif held and _new_messages(monday, key) <= _new_messages(calm, key):
+        elif (
+            extra_claims > 0
+            and have[key] - want[key] <= extra_claims
+            and _new_messages(monday, key) <= _new_messages(calm, key)
+        ):
             edited.append(key)
         else:
             doubled.append(key)
@@ -437,6 +461,7 @@ def judge(calm: Monday, monday: Monday) -> Verdict:
         _taken_over(calm, monday),
         again,
         edited,
+        bound,
     )
 
 

@@ -1,7 +1,7 @@
 """Typed orders as the bot records them: random text never raises, and whatever the bot
 accepts is a set of orders the rules engine accepts whole."""
 
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bot.order_text import Vocabulary, parse_orders_text
@@ -62,7 +62,9 @@ TEXT = st.one_of(
 )
 
 
-@settings(max_examples=100, deadline=None)  # that reach the replay
+# Most random texts are refused, which the assume() below filters out on purpose; Hypothesis
+# still fails (Unsatisfiable) if none is accepted, so the filter health check is not needed.
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(side=st.sampled_from(sorted(STATE.armies)), text=TEXT, start=st.integers(0, 3))
 def test_accepted_text_is_always_an_order_set_the_engine_accepts(
     side: str, text: str, start: int

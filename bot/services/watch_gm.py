@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.services.duels import sealed_unrevealed
 from bot.services.late import LATE_PHASES
 from bot.services.posting import board_post, group_post
 from bot.services.state_edits import EditOutcome, may_edit
@@ -63,8 +64,15 @@ def may_change_heroes(campaign: Campaign) -> bool:
 
 
 def may_lower_cards(campaign: Campaign) -> bool:
-    """The "-1" tokens go on laid cards between the battle list and the resolution."""
+    """The "-1" tokens go on laid cards between the battle list and the resolution (in
+    ``sealed`` mode only once the duels are shown: :func:`cards_hidden`)."""
     return campaign.phase in LATE_PHASES and plays_watch(campaign)
+
+
+async def cards_hidden(store: Store, campaign: Campaign) -> bool:
+    """Whether this turn's laid spells are still secret: sealed duels with a step not closed
+    yet. The tokens are announced in the group, so none is listed or put on until the reveal."""
+    return await sealed_unrevealed(store, campaign.id, campaign.turn)
 
 
 def npc_destinations(game: Game, state: CampaignState) -> list[SectorId]:
@@ -198,9 +206,10 @@ def _steps(late: Mapping[SideId, Iterable[ModuleOrder]]) -> dict[str, DuelStepDa
 
 
 async def laid_cards(store: Store, campaign: Campaign) -> list[LaidCard]:
-    """The cards laid in this turn's closed duel steps, the heroes in initiative order."""
+    """The cards laid in this turn's closed duel steps, the heroes in initiative order (none
+    while sealed duels are not shown yet)."""
     state = await store.turn_start(campaign.id, campaign.turn)
-    if state is None or NAME not in state.modules:
+    if state is None or NAME not in state.modules or await cards_hidden(store, campaign):
         return []
     watch = load(state.modules[NAME])
     steps = _steps(_late(await store.late_orders(campaign.id, campaign.turn)))
@@ -230,7 +239,7 @@ async def lower_card(
 ) -> WatchResult:
     """Put ``lowered_by`` "-1" tokens on ``hero``'s ``play``-th laid card (0: none), until the
     results deadline; audited and announced. The caller has checked that ``actor`` is a GM."""
-    if not may_lower_cards(campaign):
+    if not may_lower_cards(campaign) or await cards_hidden(store, campaign):
         return WatchResult(EditOutcome.CLOSED)
     current = await store.turn_start(campaign.id, campaign.turn)
     if current is None:

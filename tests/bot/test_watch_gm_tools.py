@@ -13,9 +13,13 @@ from aiogram.methods import SendPhoto
 from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
+from bot.handlers.group.watch_gm import WatchCardPress
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.duels import draft_play, run_duel_steps, submit_step
+from bot.services.posting import group_post
+from bot.services.state_edits import EditOutcome
+from bot.services.watch_gm import laid_cards, lower_card
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import load
 from storage import AuditAction, CampaignSettings, Phase, Store
@@ -245,3 +249,70 @@ async def test_a_russian_gm_moves_egor_and_lowers_a_card(
         f"мастер ослабил на 1 заклинание Иного Лариса ({spell} на Иного Андрей): "
         f"при расчёте ран его сила — {power}"
     ) in post.text
+
+
+async def test_sealed_spells_are_lowered_only_after_the_reveal(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """In sealed mode a closed step's spells are secret until the last step closes: the "-1"
+    tool lists none and lowers none, and a queued token post says nothing, until the reveal;
+    over every request, neither the group nor Night's chats see the spell before it."""
+    sealed = {**WATCH_RULES["module_settings"][WATCH], "duel_mode": "sealed"}
+    rules = {**WATCH_RULES, "module_settings": {WATCH: sealed}}
+    table = await open_table(telegram, store, clock, rules, "night-demo")
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, clock.now())
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, clock.now())).advanced
+    table.campaign = await table.now_campaign()
+    await _to_duels(table, store, clock)
+    attack = await _larisa_plays(store, table)
+    spell = f"{'attack' if attack[0] == 'A' else 'defence'} {attack[1:]}"
+    campaign = await table.now_campaign()
+
+    panel = screen(await table.say(GM, "/gm"))
+    listed = screen(await table.tap(GM, panel, "Lower a played spell"))
+    assert "sealed duels are not shown yet" in listed.text
+    assert not [text for text, _data in listed.buttons() if "Лариса" in text]
+    forged = await table.forged(GM, WatchCardPress(c=campaign.id, t=1, p="battles", k=0).pack())
+    assert "sealed duels are not shown yet" in alert(forged)
+    assert not (await laid_cards(store, campaign))
+    refused = await lower_card(store, campaign, "h1", 0, 1, GM, clock.now())
+    assert refused.outcome is EditOutcome.CLOSED
+    state = await store.turn_start(campaign.id, 1)
+    assert state is not None
+    assert load(state.modules[WATCH]).modifiers == ()
+    await store.enqueue(
+        group_post(
+            campaign,
+            "watch_card_lowered",
+            "turn:1:watch-card:test",
+            turn=1,
+            hero="h1",
+            play=0,
+            lowered=1,
+        ),
+        clock.now(),
+    )
+    await telegram.deliver()
+    table.take()
+    hidden = [s for s in table.log if s.chat_id in (GROUP, 301, 302)]
+    assert hidden
+    for sent in hidden:
+        assert "🃏" not in sent.text, sent.text
+        assert f"{spell} → Андрей" not in sent.text, sent.text
+        assert f"{spell} on Андрей" not in sent.text, sent.text
+        if sent.chat_id == GROUP:
+            assert spell not in sent.text, sent.text
+
+    andrey = next(s for s in await store.duel_steps(campaign.id, 1) if s.hero == "h2")
+    closed = await submit_step(store, andrey.id, "blue", andrey.edits, False, 301, clock.now())
+    assert closed.refusal is None
+    revealed = [s.text for s in _group(await telegram.deliver())]
+    assert any(spell in text.casefold() for text in revealed), revealed
+    panel = screen(await table.say(GM, "/gm"))
+    cards = screen(await table.tap(GM, panel, "Lower a played spell"))
+    assert cards.buttons()[0][0] == f"Лариса: {spell} → Андрей"
+    amounts = screen(await table.tap(GM, cards, "Лариса"))
+    assert alert(await table.tap(GM, amounts, "−1")).startswith("Done:")
+    (post,) = [s for s in _group(await telegram.deliver()) if "🃏" in s.text]
+    assert f"the GM lowers Лариса's spell, {spell} on Андрей, by 1" in post.text

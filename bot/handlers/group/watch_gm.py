@@ -21,7 +21,13 @@ from bot.message_limits import button_label
 from bot.services.duels import hero_names
 from bot.services.state_edits import EditOutcome
 from bot.services.turns import game_for
-from bot.services.watch_gm import LaidCard, laid_cards, lower_card, may_lower_cards
+from bot.services.watch_gm import (
+    LaidCard,
+    cards_hidden,
+    laid_cards,
+    lower_card,
+    may_lower_cards,
+)
 from bot.watch_gm_texts import describe_change_problem, laid_card_words
 from bot.watch_texts import hero_name, spell_words
 from storage import Campaign, Store
@@ -63,8 +69,15 @@ def _label(card: LaidCard, names: dict[str, str]) -> str:
     return f"{hero_name(names, card.hero)}: {spell} → {hero_name(names, card.target)}"
 
 
+def _sealed_text() -> str:
+    return _(
+        "The sealed duels are not shown yet: their spells can be lowered once every step is "
+        "played and the group has seen them."
+    )
+
+
 async def _list(
-    store: Store, campaign: Campaign, cards: list[LaidCard]
+    store: Store, campaign: Campaign, cards: list[LaidCard], hidden: bool = False
 ) -> tuple[str, InlineKeyboardMarkup]:
     names = await hero_names(store, campaign.id, campaign.turn)
     rows = [
@@ -76,7 +89,9 @@ async def _list(
         for k, card in enumerate(cards)
     ]
     rows.append(_back(campaign))
-    if not cards:
+    if hidden:
+        text = _sealed_text()
+    elif not cards:
         text = _(
             "No spell is played yet this turn: the spells of a duel step can be lowered once the "
             "step is closed, until the results deadline."
@@ -124,6 +139,15 @@ async def cards_pressed(
             _("Spells are lowered only between the battle list and the resolution."),
             show_alert=True,
         )
+        return
+    if await cards_hidden(store, campaign):
+        if data.k >= 0:
+            await query.answer(_sealed_text(), show_alert=True)
+            return
+        await query.answer()
+        if isinstance(query.message, Message):
+            text, keyboard = await _list(store, campaign, [], hidden=True)
+            await query.message.edit_text(text, reply_markup=keyboard)
         return
     cards = await laid_cards(store, campaign)
     names = await hero_names(store, campaign.id, campaign.turn)

@@ -273,7 +273,7 @@ async def test_sealed_spells_are_lowered_only_after_the_reveal(
     listed = screen(await table.tap(GM, panel, "Lower a played spell"))
     assert "sealed duels are not shown yet" in listed.text
     assert not [text for text, _data in listed.buttons() if "Лариса" in text]
-    forged = await table.forged(GM, WatchCardPress(c=campaign.id, t=1, p="battles", k=0).pack())
+    forged = await table.forged(GM, WatchCardPress(c=campaign.id, t=1, h="h1", i=0).pack())
     assert "sealed duels are not shown yet" in alert(forged)
     assert not (await laid_cards(store, campaign))
     refused = await lower_card(store, campaign, "h1", 0, 1, GM, clock.now())

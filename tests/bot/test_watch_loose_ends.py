@@ -159,10 +159,11 @@ def test_an_ambiguous_beginning_is_refused_with_the_candidates(i18n: I18n) -> No
     with i18n.context(), i18n.use_locale("ru"):
         russian = ambiguous_location(HIVE, "north", "ru")
     assert english == (
-        "«north» could be any of these locations: North-East, North Pole. Type more of the name."
+        "«north» could be any of these locations: ne North-East, np North Pole. "
+        "Type more of the name."
     )
     assert russian == (
-        "«north» подходит к нескольким локациям: «North-East», «North Pole». "
+        "«north» подходит к нескольким локациям: ne «North-East», np «North Pole». "
         "Напишите название полнее."
     )
     names = Names.build(HIVE, [("s1", "Red")])

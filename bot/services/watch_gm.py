@@ -35,7 +35,9 @@ from rules.modules.watch import (
     earliest_entry,
     initiative_order,
     load,
+    npc_destinations,
 )
+from rules.modules.watch.adjust import is_change
 from rules.modules.watch.orders import DuelStepData, typed_orders
 from rules.orders import ModuleOrder
 from storage import AuditAction, Campaign, NewOutboxMessage, Store, WriteOutcome
@@ -75,14 +77,24 @@ async def cards_hidden(store: Store, campaign: Campaign) -> bool:
     return await sealed_unrevealed(store, campaign.id, campaign.turn)
 
 
-def npc_destinations(game: Game, state: CampaignState) -> list[SectorId]:
-    """Where the NPC marker may go now: the locations next to his, in map order."""
-    npc = load(state.modules.get(NAME)).npc
-    if npc is None:
-        return []
-    return [
-        s for s in game.map.sector_ids() if s != npc.sector and game.map.adjacent(npc.sector, s)
-    ]
+async def npc_origin(store: Store, campaign: Campaign) -> SectorId | None:
+    """Where the NPC marker stood at the turn's start before this turn's edits: before the
+    turn's first NPC move not undone (None: he has not moved this turn)."""
+    for record in await store.adjustments(campaign.id, campaign.turn):
+        if not is_change(record.adjustment) or record.adjustment.get("change") != "npc":
+            continue
+        npc = None if record.before is None else load(record.before.modules.get(NAME)).npc
+        if npc is not None:
+            return npc.sector
+    return None
+
+
+async def npc_choices(
+    store: Store, campaign: Campaign, game: Game, state: CampaignState
+) -> list[SectorId]:
+    """Where the NPC marker may go now, in map order: next to where he stood at the turn's
+    start, or back there (a second move of a turn replaces the first)."""
+    return npc_destinations(game, state, await npc_origin(store, campaign))
 
 
 def new_hero_id(state: CampaignState) -> str:
@@ -147,7 +159,9 @@ async def move_npc_now(
 ) -> WatchResult:
     """Move the NPC marker to ``to`` (adjacent to him) before the orders close. The caller has
     checked that ``actor`` is a GM."""
-    return await _edit(store, campaign, WatchChange(change="npc", to=to, reason=reason), actor, now)
+    origin = await npc_origin(store, campaign)
+    change = WatchChange(change="npc", to=to, origin=origin, reason=reason)
+    return await _edit(store, campaign, change, actor, now)
 
 
 async def add_hero_now(

@@ -14,7 +14,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
 from bot.handlers.group.watch_gm import WatchCardPress
-from bot.services import campaigns
+from bot.services import campaigns, watch_gm
 from bot.services.clockwork import advance
 from bot.services.duels import draft_play, run_duel_steps, submit_step
 from bot.services.posting import group_post
@@ -316,3 +316,38 @@ async def test_sealed_spells_are_lowered_only_after_the_reveal(
     assert alert(await table.tap(GM, amounts, "−1")).startswith("Done:")
     (post,) = [s for s in _group(await telegram.deliver()) if "🃏" in s.text]
     assert f"the GM lowers Лариса's spell, {spell} on Андрей, by 1" in post.text
+
+
+async def test_the_npc_moves_one_location_a_turn_however_often_the_gm_moves_him(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """Егор goes from the Apartment to the Entrance; the GM's second move of the turn is
+    measured from the Apartment again: only back there, never on to the Metro or the Roof."""
+    table = await _watch_table(telegram, store, clock)
+    editor = await _editor(table, "Correct the state")
+    moves = screen(await table.tap(GM, editor, "Move Егор"))
+    screen(await table.tap(GM, moves, "→ Entrance"))
+    assert screen(await table.say(GM, "Egor heard the shots")).text.startswith("Done:")
+    editor = await _editor(table, "Correct the state")
+    again = screen(await table.tap(GM, editor, "Move Егор"))
+    assert [text for text, _data in again.buttons() if text.startswith("→")] == [
+        "→ Egor's Apartment"
+    ]
+    metro = moves.buttons()[0][1].rsplit(":", 1)[0] + ":0"  # the Metro, first on the map
+    assert alert(await table.forged(GM, metro)) == "That button is not valid any more."
+    refused = await watch_gm.move_npc_now(
+        store, await table.now_campaign(), "roof", "on", GM, clock.now()
+    )
+    assert refused.outcome is EditOutcome.REFUSED
+    state = await store.turn_start(table.campaign.id, 1)
+    assert state is not None
+    npc = load(state.modules[WATCH]).npc
+    assert npc is not None
+    assert npc.sector == "entrance"
+    screen(await table.tap(GM, again, "→ Egor's Apartment"))
+    assert screen(await table.say(GM, "he went home")).text.startswith("Done:")
+    state = await store.turn_start(table.campaign.id, 1)
+    assert state is not None
+    npc = load(state.modules[WATCH]).npc
+    assert npc is not None
+    assert npc.sector == "apartment"

@@ -34,9 +34,11 @@ from rules.modules.watch import (
     HeroSpec,
     WatchAdjustCode,
     WatchAdjustmentError,
+    WatchChange,
     WatchSettings,
     add_hero,
     adjust_card,
+    apply_change,
     duel_at,
     duel_step,
     duels_of,
@@ -46,6 +48,7 @@ from rules.modules.watch import (
     initiative_order,
     load,
     move_npc,
+    npc_destinations,
     parse_card,
     public_view,
     step_options,
@@ -281,6 +284,20 @@ def test_the_gm_moves_egor_one_location_a_turn() -> None:
     with pytest.raises(WatchAdjustmentError) as none:
         move_npc(plain, deployed_state(plain, ARMIES), "metro")
     assert none.value.code is WatchAdjustCode.NO_NPC
+
+
+def test_a_second_npc_move_of_a_turn_is_measured_from_the_turns_start() -> None:
+    game, state = example_a()
+    moved = move_npc(game, state, "entrance")
+    assert npc_destinations(game, moved, "apartment") == ["apartment"]
+    with pytest.raises(WatchAdjustmentError) as refused:
+        move_npc(game, moved, "metro", "apartment")
+    assert refused.value.code is WatchAdjustCode.NPC_MOVE_NOT_ADJACENT
+    assert refused.value.params == {"sector": "apartment", "to": "metro"}
+    back = apply_change(game, moved, WatchChange(change="npc", to="apartment", origin="apartment"))
+    assert back == state
+    with pytest.raises(WatchAdjustmentError):
+        apply_change(game, moved, WatchChange(change="npc", to="roof", origin="apartment"))
 
 
 def test_a_hero_added_mid_campaign_enters_at_the_next_deal() -> None:

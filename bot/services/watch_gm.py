@@ -28,6 +28,7 @@ from rules.maps import SectorId
 from rules.modules.watch import (
     NAME,
     HeroSpec,
+    WatchAdjustCode,
     WatchAdjustmentError,
     WatchChange,
     WatchSettings,
@@ -39,6 +40,7 @@ from rules.modules.watch import (
 )
 from rules.modules.watch.adjust import is_change
 from rules.modules.watch.orders import DuelStepData, typed_orders
+from rules.modules.watch.settings import MAX_HEROES
 from rules.orders import ModuleOrder
 from storage import AuditAction, Campaign, NewOutboxMessage, Store, WriteOutcome
 from storage.models import LateOrdersRecord, SideId, UserId
@@ -178,6 +180,9 @@ async def add_hero_now(
     current = await store.turn_start(campaign.id, campaign.turn)
     if current is None or not may_change_heroes(campaign):
         return WatchResult(EditOutcome.CLOSED)
+    if len(load(current.modules.get(NAME)).heroes) >= MAX_HEROES:
+        full = WatchAdjustmentError(WatchAdjustCode.TOO_MANY_HEROES, max=MAX_HEROES)
+        return WatchResult(EditOutcome.REFUSED, full)
     entry = earliest_entry(game_for(campaign).upgraded(current))
     typed = hero.get("enters_turn")
     spec = HeroSpec.model_validate(

@@ -351,3 +351,29 @@ async def test_the_npc_moves_one_location_a_turn_however_often_the_gm_moves_him(
     npc = load(state.modules[WATCH]).npc
     assert npc is not None
     assert npc.sector == "apartment"
+
+
+async def test_no_hero_joins_past_the_most_a_campaign_has(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """A running campaign with 24 heroes (the setup's most): one more is refused in words,
+    nothing is added; the rules refuse it with their own code too."""
+    sides = ("red", "blue", "green")
+    heroes = [_hero(f"h{n:02d}", sides[n % 3], f"Иной {n}", n, "metro") for n in range(1, 25)]
+    full = {**WATCH_RULES["module_settings"][WATCH], "heroes": heroes}
+    table = await open_table(
+        telegram, store, clock, {**WATCH_RULES, "module_settings": {WATCH: full}}, "night-demo"
+    )
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, clock.now())
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, clock.now())).advanced
+    table.campaign = await table.now_campaign()
+    before = await store.turn_start(table.campaign.id, 1)
+    editor = await _editor(table, "Correct the state")
+    await table.tap(GM, editor, "Add a hero")
+    refused = "\n".join(
+        s.text for s in await table.say(GM, "Завулон, Red Legion, 9, Подъезд\nhe came")
+    )
+    assert "Nothing was changed:" in refused
+    assert "A campaign has at most 24 heroes, the fallen included: no more can join." in refused
+    assert await store.turn_start(table.campaign.id, 1) == before

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rules.game import Game
 from rules.maps import SectorId
 from rules.modules.watch.orders import DuelStepData, typed_orders
-from rules.modules.watch.settings import HeroSpec
+from rules.modules.watch.settings import MAX_HEROES, HeroSpec
 from rules.modules.watch.state import NAME, CardModifier, Hero, Npc, WatchState, load
 from rules.orders import ModuleOrder
 from rules.state import CampaignState, SideId
@@ -43,6 +43,7 @@ class WatchAdjustCode(StrEnum):
     UNKNOWN_SECTOR = "unknown_sector"  # sector
     NPC_MOVE_NOT_ADJACENT = "npc_move_not_adjacent"  # sector, to
     HERO_ID_TAKEN = "hero_id_taken"  # hero
+    TOO_MANY_HEROES = "too_many_heroes"  # max (the dead count: they keep their ids)
     SIDE_NOT_IN_PLAY = "side_not_in_play"  # side
     TURN_ALREADY_BEGUN = "turn_already_begun"  # enters_turn, earliest
     UNKNOWN_HERO = "unknown_hero"  # hero
@@ -108,8 +109,11 @@ def earliest_entry(state: CampaignState) -> int:
 
 def add_hero(game: Game, state: CampaignState, spec: HeroSpec) -> CampaignState:
     """``spec``'s hero added to a running campaign, entering at the start of turn
-    ``spec.enters_turn`` (at least :func:`earliest_entry`) at ``spec.start``."""
+    ``spec.enters_turn`` (at least :func:`earliest_entry`) at ``spec.start``; refused past
+    ``MAX_HEROES`` heroes, the dead ones included (as many as the setup lists)."""
     watch = load(state.modules.get(NAME))
+    if len(watch.heroes) >= MAX_HEROES:
+        raise WatchAdjustmentError(WatchAdjustCode.TOO_MANY_HEROES, max=MAX_HEROES)
     if watch.hero(spec.id) is not None:
         raise WatchAdjustmentError(WatchAdjustCode.HERO_ID_TAKEN, hero=spec.id)
     if spec.side not in state.armies:

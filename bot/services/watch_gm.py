@@ -37,6 +37,7 @@ from rules.modules.watch import (
     initiative_order,
     load,
     npc_destinations,
+    played_cards,
 )
 from rules.modules.watch.adjust import is_change
 from rules.modules.watch.orders import DuelStepData, typed_orders
@@ -282,7 +283,7 @@ async def lower_card(
         changed,
         actor,
         AuditAction.STATE_ADJUSTED,
-        f"-1 x{lowered_by}",
+        _tokens_reason(current, late, hero, play, lowered_by),
         now,
         adjustment=change.model_dump(mode="json"),
         outbox=[
@@ -299,6 +300,22 @@ async def lower_card(
         ],
     )
     return _written(written)
+
+
+def _tokens_reason(
+    state: CampaignState,
+    late: Mapping[SideId, Iterable[ModuleOrder]],
+    hero: str,
+    play: int,
+    lowered_by: int,
+) -> str:
+    """The audit's reason for the tokens: how many, on whose spell, which one (its place from 1
+    and the spell): «-1 x2: Лариса (h1), spell 1 (A3)»."""
+    found = load(state.modules.get(NAME)).hero(hero)
+    cards = played_cards(late, hero)
+    card = cards[play] if 0 <= play < len(cards) else "?"
+    name = hero if found is None else f"{found.name} ({hero})"
+    return f"-1 x{lowered_by}: {name}, spell {play + 1} ({card})"
 
 
 def settings_of(campaign: Campaign) -> WatchSettings:

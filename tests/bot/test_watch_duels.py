@@ -733,3 +733,46 @@ async def test_a_tokens_button_lowers_its_own_spell_after_the_list_changed(
     assert alert(await table.forged(GM, gone)) == "That button is not valid any more."
     longest = WatchCardPress(c=2**53, t=9999, h="h" * 32, i=-1, n=-1).pack()
     assert len(longest.encode()) <= 64
+
+
+class _StepsFailedError(Exception):
+    """A storage failure while the duel steps move."""
+
+
+async def test_a_resume_or_a_new_deadline_and_its_step_moves_are_stored_together(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The steps move in the clock change's own transaction: when moving them fails, the
+    campaign stays paused and its deadline stays as it was."""
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    campaign_id = table.campaign.id
+    opened_at = clock.now()
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, opened_at)).advanced
+    await _deliver(table)
+    assert (await timekeeping.pause(store, campaign_id, GM, clock.now())).applied
+    clock.set(opened_at + timedelta(hours=2))
+
+    async def failing(*_args: object, **_kwargs: object) -> None:
+        raise _StepsFailedError
+
+    monkeypatch.setattr(store, "reschedule_duel_step", failing)
+    with pytest.raises(_StepsFailedError):
+        await timekeeping.resume(store, campaign_id, GM, clock.now())
+    paused = await store.clock_state(campaign_id)
+    assert paused is not None
+    assert paused.paused_at is not None
+    monkeypatch.undo()
+    assert (await timekeeping.resume(store, campaign_id, GM, clock.now())).applied
+    before = await store.clock_state(campaign_id)
+    assert before is not None
+    assert before.deadline is not None
+    later = before.deadline + timedelta(days=1)
+    preview = await running_changes.preview_deadline(store, campaign_id, later, clock.now())
+    monkeypatch.setattr(store, "reschedule_duel_step", failing)
+    with pytest.raises(_StepsFailedError):
+        await running_changes.set_deadline(
+            store, campaign_id, later, preview.mark, GM, "Game Master", clock.now()
+        )
+    after = await store.clock_state(campaign_id)
+    assert after is not None
+    assert after.deadline == before.deadline

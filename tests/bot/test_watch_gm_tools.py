@@ -130,7 +130,11 @@ async def test_the_gm_adds_a_hero_who_enters_at_the_next_deal(
     asked = screen(await table.tap(GM, editor, "Add a hero"))
     assert "name, side, initiative, start location" in asked.text
     wrong = screen(await table.say(GM, "Завулон, Purple, 9, Подъезд\nhe was always there"))
-    assert "there is no side «Purple»" in wrong.text
+    assert (
+        "There is no side «Purple» in play; a hero joins one of these: «Red Legion», «Синие», "
+        "«Green Horde». Write the hero on the first line"
+    ) in wrong.text
+    assert "add the sides first" not in wrong.text
     taken = screen(await table.say(GM, "лариса, Red Legion, 9, Подъезд\nhe was always there"))
     assert "A hero is called «лариса» already" in taken.text
     done = screen(await table.say(GM, "Завулон, Red Legion, 9, Подъезд\nhe was always there"))
@@ -214,7 +218,7 @@ async def test_the_gm_lowers_a_laid_card_and_the_resolution_counts_it(
         for e in await store.audit_log(table.campaign.id)
         if e.action is AuditAction.STATE_ADJUSTED
     ]
-    assert len(adjusted) == 1
+    assert [entry.reason for entry in adjusted] == [f"-1 x1: Лариса (h1), spell 1 ({attack})"]
 
     await table.step()  # the results deadline: the duel is resolved
     resolutions = await store.resolutions(table.campaign.id, 1)

@@ -850,7 +850,12 @@ async def typed_new_hero(
     except watch_setup.HeroInputError as error:
         await message.answer(
             watch_texts.hero_input_help(
-                0, error.problem, error.word, game.map, get_i18n().current_locale
+                0,
+                error.problem,
+                error.word,
+                game.map,
+                get_i18n().current_locale,
+                sides=[side.name for side in playing],
             )
             + "\n"
             + _("Type it again, or /cancel.")

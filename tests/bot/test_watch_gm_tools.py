@@ -250,7 +250,7 @@ async def test_a_russian_gm_moves_egor_and_lowers_a_card(
     spell = f"{'Атака' if attack[0] == 'A' else 'Защита'}-{attack[1:]}"
     (post,) = [s for s in _group(await telegram.deliver()) if "🃏" in s.text]
     assert (
-        f"мастер ослабил на 1 заклинание Иного Лариса ({spell} на Иного Андрей): "
+        f"мастер ослабил на 1 заклинание Иного «Лариса» ({spell}, цель — «Андрей»): "
         f"при расчёте ран его сила — {power}"
     ) in post.text
 

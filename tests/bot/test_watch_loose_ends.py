@@ -181,7 +181,7 @@ async def test_players_and_the_gm_type_short_location_names(
 ) -> None:
     table = await _watch_table(telegram, store, clock)
     typed = "\n".join(s.text for s in await table.say(203, "герой Лариса парик"))
-    assert "Иной Лариса — в локацию «Парикмахерская»" in typed
+    assert "Иной «Лариса» — в локацию «Парикмахерская»" in typed
     typed = "\n".join(s.text for s in await table.say(201, "hero Лариса Entr"))
     assert "hero Лариса to Entrance" in typed
     orders = await store.orders(table.campaign.id, 1, "red")

@@ -41,6 +41,13 @@ def describe_change_problem(
             ).format(to=place("to"), sector=place("sector"))
         case WatchAdjustCode.HERO_ID_TAKEN:
             return _("A hero with that id is in the campaign already; nothing was added.")
+        case WatchAdjustCode.TOO_MANY_HEROES:
+            most = int(p.get("max", 0))
+            return _(
+                "A campaign has at most {most} hero, the fallen included: no more can join.",
+                "A campaign has at most {most} heroes, the fallen included: no more can join.",
+                most,
+            ).format(most=most)
         case WatchAdjustCode.SIDE_NOT_IN_PLAY:
             side = str(p.get("side", ""))
             return _("Side «{side}» has no armies on the map: a hero joins a side in play.").format(

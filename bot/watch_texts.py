@@ -185,15 +185,19 @@ def hero_input_help(
     word: str,
     campaign_map: CampaignMap | None = None,
     language: str = "en",
+    sides: Sequence[str] | None = None,
 ) -> str:
     """Why a typed hero or NPC line cannot be used, and how to write it (a location that could
-    be several is answered with them, from ``campaign_map``)."""
+    be several is answered with them, from ``campaign_map``). ``sides``: the names of the sides
+    in play when a GM adds a hero to a running campaign (the wizard's words otherwise)."""
     where = _("Line {line}: ").format(line=line) if line else ""
     if problem is HeroInputProblem.SECTOR_AMBIGUOUS and campaign_map is not None:
         return where + ambiguous_location(campaign_map, word, language)
     match problem:
         case HeroInputProblem.NAME:
             reason = _("a name is 1 to 64 characters.")
+        case HeroInputProblem.SIDE if sides is not None:
+            reason = _("there is no side «{word}» in play; a hero joins one of these: {sides}.")
         case HeroInputProblem.SIDE:
             reason = _("there is no side «{word}»; add the sides first, then the heroes.")
         case HeroInputProblem.INITIATIVE:
@@ -206,6 +210,18 @@ def hero_input_help(
             reason = _("a campaign has at most 24 heroes.")
         case _:
             reason = _("the line does not have every part a hero needs.")
+    if sides is not None:
+        said = reason.format(word=word, sides=", ".join(f"«{side}»" for side in sides))
+        return (
+            said[:1].upper()
+            + said[1:]
+            + " "
+            + _(
+                "Write the hero on the first line: name, side, initiative, start location "
+                "(and the turn it enters, if later), e.g. «Zavulon, Day Watch, 9, Entrance»; "
+                "the reason for the group on the second."
+            )
+        )
     return (
         where
         + reason.format(word=word)

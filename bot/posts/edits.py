@@ -15,7 +15,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.map_views import defences_words, turn_map
 from bot.posts import Post, PostContext, Renderer
 from bot.sectors import sector_label
-from bot.services.duels import hero_names
+from bot.services.duels import hero_names, sealed_unrevealed
 from bot.services.orders import seat_in, side_names
 from bot.services.turns import game_for
 from bot.texts import describe_order, describe_rejection
@@ -255,7 +255,8 @@ async def render_orders_after_edit(context: PostContext, message: OutboxMessage)
 
 
 async def render_watch_card_lowered(context: PostContext, message: OutboxMessage) -> Post | None:
-    """The group: the GM put "-1" tokens on a card laid in a duel (or took them off)."""
+    """The group: the GM put "-1" tokens on a card laid in a duel (or took them off); nothing
+    while sealed duels of the turn are not shown yet (the post would name a secret spell)."""
     turn, play, lowered = _int(message, "turn"), _int(message, "play"), _int(message, "lowered")
     hero = message.payload.get("hero")
     if (
@@ -267,7 +268,7 @@ async def render_watch_card_lowered(context: PostContext, message: OutboxMessage
     ):
         return None
     campaign = await context.store.campaign(message.campaign_id)
-    if campaign is None:
+    if campaign is None or await sealed_unrevealed(context.store, campaign.id, turn):
         return None
     late = await context.store.late_orders(campaign.id, turn)
     steps = [

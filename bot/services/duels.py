@@ -609,6 +609,16 @@ async def open_steps(store: Store, campaign: Campaign) -> list[DuelStep]:
     ]
 
 
+async def sealed_unrevealed(store: Store, campaign_id: int, turn: int) -> bool:
+    """Whether the turn's battle list has sealed duels not shown yet (a step still open or
+    waiting): until the last step closes and the reveal is queued, no spell of theirs may reach
+    the group, not even through the GM's "-1" tokens."""
+    steps = await store.duel_steps(campaign_id, turn)
+    return any(s.mode is DuelMode.SEALED for s in steps) and any(
+        s.state is not DuelStepState.CLOSED for s in steps
+    )
+
+
 # ---- the heroes as the turn stands -------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.services.duels import sealed_unrevealed
 from bot.services.late import LATE_PHASES
 from bot.services.posting import board_post, group_post
 from bot.services.state_edits import EditOutcome, may_edit
@@ -27,6 +28,7 @@ from rules.maps import SectorId
 from rules.modules.watch import (
     NAME,
     HeroSpec,
+    WatchAdjustCode,
     WatchAdjustmentError,
     WatchChange,
     WatchSettings,
@@ -34,8 +36,12 @@ from rules.modules.watch import (
     earliest_entry,
     initiative_order,
     load,
+    npc_destinations,
+    played_cards,
 )
+from rules.modules.watch.adjust import is_change
 from rules.modules.watch.orders import DuelStepData, typed_orders
+from rules.modules.watch.settings import MAX_HEROES
 from rules.orders import ModuleOrder
 from storage import AuditAction, Campaign, NewOutboxMessage, Store, WriteOutcome
 from storage.models import LateOrdersRecord, SideId, UserId
@@ -63,18 +69,35 @@ def may_change_heroes(campaign: Campaign) -> bool:
 
 
 def may_lower_cards(campaign: Campaign) -> bool:
-    """The "-1" tokens go on laid cards between the battle list and the resolution."""
+    """The "-1" tokens go on laid cards between the battle list and the resolution (in
+    ``sealed`` mode only once the duels are shown: :func:`cards_hidden`)."""
     return campaign.phase in LATE_PHASES and plays_watch(campaign)
 
 
-def npc_destinations(game: Game, state: CampaignState) -> list[SectorId]:
-    """Where the NPC marker may go now: the locations next to his, in map order."""
-    npc = load(state.modules.get(NAME)).npc
-    if npc is None:
-        return []
-    return [
-        s for s in game.map.sector_ids() if s != npc.sector and game.map.adjacent(npc.sector, s)
-    ]
+async def cards_hidden(store: Store, campaign: Campaign) -> bool:
+    """Whether this turn's laid spells are still secret: sealed duels with a step not closed
+    yet. The tokens are announced in the group, so none is listed or put on until the reveal."""
+    return await sealed_unrevealed(store, campaign.id, campaign.turn)
+
+
+async def npc_origin(store: Store, campaign: Campaign) -> SectorId | None:
+    """Where the NPC marker stood at the turn's start before this turn's edits: before the
+    turn's first NPC move not undone (None: he has not moved this turn)."""
+    for record in await store.adjustments(campaign.id, campaign.turn):
+        if not is_change(record.adjustment) or record.adjustment.get("change") != "npc":
+            continue
+        npc = None if record.before is None else load(record.before.modules.get(NAME)).npc
+        if npc is not None:
+            return npc.sector
+    return None
+
+
+async def npc_choices(
+    store: Store, campaign: Campaign, game: Game, state: CampaignState
+) -> list[SectorId]:
+    """Where the NPC marker may go now, in map order: next to where he stood at the turn's
+    start, or back there (a second move of a turn replaces the first)."""
+    return npc_destinations(game, state, await npc_origin(store, campaign))
 
 
 def new_hero_id(state: CampaignState) -> str:
@@ -139,7 +162,9 @@ async def move_npc_now(
 ) -> WatchResult:
     """Move the NPC marker to ``to`` (adjacent to him) before the orders close. The caller has
     checked that ``actor`` is a GM."""
-    return await _edit(store, campaign, WatchChange(change="npc", to=to, reason=reason), actor, now)
+    origin = await npc_origin(store, campaign)
+    change = WatchChange(change="npc", to=to, origin=origin, reason=reason)
+    return await _edit(store, campaign, change, actor, now)
 
 
 async def add_hero_now(
@@ -156,6 +181,9 @@ async def add_hero_now(
     current = await store.turn_start(campaign.id, campaign.turn)
     if current is None or not may_change_heroes(campaign):
         return WatchResult(EditOutcome.CLOSED)
+    if len(load(current.modules.get(NAME)).heroes) >= MAX_HEROES:
+        full = WatchAdjustmentError(WatchAdjustCode.TOO_MANY_HEROES, max=MAX_HEROES)
+        return WatchResult(EditOutcome.REFUSED, full)
     entry = earliest_entry(game_for(campaign).upgraded(current))
     typed = hero.get("enters_turn")
     spec = HeroSpec.model_validate(
@@ -198,9 +226,10 @@ def _steps(late: Mapping[SideId, Iterable[ModuleOrder]]) -> dict[str, DuelStepDa
 
 
 async def laid_cards(store: Store, campaign: Campaign) -> list[LaidCard]:
-    """The cards laid in this turn's closed duel steps, the heroes in initiative order."""
+    """The cards laid in this turn's closed duel steps, the heroes in initiative order (none
+    while sealed duels are not shown yet)."""
     state = await store.turn_start(campaign.id, campaign.turn)
-    if state is None or NAME not in state.modules:
+    if state is None or NAME not in state.modules or await cards_hidden(store, campaign):
         return []
     watch = load(state.modules[NAME])
     steps = _steps(_late(await store.late_orders(campaign.id, campaign.turn)))
@@ -230,7 +259,7 @@ async def lower_card(
 ) -> WatchResult:
     """Put ``lowered_by`` "-1" tokens on ``hero``'s ``play``-th laid card (0: none), until the
     results deadline; audited and announced. The caller has checked that ``actor`` is a GM."""
-    if not may_lower_cards(campaign):
+    if not may_lower_cards(campaign) or await cards_hidden(store, campaign):
         return WatchResult(EditOutcome.CLOSED)
     current = await store.turn_start(campaign.id, campaign.turn)
     if current is None:
@@ -254,7 +283,7 @@ async def lower_card(
         changed,
         actor,
         AuditAction.STATE_ADJUSTED,
-        f"-1 x{lowered_by}",
+        _tokens_reason(current, late, hero, play, lowered_by),
         now,
         adjustment=change.model_dump(mode="json"),
         outbox=[
@@ -271,6 +300,22 @@ async def lower_card(
         ],
     )
     return _written(written)
+
+
+def _tokens_reason(
+    state: CampaignState,
+    late: Mapping[SideId, Iterable[ModuleOrder]],
+    hero: str,
+    play: int,
+    lowered_by: int,
+) -> str:
+    """The audit's reason for the tokens: how many, on whose spell, which one (its place from 1
+    and the spell): «-1 x2: Лариса (h1), spell 1 (A3)»."""
+    found = load(state.modules.get(NAME)).hero(hero)
+    cards = played_cards(late, hero)
+    card = cards[play] if 0 <= play < len(cards) else "?"
+    name = hero if found is None else f"{found.name} ({hero})"
+    return f"-1 x{lowered_by}: {name}, spell {play + 1} ({card})"
 
 
 def settings_of(campaign: Campaign) -> WatchSettings:

@@ -315,7 +315,7 @@ async def test_a_russian_gm_types_the_deck_in_russian_letters(
     assert screen is not None
     assert "Иной погибает от 4 ран." in screen.text
     assert "У Иного на руке 3 заклинания." in screen.text
-    assert "Колода: 12 заклинаний — А1 А2×2 А3×2 А4 З1 З2×2 З3×2 З4. Колода стандартная." in (
+    assert "Колода: 12 заклинаний — А1 А2×2 А3×2 А4 З1 З2×2 З3×2 З4. Стандартная колода." in (
         screen.text
     )
     assert "(А — атака, З — защита, число — сила заклинания.)" in screen.text
@@ -340,7 +340,7 @@ async def test_a_russian_gm_types_the_deck_in_russian_letters(
     assert "Колода: 7 заклинаний — А1 А2×2 А4 З1 З3×2. Колоду составил мастер." in screen.text
     await tap(telegram, boris, screen, "Назад")
     assert (
-        "Ночной Дозор: включён, 0 Иных, поединки по шагам, 3 раны убивают, 2 заклинания на "
+        "Ночной Дозор: включён, 0 Иных, поединки по шагам, смерть от 3 ран, 2 заклинания на "
         "руке, колода из 7 заклинаний, победа Иных"
     ) in telegram.sent[-1].text
     stored = await store.campaign(campaign.id)
@@ -354,7 +354,7 @@ async def test_a_russian_gm_types_the_deck_in_russian_letters(
     await tap(telegram, boris, screen, "Колода заклинаний")
     screen = await say(telegram, boris, group, "по умолчанию")
     assert screen is not None
-    assert "Колода стандартная." in screen.text
+    assert "Стандартная колода." in screen.text
     stored = await store.campaign(campaign.id)
     assert stored is not None
     assert "spell_deck" not in watch_setup.settings(stored.ruleset_overrides)

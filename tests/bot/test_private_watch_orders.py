@@ -111,9 +111,9 @@ async def test_hero_moves_by_buttons_and_by_text(
     assert "Подъезд" not in refused  # the refusal names no other map's locations
     for typed_hero in ("Иная Лариса метро", "Иную Лариса в метро"):
         typed = "\n".join(s.text for s in await table.say(203, typed_hero))
-        assert "Иной Лариса — в локацию «Метро»" in typed
+        assert "Иной «Лариса» — в локацию «Метро»" in typed
     typed = "\n".join(s.text for s in await table.say(203, "герой Лариса метро"))
-    assert "Иной Лариса — в локацию «Метро»" in typed
+    assert "Иной «Лариса» — в локацию «Метро»" in typed
     unknown = "\n".join(s.text for s in await table.say(203, "герой Светлана метро"))
     assert "Иного «Светлана» нет. Ваши Иные: Лариса, Zavulon, Igor." in unknown
     others = "\n".join(s.text for s in await table.say(301, "hero Larisa metro"))

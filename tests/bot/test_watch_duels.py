@@ -22,6 +22,7 @@ from bot.callbacks import LatePress
 from bot.clock import ManualClock
 from bot.duel_screens import DuelPress
 from bot.handlers.group.duels_gm import DuelGmPress
+from bot.handlers.group.watch_gm import WatchCardPress
 from bot.services import campaigns, running_changes, timekeeping
 from bot.services import duels as duels_service
 from bot.services import late as late_service
@@ -34,6 +35,7 @@ from storage import (
     AuditAction,
     CampaignSettings,
     DuelCloser,
+    DuelPlay,
     DuelStep,
     Language,
     NewCampaign,
@@ -688,3 +690,89 @@ async def test_a_results_deadline_the_gm_sets_moves_or_caps_the_step_deadlines(
     steps = await _steps(table)
     assert steps["larisa"].deadline == soon
     assert steps["anton"].deadline == soon
+
+
+async def _play_first(table: Table, hero: str, side: str, user: int, target: str) -> str:
+    """``hero``'s step plays its first spell on ``target``; the spell."""
+    card = (await _hands(table))[hero][0]
+    step = (await _steps(table))[hero]
+    drafted = await duels_service.draft_play(
+        table.store, step.id, side, step.edits, DuelPlay(card=card, target=target)
+    )
+    assert drafted.step is not None
+    closed = await duels_service.submit_step(
+        table.store, step.id, side, drafted.step.edits, True, user, table.clock.now()
+    )
+    assert closed.refusal is None
+    return card
+
+
+async def test_a_tokens_button_lowers_its_own_spell_after_the_list_changed(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """Anton (initiative 7) plays first, the GM opens his spell's tokens; then Larisa
+    (initiative 2) plays and comes first in the list. The old button still lowers Anton's
+    spell; a button for a spell no longer laid is refused."""
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    campaign_id = table.campaign.id
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    await _deliver(table)
+    await _play_first(table, "anton", "night", NIGHT, "zavulon")
+    panel = DuelGmPress(c=campaign_id, t=1, p="battles").pack()
+    await table.forged(GM, panel)
+    tools = screen(await table.say(GM, "/gm"))
+    cards = screen(await table.tap(GM, tools, "Lower a played spell"))
+    amounts = screen(await table.tap(GM, cards, "Anton"))
+    await _play_first(table, "larisa", "day", DAY, "andrey")
+    assert alert(await table.tap(GM, amounts, "−1")).startswith("Done:")
+    state = await store.turn_start(campaign_id, 1)
+    assert state is not None
+    (modifier,) = load(state.modules["watch"]).modifiers
+    assert (modifier.hero, modifier.play) == ("anton", 0)
+    gone = WatchCardPress(c=campaign_id, t=1, h="anton", i=1, n=1).pack()
+    assert alert(await table.forged(GM, gone)) == "That button is not valid any more."
+    longest = WatchCardPress(c=2**53, t=9999, h="h" * 32, i=-1, n=-1).pack()
+    assert len(longest.encode()) <= 64
+
+
+class _StepsFailedError(Exception):
+    """A storage failure while the duel steps move."""
+
+
+async def test_a_resume_or_a_new_deadline_and_its_step_moves_are_stored_together(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The steps move in the clock change's own transaction: when moving them fails, the
+    campaign stays paused and its deadline stays as it was."""
+    table = await _watch_table(telegram, store, clock, "initiative", "en")
+    campaign_id = table.campaign.id
+    opened_at = clock.now()
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, opened_at)).advanced
+    await _deliver(table)
+    assert (await timekeeping.pause(store, campaign_id, GM, clock.now())).applied
+    clock.set(opened_at + timedelta(hours=2))
+
+    async def failing(*_args: object, **_kwargs: object) -> None:
+        raise _StepsFailedError
+
+    monkeypatch.setattr(store, "reschedule_duel_step", failing)
+    with pytest.raises(_StepsFailedError):
+        await timekeeping.resume(store, campaign_id, GM, clock.now())
+    paused = await store.clock_state(campaign_id)
+    assert paused is not None
+    assert paused.paused_at is not None
+    monkeypatch.undo()
+    assert (await timekeeping.resume(store, campaign_id, GM, clock.now())).applied
+    before = await store.clock_state(campaign_id)
+    assert before is not None
+    assert before.deadline is not None
+    later = before.deadline + timedelta(days=1)
+    preview = await running_changes.preview_deadline(store, campaign_id, later, clock.now())
+    monkeypatch.setattr(store, "reschedule_duel_step", failing)
+    with pytest.raises(_StepsFailedError):
+        await running_changes.set_deadline(
+            store, campaign_id, later, preview.mark, GM, "Game Master", clock.now()
+        )
+    after = await store.clock_state(campaign_id)
+    assert after is not None
+    assert after.deadline == before.deadline

@@ -13,9 +13,13 @@ from aiogram.methods import SendPhoto
 from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
-from bot.services import campaigns
+from bot.handlers.group.watch_gm import WatchCardPress
+from bot.services import campaigns, watch_gm
 from bot.services.clockwork import advance
 from bot.services.duels import draft_play, run_duel_steps, submit_step
+from bot.services.posting import group_post
+from bot.services.state_edits import EditOutcome
+from bot.services.watch_gm import laid_cards, lower_card
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import load
 from storage import AuditAction, CampaignSettings, Phase, Store
@@ -126,7 +130,11 @@ async def test_the_gm_adds_a_hero_who_enters_at_the_next_deal(
     asked = screen(await table.tap(GM, editor, "Add a hero"))
     assert "name, side, initiative, start location" in asked.text
     wrong = screen(await table.say(GM, "Завулон, Purple, 9, Подъезд\nhe was always there"))
-    assert "there is no side «Purple»" in wrong.text
+    assert (
+        "There is no side «Purple» in play; a hero joins one of these: «Red Legion», «Синие», "
+        "«Green Horde». Write the hero on the first line"
+    ) in wrong.text
+    assert "add the sides first" not in wrong.text
     taken = screen(await table.say(GM, "лариса, Red Legion, 9, Подъезд\nhe was always there"))
     assert "A hero is called «лариса» already" in taken.text
     done = screen(await table.say(GM, "Завулон, Red Legion, 9, Подъезд\nhe was always there"))
@@ -210,7 +218,7 @@ async def test_the_gm_lowers_a_laid_card_and_the_resolution_counts_it(
         for e in await store.audit_log(table.campaign.id)
         if e.action is AuditAction.STATE_ADJUSTED
     ]
-    assert len(adjusted) == 1
+    assert [entry.reason for entry in adjusted] == [f"-1 x1: Лариса (h1), spell 1 ({attack})"]
 
     await table.step()  # the results deadline: the duel is resolved
     resolutions = await store.resolutions(table.campaign.id, 1)
@@ -242,6 +250,134 @@ async def test_a_russian_gm_moves_egor_and_lowers_a_card(
     spell = f"{'Атака' if attack[0] == 'A' else 'Защита'}-{attack[1:]}"
     (post,) = [s for s in _group(await telegram.deliver()) if "🃏" in s.text]
     assert (
-        f"мастер ослабил на 1 заклинание Иного Лариса ({spell} на Иного Андрей): "
+        f"мастер ослабил на 1 заклинание Иного «Лариса» ({spell}, цель — «Андрей»): "
         f"при расчёте ран его сила — {power}"
     ) in post.text
+
+
+async def test_sealed_spells_are_lowered_only_after_the_reveal(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """In sealed mode a closed step's spells are secret until the last step closes: the "-1"
+    tool lists none and lowers none, and a queued token post says nothing, until the reveal;
+    over every request, neither the group nor Night's chats see the spell before it."""
+    sealed = {**WATCH_RULES["module_settings"][WATCH], "duel_mode": "sealed"}
+    rules = {**WATCH_RULES, "module_settings": {WATCH: sealed}}
+    table = await open_table(telegram, store, clock, rules, "night-demo")
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, clock.now())
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, clock.now())).advanced
+    table.campaign = await table.now_campaign()
+    await _to_duels(table, store, clock)
+    attack = await _larisa_plays(store, table)
+    spell = f"{'attack' if attack[0] == 'A' else 'defence'} {attack[1:]}"
+    campaign = await table.now_campaign()
+
+    panel = screen(await table.say(GM, "/gm"))
+    listed = screen(await table.tap(GM, panel, "Lower a played spell"))
+    assert "sealed duels are not shown yet" in listed.text
+    assert not [text for text, _data in listed.buttons() if "Лариса" in text]
+    forged = await table.forged(GM, WatchCardPress(c=campaign.id, t=1, h="h1", i=0).pack())
+    assert "sealed duels are not shown yet" in alert(forged)
+    assert not (await laid_cards(store, campaign))
+    refused = await lower_card(store, campaign, "h1", 0, 1, GM, clock.now())
+    assert refused.outcome is EditOutcome.CLOSED
+    state = await store.turn_start(campaign.id, 1)
+    assert state is not None
+    assert load(state.modules[WATCH]).modifiers == ()
+    await store.enqueue(
+        group_post(
+            campaign,
+            "watch_card_lowered",
+            "turn:1:watch-card:test",
+            turn=1,
+            hero="h1",
+            play=0,
+            lowered=1,
+        ),
+        clock.now(),
+    )
+    await telegram.deliver()
+    table.take()
+    hidden = [s for s in table.log if s.chat_id in (GROUP, 301, 302)]
+    assert hidden
+    for sent in hidden:
+        assert "🃏" not in sent.text, sent.text
+        assert f"{spell} → Андрей" not in sent.text, sent.text
+        assert f"{spell} on Андрей" not in sent.text, sent.text
+        if sent.chat_id == GROUP:
+            assert spell not in sent.text, sent.text
+
+    andrey = next(s for s in await store.duel_steps(campaign.id, 1) if s.hero == "h2")
+    closed = await submit_step(store, andrey.id, "blue", andrey.edits, False, 301, clock.now())
+    assert closed.refusal is None
+    revealed = [s.text for s in _group(await telegram.deliver())]
+    assert any(spell in text.casefold() for text in revealed), revealed
+    panel = screen(await table.say(GM, "/gm"))
+    cards = screen(await table.tap(GM, panel, "Lower a played spell"))
+    assert cards.buttons()[0][0] == f"Лариса: {spell} → Андрей"
+    amounts = screen(await table.tap(GM, cards, "Лариса"))
+    assert alert(await table.tap(GM, amounts, "−1")).startswith("Done:")
+    (post,) = [s for s in _group(await telegram.deliver()) if "🃏" in s.text]
+    assert f"the GM lowers Лариса's spell, {spell} on Андрей, by 1" in post.text
+
+
+async def test_the_npc_moves_one_location_a_turn_however_often_the_gm_moves_him(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """Егор goes from the Apartment to the Entrance; the GM's second move of the turn is
+    measured from the Apartment again: only back there, never on to the Metro or the Roof."""
+    table = await _watch_table(telegram, store, clock)
+    editor = await _editor(table, "Correct the state")
+    moves = screen(await table.tap(GM, editor, "Move Егор"))
+    screen(await table.tap(GM, moves, "→ Entrance"))
+    assert screen(await table.say(GM, "Egor heard the shots")).text.startswith("Done:")
+    editor = await _editor(table, "Correct the state")
+    again = screen(await table.tap(GM, editor, "Move Егор"))
+    assert [text for text, _data in again.buttons() if text.startswith("→")] == [
+        "→ Egor's Apartment"
+    ]
+    metro = moves.buttons()[0][1].rsplit(":", 1)[0] + ":0"  # the Metro, first on the map
+    assert alert(await table.forged(GM, metro)) == "That button is not valid any more."
+    refused = await watch_gm.move_npc_now(
+        store, await table.now_campaign(), "roof", "on", GM, clock.now()
+    )
+    assert refused.outcome is EditOutcome.REFUSED
+    state = await store.turn_start(table.campaign.id, 1)
+    assert state is not None
+    npc = load(state.modules[WATCH]).npc
+    assert npc is not None
+    assert npc.sector == "entrance"
+    screen(await table.tap(GM, again, "→ Egor's Apartment"))
+    assert screen(await table.say(GM, "he went home")).text.startswith("Done:")
+    state = await store.turn_start(table.campaign.id, 1)
+    assert state is not None
+    npc = load(state.modules[WATCH]).npc
+    assert npc is not None
+    assert npc.sector == "apartment"
+
+
+async def test_no_hero_joins_past_the_most_a_campaign_has(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """A running campaign with 24 heroes (the setup's most): one more is refused in words,
+    nothing is added; the rules refuse it with their own code too."""
+    sides = ("red", "blue", "green")
+    heroes = [_hero(f"h{n:02d}", sides[n % 3], f"Иной {n}", n, "metro") for n in range(1, 25)]
+    full = {**WATCH_RULES["module_settings"][WATCH], "heroes": heroes}
+    table = await open_table(
+        telegram, store, clock, {**WATCH_RULES, "module_settings": {WATCH: full}}, "night-demo"
+    )
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, clock.now())
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, clock.now())).advanced
+    table.campaign = await table.now_campaign()
+    before = await store.turn_start(table.campaign.id, 1)
+    editor = await _editor(table, "Correct the state")
+    await table.tap(GM, editor, "Add a hero")
+    refused = "\n".join(
+        s.text for s in await table.say(GM, "Завулон, Red Legion, 9, Подъезд\nhe came")
+    )
+    assert "Nothing was changed:" in refused
+    assert "A campaign has at most 24 heroes, the fallen included: no more can join." in refused
+    assert await store.turn_start(table.campaign.id, 1) == before

@@ -159,10 +159,11 @@ def test_an_ambiguous_beginning_is_refused_with_the_candidates(i18n: I18n) -> No
     with i18n.context(), i18n.use_locale("ru"):
         russian = ambiguous_location(HIVE, "north", "ru")
     assert english == (
-        "«north» could be any of these locations: North-East, North Pole. Type more of the name."
+        "«north» could be any of these locations: ne North-East, np North Pole. "
+        "Type more of the name."
     )
     assert russian == (
-        "«north» подходит к нескольким локациям: «North-East», «North Pole». "
+        "«north» подходит к нескольким локациям: ne «North-East», np «North Pole». "
         "Напишите название полнее."
     )
     names = Names.build(HIVE, [("s1", "Red")])
@@ -180,7 +181,7 @@ async def test_players_and_the_gm_type_short_location_names(
 ) -> None:
     table = await _watch_table(telegram, store, clock)
     typed = "\n".join(s.text for s in await table.say(203, "герой Лариса парик"))
-    assert "Иной Лариса — в локацию «Парикмахерская»" in typed
+    assert "Иной «Лариса» — в локацию «Парикмахерская»" in typed
     typed = "\n".join(s.text for s in await table.say(201, "hero Лариса Entr"))
     assert "hero Лариса to Entrance" in typed
     orders = await store.orders(table.campaign.id, 1, "red")

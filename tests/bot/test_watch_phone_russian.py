@@ -72,11 +72,11 @@ async def test_a_russian_player_walks_the_watch_screens_on_a_phone(
     assert "Александра Константи… → «Парикмахерская»" in moves
     assert all(label.endswith("»") for label in moves)
     moved = on_a_phone(screen(await table.tap(NIGHT, heroes, "Андрей → «Кафе»")))
-    assert "• Иной Андрей — в локацию «Кафе»" in moved.text
+    assert "• Иной «Андрей» — в локацию «Кафе»" in moved.text
     assert ["✖ Андрей остаётся на месте"] in rows(moved)
     back = on_a_phone(screen(await table.tap(NIGHT, moved, "◀ Назад")))
     assert back.text.startswith("«Дозоры», ход 1: приказы стороны «Тёмные»")
-    assert "Иной Андрей — в локацию «Кафе»" in back.text
+    assert "Иной «Андрей» — в локацию «Кафе»" in back.text
 
     # /hand: the side's own heroes and spells, in Russian.
     hand = on_a_phone(screen(await table.say(NIGHT, "/hand")))
@@ -132,7 +132,7 @@ async def test_a_russian_player_walks_the_watch_screens_on_a_phone(
     tokens = on_a_phone(screen(await table.tap(GM, spells, "Лариса")))
     a_screen_with_a_way_back(tokens)
     assert tokens.text == (
-        f"Иной Лариса: {spell} на Иного {LONG}. Сколько жетонов «−1» положить на это "
+        f"Иной «Лариса»: {spell}, цель — «{LONG}». Сколько жетонов «−1» положить на это "
         "заклинание (• — сейчас; −0 снимает их)?"
     )
     assert rows(tokens)[-1] == ["◀ Сыгранные заклинания"]

@@ -83,11 +83,11 @@ async def test_the_night_watch_week_reads_as_written_in_russian(
     assert "Антон" in following
     await table.step()
     monday = "\n".join(await _group_texts(table))
-    spells = "; ".join(f"Атака-{card[1:]} на Иного Андрей" for card in attacks)
+    spells = "; ".join(f"Атака-{card[1:]}, цель — «Андрей»" for card in attacks)
     assert f"🪄 Лариса: {spells}\n🪄 Андрей: без заклинаний\n🪄 Антон: без заклинаний" in monday
     wounds = sum(int(card[1:]) for card in attacks)
     assert f"🩸 Андрей: +{wounds} {_wounds(wounds)}" in monday
-    fallen = "✝ Иной Андрей убит и выбывает из игры."
+    fallen = "✝ «Андрей» выбывает из игры."
     assert (fallen in monday) is (wounds >= 4)
     for text in (opening, listed, *first_step, *later_steps, monday):
         assert "герой" not in text

@@ -279,7 +279,7 @@ async def _play(table: Table) -> tuple[int, str, Plays]:
     await orders_typed(table, ANNA, "attack Blue in metro\nhairdresser -> metro x1")
     # Blue's strategist types his hero's move in Russian, then his armies' move.
     typed = await table.say(GLEB, "Иной Андрей в Метро")
-    assert "Иной Андрей — в локацию «Метро»" in "\n".join(typed.texts(GLEB.chat_id))
+    assert "Иной «Андрей» — в локацию «Метро»" in "\n".join(typed.texts(GLEB.chat_id))
     await orders_typed(table, GLEB, "крыша -> подъезд x1")
 
     await table.move_clock(utc(3, 5, 21))  # the orders close

@@ -460,8 +460,8 @@ async def _forged(table: HostileTable) -> list[str]:
             DuelGmPress(c=c, t=campaign.turn, p=campaign.phase.value, s=s).pack() for s in (0, 1)
         ]
         group += [
-            WatchCardPress(c=c, t=campaign.turn, p=campaign.phase.value, k=k, n=n).pack()
-            for k, n in ((-1, -1), (0, -1), (0, 1))
+            WatchCardPress(c=c, t=campaign.turn, h=h, i=i, n=n).pack()
+            for h, i, n in (("", -1, -1), ("h1", 0, -1), ("h1", 0, 1))
         ]
         if campaign is table.other:  # one of each kind shows the campaign is checked
             group = list({_prefix(data): data for data in reversed(group)}.values())

@@ -34,9 +34,11 @@ from rules.modules.watch import (
     HeroSpec,
     WatchAdjustCode,
     WatchAdjustmentError,
+    WatchChange,
     WatchSettings,
     add_hero,
     adjust_card,
+    apply_change,
     duel_at,
     duel_step,
     duels_of,
@@ -46,11 +48,13 @@ from rules.modules.watch import (
     initiative_order,
     load,
     move_npc,
+    npc_destinations,
     parse_card,
     public_view,
     step_options,
     without_hero_move,
 )
+from rules.modules.watch.settings import MAX_HEROES
 
 NIGHT = builtin_map("night-demo")
 DEAL = "c0ffee00c0ffee00c0ffee00c0ffee00"
@@ -281,6 +285,34 @@ def test_the_gm_moves_egor_one_location_a_turn() -> None:
     with pytest.raises(WatchAdjustmentError) as none:
         move_npc(plain, deployed_state(plain, ARMIES), "metro")
     assert none.value.code is WatchAdjustCode.NO_NPC
+
+
+def test_a_second_npc_move_of_a_turn_is_measured_from_the_turns_start() -> None:
+    game, state = example_a()
+    moved = move_npc(game, state, "entrance")
+    assert npc_destinations(game, moved, "apartment") == ["apartment"]
+    with pytest.raises(WatchAdjustmentError) as refused:
+        move_npc(game, moved, "metro", "apartment")
+    assert refused.value.code is WatchAdjustCode.NPC_MOVE_NOT_ADJACENT
+    assert refused.value.params == {"sector": "apartment", "to": "metro"}
+    back = apply_change(game, moved, WatchChange(change="npc", to="apartment", origin="apartment"))
+    assert back == state
+    with pytest.raises(WatchAdjustmentError):
+        apply_change(game, moved, WatchChange(change="npc", to="roof", origin="apartment"))
+
+
+def test_no_hero_is_added_past_the_most_a_campaign_lists() -> None:
+    game, state = example_a()
+    spec = {"side": "night", "initiative": 5, "start": "cafe", "enters_turn": 2}
+    for n in range(len(HEROES), MAX_HEROES):
+        added = HeroSpec.model_validate({**spec, "id": f"x{n}", "name": f"Иной {n}"})
+        state = add_hero(game, state, added)
+    assert len(load(state.modules["watch"]).heroes) == MAX_HEROES
+    one_more = HeroSpec.model_validate({**spec, "id": "late", "name": "Поздний"})
+    with pytest.raises(WatchAdjustmentError) as refused:
+        add_hero(game, state, one_more)
+    assert refused.value.code is WatchAdjustCode.TOO_MANY_HEROES
+    assert refused.value.params == {"max": MAX_HEROES}
 
 
 def test_a_hero_added_mid_campaign_enters_at_the_next_deal() -> None:

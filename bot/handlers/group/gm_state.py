@@ -632,7 +632,7 @@ async def _npc_list(screen: _Screen, value: str) -> None:
                 str(game.map.order[sector]),
             )
         ]
-        for sector in watch_gm.npc_destinations(game, state)
+        for sector in await watch_gm.npc_choices(screen.store, screen.campaign, game, state)
     ]
     rows.append(_back(screen.campaign))
     await screen.show(
@@ -655,7 +655,8 @@ async def _npc_reason(screen: _Screen, value: str) -> None:
     if (
         index is None
         or index >= len(sectors)
-        or sectors[index] not in watch_gm.npc_destinations(game, state)
+        or sectors[index]
+        not in await watch_gm.npc_choices(screen.store, screen.campaign, game, state)
     ):
         await screen.query.answer(_("That button is not valid any more."), show_alert=True)
         return
@@ -849,7 +850,12 @@ async def typed_new_hero(
     except watch_setup.HeroInputError as error:
         await message.answer(
             watch_texts.hero_input_help(
-                0, error.problem, error.word, game.map, get_i18n().current_locale
+                0,
+                error.problem,
+                error.word,
+                game.map,
+                get_i18n().current_locale,
+                sides=[side.name for side in playing],
             )
             + "\n"
             + _("Type it again, or /cancel.")

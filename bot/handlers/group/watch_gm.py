@@ -3,7 +3,7 @@ the resolution, the cards laid in this turn's closed duel steps, each lowered by
 tokens (0 takes them off; a card never counts below 0). Audited and posted in the group; the
 resolution counts the lowered power.
 
-Every press names the (campaign, turn, phase) it was made for and is re-checked: the presser
+Every press names the (campaign, turn) it was made for and is re-checked: the presser
 must be a GM of *this* campaign now, or nothing happens.
 """
 
@@ -21,7 +21,13 @@ from bot.message_limits import button_label
 from bot.services.duels import hero_names
 from bot.services.state_edits import EditOutcome
 from bot.services.turns import game_for
-from bot.services.watch_gm import LaidCard, laid_cards, lower_card, may_lower_cards
+from bot.services.watch_gm import (
+    LaidCard,
+    cards_hidden,
+    laid_cards,
+    lower_card,
+    may_lower_cards,
+)
 from bot.watch_gm_texts import describe_change_problem, laid_card_words
 from bot.watch_texts import hero_name, spell_words
 from storage import Campaign, Store
@@ -31,18 +37,23 @@ MOST_TOKENS = 9
 
 
 class WatchCardPress(CallbackData, prefix="wcg"):
-    """The GM's "-1" tokens button: campaign, turn and phase it was made for; ``k`` the laid
-    card's place in the list (-1: the list), ``n`` the tokens to set (-1: ask how many)."""
+    """The GM's "-1" tokens button: the campaign and turn it was made for; the laid card by its
+    hero's id ``h`` (empty: the list) and its place ``i`` in the hero's step (so a press after
+    the list changed finds that very card or none); ``n`` the tokens to set (-1: ask how many).
+    With a hero id of at most 32 characters and a turn below 10000 it stays within Telegram's
+    64 bytes; the phase is not carried: the tokens may go on in either late phase."""
 
     c: ButtonInt
     t: ButtonInt
-    p: str
-    k: ButtonInt = -1
+    h: str = ""
+    i: ButtonInt = -1
     n: ButtonInt = -1
 
 
-def _press(campaign: Campaign, k: int = -1, n: int = -1) -> str:
-    return WatchCardPress(c=campaign.id, t=campaign.turn, p=campaign.phase.value, k=k, n=n).pack()
+def _press(campaign: Campaign, card: LaidCard | None = None, n: int = -1) -> str:
+    if card is None:
+        return WatchCardPress(c=campaign.id, t=campaign.turn).pack()
+    return WatchCardPress(c=campaign.id, t=campaign.turn, h=card.hero, i=card.play, n=n).pack()
 
 
 def cards_button(campaign: Campaign) -> list[InlineKeyboardButton]:
@@ -63,20 +74,29 @@ def _label(card: LaidCard, names: dict[str, str]) -> str:
     return f"{hero_name(names, card.hero)}: {spell} → {hero_name(names, card.target)}"
 
 
+def _sealed_text() -> str:
+    return _(
+        "The sealed duels are not shown yet: their spells can be lowered once every step is "
+        "played and the group has seen them."
+    )
+
+
 async def _list(
-    store: Store, campaign: Campaign, cards: list[LaidCard]
+    store: Store, campaign: Campaign, cards: list[LaidCard], hidden: bool = False
 ) -> tuple[str, InlineKeyboardMarkup]:
     names = await hero_names(store, campaign.id, campaign.turn)
     rows = [
         [
             InlineKeyboardButton(
-                text=button_label(_label(card, names)), callback_data=_press(campaign, k)
+                text=button_label(_label(card, names)), callback_data=_press(campaign, card)
             )
         ]
-        for k, card in enumerate(cards)
+        for card in cards
     ]
     rows.append(_back(campaign))
-    if not cards:
+    if hidden:
+        text = _sealed_text()
+    elif not cards:
         text = _(
             "No spell is played yet this turn: the spells of a duel step can be lowered once the "
             "step is closed, until the results deadline."
@@ -90,13 +110,13 @@ async def _list(
 
 
 def _amounts(
-    campaign: Campaign, k: int, card: LaidCard, names: dict[str, str]
+    campaign: Campaign, card: LaidCard, names: dict[str, str]
 ) -> tuple[str, InlineKeyboardMarkup]:
     top = min(MOST_TOKENS, int(card.card[1:]))
     numbers = [
         InlineKeyboardButton(
             text=f"• −{n}" if n == card.lowered_by else f"−{n}",
-            callback_data=_press(campaign, k, n),
+            callback_data=_press(campaign, card, n),
         )
         for n in range(top + 1)
     ]
@@ -113,7 +133,7 @@ async def cards_pressed(
 ) -> None:
     """The list of laid cards, one card's token buttons, or the tokens set."""
     data = callback_data
-    campaign = await pressed_campaign(store, query, data.c, data.t, data.p)
+    campaign = await pressed_campaign(store, query, data.c, data.t, None)
     if campaign is None:
         return
     if await gm_member(store, campaign, query.from_user.id) is None:
@@ -125,21 +145,30 @@ async def cards_pressed(
             show_alert=True,
         )
         return
+    if await cards_hidden(store, campaign):
+        if data.h:
+            await query.answer(_sealed_text(), show_alert=True)
+            return
+        await query.answer()
+        if isinstance(query.message, Message):
+            text, keyboard = await _list(store, campaign, [], hidden=True)
+            await query.message.edit_text(text, reply_markup=keyboard)
+        return
     cards = await laid_cards(store, campaign)
     names = await hero_names(store, campaign.id, campaign.turn)
-    if data.k >= len(cards) or (data.k < 0 and data.n >= 0):
+    pressed = next((c for c in cards if (c.hero, c.play) == (data.h, data.i)), None)
+    if (data.h and pressed is None) or (not data.h and data.n >= 0):
         await query.answer(_("That button is not valid any more."), show_alert=True)
         return
-    if data.k >= 0 and data.n < 0:
+    if pressed is not None and data.n < 0:
         await query.answer()
-        text, keyboard = _amounts(campaign, data.k, cards[data.k], names)
+        text, keyboard = _amounts(campaign, pressed, names)
         if isinstance(query.message, Message):
             await query.message.edit_text(text, reply_markup=keyboard)
         return
-    if data.k >= 0:
-        card = cards[data.k]
+    if pressed is not None:
         result = await lower_card(
-            store, campaign, card.hero, card.play, data.n, query.from_user.id, clock.now()
+            store, campaign, pressed.hero, pressed.play, data.n, query.from_user.id, clock.now()
         )
         if result.outcome is EditOutcome.REFUSED and result.error is not None:
             sides = {side.id: side.name for side in await store.sides(campaign.id)}

@@ -1058,9 +1058,11 @@ def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
         case LineProblem.BAD_COUNT:
             return _("The count {word} is not possible here.").format(word=line.word)
         case LineProblem.AMBIGUOUS:
+            example = order_examples(desk, names)[0]
             return _(
-                "This could mean more than one thing; use sector numbers, e.g. attack blue in 1."
-            )
+                "This could mean more than one thing; write one order per line, sectors as the "
+                "map shows them, e.g. «{example}»."
+            ).format(example=example)
         case LineProblem.AMBIGUOUS_LOCATION:
             return watch_texts.ambiguous_location(map_, line.word or "", language())
         case LineProblem.TOO_LONG:

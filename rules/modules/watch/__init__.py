@@ -16,6 +16,7 @@ from rules.modules.watch.adjust import (
     apply_change,
     earliest_entry,
     move_npc,
+    npc_destinations,
     played_cards,
 )
 from rules.modules.watch.deal import deal_label
@@ -78,6 +79,7 @@ __all__ = [
     "initiative_order",
     "load",
     "move_npc",
+    "npc_destinations",
     "parse_card",
     "played_cards",
     "positions_of",

@@ -1,7 +1,8 @@
 """GM adjustments of ``watch`` (MODULES.md W1, W7), each an audited change of the state.
 
 * :func:`move_npc`: the NPC marker (Egor) to an adjacent location, before the orders window
-  (W1: one location a turn, by the heroes' rule; unmoved, he stays).
+  (W1: one location a turn, by the heroes' rule; unmoved, he stays). Adjacency is measured
+  from where he stood at the turn's start, so a second move of a turn replaces the first.
 * :func:`add_hero`: a hero joins a running campaign (the settings stay locked); it enters at
   the start of a turn not begun yet (:func:`earliest_entry`), so it is dealt with the others.
 * :func:`adjust_card`: the seed's "-1" tokens: a card laid this turn counts ``lowered_by``
@@ -27,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rules.game import Game
 from rules.maps import SectorId
 from rules.modules.watch.orders import DuelStepData, typed_orders
-from rules.modules.watch.settings import HeroSpec
+from rules.modules.watch.settings import MAX_HEROES, HeroSpec
 from rules.modules.watch.state import NAME, CardModifier, Hero, Npc, WatchState, load
 from rules.orders import ModuleOrder
 from rules.state import CampaignState, SideId
@@ -42,6 +43,7 @@ class WatchAdjustCode(StrEnum):
     UNKNOWN_SECTOR = "unknown_sector"  # sector
     NPC_MOVE_NOT_ADJACENT = "npc_move_not_adjacent"  # sector, to
     HERO_ID_TAKEN = "hero_id_taken"  # hero
+    TOO_MANY_HEROES = "too_many_heroes"  # max (the dead count: they keep their ids)
     SIDE_NOT_IN_PLAY = "side_not_in_play"  # side
     TURN_ALREADY_BEGUN = "turn_already_begun"  # enters_turn, earliest
     UNKNOWN_HERO = "unknown_hero"  # hero
@@ -62,17 +64,38 @@ def _with(state: CampaignState, watch: WatchState) -> CampaignState:
     return state.model_copy(update={"modules": {**state.modules, NAME: watch.as_json()}})
 
 
-def move_npc(game: Game, state: CampaignState, to: SectorId) -> CampaignState:
-    """The NPC marker moved to the location ``to``, adjacent to where he stands."""
+def npc_destinations(
+    game: Game, state: CampaignState, origin: SectorId | None = None
+) -> list[SectorId]:
+    """Where the NPC marker may go now, in map order: the locations next to ``origin`` (where he
+    stood at the turn's start, before the GM's edits of this turn; None: where he stands), and
+    ``origin`` itself once he has left it, so that a second move of a turn replaces the first
+    and he never goes two locations in one turn."""
+    npc = load(state.modules.get(NAME)).npc
+    if npc is None:
+        return []
+    start = npc.sector if origin is None else origin
+    return [
+        s
+        for s in game.map.sector_ids()
+        if s != npc.sector and (s == start or game.map.adjacent(start, s))
+    ]
+
+
+def move_npc(
+    game: Game, state: CampaignState, to: SectorId, origin: SectorId | None = None
+) -> CampaignState:
+    """The NPC marker moved to the location ``to``: adjacent to ``origin``, where he stood at
+    the turn's start before this turn's edits (None: where he stands now), or back there; a
+    second move of a turn thus replaces the first (W1: one location a turn)."""
     watch = load(state.modules.get(NAME))
     if watch.npc is None:
         raise WatchAdjustmentError(WatchAdjustCode.NO_NPC)
     if to not in game.map.by_id:
         raise WatchAdjustmentError(WatchAdjustCode.UNKNOWN_SECTOR, sector=to)
-    if not game.map.adjacent(watch.npc.sector, to):
-        raise WatchAdjustmentError(
-            WatchAdjustCode.NPC_MOVE_NOT_ADJACENT, sector=watch.npc.sector, to=to
-        )
+    if to not in npc_destinations(game, state, origin):
+        start = watch.npc.sector if origin is None else origin
+        raise WatchAdjustmentError(WatchAdjustCode.NPC_MOVE_NOT_ADJACENT, sector=start, to=to)
     npc = Npc(name=watch.npc.name, sector=to)
     return _with(state, watch.model_copy(update={"npc": npc}))
 
@@ -86,8 +109,11 @@ def earliest_entry(state: CampaignState) -> int:
 
 def add_hero(game: Game, state: CampaignState, spec: HeroSpec) -> CampaignState:
     """``spec``'s hero added to a running campaign, entering at the start of turn
-    ``spec.enters_turn`` (at least :func:`earliest_entry`) at ``spec.start``."""
+    ``spec.enters_turn`` (at least :func:`earliest_entry`) at ``spec.start``; refused past
+    ``MAX_HEROES`` heroes, the dead ones included (as many as the setup lists)."""
     watch = load(state.modules.get(NAME))
+    if len(watch.heroes) >= MAX_HEROES:
+        raise WatchAdjustmentError(WatchAdjustCode.TOO_MANY_HEROES, max=MAX_HEROES)
     if watch.hero(spec.id) is not None:
         raise WatchAdjustmentError(WatchAdjustCode.HERO_ID_TAKEN, hero=spec.id)
     if spec.side not in state.armies:
@@ -144,7 +170,8 @@ def adjust_card(
 
 
 class WatchChange(BaseModel):
-    """A GM's watch adjustment as the bot keeps it: ``change`` ``npc`` (the marker to ``to``),
+    """A GM's watch adjustment as the bot keeps it: ``change`` ``npc`` (the marker to ``to``,
+    measured from ``origin``: where he stood at the turn's start before this turn's edits),
     ``hero`` (``spec`` added) or ``card`` (``hero``'s ``play``-th card lowered by
     ``lowered_by``), with the GM's ``reason``."""
 
@@ -153,6 +180,7 @@ class WatchChange(BaseModel):
     kind: Literal["watch"] = "watch"
     change: Literal["npc", "hero", "card"]
     to: SectorId | None = None
+    origin: SectorId | None = None
     spec: HeroSpec | None = None
     hero: str | None = None
     play: int = Field(default=0, ge=0)
@@ -178,7 +206,7 @@ def apply_change(
         case "npc":
             if change.to is None:
                 raise WatchAdjustmentError(WatchAdjustCode.UNKNOWN_SECTOR, sector="")
-            return move_npc(game, state, change.to)
+            return move_npc(game, state, change.to, change.origin)
         case "hero":
             if change.spec is None:
                 raise WatchAdjustmentError(WatchAdjustCode.UNKNOWN_HERO, hero="")

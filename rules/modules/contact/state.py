@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
-from rules.game import Game, ModuleStateError
+from rules.game import Game
 from rules.maps import SectorId
-from rules.state import CampaignState, SideId
+from rules.module_state import Upgrade, VersionedState
+from rules.state import SideId
 
 NAME = "contact"
 VERSION = 1
@@ -105,47 +105,14 @@ def set_defences(
     return contact.model_copy(update={"defences": defences}).as_json()
 
 
-_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+_UPGRADES: dict[int, Upgrade] = {}
 """``_UPGRADES[n]`` turns a state of version ``n`` into version ``n + 1`` (none yet)."""
 
-
-def upgrade(data: JsonValue) -> JsonValue:
-    """``data`` brought to :data:`VERSION`; raises :class:`ModuleStateError` if it cannot be."""
-    if not isinstance(data, dict):
-        raise ModuleStateError(f'{NAME}: no module state (expected an object with "v")')
-    version = data.get("v")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise ModuleStateError(f'{NAME}: the module state has no version "v"')
-    if version > VERSION:
-        raise ModuleStateError(
-            f"{NAME}: state version {version} is newer than this code's {VERSION}"
-        )
-    upgraded: dict[str, Any] = dict(data)
-    while upgraded["v"] < VERSION:
-        step = _UPGRADES.get(upgraded["v"])
-        if step is None:
-            raise ModuleStateError(f"{NAME}: no upgrade from state version {upgraded['v']}")
-        upgraded = step(upgraded)
-    return upgraded
-
-
-def load(data: JsonValue) -> ContactState:
-    """The module state in ``data`` (any stored version); :class:`ModuleStateError` if bad."""
-    try:
-        return ContactState.model_validate(upgrade(data))
-    except ValidationError as error:
-        issue = error.errors()[0]
-        where = ".".join(str(part) for part in issue["loc"])
-        raise ModuleStateError(f"{NAME}: {where}: {issue['msg']}") from error
-
-
-def load_in(game: Game, state: CampaignState) -> ContactState:
-    """:func:`load` of ``state``'s contact state, remembered in ``game.memo`` for as long as the
-    same state object is asked about."""
-    raw = state.modules.get(NAME)
-    kept = game.memo.get(NAME)
-    if kept is not None and kept[0] is raw and isinstance(kept[1], ContactState):
-        return kept[1]
-    loaded = load(raw)
-    game.memo[NAME] = (raw, loaded)
-    return loaded
+_STATE = VersionedState(NAME, VERSION, ContactState, _UPGRADES)
+upgrade = _STATE.upgrade
+"""``data`` brought to :data:`VERSION`; raises :class:`ModuleStateError` if it cannot be."""
+load = _STATE.load
+"""The module state in ``data`` (any stored version); :class:`ModuleStateError` if bad."""
+load_in = _STATE.load_in
+""":func:`load` of ``state``'s contact state, remembered in ``game.memo`` for as long as the same
+state object is asked about."""

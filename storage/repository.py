@@ -224,6 +224,7 @@ class CampaignStore(Protocol):
         *,
         next_start: CampaignState | None = None,
         next_rolls: Sequence[Roll] = (),
+        against: Mapping[int, str] | None = None,
     ) -> CorrectionResult: ...
     async def undo_last_step(
         self,
@@ -310,6 +311,7 @@ class CampaignStore(Protocol):
         actor: UserId,
         now: datetime,
         *,
+        against: str | None = None,
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite: ...
     async def confirm_result(
@@ -320,6 +322,7 @@ class CampaignStore(Protocol):
         actor: UserId,
         now: datetime,
         *,
+        against: str | None = None,
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite: ...
     async def dispute_result(
@@ -331,6 +334,7 @@ class CampaignStore(Protocol):
         actor: UserId,
         now: datetime,
         *,
+        against: str | None = None,
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite: ...
     async def override_result(
@@ -342,6 +346,8 @@ class CampaignStore(Protocol):
         actor: UserId,
         reason: str,
         now: datetime,
+        *,
+        against: str | None = None,
     ) -> ReportWrite: ...
     async def battle_reports(self, campaign_id: CampaignId, turn: int) -> list[BattleReport]: ...
     async def effective_results(self, campaign_id: CampaignId, turn: int) -> list[BattleResult]: ...

@@ -28,6 +28,7 @@ from rules import (
     Rejection,
     Roll,
     SideOrders,
+    TurnReport,
     TurnResolution,
     commitment,
 )
@@ -589,7 +590,7 @@ class SqlCampaignStore(
                     "state": shown(record.state),
                     "orders": orders,
                     "results": results,
-                    "battles": [battle.as_json() for battle in record.report.battles],
+                    "battles": _exported_battles(record.report),
                     "unreported": list(record.report.unreported),
                     "state_after": shown(record.state_after),
                     "winner": record.report.winner,
@@ -629,6 +630,23 @@ class SqlCampaignStore(
             "turns": turns,
             "people": people,
         }
+
+
+def _exported_battles(report: TurnReport) -> list[dict[str, Any]]:
+    """A resolved turn's battles as listed (``python -m rules`` replays them); a chain battle
+    whose defender came from an earlier battle (MODULES.md C6) also names the defender it was
+    fought against (``fought_defender``), or is marked ``played: false``."""
+    fought = {battle.id: battle for battle in report.fought_battles()}
+    exported = []
+    for battle in report.battles:
+        data = battle.as_json()
+        if battle.defender_from is not None:
+            played = fought.get(battle.id)
+            data["played"] = played is not None
+            if played is not None:
+                data["fought_defender"] = played.defender
+        exported.append(data)
+    return exported
 
 
 class SqliteCampaignStore(SqlCampaignStore):

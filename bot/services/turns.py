@@ -681,7 +681,7 @@ async def correct_result(
     against = {
         result.battle: defender
         for result in results
-        if (defender := sides[result.battle].defender) is not None
+        if result.battle in sides and (defender := sides[result.battle].defender) is not None
     }
     seeds = await store.turn_seeds(campaign_id, turn)
     inputs = TurnInputs(
@@ -775,10 +775,10 @@ def corrected_results(
     dropped = tuple(
         sorted(battle for battle in before if battle not in given and battle not in counted)
     )
-    kept = tuple(
-        merged[battle.id] for battle in battles if battle.id in counted or battle.id in given
-    )
-    return kept, dropped
+    kept = [
+        merged[battle.id] for battle in battles if battle.id in counted and battle.id not in given
+    ]
+    return tuple(sorted([*kept, *given.values()], key=lambda result: result.battle)), dropped
 
 
 async def undo_last_step(

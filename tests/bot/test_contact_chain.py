@@ -13,6 +13,7 @@ week does not depend on the seeds the bot draws."""
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.texts import outcome_name
 from rules import Outcome
+from rules.cli import resolve_answer
 from rules.modules.contact import NAME as CONTACT
 from storage import CampaignSettings, Language, Phase, Store
 from tests.bot.private_campaign import GM, GROUP, Table, alert, open_table, screen
@@ -265,6 +267,18 @@ async def test_the_attacker_who_wins_battle_1_defends_battle_2(
     assert {r.battle: r.winner for r in result.results} == {1: "red", 2: "red"}
     assert result.winner == "red"
     assert result.victory == "contact_vp"
+    # The export names who really defended battle 2, and replays to the stored state.
+    exported = await store.export_campaign(table.campaign.id)
+    [turn] = [t for t in exported["turns"] if t["turn"] == 1]
+    second = turn["battles"][1]
+    assert (second["defender_from"], second["played"], second["fought_defender"]) == (
+        1,
+        True,
+        "red",
+    )
+    replayed = resolve_answer(json.dumps(turn["document"]))
+    assert replayed["state"]["armies"] == turn["state_after"]["armies"]
+    assert replayed["winner"] == "red"
 
 
 async def test_the_defender_who_wins_battle_1_defends_battle_2(

@@ -546,10 +546,10 @@ def _describe_waiting(
     )
     lines = [
         _(
-            "Battle {id}: {attacker} attacks the winner of battle {before} in {sector}, "
-            "{points} point",
-            "Battle {id}: {attacker} attacks the winner of battle {before} in {sector}, "
-            "{points} points",
+            "Battle {id}: {attacker} attacks the winner of battle {before} (its defender on "
+            "a draw) in {sector}, {points} point",
+            "Battle {id}: {attacker} attacks the winner of battle {before} (its defender on "
+            "a draw) in {sector}, {points} points",
             battle.points,
         ).format(
             id=battle.id,

@@ -137,19 +137,14 @@ def _token_label(token: str, kind: str) -> str:
 
 
 def describe_chain(battle: Battle) -> list[str]:
-    """A siege battle's place in a chain: what it is, when it is played, who defends."""
+    """A siege battle's place in a chain: when it is played (who defends a battle taking its
+    defender from another is said by ``bot.texts.describe_battle``)."""
     if battle.module is None:
         return []
     lines = []
     if battle.after is not None:
         lines.append(
             _("  Played only if the attacker of battle {after} wins it.").format(after=battle.after)
-        )
-    if battle.defender_from is not None:
-        lines.append(
-            _("  The defender is the winner of battle {battle} (its defender on a draw).").format(
-                battle=battle.defender_from
-            )
         )
     return lines
 

@@ -22,6 +22,8 @@ from rules import (
     Attack,
     Battle,
     BattleResult,
+    BattleSides,
+    BattleStatus,
     CampaignMap,
     FocLimits,
     Fortify,
@@ -438,9 +440,20 @@ def describe_foc(limits: FocLimits) -> str:
 
 
 def describe_battle(
-    battle: Battle, campaign_map: CampaignMap, sides: SideNames, language: str
+    battle: Battle,
+    campaign_map: CampaignMap,
+    sides: SideNames,
+    language: str,
+    status: BattleSides | None = None,
 ) -> list[str]:
-    """A battle of the Friday list: who, where, army counts, FOC, points, fortified advantage."""
+    """A battle of the Friday list: who, where, army counts, FOC, points, fortified advantage.
+
+    A chain battle whose defender is the winner of an earlier one (``defender_from``) is told
+    so while that defender is not known (``status`` without a defender, or no ``status``: the
+    list as published), with every side that may defend it; ``battle`` is as fought now
+    otherwise (:func:`rules.as_fought`)."""
+    if battle.defender_from is not None and (status is None or status.defender is None):
+        return _describe_waiting(battle, campaign_map, sides, language, status)
     attacker, defender = (
         sides.get(battle.attacker, battle.attacker),
         sides.get(battle.defender, battle.defender),
@@ -459,10 +472,7 @@ def describe_battle(
         ),
     ]
     for side in battle.participants():
-        lines.append(
-            f"  {sides.get(side, side)}: {armies(battle.armies[side])}; "
-            f"{describe_foc(battle.foc[side])}"
-        )
+        lines.append(_army_line(battle, side, sides))
     if battle.fortified is not None:
         lines.append(
             "  "
@@ -476,6 +486,88 @@ def describe_battle(
                 side=sides.get(battle.fortified, battle.fortified),
                 n=battle.fortified_battles_in_sector,
             )
+        )
+    return lines
+
+
+def chain_words(
+    battle: Battle, status: BattleSides | None, sides: SideNames, *, stale: bool = False
+) -> list[str]:
+    """Why a chain battle is not (yet) fought; or (``stale``) that the result reported for it
+    was given against another defender than the one it has now."""
+    before = battle.after if battle.after is not None else battle.defender_from
+    if status is None or status.status is BattleStatus.PLAYABLE:
+        if not stale:
+            return []
+        return [
+            _(
+                "⚠ The result reported earlier was for other sides: the result of battle "
+                "{before} changed who defends here. It no longer counts: report this battle "
+                "again."
+            ).format(before=before)
+        ]
+    if status.status is BattleStatus.WAITING:
+        return [_("⏳ It waits for the result of battle {after}.").format(after=before)]
+    if status.unopposed:
+        gone = status.defender or battle.defender
+        return [
+            _(
+                "✖ Not played: {gone} has no armies left after battle {after}; "
+                "{side} stands in the sector unopposed."
+            ).format(
+                gone=sides.get(gone, gone),
+                after=before,
+                side=sides.get(battle.attacker, battle.attacker),
+            )
+        ]
+    return [_("✖ Not played: battle {after} did not go its way.").format(after=before)]
+
+
+def _army_line(battle: Battle, side: str, sides: SideNames) -> str:
+    return (
+        f"  {sides.get(side, side)}: {armies(battle.armies[side])}; "
+        f"{describe_foc(battle.foc[side])}"
+    )
+
+
+def _describe_waiting(
+    battle: Battle,
+    campaign_map: CampaignMap,
+    sides: SideNames,
+    language: str,
+    status: BattleSides | None,
+) -> list[str]:
+    """A chain battle whose defender is the winner of an earlier battle, not known yet."""
+    before = battle.defender_from
+    contenders = (
+        status.contenders
+        if status is not None and status.contenders
+        else tuple(side for side in battle.armies if side != battle.attacker)
+    )
+    lines = [
+        _(
+            "Battle {id}: {attacker} attacks the winner of battle {before} (its defender on "
+            "a draw) in {sector}, {points} point",
+            "Battle {id}: {attacker} attacks the winner of battle {before} (its defender on "
+            "a draw) in {sector}, {points} points",
+            battle.points,
+        ).format(
+            id=battle.id,
+            attacker=sides.get(battle.attacker, battle.attacker),
+            before=before,
+            sector=sector_label(campaign_map, battle.sector, language),
+            points=battle.points,
+        ),
+        _army_line(battle, battle.attacker, sides),
+    ]
+    lines += [_army_line(battle, side, sides) for side in contenders if side in battle.armies]
+    if battle.fortified is not None and battle.fortified in contenders:
+        lines.append(
+            "  "
+            + _(
+                "If {side} defends this battle too, its fortified advantage holds here: it is "
+                "used once this turn in this sector."
+            ).format(side=sides.get(battle.fortified, battle.fortified))
         )
     return lines
 

@@ -11,7 +11,9 @@ from rules.battles import (
     BattleStatus,
     PlanWork,
     SeedsRequiredError,
+    as_fought,
     battle_sides,
+    counted_results,
     plan_battles,
 )
 from rules.deployment import (
@@ -154,11 +156,13 @@ __all__ = [
     "UnknownModuleError",
     "accept_late_orders",
     "accept_orders",
+    "as_fought",
     "battle_sides",
     "builtin_map",
     "check_deployment",
     "check_results",
     "commitment",
+    "counted_results",
     "default_deployment",
     "deployed_state",
     "draw",

@@ -265,8 +265,10 @@ class BattleStatus(StrEnum):
 
 class BattleSides(BaseModel):
     """A battle's status and its sides given the results so far (``defender`` is ``None``
-    while it waits for the battle it takes its defender from). ``unopposed``: not played
-    because its defender has no armies left (``chain_losses``); the attacker holds unopposed."""
+    while it waits for the battle it takes its defender from; ``contenders`` are then the sides
+    that may still defend it). ``unopposed``: not played because its defender has no armies
+    left (``chain_losses``); the attacker holds unopposed. ``stale``: its result was given
+    against another defender than the one it has now, so it does not count."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -275,29 +277,48 @@ class BattleSides(BaseModel):
     attacker: SideId
     defender: SideId | None
     unopposed: bool = False
+    contenders: tuple[SideId, ...] = ()
+    stale: bool = False
 
     def participants(self) -> tuple[SideId, ...]:
         """The sides known to fight."""
         return (self.attacker,) if self.defender is None else (self.attacker, self.defender)
 
+    def concerns(self) -> tuple[SideId, ...]:
+        """The sides this battle is about now: its two sides, or while it waits the attacker
+        and every side that may still defend it."""
+        if self.defender is None:
+            return (self.attacker, *(side for side in self.contenders if side != self.attacker))
+        return self.participants()
+
 
 def battle_sides(
-    battles: Iterable[Battle], results: Mapping[int, BattleResult], *, final: bool = False
+    battles: Iterable[Battle],
+    results: Mapping[int, BattleResult],
+    *,
+    final: bool = False,
+    against: Mapping[int, SideId] | None = None,
 ) -> dict[int, BattleSides]:
     """Every battle's status and sides, in id order, given ``results`` by battle id.
 
     A battle with ``after`` is played when that battle was played and its ``condition`` holds;
     with ``defender_from``, its defender is that battle's winner, or its defender on a draw, or
-    that battle's attacker where it stood unopposed. With ``chain_losses``, a defender the
-    chain's earlier battles left without armies does not defend: the battle is not played and
-    is ``unopposed``. With ``final`` (resolution), a played battle without a result counts as a
-    draw without losses; otherwise a battle depending on a missing result is ``waiting``.
-    Battles without chain fields are always playable with their listed sides.
+    that battle's attacker where it stood unopposed (MODULES.md C6). With ``chain_losses``, a
+    defender the chain's earlier battles left without armies does not defend: the battle is
+    not played and is ``unopposed``. With ``final`` (resolution), a played battle without a
+    result counts as a draw without losses; otherwise a battle depending on a missing result is
+    ``waiting``. ``against`` names, by battle, the defender a result was given against: a
+    result given against another defender than the battle has now is ``stale`` and counts as
+    no result (a chain battle reported, then the battle before it changed hands). Battles
+    without chain fields are always playable with their listed sides.
     """
+    made_for = against or {}
     known: dict[int, BattleSides] = {}
+    counted: dict[int, BattleResult] = {}
     entering: dict[int, dict[SideId, int]] = {}
     for battle in sorted(battles, key=lambda b: b.id):
         status, defender = BattleStatus.PLAYABLE, battle.defender
+        contenders: tuple[SideId, ...] = ()
         spent: dict[SideId, int] = {}
         for earlier_id, role in ((battle.after, "after"), (battle.defender_from, "from")):
             if earlier_id is None or status is not BattleStatus.PLAYABLE:
@@ -310,9 +331,11 @@ def battle_sides(
             if earlier is None or earlier.status is BattleStatus.NOT_PLAYED:
                 status = BattleStatus.NOT_PLAYED
                 continue
-            result = results.get(earlier_id)
+            result = counted.get(earlier_id)
             if earlier.status is BattleStatus.WAITING or (result is None and not final):
                 status = BattleStatus.WAITING
+                if role == "from":
+                    contenders = _ordered((*earlier.concerns(),), battle)
                 continue
             winner = result.winner if result is not None else None
             if role == "after" and winner != earlier.attacker:
@@ -326,16 +349,59 @@ def battle_sides(
             and battle.chain_losses is not None
             and battle.armies.get(defender, 0) - spent.get(defender, 0) <= 0
         )
-        known[battle.id] = BattleSides(
+        waiting_for_defender = status is BattleStatus.WAITING and battle.defender_from is not None
+        sides = BattleSides(
             battle=battle.id,
             status=BattleStatus.NOT_PLAYED if unopposed else status,
             attacker=battle.attacker,
-            defender=None
-            if status is BattleStatus.WAITING and battle.defender_from is not None
-            else defender,
+            defender=None if waiting_for_defender else defender,
             unopposed=unopposed,
+            contenders=contenders if waiting_for_defender else (),
         )
+        given = results.get(battle.id)
+        if given is not None and sides.status is BattleStatus.PLAYABLE:
+            if made_for.get(battle.id, sides.defender) != sides.defender:
+                sides = sides.model_copy(update={"stale": True})
+            else:
+                counted[battle.id] = given
+        known[battle.id] = sides
     return known
+
+
+def _ordered(sides: Iterable[SideId], battle: Battle) -> tuple[SideId, ...]:
+    """``sides`` without the battle's attacker, in the battle's ``armies`` order."""
+    wanted = set(sides) - {battle.attacker}
+    return tuple(side for side in battle.armies if side in wanted)
+
+
+def counted_results(
+    sides: Mapping[int, BattleSides], results: Mapping[int, BattleResult]
+) -> dict[int, BattleResult]:
+    """The ``results`` that count, given ``sides`` from :func:`battle_sides` with them: those
+    of battles played, not ``stale``."""
+    return {
+        battle: result
+        for battle, result in results.items()
+        if (found := sides.get(battle)) is not None
+        and found.status is BattleStatus.PLAYABLE
+        and not found.stale
+    }
+
+
+def as_fought(battle: Battle, sides: BattleSides | None) -> Battle:
+    """``battle`` with the defender it has now (a chain battle's, known from the results so
+    far) and the fortified advantage only for a defender that fortified the sector (MODULES.md
+    C6); unchanged while that defender is not known, and for every core battle."""
+    if sides is None or sides.defender is None or sides.defender == battle.defender:
+        return battle
+    fortified = battle.fortified if battle.fortified == sides.defender else None
+    return battle.model_copy(
+        update={
+            "defender": sides.defender,
+            "fortified": fortified,
+            "fortified_battles_in_sector": battle.fortified_battles_in_sector if fortified else 0,
+        }
+    )
 
 
 def _chain_spent(

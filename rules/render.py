@@ -327,9 +327,7 @@ def week_of(
     previous turn's ``captured``; ``None`` or empty before the first resolution)."""
     results = {result.battle: result for result in report.results}
     marks: list[BattleMark] = []
-    for battle in report.battles:
-        if battle.id in report.unplayed:
-            continue
+    for battle in report.fought_battles():
         result = results.get(battle.id)
         if result is None or battle.id in report.unreported:
             marks.append(_mark(battle, None, None, {}))
@@ -1858,7 +1856,10 @@ def _badge_rows(
                 _Text(f"#{battle.id}", size, True),
                 _Chip(styles[battle.attacker].tag, chip, styles[battle.attacker]),
                 _Icon("arrow", size),
-                _Chip(styles[battle.defender].tag, chip, styles[battle.defender]),
+                # A chain battle's defender is the winner of an earlier one: named by its number.
+                _Text(f"#{battle.defender_from}", size, True)
+                if battle.defender_from is not None
+                else _Chip(styles[battle.defender].tag, chip, styles[battle.defender]),
             ]
             for battle in battles
         ]

@@ -23,6 +23,7 @@ from rules.battles import (
     BattleResult,
     BattleSides,
     BattleStatus,
+    as_fought,
     battle_sides,
     plan_battles,
 )
@@ -165,6 +166,18 @@ class TurnReport(BaseModel):
     modules: dict[str, JsonValue] = Field(default_factory=dict, exclude_if=unset)
     late: dict[SideId, tuple[ModuleOrder, ...]] = Field(default_factory=dict, exclude_if=unset)
     late_rejected: tuple[Rejection, ...] = Field(default=(), exclude_if=unset)
+
+    def fought_battles(self) -> tuple[Battle, ...]:
+        """The battles fought this turn (not ``unplayed``), each with the sides that fought
+        it: a chain battle's defender is the one the results gave it (MODULES.md C6)."""
+        sides = battle_sides(
+            self.battles, {result.battle: result for result in self.results}, final=True
+        )
+        return tuple(
+            as_fought(battle, sides.get(battle.id))
+            for battle in self.battles
+            if battle.id not in self.unplayed
+        )
 
 
 class TurnResolution(BaseModel):

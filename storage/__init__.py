@@ -56,6 +56,7 @@ from storage.models import (
     Role,
     Schedule,
     Side,
+    StandingResults,
     StateAdjustmentRecord,
     TableRollRecord,
     TransitionOutcome,
@@ -69,6 +70,7 @@ from storage.models import (
     Weekday,
     WeeklyTime,
     WriteOutcome,
+    standing_results,
 )
 from storage.modules import ModuleStore
 from storage.people import PeopleStore
@@ -178,6 +180,7 @@ __all__ = [
     "SnapshotStore",
     "SqlCampaignStore",
     "SqliteCampaignStore",
+    "StandingResults",
     "StateAdjustmentRecord",
     "Store",
     "TableRollRecord",
@@ -198,4 +201,5 @@ __all__ = [
     "load_migrations",
     "migrate",
     "open_store",
+    "standing_results",
 ]

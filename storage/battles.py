@@ -20,6 +20,7 @@ from storage.models import (
     UserId,
     WriteOutcome,
     json_of,
+    standing_results,
 )
 from storage.shared import (
     SharedRecords,
@@ -111,18 +112,21 @@ class BattleRecords(SharedRecords):
         result: BattleResult | None,
         actor: UserId,
         now: datetime,
+        against: str | None = None,
     ) -> None:
         await conn.execute(
             "INSERT INTO battle_reports (battle_list_id, battle, override_json, override_by,"
-            " override_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (battle_list_id, battle) DO UPDATE"
+            " override_at, override_against) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (battle_list_id, battle) DO UPDATE"
             " SET override_json = excluded.override_json, override_by = excluded.override_by,"
-            " override_at = excluded.override_at",
+            " override_at = excluded.override_at, override_against = excluded.override_against",
             (
                 list_id,
                 battle,
                 None if result is None else result.model_dump_json(),
                 actor,
                 ts(now),
+                None if result is None else against,
             ),
         )
         await self._report_event(conn, list_id, battle, "override", result, actor, now)
@@ -135,23 +139,35 @@ class BattleRecords(SharedRecords):
         actor: UserId,
         now: datetime,
         *,
+        against: str | None = None,
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite:
-        """Record a participant's report; it replaces an earlier one and needs a new confirm.
-        ``outbox`` (the notices asking the other side to confirm) is queued in the same
-        transaction: the notices exist if and only if the report does."""
+        """Record a participant's report, given against defender ``against``; it replaces an
+        earlier one and needs a new confirm (a GM's decision made against another defender goes
+        with it: the battle is fought by other sides now). ``outbox`` (the notices asking the
+        other side to confirm) is queued in the same transaction: the notices exist if and
+        only if the report does."""
         async with self._db.transaction() as conn:
             outcome, _, list_id = await self._report_target(conn, campaign_id, turn, result.battle)
             if list_id is None:
                 return ReportWrite(outcome=outcome)
+            before = await self._report_row(conn, list_id, result.battle)
+            if before is not None and _override_against_other(before, against):
+                await conn.execute(
+                    "UPDATE battle_reports SET override_json = NULL, override_by = NULL,"
+                    " override_at = NULL, override_against = NULL"
+                    " WHERE battle_list_id = ? AND battle = ?",
+                    (list_id, result.battle),
+                )
             await conn.execute(
                 "INSERT INTO battle_reports (battle_list_id, battle, reported_json, reported_by,"
-                " reported_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (battle_list_id, battle)"
+                " reported_at, reported_against) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (battle_list_id, battle)"
                 " DO UPDATE SET reported_json = excluded.reported_json, reported_by ="
                 " excluded.reported_by, reported_at = excluded.reported_at, confirmed_by = NULL,"
                 " confirmed_at = NULL, disputed_by = NULL, disputed_at = NULL,"
-                " counter_json = NULL",
-                (list_id, result.battle, result.model_dump_json(), actor, ts(now)),
+                " counter_json = NULL, reported_against = excluded.reported_against",
+                (list_id, result.battle, result.model_dump_json(), actor, ts(now), against),
             )
             await self._report_event(conn, list_id, result.battle, "report", result, actor, now)
             for message in outbox:
@@ -170,12 +186,14 @@ class BattleRecords(SharedRecords):
         actor: UserId,
         now: datetime,
         *,
+        against: str | None = None,
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite:
-        """Confirm the reported result, only if it is still ``expected`` (who may confirm is
-        the caller's decision); ``outbox`` is queued only if it is. Confirming a confirmed
-        result again records and queues nothing. In a dispute, confirming the other account
-        (``counter``) makes it the agreed result and ends the dispute."""
+        """Confirm the reported result, only if it is still ``expected`` and was given against
+        defender ``against`` (who may confirm is the caller's decision); ``outbox`` is queued
+        only if it is. Confirming a confirmed result again records and queues nothing. In a
+        dispute, confirming the other account (``counter``) makes it the agreed result and ends
+        the dispute."""
         async with self._db.transaction() as conn:
             outcome, _, list_id = await self._report_target(
                 conn, campaign_id, turn, expected.battle
@@ -188,7 +206,9 @@ class BattleRecords(SharedRecords):
             if reported is None or row is None:
                 return ReportWrite(outcome=WriteOutcome.NO_REPORT)
             disputed = row["disputed_by"] is not None
-            if reported != expected and not (disputed and counter == expected):
+            if (reported != expected and not (disputed and counter == expected)) or _other_sides(
+                row, against
+            ):
                 return ReportWrite(
                     outcome=WriteOutcome.REPORT_CHANGED,
                     report=_battle_report(campaign_id, turn, expected.battle, row),
@@ -232,11 +252,13 @@ class BattleRecords(SharedRecords):
         actor: UserId,
         now: datetime,
         *,
+        against: str | None = None,
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite:
-        """Dispute the reported result, only if it is still ``expected``, with the disputing
-        side's own account ``counter`` (clears a confirmation), for the GMs to decide;
-        ``outbox`` is queued in the same transaction. The same dispute again changes nothing."""
+        """Dispute the reported result, only if it is still ``expected`` and was given against
+        defender ``against``, with the disputing side's own account ``counter`` (clears a
+        confirmation), for the GMs to decide; ``outbox`` is queued in the same transaction.
+        The same dispute again changes nothing."""
         if counter.battle != expected.battle:
             raise ValueError(f"counter is for battle {counter.battle}, not {expected.battle}")
         battle = expected.battle
@@ -247,7 +269,7 @@ class BattleRecords(SharedRecords):
             row = await self._report_row(conn, list_id, battle)
             if row is None or row["reported_json"] is None:
                 return ReportWrite(outcome=WriteOutcome.NO_REPORT)
-            if _optional_result(row["reported_json"]) != expected:
+            if _optional_result(row["reported_json"]) != expected or _other_sides(row, against):
                 return ReportWrite(
                     outcome=WriteOutcome.REPORT_CHANGED,
                     report=_battle_report(campaign_id, turn, battle, row),
@@ -279,8 +301,11 @@ class BattleRecords(SharedRecords):
         actor: UserId,
         reason: str,
         now: datetime,
+        *,
+        against: str | None = None,
     ) -> ReportWrite:
-        """Set (or with ``None`` clear) the GM's result for a battle of the turn being played.
+        """Set (or with ``None`` clear) the GM's result for a battle of the turn being played,
+        given against defender ``against``.
 
         For a turn already resolved, use the correction (``bot.services.turns.correct_result``).
         """
@@ -293,7 +318,7 @@ class BattleRecords(SharedRecords):
             before = _battle_report(
                 campaign_id, turn, battle, await self._report_row(conn, list_id, battle)
             )
-            await self._write_override(conn, list_id, battle, result, actor, now)
+            await self._write_override(conn, list_id, battle, result, actor, now, against)
             after = _battle_report(
                 campaign_id, turn, battle, await self._report_row(conn, list_id, battle)
             )
@@ -317,7 +342,30 @@ class BattleRecords(SharedRecords):
             return await self._reports_in(conn, campaign_id, turn, battle_list)
 
     async def effective_results(self, campaign_id: CampaignId, turn: int) -> list[BattleResult]:
-        """The results resolution uses: override > undisputed report; battles without one
-        omitted."""
-        reports = await self.battle_reports(campaign_id, turn)
-        return [result for report in reports if (result := report.effective()) is not None]
+        """The results that count now: override > undisputed report, of battles played and
+        given against the defender each has now; battles without one omitted."""
+        async with self._db.snapshot() as conn:
+            list_row = await self._current_list_row(conn, campaign_id, turn)
+            battle_list = None if list_row is None else _battle_list(list_row)
+            reports = await self._reports_in(conn, campaign_id, turn, battle_list)
+        if battle_list is None:
+            return []
+        standing = standing_results(battle_list.battles, reports)
+        return [standing.results[battle] for battle in sorted(standing.results)]
+
+
+def _override_against_other(row: Row, against: str | None) -> bool:
+    """Whether the row holds a GM's decision made against another defender than ``against``."""
+    made_for = row["override_against"]
+    return (
+        row["override_json"] is not None
+        and against is not None
+        and made_for is not None
+        and made_for != against
+    )
+
+
+def _other_sides(row: Row, against: str | None) -> bool:
+    """Whether the row's report was given against another defender than ``against``."""
+    made_for = row["reported_against"]
+    return against is not None and made_for is not None and made_for != against

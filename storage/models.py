@@ -7,6 +7,7 @@ in UTC and never reads a clock: every write takes ``now`` from its caller.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from datetime import datetime, time
 from enum import IntEnum, StrEnum
 from typing import Any, Literal
@@ -17,6 +18,8 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, fie
 from rules import (
     Battle,
     BattleResult,
+    BattleSides,
+    BattleStatus,
     CampaignMap,
     CampaignState,
     ModuleOrder,
@@ -25,6 +28,9 @@ from rules import (
     SideOrders,
     TurnReport,
     TurnSeeds,
+    as_fought,
+    battle_sides,
+    counted_results,
 )
 from rules.table import ScoreMargins
 from storage.names import DisplayName
@@ -460,14 +466,23 @@ class BattleReport(BaseModel):
     override_by: UserId | None
     override_at: AwareDatetime | None
     counter: BattleResult | None = None
+    reported_against: str | None = None
+    override_against: str | None = None
 
     def effective(self) -> BattleResult | None:
-        """The result resolution uses: GM override > undisputed report > none."""
+        """The result resolution uses: GM override > undisputed report > none (of a chain
+        battle, only while it is fought against the same defender: :func:`standing_results`)."""
         if self.override is not None:
             return self.override
         if self.reported is not None and self.disputed_by is None:
             return self.reported
         return None
+
+    def effective_against(self) -> str | None:
+        """The defender the effective result was given against (``None``: unknown, any)."""
+        if self.override is not None:
+            return self.override_against
+        return self.reported_against
 
     @property
     def disputed(self) -> bool:
@@ -493,6 +508,70 @@ class ReportWrite(BaseModel):
 
     outcome: WriteOutcome
     report: BattleReport | None = None
+
+
+class StandingResults(BaseModel):
+    """A battle list's results that count now, and every battle's sides given them (a chain
+    battle's defender comes from the results before it, MODULES.md C6)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    results: dict[int, BattleResult]
+    sides: dict[int, BattleSides]
+
+    def fought(self, battle: Battle) -> Battle:
+        """``battle`` with the sides it is fought by now (:func:`rules.as_fought`)."""
+        return as_fought(battle, self.sides.get(battle.id))
+
+    def concerns(self, battle: Battle) -> tuple[str, ...]:
+        """The sides a battle is about now: its two sides, or while it waits for its defender,
+        its attacker and every side that may still defend it."""
+        found = self.sides.get(battle.id)
+        return battle.participants() if found is None else found.concerns()
+
+    def current(self, report: BattleReport) -> BattleReport | None:
+        """``report`` if it is about the sides its battle has now (or while its defender is
+        not known); ``None`` if it was given against another defender (an earlier battle of
+        the chain changed hands since): it no longer counts, and the battle is reported anew."""
+        found = self.sides.get(report.battle)
+        if found is None or found.defender is None:
+            return report
+        made_for = (
+            report.effective_against()
+            if report.effective() is not None
+            else report.reported_against
+        )
+        return report if made_for in (None, found.defender) else None
+
+    def holds(self, report: BattleReport) -> bool:
+        """Whether ``report`` is an open dispute about a battle played, between the sides it
+        has now (a dispute for the GMs to decide)."""
+        found = self.sides.get(report.battle)
+        return (
+            report.disputed
+            and found is not None
+            and found.status is BattleStatus.PLAYABLE
+            and self.current(report) is not None
+        )
+
+
+def standing_results(
+    battles: Sequence[Battle], reports: Iterable[BattleReport], *, final: bool = False
+) -> StandingResults:
+    """What ``reports`` settle of ``battles`` now: a result counts when its battle is played
+    and it was given against the defender the battle has now (``final``: as the resolution
+    reads them, a battle without a result being a draw without losses)."""
+    given: dict[int, BattleResult] = {}
+    against: dict[int, str] = {}
+    for report in reports:
+        result = report.effective()
+        if result is None:
+            continue
+        given[report.battle] = result
+        if (made_for := report.effective_against()) is not None:
+            against[report.battle] = made_for
+    sides = battle_sides(battles, given, final=final, against=against)
+    return StandingResults(results=counted_results(sides, given), sides=sides)
 
 
 class TurnInputs(BaseModel):
@@ -738,6 +817,7 @@ class CorrectionResult(BaseModel):
     resolution: ResolutionRecord | None
     campaign: Campaign | None
     message: str
+    dropped: tuple[int, ...] = ()  # battles whose result no longer counts (their sides changed)
 
 
 class Person(BaseModel):

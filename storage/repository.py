@@ -28,6 +28,7 @@ from rules import (
     Rejection,
     Roll,
     SideOrders,
+    TurnReport,
     TurnResolution,
     commitment,
 )
@@ -224,6 +225,7 @@ class CampaignStore(Protocol):
         *,
         next_start: CampaignState | None = None,
         next_rolls: Sequence[Roll] = (),
+        against: Mapping[int, str] | None = None,
     ) -> CorrectionResult: ...
     async def undo_last_step(
         self,
@@ -310,6 +312,7 @@ class CampaignStore(Protocol):
         actor: UserId,
         now: datetime,
         *,
+        against: str | None = None,
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite: ...
     async def confirm_result(
@@ -320,6 +323,7 @@ class CampaignStore(Protocol):
         actor: UserId,
         now: datetime,
         *,
+        against: str | None = None,
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite: ...
     async def dispute_result(
@@ -331,6 +335,7 @@ class CampaignStore(Protocol):
         actor: UserId,
         now: datetime,
         *,
+        against: str | None = None,
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> ReportWrite: ...
     async def override_result(
@@ -342,6 +347,8 @@ class CampaignStore(Protocol):
         actor: UserId,
         reason: str,
         now: datetime,
+        *,
+        against: str | None = None,
     ) -> ReportWrite: ...
     async def battle_reports(self, campaign_id: CampaignId, turn: int) -> list[BattleReport]: ...
     async def effective_results(self, campaign_id: CampaignId, turn: int) -> list[BattleResult]: ...
@@ -583,7 +590,7 @@ class SqlCampaignStore(
                     "state": shown(record.state),
                     "orders": orders,
                     "results": results,
-                    "battles": [battle.as_json() for battle in record.report.battles],
+                    "battles": _exported_battles(record.report),
                     "unreported": list(record.report.unreported),
                     "state_after": shown(record.state_after),
                     "winner": record.report.winner,
@@ -623,6 +630,23 @@ class SqlCampaignStore(
             "turns": turns,
             "people": people,
         }
+
+
+def _exported_battles(report: TurnReport) -> list[dict[str, Any]]:
+    """A resolved turn's battles as listed (``python -m rules`` replays them); a chain battle
+    whose defender came from an earlier battle (MODULES.md C6) also names the defender it was
+    fought against (``fought_defender``), or is marked ``played: false``."""
+    fought = {battle.id: battle for battle in report.fought_battles()}
+    exported = []
+    for battle in report.battles:
+        data = battle.as_json()
+        if battle.defender_from is not None:
+            played = fought.get(battle.id)
+            data["played"] = played is not None
+            if played is not None:
+                data["fought_defender"] = played.defender
+        exported.append(data)
+    return exported
 
 
 class SqliteCampaignStore(SqlCampaignStore):

@@ -273,6 +273,8 @@ def _battle_report(
         override_by=row["override_by"],
         override_at=opt_dt(row["override_at"]),
         counter=_optional_result(row["counter_json"]),
+        reported_against=row["reported_against"],
+        override_against=row["override_against"],
     )
 
 

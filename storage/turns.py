@@ -4,7 +4,7 @@ correction, undo, and what a turn was played from.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +40,7 @@ from storage.models import (
     TurnRecord,
     TurnSeedsRecord,
     UserId,
+    standing_results,
 )
 from storage.shared import (
     _BATTLES,
@@ -101,6 +102,7 @@ class TurnRecords(SharedRecords):
             result: BattleResult | None,
             actor: UserId,
             now: datetime,
+            against: str | None = None,
         ) -> None: ...
         async def _undo_side_edits_in(
             self, conn: Conn, campaign_id: CampaignId, after_turn: int, actor: UserId, now: datetime
@@ -272,10 +274,12 @@ class TurnRecords(SharedRecords):
                 conn,
                 "INSERT INTO battle_reports (battle_list_id, battle, reported_json, reported_by,"
                 " reported_at, confirmed_by, confirmed_at, disputed_by, disputed_at,"
-                " override_json, override_by, override_at, counter_json)"
+                " override_json, override_by, override_at, counter_json, reported_against,"
+                " override_against)"
                 " SELECT ?, battle, reported_json, reported_by, reported_at, confirmed_by,"
                 " confirmed_at, disputed_by, disputed_at, override_json, override_by,"
-                " override_at, counter_json FROM battle_reports"
+                " override_at, counter_json, reported_against, override_against"
+                " FROM battle_reports"
                 " WHERE battle_list_id = ? AND battle = ?",
                 (list_id, previous["id"], battle_id),
             )
@@ -424,12 +428,14 @@ class TurnRecords(SharedRecords):
         *,
         next_start: CampaignState | None = None,
         next_rolls: Sequence[Roll] = (),
+        against: Mapping[int, str] | None = None,
     ) -> CorrectionResult:
         """Correct the latest resolved turn in one transaction: store the GM's ``overrides`` of
-        its results, retire revision ``expected_revision`` and its next turn-start state as
-        superseded, store the new revision and state (``next_start``: as the next turn begins
-        with rule modules and the GM's adjustments of it applied again; by default the resolved
-        state), cancel unsent messages of the old revision, and queue ``outbox``. If the
+        its results (``against``: by battle, the defender each was given against), retire
+        revision ``expected_revision`` and its next turn-start state as superseded, store the
+        new revision and state (``next_start``: as the next turn begins with rule modules and
+        the GM's adjustments of it applied again; by default the resolved state), cancel
+        unsent messages of the old revision, and queue ``outbox``. If the
         correction ends or revives the game, the phase moves between orders and finished
         accordingly. The next turn's orders and the GM's adjustments of it are kept."""
         async with self._db.transaction() as conn:
@@ -472,7 +478,13 @@ class TurnRecords(SharedRecords):
                 )
             for result in overrides:
                 await self._write_override(
-                    conn, old_row["battle_list_id"], result.battle, result, actor, now
+                    conn,
+                    old_row["battle_list_id"],
+                    result.battle,
+                    result,
+                    actor,
+                    now,
+                    (against or {}).get(result.battle),
                 )
             await conn.execute(
                 "UPDATE resolutions SET retired_at = ?, retired_by = ?, retired_reason ="
@@ -775,15 +787,17 @@ class TurnRecords(SharedRecords):
             battle_list = None if list_row is None else _battle_list(list_row)
             reports = await self._reports_in(conn, campaign_id, turn, battle_list)
             seeds = await self._seeds_in(conn, campaign_id, turn)
-        results = tuple(result for report in reports if (result := report.effective()) is not None)
+        standing = standing_results(
+            () if battle_list is None else battle_list.battles, reports, final=True
+        )
         return TurnInputs(
             campaign_id=campaign_id,
             turn=turn,
             state=state,
             orders={side: record.orders for side, record in orders.items()},
-            results=results,
+            results=tuple(standing.results[battle] for battle in sorted(standing.results)),
             battle_list=battle_list,
-            disputed=tuple(report.battle for report in reports if report.disputed),
+            disputed=tuple(report.battle for report in reports if standing.holds(report)),
             late={side: record.orders for side, record in late.items() if record.orders},
             seeds=None if seeds is None else seeds.seeds,
         )

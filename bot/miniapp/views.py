@@ -352,8 +352,11 @@ async def battles(store: Store, seat: Seat, now: datetime) -> Json:
         listed.append(
             {
                 "id": battle.id,
+                "defender": battle.defender,
                 "lines": [
-                    *describe_battle(battle, map_, names, screens.language()),
+                    *describe_battle(
+                        battle, map_, names, screens.language(), desk.status.get(battle.id)
+                    ),
                     *screens.chain_status(desk, battle, names),
                     screens.report_status(
                         report, names, desk.reporters.get(battle.id), desk.disputers.get(battle.id)
@@ -375,9 +378,12 @@ async def report(store: Store, seat: Seat, body: Json, now: datetime) -> Answer:
         raise MalformedRequestError("battle or outcome missing")
     if winner is not None and not isinstance(winner, str):
         raise MalformedRequestError("winner is not a side")
+    defender = body.get("defender")
+    if defender is not None and not isinstance(defender, str):
+        raise MalformedRequestError("defender is not a side")
     outcome = Outcome(outcome_word)
     written: ResultWrite = await report_result(
-        store, seat, expected_turn(body), battle, outcome, winner, now
+        store, seat, expected_turn(body), battle, outcome, winner, now, defender=defender
     )
     if written.refusal is not None:
         return refused(written.refusal, seat)

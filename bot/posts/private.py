@@ -4,6 +4,8 @@
   it is when sent (notices are debounced: see ``bot.services.orders.orders_notice``).
 * ``battle_result``: to the players of a battle's sides, its result as it stands after a report,
   a confirmation, a dispute or a GM's decision, with what they may do about it now.
+* ``chain_battle``: to the players of a chain battle's sides, before and after the result of
+  an earlier battle set or changed who defends it: the battle as it stands, with its buttons.
 * ``dispute``: to each GM at once, a disputed battle with both accounts and the decision
   buttons.
 * ``orders_dropped``: to a side's strategists, the side's orders the battle list dropped
@@ -28,6 +30,7 @@ from bot.sectors import sector_label
 from bot.services.orders import (
     BattleDesk,
     Seat,
+    listed_battles,
     open_battles,
     open_desk,
     result_sources,
@@ -131,6 +134,83 @@ async def render_battle_result(context: PostContext, message: OutboxMessage) -> 
             deadline,
         ),
     ]
+    rows = screens.battle_buttons(desk, battle, seat.side, False, names)
+    return Post(
+        text="\n".join(lines), keyboard=InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+    )
+
+
+async def render_chain_battle(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A chain battle whose sides the result of an earlier battle set or changed (MODULES.md
+    C6: its defender is that battle's winner), to a player of a side it concerned before or
+    concerns now: the battle as it stands when sent, and what they may do about it."""
+    ids = _ints(message, "campaign_id", "turn", "battle")
+    if ids is None:
+        return None
+    campaign_id, turn, battle_id = ids
+    seat = await seat_in(context.store, message.chat_id, campaign_id)
+    if seat is None or seat.side is None:
+        return None
+    desk = await open_battles(context.store, seat, message.not_before)
+    if desk is None or desk.campaign.turn != turn:
+        return None
+    names = await side_names(context.store, campaign_id)
+    campaign_map = game_for(desk.campaign).map
+    language = screens.language()
+    title = _("«{title}», turn {turn}:").format(title=desk.campaign.title, turn=turn)
+    battle = next((b for b in desk.battles if b.id == battle_id), None)
+    if battle is None:
+        listed = await listed_battles(context.store, desk.campaign)
+        fought = None if listed is None else listed.fought(battle_id)
+        if fought is None or listed is None:
+            return None
+        return Post(
+            text="\n".join(
+                [
+                    title,
+                    _(
+                        "Your side no longer plays battle {id}: the result of battle {before} "
+                        "gives it to other sides."
+                    ).format(id=battle_id, before=fought.defender_from),
+                    *describe_battle(
+                        fought, campaign_map, names, language, listed.standing.sides.get(battle_id)
+                    ),
+                ]
+            )
+        )
+    status = desk.status.get(battle.id)
+    if desk.playable(battle):
+        heading = _(
+            "Battle {id} now has its sides: {defender} defends it, as the result of battle "
+            "{before} gives (each winner of the chain defends the next battle)."
+        ).format(
+            id=battle.id,
+            defender=names.get(battle.defender, battle.defender),
+            before=battle.defender_from,
+        )
+    elif status is not None and status.defender is None:
+        heading = _(
+            "Battle {id} waits again: the result of battle {before} is not settled."
+        ).format(id=battle.id, before=battle.defender_from)
+    else:
+        heading = _("Battle {id} is not played after all.").format(id=battle.id)
+    deadline = await results_deadline(context.store, desk.campaign, language)
+    lines = [
+        title,
+        heading,
+        *describe_battle(battle, campaign_map, names, language, status),
+        *screens.chain_status(desk, battle, names),
+    ]
+    if desk.playable(battle):
+        lines.append(
+            screens.report_status(
+                desk.reports.get(battle.id),
+                names,
+                desk.reporters.get(battle.id),
+                desk.disputers.get(battle.id),
+                deadline,
+            )
+        )
     rows = screens.battle_buttons(desk, battle, seat.side, False, names)
     return Post(
         text="\n".join(lines), keyboard=InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
@@ -243,7 +323,7 @@ async def render_turn_result(context: PostContext, message: OutboxMessage) -> Po
     )
     lines = [heading.format(title=seat.campaign.title, turn=turn, side=names.get(side, side))]
     results = {result.battle: result for result in report.results}
-    for battle in report.battles:
+    for battle in report.fought_battles():
         if side not in battle.participants():
             continue
         enemy = battle.defender if battle.attacker == side else battle.attacker
@@ -407,6 +487,7 @@ RENDERERS: dict[str, Renderer] = {
     "turn_result": render_turn_result,
     "orders_changed": render_orders_changed,
     "battle_result": render_battle_result,
+    "chain_battle": render_chain_battle,
     "dispute": render_dispute,
     "orders_dropped": render_orders_dropped,
 }

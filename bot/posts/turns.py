@@ -24,7 +24,7 @@ from bot.moments import format_moment, format_wall, zone_label
 from bot.posts import Post, PostContext, Renderer
 from bot.services import watch_orders
 from bot.services.deadlines import Milestone, Planned, moved, plan_ahead
-from bot.services.orders import battle_duties, result_sources
+from bot.services.orders import battle_duties, result_sources, standing_list
 from bot.services.turns import game_for
 from bot.services.vacations import away_of_sides
 from bot.services.window import current_deadline, orders_opening, week_plan
@@ -397,7 +397,10 @@ async def render_battle_notice(context: PostContext, message: OutboxMessage) -> 
     if battle_list is None:
         return None
     names = _names(await context.store.sides(campaign.id))
-    mine = [battle for battle in battle_list.battles if side in battle.participants()]
+    listed = standing_list(
+        battle_list.battles, await context.store.battle_reports(campaign.id, turn)
+    )
+    mine = [battle for battle in battle_list.battles if side in listed.standing.concerns(battle)]
     if not mine:
         return None
     lines = [
@@ -406,7 +409,11 @@ async def render_battle_notice(context: PostContext, message: OutboxMessage) -> 
         )
     ]
     for battle in mine:
-        lines += texts.describe_battle(battle, _map_of(campaign), names, _language(context))
+        status = listed.standing.sides.get(battle.id)
+        lines += texts.describe_battle(
+            listed.standing.fought(battle), _map_of(campaign), names, _language(context), status
+        )
+        lines += texts.chain_words(battle, status, names)
     lines.append(_("Report each result with /battles once it is played."))
     lines.append(await _deadline_line(context, campaign, turn, Phase.BATTLES))
     return Post(text="\n".join(lines))

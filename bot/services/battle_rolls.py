@@ -35,7 +35,13 @@ async def roll_for_battle(
     seat = Seat(campaign=campaign, member=member)
     desk = await open_battles(store, seat, now)
     battle = None if desk is None else next((b for b in desk.battles if b.id == battle_id), None)
-    if battle is None or not (member.is_gm or member.roles & ROLLERS):
+    if (
+        desk is None
+        or battle is None
+        or not (member.is_gm or member.roles & ROLLERS)
+        or not desk.playable(battle)
+        or not (member.is_gm or member.side_id in battle.participants())
+    ):
         return RollDone(None, refusal=RollRefusal.NO_SUCH_BATTLE)
     notify = await reachable_players(store, campaign, set(battle.participants()), member.user_id)
     return await roll_dice(store, campaign, battle.id, expression, member.user_id, now, notify)

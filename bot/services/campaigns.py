@@ -25,6 +25,7 @@ from bot.services.rewards import reward_posts
 from bot.services.turns import game_for, private_summaries
 from rules import (
     BattleResult,
+    BattleStatus,
     CampaignMap,
     MapError,
     MapProblem,
@@ -52,6 +53,7 @@ from storage import (
     Side,
     Store,
     WriteOutcome,
+    standing_results,
 )
 from storage.models import SectorId, SideId, UserId
 from storage.names import clean_name
@@ -693,17 +695,34 @@ async def board(store: Store, campaign: Campaign, now: datetime) -> Board:
     awaiting: tuple[tuple[int, SideId | None], ...] = ()
     disputed: tuple[int, ...] = ()
     listed = campaign.phase in (Phase.BATTLES, Phase.RESOLUTION)
-    if listed and await battle_list_public_at(store, campaign, now) is None:
-        reports = await store.battle_reports(campaign.id, campaign.turn)
-        battles = len(reports)
-        results_in = sum(1 for report in reports if report.effective() is not None)
+    battle_list = (
+        await store.battle_list(campaign.id, campaign.turn)
+        if listed and await battle_list_public_at(store, campaign, now) is None
+        else None
+    )
+    if battle_list is not None:
+        # Counted as they stand: a chain battle not played is no battle; a report given
+        # against a defender the battle no longer has is no result.
+        written = await store.battle_reports(campaign.id, campaign.turn)
+        standing = standing_results(battle_list.battles, written)
+        reports = [
+            report
+            for found in written
+            if (report := standing.current(found)) is not None
+            and standing.sides[report.battle].status is not BattleStatus.NOT_PLAYED
+        ]
+        battles = sum(
+            1 for sides in standing.sides.values() if sides.status is not BattleStatus.NOT_PLAYED
+        )
+        results_in = len(standing.results)
         side_of = {m.user_id: m.side_id for m in members}
         awaiting = tuple(
             (report.battle, side_of.get(report.reported_by) if report.reported_by else None)
             for report in reports
             if report.awaiting_answer
+            and standing.sides[report.battle].status is BattleStatus.PLAYABLE
         )
-        disputed = tuple(report.battle for report in reports if report.disputed)
+        disputed = tuple(report.battle for report in reports if standing.holds(report))
     return Board(
         campaign=campaign,
         sides=lines,

@@ -44,7 +44,6 @@ from rules import (
     SectorOptions,
     SideOrders,
     accept_orders,
-    battle_sides,
     check_deployment,
     enter_order,
     legal_orders,
@@ -62,8 +61,10 @@ from storage import (
     Phase,
     Role,
     SeatSnapshot,
+    StandingResults,
     Store,
     WriteOutcome,
+    standing_results,
 )
 from storage.models import SideId, UserId
 
@@ -97,6 +98,7 @@ class Refusal(StrEnum):
     DISPUTED = "disputed"  # the result is disputed: the GMs decide (or a side accepts the other's)
     NOT_GM = "not_gm"  # only the campaign's GMs decide results
     NOT_PLAYABLE = "not_playable"  # a chain battle that waits for the one before, or ended
+    SIDES_CHANGED = "sides_changed"  # a chain battle's defender changed since the button was made
     NOT_OPEN_YET = "not_open_yet"  # the turn began but its orders window opens later
     CAMPAIGN_OVER = "campaign_over"  # the campaign has finished (or the GM ended it)
     REOPENED_FOR_OTHER = "reopened_for_other"  # the window closed; a GM reopened another side's
@@ -958,7 +960,12 @@ async def confirm_placement(store: Store, seat: Seat, now: datetime) -> Deployme
 
 @dataclass(frozen=True)
 class BattleDesk:
-    """This turn's battles a person may see (their side's, or all for the GM) and reports."""
+    """This turn's battles a person may see (their side's, or all for the GM) and reports.
+
+    ``battles`` are as fought now: a chain battle's defender is the one the results so far give
+    it (MODULES.md C6), and a person sees a chain battle while their side may still fight it.
+    ``reports`` are about the sides each battle has now; ``stale`` are the battles whose report
+    was given against another defender (an earlier battle changed hands): it no longer counts."""
 
     campaign: Campaign
     battles: tuple[Battle, ...]
@@ -966,12 +973,51 @@ class BattleDesk:
     reporters: Mapping[int, SideId | None]  # battle -> side of whoever reported it
     disputers: Mapping[int, SideId | None] = field(default_factory=dict)  # ... disputed it
     status: Mapping[int, BattleSides] = field(default_factory=dict)  # chain battles' status
+    stale: frozenset[int] = frozenset()
 
     def playable(self, battle: Battle) -> bool:
         """Whether the battle is fought on the results so far (a chain battle may wait for
         the one before it, or not be played at all)."""
         known = self.status.get(battle.id)
         return known is None or known.status is BattleStatus.PLAYABLE
+
+
+@dataclass(frozen=True)
+class ListedBattles:
+    """The current turn's battle list as it stands: the reports that are about each battle's
+    sides now, and who wrote them."""
+
+    battles: tuple[Battle, ...]
+    standing: StandingResults
+    reports: Mapping[int, BattleReport]
+    stale: frozenset[int]
+
+    def fought(self, battle_id: int) -> Battle | None:
+        """Battle ``battle_id`` with the sides it is fought by now."""
+        found = next((b for b in self.battles if b.id == battle_id), None)
+        return None if found is None else self.standing.fought(found)
+
+
+async def listed_battles(store: Store, campaign: Campaign) -> ListedBattles | None:
+    """The current turn's list and its reports as they stand (``None`` before the list)."""
+    listed = await store.battle_list(campaign.id, campaign.turn)
+    if listed is None:
+        return None
+    return standing_list(listed.battles, await store.battle_reports(campaign.id, campaign.turn))
+
+
+def standing_list(battles: Sequence[Battle], reports: Sequence[BattleReport]) -> ListedBattles:
+    """``battles`` and ``reports`` as they stand (see :class:`ListedBattles`)."""
+    standing = standing_results(battles, reports)
+    kept: dict[int, BattleReport] = {}
+    stale: set[int] = set()
+    for report in reports:
+        current = standing.current(report)
+        if current is not None:
+            kept[report.battle] = current
+        else:
+            stale.add(report.battle)
+    return ListedBattles(tuple(battles), standing, kept, frozenset(stale))
 
 
 async def battles_public_at(store: Store, seat: Seat, now: datetime) -> datetime | None:
@@ -993,32 +1039,32 @@ async def open_battles(store: Store, seat: Seat, now: datetime) -> BattleDesk | 
         return None
     if await battles_public_at(store, seat, now) is not None:
         return None
-    listed = await store.battle_list(campaign.id, campaign.turn)
+    listed = await listed_battles(store, campaign)
     if listed is None:
         return None
+    standing = listed.standing
     mine = tuple(
-        battle
+        standing.fought(battle)
         for battle in listed.battles
-        if seat.is_gm or (seat.side is not None and seat.side in battle.participants())
+        if seat.is_gm or (seat.side is not None and seat.side in standing.concerns(battle))
     )
-    reports = {r.battle: r for r in await store.battle_reports(campaign.id, campaign.turn)}
     members = {m.user_id: m for m in await store.members(campaign.id)}
     reporters: dict[int, SideId | None] = {}
     disputers: dict[int, SideId | None] = {}
-    for number, report in reports.items():
+    for number, report in listed.reports.items():
         who = members.get(report.reported_by) if report.reported_by is not None else None
         reporters[number] = who.side_id if who else None
         if report.disputed_by is not None:
             disputer = members.get(report.disputed_by)
             disputers[number] = disputer.side_id if disputer else None
-    effective = {n: found for n, r in reports.items() if (found := r.effective()) is not None}
     return BattleDesk(
         campaign=campaign,
         battles=mine,
-        reports=reports,
+        reports=listed.reports,
         reporters=reporters,
         disputers=disputers,
-        status=battle_sides(listed.battles, effective),
+        status=standing.sides,
+        stale=listed.stale,
     )
 
 
@@ -1033,31 +1079,39 @@ class ResultWrite:
     event: str = ""
 
 
+@dataclass(frozen=True)
+class _Target:
+    """A battle a result is written for: the campaign, the battle as fought now, the list it
+    stands in."""
+
+    campaign: Campaign
+    battle: Battle | None = None
+    listed: ListedBattles | None = None
+    refusal: Refusal | None = None
+
+
 async def _battle_for(
     store: Store, seat: Seat, expected_turn: int, battle_id: int, now: datetime
-) -> tuple[Campaign, Battle | None, Refusal | None]:
+) -> _Target:
     campaign = await store.campaign(seat.campaign.id) or seat.campaign
     if not is_active(campaign):
-        return campaign, None, Refusal.CAMPAIGN_OVER
+        return _Target(campaign, refusal=Refusal.CAMPAIGN_OVER)
     if campaign.turn != expected_turn or campaign.phase not in (Phase.BATTLES, Phase.RESOLUTION):
-        return campaign, None, Refusal.STALE
+        return _Target(campaign, refusal=Refusal.STALE)
     if await battles_public_at(store, seat, now) is not None:
-        return campaign, None, Refusal.LIST_NOT_PUBLIC
-    listed = await store.battle_list(campaign.id, campaign.turn)
-    battle = (
-        None if listed is None else next((b for b in listed.battles if b.id == battle_id), None)
-    )
-    if battle is None:
-        return campaign, None, Refusal.NO_SUCH_BATTLE
+        return _Target(campaign, refusal=Refusal.LIST_NOT_PUBLIC)
+    listed = await listed_battles(store, campaign)
+    battle = None if listed is None else listed.fought(battle_id)
+    if battle is None or listed is None:
+        return _Target(campaign, refusal=Refusal.NO_SUCH_BATTLE)
+    status = listed.standing.sides.get(battle.id)
+    if not seat.is_gm and seat.side not in listed.standing.concerns(battle):
+        return _Target(campaign, battle, listed, Refusal.NOT_PARTICIPANT)
+    if status is not None and status.status is not BattleStatus.PLAYABLE:
+        return _Target(campaign, battle, listed, Refusal.NOT_PLAYABLE)
     if not seat.is_gm and seat.side not in battle.participants():
-        return campaign, battle, Refusal.NOT_PARTICIPANT
-    if (battle.after is not None or battle.defender_from is not None) and listed is not None:
-        reports = await store.battle_reports(campaign.id, campaign.turn)
-        effective = {r.battle: found for r in reports if (found := r.effective()) is not None}
-        status = battle_sides(listed.battles, effective).get(battle.id)
-        if status is not None and status.status is not BattleStatus.PLAYABLE:
-            return campaign, battle, Refusal.NOT_PLAYABLE
-    return campaign, battle, None
+        return _Target(campaign, battle, listed, Refusal.NOT_PARTICIPANT)
+    return _Target(campaign, battle, listed)
 
 
 def result_notice(
@@ -1071,6 +1125,23 @@ def result_notice(
         kind="battle_result",
         payload={"campaign_id": campaign.id, "turn": turn, "battle": battle, "event": event},
         dedup_key=f"campaign:{campaign.id}:turn:{turn}:battle:{battle}:{event}:{seq}:{user_id}",
+    )
+
+
+def chain_notice(
+    campaign: Campaign, turn: int, sides: BattleSides, user_id: UserId, seq: int
+) -> NewOutboxMessage:
+    """A private note that a chain battle's sides changed with the result of an earlier one
+    (worded when sent, from the battle as it stands then); one per change of its ``sides``."""
+    now = f"{sides.status.value}-{sides.defender or ''}-{int(sides.unopposed)}-{int(sides.stale)}"
+    return NewOutboxMessage(
+        campaign_id=campaign.id,
+        chat_id=user_id,
+        kind="chain_battle",
+        payload={"campaign_id": campaign.id, "turn": turn, "battle": sides.battle},
+        dedup_key=(
+            f"campaign:{campaign.id}:turn:{turn}:battle:{sides.battle}:chain:{now}:{seq}:{user_id}"
+        ),
     )
 
 
@@ -1118,6 +1189,45 @@ async def result_notices(
     )
 
 
+def _chain_view(sides: BattleSides | None) -> tuple[object, ...]:
+    if sides is None:
+        return ()
+    return (sides.status, sides.defender, sides.unopposed, sides.stale)
+
+
+async def chain_changes(
+    store: Store,
+    campaign: Campaign,
+    before: ListedBattles,
+    actor: UserId | None,
+    now: datetime,
+) -> tuple[NewOutboxMessage, ...]:
+    """After a result of this turn was written (inside the write's transaction): a note to the
+    players of every chain battle whose sides or status that result changed, on both its old
+    and its new sides (a battle that now has its defender, has another one, waits again, or is
+    not played), so each side knows what it plays now."""
+    after = await listed_battles(store, campaign)
+    if after is None:
+        return ()
+    seq = int(now.timestamp() * 1000)
+    notices: list[NewOutboxMessage] = []
+    for battle in after.battles:
+        old, new = before.standing.sides.get(battle.id), after.standing.sides.get(battle.id)
+        if new is None or battle.defender_from is None or _chain_view(old) == _chain_view(new):
+            continue
+        sides = {*before.standing.concerns(battle), *after.standing.concerns(battle)}
+        for user_id in await reachable_players(store, campaign, sides, actor):
+            notices.append(chain_notice(campaign, campaign.turn, new, user_id, seq))
+    return tuple(notices)
+
+
+async def _queue_chain_changes(
+    store: Store, campaign: Campaign, before: ListedBattles, actor: UserId, now: datetime
+) -> None:
+    for message in await chain_changes(store, campaign, before, actor, now):
+        await store.enqueue(message, now)
+
+
 def dispute_notice(
     campaign: Campaign, turn: int, battle: int, user_id: UserId, seq: int
 ) -> NewOutboxMessage:
@@ -1142,13 +1252,14 @@ async def _dispute_notices(
 
 
 async def _current_report(
-    store: Store, campaign: Campaign, battle: Battle
+    store: Store, target: _Target, battle: Battle
 ) -> tuple[BattleReport | None, SideId | None, SideId | None]:
-    """The battle's report and the sides of whoever reported and disputed it."""
-    reports = {r.battle: r for r in await store.battle_reports(campaign.id, campaign.turn)}
-    report = reports.get(battle.id)
+    """The battle's report about its sides now, and the sides of whoever reported and
+    disputed it."""
+    report = None if target.listed is None else target.listed.reports.get(battle.id)
     if report is None:
         return None, None, None
+    campaign = target.campaign
     sides: dict[UserId, SideId | None] = {}
     for user_id in (report.reported_by, report.disputed_by):
         if user_id is not None and user_id not in sides:
@@ -1157,6 +1268,14 @@ async def _current_report(
     reporter = sides.get(report.reported_by) if report.reported_by is not None else None
     disputer = sides.get(report.disputed_by) if report.disputed_by is not None else None
     return report, reporter, disputer
+
+
+def defender_mark(battle: Battle) -> int:
+    """Which of the sides that may defend a chain battle defends it (its place among the
+    battle's ``armies``), for a button to carry: -1 for a battle with fixed sides."""
+    if battle.defender_from is None or battle.defender not in battle.armies:
+        return -1
+    return list(battle.armies).index(battle.defender)
 
 
 def _fighting_side(seat: Seat, battle: Battle) -> SideId | None:
@@ -1183,17 +1302,23 @@ async def report_result(
     winner: SideId | None,
     now: datetime,
     modules: Mapping[str, JsonValue] | None = None,
+    defender: SideId | None = None,
 ) -> ResultWrite:
     """A participant (or the GM) reports how a battle ended (RULES.md 3.4), with rule modules'
-    data (contact: ``{"contact": {"warlord_slain": [side]}}``), which the rules check.
+    data (contact: ``{"contact": {"warlord_slain": [side]}}``), which the rules check;
+    ``defender``: the defender the reporter saw (refused if the battle has another now).
 
     The first report stands unless the other side disputes it by the deadline; the other side
     reporting the same result confirms it, and a different one disputes it (the GMs decide).
     A side may change its own report until the other side answers; a result both sides agreed
-    on, or a GM decided, is changed only by a GM."""
-    campaign, battle, refusal = await _battle_for(store, seat, expected_turn, battle_id, now)
-    if refusal is not None or battle is None:
-        return ResultWrite(refusal=refusal)
+    on, or a GM decided, is changed only by a GM. A chain battle is reported by the sides it
+    has now (MODULES.md C6: its defender is the winner of the battle before)."""
+    target = await _battle_for(store, seat, expected_turn, battle_id, now)
+    battle, campaign = target.battle, target.campaign
+    if target.refusal is not None or battle is None or target.listed is None:
+        return ResultWrite(refusal=target.refusal)
+    if defender is not None and defender != battle.defender:
+        return ResultWrite(refusal=Refusal.SIDES_CHANGED, battle=battle)
     if (winner is None) == outcome.has_winner or (
         winner is not None and winner not in battle.participants()
     ):
@@ -1203,7 +1328,7 @@ async def report_result(
     )
     if _module_data_problem(campaign, battle, result):
         return ResultWrite(refusal=Refusal.BAD_WARLORD, battle=battle)
-    report, reporter, disputer = await _current_report(store, campaign, battle)
+    report, reporter, disputer = await _current_report(store, target, battle)
     side = _fighting_side(seat, battle)
     if report is not None and report.override is not None:
         return ResultWrite(refusal=Refusal.SETTLED, battle=battle, report=report)
@@ -1214,30 +1339,34 @@ async def report_result(
             # Either side may take the other's account (it ends the dispute); the disputing
             # side may give another account; otherwise the GMs decide.
             if side == reporter and result == report.counter:
-                return await _confirm(store, seat, campaign, battle, result, now)
+                return await _confirm(store, seat, target, battle, result, now)
             if side == disputer and result == report.reported:
-                return await _confirm(store, seat, campaign, battle, result, now)
+                return await _confirm(store, seat, target, battle, result, now)
             if side == disputer:
-                return await _dispute(store, seat, campaign, battle, report.reported, result, now)
+                return await _dispute(store, seat, target, battle, report.reported, result, now)
             return ResultWrite(refusal=Refusal.DISPUTED, battle=battle, report=report)
         if reporter is not None and side != reporter:
             if result == report.reported:
-                return await _confirm(store, seat, campaign, battle, result, now)
-            return await _dispute(store, seat, campaign, battle, report.reported, result, now)
+                return await _confirm(store, seat, target, battle, result, now)
+            return await _dispute(store, seat, target, battle, report.reported, result, now)
         if report.confirmed_by is not None:
             return ResultWrite(refusal=Refusal.AGREED, battle=battle, report=report)
     others = set(battle.participants()) - ({side} if side else set())
     notices = await result_notices(
         store, campaign, battle, others, seat.member.user_id, "reported", now
     )
-    written = await store.report_result(
-        campaign.id,
-        campaign.turn,
-        result,
-        seat.member.user_id,
-        now,
-        outbox=(*notices, board_refresh(campaign, f"result:{battle.id}", now)),
-    )
+    async with store.atomic():
+        written = await store.report_result(
+            campaign.id,
+            campaign.turn,
+            result,
+            seat.member.user_id,
+            now,
+            against=battle.defender,
+            outbox=(*notices, board_refresh(campaign, f"result:{battle.id}", now)),
+        )
+        if written.outcome is WriteOutcome.SAVED:
+            await _queue_chain_changes(store, campaign, target.listed, seat.member.user_id, now)
     if written.outcome is not WriteOutcome.SAVED:
         return ResultWrite(refusal=Refusal.STALE, battle=battle)
     return ResultWrite(battle=battle, report=written.report, notices=notices, event="reported")
@@ -1258,10 +1387,11 @@ async def answer_result(
 
     Confirming the reported result is for the other side (or a GM); in a dispute, the side that
     reported may confirm the disputing side's account instead, which ends the dispute."""
-    campaign, battle, refusal = await _battle_for(store, seat, expected_turn, battle_id, now)
-    if refusal is not None or battle is None:
-        return ResultWrite(refusal=refusal)
-    report, reporter, disputer = await _current_report(store, campaign, battle)
+    target = await _battle_for(store, seat, expected_turn, battle_id, now)
+    battle = target.battle
+    if target.refusal is not None or battle is None:
+        return ResultWrite(refusal=target.refusal)
+    report, reporter, disputer = await _current_report(store, target, battle)
     if report is None or report.reported is None or report.reported_by is None:
         return ResultWrite(refusal=Refusal.NO_REPORT, battle=battle)
     if report.override is not None:
@@ -1278,7 +1408,7 @@ async def answer_result(
             return ResultWrite(refusal=Refusal.REPORT_CHANGED, battle=battle, report=report)
         if (side is None and not seat.is_gm) or (side is not None and side == author):
             return ResultWrite(refusal=Refusal.NOT_OPPONENT, battle=battle, report=report)
-        return await _confirm(store, seat, campaign, battle, expected, now)
+        return await _confirm(store, seat, target, battle, expected, now)
     if side is None or side == reporter:
         return ResultWrite(refusal=Refusal.NOT_OPPONENT, battle=battle, report=report)
     if expected != report.reported:
@@ -1289,61 +1419,71 @@ async def answer_result(
         or (counter.winner is not None and counter.winner not in battle.participants())
     ):
         return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle, report=report)
-    if _module_data_problem(campaign, battle, counter):
+    if _module_data_problem(target.campaign, battle, counter):
         return ResultWrite(refusal=Refusal.BAD_WARLORD, battle=battle, report=report)
     if counter == report.reported:
-        return await _confirm(store, seat, campaign, battle, counter, now)
-    return await _dispute(store, seat, campaign, battle, report.reported, counter, now)
+        return await _confirm(store, seat, target, battle, counter, now)
+    return await _dispute(store, seat, target, battle, report.reported, counter, now)
 
 
 async def _confirm(
     store: Store,
     seat: Seat,
-    campaign: Campaign,
+    target: _Target,
     battle: Battle,
     expected: BattleResult,
     now: datetime,
 ) -> ResultWrite:
+    campaign = target.campaign
     side = _fighting_side(seat, battle)
     told = set(battle.participants()) - ({side} if side else set())
     notices = await result_notices(
         store, campaign, battle, told, seat.member.user_id, "confirmed", now
     )
-    written = await store.confirm_result(
-        campaign.id,
-        campaign.turn,
-        expected,
-        seat.member.user_id,
-        now,
-        outbox=(*notices, board_refresh(campaign, f"result:{battle.id}", now)),
-    )
+    async with store.atomic():
+        written = await store.confirm_result(
+            campaign.id,
+            campaign.turn,
+            expected,
+            seat.member.user_id,
+            now,
+            against=battle.defender,
+            outbox=(*notices, board_refresh(campaign, f"result:{battle.id}", now)),
+        )
+        if written.outcome is WriteOutcome.SAVED and target.listed is not None:
+            await _queue_chain_changes(store, campaign, target.listed, seat.member.user_id, now)
     return _written(written.outcome, battle, written.report, notices, "confirmed")
 
 
 async def _dispute(
     store: Store,
     seat: Seat,
-    campaign: Campaign,
+    target: _Target,
     battle: Battle,
     expected: BattleResult,
     counter: BattleResult,
     now: datetime,
 ) -> ResultWrite:
+    campaign = target.campaign
     side = _fighting_side(seat, battle)
     told = set(battle.participants()) - ({side} if side else set())
     notices = await result_notices(
         store, campaign, battle, told, seat.member.user_id, "disputed", now
     )
     alarms = await _dispute_notices(store, campaign, battle, now)
-    written = await store.dispute_result(
-        campaign.id,
-        campaign.turn,
-        expected,
-        counter,
-        seat.member.user_id,
-        now,
-        outbox=(*notices, *alarms, board_refresh(campaign, f"result:{battle.id}", now)),
-    )
+    async with store.atomic():
+        written = await store.dispute_result(
+            campaign.id,
+            campaign.turn,
+            expected,
+            counter,
+            seat.member.user_id,
+            now,
+            against=battle.defender,
+            outbox=(*notices, *alarms, board_refresh(campaign, f"result:{battle.id}", now)),
+        )
+        if written.outcome is WriteOutcome.SAVED and target.listed is not None:
+            await _queue_chain_changes(store, campaign, target.listed, seat.member.user_id, now)
     return _written(written.outcome, battle, written.report, notices, "disputed")
 
 
@@ -1377,16 +1517,17 @@ async def decide_result(
     audited, both sides told in private, the group told, the board refreshed, all at once."""
     if not seat.is_gm:
         return ResultWrite(refusal=Refusal.NOT_GM)
-    campaign, battle, refusal = await _battle_for(store, seat, expected_turn, battle_id, now)
-    if refusal is not None or battle is None:
-        return ResultWrite(refusal=refusal)
+    target = await _battle_for(store, seat, expected_turn, battle_id, now)
+    battle, campaign = target.battle, target.campaign
+    if target.refusal is not None or battle is None or target.listed is None:
+        return ResultWrite(refusal=target.refusal)
     if result.battle != battle.id or (
         result.winner is not None and result.winner not in battle.participants()
     ):
         return ResultWrite(refusal=Refusal.BAD_WINNER, battle=battle)
     if _module_data_problem(campaign, battle, result):
         return ResultWrite(refusal=Refusal.BAD_WARLORD, battle=battle)
-    report, _reporter, _disputer = await _current_report(store, campaign, battle)
+    report, _reporter, _disputer = await _current_report(store, target, battle)
     if report is not None and report.override == result:
         return ResultWrite(battle=battle, report=report, event="decided")
     reason = (
@@ -1407,7 +1548,14 @@ async def decide_result(
     )
     async with store.atomic():
         written = await store.override_result(
-            campaign.id, campaign.turn, battle.id, result, actor, reason, now
+            campaign.id,
+            campaign.turn,
+            battle.id,
+            result,
+            actor,
+            reason,
+            now,
+            against=battle.defender,
         )
         if written.outcome is not WriteOutcome.SAVED:
             return _written(written.outcome, battle, written.report, (), "decided")
@@ -1417,6 +1565,7 @@ async def decide_result(
             board_refresh(campaign, f"decided:{battle.id}", now),
         ):
             await store.enqueue(message, now)
+        await _queue_chain_changes(store, campaign, target.listed, actor, now)
     return ResultWrite(battle=battle, report=written.report, notices=notices, event="decided")
 
 
@@ -1433,16 +1582,21 @@ class BattleDuties:
 
 
 async def battle_duties(store: Store, campaign: Campaign) -> dict[SideId, BattleDuties]:
-    """Each side's :class:`BattleDuties` for the current turn's list (sides with none left out)."""
-    listed = await store.battle_list(campaign.id, campaign.turn)
+    """Each side's :class:`BattleDuties` for the current turn's list (sides with none left
+    out): battles played by the sides they have now (a chain battle waiting for the one before
+    asks nothing yet)."""
+    listed = await listed_battles(store, campaign)
     if listed is None:
         return {}
-    reports = {r.battle: r for r in await store.battle_reports(campaign.id, campaign.turn)}
     members = {m.user_id: m.side_id for m in await store.members(campaign.id)}
     report_of: dict[SideId, list[int]] = {}
     answer_of: dict[SideId, list[int]] = {}
-    for battle in listed.battles:
-        report = reports.get(battle.id)
+    for listed_battle in listed.battles:
+        known = listed.standing.sides.get(listed_battle.id)
+        if known is not None and known.status is not BattleStatus.PLAYABLE:
+            continue
+        battle = listed.standing.fought(listed_battle)
+        report = listed.reports.get(battle.id)
         if report is None or (report.reported is None and report.override is None):
             for side in battle.participants():
                 report_of.setdefault(side, []).append(battle.id)
@@ -1476,13 +1630,23 @@ class ResultSource:
 
 
 async def result_sources(store: Store, campaign_id: int, turn: int) -> dict[int, ResultSource]:
-    """Where each battle result of ``turn``'s current list came from, for the summary."""
+    """Where each battle result of ``turn``'s current list came from, for the summary (a
+    report given against a defender its chain battle no longer had counts as none)."""
     reports = await store.battle_reports(campaign_id, turn)
+    listed = await store.battle_list(campaign_id, turn)
+    standing = standing_results(() if listed is None else listed.battles, reports, final=True)
     members = {m.user_id: m.side_id for m in await store.members(campaign_id)}
     sources: dict[int, ResultSource] = {}
-    for report in reports:
-        side = members.get(report.reported_by) if report.reported_by is not None else None
-        if report.override is not None:
+    for given in reports:
+        report = standing.current(given)
+        side = (
+            members.get(report.reported_by)
+            if report is not None and report.reported_by is not None
+            else None
+        )
+        if report is None:
+            sources[given.battle] = ResultSource(SourceKind.UNREPORTED)
+        elif report.override is not None:
             sources[report.battle] = ResultSource(SourceKind.GM)
         elif report.reported is None:
             sources[report.battle] = ResultSource(SourceKind.UNREPORTED)

@@ -37,6 +37,7 @@ from rules import (
     battle_sides,
     builtin_map,
     check_results,
+    counted_results,
     deployed_state,
     legal_late_orders,
     plan_battles,
@@ -673,13 +674,15 @@ async def correct_result(
         )
     old = current[-1]
     game = game_for(campaign)
-    check_results(old.report.battles, results, game)
-    fixed = {result.battle: result for result in old.results}
-    fixed.update({result.battle: result for result in results})
-    ordered = playable_results(
-        old.report.battles,
-        (fixed[battle.id] for battle in old.report.battles if battle.id in fixed),
-    )
+    battles = old.report.battles
+    ordered, dropped = corrected_results(battles, old.results, results)
+    check_results(battles, ordered, game)
+    sides = battle_sides(battles, {result.battle: result for result in ordered}, final=True)
+    against = {
+        result.battle: defender
+        for result in results
+        if result.battle in sides and (defender := sides[result.battle].defender) is not None
+    }
     seeds = await store.turn_seeds(campaign_id, turn)
     inputs = TurnInputs(
         campaign_id=campaign_id,
@@ -714,7 +717,7 @@ async def correct_result(
         if over
         else await next_turn_start(store, game, campaign, resolution.state, now, adjustments)
     )
-    return await store.supersede_resolution(
+    corrected = await store.supersede_resolution(
         campaign_id,
         turn,
         old.revision,
@@ -726,6 +729,7 @@ async def correct_result(
         now,
         next_start=start,
         next_rolls=rolls,
+        against=against,
         outbox=[
             group_post(
                 campaign,
@@ -745,6 +749,36 @@ async def correct_result(
             ),
         ],
     )
+    return corrected.model_copy(update={"dropped": dropped})
+
+
+def corrected_results(
+    battles: Sequence[Battle], old: Iterable[BattleResult], fixes: Iterable[BattleResult]
+) -> tuple[tuple[BattleResult, ...], tuple[int, ...]]:
+    """A resolved turn's results with a GM's ``fixes`` put in place: the results that count
+    (in battle order), and the battles whose old result no longer does because the fixes gave
+    that chain battle another defender (its sides changed: it counts as unreported) or made it
+    not played. The fixes themselves are kept as given (``check_results`` judges them)."""
+    before = {result.battle: result for result in old}
+    given = {result.battle: result for result in fixes}
+    old_sides = battle_sides(battles, before, final=True)
+    against = {
+        battle: defender
+        for battle in before
+        if battle not in given
+        and battle in old_sides
+        and (defender := old_sides[battle].defender) is not None
+    }
+    merged = {**before, **given}
+    sides = battle_sides(battles, merged, final=True, against=against)
+    counted = counted_results(sides, merged)
+    dropped = tuple(
+        sorted(battle for battle in before if battle not in given and battle not in counted)
+    )
+    kept = [
+        merged[battle.id] for battle in battles if battle.id in counted and battle.id not in given
+    ]
+    return tuple(sorted([*kept, *given.values()], key=lambda result: result.battle)), dropped
 
 
 async def undo_last_step(

@@ -41,7 +41,7 @@ async def test_a_replayed_early_set_result_is_refused(store: Store, i18n: I18n) 
     gm = telegram.user(GM, "Game Master")
     before = await store.outbox_messages(campaign.id)
     press = GmPress(
-        c=campaign.id, t=1, p="battles", a="set", v=f"1.{battle.id}.crushing.{battle.attacker}"
+        c=campaign.id, t=1, p="battles", a="set", v=f"1.{battle.id}.-1.crushing.{battle.attacker}"
     ).pack()
     for _delivery in range(2):  # the press, and the same press delivered again
         await telegram.feed(telegram.forged_press(gm, group, press))

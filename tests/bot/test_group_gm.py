@@ -4,6 +4,7 @@ non-member, a player and a GM of another campaign; stale buttons change nothing.
 import pytest
 from aiogram.methods import AnswerCallbackQuery, EditMessageText
 from aiogram.types import Chat, User
+from aiogram.utils.i18n import I18n
 
 from bot.callbacks import GmPress
 from bot.clock import ManualClock
@@ -30,6 +31,7 @@ from tests.bot.group_helpers import (
     to_battles,
     to_orders,
 )
+from tests.bot.private_campaign import rendered_outbox
 from tests.bot.telegram import FakeTelegram, Sent
 
 ACTIONS = (
@@ -315,7 +317,7 @@ async def test_the_gm_can_stop_a_private_placement_question(
 
 
 async def test_the_gm_lists_and_sets_battle_results(
-    telegram: FakeTelegram, store: Store, clock: ManualClock
+    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
 ) -> None:
     table = Table(telegram)
     campaign = await table.start(store, clock)
@@ -346,9 +348,18 @@ async def test_the_gm_lists_and_sets_battle_results(
         "slaughter",
         "◀ Back",
     ]
-    await tap(telegram, table.anna, winner, "crushing victory")
-    assert await notices(store, campaign.id) == [
-        "GM Anna set the result of battle 1: Red: crushing victory."
+    done = await tap(telegram, table.anna, winner, "crushing victory")
+    assert done is not None
+    # One announcement, the GM's decision, as /battles «Decide» makes it (sides told too).
+    assert await notices(store, campaign.id) == []
+    with i18n.context(), i18n.use_locale("en"):
+        decided = [
+            text
+            for message, text in await rendered_outbox(store, i18n, campaign.id)
+            if message.kind == "result_decided"
+        ]
+    assert decided == [
+        "Battle 1 of turn 1, the GM's decision (Anna): Red: crushing victory. It is final."
     ]
     reports = await store.battle_reports(campaign.id, 1)
     assert reports[0].effective() == BattleResult(battle=1, outcome=Outcome.CRUSHING, winner="s1")

@@ -1,12 +1,16 @@
 """A contact campaign through the real bot process, from /newcampaign to a victory on victory
-points; then the turn replays through ``python -m rules`` and every roll verifies.
+points through a chain of battles; then the turn replays through ``python -m rules`` and every
+roll verifies.
 
 The GM switches contact on in the wizard (Red's barricade in North Pole, Blue's in East, 4 VP
-win); Red sends a group into East with buttons, Blue sets a retreat preference by text; the
-battle list shows the movement log, the zombies and the chain; Red wins the battle and slays
-Blue's warlord (a button); on Monday Blue retreats, East's defences are ruined, and Red's
-3 + 1 VP win the campaign. The group of 4 armies beats any zombie card (8 >= 7 + 1), and
-Blue's 4 retreating armies too, so the story does not depend on the seeds.
+win); Red sends a group into East with buttons, Green types a move there too, Blue sets a
+retreat preference by text; the battle list shows the movement log, the zombies and the chain
+(«Battle 2: Green against the winner of battle 1»). Red wins battle 1 and slays Blue's warlord
+(a button); Green is told in private that Red defends battle 2, and Red, the attacker of
+battle 1, reports battle 2 (MODULES.md C6: the winner of battle k defends battle k+1). On
+Monday Blue and Green retreat, East's defences are ruined, and Red's 3 + 1 VP win the
+campaign. A group of 4 armies beats any zombie card (8 >= 7 + 1), and so do the retreating
+armies, so the story does not depend on the seeds.
 """
 
 from __future__ import annotations
@@ -42,7 +46,8 @@ ANNA = Player(User(id=4101, first_name="Anna"))  # Red, strategist
 CARL = Player(User(id=4102, first_name="Carl"))  # Red, tactician
 VERA = Player(User(id=4103, first_name="Vera"))  # Blue, strategist
 GLEB = Player(User(id=4104, first_name="Глеб"), "ru")  # Blue, tactician, Russian app
-RED, BLUE = "Red", "Blue"
+DORA = Player(User(id=4105, first_name="Dora"))  # Green, strategist
+RED, BLUE, GREEN = "Red", "Blue", "Green"
 
 
 def utc(month: int, day: int, hour: int) -> datetime:
@@ -78,7 +83,7 @@ async def _play(table: Table) -> int:
     campaign_id = await create_campaign(
         table,
         "Day of the Dead",
-        [RED, BLUE],
+        [RED, BLUE, GREEN],
         rules="start_sectors=1 start_armies=6",
         before_open=contact_on,
     )
@@ -87,10 +92,12 @@ async def _play(table: Table) -> int:
         (CARL, RED, "tactician"),
         (VERA, BLUE, "strategist"),
         (GLEB, BLUE, "tactician"),
+        (DORA, GREEN, "strategist"),
     ):
         await join(table, person, side, role)
     await deploy_typed(table, ANNA, "4:6")
     await deploy_typed(table, VERA, "3:6")
+    await deploy_typed(table, DORA, "5:6")
     await table.wait_for_text(GROUP.id, "the dice are sealed before any order is given")
 
     await table.move_clock(utc(3, 3, 8))  # Tuesday: the orders window opens
@@ -101,6 +108,7 @@ async def _play(table: Table) -> int:
     await table.press(ANNA, "4")
     await mark_ready(table, ANNA)
     await orders_typed(table, VERA, "retreat from 3 to 1")
+    await orders_typed(table, DORA, "move 4 from 5 to 3")
 
     await table.move_clock(utc(3, 5, 21))  # the orders close
     await table.move_clock(utc(3, 6, 9))  # the battle list goes out
@@ -109,17 +117,29 @@ async def _play(table: Table) -> int:
         listed.text
     )
     assert "🧟 Red: 4 armies in 3 East against zombie card" in listed.text
+    assert "Battle 2: Green against the winner of battle 1" in listed.text
     await table.move_clock(utc(3, 7, 10))
     await report_result(table, CARL, 1, "crushing", RED, warlords="2")
     await confirm_result(table, GLEB, 1)
+    # Red won battle 1, so Red defends battle 2: Green is told, and Red reports it.
+    told = await table.wait_for_text(DORA.user.id, "Battle 2 now has its sides: Red defends it")
+    assert "Battle 2: Green attacks Red in 3 East" in told.text
+    await report_result(table, ANNA, 2, "solid", RED, warlords="0")
+    await confirm_result(table, DORA, 2)
     await table.move_clock(utc(3, 9, 9))  # Monday
-    monday = await table.wait_for_message(
+    caption = await table.wait_for_message(
         GROUP.id, lambda m: m.photo is not None and "Turn 1 resolved" in m.text, what="Monday"
     )
-    assert "🏆 Red: +3 VP, the warlord of Blue was slain in battle 1." in monday.text
-    assert "🏚 The defences in 3 East are ruined; Red gains 1 VP." in monday.text
-    assert "↩ Blue: 4 armies retreat from 3 East to the neutral sector 1 Equator" in monday.text
-    assert "🏆 Red has the victory points that win: the campaign is over." in monday.text
+    # Three sides' Monday is longer than a caption: the summary goes on in the next message.
+    rest = await table.wait_for_text(GROUP.id, "🏆 Red has the victory points that win")
+    monday = caption.text + "\n" + rest.text
+    assert "Battle 2 in 3 East: Red: solid victory" in monday
+    assert "🏆 Red: +3 VP, the warlord of Blue was slain in battle 1." in monday
+    assert "🏚 The defences in 3 East are ruined; Red gains 1 VP." in monday
+    assert "↩ Blue: 4 armies retreat from 3 East to the neutral sector 1 Equator" in monday
+    assert "↩ Green: 3 armies retreat from 3 East to 5 South Pole, exhausted." in monday
+    assert "no result" not in monday
+    assert "🏆 Red has the victory points that win: the campaign is over." in monday
     return campaign_id
 
 
@@ -155,6 +175,8 @@ async def test_a_contact_campaign_to_a_vp_victory_replays_and_verifies(
     red = next(side["id"] for side in exported["sides"] if side["name"] == RED)
     assert answer["winner"] == turn["winner"] == red
     assert answer["state"]["modules"]["contact"]["vp"] == {red: 4}
+    assert [result["winner"] for result in turn["results"]] == [red, red]
+    assert turn["battles"][1]["fought_defender"] == red
     verified = _cli("verify-rolls", json.dumps(exported))
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert json.loads(verified.stdout)["failed"] == []

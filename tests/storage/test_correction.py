@@ -3,13 +3,15 @@
 import pytest
 
 from bot.services.turns import correct_result, game_for, publish_battle_list
-from rules import BattleResult, Outcome, ResultsError, resolve_turn
+from rules import Battle, BattleResult, Outcome, ResultsError, resolve_turn
 from storage import (
     AuditAction,
+    BattleReport,
     CorrectionOutcome,
     OutboxState,
     RetiredReason,
     Store,
+    standing_results,
 )
 from tests.storage.campaign_script import GM, at, deploy, new_campaign, play_turn
 
@@ -118,3 +120,53 @@ async def test_a_result_outside_the_battle_list_is_refused(store: Store) -> None
             "",
             at(1, 2),
         )
+
+
+def _report(battle: int, result: BattleResult | None, against: str | None) -> BattleReport:
+    return BattleReport(
+        campaign_id=1,
+        turn=1,
+        battle=battle,
+        reported=result,
+        reported_by=None if result is None else 7,
+        reported_at=None,
+        confirmed_by=None,
+        confirmed_at=None,
+        disputed_by=None,
+        disputed_at=None,
+        override=None,
+        override_by=None,
+        override_at=None,
+        reported_against=against,
+    )
+
+
+def test_a_report_counts_only_against_the_defender_it_was_given_against() -> None:
+    """Chain battle 2 (MODULES.md C6) was reported while red defended it; battle 1 now says
+    blue won, so blue defends it and that report no longer counts. A report from before the
+    defender was recorded (``None``) counts for whoever defends."""
+    battles = [
+        Battle(
+            id=number,
+            sector="3",
+            attacker=attacker,
+            defender="blue",
+            armies={"blue": 6, "red": 4, "green": 4},
+            fortified=None,
+            foc={},
+            points=1000,
+            module="contact",
+            kind="chain",
+            defender_from=1 if number == 2 else None,
+        )
+        for number, attacker in ((1, "red"), (2, "green"))
+    ]
+    first = _report(1, BattleResult(battle=1, outcome=Outcome.SOLID, winner="blue"), "blue")
+    second = _report(2, BattleResult(battle=2, outcome=Outcome.SOLID, winner="green"), "red")
+    standing = standing_results(battles, [first, second])
+    assert standing.current(second) is None
+    assert sorted(standing.results) == [1]
+    assert standing.fought(battles[1]).defender == "blue"
+    legacy = second.model_copy(update={"reported_against": None})
+    assert standing_results(battles, [first, legacy]).current(legacy) == legacy
+    assert sorted(standing_results(battles, [first, legacy]).results) == [1, 2]

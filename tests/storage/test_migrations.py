@@ -403,3 +403,26 @@ async def test_version_14_adds_duel_steps_and_keeps_the_battle_lists(tmp_path: P
     finally:
         await store.close()
     assert ("duel_steps_by_campaign",) in {(name,) for name, _sql in _schema(path)}
+
+
+async def test_version_15_adds_the_defender_a_report_was_given_against(tmp_path: Path) -> None:
+    """A database of version 14 gets ``reported_against`` and ``override_against`` on its
+    reports, empty for the reports it has (they count for whoever defends now)."""
+    path = tmp_path / "v14.sqlite3"
+    conn = await connect(path)
+    try:
+        assert await migrate(conn, target=14) == 14
+        async with conn.execute("PRAGMA table_info(battle_reports)") as cursor:
+            before = {row[1] for row in await cursor.fetchall()}
+        assert "reported_against" not in before
+    finally:
+        await conn.close()
+    store = await SqliteCampaignStore.open(path)
+    await store.close()
+    conn = await connect(path)
+    try:
+        async with conn.execute("PRAGMA table_info(battle_reports)") as cursor:
+            after = {row[1] for row in await cursor.fetchall()}
+    finally:
+        await conn.close()
+    assert {"reported_against", "override_against"} <= after - before

@@ -10,6 +10,7 @@ the group through the outbox.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from aiogram import Router
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
@@ -45,6 +46,7 @@ from bot.handlers.private.gm_prompts import (
     placement_question,
     rename_question,
 )
+from bot.handlers.private.screens import refusal_words
 from bot.i18n import language_of
 from bot.message_limits import BUTTON_ROW, button_label
 from bot.moments import format_moment
@@ -52,15 +54,26 @@ from bot.posts.group import colour_mark, position_line
 from bot.sectors import sector_label
 from bot.services import campaigns, running_changes, turns
 from bot.services.adjustments import may_adjust
+from bot.services.orders import Refusal, Seat, decide_result, defender_mark, listed_battles
 from bot.services.state_edits import may_edit
 from bot.texts import (
+    chain_words,
     describe_deployment_problem,
     no_show_label,
     outcome_name,
     result_words,
     role_name,
 )
-from rules import BattleResult, Outcome, ResultsError
+from rules import (
+    Battle,
+    BattleResult,
+    BattleSides,
+    BattleStatus,
+    Outcome,
+    ResultsError,
+    as_fought,
+    battle_sides,
+)
 from storage import (
     Campaign,
     CampaignSettings,
@@ -74,7 +87,6 @@ from storage import (
     Role,
     Store,
     UnreportedPolicy,
-    WriteOutcome,
 )
 from storage.models import Language
 
@@ -588,25 +600,79 @@ async def _kick(ctx: GmContext, value: str) -> None:
 # ---- battle results ----
 
 
-async def _battles_of(
-    ctx: GmContext, turn: int, correction: bool
-) -> list[tuple[int, str, str, str]]:
-    """(battle id, attacker, defender, sector label) of ``turn``'s list."""
+@dataclass(frozen=True)
+class _PanelBattle:
+    """A battle of the results tool: as fought now (a chain battle's defender from the results
+    before it), its status, and its sector's label."""
+
+    battle: Battle
+    status: BattleSides | None
+    sector: str
+    stale: bool = False
+
+    @property
+    def mark(self) -> int:
+        """Which side defends it, as its buttons carry it (:func:`defender_mark`)."""
+        return defender_mark(self.battle)
+
+    def playable(self) -> bool:
+        return self.status is None or self.status.status is BattleStatus.PLAYABLE
+
+
+async def _battles_of(ctx: GmContext, turn: int, correction: bool) -> list[_PanelBattle]:
+    """``turn``'s battles as fought now: a resolved turn's with its results (``correction``),
+    else the current list's with the results that stand."""
+    game_map = turns.game_for(ctx.campaign).map
+    language = ctx.campaign.language
     if correction:
         resolved = await ctx.store.resolutions(ctx.campaign.id, turn)
-        battles = resolved[-1].report.battles if resolved else ()
-    else:
-        listed = await ctx.store.battle_list(ctx.campaign.id, turn)
-        battles = listed.battles if listed else ()
-    game_map = turns.game_for(ctx.campaign).map
+        if not resolved:
+            return []
+        report = resolved[-1].report
+        sides = battle_sides(
+            report.battles, {result.battle: result for result in report.results}, final=True
+        )
+        return [
+            _PanelBattle(
+                as_fought(battle, sides.get(battle.id)),
+                sides.get(battle.id),
+                sector_label(game_map, battle.sector, language),
+            )
+            for battle in report.battles
+        ]
+    listed = await listed_battles(ctx.store, ctx.campaign)
+    if listed is None:
+        return []
     return [
-        (b.id, b.attacker, b.defender, sector_label(game_map, b.sector, ctx.campaign.language))
-        for b in battles
+        _PanelBattle(
+            listed.standing.fought(battle),
+            listed.standing.sides.get(battle.id),
+            sector_label(game_map, battle.sector, language),
+            battle.id in listed.stale,
+        )
+        for battle in listed.battles
     ]
 
 
 def _result_words(result: BattleResult | None, names: dict[str, str]) -> str:
     return _("no result") if result is None else result_words(result, names)
+
+
+def _versus(found: _PanelBattle, names: dict[str, str]) -> str:
+    """«Battle 2: A vs B in sector», or «… A vs the winner of battle 1 …» while its defender
+    is not known."""
+    battle = found.battle
+    attacker = names.get(battle.attacker, battle.attacker)
+    if battle.defender_from is not None and (found.status is None or found.status.defender is None):
+        return _("Battle {id}: {attacker} vs the winner of battle {before} in {sector}").format(
+            id=battle.id, attacker=attacker, before=battle.defender_from, sector=found.sector
+        )
+    return _("Battle {id}: {attacker} vs {defender} in {sector}").format(
+        id=battle.id,
+        attacker=attacker,
+        defender=names.get(battle.defender, battle.defender),
+        sector=found.sector,
+    )
 
 
 async def _list_still_secret(ctx: GmContext) -> bool:
@@ -645,11 +711,10 @@ async def _results(ctx: GmContext, value: str) -> None:
     if correction:
         resolved = await ctx.store.resolutions(ctx.campaign.id, turn)
         given = {r.battle: r for r in (resolved[-1].results if resolved else ())}
-        for battle_id, *_rest in await _battles_of(ctx, turn, correction):
-            effective[battle_id] = given.get(battle_id)
-            status[battle_id] = ""
+        effective.update(given)
     else:
-        for report in await ctx.store.battle_reports(ctx.campaign.id, turn):
+        listed = await listed_battles(ctx.store, ctx.campaign)
+        for report in listed.reports.values() if listed is not None else ():
             effective[report.battle] = report.effective()
             if report.override is not None:
                 status[report.battle] = _("set by the GM")
@@ -660,62 +725,68 @@ async def _results(ctx: GmContext, value: str) -> None:
                 )
             elif report.awaiting_answer:
                 status[report.battle] = _("reported, not answered yet: it stands unless disputed")
-            else:
-                status[report.battle] = ""
     rows = []
-    for battle_id, attacker, defender, sector in await _battles_of(ctx, turn, correction):
-        line = _("Battle {id}: {attacker} vs {defender} in {sector}: {result}").format(
-            id=battle_id,
-            attacker=names.get(attacker, attacker),
-            defender=names.get(defender, defender),
-            sector=sector,
-            result=_result_words(effective.get(battle_id), names),
-        )
-        if status.get(battle_id):
-            line += f" ({status[battle_id]})"
+    for battle in await _battles_of(ctx, turn, correction):
+        number = battle.battle.id
+        chain = chain_words(battle.battle, battle.status, names, stale=battle.stale)
+        if not battle.playable():
+            lines.append(_versus(battle, names) + ": " + " ".join(chain))
+            continue
+        line = _versus(battle, names) + ": " + _result_words(effective.get(number), names)
+        if status.get(number):
+            line += f" ({status[number]})"
         lines.append(line)
+        lines.extend(f"  {words}" for words in chain)
         rows.append(
             [
                 _button(
-                    _("Battle {id}").format(id=battle_id),
+                    _("Battle {id}").format(id=number),
                     ctx.campaign,
                     "battle",
-                    f"{turn}.{battle_id}",
+                    f"{turn}.{number}.{battle.mark}",
                 )
             ]
         )
-    if not rows:
+    if len(lines) == 1:
         lines.append(_("No battles."))
     rows.append(_back(ctx.campaign))
     await ctx.show("\n".join(lines), rows)
 
 
 async def _pressed_battle(
-    ctx: GmContext, turn_text: str, battle_text: str
-) -> tuple[int, str, str, str] | None:
-    """The battle a results button names, if the GM may set its result now (else answered)."""
+    ctx: GmContext, turn_text: str, battle_text: str, mark_text: str
+) -> _PanelBattle | None:
+    """The battle a results button names, if the GM may set its result now (else answered):
+    on the list, fought now (a chain battle may wait or not be played), by the sides it was
+    fought by when the button was made."""
     found = _results_turn(ctx.campaign)
     battles = []
     if found is not None and str(found[0]) == turn_text:
         battles = await _battles_of(ctx, found[0], found[1])
-    battle = next((b for b in battles if str(b[0]) == battle_text), None)
+    battle = next((b for b in battles if str(b.battle.id) == battle_text), None)
     if battle is None:
         await ctx.query.answer(_("That battle is not on the list."), show_alert=True)
         return None
     if found is not None and not found[1] and await _list_still_secret(ctx):
+        return None
+    if not battle.playable():
+        await ctx.query.answer(refusal_words(Refusal.NOT_PLAYABLE, ctx.campaign), show_alert=True)
+        return None
+    if mark_text != str(battle.mark):
+        await ctx.query.answer(refusal_words(Refusal.SIDES_CHANGED, ctx.campaign), show_alert=True)
         return None
     return battle
 
 
 async def _battle_screen(ctx: GmContext, value: str) -> None:
     """A battle's result, first step: a draw (either kind), or which side won."""
-    turn_text, _sep, battle_text = value.partition(".")
-    battle = await _pressed_battle(ctx, turn_text, battle_text)
-    if battle is None:
+    turn_text, battle_text, mark_text = [*value.split("."), "", ""][:3]
+    found = await _pressed_battle(ctx, turn_text, battle_text, mark_text)
+    if found is None:
         return
-    battle_id, attacker, defender, sector = battle
+    battle = found.battle
     names = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
-    base = f"{turn_text}.{battle_id}"
+    base = f"{turn_text}.{battle.id}.{found.mark}"
     rows = [
         [
             _button(outcome_name(Outcome.DRAW), ctx.campaign, "set", f"{base}.draw."),
@@ -731,44 +802,32 @@ async def _battle_screen(ctx: GmContext, value: str) -> None:
                 f"{base}.{side}",
             )
         ]
-        for side in (attacker, defender)
+        for side in battle.participants()
     ]
     rows.append([_button(_("◀ Battle results"), ctx.campaign, "results")])
-    await ctx.show(
-        _("Battle {id}: {attacker} vs {defender} in {sector}. The result:").format(
-            id=battle_id,
-            attacker=names.get(attacker, attacker),
-            defender=names.get(defender, defender),
-            sector=sector,
-        ),
-        rows,
-    )
+    await ctx.show(_("{battle}. The result:").format(battle=_versus(found, names)), rows)
 
 
 async def _winner_screen(ctx: GmContext, value: str) -> None:
     """A battle's result, second step: how much the winner won by."""
-    turn_text, battle_text, side = [*value.split("."), "", ""][:3]
-    battle = await _pressed_battle(ctx, turn_text, battle_text)
-    if battle is None:
+    turn_text, battle_text, mark_text, side = [*value.split("."), "", "", ""][:4]
+    found = await _pressed_battle(ctx, turn_text, battle_text, mark_text)
+    if found is None:
         return
-    battle_id, attacker, defender, sector = battle
-    if side not in (attacker, defender):
+    battle = found.battle
+    if side not in battle.participants():
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
         return
     names = {s.id: s.name for s in await ctx.store.sides(ctx.campaign.id)}
-    base = f"{turn_text}.{battle_id}"
+    base = f"{turn_text}.{battle.id}.{found.mark}"
     rows = [
         [_button(outcome_name(outcome), ctx.campaign, "set", f"{base}.{outcome.value}.{side}")]
         for outcome in (Outcome.SOLID, Outcome.CRUSHING, Outcome.SLAUGHTER)
     ]
     rows.append([_button(_("◀ Back"), ctx.campaign, "battle", base)])
     await ctx.show(
-        _("Battle {id}: {attacker} vs {defender} in {sector}. {winner} won: by how much?").format(
-            id=battle_id,
-            attacker=names.get(attacker, attacker),
-            defender=names.get(defender, defender),
-            sector=sector,
-            winner=names.get(side, side),
+        _("{battle}. {winner} won: by how much?").format(
+            battle=_versus(found, names), winner=names.get(side, side)
         ),
         rows,
     )
@@ -777,17 +836,18 @@ async def _winner_screen(ctx: GmContext, value: str) -> None:
 async def _set_result(ctx: GmContext, value: str) -> None:
     parts = value.split(".")
     found = _results_turn(ctx.campaign)
-    turn = whole_number(parts[0]) if len(parts) == 4 else None
-    battle = whole_number(parts[1]) if len(parts) == 4 else None
-    if turn is None or battle is None or found is None:
+    turn = whole_number(parts[0]) if len(parts) == 5 else None
+    if turn is None or found is None or turn != found[0]:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
         return
-    result = campaigns.battle_result(battle, parts[2], parts[3])
-    if result is None or turn != found[0]:
+    pressed = await _pressed_battle(ctx, parts[0], parts[1], parts[2])
+    if pressed is None:
+        return
+    battle = pressed.battle.id
+    result = campaigns.battle_result(battle, parts[3], parts[4])
+    if result is None:
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
         return
-    if not found[1] and await _list_still_secret(ctx):
-        return  # a replayed press must not announce a battle before the list is public
     names = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
     now = ctx.clock.now()
     if found[1]:
@@ -803,8 +863,9 @@ async def _set_result(ctx: GmContext, value: str) -> None:
                 _("The turn changed meanwhile; open /gm again."), show_alert=True
             )
             return
-        await ctx.announce(
-            lambda: _(
+
+        def words() -> str:
+            told = _(
                 "GM {gm} corrected battle {id} of turn {turn}: {result}. The turn was resolved "
                 "again; the corrected map follows."
             ).format(
@@ -813,17 +874,26 @@ async def _set_result(ctx: GmContext, value: str) -> None:
                 turn=turn,
                 result=_result_words(result, names),
             )
-        )
+            if corrected.dropped:
+                told += " " + _(
+                    "The result of battle {ids} was for other sides (the chain's defender "
+                    "changed): it counts as a draw without losses unless the GM corrects it.",
+                    "The results of battles {ids} were for other sides (the chain's defender "
+                    "changed): they count as draws without losses unless the GM corrects them.",
+                    len(corrected.dropped),
+                ).format(ids=", ".join(map(str, corrected.dropped)))
+            return told
+
+        await ctx.announce(words)
         return
-    written = await ctx.store.override_result(
-        ctx.campaign.id, turn, battle, result, ctx.person.user_id, REASON, now
+    written = await decide_result(
+        ctx.store, Seat(campaign=ctx.campaign, member=ctx.gm), turn, battle, result, now
     )
-    if written.outcome is not WriteOutcome.SAVED:
-        await ctx.query.answer(_("That battle is not on the list."), show_alert=True)
+    if written.refusal is not None:
+        await ctx.query.answer(refusal_words(written.refusal, ctx.campaign), show_alert=True)
         return
-    await ctx.store.enqueue(campaigns.board_refresh(ctx.campaign, f"result:{battle}", now), now)
-    await ctx.announce(
-        lambda: _("GM {gm} set the result of battle {id}: {result}.").format(
+    await ctx.done(
+        _("GM {gm} set the result of battle {id}: {result}.").format(
             gm=ctx.person.display_name, id=battle, result=_result_words(result, names)
         )
     )

@@ -19,8 +19,9 @@ from bot.posts.group import board_text, deadline_line
 from bot.posts.turns import deadline_of
 from bot.rendering import MapDrawer
 from bot.services import campaigns, duels, watch_orders
+from bot.services.orders import listed_battles
 from bot.services.turns import game_for
-from bot.texts import describe_battle, rules_summary
+from bot.texts import chain_words, describe_battle, rules_summary
 from bot.watch_texts import hero_lines
 from storage import Campaign, Phase, Store
 
@@ -127,7 +128,7 @@ async def show_battles(message: Message, store: Store, clock: Clock) -> None:
         return
     listed = None
     if campaign.phase in (Phase.BATTLES, Phase.RESOLUTION):
-        listed = await store.battle_list(campaign.id, campaign.turn)
+        listed = await listed_battles(store, campaign)
     if listed is None:
         await message.answer(
             _("No battle list this turn yet: it is published when the orders window closes.")
@@ -140,7 +141,13 @@ async def show_battles(message: Message, store: Store, clock: Clock) -> None:
     names = {side.id: side.name for side in await store.sides(campaign.id)}
     lines = [_("Turn {turn}: battles").format(turn=campaign.turn)]
     for battle in listed.battles:
-        lines.extend(describe_battle(battle, game.map, names, campaign.language))
+        status = listed.standing.sides.get(battle.id)
+        lines.extend(
+            describe_battle(
+                listed.standing.fought(battle), game.map, names, campaign.language, status
+            )
+        )
+        lines.extend(chain_words(battle, status, names))
     await message.answer("\n".join(lines))
 
 

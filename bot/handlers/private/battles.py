@@ -31,6 +31,7 @@ from bot.services.orders import (
     Seat,
     answer_result,
     battles_public_at,
+    defender_mark,
     open_battles,
     report_result,
     side_names,
@@ -154,9 +155,14 @@ async def typed_scores(message: Message, store: Store, clock: Clock, seat: Seat)
         action="win" if winner is not None else "out",
         outcome=code,
         winner=battle.participants().index(winner) if winner is not None else -1,
+        vs=defender_mark(battle),
     )
     other = ResultButton(
-        campaign=desk.campaign.id, turn=desk.campaign.turn, battle=battle.id, action="pick"
+        campaign=desk.campaign.id,
+        turn=desk.campaign.turn,
+        battle=battle.id,
+        action="pick",
+        vs=defender_mark(battle),
     )
     keyboard = screens.Keyboard(
         inline_keyboard=[
@@ -183,6 +189,7 @@ def _outcome_keyboard(data: ResultButton) -> screens.Keyboard:
                 battle=data.battle,
                 action="out",
                 outcome=code,
+                vs=data.vs,
             ).pack(),
         )
         for code, outcome in screens.OUTCOME_CODES.items()
@@ -275,6 +282,7 @@ def _warlord_keyboard(
                     action="wl",
                     outcome=f"{data.outcome}.{mask}",
                     winner=data.winner,
+                    vs=data.vs,
                 ).pack(),
             )
         ]
@@ -285,7 +293,11 @@ def _warlord_keyboard(
             InlineKeyboardButton(
                 text=_("« Back"),
                 callback_data=ResultButton(
-                    campaign=data.campaign, turn=data.turn, battle=data.battle, action="pick"
+                    campaign=data.campaign,
+                    turn=data.turn,
+                    battle=data.battle,
+                    action="pick",
+                    vs=data.vs,
                 ).pack(),
             )
         ]
@@ -305,6 +317,7 @@ def _winner_keyboard(data: ResultButton, battle: Battle, names: dict[str, str]) 
                     action="win",
                     outcome=data.outcome,
                     winner=index,
+                    vs=data.vs,
                 ).pack(),
             )
         ]
@@ -315,7 +328,11 @@ def _winner_keyboard(data: ResultButton, battle: Battle, names: dict[str, str]) 
             InlineKeyboardButton(
                 text=_("« Back"),
                 callback_data=ResultButton(
-                    campaign=data.campaign, turn=data.turn, battle=data.battle, action="pick"
+                    campaign=data.campaign,
+                    turn=data.turn,
+                    battle=data.battle,
+                    action="pick",
+                    vs=data.vs,
                 ).pack(),
             )
         ]
@@ -355,6 +372,9 @@ async def press(
     if battle is None:
         await _refuse(query, store, clock, bot, seat, Refusal.NOT_PARTICIPANT, message_id)
         return
+    if callback_data.vs != defender_mark(battle):
+        await _refuse(query, store, clock, bot, seat, Refusal.SIDES_CHANGED, message_id)
+        return
     if action in ("pick", "dis"):
         await query.answer()
         question = (
@@ -364,7 +384,13 @@ async def press(
         )
         text = "\n".join(
             [
-                *describe_battle(battle, game_for(desk.campaign).map, names, screens.language()),
+                *describe_battle(
+                    battle,
+                    game_for(desk.campaign).map,
+                    names,
+                    screens.language(),
+                    desk.status.get(battle.id),
+                ),
                 "",
                 question.format(id=battle.id),
                 _(

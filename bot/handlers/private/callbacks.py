@@ -52,7 +52,8 @@ class ResultButton(CallbackData, prefix="pr"):
     disputing side's own account), ``out`` (outcome ``outcome``; for a victory then ``win``
     with ``winner`` 0 attacker / 1 defender), ``yes`` confirm the account
     ``outcome``/``winner`` (the report, or in a dispute the other side's account), ``list``
-    back to the battles."""
+    back to the battles. ``vs``: for a chain battle, which side defended it when the button
+    was made (``bot.services.orders.defender_mark``); a press after that changed is refused."""
 
     campaign: ButtonInt
     turn: ButtonInt
@@ -61,6 +62,7 @@ class ResultButton(CallbackData, prefix="pr"):
     action: str
     outcome: str = ""
     winner: ButtonInt = -1
+    vs: ButtonInt = -1
 
 
 class CampaignButton(CallbackData, prefix="pc"):
@@ -72,7 +74,8 @@ class CampaignButton(CallbackData, prefix="pc"):
 class VerdictButton(CallbackData, prefix="pv"):
     """The GM's decision on a battle's result (final): ``show`` the decision screen, ``more``
     every outcome, ``set`` the result ``outcome``/``winner`` (0 attacker, 1 defender).
-    ``dispute`` 1: made to settle an open dispute (refused once it is settled)."""
+    ``dispute`` 1: made to settle an open dispute (refused once it is settled). ``vs``: as
+    for :class:`ResultButton`."""
 
     campaign: ButtonInt
     turn: ButtonInt
@@ -82,6 +85,7 @@ class VerdictButton(CallbackData, prefix="pv"):
     outcome: str = ""
     winner: ButtonInt = -1
     dispute: ButtonInt = 0
+    vs: ButtonInt = -1
 
 
 class BattleRollButton(CallbackData, prefix="rl"):

@@ -35,9 +35,11 @@ from bot.services.orders import (
     EntryResult,
     LineOutcome,
     Refusal,
+    defender_mark,
 )
 from bot.texts import (
     armies,
+    chain_words,
     describe_battle,
     describe_deployment_problem,
     describe_order,
@@ -51,7 +53,6 @@ from rules import (
     Attack,
     Battle,
     BattleResult,
-    BattleStatus,
     CampaignMap,
     CampaignState,
     DeploymentProblem,
@@ -227,6 +228,11 @@ def refusal_words(
             return _(
                 "This battle of a chain is not fought now: it waits for the battle "
                 "before it, or the chain ended before it (/battles shows why)."
+            )
+        case Refusal.SIDES_CHANGED:
+            return _(
+                "The sides of this battle changed since this button was made (the result of "
+                "the battle before it came in or changed): /battles shows who plays it now."
             )
         case Refusal.NO_REPORT:
             return _("Nothing is reported for this battle yet.")
@@ -1377,6 +1383,7 @@ def _result_button(
         action=action,
         outcome=outcome,
         winner=winner,
+        vs=defender_mark(battle),
     ).pack()
 
 
@@ -1441,33 +1448,16 @@ def battle_buttons(
     elif fighting is not None and report is None:
         label = _("✍ Report battle {id}").format(id=battle.id)
         rows.append([_button(label, _result_button(campaign, battle, "pick"))])
-    if is_gm:
+    if is_gm and desk.playable(battle):
         label = _("⚖ Decide battle {id}").format(id=battle.id)
         rows.append([_button(label, verdict_button(campaign, battle, "show"))])
     return rows
 
 
 def chain_status(desk: BattleDesk, battle: Battle, names: Names) -> list[str]:
-    """A chain battle not (yet) fought: why."""
-    known = desk.status.get(battle.id)
-    if known is None or known.status is BattleStatus.PLAYABLE:
-        return []
-    before = battle.after if battle.after is not None else battle.defender_from
-    if known.status is BattleStatus.WAITING:
-        return [_("⏳ It waits for the result of battle {after}.").format(after=before)]
-    if known.unopposed:
-        gone = known.defender or battle.defender
-        return [
-            _(
-                "✖ Not played: {gone} has no armies left after battle {after}; "
-                "{side} stands in the sector unopposed."
-            ).format(
-                gone=names.get(gone, gone),
-                after=before,
-                side=names.get(battle.attacker, battle.attacker),
-            )
-        ]
-    return [_("✖ Not played: battle {after} did not go its way.").format(after=before)]
+    """A chain battle not (yet) fought: why; or fought by other sides than a report was
+    given for."""
+    return chain_words(battle, desk.status.get(battle.id), names, stale=battle.id in desk.stale)
 
 
 def battles_screen(
@@ -1490,7 +1480,7 @@ def battles_screen(
         lines.append(_("Your side has no battles this turn."))
     for battle in desk.battles:
         lines.append("")
-        lines.extend(describe_battle(battle, map_, names, language()))
+        lines.extend(describe_battle(battle, map_, names, language(), desk.status.get(battle.id)))
         lines.extend(chain_status(desk, battle, names))
         lines.append(
             report_status(
@@ -1502,7 +1492,7 @@ def battles_screen(
             )
         )
         rows.extend(battle_buttons(desk, battle, side, is_gm, names))
-        if dice:
+        if dice and desk.playable(battle) and (is_gm or side in battle.participants()):
             rows.append(roll_buttons(desk, battle))
     lines.append("")
     lines.append(policy_words(campaign))
@@ -1531,6 +1521,7 @@ def verdict_button(
         outcome=outcome,
         winner=winner,
         dispute=int(dispute),
+        vs=defender_mark(battle),
     ).pack()
 
 
@@ -1597,7 +1588,8 @@ def verdict_text(desk: BattleDesk, battle: Battle, map_: CampaignMap, names: Nam
         _("«{title}», turn {turn}: battle {id}").format(
             title=desk.campaign.title, turn=desk.campaign.turn, id=battle.id
         ),
-        *describe_battle(battle, map_, names, language()),
+        *describe_battle(battle, map_, names, language(), desk.status.get(battle.id)),
+        *chain_status(desk, battle, names),
         report_status(
             desk.reports.get(battle.id),
             names,

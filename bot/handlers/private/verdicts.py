@@ -29,6 +29,7 @@ from bot.services.orders import (
     Refusal,
     Seat,
     decide_result,
+    defender_mark,
     open_battles,
     side_names,
 )
@@ -68,6 +69,16 @@ async def press(
         )
         return
     names = await side_names(store, desk.campaign.id)
+    if callback_data.action != "show" and callback_data.vs != defender_mark(battle):
+        await query.answer(
+            screens.refusal_words(Refusal.SIDES_CHANGED, desk.campaign), show_alert=True
+        )
+        return
+    if not desk.playable(battle):
+        await query.answer(
+            screens.refusal_words(Refusal.NOT_PLAYABLE, desk.campaign), show_alert=True
+        )
+        return
     if callback_data.action in ("show", "more"):
         await query.answer()
         text = screens.verdict_text(desk, battle, game_for(desk.campaign).map, names)
@@ -161,6 +172,7 @@ def _warlord_keyboard(
                     outcome=f"{data.outcome}.{mask}",
                     winner=data.winner,
                     dispute=data.dispute,
+                    vs=data.vs,
                 ).pack(),
             )
         ]

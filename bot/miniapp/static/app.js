@@ -248,7 +248,7 @@ function renderBattles(battles) {
         onclick: () => {
           const choice = battle.choices[Number(select.value)];
           write("results", { turn: battles.turn, battle: battle.id, outcome: choice.outcome,
-            winner: choice.winner });
+            winner: choice.winner, defender: battle.defender });
         } }));
     }
     box.append(card);

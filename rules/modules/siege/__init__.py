@@ -15,7 +15,7 @@ from rules.modules.siege.adjust import (
     VpChange,
     apply_adjustment,
 )
-from rules.modules.siege.module import SiegeModule, describe_rule
+from rules.modules.siege.module import SiegeModule, describe_rule, tokens_at_start
 from rules.modules.siege.orders import SiegeRule, assault, guard, play_card, steer
 from rules.modules.siege.plan import PlannedAssault, PlayedCard, SiegePlan
 from rules.modules.siege.resolve import AssaultOutcome, CardOutcome, SiegeReport
@@ -79,5 +79,6 @@ __all__ = [
     "load",
     "play_card",
     "steer",
+    "tokens_at_start",
     "valid_choice",
 ]

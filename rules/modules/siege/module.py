@@ -11,7 +11,7 @@ from pydantic import JsonValue
 from rules.battles import Battle, BattlePlan, PlanWork
 from rules.dice import Dice
 from rules.game import CoreOrder, DeploymentChoice, Game, RulesModule, Step, StepHook
-from rules.maps import MapProblem, MapProblemCode
+from rules.maps import CampaignMap, MapProblem, MapProblemCode
 from rules.modules.siege import legal, plan, resolve, validate
 from rules.modules.siege.orders import SiegeRule, module_order
 from rules.modules.siege.settings import (
@@ -173,7 +173,11 @@ class SiegeModule(RulesModule):
 def tokens_at_start(game: Game) -> tuple[Token, ...]:
     """The tokens at deployment: the map's features (a GM's token with a feature's id stands in
     its place instead: the wizard's strength and starting holder), then the GM's placed tokens."""
-    settings = game.settings_of(NAME, SiegeSettings)
+    return start_tokens(game.map, game.settings_of(NAME, SiegeSettings))
+
+
+def start_tokens(campaign_map: CampaignMap, settings: SiegeSettings) -> tuple[Token, ...]:
+    """:func:`tokens_at_start` of a map and siege settings (before a game is built)."""
     specs = {spec.id: spec for spec in settings.tokens}
     tokens = [
         _from_spec(specs.pop(feature.id))
@@ -187,7 +191,7 @@ def tokens_at_start(game: Game) -> tuple[Token, ...]:
             names=dict(feature.names),
             controller=feature.owner if feature.kind == "occult" else None,
         )
-        for feature in game.map.features_of(*TOKEN_KINDS)
+        for feature in campaign_map.features_of(*TOKEN_KINDS)
     ]
     tokens.extend(_from_spec(spec) for spec in specs.values())
     return tuple(tokens)

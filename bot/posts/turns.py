@@ -673,6 +673,11 @@ async def render_blocked_alarm(context: PostContext, message: OutboxMessage) -> 
             "disputed or missing. Decide them (/battles here), or force the resolution in the "
             "group (/gm): they then count as draws without losses."
         )
+    elif reason == "choice_pending":
+        text = _(
+            "{campaign}: the orders deadline has passed, but the starting weather of the siege "
+            "is not chosen, so the orders stay open. Choose it with the buttons I sent you."
+        )
     else:
         text = _("{campaign}: the deadline has passed, but the next step cannot start yet.")
     text = text.format(campaign=campaign.title, sides=sides, battles=numbers)

@@ -9,6 +9,7 @@ revealed roll seed."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -16,6 +17,8 @@ import pytest
 from bot.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
+from bot.services.schedule import CampaignScheduler
+from bot.services.window import current_deadline
 from rules import commitment
 from storage import CampaignSettings, Language, Phase, Store
 from tests.bot.private_campaign import GM, GROUP, Table, alert, open_table, screen
@@ -193,3 +196,50 @@ async def test_a_siege_week_through_the_dispatcher(
     assert words["seed"].format(seed=seeds.roll, seed_turn=1) in monday
     [resolution] = await store.resolutions(campaign_id, 1)
     assert resolution.report.winner is None
+
+
+PENDING = {
+    "en": (
+        "Not yet: the starting weather of the siege is not chosen. Choose it with the buttons I "
+        "sent you in private, or wait for the side that chooses it.",
+        "Siege: the orders deadline has passed, but the starting weather of the siege is not "
+        "chosen, so the orders stay open. Choose it with the buttons I sent you.",
+    ),
+    "ru": (
+        "Ещё нельзя: начальная погода осады не выбрана. Выберите её кнопками, которые я прислал "
+        "вам в личные сообщения, или дождитесь выбора стороны.",
+        "Siege: срок приказов прошёл, но начальная погода осады не выбрана, поэтому приём "
+        "приказов продолжается. Выберите её кнопками, которые я вам прислал.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+async def test_the_gm_is_told_the_orders_wait_for_the_starting_weather(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, language: Language
+) -> None:
+    table = await open_table(telegram, store, clock, SIEGE)
+    gm = telegram.user(GM, "Game Master", language)
+    table.users[GM] = gm
+    await store.see_person(GM, "Game Master", None, language, True, clock.now())
+    now = clock.now()
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, table.campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    await telegram.deliver()
+    table.take()
+
+    # «Advance now» while Green has not chosen: refused with the real reason.
+    panel = screen(await table.say(GM, "/gm"))
+    asked = screen(await table.tap(GM, panel, "⏭"))
+    refused = await table.tap(GM, asked, "⏭")
+    pressed, alarm = PENDING[language]
+    assert alert(refused) == pressed
+
+    # The orders' deadline comes and goes: the GMs are told why the orders stay open.
+    deadline = await current_deadline(store, await table.now_campaign())
+    assert deadline is not None
+    clock.set(deadline + timedelta(minutes=5))
+    await CampaignScheduler(store, clock).run_due(clock.now())
+    told = [s.text for s in await telegram.deliver() if s.chat_id == GM]
+    assert alarm in told

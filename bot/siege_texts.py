@@ -299,7 +299,7 @@ def describe_siege_report(
                     ).format(token=token, side=who)
                 )
             case _:
-                held = (
+                stood = (
                     _("🏰 Fortification {token} in {sector} held against {side}.")
                     if fortification
                     else _("🔮 Occult token {token} in {sector} held against {side}.")
@@ -309,7 +309,7 @@ def describe_siege_report(
                     if assault.loss
                     else ""
                 )
-                lines.append(held.format(token=token, sector=where, side=who) + lost)
+                lines.append(stood.format(token=token, sector=where, side=who) + lost)
     for card in report.cards:
         who = sides.get(card.side, card.side)
         label = token_label(campaign_map, card.token, language)

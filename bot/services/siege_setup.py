@@ -434,10 +434,10 @@ def owners_by_id(
     modules (occult tokens, defences) whose owner names no side."""
     if isinstance(campaign.map, str):
         return None, []
-    read = {"occult"} if is_on(campaign.ruleset_overrides) else set()
-    if CONTACT in (campaign.ruleset_overrides.get("modules") or ()):
+    overrides: dict[str, Any] = campaign.ruleset_overrides
+    read = {"occult"} if is_on(overrides) else set()
+    if CONTACT in (overrides.get("modules") or ()):
         read.add(DEFENCES_KIND)
-    overrides = campaign.ruleset_overrides
     replaced = {token["id"] for token in gm_tokens(overrides)}
     contact = (overrides.get("module_settings") or {}).get(CONTACT) or {}
     redone = {spec.get("sector") for spec in contact.get("defences") or ()}

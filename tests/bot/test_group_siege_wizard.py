@@ -8,11 +8,13 @@ wizard showed, and they are locked once the setup is over."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
-from aiogram.types import Chat, User
+from aiogram.types import Chat, Update, User
 
 from bot.handlers.group.setup import SetupPress
+from bot.services import siege_setup
 from bot.services.clockwork import advance
 from bot.services.turns import game_for
 from rules.modules.siege import NAME as SIEGE
@@ -69,7 +71,7 @@ sector = "3"
 strength = 8
 owner = "{second}"
 """
-WORDS = {
+WORDS: dict[str, dict[str, Any]] = {
     "en": {
         "user": ("Anna", "en"),
         "sides": ("Eldar", "Orks"),
@@ -164,7 +166,7 @@ async def _with_map(
         gm,
         group,
         sides=(str(first_side), str(other_side)),
-        labels=dict(words["labels"]),  # type: ignore[arg-type]
+        labels=words["labels"],
         open_deployment=False,
     )
     summary = telegram.sent[-1]
@@ -180,7 +182,10 @@ async def _with_map(
     return gm, group, campaign, screen
 
 
-def _press(telegram: FakeTelegram, gm: User, sent: Sent, campaign: Campaign, a: str, v: str):  # type: ignore[no-untyped-def]
+def _press(
+    telegram: FakeTelegram, gm: User, sent: Sent, campaign: Campaign, a: str, v: str
+) -> Update:
+    """``gm`` presses the wizard's button ``a``/``v`` under ``sent``."""
     return telegram.press(gm, sent, SetupPress(c=campaign.id, a=a, v=v).pack())
 
 
@@ -248,7 +253,7 @@ async def test_a_gm_sets_strength_holders_and_weather_without_the_map_file(
     assert standard is not None
     stored = await store.campaign(campaign.id)
     assert stored is not None
-    assert "weather_states" not in stored.ruleset_overrides["module_settings"][SIEGE]
+    assert "weather_states" not in siege_setup.settings(stored.ruleset_overrides)
     await tap(telegram, gm, standard, str(words["north"]))
     await say(telegram, gm, group, str(words["storm"]))
 
@@ -281,9 +286,9 @@ async def test_a_gm_sets_strength_holders_and_weather_without_the_map_file(
         ("O1", 8, ids[str(other_side)], True),
         ("O2", 8, ids[str(other_side)], True),
     ]
-    asked = [s for s in await telegram.deliver() if "wx:" in str(s.buttons())]
-    assert asked
-    assert str(words["storm"]).split(":")[0] in str(asked[0].buttons())
+    choices = [s for s in await telegram.deliver() if "wx:" in str(s.buttons())]
+    assert choices
+    assert str(words["storm"]).split(":")[0] in str(choices[0].buttons())
 
     # The settings are locked now: an old wizard button changes nothing.
     late = await telegram.feed(_press(telegram, gm, tokens, campaign, "sgs", "F1.+"))
@@ -299,7 +304,7 @@ async def test_an_owner_no_side_is_called_is_refused_until_the_gm_picks_one(
 ) -> None:
     words = WORDS[language]
     ghosts = "Ghosts" if language == "en" else "Призраки"
-    gm, group, campaign, screen = await _with_map(telegram, store, language, ghosts)
+    gm, group, campaign, _screen = await _with_map(telegram, store, language, ghosts)
     await say(telegram, gm, group, "/newcampaign")
     summary = telegram.sent[-1]
     refused = await tap(telegram, gm, summary, str(words["open"]))
@@ -309,8 +314,8 @@ async def test_an_owner_no_side_is_called_is_refused_until_the_gm_picks_one(
     assert still is not None
     assert still.phase.value == "setup"
 
-    screen = await tap(telegram, gm, summary, str(words["siege"]))
-    tokens = await tap(telegram, gm, screen, str(words["tokens"]))
+    siege = await tap(telegram, gm, summary, str(words["siege"]))
+    tokens = await tap(telegram, gm, siege, str(words["tokens"]))
     pick = await tap(telegram, gm, tokens, f"🚩 O2: {ghosts}")
     await tap(telegram, gm, pick, "Nobody" if language == "en" else "Ничей")
     await say(telegram, gm, group, "/newcampaign")

@@ -305,7 +305,11 @@ def describe_siege_report(
                     else _("🔮 Occult token {token} in {sector} held against {side}.")
                 )
                 lost = (
-                    _(" {side} loses armies there: {n}.").format(side=who, n=assault.loss)
+                    _(
+                        " {side} loses {n} army there.",
+                        " {side} loses {n} armies there.",
+                        assault.loss,
+                    ).format(side=who, n=assault.loss)
                     if assault.loss
                     else ""
                 )
@@ -458,9 +462,12 @@ def describe_adjustment_problem(
         case AdjustmentProblemCode.SIDE_NOT_IN_PLAY:
             return _("{side} has no armies left on the map.").format(side=side)
         case AdjustmentProblemCode.ARMIES_BELOW_ZERO:
-            return _("{side} has {have} armies in {sector}: it cannot lose {lose}.").format(
-                side=side, have=p.get("have"), sector=sector, lose=-int(p.get("delta", 0))
-            )
+            have = int(p.get("have", 0))
+            return _(
+                "{side} has {have} army in {sector}: it cannot lose {lose}.",
+                "{side} has {have} armies in {sector}: it cannot lose {lose}.",
+                have,
+            ).format(side=side, have=have, sector=sector, lose=-int(p.get("delta", 0)))
         case AdjustmentProblemCode.VP_BELOW_ZERO:
             return _("{side} has {have} siege VP: it cannot lose {lose}.").format(
                 side=side, have=p.get("have"), lose=-int(p.get("delta", 0))

@@ -38,12 +38,12 @@ LIST_WORDS = {
 MONDAY_WORDS = {
     "en": {
         True: "🏰 Fortification F1 in 2 West fell to Red: +1 VP.",
-        False: "🏰 Fortification F1 in 2 West held against Red. Red loses armies there: 1.",
+        False: "🏰 Fortification F1 in 2 West held against Red. Red loses 1 army there.",
     },
     "ru": {
         True: "🏰 Укрепление F1 в секторе 2 «Запад» пало под штурмом стороны «Red»: +1 ПО.",
         False: "🏰 Укрепление F1 в секторе 2 «Запад» устояло: штурм стороны «Red» отбит. "
-        "Сторона «Red» теряет там армий: 1.",
+        "Сторона «Red» теряет там 1 армию.",
     },
 }
 

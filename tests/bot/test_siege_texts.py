@@ -148,7 +148,7 @@ HELD = SiegeReport.model_validate(
                 "sector": "5",
                 "side": "blue",
                 "verdict": "held",
-                "loss": 1,
+                "loss": 2,
                 "battles": [],
             },
             {
@@ -176,9 +176,9 @@ BARE = SiegeState.model_validate(
 )
 HELD_EXPECTED = {
     "en": [
-        "🏰 Fortification F1 «Fort Grim» in 2 West held against Red. Red loses armies there: 1.",
-        "🔮 Occult token O1 «Dark Market» in 5 South Pole held against Синие. Синие loses "
-        "armies there: 1.",
+        "🏰 Fortification F1 «Fort Grim» in 2 West held against Red. Red loses 1 army there.",
+        "🔮 Occult token O1 «Dark Market» in 5 South Pole held against Синие. Синие loses 2 "
+        "armies there.",
         "🏰 Fortification F1 «Fort Grim» had already fallen this turn: Синие's assault came "
         "too late.",
         "🃏 The card of O1 «Dark Market» (Red) could not move the weather: the side's steps for "
@@ -188,9 +188,9 @@ HELD_EXPECTED = {
     ],
     "ru": [
         "🏰 Укрепление F1 «Мрачный форт» в секторе 2 «Запад» устояло: штурм стороны «Red» "
-        "отбит. Сторона «Red» теряет там армий: 1.",
+        "отбит. Сторона «Red» теряет там 1 армию.",
         "🔮 Оккультный жетон O1 «Тёмный рынок» в секторе 5 «Южный полюс» устоял: штурм "
-        "стороны «Синие» отбит. Сторона «Синие» теряет там армий: 1.",
+        "стороны «Синие» отбит. Сторона «Синие» теряет там 2 армии.",
         "🏰 Штурм стороны «Синие» опоздал: укрепление F1 «Мрачный форт» уже пало в этом ходу.",
         "🃏 Карта O1 «Тёмный рынок» (сторона «Red») не сдвинула погоду: шаги погоды этой "
         "стороны на этот ход уже исчерпаны.",

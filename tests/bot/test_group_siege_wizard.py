@@ -64,12 +64,19 @@ names = {{ ru = "Тёмный рынок" }}
 strength = 8
 owner = "{first}"
 text = "Read the Market's ledgers."
+texts = {{ ru = "Прочтите книги Рынка." }}
 [[features]]
 id = "O2"
 kind = "occult"
 sector = "3"
 strength = 8
 owner = "{second}"
+[[features]]
+id = "D1"
+kind = "defences"
+sector = "1"
+level = 1
+owner = "{first}"
 """
 WORDS: dict[str, dict[str, Any]] = {
     "en": {
@@ -84,6 +91,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "open": "Open deployment",
         "line_o1": "• O1 «Dark Market»: occult token in 2 Yard, strength 8, held by «Eldar» "
         "(from the map)",
+        "card_o1": "🃏 O1 «Dark Market»: «Read the Market's ledgers.»",
         "tokens": "Strength and holders",
         "line_f1": "• F1 «Gatehouse»: fortification in 1 Gate, strength 20 (from the map)",
         "not_a_number": "Send a whole number from 1 to 1000: the token's strength.",
@@ -124,6 +132,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "open": "Открыть расстановку",
         "line_o1": "• O1 «Тёмный рынок»: оккультный жетон в секторе 2 «Двор», прочность 8, у "
         "стороны «Эльдары» (с карты)",
+        "card_o1": "🃏 O1 «Тёмный рынок»: «Прочтите книги Рынка.»",
         "tokens": "Прочность и владельцы",
         "line_f1": "• F1 «Надвратная башня»: укрепление в секторе 1 «Ворота», прочность 20 "
         "(с карты)",
@@ -197,6 +206,7 @@ async def test_a_gm_sets_strength_holders_and_weather_without_the_map_file(
     first_side, other_side = words["sides"]
     gm, group, campaign, screen = await _with_map(telegram, store, language, str(other_side))
     assert str(words["line_o1"]) in screen.text.splitlines()
+    assert str(words["card_o1"]) in screen.text.splitlines()
 
     # Strength: −/+ by one, or typed (a word is refused with what to send).
     tokens = await tap(telegram, gm, screen, str(words["tokens"]))
@@ -272,6 +282,7 @@ async def test_a_gm_sets_strength_holders_and_weather_without_the_map_file(
         ("F1", None),
         ("O1", ids[str(first_side)]),
         ("O2", ids[str(other_side)]),
+        ("D1", ids[str(first_side)]),  # contact's defences read a side's name the same way
     ]
     for side_id, placement in zip(
         ids.values(), ({"1": 4, "2": 3, "3": 3}, {"1": 3, "2": 3, "3": 4}), strict=True

@@ -48,7 +48,8 @@ NEXT_STEP = {
     "setup.strength": "siege.tokens",
 }
 WEATHER_TEXT_SHOWN = 80
-"""The characters of a weather state's effect the screen shows (the post shows it whole)."""
+"""The characters of a weather state's effect or a card's text the screens show (the posts
+show them whole)."""
 
 
 def token_kind_name(kind: str) -> str:
@@ -141,6 +142,7 @@ def siege_screen(
         rows.append(
             [button(_("✖ Remove {id}").format(id=token["id"]), campaign, "tokdel", token["id"])]
         )
+    lines += card_lines(campaign, tokens)
     control = siege_setup.weather_control(campaign)
     lines.append(
         _("The weather is steered from: {sectors}.").format(
@@ -177,6 +179,33 @@ def siege_screen(
         ]
     )
     return "\n".join(lines), rows
+
+
+def card_lines(campaign: Campaign, tokens: Sequence[Token]) -> list[str]:
+    """Each occult token's card as the GM will be shown it when it is played: the text typed
+    here, else the map's, in the campaign's language (shortened), or that there is none."""
+    shown = siege_setup.campaign_map(campaign)
+    language = campaign.language
+    typed = siege_setup.settings(campaign.ruleset_overrides).get("cards") or {}
+    from_map = {feature.id: feature for feature in shown.features_of("occult")}
+    lines = []
+    for token in tokens:
+        if token.kind != "occult":
+            continue
+        card = typed.get(token.id) or {}
+        feature = from_map.get(token.id)
+        text = str(card.get("texts", {}).get(language, card.get("text", "")))
+        if not text and feature is not None:
+            text = feature.texts.get(language, feature.text or "")
+        label = token_label(shown, token.id, language)
+        if len(text) > WEATHER_TEXT_SHOWN:
+            text = text[: WEATHER_TEXT_SHOWN - 1].rstrip() + "…"
+        lines.append(
+            _("🃏 {token}: «{text}»").format(token=label, text=text)
+            if text
+            else _("🃏 {token}: no card text yet").format(token=label)
+        )
+    return lines
 
 
 def tokens_screen(

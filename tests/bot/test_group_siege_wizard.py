@@ -19,7 +19,7 @@ from bot.services.clockwork import advance
 from bot.services.turns import game_for
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegeSettings, load
-from storage import Campaign, Phase, Store
+from storage import Campaign, CampaignSettings, Phase, Store
 from tests.bot.group_helpers import say, set_up_campaign, tap
 from tests.bot.telegram import FakeTelegram, Sent
 
@@ -334,3 +334,35 @@ async def test_an_owner_no_side_is_called_is_refused_until_the_gm_picks_one(
     opened = await store.campaign(campaign.id)
     assert opened is not None
     assert opened.phase.value == "deployment"
+
+
+async def test_many_tokens_are_set_page_by_page(telegram: FakeTelegram, store: Store) -> None:
+    gm = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    campaign = await set_up_campaign(telegram, store, gm, group, open_deployment=False)
+    placed = [
+        {"id": f"F{n}", "kind": "fortification", "sector": str(1 + n % 5)} for n in range(1, 13)
+    ]
+    overrides = {"modules": ["siege"], "module_settings": {"siege": {"tokens": placed}}}
+    await store.update_settings(
+        campaign.id, CampaignSettings(ruleset_overrides=overrides), gm.id, NOW
+    )
+    await say(telegram, gm, group, "/newcampaign")
+    siege = await tap(telegram, gm, telegram.sent[-1], "Midnight Siege")
+    first = await tap(telegram, gm, siege, "Strength and holders")
+    assert first is not None
+    assert "Page 1 of 2." in first.text
+    assert "💪 F10: 10" in str(first.buttons())
+    assert "💪 F11" not in str(first.buttons())
+    second = await tap(telegram, gm, first, "Page 2 ▶")
+    assert second is not None
+    assert "• F12: fortification in 3 East, strength 10" in second.text.splitlines()
+    stronger = await telegram.feed(_press(telegram, gm, second, campaign, "sgs", "F12.+"))
+    assert stronger is not None
+    assert "Page 2 of 2." in stronger.text  # the press leaves the GM on the token's page
+    assert "💪 F12: 11" in str(stronger.buttons())
+    await tap(telegram, gm, stronger, "💪 F12: 11")
+    typed = await say(telegram, gm, group, "15")
+    assert typed is not None
+    assert "💪 F12: 15" in str(typed.buttons())
+    assert all(len(screen.buttons()) <= 100 for screen in (first, second, stronger, typed))

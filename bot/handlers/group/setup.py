@@ -429,8 +429,9 @@ async def _siege_step(
     weather states (the main one, for a holder's pick of a token that is gone)."""
     sides = [(side.id, side.name) for side in await store.sides(campaign.id)]
     shown = None
-    if step == "siege.tokens":
-        shown = siege_wizard.tokens_screen(campaign, sides, _button)
+    page = siege_wizard.tokens_page(step)
+    if page is not None:
+        shown = siege_wizard.tokens_screen(campaign, sides, _button, page)
     elif step == "siege.weather":
         shown = siege_wizard.weather_screen(campaign, _button)
     elif step.startswith(siege_wizard.HOLDER_STEP):
@@ -522,6 +523,13 @@ _NEXT_STEP = {
     "setup.npc": "watch",
     "setup.deck": "watch",
 }
+
+
+def _next_step(campaign: Campaign, prompt: Prompt) -> str:
+    """The wizard step after a typed answer: a token's strength leads back to its own page."""
+    if prompt.field == "setup.strength":
+        return siege_wizard.tokens_step(campaign, str(prompt.data.get("token", "")))
+    return _NEXT_STEP.get(prompt.field, "summary")
 
 
 # ---- commands and typed answers ----------------------------------------------------------------
@@ -670,7 +678,7 @@ async def typed_answer(
             person,
             lambda: store.update_settings(campaign_id, changes, person.user_id, now),
         )
-    text, keyboard = await screen(store, campaign, _NEXT_STEP.get(prompt.field, "summary"))
+    text, keyboard = await screen(store, campaign, _next_step(campaign, prompt))
     await message.answer(text, reply_markup=keyboard)
 
 
@@ -763,7 +771,7 @@ async def _answered_again(message: Message, store: Store, prompt: Prompt) -> Non
         await message.answer(not_gm_text())
         return
     new = prompt.field == "setup.title" and prompt.campaign_id is None
-    step = "zone" if new else _NEXT_STEP.get(prompt.field, "summary")
+    step = "zone" if new else _next_step(campaign, prompt)
     text, keyboard = await screen(store, campaign, step)
     await message.answer(text, reply_markup=keyboard)
 
@@ -1078,6 +1086,21 @@ def _rules_settings(campaign: Campaign, value: str) -> tuple[CampaignSettings | 
     return CampaignSettings(ruleset_overrides=overrides), None
 
 
+def _screen_step(campaign: Campaign, action: str, value: str) -> str | None:
+    """The step a «go» button shows, or the holder pick of an occult token (``sgp``); ``None``
+    for one that does not fit."""
+    if action == "sgp":
+        return siege_wizard.holder_step(campaign, value)
+    if (
+        value in STEPS
+        or value in siege_wizard.STEPS
+        or siege_wizard.tokens_page(value) is not None
+        or value in ("joining", "contact", "watch", "rules")
+    ):
+        return value
+    return None
+
+
 async def _change(
     store: Store, campaign: Campaign, person: Person, action: str, value: str, clock: Clock
 ) -> tuple[Campaign, str, str | None] | None:
@@ -1086,14 +1109,8 @@ async def _change(
     now, actor = clock.now(), person.user_id
     settings: CampaignSettings | None = None
     step, note = "summary", None
-    if action == "go" and (
-        value in STEPS
-        or value in siege_wizard.STEPS
-        or value in ("joining", "contact", "watch", "rules")
-    ):
-        step = value
-    elif action == "sgp":
-        found = siege_wizard.holder_step(campaign, value)
+    if action in ("go", "sgp"):
+        found = _screen_step(campaign, action, value)
         if found is None:
             return None
         step = found
@@ -1103,6 +1120,8 @@ async def _change(
             return None
         settings, note = changed
         step = _MODULE_ACTIONS[action]
+        if action in siege_wizard.ACTION_STEPS:
+            step = siege_wizard.step_after(campaign, action, value)
     elif action == "rule":
         settings, note = _rules_settings(campaign, value)
         step = "rules"

@@ -36,6 +36,9 @@ ACTION_STEPS = {
 ``f.<sector>``/``o.<sector>``, remove a placed token, toggle a weather-control sector, a token's
 strength ``<id>.+``/``<id>.-``, an occult token's starting holder ``<id>.<side>`` (``<id>.``
 nobody), the standard weather states (``default``)."""
+TOKENS_STEP = "siege.tokens"
+TOKENS_PAGE = 10
+"""Tokens a page of the strength-and-holders screen: at most 4 buttons each, under 100."""
 HOLDER_STEP = "siege.holder:"
 """The wizard step that picks an occult token's starting holder: ``siege.holder:<token>``."""
 STEPS = ("siege", "siege.tokens", "siege.weather")
@@ -208,12 +211,39 @@ def card_lines(campaign: Campaign, tokens: Sequence[Token]) -> list[str]:
     return lines
 
 
+def tokens_step(campaign: Campaign, token_id: str) -> str:
+    """The tokens screen's page that shows ``token_id`` (the first page if it is not there)."""
+    ids = [token.id for token in siege_setup.start_of(campaign)]
+    page = ids.index(token_id) // TOKENS_PAGE if token_id in ids else 0
+    return TOKENS_STEP if page == 0 else f"{TOKENS_STEP}.{page}"
+
+
+def tokens_page(step: str) -> int | None:
+    """The page a tokens step names (``siege.tokens`` 0, ``siege.tokens.2`` 2), else ``None``."""
+    if step == TOKENS_STEP:
+        return 0
+    head, _sep, page = step.rpartition(".")
+    return int(page) if head == TOKENS_STEP and page.isdigit() and len(page) < 4 else None
+
+
+def step_after(campaign: Campaign, action: str, value: str) -> str:
+    """The screen a siege button leads back to: a token's own page after its strength or
+    holder changed, else the one :data:`ACTION_STEPS` names."""
+    if action in ("sgs", "sgo"):
+        return tokens_step(campaign, value.rpartition(".")[0])
+    return ACTION_STEPS[action]
+
+
 def tokens_screen(
-    campaign: Campaign, sides: Sequence[tuple[str, str]], button: Button
+    campaign: Campaign, sides: Sequence[tuple[str, str]], button: Button, page: int = 0
 ) -> tuple[str, list[list[InlineKeyboardButton]]]:
     """Each token's strength (what an assault's total must beat) with −/+ and a button to type
-    it, and each occult token's starting holder (its card ready at turn 1), picked by name."""
-    tokens, side_name = _side_names(campaign, sides)
+    it, and each occult token's starting holder (its card ready at turn 1), picked by name;
+    :data:`TOKENS_PAGE` tokens a page (a keyboard holds at most 100 buttons)."""
+    every, side_name = _side_names(campaign, sides)
+    pages = max(1, -(-len(every) // TOKENS_PAGE))
+    page = min(page, pages - 1)
+    tokens = every[page * TOKENS_PAGE : (page + 1) * TOKENS_PAGE]
     on_map = {token_id for token_id, _kind, _sector in siege_setup.map_tokens(campaign)}
     lines = [
         _(
@@ -253,8 +283,23 @@ def tokens_screen(
                     )
                 ]
             )
+    if pages > 1:
+        lines.append(_("Page {page} of {pages}.").format(page=page + 1, pages=pages))
+        turn = [
+            button(_("◀ Page {page}").format(page=page), campaign, "go", _page_step(page - 1))
+            if page > 0
+            else None,
+            button(_("Page {page} ▶").format(page=page + 2), campaign, "go", _page_step(page + 1))
+            if page + 1 < pages
+            else None,
+        ]
+        rows.append([found for found in turn if found is not None])
     rows.append([button(_("◀ Back"), campaign, "go", "siege")])
     return "\n".join(lines), rows
+
+
+def _page_step(page: int) -> str:
+    return TOKENS_STEP if page == 0 else f"{TOKENS_STEP}.{page}"
 
 
 def holder_screen(
@@ -296,7 +341,7 @@ def holder_screen(
             )
         ]
     )
-    rows.append([button(_("◀ Back"), campaign, "go", "siege.tokens")])
+    rows.append([button(_("◀ Back"), campaign, "go", tokens_step(campaign, token.id))])
     return "\n".join(lines), rows
 
 

@@ -132,14 +132,13 @@ def _with_token_changed(campaign: Campaign, token_id: str, **change: Any) -> dic
     if token is None:
         return None
     changed = token.model_copy(update=change)
-    on_map = {token_id for token_id, _kind, _sector in map_tokens(campaign)}
+    on_map = {map_token for map_token, _kind, _sector in map_tokens(campaign)}
     overrides = campaign.ruleset_overrides
     specs = gm_tokens(overrides)
     if token_id in on_map:
         specs = [spec for spec in specs if spec["id"] != token_id]
-        feature = SiegeSettings()  # no GM tokens: the map's token as the map says
-        plain = {t.id: t for t in start_tokens(campaign_map(campaign), feature)}[token_id]
-        if changed != plain:
+        as_drawn = start_tokens(campaign_map(campaign), SiegeSettings())  # no GM's tokens
+        if changed != next(t for t in as_drawn if t.id == token_id):
             specs.append(_spec(changed))
     else:
         specs = [_spec(changed) if spec["id"] == token_id else spec for spec in specs]

@@ -243,7 +243,8 @@ class Vocabulary:
         heroes: Mapping[str, Iterable[str]] | None = None,
     ) -> Vocabulary:
         """Sector ids, names in every language of the map and "id name" labels; side ids and
-        the given names; siege tokens' ids and names (``tokens``: id -> names); the Night
+        the given names; siege tokens' ids, names and "id name" labels (``tokens``: id ->
+        names); the Night
         Watch's heroes' ids and names (``heroes``: id -> names). An order may be
         as long as the bot's own wording of one with the longest names (a sector label twice
         and a side), and never shorter than the defaults."""
@@ -259,14 +260,15 @@ class Vocabulary:
                 side_names.setdefault(normalise(name), side)
         token_names: dict[str, str] = {}
         for token, given in (tokens or {}).items():
-            for name in (token, *given):
+            spelled = list(given)
+            for name in (token, *spelled, *(f"{token} {name}" for name in spelled)):
                 token_names.setdefault(normalise(name), token)
         hero_names: dict[str, str] = {}
         for hero, given in (heroes or {}).items():
             for name in (hero, *given):
                 hero_names.setdefault(normalise(name), hero)
         sector_chars, sector_words = _longest(sectors)
-        side_chars, side_words = _longest(side_names)
+        side_chars, side_words = _longest([*side_names, *token_names])
         return cls(
             sectors=sectors,
             sides=side_names,

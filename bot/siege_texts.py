@@ -11,18 +11,29 @@ from pydantic import JsonValue
 from bot.sectors import sector_label
 from rules import Battle, CampaignMap, ModuleOrder, Roll, TurnReport
 from rules.modules.siege import (
+    NAME,
     Adjustment,
     AdjustmentProblem,
     AdjustmentProblemCode,
+    CardOutcome,
+    CardText,
+    PlayedCard,
     SiegePlan,
     SiegeReport,
     SiegeState,
 )
+from rules.modules.siege.settings import TOKEN_KINDS
 
 
-def _sector(campaign_map: CampaignMap, sector: str, language: str) -> str:
-    found = campaign_map.by_id.get(sector)
-    return sector if found is None else f"{sector} {found.display_name(language)}"
+def token_label(campaign_map: CampaignMap, token: str, language: str) -> str:
+    """ "O1 «Dark Market»", in Russian «O1 «Тёмный рынок»»: a token's id (what buttons and typed
+    orders use) and, where the map names it, its name in ``language``; the id alone otherwise."""
+    feature = next(
+        (f for f in campaign_map.features if f.id == token and f.kind in TOKEN_KINDS), None
+    )
+    if feature is None or (feature.name is None and not feature.names):
+        return token
+    return f"{token} «{feature.display_name(language)}»"
 
 
 def _text(data: Mapping[str, JsonValue], key: str) -> str:
@@ -31,12 +42,12 @@ def _text(data: Mapping[str, JsonValue], key: str) -> str:
 
 
 def describe_siege_order(order: ModuleOrder, campaign_map: CampaignMap, language: str) -> str:
-    """A siege order in words that read back as it (``штурм F1 в 2 Запад за ПО``)."""
+    """A siege order in words that read back as it (``штурм F1 в секторе 2 «Запад» за ПО``)."""
     data = order.data
-    token = _text(data, "token")
+    token = token_label(campaign_map, _text(data, "token"), language)
     match data.get("order"):
         case "assault":
-            sector = _sector(campaign_map, _text(data, "sector"), language)
+            sector = sector_label(campaign_map, _text(data, "sector"), language)
             if data.get("reward") == "weather":
                 return _("assault {token} in {sector} for weather").format(
                     token=token, sector=sector
@@ -44,11 +55,11 @@ def describe_siege_order(order: ModuleOrder, campaign_map: CampaignMap, language
             return _("assault {token} in {sector} for VP").format(token=token, sector=sector)
         case "guard":
             return _("guard {token} from {sector}").format(
-                token=token, sector=_sector(campaign_map, _text(data, "from"), language)
+                token=token, sector=sector_label(campaign_map, _text(data, "from"), language)
             )
         case "steer":
             return _("steer weather from {sector}").format(
-                sector=_sector(campaign_map, _text(data, "sector"), language)
+                sector=sector_label(campaign_map, _text(data, "sector"), language)
             )
         case "play_card" if data.get("window") == "after":
             return _("play card {token} after battles").format(token=token)
@@ -106,7 +117,9 @@ def describe_siege_rejection(
     words = {key: str(value) for key, value in params.items()}
     for key in ("sector", "token_sector", "from"):
         if key in words:
-            words[key] = _sector(campaign_map, words[key], language)
+            words[key] = sector_label(campaign_map, words[key], language)
+    if "token" in words:
+        words["token"] = token_label(campaign_map, words["token"], language)
     if "window" in words:
         words["window"] = _window(words["window"])
     if rule == "steer_limit":
@@ -128,12 +141,30 @@ def describe_siege_rejection(
 # ---- the battle list and the Monday summary ------------------------------------------------
 
 
-def _token_label(token: str, kind: str) -> str:
+def _token_words(campaign_map: CampaignMap, token: str, kind: str, language: str) -> str:
+    """ "fortification F1", "occult token O1 «Dark Market»": a token with its kind."""
+    label = token_label(campaign_map, token, language)
     return (
-        _("fortification {token}").format(token=token)
+        _("fortification {token}").format(token=label)
         if kind == "fortification"
-        else _("occult token {token}").format(token=token)
+        else _("occult token {token}").format(token=label)
     )
+
+
+def describe_assault_abilities(battle: Battle, sides: Mapping[str, str]) -> list[str]:
+    """A guarded assault's battle (MODULES.md S4.3): the stormer's figures use none of their
+    abilities, the guard's keep all of theirs; nothing for any other battle."""
+    if battle.module != NAME or battle.kind != "assault":
+        return []
+    return [
+        _(
+            "  An assault on a token: {attacker}'s figures use none of their abilities in this "
+            "battle; {defender}'s figures keep all of theirs."
+        ).format(
+            attacker=sides.get(battle.attacker, battle.attacker),
+            defender=sides.get(battle.defender, battle.defender),
+        )
+    ]
 
 
 def describe_chain(battle: Battle) -> list[str]:
@@ -165,13 +196,14 @@ def describe_siege_plan(
     for card in plan.cards_before:
         lines.append(
             _("🃏 {side} plays the card of {token} before the battles.").format(
-                side=sides.get(card.side, card.side), token=card.token
+                side=sides.get(card.side, card.side),
+                token=token_label(campaign_map, card.token, language),
             )
         )
     for assault in plan.assaults:
         where = sector_label(campaign_map, assault.sector, language)
         who = sides.get(assault.side, assault.side)
-        token = _token_label(assault.token, assault.kind)
+        token = _token_words(campaign_map, assault.token, assault.kind, language)
         if assault.guards:
             battles = ", ".join(str(guard.battle) for guard in assault.guards)
             lines.append(
@@ -234,8 +266,9 @@ def describe_siege_report(
     lines: list[str] = []
     for assault in report.assaults:
         who = sides.get(assault.side, assault.side)
-        token = _token_label(assault.token, assault.kind)
+        token = token_label(campaign_map, assault.token, language)
         where = sector_label(campaign_map, assault.sector, language)
+        fortification = assault.kind == "fortification"
         match assault.verdict:
             case "fell":
                 reward = {
@@ -243,52 +276,65 @@ def describe_siege_report(
                     "weather": _("a weather step"),
                     "weather_lost": _("+1 VP (the weather could move no further)"),
                 }.get(assault.reward or "", "")
-                line = _("🏰 {token} in {sector} fell to {side}").format(
+                line = _("🏰 Fortification {token} in {sector} fell to {side}").format(
                     token=token, sector=where, side=who
                 )
                 lines.append(line + (f": {reward}." if reward else "."))
             case "taken":
                 lines.append(
-                    _("🔮 {side} took {token} in {sector}: it controls it now.").format(
-                        side=who, token=token, sector=where
-                    )
+                    _(
+                        "🔮 {side} took occult token {token} in {sector}: it controls it now."
+                    ).format(side=who, token=token, sector=where)
                 )
             case "already_fallen":
                 lines.append(
                     _(
-                        "🏰 {token} had already fallen this turn: {side}'s assault came too late."
+                        "🏰 Fortification {token} had already fallen this turn: {side}'s assault "
+                        "came too late."
                     ).format(token=token, side=who)
                 )
             case _:
+                stood = (
+                    _("🏰 Fortification {token} in {sector} held against {side}.")
+                    if fortification
+                    else _("🔮 Occult token {token} in {sector} held against {side}.")
+                )
                 lost = (
-                    _(" {side} loses armies there: {n}.").format(side=who, n=assault.loss)
+                    _(
+                        " {side} loses {n} army there.",
+                        " {side} loses {n} armies there.",
+                        assault.loss,
+                    ).format(side=who, n=assault.loss)
                     if assault.loss
                     else ""
                 )
-                lines.append(
-                    _("🏰 {token} in {sector} held against {side}.").format(
-                        token=token, sector=where, side=who
-                    )
-                    + lost
-                )
+                lines.append(stood.format(token=token, sector=where, side=who) + lost)
     for card in report.cards:
         who = sides.get(card.side, card.side)
+        label = token_label(campaign_map, card.token, language)
         if card.void:
             lines.append(
                 _("🃏 The card of {token} ({side}) was void: the token changed hands.").format(
-                    token=card.token, side=who
+                    token=label, side=who
                 )
             )
         elif card.weather_step:
             lines.append(
                 _("🃏 The card of {token} ({side}) moved the weather a step.").format(
-                    token=card.token, side=who
+                    token=label, side=who
                 )
+            )
+        elif card.weather_step is not None:
+            lines.append(
+                _(
+                    "🃏 The card of {token} ({side}) could not move the weather: the side's "
+                    "steps for this turn were used up."
+                ).format(token=label, side=who)
             )
         else:
             lines.append(
                 _("🃏 {side} played the card of {token}: the GM carries out its effect.").format(
-                    token=card.token, side=who
+                    token=label, side=who
                 )
             )
     before, _text_before = weather(report.weather.before)
@@ -303,7 +349,7 @@ def describe_siege_report(
         lines.append(f"  {text_after}")
     if report.vp:
         totals = ", ".join(
-            f"{sides.get(side, side)} {vp}"
+            _("{side} {vp}").format(side=sides.get(side, side), vp=vp)
             + (f" (+{report.vp_gained[side]})" if report.vp_gained.get(side) else "")
             for side, vp in report.vp.items()
         )
@@ -311,22 +357,79 @@ def describe_siege_report(
     if state is not None:
         held = [
             _("{token} — {side}").format(
-                token=token.id,
-                side=sides.get(token.controller, token.controller)
-                if token.controller
-                else _("nobody"),
+                token=token_label(campaign_map, token.id, language),
+                side=sides.get(token.controller, token.controller),
             )
+            if token.controller
+            else _("{token} — nobody's").format(token=token_label(campaign_map, token.id, language))
             for token in state.tokens
             if token.kind == "occult"
         ]
         if held:
             lines.append(_("🔮 Occult tokens: {held}.").format(held="; ".join(held)))
-        standing = [token.id for token in state.tokens if token.kind == "fortification"]
+        standing = [
+            token_label(campaign_map, token.id, language)
+            for token in state.tokens
+            if token.kind == "fortification"
+        ]
         lines.append(
-            _("🏰 Fortifications standing: {tokens}.").format(
-                tokens=", ".join(standing) if standing else _("none")
+            _("🏰 Fortifications standing: {tokens}.").format(tokens=", ".join(standing))
+            if standing
+            else _("🏰 No fortification stands any more.")
+        )
+    return lines
+
+
+def describe_cards_for_gm(
+    window: str,
+    cards: Sequence[PlayedCard | CardOutcome],
+    texts: Mapping[str, CardText],
+    campaign_map: CampaignMap,
+    sides: Mapping[str, str],
+    language: str,
+) -> list[str]:
+    """The GM's note on the cards played in ``window`` (``before``: from the battle list;
+    ``after``: from the resolution): each card's text, in ``language`` where the GM wrote it so,
+    and what the GM is to do about it (the bot carries out only a weather step)."""
+    lines: list[str] = []
+    for card in cards:
+        label = token_label(campaign_map, card.token, language)
+        who = sides.get(card.side, card.side)
+        lines.append(
+            _("🃏 {side} plays the card of {token} before the battles.")
+            if window == "before"
+            else _("🃏 {side} played the card of {token} after the battles.")
+        )
+        lines[-1] = lines[-1].format(side=who, token=label)
+        written = texts.get(card.token)
+        text = "" if written is None else written.texts.get(language, written.text)
+        lines.append(
+            _("  The card: «{text}»").format(text=text)
+            if text
+            else _("  The card has no text: none was written for {token} in the setup.").format(
+                token=card.token
             )
         )
+        void = isinstance(card, CardOutcome) and card.void
+        if void:
+            lines.append(_("  It was void: the token changed hands before the cards acted."))
+        elif isinstance(card, CardOutcome) and card.weather_step is not None:
+            lines.append(
+                _("  The bot moved the weather a step for it.")
+                if card.weather_step
+                else _(
+                    "  It could not move the weather: the side's steps for this turn were used up."
+                )
+            )
+        elif written is not None and written.effect == "weather_step":
+            lines.append(_("  The bot moves the weather a step for it when the turn is resolved."))
+        else:
+            lines.append(
+                _(
+                    "  Its effect is carried out by the GM: «🃏 Carry out a card (siege)» in /gm "
+                    "while the orders are open."
+                )
+            )
     return lines
 
 
@@ -354,9 +457,12 @@ def describe_adjustment_problem(
         case AdjustmentProblemCode.SIDE_NOT_IN_PLAY:
             return _("{side} has no armies left on the map.").format(side=side)
         case AdjustmentProblemCode.ARMIES_BELOW_ZERO:
-            return _("{side} has {have} armies in {sector}: it cannot lose {lose}.").format(
-                side=side, have=p.get("have"), sector=sector, lose=-int(p.get("delta", 0))
-            )
+            have = int(p.get("have", 0))
+            return _(
+                "{side} has {have} army in {sector}: it cannot lose {lose}.",
+                "{side} has {have} armies in {sector}: it cannot lose {lose}.",
+                have,
+            ).format(side=side, have=have, sector=sector, lose=-int(p.get("delta", 0)))
         case AdjustmentProblemCode.VP_BELOW_ZERO:
             return _("{side} has {have} siege VP: it cannot lose {lose}.").format(
                 side=side, have=p.get("have"), lose=-int(p.get("delta", 0))

@@ -11,11 +11,20 @@ from bot.services.late import late_desk
 from bot.services.rewards import claim_over, final_vp, pending_choices, reward_settings
 from bot.services.turns import game_for
 from bot.siege_screens import late_screen, weather_keyboard, weather_name, weather_text
-from bot.siege_texts import describe_adjustment
+from bot.siege_texts import describe_adjustment, describe_cards_for_gm
 from rules import commitment
 from rules.edits import is_edit
 from rules.modules.siege import NAME as SIEGE
-from rules.modules.siege import Adjustment, load
+from rules.modules.siege import (
+    Adjustment,
+    CardOutcome,
+    CardText,
+    PlayedCard,
+    SiegePlan,
+    SiegeReport,
+    SiegeSettings,
+    load,
+)
 from storage import Campaign, OutboxMessage
 
 
@@ -70,13 +79,16 @@ async def _choice_pending(context: PostContext, campaign: Campaign) -> bool:
 
 
 async def render_module_choice(context: PostContext, message: OutboxMessage) -> Post | None:
-    """The choosing side's strategist: pick the starting weather (buttons)."""
+    """The choosing side's strategist: pick the starting weather (buttons). The side chooses
+    because it is the last in the campaign's order of sides (MODULES.md S8), not because of when
+    it deployed."""
     campaign = await _campaign(context, message)
     if campaign is None or not await _choice_pending(context, campaign):
         return None
     return Post(
         text=_(
-            "{title}: your side chooses the starting weather of the siege. Pick one of the "
+            "{title}: your side chooses the starting weather of the siege, as the last side in "
+            "the campaign's list of sides (the order the GM added them in). Pick one of the "
             "eight states of the wind rose; the orders close only after it is chosen."
         ).format(title=campaign.title),
         keyboard=weather_keyboard(campaign, _language(context)),
@@ -92,15 +104,16 @@ async def render_module_choice_gm(context: PostContext, message: OutboxMessage) 
     sides = {s.id: s.name for s in await context.store.sides(campaign.id)}
     return Post(
         text=_(
-            "{title}: {side} chooses the starting weather of the siege. The orders do not "
-            "close until it is chosen; you may choose for the side here."
+            "{title}: side «{side}» chooses the starting weather of the siege, as the last side "
+            "in the campaign's list of sides. The orders do not close until it is chosen; you "
+            "may choose for the side here."
         ).format(title=campaign.title, side=sides.get(str(side), str(side))),
         keyboard=weather_keyboard(campaign, _language(context)),
     )
 
 
 async def render_module_choice_news(context: PostContext, message: OutboxMessage) -> Post | None:
-    """The group: who chooses the starting weather."""
+    """The group: who chooses the starting weather, and why that side."""
     campaign = await _campaign(context, message)
     if campaign is None or not await _choice_pending(context, campaign):
         return None
@@ -108,8 +121,9 @@ async def render_module_choice_news(context: PostContext, message: OutboxMessage
     sides = {s.id: s.name for s in await context.store.sides(campaign.id)}
     return Post(
         text=_(
-            "🌬 {side} chooses the starting weather of the siege (the last side to deploy). "
-            "The orders close only after it is chosen."
+            "🌬 Side «{side}» chooses the starting weather of the siege: it is the last side in "
+            "the campaign's list of sides (the order the GM added them in). The orders close "
+            "only after it is chosen."
         ).format(side=sides.get(str(side), str(side)))
     )
 
@@ -276,12 +290,52 @@ async def render_rewards_claimed(context: PostContext, message: OutboxMessage) -
     return Post(text=claim_announcement(settings, names.get(side, side), claim, _language(context)))
 
 
+async def render_siege_cards_gm(context: PostContext, message: OutboxMessage) -> Post | None:
+    """A GM: the siege cards played before the battles (sent with the battle list) or after
+    them (with the resolution), each with its text and what the GM is to do about it."""
+    campaign = await _campaign(context, message)
+    turn, window = _int(message, "turn"), message.payload.get("window")
+    if campaign is None or turn is None or window not in ("before", "after"):
+        return None
+    cards: tuple[PlayedCard | CardOutcome, ...] = ()
+    if window == "before":
+        listed = await context.store.battle_list(campaign.id, turn)
+        raw = None if listed is None else listed.modules.get(SIEGE)
+        if raw is not None:
+            cards = SiegePlan.model_validate(raw).cards_before
+    else:
+        resolutions = await context.store.resolutions(campaign.id, turn)
+        raw = resolutions[-1].report.modules.get(SIEGE) if resolutions else None
+        if raw is not None:
+            report = SiegeReport.model_validate(raw)
+            cards = tuple(card for card in report.cards if card.window == "after")
+    if not cards:
+        return None
+    game = game_for(campaign)
+    written = {
+        feature.id: CardText(text=feature.text or "", texts=feature.texts)
+        for feature in game.map.features_of("occult")
+        if feature.text or feature.texts
+    }
+    written |= game.settings_of(SIEGE, SiegeSettings).cards  # the wizard's texts win
+    names = {s.id: s.name for s in await context.store.sides(campaign.id)}
+    head = (
+        _("«{title}», turn {turn}: siege cards played before the battles.")
+        if window == "before"
+        else _("«{title}», turn {turn}: siege cards played after the battles.")
+    )
+    lines = [head.format(title=campaign.title, turn=turn)]
+    lines += describe_cards_for_gm(window, cards, written, game.map, names, _language(context))
+    return Post(text="\n".join(lines))
+
+
 RENDERERS: dict[str, Renderer] = {
     "reward_claim": render_reward_claim,
     "reward_choice": render_reward_choice,
     "rewards_claimed": render_rewards_claimed,
     "state_adjusted": render_state_adjusted,
     "late_window": render_late_window,
+    "siege_cards_gm": render_siege_cards_gm,
     "seeds_committed": render_seeds_committed,
     "module_choice": render_module_choice,
     "module_choice_gm": render_module_choice_gm,

@@ -30,6 +30,7 @@ from bot.services.vacations import away_of_sides
 from bot.services.window import current_deadline, orders_opening, week_plan
 from bot.siege_screens import weather_name, weather_text
 from bot.siege_texts import (
+    describe_assault_abilities,
     describe_chain,
     describe_rolls,
     describe_siege_plan,
@@ -379,6 +380,7 @@ async def render_battle_list(context: PostContext, message: OutboxMessage) -> Po
         lines.append(_("No battles this turn."))
     for battle in battle_list.battles:
         lines += texts.describe_battle(battle, _map_of(campaign), names, language)
+        lines += describe_assault_abilities(battle, names)
         lines += describe_chain(battle)
     lines += shared_advantages(battle_list.battles, names)
     lines += siege_list_lines(campaign, battle_list.modules, battle_list.rolls, names, language)
@@ -413,6 +415,7 @@ async def render_battle_notice(context: PostContext, message: OutboxMessage) -> 
         lines += texts.describe_battle(
             listed.standing.fought(battle), _map_of(campaign), names, _language(context), status
         )
+        lines += describe_assault_abilities(battle, names)
         lines += texts.chain_words(battle, status, names)
     lines.append(_("Report each result with /battles once it is played."))
     lines.append(await _deadline_line(context, campaign, turn, Phase.BATTLES))
@@ -676,6 +679,11 @@ async def render_blocked_alarm(context: PostContext, message: OutboxMessage) -> 
             "{campaign}: the resolution waits for you: the result of battles {battles} is "
             "disputed or missing. Decide them (/battles here), or force the resolution in the "
             "group (/gm): they then count as draws without losses."
+        )
+    elif reason == "choice_pending":
+        text = _(
+            "{campaign}: the orders deadline has passed, but the starting weather of the siege "
+            "is not chosen, so the orders stay open. Choose it with the buttons I sent you."
         )
     else:
         text = _("{campaign}: the deadline has passed, but the next step cannot start yet.")

@@ -9,11 +9,18 @@ never stores settings its game cannot be built from.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any
 
+from bot.order_text import normalise
 from rules import CampaignMap, Game, MapError, Ruleset, builtin_map
 from rules.game import ModuleConflictError, ModuleSettingsError, UnknownModuleError
+from rules.maps import Feature
 from rules.modules import BUILTIN_MODULES
+from rules.modules.contact import NAME as CONTACT
+from rules.modules.contact.settings import DEFENCES_KIND
+from rules.modules.siege import DEFAULT_WEATHER_STATES, SiegeSettings, Token, start_tokens
 from rules.modules.siege import NAME as SIEGE
 from storage import Campaign
 
@@ -23,6 +30,11 @@ MAX_TEXT = 1000
 MAX_REWARDS = 30  # the claim screen's buttons carry one digit per item
 MAX_VARIANTS = 8
 MAX_VARIANT = 200
+MAX_STRENGTH = 1000
+MAX_WEATHER_NAME = 64
+WEATHER_STATES = len(DEFAULT_WEATHER_STATES)
+_NUMBERED = re.compile(r"^\d+\s*[.)]\s*")
+"""«3. Storm: …»: a list's number before a weather state, left out."""
 
 
 class SiegeInputError(ValueError):
@@ -86,8 +98,73 @@ def map_tokens(campaign: Campaign) -> list[tuple[str, str, str]]:
 
 
 def gm_tokens(overrides: dict[str, Any]) -> list[dict[str, Any]]:
-    """The tokens the GM placed, as stored."""
+    """The GM's tokens as stored: those placed, and those standing in a map token's place."""
     return [dict(token) for token in settings(overrides).get("tokens") or ()]
+
+
+def placed_tokens(campaign: Campaign) -> list[dict[str, Any]]:
+    """The tokens the GM placed (not the map's, even where the GM changed one)."""
+    on_map = {token_id for token_id, _kind, _sector in map_tokens(campaign)}
+    return [token for token in gm_tokens(campaign.ruleset_overrides) if token["id"] not in on_map]
+
+
+def start_of(campaign: Campaign) -> tuple[Token, ...]:
+    """Every token as it will stand at deployment (the map's, as the GM changed them, then the
+    GM's), with its strength and starting holder: what the rules will copy into the state."""
+    chosen = SiegeSettings.model_validate(settings(campaign.ruleset_overrides))
+    return start_tokens(campaign_map(campaign), chosen)
+
+
+def _spec(token: Token) -> dict[str, Any]:
+    spec = token.model_dump(mode="json", exclude_defaults=True, exclude={"ready", "controller"})
+    spec["strength"] = token.strength
+    if token.controller is not None:
+        spec["owner"] = token.controller
+    return spec
+
+
+def _with_token_changed(campaign: Campaign, token_id: str, **change: Any) -> dict[str, Any] | None:
+    """The overrides with token ``token_id`` changed as the rules' ``Token`` fields in
+    ``change`` say (``strength``, ``controller``): a GM's token is changed where it is stored; a
+    map's token gets a GM's token in its place, dropped again once it says what the map says."""
+    found = {token.id: token for token in start_of(campaign)}
+    token = found.get(token_id)
+    if token is None:
+        return None
+    changed = token.model_copy(update=change)
+    on_map = {map_token for map_token, _kind, _sector in map_tokens(campaign)}
+    overrides = campaign.ruleset_overrides
+    specs = gm_tokens(overrides)
+    if token_id in on_map:
+        specs = [spec for spec in specs if spec["id"] != token_id]
+        as_drawn = start_tokens(campaign_map(campaign), SiegeSettings())  # no GM's tokens
+        if changed != next(t for t in as_drawn if t.id == token_id):
+            specs.append(_spec(changed))
+    else:
+        specs = [_spec(changed) if spec["id"] == token_id else spec for spec in specs]
+    new = settings(overrides)
+    if specs:
+        new["tokens"] = specs
+    else:
+        new.pop("tokens", None)
+    return _with_settings(overrides, new)
+
+
+def with_strength(campaign: Campaign, token_id: str, strength: int) -> dict[str, Any] | None:
+    """The overrides with token ``token_id``'s strength set (1 to :data:`MAX_STRENGTH`);
+    ``None`` for a token that is not there or a strength out of range."""
+    if not 1 <= strength <= MAX_STRENGTH:
+        return None
+    return _with_token_changed(campaign, token_id, strength=strength)
+
+
+def with_holder(campaign: Campaign, token_id: str, side: str | None) -> dict[str, Any] | None:
+    """The overrides with occult token ``token_id`` held at the start by ``side`` (its card
+    ready at turn 1), or by nobody; ``None`` for a token that is not an occult one there."""
+    token = next((t for t in start_of(campaign) if t.id == token_id), None)
+    if token is None or token.kind != "occult":
+        return None
+    return _with_token_changed(campaign, token_id, controller=side)
 
 
 def with_token(campaign: Campaign, kind: str, sector: str) -> dict[str, Any]:
@@ -141,6 +218,83 @@ def with_weather_control(campaign: Campaign, sector: str) -> dict[str, Any]:
     new = settings(campaign.ruleset_overrides)
     new["weather_control"] = chosen
     return _with_settings(campaign.ruleset_overrides, new)
+
+
+def weather_states(overrides: dict[str, Any]) -> list[dict[str, Any]]:
+    """The eight weather states as stored, or the standard ones (wind-rose names, no effects)."""
+    stored = settings(overrides).get("weather_states")
+    if stored:
+        return [dict(state) for state in stored]
+    return [
+        state.model_dump(mode="json", exclude_defaults=True) for state in DEFAULT_WEATHER_STATES
+    ]
+
+
+def _weather_state(line: str, language: str, current: dict[str, Any]) -> dict[str, Any]:
+    """A state typed ``Name: what it does`` (``: what it does`` keeps the name, ``Name`` alone
+    has no effect text) in ``language``; raises :class:`SiegeInputError` (line 0)."""
+    head, _sep, body = line.partition(":")
+    name, text = head.strip(), body.strip()
+    if not name:
+        name = str(current.get("names", {}).get(language, current.get("name", "")))
+    if not name or len(name) > MAX_WEATHER_NAME or len(text) > MAX_TEXT:
+        raise SiegeInputError(0)
+    state: dict[str, Any] = {"name": name}
+    if language != "en":
+        state["names"] = {language: name}
+    if text:
+        state["text"] = text
+        if language != "en":
+            state["texts"] = {language: text}
+    return state
+
+
+def _with_weather(overrides: dict[str, Any], states: list[dict[str, Any]]) -> dict[str, Any]:
+    new = settings(overrides)
+    standard = [s.model_dump(mode="json", exclude_defaults=True) for s in DEFAULT_WEATHER_STATES]
+    if not states or states == standard:
+        new.pop("weather_states", None)
+    else:
+        new["weather_states"] = states
+    return _with_settings(overrides, new)
+
+
+def with_weather_state(
+    overrides: dict[str, Any], index: int, text: str, language: str
+) -> dict[str, Any]:
+    """The overrides with weather state ``index`` (0-7) as typed: «Name: what it does» in
+    ``language``; «-» restores the standard state. Raises :class:`SiegeInputError`."""
+    states = weather_states(overrides)
+    if not 0 <= index < WEATHER_STATES:
+        raise SiegeInputError(0)
+    typed = " ".join(text.split())
+    if typed in ("-", "—"):
+        states[index] = DEFAULT_WEATHER_STATES[index].model_dump(mode="json", exclude_defaults=True)
+    else:
+        states[index] = _weather_state(typed, language, states[index])
+    return _with_weather(overrides, states)
+
+
+def with_weather_states(overrides: dict[str, Any], text: str, language: str) -> dict[str, Any]:
+    """The overrides with all eight weather states typed one a line, clockwise from the first,
+    «Name: what it does», in ``language``; «default» restores the standard ones. Raises
+    :class:`SiegeInputError` with the first bad line (0: not eight lines)."""
+    if text.strip().lower() in ("default", "по умолчанию", "-"):
+        return _with_weather(overrides, [])
+    lines = _lines(text)
+    current = weather_states(overrides)
+    states = []
+    for number, line in enumerate(lines, start=1):
+        if number > WEATHER_STATES:
+            raise SiegeInputError(0)
+        try:
+            typed = _NUMBERED.sub("", " ".join(line.split()))
+            states.append(_weather_state(typed, language, current[number - 1]))
+        except SiegeInputError as error:
+            raise SiegeInputError(number) from error
+    if len(states) != WEATHER_STATES:
+        raise SiegeInputError(0)
+    return _with_weather(overrides, states)
 
 
 def _lines(text: str) -> list[str]:
@@ -211,21 +365,97 @@ def with_rewards(overrides: dict[str, Any], text: str, language: str) -> dict[st
     return _with_settings(overrides, new)
 
 
-def fitted(overrides: dict[str, Any], new_map: CampaignMap) -> dict[str, Any]:
-    """The overrides for a campaign whose map becomes ``new_map``: the GM's tokens and
-    weather-control sectors that are not on it are dropped (with their cards), so the siege
-    settings always fit the map."""
+def fitted(
+    overrides: dict[str, Any], new_map: CampaignMap, sides: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The overrides for a campaign whose map becomes ``new_map`` (or whose sides are now
+    ``sides``): the GM's tokens and weather-control sectors that are not on it are dropped (a
+    placed token with its card; a token changed in a map token's place keeps the card when the
+    new map has that token), and a starting holder no longer among the sides holds nothing, so
+    the siege settings always fit the map and the sides."""
     sectors = set(new_map.sector_ids())
-    taken = {feature.id for feature in new_map.features}
+    features = {feature.id: feature for feature in new_map.features}
     result = overrides
     for token in gm_tokens(overrides):
-        if token["sector"] not in sectors or token["id"] in taken:
+        feature = features.get(token["id"])
+        if feature is not None and feature.kind in TOKEN_PREFIX:
+            if (feature.kind, feature.sector) != (token["kind"], token["sector"]):
+                result = _without_spec(result, token["id"])
+        elif token["sector"] not in sectors or feature is not None:
             result = without_token(result, token["id"])
+    if sides is not None:
+        specs = [
+            {key: value for key, value in spec.items() if key != "owner"}
+            if spec.get("owner") is not None and spec["owner"] not in sides
+            else spec
+            for spec in gm_tokens(result)
+        ]
+        if specs != gm_tokens(result):
+            new = settings(result)
+            new["tokens"] = specs
+            result = _with_settings(result, new)
     new = settings(result)
     if new.get("weather_control") is not None:
         new["weather_control"] = [s for s in new["weather_control"] if s in sectors]
         result = _with_settings(result, new)
     return result
+
+
+def _without_spec(overrides: dict[str, Any], token_id: str) -> dict[str, Any]:
+    """The overrides without the GM's token ``token_id`` (its card kept)."""
+    new = settings(overrides)
+    kept = [token for token in gm_tokens(overrides) if token["id"] != token_id]
+    if kept:
+        new["tokens"] = kept
+    else:
+        new.pop("tokens", None)
+    return _with_settings(overrides, new)
+
+
+def holder_of(owner: str | None, sides: Sequence[tuple[str, str]]) -> str | None:
+    """The side a map's ``owner`` names: by its id, else by its name (case, «ё» and quotes
+    aside), since a map's author knows the sides' names, not the ids the bot gives them."""
+    if owner is None:
+        return None
+    for side_id, _name in sides:
+        if owner == side_id:
+            return side_id
+    wanted = normalise(owner)
+    found = [side_id for side_id, name in sides if normalise(name) == wanted]
+    return found[0] if len(found) == 1 else None
+
+
+def owners_by_id(
+    campaign: Campaign, sides: Sequence[tuple[str, str]]
+) -> tuple[CampaignMap | None, list[Feature]]:
+    """The campaign's own map with every feature's ``owner`` that names a side by its name
+    written as the side's id (``None`` when nothing changes), and the features of the enabled
+    modules (occult tokens, defences) whose owner names no side."""
+    if isinstance(campaign.map, str):
+        return None, []
+    overrides: dict[str, Any] = campaign.ruleset_overrides
+    read = {"occult"} if is_on(overrides) else set()
+    if CONTACT in (overrides.get("modules") or ()):
+        read.add(DEFENCES_KIND)
+    replaced = {token["id"] for token in gm_tokens(overrides)}
+    contact = (overrides.get("module_settings") or {}).get(CONTACT) or {}
+    redone = {spec.get("sector") for spec in contact.get("defences") or ()}
+    features: list[Feature] = []
+    unknown: list[Feature] = []
+    for feature in campaign.map.features:
+        side = holder_of(feature.owner, sides)
+        unread = (
+            feature.kind not in read
+            or feature.id in replaced
+            or (feature.kind == DEFENCES_KIND and feature.sector in redone)
+        )
+        if feature.owner is not None and side is None and not unread:
+            unknown.append(feature)
+        renamed = side is not None and side != feature.owner
+        features.append(feature.model_copy(update={"owner": side}) if renamed else feature)
+    if tuple(features) == campaign.map.features:
+        return None, unknown
+    return campaign.map.model_copy(update={"features": tuple(features)}), unknown
 
 
 def problem(campaign: Campaign, overrides: dict[str, Any]) -> str | None:

@@ -21,6 +21,7 @@ from bot.services.dice import commitment_post, seeds_of
 from bot.services.posting import board_post, group_post, held_until, private_post
 from bot.services.records import summary_post
 from bot.services.rewards import reward_posts
+from bot.services.siege_cards import card_notes
 from rules import (
     Battle,
     BattleResult,
@@ -298,6 +299,8 @@ async def publish_battle_list(
                     side=side,
                 )
                 outbox.append(held_until(notice, post_at))
+    notes = await card_notes(store, campaign, turn, "before", plan.modules, f"step:{step}")
+    outbox += [held_until(note, post_at) for note in notes]
     return await store.publish_battles(
         campaign_id,
         turn,
@@ -600,6 +603,7 @@ async def resolve_and_store(
     summaries = await private_summaries(
         store, campaign, "turn_result", f"{key}:summary", inputs.state.sides(), turn=turn
     )
+    summaries += await card_notes(store, campaign, turn, "after", resolution.report.modules, key)
     over = resolution.report.game_over
     rewards = await reward_posts(store, campaign, resolution.state, key) if over else []
     async with store.atomic():

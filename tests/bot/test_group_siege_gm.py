@@ -57,7 +57,7 @@ async def test_the_gm_carries_out_a_card_from_the_private_panel(
     assert refused is not None
     expected = {
         "en": "Red has 3 armies in 2 West: it cannot lose 9.",
-        "ru": "У стороны «Red» в секторе 2 «Запад» армий: 3 — потерять 9 нельзя.",
+        "ru": "У стороны «Red» в секторе 2 «Запад» 3 армии — потерять 9 нельзя.",
     }[language]
     assert expected in refused.text
     before = await store.turn_start(campaign.id, 1)

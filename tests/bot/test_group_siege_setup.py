@@ -34,9 +34,9 @@ async def test_a_gm_sets_up_a_siege_with_buttons(telegram: FakeTelegram, store: 
     screen = await tap(telegram, anna, screen, "🏰 East")
     screen = await tap(telegram, anna, screen, "🌬 Equator")
     assert screen is not None
-    assert "F1: fortification in West" in screen.text
-    assert "O1: occult token in South Pole" in screen.text
-    assert "Weather is steered from: Equator." in screen.text
+    assert "• F1: fortification in 2 West, strength 10" in screen.text.splitlines()
+    assert "• O1: occult token in 5 South Pole, strength 10, held by nobody" in screen.text
+    assert "The weather is steered from: 1 Equator." in screen.text
     screen = await tap(telegram, anna, screen, "Remove F2")
     assert screen is not None
     assert "F2" not in screen.text
@@ -70,7 +70,9 @@ async def test_a_gm_sets_up_a_siege_with_buttons(telegram: FakeTelegram, store: 
     assert settings.cards["O1"].effect == "weather_step"
     assert [(r.price, r.text) for r in settings.rewards] == [(2, "A pawn"), (5, "An officer")]
     summary = telegram.sent[-1]
-    assert "Midnight Siege: on: 2 tokens, weather steered from 1" in summary.text
+    assert "Midnight Siege: on, 2 tokens, the weather is steered from sector 1 Equator" in (
+        summary.text
+    )
     assert "modules" not in summary.text  # no developer names
 
     await tap(telegram, anna, summary, "Points to outcome")

@@ -61,11 +61,13 @@ async def test_siege_orders_by_buttons_and_by_text(
     assert "guard F1" not in screen(taken).text.split("Add one below")[0]
 
     typed = "\n".join(s.text for s in await table.say(203, "охрана F1 из Северного полюса"))
-    assert "охрана F1 из 4 Северный полюс" in typed
+    assert "охрана F1 из сектора 4 «Северный полюс»" in typed
     steering = "\n".join(s.text for s in await table.say(203, "охрана F2 из 1"))
-    assert "1 Экватор поворачивает погоду: такой сектор не может охранять F2." in steering
+    assert (
+        "Из сектора 1 «Экватор» поворачивают погоду, поэтому охранять F2 он не может." in steering
+    )
     refused = "\n".join(s.text for s in await table.say(203, "штурм O1 в 5"))
-    assert "В начале хода у вас не было армий в секторе 5 Южный полюс." in refused
+    assert "В начале хода у вас не было армий в секторе 5 «Южный полюс»." in refused
 
     stored = await store.orders(campaign_id, 1, "red")
     assert stored is not None
@@ -105,7 +107,9 @@ async def test_a_card_after_the_battles_is_played_in_the_late_window(
     assert "• сыграть карту O1 после боёв" in screen(played).text
     again = await table.forged(301, window.buttons()[0][1])
     forged = await table.forged(201, window.buttons()[0][1])
-    assert alert(again) == "Ваша сторона уже играет O1 после боёв: в каждое окно — одна карта."
+    assert (
+        alert(again) == "Ваша сторона уже играет карту O1 после боёв: в каждое окно — одна карта."
+    )
     assert alert(forged) == "Only the side holding the occult token O1 plays its card."
     late = await store.late_orders(campaign_id, 1)
     assert [order.data for order in late["blue"].orders] == [

@@ -23,6 +23,7 @@ from rules import (
     enter_order,
     legal_orders,
 )
+from rules.maps import Feature
 from rules.modules import BUILTIN_MODULES
 
 RULESET = {
@@ -144,3 +145,67 @@ def test_token_names_are_read_in_both_languages() -> None:
         assert [o.data for o in parsed.orders if isinstance(o, ModuleOrder)] == [
             {"order": "assault", "sector": "2", "token": "F1", "reward": "weather"}
         ], text
+
+
+def _named_position() -> tuple[Game, CampaignState]:
+    """The tokens as a map names them, in English and in Russian (``[[features]]``)."""
+    named = builtin_map("planet-5").model_copy(
+        update={
+            "features": (
+                Feature(
+                    id="F1",
+                    kind="fortification",
+                    sector="2",
+                    name="Fort Grim",
+                    names={"ru": "Мрачный форт"},
+                ),
+                Feature(
+                    id="O1",
+                    kind="occult",
+                    sector="5",
+                    name="Dark Market",
+                    names={"ru": "Тёмный рынок"},
+                    owner="red",
+                ),
+            )
+        }
+    )
+    ruleset = {"modules": ["siege"], "module_settings": {"siege": {"weather_control": ["1"]}}}
+    game = Game.create(named, Ruleset.with_overrides(ruleset), BUILTIN_MODULES)
+    state = deployed_state(
+        game,
+        {"red": {"1": 4, "2": 3, "4": 3}, "blue": {"1": 3, "3": 5, "5": 2}},
+        {"siege": {"weather": 1}},
+    )
+    return game, state
+
+
+@pytest.mark.parametrize(
+    ("language", "assault", "card"),
+    [
+        ("en", "assault F1 «Fort Grim» in 2 West for VP", "play card O1 «Dark Market» before"),
+        (
+            "ru",
+            "штурм F1 «Мрачный форт» в секторе 2 «Запад» за ПО",
+            "сыграть карту O1 «Тёмный рынок» до боёв",
+        ),
+    ],
+)
+def test_orders_name_tokens_in_the_campaigns_language_and_read_back(
+    i18n: I18n, language: str, assault: str, card: str
+) -> None:
+    game, state = _named_position()
+    vocabulary = _vocabulary(game, state)
+    for side in ("red", "blue"):
+        for order in legal_orders(game, state, side).modules["siege"]:
+            with i18n.context(), i18n.use_locale(language):
+                line = describe_order(order, game.map, NAMES, language)
+            parsed = parse_line(line, vocabulary)
+            assert list(parsed.orders) == [order], line
+    with i18n.context(), i18n.use_locale(language):
+        said = [
+            describe_order(order, game.map, NAMES, language)
+            for order in legal_orders(game, state, "red").modules["siege"]
+        ]
+    assert assault in said
+    assert any(line.startswith(card) for line in said), said

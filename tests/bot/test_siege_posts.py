@@ -37,13 +37,13 @@ LIST_WORDS = {
 }
 MONDAY_WORDS = {
     "en": {
-        True: "🏰 fortification F1 in 2 West fell to Red: +1 VP.",
-        False: "🏰 fortification F1 in 2 West held against Red. Red loses armies there: 1.",
+        True: "🏰 Fortification F1 in 2 West fell to Red: +1 VP.",
+        False: "🏰 Fortification F1 in 2 West held against Red. Red loses 1 army there.",
     },
     "ru": {
-        True: "🏰 укрепление F1 в секторе 2 «Запад»: штурм стороны «Red» удался: +1 ПО.",
-        False: "🏰 укрепление F1 в секторе 2 «Запад»: штурм стороны «Red» отбит. "
-        "Сторона «Red» теряет там армий: 1.",
+        True: "🏰 Укрепление F1 в секторе 2 «Запад» пало под штурмом стороны «Red»: +1 ПО.",
+        False: "🏰 Укрепление F1 в секторе 2 «Запад» устояло: штурм стороны «Red» отбит. "
+        "Сторона «Red» теряет там 1 армию.",
     },
 }
 
@@ -93,6 +93,7 @@ async def test_siege_dice_posts_render_in_both_languages(
     assert monday.photo.startswith(b"\x89PNG")
     assert revealed in monday.text
     assert seeds.roll in monday.text
+    assert MONDAY_WORDS[language][falls] in monday.text.splitlines()
 
 
 async def deploy_weather(store: Store, campaign_id: int) -> None:

@@ -215,7 +215,7 @@ async def test_a_typed_claim_fills_the_screen_to_send(
     assert too_dear is not None
     costs = {
         "en": "That costs more than the side's 12 VP: take something off.",
-        "ru": "Это дороже, чем ПО стороны (12): уберите что-нибудь.",
+        "ru": "Это дороже, чем позволяют ПО стороны (12): уберите что-нибудь.",
     }
     assert too_dear.text == costs[language]
     not_claiming = await say(telegram, tom, RED_TACTICIAN, typed)

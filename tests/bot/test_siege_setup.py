@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from bot.services import siege_setup
-from rules import CampaignMap, Sector
+from rules import CampaignMap, Sector, builtin_map
+from rules.maps import Feature
 from storage import Campaign
 
 
@@ -113,3 +114,70 @@ def test_a_new_map_drops_tokens_and_sectors_not_on_it() -> None:
     fitted = siege_setup.fitted(overrides, small)
     assert [t["id"] for t in siege_setup.gm_tokens(fitted)] == ["F1"]
     assert siege_setup.settings(fitted)["weather_control"] == ["1"]
+
+
+def _on_map(overrides: dict[str, Any]) -> Campaign:
+    """A campaign on planet-5 with the map's own F1 (sector 2) and O1 (sector 5, Red's)."""
+    features = builtin_map("planet-5").model_copy(
+        update={
+            "features": (
+                Feature(id="F1", kind="fortification", sector="2"),
+                Feature(id="O1", kind="occult", sector="5", strength=8, owner="red"),
+            )
+        }
+    )
+    return _campaign(overrides).model_copy(update={"map": features})
+
+
+def test_a_map_token_changed_stands_in_its_place_until_it_says_what_the_map_says() -> None:
+    campaign = _on_map(siege_setup.switched({}, True))
+    stronger = siege_setup.with_strength(campaign, "F1", 12)
+    assert stronger is not None
+    assert siege_setup.gm_tokens(stronger) == [
+        {"id": "F1", "kind": "fortification", "sector": "2", "strength": 12}
+    ]
+    assert (
+        siege_setup.placed_tokens(campaign.model_copy(update={"ruleset_overrides": stronger})) == []
+    )
+    back = siege_setup.with_strength(
+        campaign.model_copy(update={"ruleset_overrides": stronger}), "F1", 10
+    )
+    assert back is not None
+    assert siege_setup.gm_tokens(back) == []
+    nobody = siege_setup.with_holder(campaign, "O1", None)
+    assert nobody is not None
+    held = campaign.model_copy(update={"ruleset_overrides": nobody})
+    assert [(t.id, t.controller) for t in siege_setup.start_of(held)] == [
+        ("F1", None),
+        ("O1", None),
+    ]
+    assert siege_setup.with_holder(campaign, "F1", "red") is None  # only occult tokens are held
+    assert siege_setup.with_strength(campaign, "F1", 0) is None
+    assert siege_setup.with_strength(campaign, "F9", 5) is None
+    # A side removed holds nothing any more.
+    blue = siege_setup.with_holder(campaign, "O1", "blue")
+    assert blue is not None
+    fitted = siege_setup.fitted(blue, builtin_map("planet-5"), ["red"])
+    assert all("owner" not in token for token in siege_setup.gm_tokens(fitted))
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_weather_states_are_typed_in_the_campaigns_language(language: str) -> None:
+    overrides = siege_setup.with_weather_state({}, 2, "Storm:  −1 to shooting", language)
+    [state] = [siege_setup.weather_states(overrides)[2]]
+    assert state["name"] == "Storm"
+    assert state.get("names", {}).get(language, state["name"]) == "Storm"
+    assert state.get("texts", {}).get(language, state.get("text")) == "−1 to shooting"
+    renamed_only = siege_setup.with_weather_state(overrides, 2, ": −2 to shooting", language)
+    assert siege_setup.weather_states(renamed_only)[2]["name"] == "Storm"
+    restored = siege_setup.with_weather_state(overrides, 2, "-", language)
+    assert "weather_states" not in siege_setup.settings(restored)
+    eight = "\n".join(f"{n}. State {n}: effect {n}" for n in range(1, 9))
+    states = siege_setup.weather_states(siege_setup.with_weather_states({}, eight, language))
+    assert [s["name"] for s in states] == [f"State {n}" for n in range(1, 9)]
+    with pytest.raises(siege_setup.SiegeInputError) as seven:
+        siege_setup.with_weather_states({}, "\n".join(eight.splitlines()[:7]), language)
+    assert seven.value.line == 0
+    with pytest.raises(siege_setup.SiegeInputError) as long_name:
+        siege_setup.with_weather_state({}, 0, "x" * 65 + ": y", language)
+    assert long_name.value.line == 0

@@ -1,6 +1,7 @@
 """The siege parts of the battle list and the Monday summary, worded in English and Russian:
 guarded assaults with their chain battles, cards, fallen and taken tokens, the weather, VP and
-who controls the occult tokens."""
+who controls the occult tokens; tokens by their names in the reader's language (the map names
+them in both), sectors by their labels, and every post line beginning as a sentence does."""
 
 from __future__ import annotations
 
@@ -14,10 +15,27 @@ from bot.siege_texts import (
     describe_siege_report,
 )
 from rules import builtin_map
+from rules.maps import Feature
 from rules.modules.siege import SiegePlan, SiegeReport, SiegeState
 from rules.modules.siege.adjust import Adjustment
 
-PLANET = builtin_map("planet-5")
+PLANET = builtin_map("planet-5").model_copy(
+    update={
+        "features": (
+            Feature(
+                id="F1",
+                kind="fortification",
+                sector="2",
+                name="Fort Grim",
+                names={"ru": "Мрачный форт"},
+            ),
+            Feature(id="F2", kind="fortification", sector="3"),
+            Feature(
+                id="O1", kind="occult", sector="5", name="Dark Market", names={"ru": "Тёмный рынок"}
+            ),
+        )
+    }
+)
 SIDES = {"red": "Red", "blue": "Синие"}
 PLAN = SiegePlan.model_validate(
     {
@@ -82,28 +100,102 @@ NAMES = ("North", "North-East", "East", "South-East", "South", "South-West", "We
 EXPECTED = {
     "en": [
         "🌬 Weather in force: South-East.",
-        "🃏 Синие plays the card of O1 before the battles.",
-        "🏰 Red assaults fortification F1 in 2 West: it is guarded, so Red must win battle 2 "
-        "for it to fall.",
+        "🃏 Синие plays the card of O1 «Dark Market» before the battles.",
+        "🏰 Red assaults fortification F1 «Fort Grim» in 2 West: it is guarded, so Red must win "
+        "battle 2 for it to fall.",
         "  Синие guards it from 1 Equator (battle 2).",
-        "🏰 fortification F1 in 2 West fell to Red: +1 VP (the weather could move no further).",
-        "🔮 Red took occult token O1 in 5 South Pole: it controls it now.",
-        "🃏 The card of O1 (Синие) was void: the token changed hands.",
+        "🏰 Fortification F1 «Fort Grim» in 2 West fell to Red: +1 VP (the weather could move "
+        "no further).",
+        "🔮 Red took occult token O1 «Dark Market» in 5 South Pole: it controls it now.",
+        "🃏 The card of O1 «Dark Market» (Синие) was void: the token changed hands.",
         "🌬 The weather turned: South-East → South.",
         "🏆 Siege VP: Red 5 (+2), Синие 1.",
-        "🔮 Occult tokens: O1 — Red.",
+        "🔮 Occult tokens: O1 «Dark Market» — Red.",
         "🏰 Fortifications standing: F2.",
     ],
     "ru": [
         "🌬 Погода сейчас: South-East.",
-        "🏰 Сторона «Red» штурмует укрепление F1 в секторе 2 «Запад». Цель под охраной: для "
-        "успеха штурма стороне «Red» нужно выиграть бой 2.",
+        "🃏 Сторона «Синие» играет карту O1 «Тёмный рынок» до боёв.",
+        "🏰 Сторона «Red» штурмует укрепление F1 «Мрачный форт» в секторе 2 «Запад». Цель под "
+        "охраной: для успеха штурма стороне «Red» нужно выиграть бой 2.",
         "  Охрана: сторона «Синие» из сектора 1 «Экватор» (бой 2).",
-        "🏰 укрепление F1 в секторе 2 «Запад»: штурм стороны «Red» удался: +1 ПО (дальше "
-        "погода сдвинуться не могла).",
+        "🏰 Укрепление F1 «Мрачный форт» в секторе 2 «Запад» пало под штурмом стороны «Red»: "
+        "+1 ПО (дальше погода сдвинуться не могла).",
+        "🔮 Сторона «Red» захватила оккультный жетон O1 «Тёмный рынок» в секторе 5 «Южный "
+        "полюс»: теперь он под её контролем.",
+        "🃏 Карта O1 «Тёмный рынок» (сторона «Синие») не сработала: жетон сменил владельца.",
         "🌬 Погода сменилась: South-East → South.",
-        "🏆 ПО осады: Red 5 (+2), Синие 1.",
-        "🔮 Оккультные жетоны: O1 — Red.",
+        "🏆 ПО осады: «Red» — 5 (+2), «Синие» — 1.",
+        "🔮 Оккультные жетоны: O1 «Тёмный рынок» — у стороны «Red».",
+        "🏰 Стоят укрепления: F2.",
+    ],
+}
+HELD = SiegeReport.model_validate(
+    {
+        "assaults": [
+            {
+                "token": "F1",
+                "kind": "fortification",
+                "sector": "2",
+                "side": "red",
+                "verdict": "held",
+                "loss": 1,
+                "battles": [],
+            },
+            {
+                "token": "O1",
+                "kind": "occult",
+                "sector": "5",
+                "side": "blue",
+                "verdict": "held",
+                "loss": 2,
+                "battles": [],
+            },
+            {
+                "token": "F1",
+                "kind": "fortification",
+                "sector": "2",
+                "side": "blue",
+                "verdict": "already_fallen",
+                "loss": 0,
+                "battles": [],
+            },
+        ],
+        "cards": [{"token": "O1", "side": "red", "window": "after", "weather_step": False}],
+        "weather": {"before": 3, "after": 3, "steps": {}},
+        "vp_gained": {},
+        "vp": {},
+    }
+)
+BARE = SiegeState.model_validate(
+    {
+        "weather": 3,
+        "tokens": [{"id": "O1", "kind": "occult", "sector": "5", "strength": 8}],
+        "vp": {},
+    }
+)
+HELD_EXPECTED = {
+    "en": [
+        "🏰 Fortification F1 «Fort Grim» in 2 West held against Red. Red loses 1 army there.",
+        "🔮 Occult token O1 «Dark Market» in 5 South Pole held against Синие. Синие loses 2 "
+        "armies there.",
+        "🏰 Fortification F1 «Fort Grim» had already fallen this turn: Синие's assault came "
+        "too late.",
+        "🃏 The card of O1 «Dark Market» (Red) could not move the weather: the side's steps for "
+        "this turn were used up.",
+        "🔮 Occult tokens: O1 «Dark Market» — nobody's.",
+        "🏰 No fortification stands any more.",
+    ],
+    "ru": [
+        "🏰 Укрепление F1 «Мрачный форт» в секторе 2 «Запад» устояло: штурм стороны «Red» "
+        "отбит. Сторона «Red» теряет там 1 армию.",
+        "🔮 Оккультный жетон O1 «Тёмный рынок» в секторе 5 «Южный полюс» устоял: штурм "
+        "стороны «Синие» отбит. Сторона «Синие» теряет там 2 армии.",
+        "🏰 Штурм стороны «Синие» опоздал: укрепление F1 «Мрачный форт» уже пало в этом ходу.",
+        "🃏 Карта O1 «Тёмный рынок» (сторона «Red») не сдвинула погоду: шаги погоды этой "
+        "стороны на этот ход уже исчерпаны.",
+        "🔮 Оккультные жетоны: O1 «Тёмный рынок» — ничей.",
+        "🏰 Укреплений больше не осталось.",
     ],
 }
 
@@ -116,8 +208,15 @@ def test_the_siege_list_and_summary_in_words(i18n: I18n, language: str) -> None:
     with i18n.context(), i18n.use_locale(language):
         lines = describe_siege_plan(PLAN, PLANET, SIDES, language, weather)
         lines += describe_siege_report(REPORT, STATE, PLANET, SIDES, language, weather)
+        held = describe_siege_report(HELD, BARE, PLANET, SIDES, language, weather)
     for expected in EXPECTED[language]:
         assert expected in lines, (expected, lines)
+    for expected in HELD_EXPECTED[language]:
+        assert expected in held, (expected, held)
+    for line in lines + held:
+        if not line.startswith(" "):
+            words = line.split(" ", 1)[1]
+            assert words[0] == words[0].upper(), line  # a post's line begins as a sentence
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@ SIGKILL in the middle; then every turn replays through ``python -m rules`` and e
 verifies.
 
 The GM switches the siege on in the wizard (a fortification placed with a button, the weather
-steered from the Equator); the last side to deploy picks the starting weather with a button as
+steered from the Equator); the last side in side order picks the starting weather with a button as
 the orders open, right after the seeds' SHA-256 is posted; Red assaults the fortification with a
 button and attacks by text, Blue guards it by text; the bot is killed after the orders are in
 and started again; the battle list shows the guarded assault; a player rolls dice at the table;
@@ -85,7 +85,8 @@ async def _play(table: Table, service: BotService) -> int:
         await join(table, person, side, role)
     await deploy_typed(table, ANNA, "1:4 2:3 4:3")
     await deploy_typed(table, VERA, "1:3 3:5 5:2")
-    # The orders open: the seeds are sealed, then Blue (the last to deploy) picks the weather.
+    # The orders open: the seeds are sealed, then Blue (the last side in side order) picks the
+    # weather.
     await table.wait_for_text(GROUP.id, "the dice are sealed before any order is given")
     await table.press(VERA, re.compile(r"^North$"))
     await table.wait_for_text(GROUP.id, "The starting weather is chosen: North.")
@@ -115,7 +116,7 @@ async def _play(table: Table, service: BotService) -> int:
     monday = await table.wait_for_message(
         GROUP.id, lambda m: m.photo is not None and "Turn 1 resolved" in m.text, what="Monday"
     )
-    assert "fortification F1 in 2 West fell to Red: +1 VP." in monday.text
+    assert "Fortification F1 in 2 West fell to Red: +1 VP." in monday.text
     assert "Red wins the campaign!" in monday.text
     assert "Turn 1's roll seed is revealed" in monday.text
     # The campaign is over: Red's strategist spends its VP on a reward (S8); an item without

@@ -154,17 +154,26 @@ def test_the_map_and_settings_are_checked_together() -> None:
             with_features,
             weather_control=["9"],
             tokens=[
-                {"id": "F1", "kind": "fortification", "sector": "1"},
+                {"id": "D1", "kind": "fortification", "sector": "1"},
                 {"id": "O9", "kind": "occult", "sector": "nowhere"},
+                {"id": "O9", "kind": "occult", "sector": "4"},
             ],
         )
     details = [problem.detail for problem in refused.value.problems]
     assert details == [
         "siege: weather_control names sector 9, which is not on the map",
-        "siege: token id F1 is used twice",
+        "siege: token id D1 is used twice",
         "siege: token O9 stands in sector nowhere, not on the map",
+        "siege: token id O9 is used twice",
         "siege: token F1 needs a strength of at least 1",
     ]
+    # The GM's token F1 stands in the map's F1's place: its strength is the GM's.
+    mended = siege_game(
+        with_features, tokens=[{"id": "F1", "kind": "fortification", "sector": "2", "strength": 12}]
+    )
+    assert [
+        (t.id, t.strength) for t in load(deployed_state(mended, PLACEMENTS).modules["siege"]).tokens
+    ] == [("F1", 12)]
 
 
 def test_weather_control_defaults_to_the_maps_tagged_sectors() -> None:
@@ -209,6 +218,29 @@ def test_tokens_come_from_the_map_then_the_gms_placement() -> None:
         ("F9", "fortification", "4", 10, None),
     ]
     assert siege.tokens[1].display_name("ru") == "Dark Market"
+    # A GM's token with a map token's id replaces it where it stands (the wizard's strength and
+    # starting holder), and its card is ready at turn 1.
+    replaced = siege_game(
+        with_features,
+        tokens=[
+            {"id": "F9", "kind": "fortification", "sector": "4"},
+            {
+                "id": "O1",
+                "kind": "occult",
+                "sector": "5",
+                "name": "Dark Market",
+                "strength": 6,
+                "owner": "red",
+            },
+        ],
+    )
+    siege = load(deployed_state(replaced, PLACEMENTS).modules["siege"])
+    assert [(t.id, t.strength, t.controller, t.ready) for t in siege.tokens] == [
+        ("F1", 10, None, True),
+        ("O1", 6, "red", True),
+        ("O2", 8, "blue", True),
+        ("F9", 10, None, True),
+    ]
     assert (siege.weather, siege.vp) == (None, {})
 
 

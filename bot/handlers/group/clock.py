@@ -134,6 +134,11 @@ def advanced_text(result: AdvanceResult) -> str:
                 "Not yet: some sides gave no orders and the campaign waits for you. Reopen their "
                 "orders (GM tools), or close the orders now (the button below): they hold."
             )
+        case AdvanceOutcome.BLOCKED if result.reason is BlockReason.CHOICE_PENDING:
+            return _(
+                "Not yet: the starting weather of the siege is not chosen. Choose it with the "
+                "buttons I sent you in private, or wait for the side that chooses it."
+            )
         case AdvanceOutcome.BLOCKED if result.reason is BlockReason.RESULTS_DISPUTED:
             return _(
                 "Not yet: battles {battles} are disputed. Decide them (the message I sent you "

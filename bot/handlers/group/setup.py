@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import unicodedata
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any, TypeVar
 
 from aiogram import Bot, F, Router
@@ -31,7 +32,7 @@ from bot.callbacks import ButtonInt
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.filters import Awaited
-from bot.handlers.group import watch_wizard
+from bot.handlers.group import siege_wizard, watch_wizard
 from bot.handlers.group.guards import (
     AwaitedAnswer,
     ask,
@@ -164,90 +165,6 @@ def rules_label(campaign: Campaign) -> str:
     if not numbers:
         return _("standard")
     return "; ".join(f"{rule_name(key)}: {value}" for key, value in numbers.items())
-
-
-def token_kind_name(kind: str) -> str:
-    """A token kind in words."""
-    return _("fortification") if kind == "fortification" else _("occult token")
-
-
-def siege_label(campaign: Campaign) -> str:
-    """Whether the Midnight Siege is on, and how many tokens stand on the map."""
-    overrides = campaign.ruleset_overrides
-    if not siege_setup.is_on(overrides):
-        return _("off")
-    count = len(siege_setup.map_tokens(campaign)) + len(siege_setup.gm_tokens(overrides))
-    return _("on: {n} tokens, weather steered from {sectors}").format(
-        n=count, sectors=", ".join(siege_setup.weather_control(campaign)) or _("no sector")
-    )
-
-
-def siege_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButton]]]:
-    """The siege settings: on or off, the tokens (the map's and the GM's), the weather-control
-    sectors, and buttons to place and remove tokens, toggle sectors, write cards and rewards."""
-    overrides = campaign.ruleset_overrides
-    shown = siege_setup.campaign_map(campaign)
-    sector_name = {
-        sector.id: sector.names.get(campaign.language, sector.name) for sector in shown.sectors
-    }
-    lines = [
-        _(
-            "Midnight Siege (MODULES.md): fortifications and occult tokens on the map, assaults "
-            "with dice, guards, the weather rose and victory points. Now: {state}."
-        ).format(state=siege_label(campaign))
-    ]
-    rows: list[list[InlineKeyboardButton]] = []
-    if not siege_setup.is_on(overrides):
-        rows.append([_button(_("🏰 Switch the siege on"), campaign, "sg", "on")])
-        return "\n".join(lines), rows
-    rows.append([_button(_("Switch the siege off"), campaign, "sg", "off")])
-    for token_id, kind, where in siege_setup.map_tokens(campaign):
-        lines.append(
-            _("• {id}: {kind} in {sector} (from the map)").format(
-                id=token_id, kind=token_kind_name(kind), sector=sector_name.get(where, where)
-            )
-        )
-    for token in siege_setup.gm_tokens(overrides):
-        lines.append(
-            _("• {id}: {kind} in {sector}").format(
-                id=token["id"],
-                kind=token_kind_name(token["kind"]),
-                sector=sector_name.get(token["sector"], token["sector"]),
-            )
-        )
-        rows.append(
-            [_button(_("✖ Remove {id}").format(id=token["id"]), campaign, "tokdel", token["id"])]
-        )
-    control = siege_setup.weather_control(campaign)
-    lines.append(
-        _("Weather is steered from: {sectors}.").format(
-            sectors=", ".join(sector_name.get(s, s) for s in control) or _("no sector yet")
-        )
-    )
-    lines.append(_("Place a token in a sector, or mark the sectors that steer the weather:"))
-    for sector in shown.sectors:
-        name = sector_name[sector.id]
-        rows.append(
-            [
-                _button(_("🏰 {sector}").format(sector=name), campaign, "tok", f"f.{sector.id}"),
-                _button(_("🔮 {sector}").format(sector=name), campaign, "tok", f"o.{sector.id}"),
-                _button(
-                    (_("🌬 ✔ {sector}") if sector.id in control else _("🌬 {sector}")).format(
-                        sector=name
-                    ),
-                    campaign,
-                    "wc",
-                    sector.id,
-                ),
-            ]
-        )
-    rows.append(
-        [
-            _button(_("🃏 Card texts"), campaign, "ask", "cards"),
-            _button(_("🎁 Rewards"), campaign, "ask", "rewards"),
-        ]
-    )
-    return "\n".join(lines), rows
 
 
 def contact_label(campaign: Campaign) -> str:
@@ -472,10 +389,8 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
             [_button(_("Draw without losses"), campaign, "pol", UnreportedPolicy.DRAW.value)],
             [_button(_("Wait for the GM"), campaign, "pol", UnreportedPolicy.WAIT_FOR_GM.value)],
         ]
-    elif step == "siege":
-        text, rows = siege_screen(campaign)
-        rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
-        return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
+    elif step.startswith("siege"):
+        return await _siege_step(store, campaign, step, head)
     elif step == "contact":
         side_pairs = [(side.id, side.name) for side in await store.sides(campaign.id)]
         text, rows = contact_screen(campaign, side_pairs)
@@ -507,6 +422,29 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
     return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+async def _siege_step(
+    store: Store, campaign: Campaign, step: str, head: str
+) -> tuple[str, InlineKeyboardMarkup]:
+    """A siege screen: the main one, the tokens' strength and holders, a holder's pick, the
+    weather states (the main one, for a holder's pick of a token that is gone)."""
+    sides = [(side.id, side.name) for side in await store.sides(campaign.id)]
+    shown = None
+    page = siege_wizard.tokens_page(step)
+    if page is not None:
+        shown = siege_wizard.tokens_screen(campaign, sides, _button, page)
+    elif step == "siege.weather":
+        shown = siege_wizard.weather_screen(campaign, _button)
+    elif step.startswith(siege_wizard.HOLDER_STEP):
+        token = step.removeprefix(siege_wizard.HOLDER_STEP)
+        shown = siege_wizard.holder_screen(campaign, sides, token, _button)
+    if shown is None:
+        text, rows = siege_wizard.siege_screen(campaign, sides, _button)
+        rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
+    else:
+        text, rows = shown
+    return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
+
+
 async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
     """Everything chosen, in one message, with a button to change each part and one to start."""
     other = "ru" if campaign.language == "en" else "en"
@@ -517,7 +455,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _("Time zone: {zone}").format(zone=zone_label(campaign.time_zone, campaign.language)),
             _("Map: {map}").format(map=map_label(campaign)),
             _("Rules: {rules}").format(rules=rules_label(campaign)),
-            _("Midnight Siege: {siege}").format(siege=siege_label(campaign)),
+            _("Midnight Siege: {siege}").format(siege=siege_wizard.siege_label(campaign)),
             contact_label(campaign),
             watch_wizard.watch_label(campaign),
             _("Sides:"),
@@ -580,12 +518,18 @@ _NEXT_STEP = {
     "setup.zone": "map",
     "setup.side": "sides",
     "setup.map": "sides",
-    "setup.cards": "siege",
-    "setup.rewards": "siege",
+    **siege_wizard.NEXT_STEP,
     "setup.heroes": "watch",
     "setup.npc": "watch",
     "setup.deck": "watch",
 }
+
+
+def _next_step(campaign: Campaign, prompt: Prompt) -> str:
+    """The wizard step after a typed answer: a token's strength leads back to its own page."""
+    if prompt.field == "setup.strength":
+        return siege_wizard.tokens_step(campaign, str(prompt.data.get("token", "")))
+    return _NEXT_STEP.get(prompt.field, "summary")
 
 
 # ---- commands and typed answers ----------------------------------------------------------------
@@ -719,7 +663,7 @@ async def typed_answer(
             await ask_again(message, _add_side_refusal(outcome))
             return
     elif prompt.field in _TYPED_SETTINGS:
-        settings, refusal = await _typed_any(store, campaign, prompt.field, text)
+        settings, refusal = await _typed_any(store, campaign, prompt, text)
         if settings is None:
             await ask_again(message, refusal)
             return
@@ -734,7 +678,7 @@ async def typed_answer(
             person,
             lambda: store.update_settings(campaign_id, changes, person.user_id, now),
         )
-    text, keyboard = await screen(store, campaign, _NEXT_STEP.get(prompt.field, "summary"))
+    text, keyboard = await screen(store, campaign, _next_step(campaign, prompt))
     await message.answer(text, reply_markup=keyboard)
 
 
@@ -827,7 +771,7 @@ async def _answered_again(message: Message, store: Store, prompt: Prompt) -> Non
         await message.answer(not_gm_text())
         return
     new = prompt.field == "setup.title" and prompt.campaign_id is None
-    step = "zone" if new else _NEXT_STEP.get(prompt.field, "summary")
+    step = "zone" if new else _next_step(campaign, prompt)
     text, keyboard = await screen(store, campaign, step)
     await message.answer(text, reply_markup=keyboard)
 
@@ -852,19 +796,22 @@ def _add_side_refusal(outcome: campaigns.AddSideOutcome) -> str:
 
 _TYPED_SETTINGS = (
     "setup.rules",
-    "setup.cards",
-    "setup.rewards",
     "setup.margins",
-    "setup.heroes",
-    "setup.npc",
-    "setup.deck",
+    *siege_wizard.TYPED_FIELDS,
+    *watch_wizard.TYPED_FIELDS,
 )
 
 
 async def _typed_any(
-    store: Store, campaign: Campaign, field: str, text: str
+    store: Store, campaign: Campaign, prompt: Prompt, text: str
 ) -> tuple[CampaignSettings | None, str]:
     """The settings after a typed answer of :data:`_TYPED_SETTINGS`, or ``None`` and why not."""
+    field = prompt.field
+    if field in siege_wizard.TYPED_FIELDS:
+        changed, refusal = siege_wizard.typed_siege(campaign, field, prompt.data, text)
+        if changed is None:
+            return None, refusal
+        return CampaignSettings(ruleset_overrides=changed), ""
     if field not in watch_wizard.TYPED_FIELDS:
         return _typed_settings(campaign, field, text)
     side_pairs = [(side.id, side.name) for side in await store.sides(campaign.id)]
@@ -875,8 +822,8 @@ async def _typed_any(
 def _typed_settings(
     campaign: Campaign, field: str, text: str
 ) -> tuple[CampaignSettings | None, str]:
-    """The settings after typed rule numbers (the siege settings kept), card or reward texts,
-    or the score-margin table; or ``None`` and why not."""
+    """The settings after typed rule numbers (the module settings kept) or the score-margin
+    table; or ``None`` and why not."""
     if field == "setup.margins":
         numbers = text.replace(",", " ").replace("/", " ").split()
         try:
@@ -894,54 +841,21 @@ def _typed_settings(
 
 
 def _typed_rules(campaign: Campaign, field: str, text: str) -> tuple[dict[str, Any] | None, str]:
-    """The overrides after typed rule numbers (the siege settings kept), card or reward texts;
-    or ``None`` and why not."""
+    """The overrides after typed rule numbers (the module settings kept); or ``None`` and why
+    not."""
     try:
-        if field == "setup.rules":
-            kept = {
-                key: value
-                for key, value in campaign.ruleset_overrides.items()
-                if key in ("modules", "module_settings")
-            }
-            changed = {**campaigns.parse_ruleset_overrides(text), **kept}
-        elif field == "setup.cards":
-            changed = siege_setup.with_cards(campaign.ruleset_overrides, text, campaign.language)
-        else:
-            changed = siege_setup.with_rewards(campaign.ruleset_overrides, text, campaign.language)
+        kept = {
+            key: value
+            for key, value in campaign.ruleset_overrides.items()
+            if key in ("modules", "module_settings")
+        }
+        changed = {**campaigns.parse_ruleset_overrides(text), **kept}
     except campaigns.RulesetInputError as error:
         return None, _rules_help(error.field)
-    except siege_setup.SiegeInputError as error:
-        return None, _siege_input_help(field, error.line)
     refused = siege_setup.problem(campaign, changed)
     if refused is not None:
         return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])
     return changed, ""
-
-
-def _siege_input_help(field: str, line: int) -> str:
-    where = (
-        _("Line {line} cannot be used.").format(line=line)
-        if line
-        else _("Nothing to use was found.")
-    )
-    if field == "setup.cards":
-        return (
-            where
-            + " "
-            + _(
-                "Write one card a line: «O1: what the card does», or «O1 weather: …» for a card "
-                "that moves the weather one step; «-» removes all cards."
-            )
-        )
-    return (
-        where
-        + " "
-        + _(
-            "Write one reward a line: a price from 1 to 1000, a space, the text, and after «|» "
-            "what the GM chooses between («2 Cheque or pawn | Cheque | Pawn»); «default» "
-            "restores the standard list."
-        )
-    )
 
 
 def _rules_help(field: str) -> str:
@@ -994,21 +908,20 @@ async def pressed(
         "cards",
         "rewards",
         "margins",
+        "weather",
         "heroes",
         "npc",
         "deck",
     ):
-        await store.set_prompt(
-            query.message.chat.id,
-            person.user_id,
-            campaign.id,
-            f"setup.{value}",
-            {},
-            query.message.message_id,
-            now,
-        )
-        await query.answer()
-        await ask(query.message, query.from_user, _ask_text(value, display_name(query.from_user)))
+        await _ask_typed(query, query.message, store, campaign, person, value, {}, now)
+        return
+    if action in ("askw", "askt"):
+        data = _siege_question(campaign, action, value)
+        if data is None:
+            await query.answer(_("That button is not valid any more."), show_alert=True)
+            return
+        what = "weather" if action == "askw" else "strength"
+        await _ask_typed(query, query.message, store, campaign, person, what, data, now)
         return
     if action == "pick":
         await _colour_choice(query, store, campaign, value)
@@ -1036,18 +949,41 @@ async def pressed(
     await query.message.edit_text(text, reply_markup=keyboard)
 
 
-def _siege_settings(
-    campaign: Campaign, action: str, value: str
-) -> tuple[CampaignSettings | None, str | None] | None:
-    """A siege setup button: the settings to store, or a note why the rules refuse it; ``None``
-    for a button that does not fit."""
-    overrides = _siege_change(campaign, action, value)
-    if overrides is None:
+async def _ask_typed(
+    query: CallbackQuery,
+    message: Message,
+    store: Store,
+    campaign: Campaign,
+    person: Person,
+    what: str,
+    data: dict[str, JsonValue],
+    now: datetime,
+) -> None:
+    """Wait for the GM's typed ``what`` (``data``: which weather state or token) and ask it."""
+    await store.set_prompt(
+        message.chat.id, person.user_id, campaign.id, f"setup.{what}", data, message.message_id, now
+    )
+    await query.answer()
+    name = display_name(query.from_user)
+    if what in ("cards", "rewards", "weather", "strength"):
+        question = siege_wizard.ask_text(what, data, campaign, name)
+    else:
+        question = _ask_text(what, name)
+    await ask(message, query.from_user, question)
+
+
+def _siege_question(campaign: Campaign, action: str, value: str) -> dict[str, JsonValue] | None:
+    """Which weather state (``askw``, 0-7) or token (``askt``) a siege question is about;
+    ``None`` for a button that does not fit any more."""
+    if not siege_setup.is_on(campaign.ruleset_overrides):
         return None
-    refused = siege_setup.problem(campaign, overrides)
-    if refused is None:
-        return CampaignSettings(ruleset_overrides=overrides), None
-    return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])
+    if action == "askw":
+        if value.isdigit() and int(value) < siege_setup.WEATHER_STATES:
+            return {"state": int(value)}
+        return None
+    if any(token.id == value for token in siege_setup.start_of(campaign)):
+        return {"token": value}
+    return None
 
 
 def _checked(
@@ -1075,12 +1011,12 @@ async def _remove_side(
 def _fitted(overrides: dict[str, Any], new_map: CampaignMap, sides: list[str]) -> dict[str, Any]:
     """The module settings fitted to a new map or the sides left (see each module's
     ``fitted``)."""
-    fitted = contact_setup.fitted(siege_setup.fitted(overrides, new_map), new_map, sides)
+    fitted = contact_setup.fitted(siege_setup.fitted(overrides, new_map, sides), new_map, sides)
     return watch_setup.fitted(fitted, new_map, sides)
 
 
 _MODULE_ACTIONS = {
-    **dict.fromkeys(("sg", "tok", "tokdel", "wc"), "siege"),
+    **siege_wizard.ACTION_STEPS,
     **dict.fromkeys(("ct", "cdl", "cdo", "ctr", "cvp"), "contact"),
     **dict.fromkeys(watch_wizard.WATCH_ACTIONS, "watch"),
 }
@@ -1093,8 +1029,10 @@ async def _module_settings(
     """A siege, contact or Night Watch button: the settings to store or a note why the rules
     refuse them; ``None`` for a button that does not fit."""
     match _MODULE_ACTIONS[action]:
-        case "siege":
-            return _siege_settings(campaign, action, value)
+        case step if step.startswith("siege"):
+            sides = [side.id for side in await store.sides(campaign.id)]
+            siege = siege_wizard.siege_change(campaign, action, value, sides)
+            return None if siege is None else _checked(campaign, siege)
         case "contact":
             sides = [side.id for side in await store.sides(campaign.id)]
             contact = _contact_change(campaign, action, value, sides)
@@ -1148,6 +1086,21 @@ def _rules_settings(campaign: Campaign, value: str) -> tuple[CampaignSettings | 
     return CampaignSettings(ruleset_overrides=overrides), None
 
 
+def _screen_step(campaign: Campaign, action: str, value: str) -> str | None:
+    """The step a «go» button shows, or the holder pick of an occult token (``sgp``); ``None``
+    for one that does not fit."""
+    if action == "sgp":
+        return siege_wizard.holder_step(campaign, value)
+    if (
+        value in STEPS
+        or value in siege_wizard.STEPS
+        or siege_wizard.tokens_page(value) is not None
+        or value in ("joining", "contact", "watch", "rules")
+    ):
+        return value
+    return None
+
+
 async def _change(
     store: Store, campaign: Campaign, person: Person, action: str, value: str, clock: Clock
 ) -> tuple[Campaign, str, str | None] | None:
@@ -1156,16 +1109,19 @@ async def _change(
     now, actor = clock.now(), person.user_id
     settings: CampaignSettings | None = None
     step, note = "summary", None
-    if action == "go" and (
-        value in STEPS or value in ("joining", "siege", "contact", "watch", "rules")
-    ):
-        step = value
+    if action in ("go", "sgp"):
+        found = _screen_step(campaign, action, value)
+        if found is None:
+            return None
+        step = found
     elif action in _MODULE_ACTIONS:
         changed = await _module_settings(store, campaign, action, value)
         if changed is None:
             return None
         settings, note = changed
         step = _MODULE_ACTIONS[action]
+        if action in siege_wizard.ACTION_STEPS:
+            step = siege_wizard.step_after(campaign, action, value)
     elif action == "rule":
         settings, note = _rules_settings(campaign, value)
         step = "rules"
@@ -1207,30 +1163,6 @@ async def _change(
     return campaign, step, note
 
 
-def _siege_change(campaign: Campaign, action: str, value: str) -> dict[str, Any] | None:
-    """The overrides after a siege button, or ``None`` for a button that does not fit."""
-    overrides = campaign.ruleset_overrides
-    sectors = set(siege_setup.campaign_map(campaign).sector_ids())
-    if action == "sg" and value in ("on", "off"):
-        return siege_setup.switched(overrides, value == "on")
-    if not siege_setup.is_on(overrides):
-        return None
-    if action == "tok":
-        kind, _sep, sector = value.partition(".")
-        if kind not in ("f", "o") or sector not in sectors:
-            return None
-        if len(siege_setup.gm_tokens(overrides)) >= siege_setup.MAX_TOKENS:
-            return None
-        return siege_setup.with_token(
-            campaign, "fortification" if kind == "f" else "occult", sector
-        )
-    if action == "tokdel" and value in {t["id"] for t in siege_setup.gm_tokens(overrides)}:
-        return siege_setup.without_token(overrides, value)
-    if action == "wc" and value in sectors:
-        return siege_setup.with_weather_control(campaign, value)
-    return None
-
-
 def _ask_text(what: str, name: str) -> str:
     if what in ("heroes", "npc", "deck"):
         return watch_wizard.ask_text(what).format(name=name)
@@ -1245,20 +1177,9 @@ def _ask_text(what: str, name: str) -> str:
             "{name}, reply with rule overrides as name=number, e.g. «start_armies=12 "
             "sectors_to_win=4», or «default» for the standard rules."
         ),
-        "cards": _(
-            "{name}, reply with the cards of the occult tokens, one a line: «O1: what the card "
-            "does». Write «O1 weather: …» for a card that moves the weather one step (the bot "
-            "does that itself). «-» removes all cards."
-        ),
         "margins": _(
             "{name}, reply with the score-margin table: three growing numbers, the least "
             "margin of points for a solid, a crushing and a slaughter victory, e.g. «1 5 10»."
-        ),
-        "rewards": _(
-            "{name}, reply with the reward list, one item a line: the price in victory points, "
-            "then the text, e.g. «3 A simple cheque with history». For an item where the GM "
-            "chooses after the claim, list the choices after «|»: «4 Knight or dot | Knight | "
-            "Ability dot». «default» restores the standard list."
         ),
     }
     return asks[what].format(name=name)
@@ -1296,7 +1217,10 @@ async def _confirm(
             show_alert=True,
         )
         return
-    result = await advance(store, campaign.id, 0, Phase.SETUP, person.user_id, clock.now())
+    named = await _owners_named(query, store, clock, person, campaign)
+    if named is None:
+        return
+    result = await advance(store, named.id, 0, Phase.SETUP, person.user_id, clock.now())
     if result.outcome is AdvanceOutcome.BLOCKED:
         await query.answer(
             _("A campaign needs at least two sides: add them under «Sides» first."),
@@ -1319,6 +1243,31 @@ async def _confirm(
         )
     text, _keyboard = await summary(store, campaign)
     await query.message.edit_text(text.rsplit("\n\n", 1)[0])
+
+
+async def _owners_named(
+    query: CallbackQuery, store: Store, clock: Clock, person: Person, campaign: Campaign
+) -> Campaign | None:
+    """The campaign with its map's holders and owners (``owner`` of an occult token or of
+    defences) written by a side's name stored as that side's id, as the rules read them, now
+    that the sides are final; ``None``, with the GM told which, while one names no side."""
+    sides = [(side.id, side.name) for side in await store.sides(campaign.id)]
+    named, unknown = siege_setup.owners_by_id(campaign, sides)
+    if unknown:
+        listed = ", ".join(f"{feature.id} («{feature.owner}»)" for feature in unknown[:5])
+        await query.answer(
+            _(
+                "The map names an owner that is no side here: {features}. Pick one with 🚩 on "
+                "the module's screen, or write a side's name in the map file."
+            ).format(features=listed)[:200],
+            show_alert=True,
+        )
+        return None
+    if named is None:
+        return campaign
+    return await store.update_settings(
+        campaign.id, CampaignSettings(map=named), person.user_id, clock.now()
+    )
 
 
 def build() -> Router:

@@ -37,6 +37,7 @@ from bot.services.orders import (
     Refusal,
     defender_mark,
 )
+from bot.siege_texts import describe_assault_abilities, token_label
 from bot.texts import (
     armies,
     chain_words,
@@ -1046,7 +1047,10 @@ def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
                 word=line.word, sides=sides
             )
         case LineProblem.UNKNOWN_TOKEN:
-            tokens = ", ".join(siege_tokens(desk.state.modules)) or _("none")
+            tokens = ", ".join(
+                token_label(map_, token, language()) for token in siege_tokens(desk.state.modules)
+            )
+            tokens = tokens or _("none")
             return _("There is no token «{word}». Tokens: {tokens}.").format(
                 word=line.word, tokens=tokens
             )
@@ -1481,6 +1485,7 @@ def battles_screen(
     for battle in desk.battles:
         lines.append("")
         lines.extend(describe_battle(battle, map_, names, language(), desk.status.get(battle.id)))
+        lines.extend(describe_assault_abilities(battle, names))
         lines.extend(chain_status(desk, battle, names))
         lines.append(
             report_status(

@@ -15,7 +15,7 @@ from rules.modules.siege.adjust import (
     VpChange,
     apply_adjustment,
 )
-from rules.modules.siege.module import SiegeModule, describe_rule
+from rules.modules.siege.module import SiegeModule, describe_rule, start_tokens, tokens_at_start
 from rules.modules.siege.orders import SiegeRule, assault, guard, play_card, steer
 from rules.modules.siege.plan import PlannedAssault, PlayedCard, SiegePlan
 from rules.modules.siege.resolve import AssaultOutcome, CardOutcome, SiegeReport
@@ -78,6 +78,8 @@ __all__ = [
     "guard",
     "load",
     "play_card",
+    "start_tokens",
     "steer",
+    "tokens_at_start",
     "valid_choice",
 ]

@@ -11,7 +11,7 @@ from pydantic import JsonValue
 from rules.battles import Battle, BattlePlan, PlanWork
 from rules.dice import Dice
 from rules.game import CoreOrder, DeploymentChoice, Game, RulesModule, Step, StepHook
-from rules.maps import MapProblem, MapProblemCode
+from rules.maps import CampaignMap, MapProblem, MapProblemCode
 from rules.modules.siege import legal, plan, resolve, validate
 from rules.modules.siege.orders import SiegeRule, module_order
 from rules.modules.siege.settings import (
@@ -19,6 +19,7 @@ from rules.modules.siege.settings import (
     TOKEN_KINDS,
     WEATHER_STATES,
     SiegeSettings,
+    TokenSpec,
 )
 from rules.modules.siege.state import NAME, SiegeState, Token, load_in, upgrade
 from rules.orders import ModuleOrder, Rejection, SideOrders
@@ -49,7 +50,8 @@ class SiegeModule(RulesModule):
         for sector in settings.weather_control or ():
             if sector not in game.map.by_id:
                 bad(f"weather_control names sector {sector}, which is not on the map", sector)
-        seen = {feature.id for feature in game.map.features}
+        replaceable = {feature.id for feature in game.map.features_of(*TOKEN_KINDS)}
+        seen = {feature.id for feature in game.map.features} - replaceable
         for spec in settings.tokens:
             if spec.sector not in game.map.by_id:
                 bad(
@@ -60,7 +62,10 @@ class SiegeModule(RulesModule):
             if spec.id in seen:
                 bad(f"token id {spec.id} is used twice", other=spec.id)
             seen.add(spec.id)
+        replaced = {spec.id for spec in settings.tokens}
         for feature in game.map.features_of(*TOKEN_KINDS):
+            if feature.id in replaced:
+                continue
             if feature.strength is not None and feature.strength < 1:
                 bad(f"token {feature.id} needs a strength of at least 1", other=feature.id)
         return problems
@@ -69,7 +74,7 @@ class SiegeModule(RulesModule):
         weather = choice.get("weather") if isinstance(choice, dict) else None
         return SiegeState(
             weather=weather if isinstance(weather, int) else None,
-            tokens=_tokens(game),
+            tokens=tokens_at_start(game),
             vp={},
         ).as_json()
 
@@ -165,11 +170,19 @@ class SiegeModule(RulesModule):
         return describe_rule(rejection.params)
 
 
-def _tokens(game: Game) -> tuple[Token, ...]:
-    """The tokens at deployment: the map's features, then the GM's placed tokens."""
-    settings = game.settings_of(NAME, SiegeSettings)
+def tokens_at_start(game: Game) -> tuple[Token, ...]:
+    """The tokens at deployment: the map's features (a GM's token with a feature's id stands in
+    its place instead: the wizard's strength and starting holder), then the GM's placed tokens."""
+    return start_tokens(game.map, game.settings_of(NAME, SiegeSettings))
+
+
+def start_tokens(campaign_map: CampaignMap, settings: SiegeSettings) -> tuple[Token, ...]:
+    """:func:`tokens_at_start` of a map and siege settings (before a game is built)."""
+    specs = {spec.id: spec for spec in settings.tokens}
     tokens = [
-        Token(
+        _from_spec(specs.pop(feature.id))
+        if feature.id in specs
+        else Token(
             id=feature.id,
             kind="fortification" if feature.kind == "fortification" else "occult",
             sector=feature.sector,
@@ -178,21 +191,22 @@ def _tokens(game: Game) -> tuple[Token, ...]:
             names=dict(feature.names),
             controller=feature.owner if feature.kind == "occult" else None,
         )
-        for feature in game.map.features_of(*TOKEN_KINDS)
+        for feature in campaign_map.features_of(*TOKEN_KINDS)
     ]
-    tokens.extend(
-        Token(
-            id=spec.id,
-            kind=spec.kind,
-            sector=spec.sector,
-            strength=spec.strength,
-            name=spec.name,
-            names=dict(spec.names),
-            controller=spec.owner if spec.kind == "occult" else None,
-        )
-        for spec in settings.tokens
-    )
+    tokens.extend(_from_spec(spec) for spec in specs.values())
     return tuple(tokens)
+
+
+def _from_spec(spec: TokenSpec) -> Token:
+    return Token(
+        id=spec.id,
+        kind=spec.kind,
+        sector=spec.sector,
+        strength=spec.strength,
+        name=spec.name,
+        names=dict(spec.names),
+        controller=spec.owner if spec.kind == "occult" else None,
+    )
 
 
 def describe_rule(params: dict[str, str | int]) -> str:

@@ -164,7 +164,8 @@ class CardText(BaseModel):
 
 
 class TokenSpec(BaseModel):
-    """A token the GM places without editing the map (same fields as a map feature)."""
+    """A token the GM places without editing the map (same fields as a map feature); one with
+    the id of a map's token stands in its place (the GM's strength and starting holder)."""
 
     model_config = _MODEL
 
@@ -189,7 +190,8 @@ class SiegeSettings(BaseModel):
 
     ``weather_control`` ``None`` means the map's sectors tagged ``weather_control``; an unlisted
     side in ``roles`` is both stormer and defender; ``cards`` hold the card texts by occult token
-    id; ``tokens`` are placed by the GM in addition to the map's ``[[features]]``.
+    id; ``tokens`` are placed by the GM in addition to the map's ``[[features]]``, or replace the
+    map's token of the same id.
     """
 
     model_config = _MODEL

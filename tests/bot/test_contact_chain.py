@@ -434,8 +434,9 @@ async def test_a_correction_of_battle_1_after_the_monday_drops_battle_2s_result(
     winner = screen(await table.tap(GM, battle, f"{BLUE} won"))
     await table.tap(GM, winner, "solid victory")
     told = "\n".join(
-        m.payload.get("text", "") if isinstance(m.payload.get("text"), str) else ""
+        text
         for m in await store.outbox_messages(table.campaign.id)
+        if isinstance(text := m.payload.get("text"), str)
     )
     assert "The result of battle 2 was for other sides" in told
     [current] = await store.resolutions(table.campaign.id, 1)

@@ -724,5 +724,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     for line in lines:
         say(line)
-    say(f"container check passed in {time.monotonic() - started:.0f} s")
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    say(f"container check passed in {time.monotonic() - started:.0f} s (load average {load})")
     return 0

@@ -11,11 +11,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.e2e.harness import Chat, ScriptedTelegram, User
+from tests.e2e.harness import Chat, EmulatorError, ScriptedTelegram, User
 from tests.postgres_server import PostgresServer, new_schema_url
 
 ROOT = Path(__file__).resolve().parents[2]
 STOP_TIMEOUT = 10.0  # docker stop's grace before its SIGKILL
+START_TIMEOUT = 60.0  # importing aiogram alone takes half of it on a loaded 2-core machine
+ANSWER_TIMEOUT = 15.0
 
 
 def bot_environment(telegram: ScriptedTelegram, **settings: str) -> dict[str, str]:
@@ -56,11 +58,21 @@ def bot_process(
                     process.wait()
 
 
-async def _polling(telegram: ScriptedTelegram) -> None:
+async def _polling(
+    telegram: ScriptedTelegram, process: "subprocess.Popen[bytes]", log: Path
+) -> None:
+    """Wait for the bot's first ``getUpdates``; EmulatorError at once if it exited."""
+
+    async def counts() -> dict[str, int]:
+        if process.poll() is not None:
+            tail = log.read_text(errors="replace")[-3000:]
+            raise EmulatorError(f"the bot exited ({process.returncode}):\n{tail}")
+        return await telegram.request_counts()
+
     await telegram.wait_for(
-        telegram.request_counts,
+        counts,
         lambda counts: counts.get("getUpdates", 0) > 0,
-        timeout=30,
+        timeout=START_TIMEOUT,
         what="the bot to start polling",
     )
 
@@ -71,12 +83,13 @@ async def test_the_bot_process_answers_in_private_and_in_a_group(
     anna = User(id=501, first_name="Anna")
     group = Chat(id=-1001500, type="supergroup", title="Wargamers")
     env = bot_environment(telegram, DATABASE_PATH=str(tmp_path / "bot.sqlite3"))
-    with bot_process(env, tmp_path / "bot.log"):
-        await _polling(telegram)
+    log = tmp_path / "bot.log"
+    with bot_process(env, log) as process:
+        await _polling(telegram, process, log)
         await telegram.send_command(anna, "/help")
-        private = await telegram.wait_for_bot_messages(anna.id, timeout=10)
+        private = await telegram.wait_for_bot_messages(anna.id, timeout=ANSWER_TIMEOUT)
         await telegram.send_command(anna, "/help", group)
-        public = await telegram.wait_for_bot_messages(group.id, timeout=10)
+        public = await telegram.wait_for_bot_messages(group.id, timeout=ANSWER_TIMEOUT)
         counts = await telegram.request_counts()
     assert "/orders" in private[0]["text"]
     assert "/newcampaign" in public[0]["text"]
@@ -92,9 +105,9 @@ async def test_sigterm_stops_the_bot_cleanly(telegram: ScriptedTelegram, tmp_pat
     log = tmp_path / "bot.log"
     env = bot_environment(telegram, DATABASE_PATH=str(tmp_path / "bot.sqlite3"))
     with bot_process(env, log) as process:
-        await _polling(telegram)
+        await _polling(telegram, process, log)
         await telegram.send_command(anna, "/start")
-        await telegram.wait_for_bot_messages(anna.id, timeout=10)
+        await telegram.wait_for_bot_messages(anna.id, timeout=ANSWER_TIMEOUT)
         process.send_signal(signal.SIGTERM)
         code = await asyncio.to_thread(process.wait, STOP_TIMEOUT)
     assert code == 0, log.read_text(errors="replace")[-3000:]
@@ -130,12 +143,15 @@ async def test_the_bot_on_postgresql_alone_keeps_a_heartbeat_its_health_check_re
             check=False,
         )
 
-    with bot_process(env, log, cwd=workdir):
-        await _polling(telegram)
+    with bot_process(env, log, cwd=workdir) as process:
+        await _polling(telegram, process, log)
         await telegram.send_command(anna, "/start")
-        answered = await telegram.wait_for_bot_messages(anna.id, timeout=10)
+        answered = await telegram.wait_for_bot_messages(anna.id, timeout=ANSWER_TIMEOUT)
         checked = await telegram.wait_for(
-            health, lambda done: done.returncode == 0, timeout=20, what="a passing health check"
+            health,
+            lambda done: done.returncode == 0,
+            timeout=START_TIMEOUT,
+            what="a passing health check",
         )
     assert answered[0]["text"].startswith("Hello!")
     assert checked.stderr == ""

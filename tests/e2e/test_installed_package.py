@@ -30,6 +30,7 @@ PROJECT_FILES = ("pyproject.toml", "setup.py", "README.md")
 PACKAGES = ("bot", "rules", "storage")
 INSTALL_TIMEOUT = 300.0
 STOP_TIMEOUT = 10.0
+START_TIMEOUT = 60.0  # importing aiogram alone takes half of it on a loaded 2-core machine
 
 
 def install_copy(workdir: Path) -> tuple[Path, Path]:
@@ -149,11 +150,11 @@ async def test_the_installed_package_runs_from_a_read_only_site_packages(
                 stderr=subprocess.STDOUT,
             )
         try:
-            answers = await greetings(telegram, PEOPLE)
+            answers = await greetings(telegram, PEOPLE, timeout=START_TIMEOUT)
             healthy = await telegram.wait_for(
                 lambda: asyncio.to_thread(run, "-m", "bot.health"),
                 lambda done: done.returncode == 0,
-                timeout=20,
+                timeout=START_TIMEOUT,
                 what="a passing health check",
             )
             process.send_signal(signal.SIGTERM)

@@ -20,8 +20,8 @@ shipped, on this machine. ``./test`` runs it; by hand: ``.venv/bin/python -m tes
    hybrid mode"), with this machine's pip configuration (``pip config list``, environment
    included, written as one ``/etc/pip.conf``) and every file or folder it names (CA bundle,
    find-links, local indexes, constraints) mounted read-only, so pip in the build reaches the
-   same package index. The image is ``localhost/strategium:check-<8 hex of the checkout's path>``;
-   the one it replaces is removed.
+   same package index. The image is ``localhost/strategium:check-<8 hex of the checkout's path>``
+   (two checkouts checking at once never share one), removed at the end (``--keep`` keeps it).
 4. **Run**: ``podman run`` is refused here too (crun: setrlimit "Operation not permitted"), so
    ``buildah run --isolation chroot --network host`` runs the image's CMD as its user, with a
    folder chowned to that user as the ``/data`` volume, against the Bot API emulator
@@ -670,8 +670,9 @@ def _megabytes(size: int) -> str:
     return f"{size / 1_000_000:.0f} MB"
 
 
-def check(*, build: bool = True) -> list[str]:
-    """Every step; returns the figures, one line each."""
+def check(*, build: bool = True, keep: bool = False) -> list[str]:
+    """Every step; returns the figures, one line each. The image is removed at the end unless
+    ``keep`` (a checkout in a new folder each time would otherwise leave one per run)."""
     tools = ensure_tools()
     workdir = Path(tempfile.mkdtemp(prefix="strategium-container-"))
     try:
@@ -700,22 +701,27 @@ def check(*, build: bool = True) -> list[str]:
     except BaseException:
         print(f"   the check's files are kept in {workdir}", flush=True)
         raise
+    finally:
+        if not keep:
+            _run(["podman", "rmi", "--force", IMAGE], what="podman rmi", check=False)
     shutil.rmtree(workdir, ignore_errors=True)
     return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m tests.container [--no-build]``: 0 when the image works (or the check could
-    not run here, said so), 1 when it does not."""
+    """``python -m tests.container [--keep] [--no-build]``: 0 when the image works (or the check
+    could not run here, said so), 1 when it does not. ``--keep`` keeps the image for a look
+    (``buildah from``) or a later ``--no-build`` run, which checks the kept image again."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     build = "--no-build" not in arguments
+    keep = "--keep" in arguments
     wanted = os.environ.get("STRATEGIUM_CONTAINER_CHECK", "")
     if wanted == "skip":
         print("== container: SKIPPED (STRATEGIUM_CONTAINER_CHECK=skip)", flush=True)
         return 0
     started = time.monotonic()
     try:
-        lines = check(build=build)
+        lines = check(build=build, keep=keep)
     except NotRunError as reason:
         print(f"== container: NOT RUN: {reason}", flush=True)
         return 1 if wanted == "required" else 0

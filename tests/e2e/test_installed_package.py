@@ -18,16 +18,18 @@ import signal
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 from tests.e2e.greeting import PEOPLE, greetings, say_start
-from tests.e2e.harness import ScriptedTelegram
+from tests.e2e.harness import EmulatorError, ScriptedTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT_FILES = ("pyproject.toml", "setup.py", "README.md")
 PACKAGES = ("bot", "rules", "storage")
+T = TypeVar("T")
 INSTALL_TIMEOUT = 300.0
 STOP_TIMEOUT = 10.0
 START_TIMEOUT = 60.0  # importing aiogram alone takes half of it on a loaded 2-core machine
@@ -92,6 +94,20 @@ def read_only(folders: tuple[Path, ...]) -> Iterator[list[str]]:
             subprocess.run(["chmod", "-R", "u+w", str(folder)], check=True)
 
 
+async def _while_running(
+    process: "subprocess.Popen[bytes]", log: Path, waiting: Coroutine[Any, Any, T]
+) -> T:
+    """Await ``waiting``; EmulatorError with the bot's log at once if the bot exits first."""
+    task = asyncio.ensure_future(waiting)
+    while not task.done():
+        await asyncio.wait({task}, timeout=0.5)
+        if not task.done() and process.poll() is not None:
+            task.cancel()
+            tail = log.read_text(errors="replace")[-3000:]
+            raise EmulatorError(f"the bot exited ({process.returncode}):\n{tail}")
+    return task.result()
+
+
 def _files(folder: Path) -> set[str]:
     return {str(path.relative_to(folder)) for path in folder.rglob("*")}
 
@@ -150,7 +166,9 @@ async def test_the_installed_package_runs_from_a_read_only_site_packages(
                 stderr=subprocess.STDOUT,
             )
         try:
-            answers = await greetings(telegram, PEOPLE, timeout=START_TIMEOUT)
+            answers = await _while_running(
+                process, log, greetings(telegram, PEOPLE, timeout=START_TIMEOUT)
+            )
             healthy = await telegram.wait_for(
                 lambda: asyncio.to_thread(run, "-m", "bot.health"),
                 lambda done: done.returncode == 0,

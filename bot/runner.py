@@ -261,7 +261,21 @@ async def _serve_updates(
     if miniapp is not None and settings.miniapp_port is not None:
         await _serve_miniapp(stack, miniapp, settings)
     log.info("polling %s", settings.bot_api_base or "Telegram")
-    await dispatcher.start_polling(bot, handle_signals=False)
+    await _poll_until_cancelled(dispatcher, bot)
+
+
+async def _poll_until_cancelled(dispatcher: Dispatcher, bot: Bot) -> None:
+    """Long polling until cancelled (SIGTERM: :mod:`bot.__main__`), then stopped the way
+    aiogram stops it: its ``getUpdates`` loop ends before the session closes. (Cancelling
+    ``start_polling`` itself leaves that loop running against a closed session.)"""
+    polling = asyncio.create_task(dispatcher.start_polling(bot, handle_signals=False))
+    try:
+        await asyncio.shield(polling)
+    except asyncio.CancelledError:
+        if not polling.done():
+            await dispatcher.stop_polling()
+            await polling
+        raise
 
 
 async def _warm(maps: MapDrawer) -> None:

@@ -471,10 +471,13 @@ class CampaignScheduler:
         return logged
 
     async def _ready_early(self, campaign: Campaign) -> bool:
-        """Deployment ends when every side has placed (RULES.md 3.1); orders close early when
+        """Deployment ends when every side has placed (RULES.md 3.1), unless the GM chose to end
+        it alone (``deployment_ends_when_placed``); orders close early when
         the campaign asks for it and every side in play is ready; a resolution left half-way
         is finished."""
         if campaign.phase is Phase.DEPLOYMENT:
+            if not campaign.schedule.deployment_ends_when_placed:
+                return False
             sides = await self.store.sides(campaign.id)
             return bool(sides) and not await unready_sides(self.store, campaign)
         reopening = await active_reopening(self.store, campaign)

@@ -107,6 +107,11 @@ def _button(text: str, campaign: Campaign, action: str, value: str = "") -> Inli
     )
 
 
+def _marked(label: str, chosen: bool) -> str:
+    """A choice's label, with «• » when it is the one chosen."""
+    return f"• {label}" if chosen else label
+
+
 def _next(campaign: Campaign, step: str) -> list[InlineKeyboardButton]:
     following = STEPS[STEPS.index(step) + 1]
     return [_button(_("Next ▶"), campaign, "go", following)]
@@ -126,11 +131,20 @@ def schedule_label(campaign: Campaign) -> str:
     if schedule.mode == "manual":
         return _("manual: the GM moves every phase with /gm")
     weekly = _("weekly: orders Tue 00:00 to Thu 23:59, battle list Fri 12:00, resolution Mon 12:00")
-    if schedule.deployment_deadline is None:
-        deployment = _("deployment ends when the GM advances it")
+    placed = schedule.deployment_ends_when_placed
+    if schedule.deployment_deadline is None and placed:
+        deployment = _(
+            "deployment ends once every side has confirmed its placement, or when the GM ends it"
+        )
+    elif schedule.deployment_deadline is None:
+        deployment = _("deployment ends only when the GM ends it")
     else:
         moment = format_moment(schedule.deployment_deadline, campaign.time_zone, campaign.language)
-        deployment = _("deployment ends {moment}").format(moment=moment)
+        deployment = (
+            _("deployment ends {moment}, or earlier once every side has confirmed its placement")
+            if placed
+            else _("deployment ends {moment}")
+        ).format(moment=moment)
     return f"{weekly}; {deployment}"
 
 
@@ -445,12 +459,25 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
             )
     elif step == "schedule":
         text = _(
-            "Step 5 of 6: schedule. Now: {schedule}.\nDeployment can end by itself: choose "
-            "when, then the weekly rhythm or manual mode."
+            "Step 5 of 6: schedule. Now: {schedule}.\nDeployment ends once every side has "
+            "confirmed its placement, at a deadline (or earlier, once all have placed), or only "
+            "when you end it: choose, then the weekly rhythm or manual mode."
         ).format(schedule=schedule_label(campaign))
+        chosen = campaign.schedule
+        undated = chosen.deployment_deadline is None
+        placed = undated and chosen.deployment_ends_when_placed
+        alone = undated and not chosen.deployment_ends_when_placed
         rows = [
             [
-                _button(_("Deployment: until I advance"), campaign, "dep", "0"),
+                _button(
+                    _marked(_("Deployment: until all have placed"), placed),
+                    campaign,
+                    "dep",
+                    "all",
+                )
+            ],
+            [
+                _button(_marked(_("Until I end it"), alone), campaign, "dep", "0"),
                 _button(_("3 days"), campaign, "dep", "3"),
                 _button(_("7 days"), campaign, "dep", "7"),
             ],
@@ -1190,9 +1217,12 @@ async def _change(
     elif action == "sched" and value in ("weekly", "manual"):
         schedule = campaign.schedule.model_copy(update={"mode": value})
         settings, step = CampaignSettings(schedule=schedule), "policy"
-    elif action == "dep" and value in ("0", "3", "7"):
-        deadline = campaigns.deployment_deadline(now, campaign.time_zone, int(value))
-        schedule = campaign.schedule.model_copy(update={"deployment_deadline": deadline})
+    elif action == "dep" and value in ("all", "0", "3", "7"):
+        days = 0 if value == "all" else int(value)
+        deadline = campaigns.deployment_deadline(now, campaign.time_zone, days)
+        schedule = campaign.schedule.model_copy(
+            update={"deployment_deadline": deadline, "deployment_ends_when_placed": value != "0"}
+        )
         settings, step = CampaignSettings(schedule=schedule), "schedule"
     elif action == "pol" and value in {p.value for p in UnreportedPolicy}:
         settings = CampaignSettings(unreported_policy=UnreportedPolicy(value))

@@ -89,9 +89,17 @@ MAX_STEPS_PER_RUN = 16  # a guard: a month of missed deadlines is 12 steps
 RUNS_AT_ONCE = 8  # campaigns a sweep runs at the same time (each under its own lock)
 
 
+_LATER_FIELDS = {"deployment_ends_when_placed": True, "min_orders_hours": None}
+"""Schedule fields added after campaigns stored their clock's basis (issue 30), with their
+defaults: left out of the basis while they have them, so a stored row's basis still matches
+and its deadline (one a GM set by hand included) is not worked out anew by an upgrade."""
+
+
 def clock_basis(campaign: Campaign) -> str:
     """The settings a deadline depends on, as text: a change makes the deadline recomputed."""
-    return f"{campaign.time_zone}|{campaign.schedule.model_dump_json()}"
+    schedule = campaign.schedule
+    unset = {name for name, default in _LATER_FIELDS.items() if getattr(schedule, name) == default}
+    return f"{campaign.time_zone}|{schedule.model_dump_json(exclude=unset)}"
 
 
 async def sync_clock(

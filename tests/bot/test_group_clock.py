@@ -390,3 +390,30 @@ async def test_the_orders_question_counts_the_orders_given_in_english(
         "The battle list goes out at once; results are due Mon 9 Mar, 12:00 (Moscow, UTC+3).",
     ]
     assert [label for label, _ in question.buttons()] == ["⏭ Yes, close the orders", "✖ No"]
+
+
+async def test_no_confirmation_is_asked_in_the_group(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """A GM who never opened a private chat with the bot is told to, in the group, and no
+    «Yes» button appears there; once it is open, /extend typed in the group is asked there."""
+    campaign_id = (await new_campaign(store, chat_id=CHAT)).id
+    await advance(store, campaign_id, 0, Phase.SETUP, GM, clock.now())
+    for side, placement in PLACEMENTS.items():
+        await store.save_placement(
+            campaign_id, side, placement, True, strategist(side), clock.now()
+        )
+    await advance(store, campaign_id, 0, Phase.DEPLOYMENT, GM, clock.now())
+    await store.update_settings(campaign_id, CampaignSettings(language="ru"), GM, clock.now())
+    group = telegram.group(CHAT, "Siege")
+    gm = telegram.user(GM, "Game Master", "ru")
+    for command in ("/advance", "/pause", "/extend 72"):
+        telegram.take()
+        await telegram.feed(telegram.message(gm, group, command))
+        sent = telegram.take()
+        assert [s.chat_id for s in sent] == [CHAT], command
+        assert sent[0].buttons() == [], command
+        assert sent[0].text.startswith("Game Master, мастер подтверждает это в личном чате")
+    await telegram.feed(telegram.message(gm, GM, "/start"))
+    asked = await asked_in_private(telegram, gm, group, "/advance", "я спросил вас в личном чате")
+    assert asked.text.startswith("Закончить приём приказов хода 1 сейчас?")

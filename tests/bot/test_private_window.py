@@ -12,6 +12,8 @@ from bot.clock import ManualClock
 from bot.handlers.private.callbacks import OrdersButton
 from bot.services import timekeeping
 from bot.services.clockwork import advance
+from bot.services.schedule import CampaignScheduler
+from bot.services.window import orders_opening
 from storage import CampaignSettings, Phase, Role, Store
 from tests.bot.private_campaign import GM, GROUP, PEOPLE, Table, alert, open_table, screen
 from tests.bot.telegram import FakeTelegram
@@ -94,6 +96,8 @@ async def test_a_pause_before_the_opening_says_the_campaign_is_paused_not_a_wron
     )
 
     clock.set(datetime(2026, 3, 3, 14, 0, tzinfo=UTC))  # 25 hours into the pause
+    await CampaignScheduler(store, clock).run_due(clock.now())  # the clock passes Tuesday 00:00
+    assert await orders_opening(store, await table.now_campaign(), clock.now()) is not None
     typed = screen(await table.say(201, "reinforce 1"))
     assert typed.text == (
         "«Siege» is paused: turn 1's orders open after the GM resumes it, later by as long as "

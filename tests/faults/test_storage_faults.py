@@ -373,7 +373,7 @@ async def test_a_scheduled_step_not_saved_does_not_half_happen_and_runs_once_lat
     session = FakeSession({})
     bot = Bot("42:TEST", session=session)
     scheduler = StorageAwareScheduler(store, clock, bot=bot, alarm=StorageAlarm(store, clock, i18n))
-    await week.deploy()  # every side ready: deployment ends at the next sweep
+    await week.deploy(sweep=False)  # every side ready: deployment ends at the next sweep
     before = disk.content()
     error_lines(errors)
     await disk.break_it(fault)

@@ -12,7 +12,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.moments import format_moment
 from bot.posts import Post, PostContext, Renderer
-from bot.posts.turns import deadline_of
+from bot.posts.turns import deadline_of, deadline_words
 from bot.services.campaigns import PALETTE, Board, Readiness, board, colour_by_hex
 from bot.services.window import orders_opening
 from bot.texts import phase_name
@@ -75,11 +75,9 @@ async def deadline_line(
     if campaign.status is CampaignStatus.PAUSED or campaign.phase in (Phase.SETUP, Phase.FINISHED):
         return None
     deadline = await deadline_of(store, campaign, campaign.turn, campaign.phase)
+    line = deadline_words(campaign, campaign.phase, deadline, language)
     if deadline is None:
-        return _("No deadline: the GM advances this phase.")
-    line = _("Deadline: {moment}.").format(
-        moment=format_moment(deadline, campaign.time_zone, language)
-    )
+        return line
     opening = None if at is None else await orders_opening(store, campaign, at)
     if opening is None:
         return line

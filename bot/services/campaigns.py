@@ -119,7 +119,7 @@ def find_time_zone(text: str) -> str | None:
 
 def deployment_deadline(now: datetime, time_zone: str, days: int) -> datetime | None:
     """The end of deployment ``days`` days from ``now``: 23:59 of that day in the campaign's
-    time zone (``0``: no deadline, the GM advances it)."""
+    time zone (``0``: no deadline)."""
     if days <= 0:
         return None
     zone = ZoneInfo(time_zone)

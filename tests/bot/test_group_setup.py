@@ -118,7 +118,10 @@ async def test_a_gm_creates_a_campaign_in_english(telegram: FakeTelegram, store:
     assert member.is_gm
     status = await say(telegram, anna, group, "/status")
     assert status is not None
-    assert "Deadline: Mon 9 Mar, 23:59 (Moscow, UTC+3)." in status.text
+    assert (
+        "Deadline: Mon 9 Mar, 23:59 (Moscow, UTC+3), or earlier once every side has confirmed "
+        "its placement." in status.text
+    )
     kinds = [m.kind for m in await store.outbox_messages(campaign.id)]
     assert "phase_notice" in kinds
     assert "status_board" in kinds
@@ -538,7 +541,7 @@ async def test_a_zone_switch_keeps_the_deployment_deadline_at_its_local_time(
     telegram.take()
     await tap(telegram, anna, shown, "Open deployment")
     announcement = await join_post(telegram)
-    assert "Deadline: Mon 9 Mar, 23:59 (Berlin, UTC+1)." in announcement.text
+    assert "Deadline: Mon 9 Mar, 23:59 (Berlin, UTC+1), or earlier once" in announcement.text
     started = await store.active_campaign(-100)
     assert started is not None
     assert await current_deadline(store, started) == datetime(2026, 3, 9, 22, 59, tzinfo=UTC)

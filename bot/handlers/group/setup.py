@@ -108,6 +108,11 @@ def _button(text: str, campaign: Campaign, action: str, value: str = "") -> Inli
     )
 
 
+def _marked(label: str, chosen: bool) -> str:
+    """A choice's label, with «• » when it is the one chosen."""
+    return f"• {label}" if chosen else label
+
+
 def _next(campaign: Campaign, step: str) -> list[InlineKeyboardButton]:
     following = STEPS[STEPS.index(step) + 1]
     return [_button(_("Next ▶"), campaign, "go", following)]
@@ -127,11 +132,20 @@ def schedule_label(campaign: Campaign) -> str:
     if schedule.mode == "manual":
         return _("manual: the GM moves every phase with /gm")
     weekly = _("weekly: orders Tue 00:00 to Thu 23:59, battle list Fri 12:00, resolution Mon 12:00")
-    if schedule.deployment_deadline is None:
-        deployment = _("deployment ends when the GM advances it")
+    placed = schedule.deployment_ends_when_placed
+    if schedule.deployment_deadline is None and placed:
+        deployment = _(
+            "deployment ends once every side has confirmed its placement, or when the GM ends it"
+        )
+    elif schedule.deployment_deadline is None:
+        deployment = _("deployment ends only when the GM ends it")
     else:
         moment = format_moment(schedule.deployment_deadline, campaign.time_zone, campaign.language)
-        deployment = _("deployment ends {moment}").format(moment=moment)
+        deployment = (
+            _("deployment ends {moment}, or earlier once every side has confirmed its placement")
+            if placed
+            else _("deployment ends {moment}")
+        ).format(moment=moment)
     return f"{weekly}; {deployment}"
 
 
@@ -362,12 +376,25 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
             )
     elif step == "schedule":
         text = _(
-            "Step 5 of 6: schedule. Now: {schedule}.\nDeployment can end by itself: choose "
-            "when, then the weekly rhythm or manual mode."
+            "Step 5 of 6: schedule. Now: {schedule}.\nDeployment ends once every side has "
+            "confirmed its placement, at a deadline (or earlier, once all have placed), or only "
+            "when you end it: choose, then the weekly rhythm or manual mode."
         ).format(schedule=schedule_label(campaign))
+        chosen = campaign.schedule
+        undated = chosen.deployment_deadline is None
+        placed = undated and chosen.deployment_ends_when_placed
+        alone = undated and not chosen.deployment_ends_when_placed
         rows = [
             [
-                _button(_("Deployment: until I advance"), campaign, "dep", "0"),
+                _button(
+                    _marked(_("Deployment: until all have placed"), placed),
+                    campaign,
+                    "dep",
+                    "all",
+                )
+            ],
+            [
+                _button(_marked(_("Until I end it"), alone), campaign, "dep", "0"),
                 _button(_("3 days"), campaign, "dep", "3"),
                 _button(_("7 days"), campaign, "dep", "7"),
             ],
@@ -1134,22 +1161,14 @@ async def _change(
         settings = CampaignSettings(map="planet-5", ruleset_overrides=overrides)
         step = "sides"
     elif action == "col":
-        side_id, _sep, key = value.partition(".")
-        colour = campaigns.colour_by_key(key)
-        recoloured = colour and await campaigns.recolour_side(
-            store, campaign, side_id, colour, actor, now
-        )
-        note = None if recoloured else _("That colour is taken now; choose another.")
-        step = "sides"
+        note, step = await _recolour(store, campaign, value, actor, now), "sides"
     elif action == "del":
         settings, step = await _remove_side(store, campaign, value, actor, clock), "sides"
     elif action == "sched" and value in ("weekly", "manual"):
         schedule = campaign.schedule.model_copy(update={"mode": value})
         settings, step = CampaignSettings(schedule=schedule), "policy"
-    elif action == "dep" and value in ("0", "3", "7"):
-        deadline = campaigns.deployment_deadline(now, campaign.time_zone, int(value))
-        schedule = campaign.schedule.model_copy(update={"deployment_deadline": deadline})
-        settings, step = CampaignSettings(schedule=schedule), "schedule"
+    elif action == "dep" and value in ("all", "0", "3", "7"):
+        settings, step = _deployment_end(campaign, value, now), "schedule"
     elif action == "pol" and value in {p.value for p in UnreportedPolicy}:
         settings = CampaignSettings(unreported_policy=UnreportedPolicy(value))
     elif action == "joinset" and value in {p.value for p in JoiningPolicy}:
@@ -1161,6 +1180,29 @@ async def _change(
     if settings is not None:
         campaign = await store.update_settings(campaign.id, settings, actor, now)
     return campaign, step, note
+
+
+async def _recolour(
+    store: Store, campaign: Campaign, value: str, actor: int, now: datetime
+) -> str | None:
+    """A side's new colour (``value``: «side.key»); a note if it is taken now."""
+    side_id, _sep, key = value.partition(".")
+    colour = campaigns.colour_by_key(key)
+    recoloured = colour and await campaigns.recolour_side(
+        store, campaign, side_id, colour, actor, now
+    )
+    return None if recoloured else _("That colour is taken now; choose another.")
+
+
+def _deployment_end(campaign: Campaign, value: str, now: datetime) -> CampaignSettings:
+    """How deployment ends (``value``: «all» when all have placed, «0» when the GM ends it,
+    else after that many days or earlier once all have placed)."""
+    days = 0 if value == "all" else int(value)
+    deadline = campaigns.deployment_deadline(now, campaign.time_zone, days)
+    schedule = campaign.schedule.model_copy(
+        update={"deployment_deadline": deadline, "deployment_ends_when_placed": value != "0"}
+    )
+    return CampaignSettings(schedule=schedule)
 
 
 def _ask_text(what: str, name: str) -> str:

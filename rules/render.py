@@ -37,7 +37,7 @@ from typing import IO, Any, Literal, NoReturn, Self
 from PIL import Image, ImageDraw, ImageFont
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rules.battles import Battle, plan_battles
+from rules.battles import Battle, battle_sides, plan_battles
 from rules.cli import DocumentError, _results, load_turn_document
 from rules.game import ModuleStateError, StateOffMapError, UnknownModuleError
 from rules.maps import CampaignMap, Point, Sector, SectorId
@@ -326,10 +326,16 @@ def week_of(
     """The week a resolved turn makes: ``held_before`` is what each side held before it (the
     previous turn's ``captured``; ``None`` or empty before the first resolution)."""
     results = {result.battle: result for result in report.results}
+    reported = {n: result for n, result in results.items() if n not in report.unreported}
+    # A chain's battle is drawn between the sides that fought it (its defender taken from the
+    # battle before), as the resolution had them.
+    sides = battle_sides(report.battles, reported, final=True)
     marks: list[BattleMark] = []
-    for battle in report.battles:
-        if battle.id in report.unplayed:
+    for listed in report.battles:
+        fought = sides.get(listed.id)
+        if listed.id in report.unplayed or fought is None or fought.defender is None:
             continue
+        battle = listed.model_copy(update={"defender": fought.defender})
         result = results.get(battle.id)
         if result is None or battle.id in report.unreported:
             marks.append(_mark(battle, None, None, {}))

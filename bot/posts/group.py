@@ -15,7 +15,7 @@ from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import deadline_of
 from bot.services.campaigns import PALETTE, Board, Readiness, board, colour_by_hex
 from bot.services.window import orders_opening
-from bot.texts import phase_name
+from bot.texts import held_words, phase_name
 from storage import Campaign, CampaignStatus, OutboxMessage, OutboxState, Phase, Store
 
 COLOUR_MARKS = {
@@ -90,8 +90,8 @@ async def deadline_line(
 
 
 def board_text(current: Board, deadline: str | None = None) -> str:
-    """The board in words: position and deadline, sides with their players and readiness
-    (never their orders), and joins still to finish."""
+    """The board in words: position and deadline, sides with their players, readiness (never
+    their orders) and the sectors they hold, and joins still to finish."""
     campaign = current.campaign
     marks = {
         Readiness.READY: "✅ " + _("ready"),
@@ -107,8 +107,11 @@ def board_text(current: Board, deadline: str | None = None) -> str:
     for line in current.sides:
         players = ", ".join(line.players) or _("no players yet")
         text = f"{colour_mark(line.side.colour)} {line.side.name} ({players})"
-        if line.readiness is not None:
-            text += f": {marks[line.readiness]}"
+        state = [] if line.readiness is None else [marks[line.readiness]]
+        if line.held is not None:
+            state.append(held_words(line.held, line.need))
+        if state:
+            text += ": " + "; ".join(state)
         lines.append(text)
     if current.battles is not None:
         lines.append("")

@@ -20,6 +20,7 @@ from storage.models import (
     UserId,
     WriteOutcome,
     json_of,
+    story_order,
 )
 from storage.shared import (
     SharedRecords,
@@ -154,7 +155,7 @@ class BattleRecords(SharedRecords):
                 (list_id, result.battle, result.model_dump_json(), actor, ts(now)),
             )
             await self._report_event(conn, list_id, result.battle, "report", result, actor, now)
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
             row = await self._report_row(conn, list_id, result.battle)
         return ReportWrite(
@@ -215,7 +216,7 @@ class BattleRecords(SharedRecords):
             await self._report_event(
                 conn, list_id, expected.battle, "confirm", expected, actor, now
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
             row = await self._report_row(conn, list_id, expected.battle)
         return ReportWrite(
@@ -263,7 +264,7 @@ class BattleRecords(SharedRecords):
                 (actor, ts(now), counter.model_dump_json(), list_id, battle),
             )
             await self._report_event(conn, list_id, battle, "dispute", counter, actor, now)
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
             row = await self._report_row(conn, list_id, battle)
         return ReportWrite(

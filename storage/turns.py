@@ -40,6 +40,7 @@ from storage.models import (
     TurnRecord,
     TurnSeedsRecord,
     UserId,
+    story_order,
 )
 from storage.shared import (
     _BATTLES,
@@ -166,7 +167,7 @@ class TurnRecords(SharedRecords):
                 await self._insert_turn_start(
                     conn, campaign_id, turn_start, None, actor, now, turn_start_rolls
                 )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now, phase_seq=seq)
         return result
 
@@ -241,7 +242,7 @@ class TurnRecords(SharedRecords):
                 },
                 now,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now, phase_seq=seq)
         return result
 
@@ -363,7 +364,7 @@ class TurnRecords(SharedRecords):
                 now,
                 reason,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(
                     conn, message, now, phase_seq=seq, resolution_id=resolution_id
                 )
@@ -525,7 +526,7 @@ class TurnRecords(SharedRecords):
                 now,
                 reason,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(
                     conn, message, now, phase_seq=phase_seq, resolution_id=new_id
                 )
@@ -712,7 +713,7 @@ class TurnRecords(SharedRecords):
                 now,
                 reason,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         where = f"turn {after.turn} {after.phase.value}"
         return _result(TransitionOutcome.APPLIED, after, f"rolled back to {where}")

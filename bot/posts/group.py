@@ -173,10 +173,13 @@ async def render_status_board(context: PostContext, message: OutboxMessage) -> P
     if campaign is None:
         return None
     waiting = (OutboxState.PENDING, OutboxState.SENDING)
-    # A newer refresh will show it all, unless it is held for later (the Friday list's). One
-    # tried before is not skipped: Telegram may have taken it (a crash before it was marked
-    # sent), and only sending it again tells the board's message id.
-    if message.attempts <= 1:
+    # A newer refresh will show it all, unless it is held for later (the Friday list's). A
+    # refresh is rendered when sent, so one older than a step's posts would show the campaign
+    # ahead of them (turn 2 on the board before turn 1's map reached the group): it is skipped
+    # for the newer one the step queued after its posts, also when it is being tried again.
+    # Only a board never known to be sent is not skipped on a retry: Telegram may have taken
+    # it (a crash before it was marked sent), and only sending it again tells its message id.
+    if message.attempts <= 1 or campaign.status_message_id is not None:
         for other in await context.store.outbox_messages(campaign_id):
             held = other.not_before > max(other.created_at, message.not_before)
             newer = other.kind == "status_board" and other.id > message.id

@@ -118,7 +118,7 @@ async def test_the_record_counts_each_battle_for_both_sides_and_the_two_players_
     assert {p.user_id: p.tally for p in record.players} == players
     # Held as each Monday counted it: nothing at the start, then each resolution's captures.
     for side, held in record.held.items():
-        captured = [turn.resolved.resolution.report.captured.get(side, ()) for turn in played]
+        captured = [report.captured.get(side, ()) for report in _reports(played)]
         assert held == (0, *(len(sectors) for sectors in captured))
 
 

@@ -769,8 +769,18 @@ class OutboxState(StrEnum):
     CANCELLED = "cancelled"  # the step that queued it was undone or superseded before sending
 
 
+class OutboxStage(IntEnum):
+    """A post's place in the story a step tells: the posts one step queues reach each chat with
+    what happened (results, maps, summaries) before what comes next (a phase opening, the
+    board as it stands now), whatever order the step listed them in."""
+
+    NEWS = 0
+    NEXT = 1
+
+
 class NewOutboxMessage(BaseModel):
-    """A message that must reach Telegram. ``dedup_key`` makes enqueueing idempotent."""
+    """A message that must reach Telegram. ``dedup_key`` makes enqueueing idempotent;
+    ``stage`` orders it among the posts queued with it (:func:`story_order`)."""
 
     model_config = _RECORD
 
@@ -781,6 +791,13 @@ class NewOutboxMessage(BaseModel):
     payload: dict[str, JsonValue]
     dedup_key: str = Field(min_length=1, max_length=256)
     not_before: AwareDatetime | None = None
+    stage: OutboxStage = OutboxStage.NEWS
+
+
+def story_order(messages: Iterable[NewOutboxMessage]) -> list[NewOutboxMessage]:
+    """``messages`` queued together, in the order they are queued and so reach each chat: the
+    ``NEWS`` first, then the ``NEXT``, each in the order given."""
+    return sorted(messages, key=lambda message: message.stage)
 
 
 class OutboxMessage(BaseModel):

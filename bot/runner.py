@@ -31,6 +31,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramNetworkError, TelegramServerError
+from aiogram.methods import TelegramMethod
 from aiogram.types import Update
 from aiogram.types.update import UpdateTypeLookupError
 from aiogram.utils.i18n import I18n
@@ -344,7 +345,9 @@ class WebhookUpdates(SimpleRequestHandler):
             log.info("update %s is of a kind this version does not know", update.update_id)
             return web.Response(body=self._build_response_writer(bot=bot, result=None))
         try:
-            result = await self.dispatcher.feed_webhook_update(bot, update, **self.data)
+            result: TelegramMethod[Any] | None = await self.dispatcher.feed_webhook_update(
+                bot, update, **self.data
+            )
         except UpdateHeldError as held:
             log.info("%s; Telegram is asked to send it again", held)
             return web.Response(status=503, headers={"Retry-After": "5"})

@@ -563,7 +563,8 @@ async def test_a_campaign_the_core_would_end_at_the_first_resolution_is_warned(
     anna = telegram.user(1, "Anna")
     group = telegram.group(-100, "Wargamers")
     campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
-    summary = telegram.sent[-1]
+    summary: Sent | None = telegram.sent[-1]
+    assert summary is not None
     assert "⚠" not in summary.text
     rules = await tap(telegram, anna, summary, "Rules")
     await tap(telegram, anna, rules, "⌨️")
@@ -574,10 +575,12 @@ async def test_a_campaign_the_core_would_end_at_the_first_resolution_is_warned(
         "map a side can have 3 armies or more, and no other side, in each of 2 sectors by then, "
         "which captures them, and 2 captured sectors win."
     ) in summary.text
-    assert "«🎯 Capture goal: 3» asks for 3 captured sectors" in summary.text
+    assert "«🏆 Captured sectors to win: 3» asks for more than the first resolution" in (
+        summary.text
+    )
     fixes = [text for text, data in summary.buttons() if ":vc:" in data]
-    assert fixes == ["🎯 Capture goal: 3"]
-    summary = await tap(telegram, anna, summary, "🎯 Capture goal: 3")
+    assert fixes == ["🏆 Captured sectors to win: 3"]
+    summary = await tap(telegram, anna, summary, "🏆 Captured sectors to win: 3")
     assert summary is not None
     assert "⚠" not in summary.text
     stored = await store.campaign(campaign.id)
@@ -602,7 +605,7 @@ async def test_a_campaign_the_core_would_end_at_the_first_resolution_is_warned(
         "captured sectors win only when a side holds all 6 of the map"
     ) in summary.text
     fixes = [text for text, data in summary.buttons() if ":vc:" in data]
-    assert fixes == ["🎯 Capture goal: 4", "🧟 Victory points only"]
+    assert fixes == ["🏆 Captured sectors to win: 4", "🧟 Victory points only"]
     summary = await tap(telegram, anna, summary, "🧟 Victory points only")
     assert summary is not None
     assert "⚠" not in summary.text
@@ -621,8 +624,8 @@ async def test_a_campaign_the_core_would_end_at_the_first_resolution_is_warned(
     summary = await tap(telegram, anna, siege, "◀ Back")
     assert summary is not None
     fixes = [text for text, data in summary.buttons() if ":vc:" in data]
-    assert fixes == ["🎯 Capture goal: 4"], summary.text
-    summary = await tap(telegram, anna, summary, "🎯 Capture goal: 4")
+    assert fixes == ["🏆 Captured sectors to win: 4"]
+    summary = await tap(telegram, anna, summary, "🏆 Captured sectors to win: 4")
     assert summary is not None
     assert "⚠" not in summary.text
     stored = await store.campaign(campaign.id)

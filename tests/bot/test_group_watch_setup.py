@@ -15,7 +15,7 @@ from rules.modules.watch import WatchSettings
 from rules.modules.watch.state import initiative_order
 from storage import Phase, Store
 from tests.bot.group_helpers import say, set_up_campaign, tap
-from tests.bot.telegram import FakeTelegram
+from tests.bot.telegram import FakeTelegram, Sent
 
 RUSSIAN_WIZARD = {
     "zone": "Москва",
@@ -427,7 +427,8 @@ async def test_a_watches_campaign_the_core_would_end_at_once_is_warned_and_fixed
         labels=RUSSIAN_WIZARD,
         open_deployment=False,
     )
-    summary = telegram.sent[-1]
+    summary: Sent | None = telegram.sent[-1]
+    assert summary is not None
     assert "⚠" not in summary.text  # the rules' planet: two sides always share a sector
     map_step = await tap(telegram, boris, summary, "Карта")
     assert map_step is not None
@@ -446,9 +447,9 @@ async def test_a_watches_campaign_the_core_would_end_at_once_is_warned_and_fixed
         "достаточно 3 захваченных секторов."
     )
     assert warning in summary.text  # the core alone: a goal the first resolution cannot reach
-    assert "«🎯 Секторов для победы: 4» — для победы нужно будет захватить 4 сектора" in (
-        summary.text
-    )
+    assert (
+        "«🏆 Захваченных секторов для победы: 4» — больше, чем может дать первое подведение итогов."
+    ) in summary.text
     assert "Только победа Иных" not in str(summary.buttons())
 
     screen = await tap(telegram, boris, summary, "🌃 Дозоры")
@@ -468,7 +469,7 @@ async def test_a_watches_campaign_the_core_would_end_at_once_is_warned_and_fixed
         "только когда у стороны будут все 6 секторов карты"
     ) in summary.text
     labels = [text for text, _data in summary.buttons()]
-    assert "🎯 Секторов для победы: 4" in labels
+    assert "🏆 Захваченных секторов для победы: 4" in labels
     assert "🌃 Только победа Иных" in labels
     # The module's button and line never read like a side's name.
     assert "🌃 Дозоры" in labels

@@ -108,8 +108,8 @@ def served_in_a_loop(location: str) -> Iterator[tuple[asyncio.Runner, Served]]:
 
 # ---- what a hostile caller sends -------------------------------------------------------------
 
-FIELDS = ("turn", "order", "kind", "sector", "to", "count", "target", "ready", "edits")
-FIELDS += ("battle", "outcome", "winner", "update_id", "message", "id", "first_name")
+FIELDS: tuple[str, ...] = ("turn", "order", "kind", "sector", "to", "count", "target", "ready")
+FIELDS += ("edits", "battle", "outcome", "winner", "update_id", "message", "id", "first_name")
 WORDS = (
     "1", "2", "4", "99", "red", "blue", "Синие", "move", "attack", "fortify", "reinforce",
     "draw", "crushing", "", " ", "\u202e", "\u200b", "<b>", "{title}", "';--", "%s",

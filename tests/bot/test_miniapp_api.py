@@ -212,10 +212,11 @@ async def test_a_body_nested_too_deep_or_a_user_past_64_bits_is_a_4xx_not_a_500(
             assert reply.status == 400, (path, body[:40], content_type)
             assert "reload" in (await reply.json())["message"]
         # Found by the property test (tests/bot/test_hostile_http.py): a list is no outcome.
-        for outcome in ([], {"solid": 1}):
-            body = {"turn": 1, "battle": 1, "outcome": outcome, "winner": "red"}
-            reply = await app.post(ANNA, base(table) + "/results", body)
-            assert reply.status == 400, outcome
+        no_outcomes: list[object] = [[], {"solid": 1}]
+        for no_outcome in no_outcomes:
+            report = {"turn": 1, "battle": 1, "outcome": no_outcome, "winner": "red"}
+            refused = await app.post(ANNA, base(table) + "/results", report)
+            assert refused.status == 400, no_outcome
         assert (await store.orders(table.campaign.id, 1, "red")) is None
         beyond = signed_fields(
             TOKEN,

@@ -4,8 +4,8 @@ three sectors each) a side can hold ``sectors_to_win`` captured sectors at once,
 before anything a rule module adds has mattered. The summary says so and offers the fixes as
 buttons (``vc`` actions of the wizard's ``su`` callbacks, re-checked for the GM on press):
 
-- ``goal``: a capture goal the first resolution cannot reach (one past
-  :func:`rules.captures_at_once`);
+- ``goal`` («🏆 Captured sectors to win: n»): a capture goal the first resolution cannot reach
+  (one past :func:`rules.captures_at_once`);
 - ``heroes`` (with the Watches): victory by heroes on, and the capture goal every sector of the
   map, which a side holds only when no other side has armies left (the core's early victory
   names the same side then), so the heroes decide;
@@ -76,11 +76,7 @@ def warning_lines(campaign: Campaign) -> list[str]:
             goal,
         ).format(armies=armies(found.capture_armies), n=goal),
         _(
-            "«🎯 Capture goal: {n}» asks for {n} captured sector, more than the first "
-            "resolution can give.",
-            "«🎯 Capture goal: {n}» asks for {n} captured sectors, more than the first "
-            "resolution can give.",
-            raised,
+            "«🏆 Captured sectors to win: {n}» asks for more than the first resolution can give."
         ).format(n=raised),
     ]
     overrides = campaign.ruleset_overrides
@@ -118,7 +114,16 @@ def fix_rows(campaign: Campaign, button: Button) -> list[list[InlineKeyboardButt
     found = early_end(campaign)
     if found is None:
         return []
-    rows = [[button(_("🎯 Capture goal: {n}").format(n=found.most + 1), campaign, ACTION, "goal")]]
+    rows = [
+        [
+            button(
+                _("🏆 Captured sectors to win: {n}").format(n=found.most + 1),
+                campaign,
+                ACTION,
+                "goal",
+            )
+        ]
+    ]
     overrides = campaign.ruleset_overrides
     if watch_setup.is_on(overrides):
         rows.append([button(_("🌃 Victory by heroes only"), campaign, ACTION, "heroes")])

@@ -69,8 +69,8 @@ def watch_screen(
     side_name = dict(sides)
     lines = [
         _(
-            "Watches: named heroes of the sides move to a neighbouring location each turn, and "
-            "where heroes of two sides meet they play a duel of attack and defence spells."
+            "Watches: each turn, each named hero of a side may move to a neighbouring location, "
+            "and where heroes of two sides meet they play a duel of attack and defence spells."
         )
     ]
     ways = passages(shown, campaign.language)

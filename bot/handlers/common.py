@@ -79,18 +79,18 @@ def gm_help_text(in_group: bool) -> str:
         (
             _("✏️ Correct the state"),
             _(
-                "armies in a sector, a side added or retired, with a reason; undoable. Night "
-                "Watch: the NPC marker moved, a hero added"
+                "armies in a sector, a side added or retired, with a reason; undoable. Watches: "
+                "the NPC marker moved, a hero added"
             ),
         ),
         (_("🃏 Carry out a card (siege)"), _("a siege card's effect")),
         (
             _("⚔️ Duel steps"),
-            _("Night Watch: close a duel step now, with nothing played"),
+            _("Watches: close a duel step now, with nothing played"),
         ),
         (
             _("🃏 Lower a played spell (−1)"),
-            _('Night Watch: the "-1" tokens on a laid spell, until the results deadline'),
+            _('Watches: the "-1" tokens on a laid spell, until the results deadline'),
         ),
         (
             f"{_('👥 Members')}, {_('🙋 Join requests')}",

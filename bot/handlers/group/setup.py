@@ -32,7 +32,7 @@ from bot.callbacks import ButtonInt
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.filters import Awaited
-from bot.handlers.group import siege_wizard, watch_wizard
+from bot.handlers.group import siege_wizard, victory_check, watch_wizard
 from bot.handlers.group.guards import (
     AwaitedAnswer,
     ask,
@@ -49,7 +49,15 @@ from bot.posts.group import colour_mark, colour_name
 from bot.services import campaigns, contact_setup, siege_setup, watch_setup
 from bot.services.clockwork import AdvanceOutcome, advance
 from bot.texts import describe_map_problem, phase_name, rule_name
-from rules import CampaignMap, MapError, Ruleset, builtin_map
+from rules import (
+    BUILTIN_MAPS,
+    MODULE_MAPS,
+    CampaignMap,
+    MapError,
+    Ruleset,
+    builtin_map,
+    overrides_in_force,
+)
 from rules.table import ScoreMargins
 from storage import (
     Campaign,
@@ -121,7 +129,12 @@ def _next(campaign: Campaign, step: str) -> list[InlineKeyboardButton]:
 def map_label(campaign: Campaign) -> str:
     """The campaign's map: its name and size."""
     shown = builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
-    name = shown.names.get(campaign.language, shown.name)
+    return map_words(shown, campaign.language)
+
+
+def map_words(shown: CampaignMap, language: str) -> str:
+    """A map's name in ``language`` and its size: «Ночная Москва (6 секторов)»."""
+    name = shown.names.get(language, shown.name)
     count = len(shown.sectors)
     return _("{name} ({n} sector)", "{name} ({n} sectors)", count).format(name=name, n=count)
 
@@ -270,7 +283,7 @@ RULE_STEPS = {"battle_points": 250}
 
 def rules_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButton]]]:
     """Each number of the rules in words with −/+ buttons, standard rules, typing them."""
-    ruleset = Ruleset.with_overrides(dict(campaign.ruleset_overrides))
+    ruleset = Ruleset.with_overrides(overrides_in_force(campaign.ruleset_overrides))
     lines = [
         _("Rules: change each number with − and +; «Standard rules» brings back the usual ones.")
     ]
@@ -312,7 +325,7 @@ def changed_rules(campaign: Campaign, value: str) -> dict[str, JsonValue] | None
     if overrides[field] == getattr(Ruleset(), field):
         del overrides[field]
     try:
-        Ruleset.with_overrides({**kept, **overrides})
+        Ruleset.with_overrides(overrides_in_force({**kept, **overrides}))
     except ValidationError:
         return None
     return {**kept, **overrides}
@@ -344,12 +357,21 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
         rows = [zone_buttons[i : i + 3] for i in range(0, len(zone_buttons), 3)]
         rows.append([_button(_("⌨️ Type another"), campaign, "ask", "zone")])
     elif step == "map":
+        night = builtin_map(watch_setup.DEMO_MAP)
         text = _(
-            "Step 3 of 6: map. Now: {map}.\nUse the rules' planet of five sectors or upload your "
-            "own map as a TOML file."
-        ).format(map=map_label(campaign))
+            "Step 3 of 6: map. Now: {map}.\nUse the rules' planet of five sectors, the night "
+            "map «{night}» made for the Watches, or upload your own map as a TOML file."
+        ).format(map=map_label(campaign), night=night.names.get(campaign.language, night.name))
         rows = [
             [_button(_("🪐 Planet (5 sectors)"), campaign, "map", "planet-5")],
+            [
+                _button(
+                    _("🌃 {map}").format(map=map_words(night, campaign.language)),
+                    campaign,
+                    "map",
+                    watch_setup.DEMO_MAP,
+                )
+            ],
             [_button(_("📎 Upload a map file"), campaign, "ask", "map")],
         ]
     elif step == "sides":
@@ -482,6 +504,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _("Time zone: {zone}").format(zone=zone_label(campaign.time_zone, campaign.language)),
             _("Map: {map}").format(map=map_label(campaign)),
             _("Rules: {rules}").format(rules=rules_label(campaign)),
+            *victory_check.warning_lines(campaign),
             _("Midnight Siege: {siege}").format(siege=siege_wizard.siege_label(campaign)),
             contact_label(campaign),
             watch_wizard.watch_label(campaign),
@@ -528,9 +551,10 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _button(_("🧟 Contact"), campaign, "go", "contact"),
         ],
         [
-            _button(_("🌃 Night Watch"), campaign, "go", "watch"),
+            _button(_("🌃 Watches"), campaign, "go", "watch"),
             _button(_("🎯 Points to outcome"), campaign, "ask", "margins"),
         ],
+        *victory_check.fix_rows(campaign, _button),
         [_button(_("✅ Open deployment"), campaign, "ok")],
         [_button(_("✖ Cancel this campaign"), campaign, "cancel")],
     ]
@@ -1152,13 +1176,18 @@ async def _change(
     elif action == "rule":
         settings, note = _rules_settings(campaign, value)
         step = "rules"
+    elif action == victory_check.ACTION:
+        fixed = victory_check.fixed(campaign, value)
+        if fixed is None:
+            return None
+        settings, note = _checked(campaign, fixed)
     elif action == "tz" and value in ZONES:
         settings, step = campaigns.zone_change(campaign, value), "map"
-    elif action == "map" and value == "planet-5":
-        planet = builtin_map("planet-5")
+    elif action == "map" and (value in BUILTIN_MAPS or value in MODULE_MAPS):
+        chosen = builtin_map(value)
         sides = [side.id for side in await store.sides(campaign.id)]
-        overrides = _fitted(campaign.ruleset_overrides, planet, sides)
-        settings = CampaignSettings(map="planet-5", ruleset_overrides=overrides)
+        overrides = _fitted(campaign.ruleset_overrides, chosen, sides)
+        settings = CampaignSettings(map=value, ruleset_overrides=overrides)
         step = "sides"
     elif action == "col":
         note, step = await _recolour(store, campaign, value, actor, now), "sides"

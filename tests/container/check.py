@@ -670,11 +670,14 @@ def _megabytes(size: int) -> str:
     return f"{size / 1_000_000:.0f} MB"
 
 
-def check(*, build: bool = True, keep: bool = False) -> list[str]:
+def check(*, build: bool = True, keep: bool = False, run: bool = True) -> list[str]:
     """Every step; returns the figures, one line each. The image is removed at the end unless
-    ``keep`` (a checkout in a new folder each time would otherwise leave one per run)."""
+    ``keep`` (a checkout in a new folder each time would otherwise leave one per run).
+    Without ``run`` only the tools, the compose files, the base and the build (the image kept
+    for a later run without ``build``)."""
     tools = ensure_tools()
     workdir = Path(tempfile.mkdtemp(prefix="strategium-container-"))
+    keep = keep or not run
     try:
         lines = [tools, f"compose files valid (docker-compose {check_compose(workdir)})"]
         base = ensure_base(workdir)
@@ -682,6 +685,10 @@ def check(*, build: bool = True, keep: bool = False) -> list[str]:
         if build:
             seconds = build_image(workdir)
             lines.append(f"built {IMAGE} in {seconds:.0f} s")
+        elif _image_id(IMAGE) is None:
+            raise CheckFailedError(f"no image {IMAGE} to run: build it first (without --no-build)")
+        if not run:
+            return lines
         facts = image_facts()
         lines.append(
             f"image {_megabytes(facts.size)} (base {_megabytes(facts.base_size)}"
@@ -709,19 +716,24 @@ def check(*, build: bool = True, keep: bool = False) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m tests.container [--keep] [--no-build]``: 0 when the image works (or the check
-    could not run here, said so), 1 when it does not. ``--keep`` keeps the image for a look
-    (``buildah from``) or a later ``--no-build`` run, which checks the kept image again."""
+    """``python -m tests.container [--keep] [--no-build] [--prepare]``: 0 when the image works
+    (or the check could not run here, said so), 1 when it does not. ``--keep`` keeps the image
+    for a look (``buildah from``) or a later ``--no-build`` run, which checks the kept image
+    again. ``--prepare`` installs the tools, checks the compose files and builds the image
+    (kept), without running it: ``./test`` prepares beside pytest, whose tests wait on
+    processes and the network more than on the CPU, and runs the image (``--no-build``) once
+    pytest is done, so the timed start and stop are not measured on a machine busy with tests."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     build = "--no-build" not in arguments
     keep = "--keep" in arguments
+    run = "--prepare" not in arguments
     wanted = os.environ.get("STRATEGIUM_CONTAINER_CHECK", "")
     if wanted == "skip":
         print("== container: SKIPPED (STRATEGIUM_CONTAINER_CHECK=skip)", flush=True)
         return 0
     started = time.monotonic()
     try:
-        lines = check(build=build, keep=keep)
+        lines = check(build=build, keep=keep, run=run)
     except NotRunError as reason:
         print(f"== container: NOT RUN: {reason}", flush=True)
         return 1 if wanted == "required" else 0
@@ -731,5 +743,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     for line in lines:
         say(line)
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
-    say(f"container check passed in {time.monotonic() - started:.0f} s (load average {load})")
+    done = "container check passed" if run else "container image prepared"
+    say(f"{done} in {time.monotonic() - started:.0f} s (load average {load})")
     return 0

@@ -122,19 +122,38 @@ async def render_battle_result(context: PostContext, message: OutboxMessage) -> 
         return None
     seat, desk, battle, names = found
     deadline = await results_deadline(context.store, desk.campaign, screens.language())
+    heading = _("«{title}», turn {turn}, battle {id}:").format(
+        title=desk.campaign.title, turn=desk.campaign.turn, id=battle.id
+    )
+    return _battle_post(seat, desk, battle, names, [heading], deadline)
+
+
+def _battle_post(
+    seat: Seat,
+    desk: BattleDesk,
+    battle: Battle,
+    names: dict[str, str],
+    heading: list[str],
+    deadline: str | None,
+) -> Post:
+    """A battle as it stands after ``heading``: what it is, why a chain battle is not (yet)
+    played, its result so far, and the buttons the recipient may press now."""
+    status = desk.status.get(battle.id)
     lines = [
-        _("«{title}», turn {turn}, battle {id}:").format(
-            title=desk.campaign.title, turn=desk.campaign.turn, id=battle.id
-        ),
-        *describe_battle(battle, game_for(desk.campaign).map, names, screens.language()),
-        screens.report_status(
-            desk.reports.get(battle.id),
-            names,
-            desk.reporters.get(battle.id),
-            desk.disputers.get(battle.id),
-            deadline,
-        ),
+        *heading,
+        *describe_battle(battle, game_for(desk.campaign).map, names, screens.language(), status),
+        *screens.chain_status(desk, battle, names),
     ]
+    if desk.playable(battle):
+        lines.append(
+            screens.report_status(
+                desk.reports.get(battle.id),
+                names,
+                desk.reporters.get(battle.id),
+                desk.disputers.get(battle.id),
+                deadline,
+            )
+        )
     rows = screens.battle_buttons(desk, battle, seat.side, False, names)
     return Post(
         text="\n".join(lines), keyboard=InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
@@ -196,26 +215,7 @@ async def render_chain_battle(context: PostContext, message: OutboxMessage) -> P
     else:
         heading = _("Battle {id} is not played after all.").format(id=battle.id)
     deadline = await results_deadline(context.store, desk.campaign, language)
-    lines = [
-        title,
-        heading,
-        *describe_battle(battle, campaign_map, names, language, status),
-        *screens.chain_status(desk, battle, names),
-    ]
-    if desk.playable(battle):
-        lines.append(
-            screens.report_status(
-                desk.reports.get(battle.id),
-                names,
-                desk.reporters.get(battle.id),
-                desk.disputers.get(battle.id),
-                deadline,
-            )
-        )
-    rows = screens.battle_buttons(desk, battle, seat.side, False, names)
-    return Post(
-        text="\n".join(lines), keyboard=InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
-    )
+    return _battle_post(seat, desk, battle, names, [title, heading], deadline)
 
 
 async def render_dispute(context: PostContext, message: OutboxMessage) -> Post | None:

@@ -2241,7 +2241,7 @@ def _parser() -> _Parser:
     parser = _Parser(
         prog="python -m rules render",
         description=(
-            "Draw the map of a turn document (RULES.md Appendix A) read on standard input; "
+            "Draw the map of a turn document (the one battles and resolve read) from standard input; "
             "write the PNG on standard output."
         ),
         add_help=False,

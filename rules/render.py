@@ -2241,8 +2241,8 @@ def _parser() -> _Parser:
     parser = _Parser(
         prog="python -m rules render",
         description=(
-            "Draw the map of a turn document (the one battles and resolve read) from standard input; "
-            "write the PNG on standard output."
+            "Draw the map of a turn document (the one battles and resolve read) from standard "
+            "input; write the PNG on standard output."
         ),
         add_help=False,
     )

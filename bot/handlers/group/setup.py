@@ -535,6 +535,11 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
                 language=LANGUAGE_NAMES[campaign.language]
             ),
             "",
+            _(
+                "📖 /rules shows the rules of this campaign with these numbers, here and in "
+                "the private chat, at any time."
+            ),
+            "",
             _("«Open deployment» starts the campaign: players join and place their armies."),
         ]
     )

@@ -10,8 +10,8 @@ from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactSettings, load
 from storage import Store
 from tests.bot.group_helpers import set_up_campaign, tap
-from tests.bot.test_gm_panel_russian import RUSSIAN as RUSSIAN_WIZARD
 from tests.bot.telegram import FakeTelegram
+from tests.bot.test_gm_panel_russian import RUSSIAN as RUSSIAN_WIZARD
 
 
 async def test_a_gm_sets_up_contact_with_buttons(telegram: FakeTelegram, store: Store) -> None:

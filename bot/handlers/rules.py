@@ -30,7 +30,7 @@ PLAN_SHOWN = 5
 """The coming moments the first section lists."""
 
 
-class RulesPress(CallbackData, prefix="rl"):
+class RulesPress(CallbackData, prefix="ru"):
     """A section button of ``/rules``: campaign, section."""
 
     c: ButtonInt

@@ -293,6 +293,11 @@ def test_every_callback_prefix_is_in_the_matrix() -> None:
     assert prefixes == set(CALLBACKS), "add the new prefix to CALLBACKS and to _forged()"
 
 
+def test_no_two_callback_classes_share_a_prefix() -> None:
+    prefixes = [factory.__prefix__ for factory in callback_factories()]
+    assert sorted(prefixes) == sorted(set(prefixes)), "a press would reach the wrong handler"
+
+
 def test_every_command_is_in_the_matrix() -> None:
     assert registered_commands() == set(COMMANDS), "add the new command to COMMANDS"
 

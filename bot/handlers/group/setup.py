@@ -199,7 +199,7 @@ def contact_screen(
     side_name = dict(sides)
     lines = [
         _(
-            "Contact (MODULES.md): groups move in turn order and stop in the first hostile "
+            "Contact: groups move in turn order and stop in the first hostile "
             "sector, face zombies outside their ground, meet in chains of battles; losers "
             "retreat exhausted, beaten defences are ruined, victory points can end the "
             "campaign."

@@ -38,6 +38,8 @@ from pathlib import Path
 import aiohttp
 from aiogram.utils.i18n import gettext as _
 
+from bot import demo_modules
+from bot.demo_modules import MODULES
 from bot.i18n import build_i18n
 from tests.e2e import scenario as s
 from tests.e2e.harness import Chat, ScriptedTelegram, User, install_emulator, run_emulator
@@ -116,6 +118,16 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         "--quiet", action="store_true", help=_("do not print the transcript, only the summary")
     )
     parser.add_argument(
+        "--module",
+        choices=MODULES,
+        default=None,
+        help=_(
+            "play a campaign of one rule module instead of the core one: siege (an assault "
+            "with its roll, the wind rose), contact (a chain of battles, a retreat, ruined "
+            "defences), watch (a duel of spells step by step, a hero falls)"
+        ),
+    )
+    parser.add_argument(
         "--lang",
         choices=sorted(CASTS),
         default="en",
@@ -132,7 +144,12 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         try:
             result = asyncio.run(
-                run_demo(arguments.out, echo=not arguments.quiet, cast=CASTS[arguments.lang])
+                run_demo(
+                    arguments.out,
+                    echo=not arguments.quiet,
+                    cast=CASTS[arguments.lang],
+                    module=arguments.module,
+                )
             )
         except KeyboardInterrupt:
             return 130
@@ -159,8 +176,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if result.finished else 1
 
 
-async def run_demo(out: Path, *, echo: bool = True, cast: Cast = CASTS["en"]) -> DemoResult:
-    """The whole demo: emulator, bot, players; the files are written to ``out``."""
+async def run_demo(
+    out: Path, *, echo: bool = True, cast: Cast = CASTS["en"], module: str | None = None
+) -> DemoResult:
+    """The whole demo: emulator, bot, players; the files are written to ``out``; ``module``:
+    the story of that rule module (:mod:`bot.demo_modules`) instead of the core one."""
     began = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
     for old in (*out.glob("map-*.png"), *out.glob("private-*.png"), *out.glob("miniapp-*.png")):
@@ -182,7 +202,9 @@ async def run_demo(out: Path, *, echo: bool = True, cast: Cast = CASTS["en"]) ->
             telegram = emulator.scripted(session)
             printer = TranscriptPrinter(out, echo=echo)
             try:
-                finished, turns = await _play(telegram, session, Path(scratch), printer, cast)
+                finished, turns = await _play(
+                    telegram, session, Path(scratch), printer, cast, module
+                )
             finally:
                 bot_log = Path(scratch) / "bot" / "bot.log"
                 if bot_log.exists():
@@ -198,6 +220,7 @@ async def _play(
     scratch: Path,
     printer: TranscriptPrinter,
     cast: Cast,
+    module: str | None = None,
 ) -> tuple[bool, int]:
     port = s.free_port()
     env = {"MINIAPP_PORT": str(port), "MINIAPP_HOST": "127.0.0.1"}
@@ -213,7 +236,19 @@ async def _play(
         printer.table = table
         printer.miniapp = MiniAppShots(f"http://127.0.0.1:{port}/", telegram.token, printer.out)
         try:
-            await _campaign(table, boris, vera, gleb, printer, cast)
+            if module is None:
+                await _campaign(table, boris, vera, gleb, printer, cast)
+            else:
+                people = demo_modules.People(
+                    anna, boris, vera, gleb, s.Player(User(1005, "Dora"), cast.players)
+                )
+                printer.turns = await demo_modules.play(
+                    module,
+                    table,
+                    people,
+                    demo_modules.WORDS[cast.language],
+                    demo_modules.Section(printer.section, printer.flush),
+                )
         finally:
             printer.flush()
         return await _finished(table, cast), printer.turns

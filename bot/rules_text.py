@@ -258,14 +258,12 @@ def battles_lines(view: RulesView) -> list[str]:
     ]
     rows = ruleset.foc_table
     for index, row in enumerate(rows):
-        last = index == len(rows) - 1
-        upto = rows[index + 1].armies - 1 if not last else None
-        if last:
-            count = _("{n} armies or more").format(n=row.armies)
-        elif upto == row.armies:
+        if index == len(rows) - 1:
+            count = _("{n} army or more", "{n} armies or more", row.armies).format(n=row.armies)
+        elif rows[index + 1].armies - 1 == row.armies:
             count = armies(row.armies)
         else:
-            count = _span(row.armies, upto)
+            count = _span(row.armies, rows[index + 1].armies - 1)
         limits = describe_foc(row.limits)
         lines.append(_("• {armies}: {limits}").format(armies=count, limits=limits))
     lines += [

@@ -287,7 +287,7 @@ def _expected(campaign: Campaign) -> list[str]:
             f"{limits.heavy_support}"
         )
         if index == len(rows) - 1:
-            count = f"{row.armies} armies or more"
+            count = f"{_plural(row.armies, 'army', 'armies')} or more"
         elif rows[index + 1].armies - 1 == row.armies:
             count = _plural(row.armies, "army", "armies")
         else:

@@ -11,7 +11,7 @@ against the real bot process on the test clock, with the module's own moments:
   winner of battle 1 defends battle 2), Blue and Green retreat exhausted and East's defences
   are ruined (+1 VP); in turn 2 Red's group catches Blue in the Equator and slays its warlord
   (+3 VP): Red wins on victory points.
-- ``watch``: the Night Watch on the night-demo map with four heroes and the NPC marker; the
+- ``watch``: the Watches on the night-demo map with four heroes and the NPC marker; the
   heroes go to the Metro, hands are dealt, and the duel is played step by step with buttons
   until a hero falls; Red wins on sectors.
 
@@ -285,7 +285,7 @@ async def _contact(table: s.Table, people: People, words: Words, section: Sectio
     return 2
 
 
-# ---- Night Watch --------------------------------------------------------------------------
+# ---- the Watches --------------------------------------------------------------------------
 
 HEROES = (  # name, side (0 Red, 1 Blue), initiative, start (English, Russian)
     ("Лариса", 0, 2, "Hairdresser's", "Парикмахерская"),
@@ -404,7 +404,7 @@ async def _watch(table: s.Table, people: People, words: Words, section: Section)
         )
         await table.press(gm, _setup("go", "summary"), chat_id=group)
 
-    section(_("The GM sets up the campaign and the Night Watch in the group"))
+    section(_("The GM sets up the campaign and the Watches in the group"))
     await _create(table, "watch", words, list(sides), "sectors_to_win=2", watch_on)
     section(_("Players join and deploy"))
     people = await _join_all(table, people, words)

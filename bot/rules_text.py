@@ -88,7 +88,7 @@ def section_button(section: str) -> str:
         "monday": _("🏁 Monday and victory"),
         SIEGE: _("🏰 Midnight Siege"),
         CONTACT: _("🧟 Contact"),
-        WATCH: _("🌃 Night Watch"),
+        WATCH: _("🌃 Watches"),
     }
     return labels[section]
 
@@ -337,7 +337,7 @@ def monday_lines(view: RulesView) -> list[str]:
         )
     watch = _module_settings(view.game, WATCH, WatchSettings)
     if watch is not None and watch.hero_victory:
-        lines.append(_("Night Watch: a side whose heroes are the only ones alive wins."))
+        lines.append(_("Watches: a side whose heroes are the only ones alive wins."))
     lines += [
         "",
         _(
@@ -534,7 +534,7 @@ def contact_lines(view: RulesView) -> list[str]:
 
 
 def watch_lines(view: RulesView) -> list[str]:
-    """Night Watch: the heroes, the NPC marker, hands, duels and wounds, with this campaign's
+    """The Watches: the heroes, the NPC marker, hands, duels and wounds, with this campaign's
     numbers."""
     settings = _module_settings(view.game, WATCH, WatchSettings)
     if settings is None:

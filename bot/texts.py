@@ -49,6 +49,14 @@ def armies(count: int) -> str:
     return _("{n} army", "{n} armies", count).format(n=count)
 
 
+def held_words(held: int, need: int) -> str:
+    """ "holds 1 of 3 sectors": a side's held sectors (``bot.services.records.held_after``)
+    against the captured sectors it needs to win, as the map's legend counts them."""
+    return _("holds {held} of {need} sector", "holds {held} of {need} sectors", need).format(
+        held=held, need=need
+    )
+
+
 def rule_name(field: str) -> str:
     """A ruleset number named in words, as a GM reads it (not its field name)."""
     names = {

@@ -74,7 +74,7 @@ def test_the_scan_finds_what_it_looks_for() -> None:
         "Midnight Siege (seed 000)",
         "the Mini App (issue 21)",
         "the winner of battle k defends battle k+1 (C6)",
-        "owner = \"s3\"",
+        'owner = "s3"',
     ):
         assert _found(text), text
     for text in (

@@ -75,8 +75,8 @@ async def test_rules_in_the_group_and_in_private_in_the_readers_language(
     assert "• 1 Equator: 2 West, 3 East, 4 North Pole, 5 South Pole" in first
     assert "• 4 North Pole: 1 Equator, 2 West, 3 East" in first
     assert "Now: deployment." in first
-    assert "Rule modules: 🏰 Midnight Siege, 🧟 Contact, 🌃 Night Watch." in first
-    assert [label for label, _data in group["watch"].buttons()][-1] == "• 🌃 Night Watch"
+    assert "Rule modules: 🏰 Midnight Siege, 🧟 Contact, 🌃 Watches." in first
+    assert [label for label, _data in group["watch"].buttons()][-1] == "• 🌃 Watches"
     assert "• Лариса (side «Red Legion»), initiative 2, starts in 1 Equator" in group["watch"].text
 
     # Борис reads in Russian in private: the sectors' names too.

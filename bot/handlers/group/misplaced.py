@@ -11,10 +11,6 @@ GROUP_ONLY = (
     "newcampaign",
     "join",
     "status",
-    "advance",
-    "pause",
-    "resume",
-    "extend",
     "roll",
 )
 PRIVATE_ONLY = ("campaigns", "vacation", "hand")

@@ -118,6 +118,14 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         "--quiet", action="store_true", help=_("do not print the transcript, only the summary")
     )
     parser.add_argument(
+        "--width",
+        type=int,
+        default=WIDTH,
+        help=_("wrap the transcript's lines at this width (default: {n}; 0: never)").format(
+            n=WIDTH
+        ),
+    )
+    parser.add_argument(
         "--module",
         choices=MODULES,
         default=None,
@@ -147,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
                 run_demo(
                     arguments.out,
                     echo=not arguments.quiet,
+                    width=arguments.width,
                     cast=CASTS[arguments.lang],
                     module=arguments.module,
                 )
@@ -177,7 +186,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def run_demo(
-    out: Path, *, echo: bool = True, cast: Cast = CASTS["en"], module: str | None = None
+    out: Path,
+    *,
+    echo: bool = True,
+    cast: Cast = CASTS["en"],
+    module: str | None = None,
+    width: int = WIDTH,
 ) -> DemoResult:
     """The whole demo: emulator, bot, players; the files are written to ``out``; ``module``:
     the story of that rule module (:mod:`bot.demo_modules`) instead of the core one."""
@@ -198,9 +212,13 @@ async def run_demo(
         tempfile.TemporaryDirectory(prefix="strategium-demo-") as scratch,
         run_emulator(logs / "emulator.log") as emulator,
     ):
-        async with aiohttp.ClientSession() as session:
+        # No kept-alive connections: a request sent just as the emulator closes an idle one
+        # (Node's 5-second keep-alive, easily reached on a loaded machine) fails with "Server
+        # disconnected"; connections on 127.0.0.1 are cheap.
+        connector = aiohttp.TCPConnector(force_close=True)
+        async with aiohttp.ClientSession(connector=connector) as session:
             telegram = emulator.scripted(session)
-            printer = TranscriptPrinter(out, echo=echo)
+            printer = TranscriptPrinter(out, echo=echo, width=width)
             try:
                 finished, turns = await _play(
                     telegram, session, Path(scratch), printer, cast, module
@@ -422,9 +440,10 @@ class MiniAppShots:
 class TranscriptPrinter:
     """Turns what the table saw into text for a terminal: one transcript in order, one per chat."""
 
-    def __init__(self, out: Path, *, echo: bool) -> None:
+    def __init__(self, out: Path, *, echo: bool, width: int = WIDTH) -> None:
         self.out = out
         self.echo = echo
+        self.width = width
         self.table: s.Table | None = None
         self.turns = 0
         self._lines: list[str] = []
@@ -477,7 +496,7 @@ class TranscriptPrinter:
     def section(self, title: str) -> None:
         """A heading between parts of the story."""
         self.flush()
-        self._emit(["", f"══ {title} ".ljust(WIDTH, "═")])
+        self._emit(["", f"══ {title} ".ljust(self.width or WIDTH, "═")])
 
     def flush(self) -> None:
         """Print everything seen since the last flush."""
@@ -529,7 +548,11 @@ class TranscriptPrinter:
                 self._private_maps.append(shown)
             lines.append("  🖼 " + self._private_name(self._private_maps.index(shown)))
         for paragraph in seen.text.splitlines() or [""]:
-            wrapped = textwrap.wrap(paragraph, WIDTH - 4, subsequent_indent="  ") or [""]
+            wrapped = (
+                textwrap.wrap(paragraph, self.width - 4, subsequent_indent="  ")
+                if self.width
+                else [paragraph]
+            ) or [""]
             lines.extend(f"  | {piece}" for piece in wrapped)
         for row in seen.buttons:
             lines.append("  " + " ".join(f"[{label}]" for label, _data in row))

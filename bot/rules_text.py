@@ -164,7 +164,7 @@ def campaign_lines(view: RulesView) -> list[str]:
         lines += list(view.plan)
     lines.append("")
     lines.append(
-        _("A side that gives no orders by the deadline: {policy}.").format(
+        _("When a side gives no orders by the deadline, {policy}.").format(
             policy=no_show_label(campaign.no_show_policy)
         )
     )

@@ -86,6 +86,10 @@ async def test_rules_in_the_group_and_in_private_in_the_readers_language(
     assert "Расстановка: каждая сторона тайно расставляет 10 армий ровно по 3 разным секторам" in (
         russian["orders"].text
     )
+    assert (
+        "Если сторона не отдала приказы к сроку, стоит на месте: все её сектора укрепляются."
+        in russian["campaign"].text
+    )
     assert "• Иной" not in russian["watch"].text
     assert "• Лариса (сторона «Red Legion»), инициатива 2" in russian["watch"].text
 
@@ -251,6 +255,22 @@ def _random_settings(rng: random.Random) -> dict[str, Any]:
     }
 
 
+NO_SHOW = {
+    NoShowPolicy.HOLD: "it holds: every sector fortifies",
+    NoShowPolicy.REPEAT: "it repeats last turn's orders (those still valid)",
+    NoShowPolicy.WAIT_FOR_GM: "the orders wait for the GM",
+}
+UNREPORTED = {
+    UnreportedPolicy.DRAW: "counted as a draw without losses",
+    UnreportedPolicy.WAIT_FOR_GM: "resolution waits for the GM",
+}
+JOINING = {
+    JoiningPolicy.APPROVAL: "every new player needs a GM's approval",
+    JoiningPolicy.OPEN_THEN_CLOSED: "open until deployment ends, then closed",
+    JoiningPolicy.OPEN_THEN_APPROVAL: "open until deployment ends, then with a GM's approval",
+}
+
+
 def _plural(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
@@ -277,6 +297,11 @@ def _expected(campaign: Campaign) -> list[str]:
         f"a margin under {campaign.score_margins.solid} is a draw, from "
         f"{campaign.score_margins.solid} a solid victory, from {campaign.score_margins.crushing}"
         f" a crushing one, from {campaign.score_margins.slaughter} a slaughter.",
+    ]
+    lines += [
+        "When a side gives no orders by the deadline, " + NO_SHOW[campaign.no_show_policy] + ".",
+        "A battle nobody reports by the deadline: " + UNREPORTED[campaign.unreported_policy],
+        "Joining: " + JOINING[campaign.joining] + ".",
     ]
     rows = ruleset.foc_table
     for index, row in enumerate(rows):

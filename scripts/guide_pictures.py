@@ -39,12 +39,15 @@ MONDAY_KEEP = {
 
 
 def _posts(chat: Path) -> list[tuple[str | None, list[str]]]:
-    """The group's posts in a demo's chat file: (the map's file, if any; the post's lines)."""
+    """The group's new posts in a demo's chat file: (the map's file, if any; the post's
+    lines). Edits (the board's) are left out."""
     posts: list[tuple[str | None, list[str]]] = []
     picture: str | None = None
     lines: list[str] | None = None
     for line in chat.read_text(encoding="utf-8").splitlines():
-        if line.startswith("Strategium "):
+        if line.startswith("Strategium edits "):
+            lines = None  # the board's edits: not a post of the turn
+        elif line.startswith("Strategium "):
             lines = []
             picture = None
             posts.append((None, lines))
@@ -121,6 +124,8 @@ def _render(language: str) -> None:
     """The core's worked turn: its battle list and its resolved map."""
     document = (ROOT / "examples" / "worked-example.json").read_text(encoding="utf-8")
     title = "Пример хода" if language == "ru" else "Worked example"
+    if language == "ru":  # the sides as the Russian chapter names them
+        document = document.replace('"red"', '"красные"').replace('"blue"', '"синие"')
     for variant, name in (("friday", "friday"), ("resolved", "resolved")):
         picture = subprocess.run(
             [

@@ -153,12 +153,10 @@ def _fill(language: str, screens: dict[str, str]) -> None:
     path = GUIDE / f"{language}.md"
     text = path.read_text(encoding="utf-8")
     for name, screen in screens.items():
-        text = re.sub(
-            rf"(<!-- screen: {re.escape(name)} -->\n).*?(<!-- /screen -->)",
-            lambda found, shown=screen: f"{found[1]}{shown}\n{found[2]}",
-            text,
-            flags=re.S,
-        )
+        marker = re.compile(rf"(<!-- screen: {re.escape(name)} -->\n).*?(<!-- /screen -->)", re.S)
+        found = marker.search(text)
+        if found is not None:
+            text = text[: found.start()] + f"{found[1]}{screen}\n{found[2]}" + text[found.end() :]
     path.write_text(text, encoding="utf-8")
 
 

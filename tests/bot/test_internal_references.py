@@ -32,7 +32,7 @@ INTERNAL = {
 
 def _catalog_texts() -> list[tuple[str, str]]:
     """(where, text) of every English message id and every Russian translation."""
-    texts = []
+    texts: list[tuple[str, str]] = []
     for language in ("en", "ru"):
         path = LOCALES / language / "LC_MESSAGES" / "strategium.po"
         with path.open("rb") as source:
@@ -43,7 +43,7 @@ def _catalog_texts() -> list[tuple[str, str]]:
             ids = message.id if isinstance(message.id, tuple) else (message.id,)
             strings = message.string if isinstance(message.string, tuple) else (message.string,)
             for text in (*ids, *strings) if language == "ru" else ids:
-                texts.append((f"{language} catalog: {ids[0][:60]!r}", text))
+                texts.append((f"{language} catalog: {str(ids[0])[:60]!r}", str(text)))
     return texts
 
 

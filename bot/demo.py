@@ -38,6 +38,8 @@ from pathlib import Path
 import aiohttp
 from aiogram.utils.i18n import gettext as _
 
+from bot import demo_modules
+from bot.demo_modules import MODULES
 from bot.i18n import build_i18n
 from tests.e2e import scenario as s
 from tests.e2e.harness import Chat, ScriptedTelegram, User, install_emulator, run_emulator
@@ -116,6 +118,24 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         "--quiet", action="store_true", help=_("do not print the transcript, only the summary")
     )
     parser.add_argument(
+        "--width",
+        type=int,
+        default=WIDTH,
+        help=_("wrap the transcript's lines at this width (default: {n}; 0: never)").format(
+            n=WIDTH
+        ),
+    )
+    parser.add_argument(
+        "--module",
+        choices=MODULES,
+        default=None,
+        help=_(
+            "play a campaign of one rule module instead of the core one: siege (an assault "
+            "with its roll, the wind rose), contact (a chain of battles, a retreat, ruined "
+            "defences), watch (a duel of spells step by step, a hero falls)"
+        ),
+    )
+    parser.add_argument(
         "--lang",
         choices=sorted(CASTS),
         default="en",
@@ -132,7 +152,13 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         try:
             result = asyncio.run(
-                run_demo(arguments.out, echo=not arguments.quiet, cast=CASTS[arguments.lang])
+                run_demo(
+                    arguments.out,
+                    echo=not arguments.quiet,
+                    width=arguments.width,
+                    cast=CASTS[arguments.lang],
+                    module=arguments.module,
+                )
             )
         except KeyboardInterrupt:
             return 130
@@ -159,8 +185,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if result.finished else 1
 
 
-async def run_demo(out: Path, *, echo: bool = True, cast: Cast = CASTS["en"]) -> DemoResult:
-    """The whole demo: emulator, bot, players; the files are written to ``out``."""
+async def run_demo(
+    out: Path,
+    *,
+    echo: bool = True,
+    cast: Cast = CASTS["en"],
+    module: str | None = None,
+    width: int = WIDTH,
+) -> DemoResult:
+    """The whole demo: emulator, bot, players; the files are written to ``out``; ``module``:
+    the story of that rule module (:mod:`bot.demo_modules`) instead of the core one."""
     began = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
     for old in (*out.glob("map-*.png"), *out.glob("private-*.png"), *out.glob("miniapp-*.png")):
@@ -178,11 +212,17 @@ async def run_demo(out: Path, *, echo: bool = True, cast: Cast = CASTS["en"]) ->
         tempfile.TemporaryDirectory(prefix="strategium-demo-") as scratch,
         run_emulator(logs / "emulator.log") as emulator,
     ):
-        async with aiohttp.ClientSession() as session:
+        # No kept-alive connections: a request sent just as the emulator closes an idle one
+        # (Node's 5-second keep-alive, easily reached on a loaded machine) fails with "Server
+        # disconnected"; connections on 127.0.0.1 are cheap.
+        connector = aiohttp.TCPConnector(force_close=True)
+        async with aiohttp.ClientSession(connector=connector) as session:
             telegram = emulator.scripted(session)
-            printer = TranscriptPrinter(out, echo=echo)
+            printer = TranscriptPrinter(out, echo=echo, width=width)
             try:
-                finished, turns = await _play(telegram, session, Path(scratch), printer, cast)
+                finished, turns = await _play(
+                    telegram, session, Path(scratch), printer, cast, module
+                )
             finally:
                 bot_log = Path(scratch) / "bot" / "bot.log"
                 if bot_log.exists():
@@ -198,6 +238,7 @@ async def _play(
     scratch: Path,
     printer: TranscriptPrinter,
     cast: Cast,
+    module: str | None = None,
 ) -> tuple[bool, int]:
     port = s.free_port()
     env = {"MINIAPP_PORT": str(port), "MINIAPP_HOST": "127.0.0.1"}
@@ -213,7 +254,19 @@ async def _play(
         printer.table = table
         printer.miniapp = MiniAppShots(f"http://127.0.0.1:{port}/", telegram.token, printer.out)
         try:
-            await _campaign(table, boris, vera, gleb, printer, cast)
+            if module is None:
+                await _campaign(table, boris, vera, gleb, printer, cast)
+            else:
+                people = demo_modules.People(
+                    anna, boris, vera, gleb, s.Player(User(1005, "Dora"), cast.players)
+                )
+                printer.turns = await demo_modules.play(
+                    module,
+                    table,
+                    people,
+                    demo_modules.WORDS[cast.language],
+                    demo_modules.Section(printer.section, printer.flush),
+                )
         finally:
             printer.flush()
         return await _finished(table, cast), printer.turns
@@ -387,9 +440,10 @@ class MiniAppShots:
 class TranscriptPrinter:
     """Turns what the table saw into text for a terminal: one transcript in order, one per chat."""
 
-    def __init__(self, out: Path, *, echo: bool) -> None:
+    def __init__(self, out: Path, *, echo: bool, width: int = WIDTH) -> None:
         self.out = out
         self.echo = echo
+        self.width = width
         self.table: s.Table | None = None
         self.turns = 0
         self._lines: list[str] = []
@@ -442,7 +496,7 @@ class TranscriptPrinter:
     def section(self, title: str) -> None:
         """A heading between parts of the story."""
         self.flush()
-        self._emit(["", f"══ {title} ".ljust(WIDTH, "═")])
+        self._emit(["", f"══ {title} ".ljust(self.width or WIDTH, "═")])
 
     def flush(self) -> None:
         """Print everything seen since the last flush."""
@@ -494,7 +548,11 @@ class TranscriptPrinter:
                 self._private_maps.append(shown)
             lines.append("  🖼 " + self._private_name(self._private_maps.index(shown)))
         for paragraph in seen.text.splitlines() or [""]:
-            wrapped = textwrap.wrap(paragraph, WIDTH - 4, subsequent_indent="  ") or [""]
+            wrapped = (
+                textwrap.wrap(paragraph, self.width - 4, subsequent_indent="  ")
+                if self.width
+                else [paragraph]
+            ) or [""]
             lines.extend(f"  | {piece}" for piece in wrapped)
         for row in seen.buttons:
             lines.append("  " + " ".join(f"[{label}]" for label, _data in row))

@@ -33,7 +33,6 @@ from rules import (
     Outcome,
     Reinforce,
     Rejection,
-    Ruleset,
     SideOrders,
     TurnReport,
 )
@@ -56,38 +55,6 @@ def held_words(held: int, need: int) -> str:
     return _("holds {held} of {need} sector", "holds {held} of {need} sectors", need).format(
         held=held, need=need
     )
-
-
-def rules_summary(ruleset: Ruleset) -> str:
-    """The campaign's numbers in one sentence: starting armies and sectors, attacks, capture,
-    victory, each number with its noun in the right plural form."""
-    parts = [
-        _(
-            "Each side starts with {n} army",
-            "Each side starts with {n} armies",
-            ruleset.start_armies,
-        ).format(n=ruleset.start_armies)
-        + " "
-        + _("in {n} sector", "in {n} sectors", ruleset.start_sectors).format(
-            n=ruleset.start_sectors
-        ),
-        _(
-            "one attack per {n} army in a sector",
-            "one attack per {n} armies in a sector",
-            ruleset.armies_per_attack,
-        ).format(n=ruleset.armies_per_attack),
-        _(
-            "{n} army or more alone captures a sector",
-            "{n} armies or more alone capture a sector",
-            ruleset.capture_min_armies,
-        ).format(n=ruleset.capture_min_armies),
-        _(
-            "{n} captured sector wins",
-            "{n} captured sectors win",
-            ruleset.sectors_to_win,
-        ).format(n=ruleset.sectors_to_win),
-    ]
-    return "; ".join(parts) + "."
 
 
 def rule_name(field: str) -> str:

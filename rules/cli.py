@@ -1,4 +1,4 @@
-"""``python -m rules battles|resolve|start|verify-rolls``: the adjudicator as a command
+"""``python -m rules battles|resolve|start|verify-rolls|render``: the adjudicator as a command
 (RULES.md Appendix A, extended for rule modules by MODULES.md A2.13).
 
 Reads one JSON document on standard input and writes one JSON answer on standard output.
@@ -379,6 +379,16 @@ COMMANDS = {
     "start": start_answer,
     "verify-rolls": verify_rolls_answer,
 }
+RENDER = "render"
+"""The one command that answers a picture, not JSON (:func:`rules.render.render_main`)."""
+SUMMARIES = {
+    "battles": "the Friday battle list of a turn document: battles, rejected orders, rolls",
+    "resolve": "the Monday resolution of a turn document: the new state, captures, winner",
+    "start": "the state when the turn's orders window opens (heroes enter, hands are dealt)",
+    "verify-rolls": "re-derive every roll of an exported campaign (exit 1 when one fails)",
+    RENDER: "draw a turn document's map as PNG on stdout (render --help for its options)",
+}
+"""One line per subcommand for ``--help``."""
 
 
 def main(
@@ -389,14 +399,27 @@ def main(
 ) -> int:
     """Run the command line; returns the exit status."""
     stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == [RENDER]:
+        from rules.render import render_main  # noqa: PLC0415 (Pillow only for pictures)
+
+        return render_main(argv[1:], stdin, getattr(stdout, "buffer", sys.stdout.buffer), stderr)
+    width = max(len(name) for name in SUMMARIES)
     parser = _Parser(
         prog="python -m rules",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description=(
-            "Adjudicate a turn of the planetary campaign from a JSON document on stdin, "
-            "or re-derive every roll of an exported campaign (verify-rolls)."
+            "Adjudicate a turn of the campaign from a JSON turn document on stdin, draw its "
+            "map, or re-derive every roll of an exported campaign."
         ),
+        epilog="commands:\n"
+        + "\n".join(f"  {name.ljust(width)}  {line}" for name, line in SUMMARIES.items())
+        + "\n\nexamples/ holds turn documents to try: python -m rules resolve < "
+        "examples/siege-turn.json",
     )
-    parser.add_argument("command", choices=sorted(COMMANDS), help="what to compute")
+    parser.add_argument(
+        "command", choices=[*sorted(COMMANDS), RENDER], help="what to compute (below)"
+    )
     try:
         args = parser.parse_args(argv)
     except _UsageError as error:

@@ -72,6 +72,19 @@ COLOUR_WORDS: dict[str, int] = {
     "purple": 6,
     "pink": 6,
     "black": 7,
+    # A document written in Russian names its sides so («красные»).
+    "оранжевые": 0,
+    "голубые": 1,
+    "зелёные": 2,
+    "зеленые": 2,
+    "жёлтые": 3,
+    "желтые": 3,
+    "синие": 4,
+    "красные": 5,
+    "фиолетовые": 6,
+    "розовые": 6,
+    "чёрные": 7,
+    "черные": 7,
 }
 """Palette index for a side whose id is a colour word (``red`` gets vermillion)."""
 
@@ -2243,8 +2256,8 @@ def _parser() -> _Parser:
     parser = _Parser(
         prog="python -m rules render",
         description=(
-            "Draw the map of a turn document (RULES.md Appendix A) read on standard input; "
-            "write the PNG on standard output."
+            "Draw the map of a turn document (the one battles and resolve read) from standard "
+            "input; write the PNG on standard output."
         ),
         add_help=False,
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers import calendar, common, errors, group, history, joining, private, seats
+from bot.handlers import calendar, common, errors, group, history, joining, private, rules, seats
 from bot.handlers.filters import GROUPS, PRIVATE
 from bot.handlers.group import (
     anonymous,
@@ -63,6 +63,7 @@ def build_router() -> Router:
         anonymous_senders,
         joining.build(),
         calendar.build(),
+        rules.build(),
         history.build(),
         private_chats,
         group_chats,

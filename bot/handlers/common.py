@@ -28,13 +28,15 @@ def help_text(in_group: bool) -> str:
             "GM: /newcampaign creates one here, step by step; /gm sends you the GM tools in "
             "a private chat.\n"
             "Players: /join, then give your orders in a private chat with me.\n"
-            "Everyone: /status (phase, deadline, who is ready), /map, /battles, /rules, "
-            "/history (past turns), /stats (battles won and lost), /calendar (the deadlines), "
-            "/roll 2d6 (dice at the table; /roll 2d6 3 for battle 3)."
+            "Everyone: /rules (the rules of this campaign, with its numbers), /status (phase, "
+            "deadline, who is ready), /map, /battles, /history (past turns), /stats (battles "
+            "won and lost), /calendar (the deadlines), /roll 2d6 (dice at the table; /roll "
+            "2d6 3 for battle 3)."
         )
     return _(
         "Here you give your side's secret orders; nobody else sees them before the turn "
         "resolves.\n\n"
+        "/rules: the rules of your campaign, with its numbers.\n"
         "/deploy: place your starting armies.\n"
         "/orders: this turn's orders, with buttons; or type them, one per line, e.g.\n"
         "  2 -> 1 x2\n  attack blue in 1\n  fortify 4\n  reinforce 4\n"

@@ -111,15 +111,13 @@ def next_level(campaign: Campaign, sector: str) -> dict[str, Any]:
     return _with_defences(campaign, sector, (level + 1) % 3, owner)
 
 
-def next_owner(campaign: Campaign, sector: str, sides: Sequence[str]) -> dict[str, Any] | None:
-    """The overrides with ``sector``'s defences owned by the next side in ``sides`` (after the
-    last, neutral); ``None`` where the sector has no defences."""
-    level, owner = defences(campaign).get(sector, (0, None))
+def with_owner(campaign: Campaign, sector: str, owner: str | None) -> dict[str, Any] | None:
+    """The overrides with ``sector``'s defences owned by ``owner`` (``None``: neutral);
+    ``None`` where the sector has no defences."""
+    level, _owner = defences(campaign).get(sector, (0, None))
     if not level:
         return None
-    cycle: list[str | None] = [None, *sides]
-    place = cycle.index(owner) if owner in cycle else 0
-    return _with_defences(campaign, sector, level, cycle[(place + 1) % len(cycle)])
+    return _with_defences(campaign, sector, level, owner)
 
 
 def with_vp_to_win(overrides: dict[str, Any], change: int) -> dict[str, Any]:

@@ -111,3 +111,14 @@ def test_night_watch_says_spell_in_english_as_the_glossary_does() -> None:
 
 def _texts_of(message_id: str | tuple[str, ...] | list[str]) -> list[str]:
     return [message_id] if isinstance(message_id, str) else list(message_id)
+
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide"
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_the_guide_uses_no_forbidden_synonym(language: str) -> None:
+    """The players' and GMs' guide speaks the bot's words (its code blocks quote the bot)."""
+    lines = (GUIDE / f"{language}.md").read_text(encoding="utf-8").splitlines()
+    used = synonyms_used(lines, language)
+    assert not used, "\n".join(used)

@@ -41,8 +41,9 @@ async def test_map_battles_and_rules_in_the_group(
     assert battles.text.startswith("Turn 1: battles\nBattle 1: Red attacks Blue in 1 ")
     rules = await say(telegram, vera, group, "/rules")
     assert rules is not None
-    assert "Each side starts with 10 armies in 3 sectors" in rules.text
-    assert "Time zone: Moscow" in rules.text
+    assert "Map: Planet (5 sectors)." in rules.text
+    assert "Schedule (Moscow time): weekly" in rules.text
+    assert "Now: turn 1, battles." in rules.text
 
 
 async def test_secret_commands_in_the_group_point_to_the_private_chat(

@@ -72,9 +72,10 @@ async def _play(table: Table) -> int:
         await table.press(GM, "Switch contact on", chat_id=GROUP.id)
         await table.press(GM, "🧱 North Pole", chat_id=GROUP.id)
         await table.press(GM, "🚩 North Pole", chat_id=GROUP.id)
+        await table.press(GM, RED, chat_id=GROUP.id)
         await table.press(GM, "🧱 East", chat_id=GROUP.id)
         await table.press(GM, "🚩 East", chat_id=GROUP.id)
-        await table.press(GM, "🚩 East", chat_id=GROUP.id)
+        await table.press(GM, BLUE, chat_id=GROUP.id)
         for _vp in range(4):
             await table.press(GM, "🏆 +1 VP", chat_id=GROUP.id)
         await table.press(GM, "Back", chat_id=GROUP.id)

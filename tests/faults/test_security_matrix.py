@@ -61,6 +61,7 @@ from bot.handlers.private.callbacks import (
 )
 from bot.handlers.private.screens import OUTCOME_CODES
 from bot.handlers.private.vacation import VacationPress
+from bot.handlers.rules import RulesPress
 from storage import Campaign, Store
 from tests.faults.hostile_table import (
     BELLA,
@@ -213,6 +214,12 @@ CALLBACKS: dict[str, Rule] = {
         "a page of the list of campaigns the chat may browse: the presser's own in private, the "
         "group's in the group; dates, turns and winners only, nothing secret",
     ),
+    RulesPress.__prefix__: Rule(
+        "private",
+        frozenset({NINA, FRED, OTTO}),
+        "the rules are public in the group; in private a member reads their campaign's rules "
+        "(nothing secret: the settings, the schedule, the tokens and heroes at the start)",
+    ),
     LanguageChoice.__prefix__: Rule(
         "private",
         frozenset(),
@@ -237,7 +244,7 @@ COMMANDS = {
     "status": PUBLIC,
     "map": PUBLIC + "; in private: " + OWN,
     "battles": PUBLIC + "; in private: " + OWN,
-    "rules": PUBLIC,
+    "rules": PUBLIC + "; in private: the rules of the sender's own campaign",
     "help": PUBLIC,
     "orders": OWN,
     "hand": OWN + ": the side's own heroes and hands (the GM: every side's)",
@@ -284,6 +291,11 @@ def registered_commands() -> set[str]:
 def test_every_callback_prefix_is_in_the_matrix() -> None:
     prefixes = {factory.__prefix__ for factory in callback_factories()}
     assert prefixes == set(CALLBACKS), "add the new prefix to CALLBACKS and to _forged()"
+
+
+def test_no_two_callback_classes_share_a_prefix() -> None:
+    prefixes = [factory.__prefix__ for factory in callback_factories()]
+    assert sorted(prefixes) == sorted(set(prefixes)), "a press would reach the wrong handler"
 
 
 def test_every_command_is_in_the_matrix() -> None:
@@ -361,7 +373,8 @@ async def _forged(table: HostileTable) -> list[str]:
                 ("go", "contact"),
                 ("ct", "on"),
                 ("cdl", "1"),
-                ("cdo", "1"),
+                ("cdp", "1"),
+                ("cdo", f"1.{red}"),
                 ("ctr", "+"),
                 ("cvp", "+"),
                 ("go", "watch"),
@@ -468,6 +481,7 @@ async def _forged(table: HostileTable) -> list[str]:
         forged += group
     c = siege.id
     forged += [JoinChoice(c=c, s=red).pack(), JoinChoice(c=c, s=red, r="strategist").pack()]
+    forged += [RulesPress(c=c, s=section).pack() for section in ("campaign", "battles")]
     forged += [WeatherPick(c=c, w=w).pack() for w in (2, 99)]
     forged += [LatePress(c=c, t=turn, a=a, k=0).pack() for a in ("p", "x")]
     forged += [

@@ -222,6 +222,13 @@ def test_colour_words_pick_their_palette_colour() -> None:
     palette = default_palette(["blue", "necrons", "red", "orange", "red2"])
     assert palette == {"blue": 4, "necrons": 1, "red": 5, "orange": 0, "red2": 2}
     assert OKABE_ITO[palette["red"]][0] == "vermillion"
+    # A document written in Russian names its sides in Russian: the same colours.
+    assert default_palette(["синие", "некроны", "красные", "Зелёные"]) == {
+        "синие": 4,
+        "некроны": 0,
+        "красные": 5,
+        "Зелёные": 2,
+    }
 
 
 def run_render(argv: list[str], document: str) -> tuple[int, bytes, str]:

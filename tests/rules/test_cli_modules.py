@@ -6,12 +6,14 @@ from __future__ import annotations
 import copy
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from rules.cli import main
+from rules.cli import COMMANDS, RENDER, main
 
 S9: dict[str, Any] = json.loads(
     (Path(__file__).parent / "cases" / "modules" / "siege" / "s9-example-a.json").read_text(
@@ -129,3 +131,41 @@ def test_usage_names_verify_rolls() -> None:
     stderr = io.StringIO()
     assert main(["dance"], stdin=io.StringIO(""), stdout=io.StringIO(), stderr=stderr) == 2
     assert "verify-rolls" in stderr.getvalue()
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.mark.parametrize(
+    ("name", "module"),
+    [("siege-turn.json", "siege"), ("contact-turn.json", "contact"), ("watch-turn.json", "watch")],
+)
+def test_each_module_has_an_example_turn_that_resolve_answers(name: str, module: str) -> None:
+    document = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    assert document["ruleset"]["modules"] == [module]
+    code, answer, error = run("resolve", document)
+    assert (code, error) == (0, "")
+    assert answer is not None
+    assert answer["rejected"] == []
+    assert module in answer["state"]["modules"]
+    assert module in answer["modules"]
+
+
+def test_help_lists_every_subcommand_and_render_answers_through_main() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", "rules", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        cwd=EXAMPLES.parent,
+    ).stdout
+    commands = shown.split("commands:", 1)[1]
+    for name in (*COMMANDS, RENDER):
+        assert f"\n  {name} " in commands
+    picture = io.BytesIO()
+    stdout = io.TextIOWrapper(picture)
+    stdin = io.StringIO((EXAMPLES / "siege-turn.json").read_text(encoding="utf-8"))
+    assert main(["render"], stdin=stdin, stdout=stdout, stderr=io.StringIO()) == 0
+    stdout.flush()
+    assert picture.getvalue().startswith(b"\x89PNG\r\n\x1a\n")

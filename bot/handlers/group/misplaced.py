@@ -11,7 +11,6 @@ GROUP_ONLY = (
     "newcampaign",
     "join",
     "status",
-    "rules",
     "roll",
 )
 PRIVATE_ONLY = ("campaigns", "vacation", "hand")

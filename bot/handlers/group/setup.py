@@ -226,7 +226,7 @@ def contact_screen(
     side_name = dict(sides)
     lines = [
         _(
-            "Contact (MODULES.md): groups move in turn order and stop in the first hostile "
+            "Contact: groups move in turn order and stop in the first hostile "
             "sector, face zombies outside their ground, meet in chains of battles; losers "
             "retreat exhausted, beaten defences are ruined, victory points can end the "
             "campaign."
@@ -243,7 +243,7 @@ def contact_screen(
     lines.append(
         _(
             "Defences: a sector whose defences a side owns is that side's ground while no "
-            "other side holds it. 🧱 changes the level, 🚩 the owner."
+            "other side holds it. 🧱 changes the level, 🚩 picks the owner."
         )
     )
     for sector in shown.sectors:
@@ -253,7 +253,9 @@ def contact_screen(
         lines.append(_("• {sector}: {defences}").format(sector=name, defences=words))
         row = [_button(_("🧱 {sector}").format(sector=name), campaign, "cdl", sector.id)]
         if level:
-            row.append(_button(_("🚩 {sector}").format(sector=name), campaign, "cdo", sector.id))
+            holder = side_name.get(owner, owner) if owner is not None else _("neutral")
+            label = _("🚩 {sector}: {owner}").format(sector=name, owner=holder)
+            row.append(_button(label[:60], campaign, "cdp", sector.id))
         rows.append(row)
     lines.append(_("Transports a turn for each side: {n}.").format(n=chosen.transports_per_turn))
     lines.append(
@@ -274,6 +276,53 @@ def contact_screen(
             _button(_("🏆 +{n} VP").format(n=contact_setup.VP_STEP), campaign, "cvp", "++"),
         ]
     )
+    return "\n".join(lines), rows
+
+
+OWNER_STEP = "contact.owner:"
+"""The wizard step that picks the owner of a sector's defences (the sector's id follows)."""
+
+
+def owner_screen(
+    campaign: Campaign, sides: list[tuple[str, str]], sector_id: str
+) -> tuple[str, list[list[InlineKeyboardButton]]] | None:
+    """The sides by name (and neutral) to pick the owner of ``sector_id``'s defences; ``None``
+    for a sector without defences."""
+    level, owner = contact_setup.defences(campaign).get(sector_id, (0, None))
+    shown = siege_setup.campaign_map(campaign)
+    sector = next((s for s in shown.sectors if s.id == sector_id), None)
+    if not level or sector is None:
+        return None
+    name = sector.names.get(campaign.language, sector.name)
+    words = defences_words(level, owner, dict(sides))
+    lines = [
+        _(
+            "Who owns the defences in {sector}? The sector is that side's ground while no other "
+            "side holds it. Now: {defences}."
+        ).format(sector=name, defences=words)
+    ]
+    rows = [
+        [
+            _button(
+                ("✔ " if owner == side_id else "") + side_name,
+                campaign,
+                "cdo",
+                f"{sector_id}.{side_id}",
+            )
+        ]
+        for side_id, side_name in sides
+    ]
+    rows.append(
+        [
+            _button(
+                ("✔ " if owner is None else "") + _("Neutral: nobody's ground"),
+                campaign,
+                "cdo",
+                f"{sector_id}.",
+            )
+        ]
+    )
+    rows.append([_button(_("◀ Back"), campaign, "go", "contact")])
     return "\n".join(lines), rows
 
 
@@ -440,11 +489,8 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
         ]
     elif step.startswith("siege"):
         return await _siege_step(store, campaign, step, head)
-    elif step == "contact":
-        side_pairs = [(side.id, side.name) for side in await store.sides(campaign.id)]
-        text, rows = contact_screen(campaign, side_pairs)
-        rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
-        return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
+    elif step == "contact" or step.startswith(OWNER_STEP):
+        return await _contact_step(store, campaign, step, head)
     elif step == "watch":
         side_pairs = [(side.id, side.name) for side in await store.sides(campaign.id)]
         text, rows = watch_wizard.watch_screen(campaign, side_pairs, _button)
@@ -468,6 +514,23 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
     else:
         return await summary(store, campaign)
     rows.append(_next(campaign, step))
+    return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+async def _contact_step(
+    store: Store, campaign: Campaign, step: str, head: str
+) -> tuple[str, InlineKeyboardMarkup]:
+    """A contact screen: the main one, or the owner pick of a sector's defences (the main one
+    for a sector that has none any more)."""
+    side_pairs = [(side.id, side.name) for side in await store.sides(campaign.id)]
+    picked = None
+    if step.startswith(OWNER_STEP):
+        picked = owner_screen(campaign, side_pairs, step.removeprefix(OWNER_STEP))
+    if picked is None:
+        text, rows = contact_screen(campaign, side_pairs)
+        rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
+    else:
+        text, rows = picked
     return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -525,6 +588,11 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             ),
             _("Language of posts here: {language}").format(
                 language=LANGUAGE_NAMES[campaign.language]
+            ),
+            "",
+            _(
+                "📖 /rules shows the rules of this campaign with these numbers, here and in "
+                "the private chat, at any time."
             ),
             "",
             _("«Open deployment» starts the campaign: players join and place their armies."),
@@ -1118,8 +1186,9 @@ def _contact_change(
     sectors = set(siege_setup.campaign_map(campaign).sector_ids())
     if action == "cdl" and value in sectors:
         return contact_setup.next_level(campaign, value)
-    if action == "cdo" and value in sectors:
-        return contact_setup.next_owner(campaign, value, sides)
+    sector, _dot, owner = value.partition(".")
+    if action == "cdo" and sector in sectors and (not owner or owner in sides):
+        return contact_setup.with_owner(campaign, sector, owner or None)
     steps = {"-": -1, "+": 1}
     if action == "ctr" and value in steps:
         return contact_setup.with_transports(overrides, steps[value])
@@ -1142,6 +1211,9 @@ def _screen_step(campaign: Campaign, action: str, value: str) -> str | None:
     for one that does not fit."""
     if action == "sgp":
         return siege_wizard.holder_step(campaign, value)
+    if action == "cdp":
+        level, _owner = contact_setup.defences(campaign).get(value, (0, None))
+        return f"{OWNER_STEP}{value}" if level else None
     if (
         value in STEPS
         or value in siege_wizard.STEPS
@@ -1160,7 +1232,7 @@ async def _change(
     now, actor = clock.now(), person.user_id
     settings: CampaignSettings | None = None
     step, note = "summary", None
-    if action in ("go", "sgp"):
+    if action in ("go", "sgp", "cdp"):
         found = _screen_step(campaign, action, value)
         if found is None:
             return None

@@ -129,7 +129,7 @@ def siege_screen(
     language = campaign.language
     lines = [
         _(
-            "Midnight Siege (MODULES.md): fortifications and occult tokens on the map, assaults "
+            "Midnight Siege: fortifications and occult tokens on the map, assaults "
             "with dice, guards, the weather rose and victory points. Now: {state}."
         ).format(state=siege_label(campaign))
     ]

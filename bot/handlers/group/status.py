@@ -1,4 +1,4 @@
-"""Public commands in the group: ``/status``, ``/map``, ``/battles``, ``/rules``; and a pointer to
+"""Public commands in the group: ``/status``, ``/map``, ``/battles``; and a pointer to
 the private chat for the secret ones (``/orders``, ``/deploy``)."""
 
 from __future__ import annotations
@@ -12,16 +12,15 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_words
-from bot.handlers.group.setup import map_label, policy_label, rules_label, schedule_label
 from bot.map_views import turn_map
-from bot.moments import format_moment, zone_label
+from bot.moments import format_moment
 from bot.posts.group import board_text, deadline_line
 from bot.posts.turns import deadline_of
 from bot.rendering import MapDrawer
 from bot.services import campaigns, duels, watch_orders
 from bot.services.orders import listed_battles
 from bot.services.turns import game_for
-from bot.texts import chain_words, describe_battle, rules_summary
+from bot.texts import chain_words, describe_battle
 from bot.watch_texts import hero_lines
 from storage import Campaign, Phase, Store
 
@@ -151,25 +150,6 @@ async def show_battles(message: Message, store: Store, clock: Clock) -> None:
     await message.answer("\n".join(lines))
 
 
-async def show_rules(message: Message, store: Store) -> None:
-    """``/rules``: the campaign's settings and numbers in short."""
-    campaign = await campaign_here(store, message)
-    if campaign is None:
-        await message.answer(await no_campaign_words(store, message))
-        return
-    ruleset = game_for(campaign).ruleset
-    lines = [
-        campaign.title,
-        _("Map: {map}").format(map=map_label(campaign)),
-        _("Rules: {rules}").format(rules=rules_label(campaign)),
-        rules_summary(ruleset),
-        _("Time zone: {zone}").format(zone=zone_label(campaign.time_zone, campaign.language)),
-        _("Schedule: {schedule}").format(schedule=schedule_label(campaign)),
-        _("Unreported battles: {policy}").format(policy=policy_label(campaign.unreported_policy)),
-    ]
-    await message.answer("\n".join(lines))
-
-
 async def secret_elsewhere(message: Message, bot: Bot) -> None:
     """``/orders`` or ``/deploy`` in the group: they are secret, so they live in private."""
     me = await bot.me()
@@ -188,6 +168,5 @@ def build() -> Router:
     router.message.register(show_status, Command("status"))
     router.message.register(show_map, Command("map"))
     router.message.register(show_battles, Command("battles"))
-    router.message.register(show_rules, Command("rules"))
     router.message.register(secret_elsewhere, Command("orders", "deploy"))
     return router

@@ -13,7 +13,7 @@ picture copies it and draws the rest. Pictures are palette images (one byte a pi
 every text's glyph mask is kept once drawn, so a planet-5 map takes a few milliseconds.
 
 Side colours come from the Okabe-Ito palette, which people with colour-blindness can tell
-apart; a side named after a colour (Red, «Красные», Blue...) is drawn in that colour. Every
+apart (:mod:`rules.colours`); each side is drawn in the one colour its view gives. Every
 mark also carries the side's tag (its initial by default) or a shape as a second cue, and the
 legend explains every mark the picture shows. Rule modules put their own marks on sectors
 through :class:`SectorMark`.
@@ -39,57 +39,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from rules.battles import Battle, plan_battles
 from rules.cli import DocumentError, _results, load_turn_document
+from rules.colours import OKABE_ITO, Rgb, palette_for, parse_hex
 from rules.game import ModuleStateError, StateOffMapError, UnknownModuleError
 from rules.maps import CampaignMap, Point, Sector, SectorId
 from rules.orders import SideOrders
 from rules.resolution import Arrival, ResultsError, TurnReport, resolve_turn
 from rules.ruleset import Outcome, OutcomeLosses
 from rules.state import CampaignState, SideId
-
-Rgb = tuple[int, int, int]
-
-OKABE_ITO: tuple[tuple[str, Rgb], ...] = (
-    ("orange", (0xE6, 0x9F, 0x00)),
-    ("sky blue", (0x56, 0xB4, 0xE9)),
-    ("bluish green", (0x00, 0x9E, 0x73)),
-    ("yellow", (0xF0, 0xE4, 0x42)),
-    ("blue", (0x00, 0x72, 0xB2)),
-    ("vermillion", (0xD5, 0x5E, 0x00)),
-    ("reddish purple", (0xCC, 0x79, 0xA7)),
-    ("black", (0x00, 0x00, 0x00)),
-)
-"""Side colours by palette index (Okabe & Ito, *Color Universal Design*, 2008)."""
-
-COLOUR_WORDS: dict[str, int] = {
-    "orange": 0,
-    "sky": 1,
-    "cyan": 1,
-    "green": 2,
-    "yellow": 3,
-    "blue": 4,
-    "red": 5,
-    "vermillion": 5,
-    "purple": 6,
-    "pink": 6,
-    "black": 7,
-}
-"""Palette index for a side whose id is a colour word (``red`` gets vermillion)."""
-
-NAMED_COLOURS: tuple[tuple[tuple[str, ...], Rgb], ...] = (
-    (("red", "crimson", "scarlet", "красн", "ал", "багров"), (0xC8, 0x1E, 0x1E)),
-    (("blue", "син"), (0x1F, 0x5F, 0xBF)),
-    (("sky", "cyan", "azure", "голуб", "лазурн"), (0x56, 0xB4, 0xE9)),
-    (("green", "emerald", "зелен", "зелён", "изумрудн"), (0x1B, 0x8A, 0x3C)),
-    (("yellow", "gold", "golden", "желт", "жёлт", "золот"), (0xF0, 0xD0, 0x2A)),
-    (("orange", "оранжев", "рыж"), (0xE6, 0x8A, 0x00)),
-    (("purple", "violet", "фиолетов", "пурпурн", "лилов"), (0x7B, 0x3F, 0xA0)),
-    (("pink", "розов"), (0xE8, 0x7B, 0xB0)),
-    (("black", "черн", "чёрн"), (0x1A, 0x1A, 0x1A)),
-    (("white", "бел"), (0xF4, 0xF4, 0xF4)),
-    (("grey", "gray", "сер"), (0x80, 0x80, 0x80)),
-    (("brown", "коричнев", "бур"), (0x8B, 0x55, 0x2B)),
-)
-"""Colours for sides named after one: the stems of its English and Russian words."""
 
 WIDTH = 1280
 MAX_HEIGHT = 1280
@@ -210,8 +166,9 @@ class SideView(BaseModel):
     """How a side is drawn: its name, its colour (Okabe-Ito index or ``#rrggbb``) and its tag.
 
     ``tag`` is the short text beside each of the side's counts; by default the first letter of
-    its name, made unique among the sides by :func:`side_tags`. A side named after a colour is
-    drawn in that colour (:func:`named_colour`) unless another side is named after it too.
+    its name, made unique among the sides by :func:`side_tags`. The colour is drawn as given:
+    whoever makes the view chose it once (the bot when the side was added, the command by
+    :func:`default_palette`), so every picture of the side agrees.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -511,65 +468,10 @@ def side_tags(sides: Sequence[SideView]) -> dict[SideId, str]:
 
 
 def default_palette(side_ids: Sequence[SideId]) -> dict[SideId, int]:
-    """Palette indexes for sides: a colour word in the id picks its colour, others take the
-    free colours in palette order (past eight, the outlined chips)."""
-    chosen: dict[SideId, int] = {}
-    for side in side_ids:
-        index = COLOUR_WORDS.get(side.lower())
-        if index is not None and index not in chosen.values():
-            chosen[side] = index
-    free = (i for i in range(1000) if i not in chosen.values())
-    return {side: chosen[side] if side in chosen else next(free) for side in side_ids}
-
-
-def named_colour(name: str) -> Rgb | None:
-    """The colour a side's name names («Красные», "Blue Legion", "Sons of Red"), if one
-    colour word stands in it; ``None`` for no colour word, or two different ones."""
-    words = re.findall(r"[^\W\d_]+", name.lower())
-    found = {
-        colour
-        for word in words
-        for stems, colour in NAMED_COLOURS
-        if any(_names(word, stem) for stem in stems)
-    }
-    return found.pop() if len(found) == 1 else None
-
-
-def _names(word: str, stem: str) -> bool:
-    """True when ``word`` is the colour word ``stem``: English as it is or plural ("reds"),
-    Russian as an adjective in any form («красные», «синих», «алая»)."""
-    if stem.isascii():
-        return word in (stem, stem + "s")
-    return word.startswith(stem) and word[len(stem) :] in _ADJECTIVE_ENDINGS
-
-
-_ADJECTIVE_ENDINGS = frozenset(
-    [
-        "ый",
-        "ий",
-        "ой",
-        "ая",
-        "яя",
-        "ое",
-        "ее",
-        "ые",
-        "ие",
-        "ого",
-        "его",
-        "ому",
-        "ему",
-        "ым",
-        "им",
-        "ом",
-        "ем",
-        "ую",
-        "юю",
-        "ых",
-        "их",
-        "ыми",
-        "ими",
-    ]
-)
+    """Palette indexes for sides named after their ids: an id that names a colour picks the safe
+    colour nearest to it (``red`` is vermillion), the others take the free colours in palette
+    order (past eight, the outlined chips)."""
+    return dict(zip(side_ids, palette_for(list(side_ids)), strict=True))
 
 
 # ---- drawing helpers ---------------------------------------------------------------------
@@ -755,23 +657,12 @@ NEUTRAL = Style("", MUTED, WHITE, INK, MUTED, 2)
 
 
 def _side_colours(sides: Sequence[SideView]) -> dict[SideId, tuple[Rgb, bool]]:
-    """Each side's colour and whether its chips are outlined (palette index past eight)."""
-    named = {side.id: named_colour(side.name) or named_colour(side.id) for side in sides}
-    counts: dict[Rgb, int] = {}
-    for colour in named.values():
-        if colour is not None:
-            counts[colour] = counts.get(colour, 0) + 1
+    """Each side's colour, as given (one colour per side, chosen once by whoever made the
+    view), and whether its chips are outlined (palette index past eight)."""
     colours: dict[SideId, tuple[Rgb, bool]] = {}
     for side in sides:
-        own = named[side.id]
-        if own is not None and counts[own] == 1:
-            colours[side.id] = (own, own == NAMED_COLOURS[9][1])  # white is outlined
-        elif isinstance(side.colour, str):
-            hex_value = side.colour.lstrip("#")
-            colours[side.id] = (
-                (int(hex_value[0:2], 16), int(hex_value[2:4], 16), int(hex_value[4:6], 16)),
-                False,
-            )
+        if isinstance(side.colour, str):
+            colours[side.id] = (parse_hex(side.colour), False)
         else:
             palette_colour = OKABE_ITO[side.colour % len(OKABE_ITO)][1]
             colours[side.id] = (palette_colour, side.colour >= len(OKABE_ITO))
@@ -784,8 +675,6 @@ def side_styles(sides: Sequence[SideView]) -> dict[SideId, Style]:
     for side_id, (colour, outlined) in _side_colours(sides).items():
         if outlined:
             styles[side_id] = Style(tags[side_id], colour, WHITE, INK, colour, 4)
-            if colour == NAMED_COLOURS[9][1]:
-                styles[side_id] = Style(tags[side_id], colour, colour, INK, INK, 3)
         else:
             styles[side_id] = Style(tags[side_id], colour, colour, _text_on(colour), INK, 2)
     return styles

@@ -37,7 +37,7 @@ from rules import (
     parse_map_toml,
 )
 from rules.deployment import DeploymentProblem
-from rules.render import OKABE_ITO
+from rules.colours import OKABE_ITO, choose_colour
 from storage import (
     Campaign,
     CampaignSettings,
@@ -213,7 +213,9 @@ class AddSideOutcome(StrEnum):
 async def add_side(
     store: Store, campaign: Campaign, name: str, actor: UserId, now: datetime
 ) -> tuple[AddSideOutcome, Side | None]:
-    """Add a side named ``name`` with the first free palette colour (the GM may change it)."""
+    """Add a side named ``name``. Its colour, chosen here once and drawn by every picture, is
+    the safe colour its name names when no side has it (`rules.colours.named_colour`:
+    «Красные» are vermillion), else the first free palette colour; the GM may change it."""
     name = " ".join(name.split())
     if not 1 <= len(name) <= 64:
         return AddSideOutcome.BAD_NAME, None
@@ -224,7 +226,8 @@ async def add_side(
         return AddSideOutcome.NAME_TAKEN, None
     used_ids = {side.id for side in sides}
     side_id = next(f"s{n}" for n in range(1, MAX_SIDES * 4) if f"s{n}" not in used_ids)
-    colour = free_colours(sides)[0]
+    taken = {PALETTE.index(c) for s in sides if (c := colour_by_hex(s.colour)) is not None}
+    colour = PALETTE[choose_colour(name, taken)]
     side = await store.add_side(
         campaign.id, NewSide(id=side_id, name=name, colour=colour.hex), actor, now
     )

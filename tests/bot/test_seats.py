@@ -228,7 +228,7 @@ async def test_an_approved_request_fills_the_seat_even_when_joining_is_closed(
     await say(telegram, table.gleb, table.gleb.id, "/start")
     sides = await say(telegram, table.gleb, table.gleb.id, f"/start join-{campaign.id}")
     assert sides is not None
-    assert [label for label, _data in sides.buttons()] == ["🟧 Red · open seat"]
+    assert [label for label, _data in sides.buttons()] == ["🟥 Red · open seat"]
     roles = await tap(telegram, table.gleb, sides, "Red")
     asked = await tap(telegram, table.gleb, roles, "Tactician")
     assert asked is not None

@@ -342,7 +342,8 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
         sides = await store.sides(campaign.id)
         text = _(
             "Step 4 of 6: sides (2 to 8). Each has a name and a colour from a colour-blind safe "
-            "palette.\n{sides}"
+            "palette; a side named after a colour gets the safe colour nearest to it. The colour "
+            "in brackets is the one the maps, the board and the charts draw.\n{sides}"
         ).format(sides="\n".join(await sides_lines(store, campaign)))
         if len(sides) < campaigns.MAX_SIDES:
             rows.append([_button(_("➕ Add a side"), campaign, "ask", "side")])

@@ -65,8 +65,10 @@ def check(settings: Settings, now: datetime) -> str | None:
     path = heartbeat_path(settings)
     try:
         last = datetime.fromisoformat(path.read_text(encoding="utf-8").strip())
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError) as error:  # a bad UTF-8 byte is a ValueError too
         return f"no heartbeat at {path}: {error}"
+    if last.tzinfo is None:  # beat() writes an aware moment; this file is not its writing
+        return f"no heartbeat at {path}: {last.isoformat()} has no time zone"
     if now - last > STALE_AFTER:
         return f"heartbeat is {int((now - last).total_seconds())} s old"
     url = settings.postgresql_url()

@@ -105,3 +105,23 @@ async def test_health_follows_the_heartbeat_and_the_database(
     await take_the_database_away()
     problem = await checked(NOW)
     assert "does not answer" in problem or "cannot save" in problem
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        b"2026-03-02T09:00:00",  # no time zone: comparing it with the clock raised TypeError
+        b"\xff\xfe2026",
+        b"",
+        b"\x00" * 64,
+        b"9999-12-31T23:59:59+00:00 and more",
+    ],
+)
+def test_a_heartbeat_file_the_bot_did_not_write_is_a_reason_not_a_crash(
+    tmp_path: Path, written: bytes
+) -> None:
+    settings = Settings(database_path=tmp_path / "bot.sqlite3", _env_file=None)
+    heartbeat_path(settings).write_bytes(written)
+    problem = check(settings, NOW)
+    assert problem is not None
+    assert problem.startswith("no heartbeat at")

@@ -215,7 +215,31 @@ def _names(word: str, stem: str) -> bool:
 
 
 _ADJECTIVE_ENDINGS = frozenset(
-    "ый ий ой ая яя ое ее ые ие ого его ому ему ым им ом ем ую юю ых их ыми ими".split()
+    [
+        "ый",
+        "ий",
+        "ой",
+        "ая",
+        "яя",
+        "ое",
+        "ее",
+        "ые",
+        "ие",
+        "ого",
+        "его",
+        "ому",
+        "ему",
+        "ым",
+        "им",
+        "ом",
+        "ем",
+        "ую",
+        "юю",
+        "ых",
+        "их",
+        "ыми",
+        "ими",
+    ]
 )
 
 
@@ -241,9 +265,11 @@ def palette_for(names: list[str]) -> list[int]:
             taken.add(wanted)
     taken = {index for index in chosen if index is not None}
     result: list[int] = []
-    for index in chosen:
-        if index is None:
-            index = next(i for i in range(len(names) + len(taken)) if i not in taken)
-            taken.add(index)
-        result.append(index)
+    for wanted in chosen:
+        if wanted is None:
+            free = next(i for i in range(len(names) + len(taken)) if i not in taken)
+            taken.add(free)
+            result.append(free)
+        else:
+            result.append(wanted)
     return result

@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
+from itertools import pairwise
 from typing import IO, Any, Literal, NoReturn, Self
 
 from PIL import Image, ImageDraw, ImageFont
@@ -1594,9 +1595,7 @@ def title_box(shape: Shape, language: str) -> Box:
     return (left - 4, middle - size * 0.65, left + _row_width(row, gap) + 4, middle + size * 0.65)
 
 
-def _draw_title(
-    canvas: _Canvas, shape: Shape, language: str, backing: Rgb | None = None
-) -> None:
+def _draw_title(canvas: _Canvas, shape: Shape, language: str, backing: Rgb | None = None) -> None:
     """A sector's title; on ``backing`` (the sector's fill) when an arrow may run under it, so
     the arrow stops at the title instead of running through its letters."""
     row, left, middle, gap = _title_row(shape, language)
@@ -2010,7 +2009,7 @@ def _path_points(arrow: Arrow) -> list[Point]:
     path = [*arrow.shaft, arrow.base, arrow.tip]
     return [
         (a[0] + (b[0] - a[0]) * k / 6, a[1] + (b[1] - a[1]) * k / 6)
-        for a, b in zip(path, path[1:], strict=False)
+        for a, b in pairwise(path)
         for k in range(6)
     ]
 

@@ -194,7 +194,9 @@ def _sector(
     if style is not None:  # the holder's flag and tag: colour is never the only cue
         parts.append(_flag(x, bottom - badge, badge, style))
         tag_width = badge * (0.62 * len(style.tag) + 0.9)
-        parts.append(_chip(x + badge * 1.2 + tag_width / 2, bottom - badge, style.tag, style, badge))
+        parts.append(
+            _chip(x + badge * 1.2 + tag_width / 2, bottom - badge, style.tag, style, badge)
+        )
         x += badge * 1.5 + tag_width
     for text, mark_style in marks_in.get(sector.id, ()):
         width = badge * (0.62 * len(text) + 0.9)

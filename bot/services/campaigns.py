@@ -36,8 +36,8 @@ from rules import (
     default_deployment,
     parse_map_toml,
 )
-from rules.deployment import DeploymentProblem
 from rules.colours import OKABE_ITO, choose_colour
+from rules.deployment import DeploymentProblem
 from storage import (
     Campaign,
     CampaignSettings,

@@ -163,7 +163,7 @@ async def test_a_dispute_reaches_the_gms_at_once_and_their_decision_is_told(
     assert [label for label, _ in to_gm.buttons()] == [
         "As side «Red Legion» says: Red Legion: crushing victory",
         "As side «Синие» says: Синие: solid victory",
-        "Draw, no losses",
+        "Draw without losses",
         "Another outcome…",
     ]
     # Red's players see the other account and may accept it; nobody else hears of it.
@@ -193,14 +193,14 @@ async def test_a_dispute_reaches_the_gms_at_once_and_their_decision_is_told(
     assert final in _text(_to(told, 302))
     assert "Result (GM's decision, final): Синие: solid victory" in _text(_to(told, 202))
     # The dispute message's buttons refuse now (another GM's copy too): nothing changes.
-    again = await table.tap(GM, to_gm, "Draw, no losses")
+    again = await table.tap(GM, to_gm, "Draw without losses")
     assert alert(again).startswith("This dispute is settled already: Синие: solid victory.")
     [report] = await store.battle_reports(table.campaign.id, 1)
     assert report.override == BattleResult(battle=1, outcome=Outcome.SOLID, winner="blue")
     # From /battles, «Decide» changes a decision on purpose.
     view = screen(await table.say(GM, "/battles"))
     decide = screen(await table.tap(GM, view, "Decide battle 1"))
-    changed = await table.tap(GM, decide, "Draw, no losses")
+    changed = await table.tap(GM, decide, "Draw without losses")
     assert alert(changed) == "Decided: draw. Both sides and the group are told."
 
 
@@ -270,7 +270,7 @@ async def test_names_with_bidi_and_invisible_characters_break_no_post(
     await _dispute_solid_blue(table)
     sent = await telegram.deliver()
     [to_gm] = _to(sent, GM)
-    await table.tap(GM, to_gm, "Draw, no losses")
+    await table.tap(GM, to_gm, "Draw without losses")
     sent += table.log
     sent += await telegram.deliver()
     await table.step()

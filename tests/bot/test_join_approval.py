@@ -188,7 +188,7 @@ async def test_a_closed_campaign_takes_nobody_and_approval_can_start_at_once(
     second = await store.active_campaign(-200) or second
     asked = await _asks(telegram, second, other_group, dora, "Red", "Strategist")
     assert asked is not None
-    assert "is with the GMs" in asked.text
+    assert "is with the GM" in asked.text
     assert await store.member(second.id, 5) is None
 
 

@@ -256,7 +256,7 @@ async def test_a_full_week_in_private_and_no_order_reaches_another_chat(
     [to_gm] = [s for s in table.take() if s.chat_id == GM]
     assert "Result DISPUTED" in to_gm.text
     assert "Account of side «Синие»: Синие: solid victory" in to_gm.text
-    decided = await table.tap(GM, to_gm, "Draw, no losses")
+    decided = await table.tap(GM, to_gm, "Draw without losses")
     assert alert(decided) == "Decided: draw. Both sides and the group are told."
     final = screen(await table.say(201, "/battles"))
     assert "Result (GM's decision, final): draw" in final.text

@@ -232,7 +232,7 @@ async def test_an_approved_request_fills_the_seat_even_when_joining_is_closed(
     roles = await tap(telegram, table.gleb, sides, "Red")
     asked = await tap(telegram, table.gleb, roles, "Tactician")
     assert asked is not None
-    assert "is with the GMs" in asked.text
+    assert "is with the GM" in asked.text
     [to_anna] = [s for s in await telegram.deliver() if s.chat_id == 1 and s.buttons()]
     await tap(telegram, table.anna, to_anna, "Approve")
     gleb = await store.member(campaign.id, 4)

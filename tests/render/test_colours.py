@@ -110,9 +110,7 @@ def _pair_view(first: int, second: int) -> MapView:
     )
 
 
-@pytest.mark.parametrize(
-    ("first", "second"), list(combinations(range(len(OKABE_ITO)), 2)), ids=str
-)
+@pytest.mark.parametrize(("first", "second"), list(combinations(range(len(OKABE_ITO)), 2)), ids=str)
 def test_every_pair_of_safe_colours_is_drawn_distinct_under_each_deficiency(
     first: int, second: int
 ) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from rules import Game, Outcome, builtin_map, resolve_turn
+from rules import Game, Outcome, builtin_map, render, resolve_turn
 from rules.colours import OKABE_ITO
 from rules.render import (
     DIAL_HEIGHT,
@@ -228,3 +228,36 @@ def test_a_state_waiting_for_a_choice_is_refused_not_crashed() -> None:
     status, png, errors = _run(["--variant", "friday"], _case("weather-not-chosen"))
     assert (status, png) == (2, b"")
     assert "waiting for a deployment choice" in errors
+
+
+def test_a_held_sector_shows_its_holder_and_new_at_every_size() -> None:
+    """Colour is never the only cue: a held sector carries a flag and its holder's tag, and one
+    taken this turn also "new", however small the sector and however many battles it lists
+    (those shrink or go first)."""
+    view = worked_example("resolved")
+    assert view.week is not None
+    assert view.week.new == {"red": ("1",)}
+    styles = side_styles(view.sides)
+    battles = view.week.battles * 6
+    crowded = view.model_copy(update={"week": view.week.model_copy(update={"battles": battles})})
+    for size, width, height in ((28, 400.0, 400.0), (14, 120.0, 80.0), (12, 60.0, 40.0)):
+        rows = render._badge_rows(crowded, styles, "1", "red", True, [], size, width, height)
+        first = rows[0]
+        assert [type(segment) for segment in first] == [render._Icon, render._Chip, render._Text]
+        assert [getattr(segment, "kind", getattr(segment, "text", "")) for segment in first] == [
+            "flag",
+            "R",
+            "new",
+        ]
+        held = render._badge_rows(crowded, styles, "4", "red", False, [], size, width, height)
+        assert [type(segment) for segment in held[0]] == [render._Icon, render._Chip]
+
+
+def test_a_loss_is_written_in_the_losers_chip() -> None:
+    view = worked_example("resolved")
+    assert view.week is not None
+    styles = side_styles(view.sides)
+    crushing = view.week.battles[0]
+    segments = render._result_segments(crushing, styles, 20, 17)
+    texts = [getattr(segment, "text", getattr(segment, "kind", "")) for segment in segments]
+    assert texts == ["star", "R", "B −2"]

@@ -63,6 +63,7 @@ from bot.services.window import position_mark
 from bot.texts import (
     chain_words,
     describe_deployment_problem,
+    language_name,
     no_show_label,
     outcome_name,
     result_words,
@@ -1345,9 +1346,7 @@ async def group_language_pressed(
     await query.answer()
     with i18n.use_locale(language):
         await query.message.edit_text(
-            _("Language of the campaign's posts here: {name}.").format(
-                name=LANGUAGE_NAMES[language]
-            )
+            _("Language of the campaign's posts here: {name}.").format(name=language_name(language))
         )
 
 

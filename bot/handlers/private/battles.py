@@ -102,8 +102,8 @@ _SCORES = re.compile(
 def margins_words(margins: ScoreMargins) -> str:
     """The campaign's score-margin table in one line."""
     return _(
-        "Points to outcome here: a margin under {solid} is a draw, from {solid} a solid "
-        "victory, from {crushing} crushing, from {slaughter} a slaughter."
+        "Score margins here: under {solid} a draw, from {solid} a solid victory, from "
+        "{crushing} a crushing victory, from {slaughter} a slaughter."
     ).format(solid=margins.solid, crushing=margins.crushing, slaughter=margins.slaughter)
 
 
@@ -490,7 +490,7 @@ def _done_words(event: str) -> str:
         case "confirmed":
             return _("Confirmed: the result is agreed.")
         case "disputed":
-            return _("Disputed: the GMs have both accounts and decide.")
+            return _("Disputed: the GM has both accounts and decides.")
         case _:
             return _(
                 "Reported. The other side may confirm or dispute it; if it does neither by "

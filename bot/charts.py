@@ -1,8 +1,8 @@
 """The small chart of the campaign's end: sectors each side held, turn by turn.
 
 Pure Pillow, no gettext: the caller passes the words. Each side is a line in its colour with its
-own marker shape and its initial at the end, so the chart reads without colour too (the map's
-rule); lines that run together are nudged apart by a pixel or two.
+own marker shape and its tag at the end (the map's tag), so the chart reads without colour too
+(the map's rule); lines that run together are nudged apart by a pixel or two.
 """
 
 from __future__ import annotations
@@ -26,11 +26,13 @@ SHAPES = ("circle", "square", "triangle", "diamond", "down", "pentagon", "hexago
 
 @dataclass(frozen=True)
 class ChartSide:
-    """One line: the side's name, colour (``#rrggbb``) and sectors held, one count per point."""
+    """One line: the side's name, colour (``#rrggbb``, the side's one colour, as on the maps),
+    sectors held (one count per point) and the tag the maps give it (its initial if none)."""
 
     name: str
     colour: str
     held: tuple[int, ...]
+    tag: str = ""
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ def held_chart(sides: Sequence[ChartSide], words: ChartWords, goal: int | None) 
         for x, y in line:
             _marker(draw, shape, x, y, colour)
         if line:
-            ends.append((*line[-1], side.name[:1].upper()))
+            ends.append((*line[-1], side.tag or side.name[:1].upper()))
     # Initials at the lines' ends, pushed apart where lines end together.
     last_y = -1000.0
     for x, end_y, initial in sorted(ends, key=lambda end: end[1]):

@@ -148,6 +148,12 @@ def outcome_name(outcome: Outcome) -> str:
     return names[outcome]
 
 
+def outcome_label(outcome: Outcome) -> str:
+    """The outcome's name on a button, with a capital: "Solid victory", «Ничья»."""
+    name = outcome_name(outcome)
+    return name[:1].upper() + name[1:]
+
+
 def result_words(result: BattleResult, sides: SideNames) -> str:
     """ "Red: crushing victory" or "draw"."""
     if result.winner is None:

@@ -93,6 +93,18 @@ def colour_by_hex(value: str) -> Colour | None:
     return next((colour for colour in PALETTE if colour.hex == value.lower()), None)
 
 
+def new_side_colour(name: str, sides: list[Side]) -> Colour | None:
+    """The colour a new side called ``name`` takes beside ``sides``, chosen once and drawn by
+    every picture: the safe colour its name names when no side has it
+    (:func:`rules.colours.named_colour`: «Красные» are vermillion), else the first free one;
+    ``None`` when every colour is taken."""
+    free = free_colours(sides)
+    if not free:
+        return None
+    taken = {index for index, colour in enumerate(PALETTE) if colour not in free}
+    return PALETTE[choose_colour(name, taken)]
+
+
 def free_colours(sides: list[Side]) -> list[Colour]:
     """Palette colours no side uses yet."""
     used = {side.colour.lower() for side in sides}
@@ -226,8 +238,9 @@ async def add_side(
         return AddSideOutcome.NAME_TAKEN, None
     used_ids = {side.id for side in sides}
     side_id = next(f"s{n}" for n in range(1, MAX_SIDES * 4) if f"s{n}" not in used_ids)
-    taken = {PALETTE.index(c) for s in sides if (c := colour_by_hex(s.colour)) is not None}
-    colour = PALETTE[choose_colour(name, taken)]
+    colour = new_side_colour(name, sides)
+    if colour is None:
+        return AddSideOutcome.TOO_MANY, None
     side = await store.add_side(
         campaign.id, NewSide(id=side_id, name=name, colour=colour.hex), actor, now
     )

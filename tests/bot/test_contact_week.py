@@ -57,7 +57,7 @@ async def _report(
     slain, or none); ``confirmer`` confirms."""
     listing = screen(await table.say(reporter, "/battles"))
     picked = screen(await table.tap(reporter, listing, f"Report battle {battle}"))
-    outcome = screen(await table.tap(reporter, picked, "solid"))
+    outcome = screen(await table.tap(reporter, picked, "Solid"))
     question = screen(await table.tap(reporter, outcome, f"{winner} won"))
     assert "Was a warlord slain?" in question.text
     label = "No warlord was slain" if slain is None else f"The warlord of {slain} was slain"
@@ -98,9 +98,10 @@ GROUP_WORDS: dict[str, dict[str, str]] = {
         "zombies": "🧟 Сторона «Red Legion»: 4 армии в 3 Восток против карты зомби",
         "chain": "⛓ Цепочка в 3 Восток: первой защищается сторона «Синие»; победитель каждого "
         "боя защищается в следующем.",
-        "level": "  Каждый защитник в этой цепочке берёт строку FOC на 1 армию больше.",
+        "level": "  Схема организации войск каждого защитника в этой цепочке — как если бы у него "
+        "было на 1 армию больше.",
         "second": "  Бой 2: сторона «Green Horde» против победителя боя 1; о нём можно "
-        "сообщить, когда известен итог боя 1.",
+        "сообщить, когда известен результат боя 1.",
         "red back": "↩ Сторона «Red Legion»: 3 армии отступают из 3 Восток в 4 Северный полюс "
         "измотанными.",
         "green back": "↩ Сторона «Green Horde»: 3 армии отступают из 3 Восток в 5 Южный полюс "

@@ -457,7 +457,7 @@ async def test_the_summary_changes_name_and_language_or_cancels(
     russian = await tap(telegram, anna, renamed, "Русский")
     assert russian is not None
     assert russian.text.startswith("Новая кампания «Hive War»: проверьте и подтвердите.")
-    assert "Язык постов здесь: Русский" in russian.text
+    assert "Язык постов здесь: русский" in russian.text
     cancelled = await tap(telegram, anna, russian, "Отменить кампанию")
     assert cancelled is not None
     assert "отменена" in cancelled.text

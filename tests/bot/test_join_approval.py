@@ -69,7 +69,7 @@ async def test_after_deployment_a_gm_approves_a_new_player(
     roles = await tap(telegram, vera, sides, "Red")
     asked = await tap(telegram, vera, roles, "Тактик")
     assert asked is not None
-    assert "отправлена мастерам" in asked.text
+    assert "отправлена мастеру" in asked.text
     assert await store.member(campaign.id, 3) is None  # nothing of Red's is hers yet
     sent = await telegram.deliver()
     [to_anna] = [s for s in sent if s.chat_id == 1]

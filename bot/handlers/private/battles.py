@@ -37,7 +37,7 @@ from bot.services.orders import (
     side_names,
 )
 from bot.services.turns import game_for
-from bot.texts import describe_battle, outcome_name
+from bot.texts import describe_battle, outcome_label, outcome_name
 from rules import Battle, BattleResult, Outcome
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactSettings
@@ -182,7 +182,7 @@ async def typed_scores(message: Message, store: Store, clock: Clock, seat: Seat)
 def _outcome_keyboard(data: ResultButton) -> screens.Keyboard:
     buttons = [
         InlineKeyboardButton(
-            text=outcome_name(outcome),
+            text=outcome_label(outcome),
             callback_data=ResultButton(
                 campaign=data.campaign,
                 turn=data.turn,

@@ -49,7 +49,7 @@ from bot.texts import (
     describe_rejection,
     foc_legend,
     full_result_words,
-    outcome_name,
+    outcome_label,
 )
 from rules import (
     Attack,
@@ -1558,7 +1558,7 @@ def verdict_keyboard(
         rows.append(
             [
                 _button(
-                    outcome_name(outcome),
+                    outcome_label(outcome),
                     button("set", BattleResult(battle=battle.id, outcome=outcome)),
                 )
                 for outcome in (Outcome.DRAW, Outcome.BLOODY_DRAW)

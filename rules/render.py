@@ -1338,13 +1338,55 @@ def render_image(view: MapView) -> Image.Image:
     for sector, side in holder.items():
         _draw_outline(canvas, layout.shapes[sector], styles[side])
         _draw_title(canvas, layout.shapes[sector], view.language)
+    rows = _rows(view, styles, layout, holder)
+    moves, arrows, points = _plan_moves(view, styles, layout, rows)
+    labels = [
+        (_draw_move(canvas, arrow, style, text, size), point)
+        for arrow, (style, _source, _to, text, size), point in zip(
+            arrows, moves, points, strict=True
+        )
+    ]
+    for shape in layout.shapes.values():  # a title an arrow could not miss goes over it
+        box = title_box(shape, view.language)
+        if any(_title_crossings(arrow, [box]) for arrow in arrows):
+            held = holder.get(shape.sector.id)
+            fill = tint(styles[held].colour, 0.22) if held is not None else SECTOR_FILL
+            _draw_title(canvas, shape, view.language, fill)
+    for sector, shape in layout.shapes.items():
+        _draw_sector(canvas, view, styles, shape, rows[sector])
+    for label, middle in labels:
+        _draw_chip(canvas, label, middle[0] - _segment_width(label) / 2, middle[1])
+    _draw_header(canvas, view, styles)
+    _draw_legend(canvas, view, styles, map_bottom, columns, keys)
+    if view.dial is not None:
+        _draw_dial(canvas, view.dial, dial_at or (MARGIN, legend_bottom))
+    return image
+
+
+def _rows(
+    view: MapView, styles: dict[SideId, Style], layout: Layout, holder: dict[SectorId, SideId]
+) -> dict[SectorId, list[list[_Segment]]]:
+    """Each sector's badge rows (flag and tag, battles, marks) as the map draws them."""
     new = {s for sectors in (view.week.new if view.week else {}).values() for s in sectors}
-    rows = {
+    return {
         sector: _sector_rows(
             view, styles, shape, holder.get(sector), sector in new, layout.links[sector]
         )
         for sector, shape in layout.shapes.items()
     }
+
+
+_Move = tuple[Style, SectorId, SectorId, str, int]
+
+
+def _plan_moves(
+    view: MapView,
+    styles: dict[SideId, Style],
+    layout: Layout,
+    rows: dict[SectorId, list[list[_Segment]]],
+) -> tuple[list[_Move], list[Arrow], list[Point]]:
+    """The map's moves (style, from, to, label, label size), their arrows and where their
+    labels go."""
     avoid = tuple(
         box for sector, shape in layout.shapes.items() for box in _row_boxes(shape, rows[sector])
     )
@@ -1352,7 +1394,7 @@ def render_image(view: MapView) -> Image.Image:
     # end at the destination's edge, where no content is drawn; their count labels go on top.
     # Each is bent to miss the titles and badge rows where it can.
     count_size = max(16, min(44, round(layout.scale * 0.036)))
-    moves: list[tuple[Style, SectorId, SectorId, str, int]] = []
+    moves: list[_Move] = []
     if view.week is not None:
         for arrival in view.week.moves:
             style = styles[arrival.side]
@@ -1370,25 +1412,21 @@ def render_image(view: MapView) -> Image.Image:
         moves.append((styles[hero.side], move.source, move.to, name, size))
     arrows = [layout.arrow(source, to, avoid) for _style, source, to, _text, _size in moves]
     texts = (*(title_box(shape, view.language) for shape in layout.shapes.values()), *avoid)
-    labels = [
-        _draw_move(canvas, arrow, style, text, size, texts)
-        for arrow, (style, _source, _to, text, size) in zip(arrows, moves, strict=True)
+    points = place_labels(arrows, [(text, size) for *_move, text, size in moves], texts)
+    return moves, arrows, points
+
+
+def move_label_boxes(view: MapView) -> list[Box]:
+    """Where the map puts each move's label, in the order of its moves (the checks' view)."""
+    styles = side_styles(view.sides)
+    columns = 1 if len(view.sides) <= 1 else 2 if len(view.sides) <= 4 else 3
+    layout = compute_layout(view, max(1, math.ceil(len(view.sides) / columns)))
+    holder = {sector: side for side, sectors in (view.captured or {}).items() for sector in sectors}
+    moves, _arrows, points = _plan_moves(view, styles, layout, _rows(view, styles, layout, holder))
+    return [
+        label_box(point, text, size)
+        for (*_move, text, size), point in zip(moves, points, strict=True)
     ]
-    for shape in layout.shapes.values():  # a title an arrow could not miss goes over it
-        box = title_box(shape, view.language)
-        if any(_title_crossings(arrow, [box]) for arrow in arrows):
-            held = holder.get(shape.sector.id)
-            fill = tint(styles[held].colour, 0.22) if held is not None else SECTOR_FILL
-            _draw_title(canvas, shape, view.language, fill)
-    for sector, shape in layout.shapes.items():
-        _draw_sector(canvas, view, styles, shape, rows[sector])
-    for label, middle in labels:
-        _draw_chip(canvas, label, middle[0] - _segment_width(label) / 2, middle[1])
-    _draw_header(canvas, view, styles)
-    _draw_legend(canvas, view, styles, map_bottom, columns, keys)
-    if view.dial is not None:
-        _draw_dial(canvas, view.dial, dial_at or (MARGIN, legend_bottom))
-    return image
 
 
 DIAL_WIDTH = 460
@@ -2070,35 +2108,46 @@ def label_point(arrow: Arrow, text: str, size: int, avoid: Sequence[Box] = ()) -
     """Where a move's label goes: where the arrow leaves its sector (between the two sectors,
     where no count is drawn), or the nearest place along the arrow where the label covers no
     title or badge row of ``avoid``."""
-    half_w = (_text_width(text, _font(size, True)) + size * 0.6) / 2 + 2
-    half_h = size * 0.65
     first = max(arrow.between, arrow.start)
     for step in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6):
         t = first + step * 0.035
         if not arrow.start <= t <= 0.92:
             continue
-        x, y = arrow.at(t)
-        box = (x - half_w, y - half_h, x + half_w, y + half_h)
-        if not any(_overlaps(box, other) for other in avoid):
-            return x, y
+        point = arrow.at(t)
+        if not any(_overlaps(label_box(point, text, size), other) for other in avoid):
+            return point
     return arrow.at(first)
 
 
-def _draw_move(
-    canvas: _Canvas,
-    arrow: Arrow,
-    style: Style,
-    text: str,
-    size: int,
-    avoid: Sequence[Box] = (),
-) -> tuple[_Chip, Point]:
-    """A move: its arrow in the side's colour, outlined. Returns its label (``size`` high) and
-    where it goes (:func:`label_point`), to be drawn over everything else."""
+def label_box(point: Point, text: str, size: int) -> Box:
+    """The box a move's label ``text`` (``size`` high) covers when centred on ``point``."""
+    half_w = (_text_width(text, _font(size, True)) + size * 0.6) / 2 + 2
+    half_h = size * 0.65
+    x, y = point
+    return (x - half_w, y - half_h, x + half_w, y + half_h)
+
+
+def place_labels(
+    arrows: Sequence[Arrow], labels: Sequence[tuple[str, int]], avoid: Sequence[Box] = ()
+) -> list[Point]:
+    """Where each arrow's label (text, size) goes, in order (:func:`label_point`): clear of
+    ``avoid`` and of the labels placed before it, where the arrow leaves room."""
+    taken = list(avoid)
+    points = []
+    for arrow, (text, size) in zip(arrows, labels, strict=True):
+        point = label_point(arrow, text, size, taken)
+        points.append(point)
+        taken.append(label_box(point, text, size))
+    return points
+
+
+def _draw_move(canvas: _Canvas, arrow: Arrow, style: Style, text: str, size: int) -> _Chip:
+    """A move: its arrow in the side's colour, outlined. Returns its label (``size`` high), to
+    be drawn over everything else where :func:`place_labels` puts it."""
     if arrow.stamp is not None:  # always, once chosen by _arrow_path
         canvas.stamp(arrow.stamp, (INK, style.colour))
     canvas.draw.polygon([arrow.tip, *arrow.wings], fill=style.colour, outline=INK)
-    label = _Chip(text, size, style)
-    return label, label_point(arrow, text, size, avoid)
+    return _Chip(text, size, style)
 
 
 def _draw_header(canvas: _Canvas, view: MapView, styles: dict[SideId, Style]) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from rules.colours import Rgb
 from rules.maps import Point, SectorId
 from rules.render import (
     BACKGROUND,
@@ -36,7 +37,6 @@ from rules.render import (
     HeroChip,
     HeroMark,
     MapView,
-    Rgb,
     Shape,
     Style,
     compute_layout,

@@ -31,7 +31,8 @@ PLACEMENTS = ({"1": 4, "2": 3, "4": 3}, {"3": 4, "5": 3, "1": 3}, {"2": 4}, {"5"
 
 def _drawn(png: bytes) -> set[tuple[int, int, int]]:
     image = Image.open(io.BytesIO(png)).convert("RGB")
-    return {colour for _count, colour in image.getcolors(1 << 20) or []}
+    colours = image.getcolors(1 << 20) or []
+    return {(c[0], c[1], c[2]) for _count, c in colours if isinstance(c, tuple)}
 
 
 async def test_each_sides_colour_is_the_same_on_the_board_map_chart_and_mini_app(

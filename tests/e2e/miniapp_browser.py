@@ -132,6 +132,9 @@ async def open_app(
 
 async def shoot(page: Page, *paths: Path) -> None:
     """A screenshot of the whole page into each of ``paths``."""
+    # A whole-page capture draws a sticky bar where the viewport happened to be, over the page.
     for path in paths:
         path.parent.mkdir(parents=True, exist_ok=True)
-        await page.screenshot(path=str(path), full_page=True)
+        await page.screenshot(
+            path=str(path), full_page=True, style="nav { position: static !important; }"
+        )

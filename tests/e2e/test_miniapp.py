@@ -110,6 +110,8 @@ async def test_a_week_through_the_mini_app(telegram: ScriptedTelegram, tmp_path:
         )
         # On a 360-pixel phone the map opens large enough to read (and pans in its box).
         assert await red.evaluate(NAME_HEIGHT) >= 16
+        # ... centred on the map's middle, not its top left corner.
+        assert await red.evaluate("() => document.querySelector('#map').scrollLeft > 0")
         await red.locator("#zoom-out").click()
         await red.locator("#zoom-out").click()
         assert await red.evaluate(NAME_HEIGHT) < 12  # the whole map at once: too small to read

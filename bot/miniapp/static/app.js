@@ -135,15 +135,17 @@ function renderMap(view) {
     box.append(el("p", { class: "hint", text: w("no_map") }));
     return;
   }
-  const left = box.scrollLeft, top = box.scrollTop;
+  const left = box.scrollLeft, top = box.scrollTop, shown = state.centred;
   box.innerHTML = view.map;
   if (!performance.getEntriesByName("strategium-map").length) performance.mark("strategium-map");
   const svg = box.querySelector("svg");
   if (svg) svg.setAttribute("aria-label", view.campaign.title);
   $("zoom").hidden = !svg;
   applyZoom(false);
-  box.scrollLeft = left;
-  box.scrollTop = top;
+  if (shown) {  // a redrawn map stays where the player panned it; the first opens centred
+    box.scrollLeft = left;
+    box.scrollTop = top;
+  }
   markChosen();
 }
 
@@ -213,8 +215,11 @@ async function openSector(sector, tappedAt) {
   state.sector = sector;
   markChosen();
   const sheet = $("sheet");
+  // Redrawn after an order: what the order did stays said under the heading.
+  const notice = sheet.querySelector(".notice");
   sheet.innerHTML = "";
   sheet.append(el("h2", { text: options.heading }));
+  if (notice) sheet.append(notice);
   for (const line of options.lines) sheet.append(el("p", { text: line }));
   for (const move of options.moves) {
     let count = move.max;

@@ -32,11 +32,19 @@ def forbidden_words() -> list[tuple[str, re.Pattern[str], str]]:
     ]
 
 
+# The one text that names the rules' English outcome names, for Russian readers (/rules), as
+# docs/glossary.md says: the guide explains the other language's terms once.
+RULEBOOK_NAMES = (
+    "The rules' text names them in English: Draw, Bloody draw, Solid victory, Crushing "
+    "victory, Slaughter."
+)
+
+
 def _texts(catalog: Catalog, language: str) -> list[str]:
     """The catalog's words in ``language``: translations for ru, message ids for en."""
     texts: list[str] = []
     for message in catalog:
-        if not message.id:
+        if not message.id or message.id == RULEBOOK_NAMES:
             continue
         if language == "en":
             texts += [message.id] if isinstance(message.id, str) else list(message.id)

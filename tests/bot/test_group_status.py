@@ -43,6 +43,30 @@ async def test_map_battles_and_rules_in_the_group(
     assert rules is not None
     assert "Each side starts with 10 armies in 3 sectors" in rules.text
     assert "Time zone: Moscow" in rules.text
+    assert "solid victory, crushing victory, slaughter (the loser loses 1, 2, 3 armies)" in (
+        rules.text
+    )
+    assert "Score margins: solid victory from 1, crushing victory from 5" in rules.text
+    assert "in English" not in rules.text  # the rules' names are these
+
+
+async def test_rules_in_russian_explain_the_rulebooks_english_outcome_names_once(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    anna = telegram.user(1, "Anna")
+    vera = telegram.user(3, "Vera")
+    group = telegram.group(-100, "Wargamers")
+    campaign = await set_up_campaign(telegram, store, anna, group)
+    settings = CampaignSettings.model_validate({"language": "ru"})
+    await store.update_settings(campaign.id, settings, campaign.created_by, clock.now())
+    rules = await say(telegram, vera, group, "/rules")
+    assert rules is not None
+    assert "Исходы боя: ничья (никто не потерял больше половины армии); ничья с потерями" in (
+        rules.text
+    )
+    assert "Перевес по очкам: от 1 — уверенная победа, от 5 — сокрушительная победа" in rules.text
+    assert rules.text.count("Slaughter — разгром") == 1
+    assert "Crushing victory — сокрушительная победа" in rules.text
 
 
 async def test_secret_commands_in_the_group_point_to_the_private_chat(

@@ -8,6 +8,7 @@ from datetime import datetime
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.clock import Clock
@@ -167,7 +168,28 @@ async def show_rules(message: Message, store: Store) -> None:
         _("Time zone: {zone}").format(zone=zone_label(campaign.time_zone, campaign.language)),
         _("Schedule: {schedule}").format(schedule=schedule_label(campaign)),
         _("Unreported battles: {policy}").format(policy=policy_label(campaign.unreported_policy)),
+        _(
+            "Battle outcomes: draw (nobody lost over half their army); bloody draw (someone "
+            "did: both sides lose 1 army); solid victory, crushing victory, slaughter (the loser "
+            "loses 1, 2, 3 armies)."
+        ),
+        _(
+            "Score margins: solid victory from {solid}, crushing victory from {crushing}, "
+            "slaughter from {slaughter}."
+        ).format(
+            solid=campaign.score_margins.solid,
+            crushing=campaign.score_margins.crushing,
+            slaughter=campaign.score_margins.slaughter,
+        ),
     ]
+    if get_i18n().current_locale != "en":
+        # The rules' text names the outcomes in English: said once, here (docs/glossary.md).
+        lines.append(
+            _(
+                "The rules' text names them in English: Draw, Bloody draw, Solid victory, "
+                "Crushing victory, Slaughter."
+            )
+        )
     await message.answer("\n".join(lines))
 
 

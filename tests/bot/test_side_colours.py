@@ -10,7 +10,7 @@ from itertools import combinations
 from aiogram.utils.i18n import I18n
 from PIL import Image
 
-from bot.charts import ChartSide, ChartWords, held_chart
+from bot.charts import PAPER, ChartSide, ChartWords, held_chart
 from bot.clock import ManualClock
 from bot.map_views import turn_map
 from bot.miniapp import views
@@ -137,3 +137,11 @@ def test_a_chart_line_ends_with_the_maps_tag() -> None:
     plain = held_chart([ChartSide("Blood Angels", "#d55e00", (0, 1))], words, None)
     tagged = held_chart([ChartSide("Blood Angels", "#d55e00", (0, 1), "Bl")], words, None)
     assert plain != tagged
+
+
+def test_a_long_tag_at_a_lines_end_is_not_cut_at_the_charts_edge() -> None:
+    words = ChartWords(title="Held", points=("Start", "1", "2"), goal=None)
+    png = held_chart([ChartSide("Adeptus Mechanicus", "#0072b2", (0, 1, 1), "AMX")], words, None)
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    edge = image.crop((image.width - 3, 0, image.width, image.height))
+    assert {colour for _n, colour in edge.getcolors(1 << 16) or []} == {PAPER}

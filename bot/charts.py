@@ -1,8 +1,8 @@
 """The small chart of the campaign's end: sectors each side held, turn by turn.
 
 Pure Pillow, no gettext: the caller passes the words. Each side is a line in its colour with its
-own marker shape and its initial at the end, so the chart reads without colour too (the map's
-rule); lines that run together are nudged apart by a pixel or two.
+own marker shape and its tag at the end (the map's tag), so the chart reads without colour too
+(the map's rule); lines that run together are nudged apart by a pixel or two.
 """
 
 from __future__ import annotations
@@ -26,11 +26,13 @@ SHAPES = ("circle", "square", "triangle", "diamond", "down", "pentagon", "hexago
 
 @dataclass(frozen=True)
 class ChartSide:
-    """One line: the side's name, colour (``#rrggbb``) and sectors held, one count per point."""
+    """One line: the side's name, colour (``#rrggbb``, the side's one colour, as on the maps),
+    sectors held (one count per point) and the tag the maps give it (its initial if none)."""
 
     name: str
     colour: str
     held: tuple[int, ...]
+    tag: str = ""
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,11 @@ def held_chart(sides: Sequence[ChartSide], words: ChartWords, goal: int | None) 
     draw = ImageDraw.Draw(image)
     draw.text((MARGIN_LEFT, 20), words.title, font=_font(30, bold=True), fill=INK)
     top, bottom = MARGIN_TOP, HEIGHT - 60
-    left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
+    # Room at the right for the longest tag at a line's end ("Bl2"): never cut at the edge.
+    widest = max(
+        (draw.textlength(_end_tag(side), font=_font(22, bold=True)) for side in sides), default=0
+    )
+    left, right = MARGIN_LEFT, WIDTH - max(MARGIN_RIGHT, round(14 + widest + 10))
     highest = max([goal or 0, *(max(side.held, default=0) for side in sides), 1])
     points = max(len(words.points), 2)
 
@@ -126,7 +132,7 @@ def held_chart(sides: Sequence[ChartSide], words: ChartWords, goal: int | None) 
         for x, y in line:
             _marker(draw, shape, x, y, colour)
         if line:
-            ends.append((*line[-1], side.name[:1].upper()))
+            ends.append((*line[-1], _end_tag(side)))
     # Initials at the lines' ends, pushed apart where lines end together.
     last_y = -1000.0
     for x, end_y, initial in sorted(ends, key=lambda end: end[1]):
@@ -142,3 +148,8 @@ def held_chart(sides: Sequence[ChartSide], words: ChartWords, goal: int | None) 
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
+
+
+def _end_tag(side: ChartSide) -> str:
+    """What ends the side's line: the map's tag, else the name's initial."""
+    return side.tag or side.name[:1].upper()

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
+from bot.sectors import sector_label
 from rules import CampaignMap, ModuleOrder
 from rules.modules.contact import (
     Chain,
@@ -20,8 +21,8 @@ from rules.modules.contact import (
 
 
 def _sector(campaign_map: CampaignMap, sector: str, language: str) -> str:
-    found = campaign_map.by_id.get(sector)
-    return sector if found is None else f"{sector} {found.display_name(language)}"
+    """The sector as every other text says it (:func:`bot.sectors.sector_label`): «3 «Восток»»."""
+    return sector_label(campaign_map, sector, language)
 
 
 def _sectors(data: Mapping[str, JsonValue], key: str) -> list[str]:

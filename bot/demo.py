@@ -43,7 +43,7 @@ from bot.demo_modules import MODULES
 from bot.i18n import build_i18n
 from tests.e2e import scenario as s
 from tests.e2e.harness import Chat, ScriptedTelegram, User, install_emulator, run_emulator
-from tests.e2e.miniapp_browser import chromium, open_app, shoot
+from tests.e2e.miniapp_browser import chromium, emoji_font_installed, open_app, shoot
 
 log = logging.getLogger(__name__)
 
@@ -473,7 +473,16 @@ class TranscriptPrinter:
             self.announce_miniapp(table)
         saved = await self.miniapp.take(table, player, tab)
         if saved is not None:
-            self._emit([_("Mini App screenshot: {path}").format(path=saved), ""])
+            lines = [_("Mini App screenshot: {path}").format(path=saved)]
+            if not self.miniapp.missing_said and not emoji_font_installed():
+                self.miniapp.missing_said = True
+                lines.append(
+                    _(
+                        "Its emoji are empty boxes: no colour emoji font is installed "
+                        "(apt-get install fonts-noto-color-emoji)."
+                    )
+                )
+            self._emit([*lines, ""])
         elif not self.miniapp.missing_said:
             self.miniapp.missing_said = True
             self._emit(

@@ -31,11 +31,13 @@ from rules.render import (
     SectorMark,
     SideView,
     WeekView,
+    held_sectors,
     plural_index,
     week_of,
 )
 from rules.resolution import Arrival
 from storage import Campaign, Side, Store
+from storage.models import SectorId, SideId
 
 ENGLISH_PLURALS = "nplurals=2; plural=(n != 1);"
 
@@ -70,7 +72,7 @@ def map_labels() -> MapLabels:
         last_turn=_("Turn {turn}: moves and battles"),
         winner=_("{side} wins the campaign"),
         no_winner=_("The campaign ends without a winner"),
-        held=_("held by the side of its colour"),
+        held=_("held by the side with this tag"),
         new=_("new"),
         new_key=_("captured this turn"),
         moved=_("move, with the armies moved"),
@@ -78,7 +80,7 @@ def map_labels() -> MapLabels:
         won=_("won the battle"),
         draw=_("draw"),
         no_result=_("no result: a draw without losses"),
-        lost=_("armies lost"),
+        lost=_("armies this side lost"),
         linked=_("also next to these sectors"),
         hub=_("hub: the way between the other sectors"),
         hero=_("hero: initiative, name, wounds"),
@@ -138,9 +140,10 @@ async def turn_map(
     if week and state.turn >= 2:
         resolutions = await store.resolutions(campaign.id, state.turn - 1)
         if resolutions:
-            earlier = await held_at(store, campaign.id, state.turn - 1)
             report = resolutions[-1].report
-            week_view = week_of(report, game.ruleset.losses, earlier)
+            week_view = week_of(
+                report, game.ruleset.losses, await taken_before(store, campaign, state.turn - 1)
+            )
             listed = await store.battle_list(campaign.id, state.turn - 1)
             raw_plan = None if listed is None else listed.modules.get(CONTACT)
             raw_report = report.modules.get(CONTACT)
@@ -169,6 +172,22 @@ async def turn_map(
         side_notes=module_notes(campaign, state, sides),
         **figures.view_fields(),
     )
+
+
+async def taken_before(
+    store: Store, campaign: Campaign, turn: int
+) -> dict[SideId, tuple[SectorId, ...]]:
+    """What each side already had at the start of ``turn``, for the Monday map's "new" (a
+    sector taken this turn): the sectors held then (:func:`held_at`) and those its armies held
+    by the capture rule at the turn's start, its deployment at turn 1. A sector a side
+    deployed 3 armies in alone and kept is held after the first resolution, but not "new"."""
+    held = dict(await held_at(store, campaign.id, turn))
+    start = await store.turn_start(campaign.id, turn)
+    if start is not None:
+        need = game_for(campaign).ruleset.capture_min_armies
+        for side, sectors in held_sectors(start, need).items():
+            held[side] = tuple(dict.fromkeys((*held.get(side, ()), *sectors)))
+    return held
 
 
 async def watch_figures(

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import BaseModel
 
@@ -28,7 +29,7 @@ from bot.posts.group import colour_mark
 from bot.sectors import sector_label
 from bot.services import contact_setup, siege_setup
 from bot.siege_texts import token_label
-from bot.texts import describe_foc, no_show_label, outcome_name, phase_name
+from bot.texts import describe_foc, no_show_label, outcome_label, phase_name
 from bot.watch_texts import deck_words, duel_mode_words
 from rules import Game, Ruleset
 from rules.modules.contact import NAME as CONTACT
@@ -283,7 +284,17 @@ def battles_lines(view: RulesView) -> list[str]:
             words = _("the loser loses {n} army", "the loser loses {n} armies", lost).format(n=lost)
         else:
             words = _("each side loses {n} army", "each side loses {n} armies", lost).format(n=lost)
-        lines.append(_("• {outcome}: {losses}").format(outcome=outcome_name(outcome), losses=words))
+        lines.append(
+            _("• {outcome}: {losses}").format(outcome=outcome_label(outcome), losses=words)
+        )
+    if get_i18n().current_locale != "en":
+        # The rules' text names the outcomes in English: said once, here (docs/glossary.md).
+        lines.append(
+            _(
+                "The rules' text names them in English: Draw, Bloody draw, Solid victory, "
+                "Crushing victory, Slaughter."
+            )
+        )
     lines += [
         _(
             "A game scored in points: a margin under {solid} is a draw, from {solid} a solid "

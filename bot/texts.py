@@ -7,7 +7,7 @@ sentences. Every string here is a catalog message id (English), translated in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 
 from aiogram.utils.i18n import gettext as _
@@ -72,6 +72,13 @@ def rule_name(field: str) -> str:
     return names.get(field, field)
 
 
+def language_name(language: str) -> str:
+    """A language's name inside a sentence, in the reader's language («русский», "English");
+    the buttons that choose one name each language in itself («Русский», "English")."""
+    names = {"en": _("English"), "ru": _("Russian")}
+    return names.get(language, language)
+
+
 def phase_name(phase: Phase) -> str:
     """The phase's name, as players read it."""
     names = {
@@ -106,6 +113,12 @@ def outcome_name(outcome: Outcome) -> str:
         Outcome.SLAUGHTER: _("slaughter"),
     }
     return names[outcome]
+
+
+def outcome_label(outcome: Outcome) -> str:
+    """The outcome's name on a button, with a capital: "Solid victory", «Ничья»."""
+    name = outcome_name(outcome)
+    return name[:1].upper() + name[1:]
 
 
 def result_words(result: BattleResult, sides: SideNames) -> str:
@@ -421,7 +434,8 @@ def describe_battle(
     language: str,
     status: BattleSides | None = None,
 ) -> list[str]:
-    """A battle of the Friday list: who, where, army counts, FOC, points, fortified advantage.
+    """A battle of the Friday list: who, where, army counts, points, fortified advantage (the
+    force organisation limits go once under the list: :func:`foc_legend`).
 
     A chain battle whose defender is the winner of an earlier one (``defender_from``) is told
     so while that defender is not known (``status`` without a defender, or no ``status``: the
@@ -498,11 +512,36 @@ def chain_words(
     return [_("✖ Not played: battle {after} did not go its way.").format(after=before)]
 
 
+def foc_row(battle: Battle, side: str) -> int:
+    """The army count whose row of the FOC table gives ``side``'s limits in ``battle``: its
+    armies, or what a module counts instead (siege's guard, contact's chain defender)."""
+    return battle.foc_armies.get(side, battle.armies.get(side, 0))
+
+
 def _army_line(battle: Battle, side: str, sides: SideNames) -> str:
-    return (
-        f"  {sides.get(side, side)}: {armies(battle.armies[side])}; "
-        f"{describe_foc(battle.foc[side])}"
-    )
+    line = f"  {sides.get(side, side)}: {armies(battle.armies[side])}"
+    row = foc_row(battle, side)
+    if row != battle.armies[side]:
+        line += _(" (force organisation as for {armies})").format(armies=armies(row))
+    return line
+
+
+def foc_legend(battles: Iterable[Battle]) -> list[str]:
+    """The force organisation limits of the battles shown, once for a whole screen or post: a
+    line per army count they use (each battle line says only its sides' armies)."""
+    rows: dict[int, FocLimits] = {}
+    for battle in battles:
+        for side, limits in battle.foc.items():
+            rows.setdefault(foc_row(battle, side), limits)
+    if not rows:
+        return []
+    return [
+        _("Force organisation limits by armies:"),
+        *(
+            "• " + _("{armies}: {limits}").format(armies=armies(n), limits=describe_foc(rows[n]))
+            for n in sorted(rows)
+        ),
+    ]
 
 
 def _describe_waiting(

@@ -13,7 +13,7 @@ picture copies it and draws the rest. Pictures are palette images (one byte a pi
 every text's glyph mask is kept once drawn, so a planet-5 map takes a few milliseconds.
 
 Side colours come from the Okabe-Ito palette, which people with colour-blindness can tell
-apart; a side named after a colour (Red, «Красные», Blue...) is drawn in that colour. Every
+apart (:mod:`rules.colours`); each side is drawn in the one colour its view gives. Every
 mark also carries the side's tag (its initial by default) or a shape as a second cue, and the
 legend explains every mark the picture shows. Rule modules put their own marks on sectors
 through :class:`SectorMark`.
@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
+from itertools import pairwise
 from typing import IO, Any, Literal, NoReturn, Self
 
 from PIL import Image, ImageDraw, ImageFont
@@ -39,70 +40,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from rules.battles import Battle, plan_battles
 from rules.cli import DocumentError, _results, load_turn_document
+from rules.colours import OKABE_ITO, Rgb, palette_for, parse_hex
 from rules.game import ModuleStateError, StateOffMapError, UnknownModuleError
 from rules.maps import CampaignMap, Point, Sector, SectorId
 from rules.orders import SideOrders
 from rules.resolution import Arrival, ResultsError, TurnReport, resolve_turn
 from rules.ruleset import Outcome, OutcomeLosses
 from rules.state import CampaignState, SideId
-
-Rgb = tuple[int, int, int]
-
-OKABE_ITO: tuple[tuple[str, Rgb], ...] = (
-    ("orange", (0xE6, 0x9F, 0x00)),
-    ("sky blue", (0x56, 0xB4, 0xE9)),
-    ("bluish green", (0x00, 0x9E, 0x73)),
-    ("yellow", (0xF0, 0xE4, 0x42)),
-    ("blue", (0x00, 0x72, 0xB2)),
-    ("vermillion", (0xD5, 0x5E, 0x00)),
-    ("reddish purple", (0xCC, 0x79, 0xA7)),
-    ("black", (0x00, 0x00, 0x00)),
-)
-"""Side colours by palette index (Okabe & Ito, *Color Universal Design*, 2008)."""
-
-COLOUR_WORDS: dict[str, int] = {
-    "orange": 0,
-    "sky": 1,
-    "cyan": 1,
-    "green": 2,
-    "yellow": 3,
-    "blue": 4,
-    "red": 5,
-    "vermillion": 5,
-    "purple": 6,
-    "pink": 6,
-    "black": 7,
-    # A document written in Russian names its sides so («красные»).
-    "оранжевые": 0,
-    "голубые": 1,
-    "зелёные": 2,
-    "зеленые": 2,
-    "жёлтые": 3,
-    "желтые": 3,
-    "синие": 4,
-    "красные": 5,
-    "фиолетовые": 6,
-    "розовые": 6,
-    "чёрные": 7,
-    "черные": 7,
-}
-"""Palette index for a side whose id is a colour word (``red`` gets vermillion)."""
-
-NAMED_COLOURS: tuple[tuple[tuple[str, ...], Rgb], ...] = (
-    (("red", "crimson", "scarlet", "красн", "ал", "багров"), (0xC8, 0x1E, 0x1E)),
-    (("blue", "син"), (0x1F, 0x5F, 0xBF)),
-    (("sky", "cyan", "azure", "голуб", "лазурн"), (0x56, 0xB4, 0xE9)),
-    (("green", "emerald", "зелен", "зелён", "изумрудн"), (0x1B, 0x8A, 0x3C)),
-    (("yellow", "gold", "golden", "желт", "жёлт", "золот"), (0xF0, 0xD0, 0x2A)),
-    (("orange", "оранжев", "рыж"), (0xE6, 0x8A, 0x00)),
-    (("purple", "violet", "фиолетов", "пурпурн", "лилов"), (0x7B, 0x3F, 0xA0)),
-    (("pink", "розов"), (0xE8, 0x7B, 0xB0)),
-    (("black", "черн", "чёрн"), (0x1A, 0x1A, 0x1A)),
-    (("white", "бел"), (0xF4, 0xF4, 0xF4)),
-    (("grey", "gray", "сер"), (0x80, 0x80, 0x80)),
-    (("brown", "коричнев", "бур"), (0x8B, 0x55, 0x2B)),
-)
-"""Colours for sides named after one: the stems of its English and Russian words."""
 
 WIDTH = 1280
 MAX_HEIGHT = 1280
@@ -118,6 +62,9 @@ PNG_COMPRESS_LEVEL = 1
 FONT_FILES = {False: "PT_Sans-Web-Regular.ttf", True: "PT_Sans-Web-Bold.ttf"}
 LEGEND_SIDE_ROW = 66
 LEGEND_KEY_ROW = 40
+
+Box = tuple[float, float, float, float]
+"""Left, top, right, bottom, in pixels."""
 
 _HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _ENGLISH_PLURAL = "nplurals=2; plural=(n != 1);"
@@ -145,7 +92,7 @@ class MapLabels(BaseModel):
     last_turn: str = "Turn {turn}: moves and battles"
     winner: str = "{side} wins the campaign"
     no_winner: str = "The campaign ends without a winner"
-    held: str = "held by the side of its colour"
+    held: str = "held by the side with this tag"
     new: str = "new"
     new_key: str = "captured this turn"
     moved: str = "move, with the armies moved"
@@ -153,7 +100,7 @@ class MapLabels(BaseModel):
     won: str = "won the battle"
     draw: str = "draw"
     no_result: str = "no result: a draw without losses"
-    lost: str = "armies lost"
+    lost: str = "armies this side lost"
     linked: str = "also next to these sectors"
     hub: str = "hub: the way between the other sectors"
     hero: str = "hero: initiative, name, wounds"
@@ -200,15 +147,15 @@ RUSSIAN_LABELS = MapLabels(
     last_turn="Ход {turn}: перемещения и бои",
     winner="Победа в кампании: {side}",
     no_winner="Кампания окончена без победителя",
-    held="сектор удерживает сторона этого цвета",
-    new="нов.",
+    held="сектор удерживает сторона с этой меткой",
+    new="новый",
     new_key="захвачен в этот ход",
     moved="перемещение и число армий",
     battle="бой и его номер",
     won="победа в бою",
-    draw="Draw (ничья)",
+    draw="ничья",
     no_result="нет результата: ничья без потерь",
-    lost="потеряно армий",
+    lost="столько армий потеряла сторона",
     linked="граничит также с этими секторами",
     hub="узел: путь между другими локациями",
     hero="Иной: инициатива, имя, раны",
@@ -223,8 +170,9 @@ class SideView(BaseModel):
     """How a side is drawn: its name, its colour (Okabe-Ito index or ``#rrggbb``) and its tag.
 
     ``tag`` is the short text beside each of the side's counts; by default the first letter of
-    its name, made unique among the sides by :func:`side_tags`. A side named after a colour is
-    drawn in that colour (:func:`named_colour`) unless another side is named after it too.
+    its name, made unique among the sides by :func:`side_tags`. The colour is drawn as given:
+    whoever makes the view chose it once (the bot when the side was added, the command by
+    :func:`default_palette`), so every picture of the side agrees.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -526,65 +474,10 @@ def side_tags(sides: Sequence[SideView]) -> dict[SideId, str]:
 
 
 def default_palette(side_ids: Sequence[SideId]) -> dict[SideId, int]:
-    """Palette indexes for sides: a colour word in the id picks its colour, others take the
-    free colours in palette order (past eight, the outlined chips)."""
-    chosen: dict[SideId, int] = {}
-    for side in side_ids:
-        index = COLOUR_WORDS.get(side.lower())
-        if index is not None and index not in chosen.values():
-            chosen[side] = index
-    free = (i for i in range(1000) if i not in chosen.values())
-    return {side: chosen[side] if side in chosen else next(free) for side in side_ids}
-
-
-def named_colour(name: str) -> Rgb | None:
-    """The colour a side's name names («Красные», "Blue Legion", "Sons of Red"), if one
-    colour word stands in it; ``None`` for no colour word, or two different ones."""
-    words = re.findall(r"[^\W\d_]+", name.lower())
-    found = {
-        colour
-        for word in words
-        for stems, colour in NAMED_COLOURS
-        if any(_names(word, stem) for stem in stems)
-    }
-    return found.pop() if len(found) == 1 else None
-
-
-def _names(word: str, stem: str) -> bool:
-    """True when ``word`` is the colour word ``stem``: English as it is or plural ("reds"),
-    Russian as an adjective in any form («красные», «синих», «алая»)."""
-    if stem.isascii():
-        return word in (stem, stem + "s")
-    return word.startswith(stem) and word[len(stem) :] in _ADJECTIVE_ENDINGS
-
-
-_ADJECTIVE_ENDINGS = frozenset(
-    [
-        "ый",
-        "ий",
-        "ой",
-        "ая",
-        "яя",
-        "ое",
-        "ее",
-        "ые",
-        "ие",
-        "ого",
-        "его",
-        "ому",
-        "ему",
-        "ым",
-        "им",
-        "ом",
-        "ем",
-        "ую",
-        "юю",
-        "ых",
-        "их",
-        "ыми",
-        "ими",
-    ]
-)
+    """Palette indexes for sides named after their ids: an id that names a colour picks the safe
+    colour nearest to it (``red`` is vermillion), the others take the free colours in palette
+    order (past eight, the outlined chips)."""
+    return dict(zip(side_ids, palette_for(list(side_ids)), strict=True))
 
 
 # ---- drawing helpers ---------------------------------------------------------------------
@@ -770,23 +663,12 @@ NEUTRAL = Style("", MUTED, WHITE, INK, MUTED, 2)
 
 
 def _side_colours(sides: Sequence[SideView]) -> dict[SideId, tuple[Rgb, bool]]:
-    """Each side's colour and whether its chips are outlined (palette index past eight)."""
-    named = {side.id: named_colour(side.name) or named_colour(side.id) for side in sides}
-    counts: dict[Rgb, int] = {}
-    for colour in named.values():
-        if colour is not None:
-            counts[colour] = counts.get(colour, 0) + 1
+    """Each side's colour, as given (one colour per side, chosen once by whoever made the
+    view), and whether its chips are outlined (palette index past eight)."""
     colours: dict[SideId, tuple[Rgb, bool]] = {}
     for side in sides:
-        own = named[side.id]
-        if own is not None and counts[own] == 1:
-            colours[side.id] = (own, own == NAMED_COLOURS[9][1])  # white is outlined
-        elif isinstance(side.colour, str):
-            hex_value = side.colour.lstrip("#")
-            colours[side.id] = (
-                (int(hex_value[0:2], 16), int(hex_value[2:4], 16), int(hex_value[4:6], 16)),
-                False,
-            )
+        if isinstance(side.colour, str):
+            colours[side.id] = (parse_hex(side.colour), False)
         else:
             palette_colour = OKABE_ITO[side.colour % len(OKABE_ITO)][1]
             colours[side.id] = (palette_colour, side.colour >= len(OKABE_ITO))
@@ -799,8 +681,6 @@ def side_styles(sides: Sequence[SideView]) -> dict[SideId, Style]:
     for side_id, (colour, outlined) in _side_colours(sides).items():
         if outlined:
             styles[side_id] = Style(tags[side_id], colour, WHITE, INK, colour, 4)
-            if colour == NAMED_COLOURS[9][1]:
-                styles[side_id] = Style(tags[side_id], colour, colour, INK, INK, 3)
         else:
             styles[side_id] = Style(tags[side_id], colour, colour, _text_on(colour), INK, 2)
     return styles
@@ -1357,7 +1237,7 @@ class Arrow:
     between: float
     start: float
     chord: float
-    stamp: _Stamp
+    stamp: _Stamp | None = None
 
     @property
     def bounds(self) -> tuple[float, float, float, float]:
@@ -1380,14 +1260,23 @@ class Layout:
     links: dict[SectorId, list[SectorId]]
     map_height: int
     base: Image.Image
-    arrows: dict[tuple[SectorId, SectorId], Arrow] = field(default_factory=dict)
+    language: str = "en"
+    arrows: dict[tuple[SectorId, SectorId, tuple[Box, ...]], Arrow] = field(default_factory=dict)
 
-    def arrow(self, source: SectorId, destination: SectorId) -> Arrow:
-        """The arrow of a move from ``source`` to ``destination``, worked out once."""
-        key = (source, destination)
+    def arrow(self, source: SectorId, destination: SectorId, avoid: tuple[Box, ...] = ()) -> Arrow:
+        """The arrow of a move from ``source`` to ``destination``, worked out once: bent to
+        miss the sectors' titles and the boxes ``avoid`` (a picture's badge rows) as best it
+        can."""
+        key = (source, destination, avoid)
         if key not in self.arrows:
+            if len(self.arrows) > 256:  # a long-lived layout keeps a few pictures' worth
+                self.arrows.clear()
             a, b = self.shapes[source], self.shapes[destination]
-            self.arrows[key] = _arrow_path(a, b, _blocked(a, b, self.shapes), self.scale)
+            titles = [title_box(shape, self.language) for shape in self.shapes.values()]
+            others = [s for s in self.shapes.values() if s is not a and s is not b]
+            self.arrows[key] = _arrow_path(
+                a, b, _blocked(a, b, self.shapes), self.scale, [*titles, *avoid], others
+            )
         return self.arrows[key]
 
 
@@ -1424,7 +1313,7 @@ def _cached_layout(map_json: str, language: str, side_rows: int) -> Layout:
     for shape in shapes.values():
         _draw_outline(canvas, shape, None)
         _draw_title(canvas, shape, language)
-    return Layout(scale, shapes, links, map_height, base)
+    return Layout(scale, shapes, links, map_height, base, language)
 
 
 def render_image(view: MapView) -> Image.Image:
@@ -1449,10 +1338,63 @@ def render_image(view: MapView) -> Image.Image:
     for sector, side in holder.items():
         _draw_outline(canvas, layout.shapes[sector], styles[side])
         _draw_title(canvas, layout.shapes[sector], view.language)
+    rows = _rows(view, styles, layout, holder)
+    moves, arrows, points = _plan_moves(view, styles, layout, rows)
+    labels = [
+        (_draw_move(canvas, arrow, style, text, size), point)
+        for arrow, (style, _source, _to, text, size), point in zip(
+            arrows, moves, points, strict=True
+        )
+    ]
+    for shape in layout.shapes.values():  # a title an arrow could not miss goes over it
+        box = title_box(shape, view.language)
+        if any(_title_crossings(arrow, [box]) for arrow in arrows):
+            held = holder.get(shape.sector.id)
+            fill = tint(styles[held].colour, 0.22) if held is not None else SECTOR_FILL
+            _draw_title(canvas, shape, view.language, fill)
+    for sector, shape in layout.shapes.items():
+        _draw_sector(canvas, view, styles, shape, rows[sector])
+    for label, middle in labels:
+        _draw_chip(canvas, label, middle[0] - _segment_width(label) / 2, middle[1])
+    _draw_header(canvas, view, styles)
+    _draw_legend(canvas, view, styles, map_bottom, columns, keys)
+    if view.dial is not None:
+        _draw_dial(canvas, view.dial, dial_at or (MARGIN, legend_bottom))
+    return image
+
+
+def _rows(
+    view: MapView, styles: dict[SideId, Style], layout: Layout, holder: dict[SectorId, SideId]
+) -> dict[SectorId, list[list[_Segment]]]:
+    """Each sector's badge rows (flag and tag, battles, marks) as the map draws them."""
+    new = {s for sectors in (view.week.new if view.week else {}).values() for s in sectors}
+    return {
+        sector: _sector_rows(
+            view, styles, shape, holder.get(sector), sector in new, layout.links[sector]
+        )
+        for sector, shape in layout.shapes.items()
+    }
+
+
+_Move = tuple[Style, SectorId, SectorId, str, int]
+
+
+def _plan_moves(
+    view: MapView,
+    styles: dict[SideId, Style],
+    layout: Layout,
+    rows: dict[SectorId, list[list[_Segment]]],
+) -> tuple[list[_Move], list[Arrow], list[Point]]:
+    """The map's moves (style, from, to, label, label size), their arrows and where their
+    labels go."""
+    avoid = tuple(
+        box for sector, shape in layout.shapes.items() for box in _row_boxes(shape, rows[sector])
+    )
     # Move arrows go under the sectors' contents, so that they never hide a count: their heads
     # end at the destination's edge, where no content is drawn; their count labels go on top.
+    # Each is bent to miss the titles and badge rows where it can.
     count_size = max(16, min(44, round(layout.scale * 0.036)))
-    moves: list[tuple[Style, SectorId, SectorId, str, int]] = []
+    moves: list[_Move] = []
     if view.week is not None:
         for arrival in view.week.moves:
             style = styles[arrival.side]
@@ -1468,27 +1410,23 @@ def render_image(view: MapView) -> Image.Image:
         hero = heroes[move.hero]
         name, size = hero_label(hero, layout.scale)
         moves.append((styles[hero.side], move.source, move.to, name, size))
-    labels = [
-        _draw_move(canvas, layout.arrow(source, to), style, text, size)
-        for style, source, to, text, size in moves
+    arrows = [layout.arrow(source, to, avoid) for _style, source, to, _text, _size in moves]
+    texts = (*(title_box(shape, view.language) for shape in layout.shapes.values()), *avoid)
+    points = place_labels(arrows, [(text, size) for *_move, text, size in moves], texts)
+    return moves, arrows, points
+
+
+def move_label_boxes(view: MapView) -> list[Box]:
+    """Where the map puts each move's label, in the order of its moves (the checks' view)."""
+    styles = side_styles(view.sides)
+    columns = 1 if len(view.sides) <= 1 else 2 if len(view.sides) <= 4 else 3
+    layout = compute_layout(view, max(1, math.ceil(len(view.sides) / columns)))
+    holder = {sector: side for side, sectors in (view.captured or {}).items() for sector in sectors}
+    moves, _arrows, points = _plan_moves(view, styles, layout, _rows(view, styles, layout, holder))
+    return [
+        label_box(point, text, size)
+        for (*_move, text, size), point in zip(moves, points, strict=True)
     ]
-    if labels:  # names an arrow crossed are drawn again, over it
-        for shape in layout.shapes.values():
-            if any(_overlaps(shape.bounds, layout.arrow(m[1], m[2]).bounds) for m in moves):
-                _draw_title(canvas, shape, view.language)
-    new = {
-        s: side for side, sectors in (view.week.new if view.week else {}).items() for s in sectors
-    }
-    for shape in layout.shapes.values():
-        sector = shape.sector.id
-        _draw_sector(canvas, view, styles, shape, new.get(sector), layout.links[sector])
-    for label, middle in labels:
-        _draw_chip(canvas, label, middle[0] - _segment_width(label) / 2, middle[1])
-    _draw_header(canvas, view, styles)
-    _draw_legend(canvas, view, styles, map_bottom, columns, keys)
-    if view.dial is not None:
-        _draw_dial(canvas, view.dial, dial_at or (MARGIN, legend_bottom))
-    return image
 
 
 DIAL_WIDTH = 460
@@ -1677,14 +1615,32 @@ def sector_sizes(shape: Shape) -> tuple[int, int]:
     return min(max(round(base * 0.11), 14), 30), min(max(round(base * 0.1), 12), 28)
 
 
-def _draw_title(canvas: _Canvas, shape: Shape, language: str) -> None:
+def _title_row(shape: Shape, language: str) -> tuple[list[_Segment], float, float, float]:
+    """A sector's title (its id in bold, its name cut to fit), where it starts, its middle and
+    the gap between its parts."""
     left, top, right, _ = shape.box
     title_size, _badge = sector_sizes(shape)
     sector_id = _Text(shape.sector.id, title_size, True)
     name_room = right - left - _segment_width(sector_id) - title_size * 0.35
     name = _fit(shape.sector.display_name(language), _font(title_size), name_room)
-    row = [sector_id, _Text(name, title_size)]
-    _draw_row(canvas, row, left, top + title_size * 0.6, title_size * 0.35)
+    return [sector_id, _Text(name, title_size)], left, top + title_size * 0.6, title_size * 0.35
+
+
+def title_box(shape: Shape, language: str) -> Box:
+    """The box a sector's title covers, with a little room around it."""
+    row, left, middle, gap = _title_row(shape, language)
+    size = sector_sizes(shape)[0]
+    return (left - 4, middle - size * 0.65, left + _row_width(row, gap) + 4, middle + size * 0.65)
+
+
+def _draw_title(canvas: _Canvas, shape: Shape, language: str, backing: Rgb | None = None) -> None:
+    """A sector's title; on ``backing`` (the sector's fill) when an arrow may run under it, so
+    the arrow stops at the title instead of running through its letters."""
+    row, left, middle, gap = _title_row(shape, language)
+    if backing is not None:
+        x0, y0, x1, y1 = title_box(shape, language)
+        canvas.draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), fill=canvas.ink(backing))
+    _draw_row(canvas, row, left, middle, gap)
 
 
 def _draw_sector(
@@ -1692,17 +1648,15 @@ def _draw_sector(
     view: MapView,
     styles: dict[SideId, Style],
     shape: Shape,
-    new: SideId | None,
-    links: list[SectorId],
+    rows: list[list[_Segment]],
 ) -> None:
     """A sector's contents (its outline and name are drawn already): armies and badges."""
     left, top, right, bottom = shape.box
-    width, height = right - left, bottom - top
+    width = right - left
     title_size, badge_size = sector_sizes(shape)
-    rows = _badge_rows(view, styles, shape.sector.id, new, links, badge_size, width, height)
     row_height = badge_size * 1.55
-    for index, row in enumerate(reversed(rows)):
-        _draw_row(canvas, row, left, bottom - row_height * (index + 0.5), badge_size * 0.3)
+    for row, (row_left, middle, gap) in zip(rows, _row_places(shape, rows), strict=True):
+        _draw_row(canvas, row, row_left, middle, gap)
 
     area_top = top + title_size * 1.35
     area_bottom = bottom - row_height * len(rows) - (4 if rows else 0)
@@ -1717,6 +1671,42 @@ def _draw_sector(
         _draw_row(canvas, [place.segment], place.left, place.middle, 0)
     inset = width * 0.08
     _draw_armies(canvas, styles, occupants, (left + inset, area_top, right - inset, area_bottom))
+
+
+def _sector_rows(
+    view: MapView,
+    styles: dict[SideId, Style],
+    shape: Shape,
+    held: SideId | None,
+    new: bool,
+    links: list[SectorId],
+) -> list[list[_Segment]]:
+    """The badge rows at the bottom of a sector (:func:`_badge_rows`), top row first."""
+    left, top, right, bottom = shape.box
+    badge_size = sector_sizes(shape)[1]
+    return _badge_rows(
+        view, styles, shape.sector.id, held, new, links, badge_size, right - left, bottom - top
+    )
+
+
+def _row_places(shape: Shape, rows: list[list[_Segment]]) -> list[tuple[float, float, float]]:
+    """Where each badge row goes: its left, its middle and the gap between its segments."""
+    left, _top, _right, bottom = shape.box
+    badge_size = sector_sizes(shape)[1]
+    row_height = badge_size * 1.55
+    return [
+        (left, bottom - row_height * (len(rows) - index - 0.5), badge_size * 0.3)
+        for index in range(len(rows))
+    ]
+
+
+def _row_boxes(shape: Shape, rows: list[list[_Segment]]) -> list[Box]:
+    """The boxes a sector's badge rows cover."""
+    half = sector_sizes(shape)[1] * 0.7
+    return [
+        (left - 2, middle - half, left + _row_width(row, gap) + 2, middle + half)
+        for row, (left, middle, gap) in zip(rows, _row_places(shape, rows), strict=True)
+    ]
 
 
 def _figures_in(view: MapView, sector: SectorId) -> list[HeroMark | NpcMark]:
@@ -1830,7 +1820,8 @@ def _result_segments(
     mark: BattleMark, styles: dict[SideId, Style], size: int, chip: int
 ) -> list[_Segment]:
     """How a battle ended: a star and the winner's chip, "=" for a draw, "?" for no result;
-    then each side's losses."""
+    then each side's losses in a chip of its own ("B −2"), so a loss never reads as the
+    winner's."""
     if mark.outcome is None:
         return [_Text("?", size, True)]
     segments: list[_Segment] = []
@@ -1840,7 +1831,7 @@ def _result_segments(
     else:
         segments.append(_Text("=", size, True))
     for side, lost in mark.losses.items():
-        segments += [_Chip(styles[side].tag, chip, styles[side]), _Text(f"−{lost}", size, True)]
+        segments.append(_Chip(f"{styles[side].tag} −{lost}", chip, styles[side]))
     return segments
 
 
@@ -1848,21 +1839,25 @@ def _badge_rows(
     view: MapView,
     styles: dict[SideId, Style],
     sector: SectorId,
-    new: SideId | None,
+    held: SideId | None,
+    new: bool,
     links: list[SectorId],
     size: int,
     width: float,
     height: float,
 ) -> list[list[_Segment]]:
-    """Rows drawn at the bottom of a sector: a capture this turn, battles, orders, modules'
+    """Rows drawn at the bottom of a sector: who holds it (a flag and the holder's tag, and
+    "new" when it was captured this turn: these are never left out), battles, orders, modules'
     marks, and the adjacencies no line can show. Each kind has a compact form, used when the
     full ones do not fit."""
     chip = round(size * 0.85)
     kinds: list[tuple[list[list[_Segment]], list[list[_Segment]]]] = []  # (full, compact)
-    if new is not None:
-        held = styles[new]
-        flag: list[_Segment] = [_Icon("flag", size, held.colour), _Chip(held.tag, chip, held)]
-        kinds.append(([[*flag, _Text(view.labels.new, size, True)]], [flag]))
+    if held is not None:
+        holder = styles[held]
+        flag: list[_Segment] = [_Icon("flag", size, holder.colour), _Chip(holder.tag, chip, holder)]
+        if new:
+            flag.append(_Text(view.labels.new, size, True))
+        kinds.append(([flag], [flag]))
     battles = [battle for battle in view.battles or () if battle.sector == sector]
     if battles:
         listed: list[list[_Segment]] = [
@@ -2008,9 +2003,76 @@ def _draw_army_chip(
     canvas.text((x + tag_w + size * 0.15, middle), str(count), size, True, style.text)
 
 
-def _arrow_path(source: Shape, destination: Shape, blocked: bool, scale: float) -> Arrow:
-    """A move's curved arrow from inside ``source`` to the edge of ``destination``."""
-    at = _curve(source.centre, destination.centre, 0.32 if blocked else 0.14)
+BENDS = {
+    False: (0.14, -0.14, 0.24, -0.24, 0.06, -0.06, 0.34, -0.34),
+    True: (0.32, -0.32, 0.42, -0.42, 0.24, -0.24, 0.55, -0.55, 0.7, -0.7),
+}
+"""The bends a move's arrow may take, first choice first: slight between neighbours whose line
+is clear, wide around a sector in the way."""
+
+
+def _arrow_path(
+    source: Shape,
+    destination: Shape,
+    blocked: bool,
+    scale: float,
+    titles: Sequence[Box] = (),
+    others: Sequence[Shape] = (),
+) -> Arrow:
+    """A move's curved arrow from inside ``source`` to the edge of ``destination``, bent the
+    first way of :data:`BENDS` that runs through no text (``titles``: the sectors' titles and
+    badge rows) and no other sector (``others``), else the way that does so least (text
+    counts four times a sector's inside: an arrow under a sector's armies still reads)."""
+    candidates = [_arrow_for(source, destination, bend, blocked, scale) for bend in BENDS[blocked]]
+    crossings = [
+        4 * _title_crossings(arrow, titles) + _sector_crossings(arrow, others)
+        for arrow in candidates
+    ]
+    arrow = candidates[crossings.index(min(crossings))]
+    line = [*arrow.shaft, arrow.base]
+    reach = arrow.width + 4
+    xs, ys = [x for x, _ in line], [y for _, y in line]
+    stamp = _stamp(
+        (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach),
+        lambda d, shift: d.line(
+            [shift(p) for p in line], fill=1, width=arrow.width + 4, joint="curve"
+        ),
+        lambda d, shift: d.line([shift(p) for p in line], fill=1, width=arrow.width, joint="curve"),
+    )
+    return replace(arrow, stamp=stamp)
+
+
+def _path_points(arrow: Arrow) -> list[Point]:
+    """Points along the arrow, every few pixels."""
+    path = [*arrow.shaft, arrow.base, arrow.tip]
+    return [
+        (a[0] + (b[0] - a[0]) * k / 6, a[1] + (b[1] - a[1]) * k / 6)
+        for a, b in pairwise(path)
+        for k in range(6)
+    ]
+
+
+def _sector_crossings(arrow: Arrow, others: Sequence[Shape]) -> int:
+    """How many points along the arrow fall inside the sectors ``others``."""
+    return sum(1 for point in _path_points(arrow) for shape in others if shape.contains(point))
+
+
+def _title_crossings(arrow: Arrow, titles: Sequence[Box]) -> int:
+    """How many points along the arrow (with its width) fall on a title."""
+    reach = arrow.width / 2 + 2
+    points = _path_points(arrow)
+    return sum(
+        1
+        for x, y in points
+        for x0, y0, x1, y1 in titles
+        if x0 - reach <= x <= x1 + reach and y0 - reach <= y <= y1 + reach
+    )
+
+
+def _arrow_for(
+    source: Shape, destination: Shape, bend: float, blocked: bool, scale: float
+) -> Arrow:
+    at = _curve(source.centre, destination.centre, bend)
     chord = math.dist(source.centre, destination.centre) or 1.0
     steps = [step / 200 for step in range(201)]
     leaves = next((t for t in steps if not source.contains(at(t))), 0.5)
@@ -2029,19 +2091,11 @@ def _arrow_path(source: Shape, destination: Shape, blocked: bool, scale: float) 
         (base[0] - uy * head * 0.6, base[1] + ux * head * 0.6),
         (base[0] + uy * head * 0.6, base[1] - ux * head * 0.6),
     )
-    line = [*shaft, base]
-    reach = width + 4
-    xs, ys = [x for x, _ in line], [y for _, y in line]
-    stamp = _stamp(
-        (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach),
-        lambda d, shift: d.line([shift(p) for p in line], fill=1, width=width + 4, joint="curve"),
-        lambda d, shift: d.line([shift(p) for p in line], fill=1, width=width, joint="curve"),
-    )
     # The count goes where the arrow leaves its sector; for an arrow around a sector, just
     # inside the source (its middle would cover the sector it goes around).
     size = max(16, min(44, round(scale * 0.036)))
     label_at = leaves - (size * 1.2 / chord if blocked else 0.0)
-    return Arrow(shaft, base, (x2, y2), wings, width, at, label_at, start, chord, stamp)
+    return Arrow(shaft, base, (x2, y2), wings, width, at, label_at, start, chord)
 
 
 def hero_label(hero: HeroMark, scale: float) -> tuple[str, int]:
@@ -2050,16 +2104,50 @@ def hero_label(hero: HeroMark, scale: float) -> tuple[str, int]:
     return _fit(hero.name.split()[0], _font(size, True), size * 5), size
 
 
-def _draw_move(
-    canvas: _Canvas, arrow: Arrow, style: Style, text: str, size: int
-) -> tuple[_Chip, Point]:
-    """A move: its arrow in the side's colour, outlined. Returns its label (``size`` high) and
-    where it goes (between the two sectors, where no count is drawn), to be drawn over
-    everything else."""
-    canvas.stamp(arrow.stamp, (INK, style.colour))
+def label_point(arrow: Arrow, text: str, size: int, avoid: Sequence[Box] = ()) -> Point:
+    """Where a move's label goes: where the arrow leaves its sector (between the two sectors,
+    where no count is drawn), or the nearest place along the arrow where the label covers no
+    title or badge row of ``avoid``."""
+    first = max(arrow.between, arrow.start)
+    for step in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6):
+        t = first + step * 0.035
+        if not arrow.start <= t <= 0.92:
+            continue
+        point = arrow.at(t)
+        if not any(_overlaps(label_box(point, text, size), other) for other in avoid):
+            return point
+    return arrow.at(first)
+
+
+def label_box(point: Point, text: str, size: int) -> Box:
+    """The box a move's label ``text`` (``size`` high) covers when centred on ``point``."""
+    half_w = (_text_width(text, _font(size, True)) + size * 0.6) / 2 + 2
+    half_h = size * 0.65
+    x, y = point
+    return (x - half_w, y - half_h, x + half_w, y + half_h)
+
+
+def place_labels(
+    arrows: Sequence[Arrow], labels: Sequence[tuple[str, int]], avoid: Sequence[Box] = ()
+) -> list[Point]:
+    """Where each arrow's label (text, size) goes, in order (:func:`label_point`): clear of
+    ``avoid`` and of the labels placed before it, where the arrow leaves room."""
+    taken = list(avoid)
+    points = []
+    for arrow, (text, size) in zip(arrows, labels, strict=True):
+        point = label_point(arrow, text, size, taken)
+        points.append(point)
+        taken.append(label_box(point, text, size))
+    return points
+
+
+def _draw_move(canvas: _Canvas, arrow: Arrow, style: Style, text: str, size: int) -> _Chip:
+    """A move: its arrow in the side's colour, outlined. Returns its label (``size`` high), to
+    be drawn over everything else where :func:`place_labels` puts it."""
+    if arrow.stamp is not None:  # always, once chosen by _arrow_path
+        canvas.stamp(arrow.stamp, (INK, style.colour))
     canvas.draw.polygon([arrow.tip, *arrow.wings], fill=style.colour, outline=INK)
-    label = _Chip(text, size, style)
-    return label, arrow.at(max(arrow.between, arrow.start))
+    return _Chip(text, size, style)
 
 
 def _draw_header(canvas: _Canvas, view: MapView, styles: dict[SideId, Style]) -> None:
@@ -2132,12 +2220,21 @@ def _legend_keys(
     keys: list[tuple[list[_Segment], str]] = []
     holders = [side for side, sectors in (view.captured or {}).items() if sectors]
     if holders:
-        colour = styles[holders[0]].colour
-        keys.append(([_Icon("swatch", 20, colour, tint(colour, 0.22))], labels.held))
+        style = styles[holders[0]]
+        held: list[_Segment] = [
+            _Icon("swatch", 20, style.colour, tint(style.colour, 0.22)),
+            _Icon("flag", size, style.colour),
+            _Chip(style.tag, chip, style),
+        ]
+        keys.append((held, labels.held))
     week = view.week
-    if week is not None and week.new:
-        style = styles[next(iter(week.new))]
-        flag: list[_Segment] = [_Icon("flag", size, style.colour), _Text(labels.new, size, True)]
+    if week is not None and any(week.new.values()):
+        style = styles[next(side for side, sectors in week.new.items() if sectors)]
+        flag: list[_Segment] = [
+            _Icon("flag", size, style.colour),
+            _Chip(style.tag, chip, style),
+            _Text(labels.new, size, True),
+        ]
         keys.append((flag, labels.new_key))
     movers = [move.side for move in week.moves] if week is not None else []
     if view.private is not None and view.private.orders.moves:
@@ -2154,8 +2251,9 @@ def _legend_keys(
         keys.append(([_Text("=", size, True)], labels.draw))
     if any(mark.outcome is None for mark in marks):
         keys.append(([_Text("?", size, True)], labels.no_result))
-    if any(mark.losses for mark in marks):
-        keys.append(([_Text("−2", size, True)], labels.lost))
+    losers = [side for mark in marks for side in mark.losses]
+    if losers:
+        keys.append(([_Chip(f"{styles[losers[0]].tag} −2", chip, styles[losers[0]])], labels.lost))
     if view.private is not None and view.private.orders.reinforce is not None:
         keys.append(([_Chip("+1", chip, styles[view.private.side])], labels.reinforce))
     keys += _figure_keys(view, styles, size)

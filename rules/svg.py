@@ -4,8 +4,9 @@
 the Mini App shows those as text) from the very layout :mod:`rules.render` computes for the
 PNG (sector shapes, the lines between sectors, the arrows' paths, the side colours and tags),
 so the two pictures cannot disagree. Every sector is a ``<g class="sector" data-sector="ID">``
-that the page can tap; a side's secret orders (``view.private``) are drawn as arrows, attack
-marks and the reinforcement star, exactly what the private PNG shows. A rule module's named
+that the page can tap; a held sector has the PNG's flag and its holder's tag; a side's secret
+orders (``view.private``) are drawn as arrows, attack marks and the reinforcement's "+1",
+exactly what the private PNG shows. A rule module's named
 figures (watch's heroes with initiative and wound pips, its NPC) stand where the PNG puts them
 (:func:`~rules.render.place_figures`), each a ``<g class="hero" data-hero="ID">``, their moves
 are the PNG's arrows, and a hub sector has the PNG's two rings. Pure: the same view gives the
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from rules.colours import Rgb
 from rules.maps import Point, SectorId
 from rules.render import (
     BACKGROUND,
@@ -35,13 +37,13 @@ from rules.render import (
     HeroChip,
     HeroMark,
     MapView,
-    Rgb,
     Shape,
     Style,
     compute_layout,
     hero_label,
     hero_parts,
     hub_ring,
+    label_point,
     place_figures,
     sector_sizes,
     side_styles,
@@ -131,12 +133,13 @@ def map_svg(view: MapView) -> str:
             shape = layout.shapes[attack.sector]
             _title, badge = sector_sizes(shape)
             x, y = shape.box[2] - badge, shape.box[1] + badge * 0.9
-            parts.append(_chip(x, y, "⚔ " + styles[attack.target].tag, own, badge))
+            parts.append(_swords(x - badge * 1.9, y, badge, own.colour))
+            parts.append(_chip(x, y, styles[attack.target].tag, own, badge))
         if orders.reinforce is not None:
             shape = layout.shapes[orders.reinforce]
             _title, badge = sector_sizes(shape)
             x, y = shape.box[2] - badge, shape.box[3] - badge * 0.9
-            parts.append(_chip(x, y, "★+1", own, badge))
+            parts.append(_chip(x, y, "+1", own, badge))
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
@@ -187,12 +190,43 @@ def _sector(
                 size,
             )
         )
-    for index, (text, style) in enumerate(marks_in.get(sector.id, ())):
+    x = left + badge * 0.2
+    if style is not None:  # the holder's flag and tag: colour is never the only cue
+        parts.append(_flag(x, bottom - badge, badge, style))
+        tag_width = badge * (0.62 * len(style.tag) + 0.9)
         parts.append(
-            _chip(left + badge * 2 + index * badge * 4, bottom - badge, text, style, badge)
+            _chip(x + badge * 1.2 + tag_width / 2, bottom - badge, style.tag, style, badge)
         )
+        x += badge * 1.5 + tag_width
+    for text, mark_style in marks_in.get(sector.id, ()):
+        width = badge * (0.62 * len(text) + 0.9)
+        parts.append(_chip(x + width / 2, bottom - badge, text, mark_style, badge))
+        x += width + badge * 0.3
     parts.append("</g>")
     return "".join(parts)
+
+
+def _swords(x: float, middle: float, size: float, colour: Rgb) -> str:
+    """The PNG's crossed swords (an attack), drawn, not a font's emoji."""
+    top, bottom, right = middle - size / 2, middle + size / 2, x + size
+    paint = f'stroke="{_hex(colour)}" stroke-width="{max(2, round(size / 6))}"'
+    return (
+        f'<g class="attack"><line x1="{x:.1f}" y1="{top:.1f}" x2="{right:.1f}" '
+        f'y2="{bottom:.1f}" {paint}/><line x1="{x:.1f}" y1="{bottom:.1f}" x2="{right:.1f}" '
+        f'y2="{top:.1f}" {paint}/></g>'
+    )
+
+
+def _flag(x: float, middle: float, size: float, style: Style) -> str:
+    """The PNG's flag: a pole and a pennant in the holder's colour."""
+    top, bottom = middle - size / 2, middle + size / 2
+    pennant = [(x, top), (x + size, top + size * 0.28), (x, top + size * 0.56)]
+    return (
+        f'<g class="held"><line x1="{x:.1f}" y1="{top:.1f}" x2="{x:.1f}" y2="{bottom:.1f}" '
+        f'stroke="{_hex(INK)}" stroke-width="{max(2, round(size / 7))}"/>'
+        f'<polygon points="{_points(pennant)}" fill="{_hex(style.colour)}" '
+        f'stroke="{_hex(INK)}"/></g>'
+    )
 
 
 def _hub(shape: Shape) -> str:
@@ -268,7 +302,7 @@ def _figure(place: FigurePlace) -> str:
 
 def _arrow(arrow: Arrow, style: Style, label: str, size: float | None = None) -> str:
     line = [*arrow.shaft, arrow.base]
-    x, y = arrow.at(max(arrow.between, arrow.start))
+    x, y = label_point(arrow, label, round(size if size is not None else arrow.width * 2.4))
     return (
         f'<polyline points="{_points(line)}" fill="none" stroke="{_hex(INK)}" '
         f'stroke-width="{arrow.width + 4}" stroke-linejoin="round"/>'

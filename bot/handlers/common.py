@@ -15,6 +15,7 @@ from bot.handlers.editing import edit_in_place
 from bot.handlers.filters import PRIVATE
 from bot.handlers.group.clock import EXTENSIONS
 from bot.i18n import LANGUAGES, language_of
+from bot.texts import language_name
 from storage import CampaignStatus, Language, Person, Store
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
@@ -185,7 +186,7 @@ async def set_language(
     await query.answer()
     if isinstance(query.message, Message):
         with i18n.use_locale(shown):
-            text = _("Language: {name}.").format(name=LANGUAGE_NAMES[shown])
+            text = _("Language: {name}.").format(name=language_name(shown))
             keyboard = _language_keyboard(person.language)
         await edit_in_place(query.message, text, keyboard)
 

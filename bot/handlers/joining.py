@@ -301,8 +301,8 @@ async def choice_pressed(
             await query.answer()
             await query.message.edit_text(
                 _(
-                    "Your request to play {side} as {role} in «{title}» is with the GMs. I will "
-                    "tell you here when one decides; until then you see nothing of the side."
+                    "Your request to play {side} as {role} in «{title}» is with the GM. I will "
+                    "tell you here once it is decided; until then you see nothing of the side."
                 ).format(side=side.name, role=role_name(role), title=campaign.title)
             )
             return

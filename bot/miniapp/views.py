@@ -40,7 +40,7 @@ from bot.services.orders import (
 from bot.services.turns import game_for
 from bot.services.window import current_deadline, orders_opening
 from bot.texts import armies as army_words
-from bot.texts import describe_battle, describe_rejection
+from bot.texts import describe_battle, describe_rejection, foc_legend
 from rules import Attack, Fortify, Move, Outcome, Reinforce
 from rules.svg import map_svg
 from storage import Phase, Role, Store
@@ -117,6 +117,11 @@ async def view(store: Store, seat: Seat, now: datetime) -> Json:
             "phase": campaign.phase.value,
             "position": screens.phase_words(campaign),
             "deadline": deadline.isoformat() if deadline is not None else None,
+            "deadline_at": (
+                format_moment(deadline, campaign.time_zone, language)
+                if deadline is not None
+                else None
+            ),
             "now": now.isoformat(),
             "deadline_words": await deadline_line(store, campaign, language, now),
             "gm": fresh.is_gm,
@@ -365,7 +370,13 @@ async def battles(store: Store, seat: Seat, now: datetime) -> Json:
                 "choices": choices,
             }
         )
-    return {"listed": True, "public_at": None, "battles": listed, "turn": campaign.turn}
+    return {
+        "listed": True,
+        "public_at": None,
+        "battles": listed,
+        "turn": campaign.turn,
+        "legend": foc_legend(battle for battle in desk.battles if desk.playable(battle)),
+    }
 
 
 async def report(store: Store, seat: Seat, body: Json, now: datetime) -> Answer:

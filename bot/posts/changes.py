@@ -19,12 +19,10 @@ from bot.moments import format_moment, zone_label
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import change_lines, deadline_of, window_lines
 from bot.services.deadlines import Milestone, Planned, WindowChange
-from bot.texts import day_label
+from bot.texts import day_label, language_name
 from storage import Campaign, OutboxMessage, Phase, Schedule, Weekday, WeeklyTime
 
 _A_MONDAY = date(2024, 1, 1)
-LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
-"""Each language by its own name (as ``/lang`` shows them)."""
 
 
 def _language(context: PostContext) -> str:
@@ -161,7 +159,7 @@ async def render_language_changed(context: PostContext, message: OutboxMessage) 
     by = _text(message, "by") or "—"
     return Post(
         text=_("GM {gm} changed the language of the campaign's posts: {language}.").format(
-            gm=by, language=LANGUAGE_NAMES.get(campaign.language, campaign.language)
+            gm=by, language=language_name(campaign.language)
         )
     )
 

@@ -13,21 +13,26 @@ from aiogram.utils.i18n import gettext as _
 from bot.moments import format_moment
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import deadline_of, deadline_words
-from bot.services.campaigns import PALETTE, Board, Readiness, board, colour_by_hex
+from bot.services.campaigns import PALETTE, Board, Readiness, board
 from bot.services.window import orders_opening
 from bot.texts import held_words, phase_name
+from rules.colours import Rgb, nearest, parse_hex
 from storage import Campaign, CampaignStatus, OutboxMessage, OutboxState, Phase, Store
 
-COLOUR_MARKS = {
-    "orange": "🟧",
-    "sky": "🩵",
-    "green": "🟩",
-    "yellow": "🟨",
-    "blue": "🟦",
-    "vermillion": "🟥",
-    "purple": "🟪",
-    "black": "⬛",
+COLOUR_MARKS: dict[str, Rgb] = {
+    "🟧": (0xFF, 0x98, 0x00),
+    "🩵": (0x64, 0xD0, 0xFF),
+    "🟩": (0x7C, 0xB3, 0x42),
+    "🟨": (0xFF, 0xCC, 0x32),
+    "🟦": (0x19, 0x76, 0xD2),
+    "🟥": (0xF4, 0x43, 0x36),
+    "🟪": (0xAB, 0x47, 0xBC),
+    "⬛": (0x42, 0x42, 0x42),
 }
+"""The coloured marks a side's name may carry, with the colour Noto Color Emoji draws each in
+(the middle of its glyph): the eight squares of the colours the safe palette has, and the light
+blue heart for sky blue, which has no square (🟦 is blue's). Brown and white squares are left
+out: no side colour is brown or white."""
 
 
 def colour_name(key: str) -> str:
@@ -46,9 +51,13 @@ def colour_name(key: str) -> str:
 
 
 def colour_mark(hex_colour: str) -> str:
-    """A coloured square for a side's colour (a cue beside its name, not the only one)."""
-    colour = colour_by_hex(hex_colour)
-    return COLOUR_MARKS.get(colour.key, "▪️") if colour is not None else "▪️"
+    """The mark nearest to a side's colour, shown beside its name (a cue, never the only one):
+    the map's, the chart's and the Mini App's colour, since they all draw the stored one."""
+    try:
+        colour = parse_hex(hex_colour)
+    except ValueError:
+        return "▪️"
+    return nearest(colour, COLOUR_MARKS)
 
 
 def position_line(campaign: Campaign) -> str:

@@ -14,6 +14,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot import texts
 from bot.charts import ChartSide, ChartWords, held_chart
+from bot.map_views import side_views
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import _campaign, _int, _map_of, _names, _picture
 from bot.services import contact_orders
@@ -21,6 +22,7 @@ from bot.services.orders import result_sources
 from bot.services.records import CampaignRecord, Tally, campaign_record
 from bot.services.turns import game_for
 from rules.modules.contact import NAME as CONTACT
+from rules.render import side_tags
 from storage import Campaign, CampaignStatus, OutboxMessage, Side
 
 DEPLOYMENT = 0
@@ -176,8 +178,14 @@ async def summary_chart(record: CampaignRecord, sides: list[Side], goal: int) ->
         points=points,
         goal=_("{n} to win", "{n} to win", goal).format(n=goal),
     )
+    tags = side_tags(side_views(sides))
     lines = [
-        ChartSide(name=side.name, colour=side.colour, held=record.held.get(side.id, ()))
+        ChartSide(
+            name=side.name,
+            colour=side.colour,
+            held=record.held.get(side.id, ()),
+            tag=tags[side.id],
+        )
         for side in sides
     ]
     return await asyncio.to_thread(held_chart, lines, words, goal)

@@ -36,8 +36,8 @@ from rules import (
     default_deployment,
     parse_map_toml,
 )
+from rules.colours import OKABE_ITO, choose_colour
 from rules.deployment import DeploymentProblem
-from rules.render import OKABE_ITO
 from storage import (
     Campaign,
     CampaignSettings,
@@ -91,6 +91,18 @@ def colour_by_key(key: str) -> Colour | None:
 def colour_by_hex(value: str) -> Colour | None:
     """The palette colour with hex ``value``, if any."""
     return next((colour for colour in PALETTE if colour.hex == value.lower()), None)
+
+
+def new_side_colour(name: str, sides: list[Side]) -> Colour | None:
+    """The colour a new side called ``name`` takes beside ``sides``, chosen once and drawn by
+    every picture: the safe colour its name names when no side has it
+    (:func:`rules.colours.named_colour`: «Красные» are vermillion), else the first free one;
+    ``None`` when every colour is taken."""
+    free = free_colours(sides)
+    if not free:
+        return None
+    taken = {index for index, colour in enumerate(PALETTE) if colour not in free}
+    return PALETTE[choose_colour(name, taken)]
 
 
 def free_colours(sides: list[Side]) -> list[Colour]:
@@ -213,7 +225,9 @@ class AddSideOutcome(StrEnum):
 async def add_side(
     store: Store, campaign: Campaign, name: str, actor: UserId, now: datetime
 ) -> tuple[AddSideOutcome, Side | None]:
-    """Add a side named ``name`` with the first free palette colour (the GM may change it)."""
+    """Add a side named ``name``. Its colour, chosen here once and drawn by every picture, is
+    the safe colour its name names when no side has it (`rules.colours.named_colour`:
+    «Красные» are vermillion), else the first free palette colour; the GM may change it."""
     name = " ".join(name.split())
     if not 1 <= len(name) <= 64:
         return AddSideOutcome.BAD_NAME, None
@@ -224,7 +238,9 @@ async def add_side(
         return AddSideOutcome.NAME_TAKEN, None
     used_ids = {side.id for side in sides}
     side_id = next(f"s{n}" for n in range(1, MAX_SIDES * 4) if f"s{n}" not in used_ids)
-    colour = free_colours(sides)[0]
+    colour = new_side_colour(name, sides)
+    if colour is None:
+        return AddSideOutcome.TOO_MANY, None
     side = await store.add_side(
         campaign.id, NewSide(id=side_id, name=name, colour=colour.hex), actor, now
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bot.services.campaigns import MAX_SIDES, free_colours
+from bot.services.campaigns import MAX_SIDES, new_side_colour
 from bot.services.posting import board_post, group_post, private_post
 from bot.services.turns import game_for
 from rules import CampaignState, accept_orders
@@ -175,8 +175,8 @@ async def add_side(
     sides = await store.sides(campaign.id)
     if any(side.name.casefold() == name.casefold() for side in sides):
         return EditResult(EditOutcome.NAME_TAKEN)
-    colours = free_colours(sides)
-    if len(sides) >= MAX_SIDES or not colours:
+    colour = new_side_colour(name, sides)
+    if len(sides) >= MAX_SIDES or colour is None:
         return EditResult(EditOutcome.TOO_MANY)
     used = {side.id for side in sides}
     side_id = next(f"s{n}" for n in range(1, MAX_SIDES * 4) if f"s{n}" not in used)
@@ -186,7 +186,7 @@ async def add_side(
         ),
         reason=reason,
     )
-    new_side = NewSide(id=side_id, name=name, colour=colours[0].hex)
+    new_side = NewSide(id=side_id, name=name, colour=colour.hex)
     return await edit_state(store, campaign, edit, actor, now, new_side=new_side)
 
 

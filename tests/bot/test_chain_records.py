@@ -85,8 +85,8 @@ async def test_a_chain_battle_counts_for_the_sides_that_fought_it(
         in green
     )
     assert [line for line in blue if line.startswith("Бой ")] == [
-        "Бой 1, сектор 3 «Восток», противник — сторона «Red Legion»: Solid victory (уверенная "
-        "победа) в пользу стороны «Red Legion» — сообщила сторона «Red Legion», подтверждено"
+        "Бой 1, сектор 3 «Восток», противник — сторона «Red Legion»: уверенная победа в пользу "
+        "стороны «Red Legion» — сообщила сторона «Red Legion», подтверждено"
     ]
     start = await store.turn_start(campaign_id, 2)
     assert start is not None

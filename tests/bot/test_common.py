@@ -39,7 +39,7 @@ async def test_language_choice_is_stored_and_used(telegram: FakeTelegram, store:
     await telegram.feed(telegram.press(anna, menu, LanguageChoice(language="ru").pack()))
     sent = telegram.take()
     assert [type(s.method) for s in sent] == [AnswerCallbackQuery, EditMessageText]
-    assert sent[1].text == "Язык: Русский."
+    assert sent[1].text == "Язык: русский."
     person = await store.person(7)
     assert person is not None
     assert person.language == "ru"

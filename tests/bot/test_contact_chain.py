@@ -23,7 +23,7 @@ from bot.clock import ManualClock
 from bot.i18n import build_i18n
 from bot.services import campaigns
 from bot.services.clockwork import advance
-from bot.texts import outcome_name
+from bot.texts import outcome_label
 from rules import Outcome
 from rules.cli import resolve_answer
 from rules.modules.contact import NAME as CONTACT
@@ -77,7 +77,7 @@ class Words:
 
     def outcome(self, outcome: Outcome) -> str:
         with self.i18n.context(), self.i18n.use_locale(self.language):
-            return outcome_name(outcome)
+            return outcome_label(outcome)
 
 
 async def chain_list(
@@ -407,7 +407,7 @@ async def test_a_button_made_for_the_old_defender_is_refused(
     await telegram.deliver()
     listing = screen(await table.say(DORA, "/battles"))
     picked = screen(await table.tap(DORA, listing, "Report battle 2"))
-    winners = screen(await table.tap(DORA, picked, "solid victory"))
+    winners = screen(await table.tap(DORA, picked, "Solid victory"))
     # Meanwhile the GM gives battle 1 to Синие: «Red Legion won» is no longer a side of it.
     decided = await gm_decides(table, 1, "Another outcome", f"{BLUE}: solid")
     assert decided.startswith("Decided")
@@ -432,7 +432,7 @@ async def test_a_correction_of_battle_1_after_the_monday_drops_battle_2s_result(
     assert "Battle 2: Green Horde vs Red Legion in 3 East" in results.text
     battle = screen(await table.tap(GM, results, "Battle 1"))
     winner = screen(await table.tap(GM, battle, f"{BLUE} won"))
-    await table.tap(GM, winner, "solid victory")
+    await table.tap(GM, winner, "Solid victory")
     told = "\n".join(
         text
         for m in await store.outbox_messages(table.campaign.id)

@@ -72,7 +72,7 @@ async def test_the_gm_sees_the_reported_warlord_mark_and_may_decide_without_one(
     table = await _battles(telegram, store, clock)
     listing = screen(await table.say(202, "/battles"))
     picked = screen(await table.tap(202, listing, "Report battle 1"))
-    outcome = screen(await table.tap(202, picked, "solid"))
+    outcome = screen(await table.tap(202, picked, "Solid"))
     question = screen(await table.tap(202, outcome, "Red Legion won"))
     assert alert(await table.tap(202, question, "The warlord of Синие was slain"))
     listing = screen(await table.say(GM, "/battles"))

@@ -57,7 +57,7 @@ async def _report(
     slain, or none); ``confirmer`` confirms."""
     listing = screen(await table.say(reporter, "/battles"))
     picked = screen(await table.tap(reporter, listing, f"Report battle {battle}"))
-    outcome = screen(await table.tap(reporter, picked, "solid"))
+    outcome = screen(await table.tap(reporter, picked, "Solid"))
     question = screen(await table.tap(reporter, outcome, f"{winner} won"))
     assert "Was a warlord slain?" in question.text
     label = "No warlord was slain" if slain is None else f"The warlord of {slain} was slain"
@@ -91,24 +91,25 @@ GROUP_WORDS: dict[str, dict[str, str]] = {
     },
     "ru": {
         "order": "🧟 Сближение. Очерёдность сторон: Red Legion, Синие, Green Horde.",
-        "red": "🚶 Сторона «Red Legion»: группа 1 (4 армии) из 4 Северный полюс "
-        "останавливается в 3 Восток, прибытие 1.",
-        "green": "🚶 Сторона «Green Horde»: группа 1 (4 армии) из 5 Южный полюс "
-        "останавливается в 3 Восток, прибытие 2.",
-        "zombies": "🧟 Сторона «Red Legion»: 4 армии в 3 Восток против карты зомби",
-        "chain": "⛓ Цепочка в 3 Восток: первой защищается сторона «Синие»; победитель каждого "
+        "red": "🚶 Сторона «Red Legion»: группа 1 (4 армии) из 4 «Северный полюс» "
+        "останавливается в 3 «Восток», прибытие 1.",
+        "green": "🚶 Сторона «Green Horde»: группа 1 (4 армии) из 5 «Южный полюс» "
+        "останавливается в 3 «Восток», прибытие 2.",
+        "zombies": "🧟 Сторона «Red Legion»: 4 армии в 3 «Восток» против карты зомби",
+        "chain": "⛓ Цепочка в 3 «Восток»: первой защищается сторона «Синие»; победитель каждого "
         "боя защищается в следующем.",
-        "level": "  Каждый защитник в этой цепочке берёт строку FOC на 1 армию больше.",
+        "level": "  Схема организации войск каждого защитника в этой цепочке — как если бы у него "
+        "было на 1 армию больше.",
         "second": "  Бой 2: сторона «Green Horde» против победителя боя 1; о нём можно "
-        "сообщить, когда известен итог боя 1.",
-        "red back": "↩ Сторона «Red Legion»: 3 армии отступают из 3 Восток в 4 Северный полюс "
+        "сообщить, когда известен результат боя 1.",
+        "red back": "↩ Сторона «Red Legion»: 3 армии отступают из 3 «Восток» в 4 «Северный полюс» "
         "измотанными.",
-        "green back": "↩ Сторона «Green Horde»: 3 армии отступают из 3 Восток в 5 Южный полюс "
+        "green back": "↩ Сторона «Green Horde»: 3 армии отступают из 3 «Восток» в 5 «Южный полюс» "
         "измотанными.",
         "warlord": "🏆 Сторона «Синие»: +3 ПО, военачальник стороны «Red Legion» убит в бою 1.",
         "tired": "😮\u200d💨 Измотаны на следующий ход (ходят лишь на один сектор): сторона "
-        "«Red Legion»: 3 армии в 4 Северный полюс; сторона «Green Horde»: 3 армии в 5 Южный "
-        "полюс.",
+        "«Red Legion»: 3 армии в 4 «Северный полюс»; сторона «Green Horde»: 3 армии в 5 «Южный "
+        "полюс».",
         "vp": "🏆 Победные очки: Синие 3.",
         "won": "🏆 У стороны «Синие» победные очки для победы: кампания окончена.",
         "ex": "изм 3",
@@ -142,7 +143,7 @@ async def test_a_contact_week_through_the_dispatcher(
     typed = "\n".join(s.text for s in await table.say(401, "move 4 from 5 to 3"))
     assert "✓ move 4 armies from 5 South Pole to 3 East" in typed
     typed = "\n".join(s.text for s in await table.say(301, "отступление из 3 в 1"))
-    assert "✓ отступление из 3 Восток в 1 Экватор" in typed
+    assert "✓ отступление из 3 «Восток» в 1 «Экватор»" in typed
 
     # Friday: the movement log, the zombies and the chain.
     assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, now)).advanced

@@ -41,9 +41,9 @@ async def _dispute_solid_blue(table: Table) -> None:
     """Глеб (Blue's tactician) disputes battle 1 with his account: a solid Blue victory."""
     listing = screen(await table.say(302, "/battles"))
     account = screen(await table.tap(302, listing, "Оспорить"))
-    winner = screen(await table.tap(302, account, "уверенная победа"))
+    winner = screen(await table.tap(302, account, "Уверенная победа"))
     disputed = await table.tap(302, winner, "Синие")
-    assert alert(disputed) == "Оспорено: у мастеров обе версии, они решат."
+    assert alert(disputed) == "Оспорено: обе версии у мастера, он решит."
 
 
 def _to(sent: list[Sent], chat_id: int) -> list[Sent]:
@@ -58,7 +58,7 @@ async def _report_crushing_red(table: Table) -> None:
     """Carl (Red's tactician) reports battle 1 as a crushing Red victory."""
     listing = screen(await table.say(202, "/battles"))
     outcome = screen(await table.tap(202, listing, "Report battle 1"))
-    winner = screen(await table.tap(202, outcome, "crushing"))
+    winner = screen(await table.tap(202, outcome, "Crushing"))
     reported = await table.tap(202, winner, "Red Legion won")
     assert alert(reported).startswith("Reported. The other side may confirm or dispute it")
 
@@ -72,10 +72,7 @@ async def test_a_report_the_loser_leaves_unanswered_stands(
     sent = await telegram.deliver()
     to_glebs = _to(sent, 302)  # Blue's tactician, in Russian
     assert len(to_glebs) == 1
-    assert (
-        "Crushing victory (сокрушительная победа) в пользу стороны «Red Legion»; сообщила"
-        in to_glebs[0].text
-    )
+    assert "сокрушительная победа в пользу стороны «Red Legion»; сообщила" in to_glebs[0].text
     assert "Будет засчитан, если его не оспорят до" in to_glebs[0].text
     assert [label for label, _ in to_glebs[0].buttons()] == [
         "👍 Подтвердить бой 1",
@@ -91,10 +88,7 @@ async def test_a_report_the_loser_leaves_unanswered_stands(
     )
     await store.enqueue(reminder, clock.now())
     [to_vera] = _to(await telegram.deliver(), 301)
-    assert (
-        "другая сторона сообщила «Crushing victory (сокрушительная победа) в пользу стороны"
-        in to_vera.text
-    )
+    assert "другая сторона сообщила «сокрушительная победа в пользу стороны" in to_vera.text
     assert "если вы не оспорите его до" in to_vera.text
     # Red, whose report waits, is not reminded of it.
     await store.enqueue(
@@ -150,9 +144,9 @@ async def test_a_dispute_reaches_the_gms_at_once_and_their_decision_is_told(
     listing = screen(await table.say(302, "/battles"))
     account = screen(await table.tap(302, listing, "Оспорить"))
     assert "Чем, по версии вашей стороны, закончился бой 1?" in account.text
-    winner = screen(await table.tap(302, account, "уверенная победа"))
+    winner = screen(await table.tap(302, account, "Уверенная победа"))
     disputed = await table.tap(302, winner, "Синие")
-    assert alert(disputed) == "Оспорено: у мастеров обе версии, они решат."
+    assert alert(disputed) == "Оспорено: обе версии у мастера, он решит."
     sent = await telegram.deliver()
     [to_gm] = _to(sent, GM)
     assert to_gm.text.startswith("A result is disputed and waits for your decision.")
@@ -163,7 +157,7 @@ async def test_a_dispute_reaches_the_gms_at_once_and_their_decision_is_told(
     assert [label for label, _ in to_gm.buttons()] == [
         "As side «Red Legion» says: Red Legion: crushing victory",
         "As side «Синие» says: Синие: solid victory",
-        "Draw, no losses",
+        "Draw without losses",
         "Another outcome…",
     ]
     # Red's players see the other account and may accept it; nobody else hears of it.
@@ -189,18 +183,18 @@ async def test_a_dispute_reaches_the_gms_at_once_and_their_decision_is_told(
         "Battle 1 of turn 1, the GM's decision (Game Master): Синие: solid victory. It is final."
         in _text(_to(told, GROUP))
     )
-    final = "Результат (решение мастера, окончательное): Solid victory (уверенная победа) в пользу"
+    final = "Результат (решение мастера, окончательное): уверенная победа в пользу"
     assert final in _text(_to(told, 302))
     assert "Result (GM's decision, final): Синие: solid victory" in _text(_to(told, 202))
     # The dispute message's buttons refuse now (another GM's copy too): nothing changes.
-    again = await table.tap(GM, to_gm, "Draw, no losses")
+    again = await table.tap(GM, to_gm, "Draw without losses")
     assert alert(again).startswith("This dispute is settled already: Синие: solid victory.")
     [report] = await store.battle_reports(table.campaign.id, 1)
     assert report.override == BattleResult(battle=1, outcome=Outcome.SOLID, winner="blue")
     # From /battles, «Decide» changes a decision on purpose.
     view = screen(await table.say(GM, "/battles"))
     decide = screen(await table.tap(GM, view, "Decide battle 1"))
-    changed = await table.tap(GM, decide, "Draw, no losses")
+    changed = await table.tap(GM, decide, "Draw without losses")
     assert alert(changed) == "Decided: draw. Both sides and the group are told."
 
 
@@ -270,7 +264,7 @@ async def test_names_with_bidi_and_invisible_characters_break_no_post(
     await _dispute_solid_blue(table)
     sent = await telegram.deliver()
     [to_gm] = _to(sent, GM)
-    await table.tap(GM, to_gm, "Draw, no losses")
+    await table.tap(GM, to_gm, "Draw without losses")
     sent += table.log
     sent += await telegram.deliver()
     await table.step()

@@ -221,7 +221,7 @@ async def test_the_panel_in_russian_its_groups_and_every_screen_with_a_way_back(
     battle = await table.open("Результаты боёв", "Бой 1")
     a_screen_with_a_way_back(battle)
     assert rows(battle) == [
-        ["Draw (ничья)", "Draw с потерями"],
+        ["Ничья", "Ничья с потерями"],
         ["🏆 Победа стороны «Красные»"],
         ["🏆 Победа стороны «Синие»"],
         ["◀ Результаты боёв"],

@@ -343,12 +343,12 @@ async def test_the_gm_lists_and_sets_battle_results(
     assert winner is not None
     assert winner.text == "Battle 1: Red vs Blue in 1 Equator. Red won: by how much?"
     assert [label for label, _data in winner.buttons()] == [
-        "solid victory",
-        "crushing victory",
-        "slaughter",
+        "Solid victory",
+        "Crushing victory",
+        "Slaughter",
         "◀ Back",
     ]
-    done = await tap(telegram, table.anna, winner, "crushing victory")
+    done = await tap(telegram, table.anna, winner, "Crushing victory")
     assert done is not None
     # One announcement, the GM's decision, as /battles «Decide» makes it (sides told too).
     assert await notices(store, campaign.id) == []
@@ -379,7 +379,7 @@ async def test_the_gm_corrects_a_resolved_turn(
     assert "Turn 1 (resolved)" in results.text
     battle = await tap(telegram, table.anna, results, "Battle 2")
     await tap(
-        telegram, table.anna, await tap(telegram, table.anna, battle, "Blue won"), "slaughter"
+        telegram, table.anna, await tap(telegram, table.anna, battle, "Blue won"), "Slaughter"
     )
     assert (
         "corrected battle 2 of turn 1: Blue: slaughter" in (await notices(store, campaign.id))[-1]
@@ -465,7 +465,7 @@ async def test_the_gm_sets_the_group_language(
     menu = await say(telegram, table.anna, table.group, "/lang")
     chosen = await tap(telegram, table.anna, menu, "Русский")
     assert chosen is not None
-    assert chosen.text == "Язык постов кампании здесь: Русский."
+    assert chosen.text == "Язык постов кампании здесь: русский."
     stored = await store.campaign(campaign.id)
     assert stored is not None
     assert stored.language == "ru"
@@ -501,7 +501,7 @@ async def test_a_result_button_from_before_the_resolution_is_stale(
     resolved = await advance(store, campaign.id, 1, Phase.BATTLES, 1, clock.now())
     assert resolved.advanced
     before = await store.resolutions(campaign.id, 1)
-    for sent, label in ((winner, "slaughter"), (winner, "Back")):
+    for sent, label in ((winner, "Slaughter"), (winner, "Back")):
         telegram.take()
         await telegram.feed(telegram.press(table.anna, sent, button(sent, label)))
         assert "out of date" in _alert(telegram.take())

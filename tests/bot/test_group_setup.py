@@ -77,12 +77,13 @@ async def test_a_gm_creates_a_campaign_in_english(telegram: FakeTelegram, store:
         assert "new side's name" in ask.text
         sides = await say(telegram, anna, group, name)
     assert sides is not None
-    assert "Red (orange)" in sides.text
-    assert "Blue (sky blue)" in sides.text
+    # Sides named after a colour take the safe colour nearest to it, named as the map draws it.
+    assert "🟥 Red (vermillion)" in sides.text
+    assert "🟦 Blue (blue)" in sides.text
     colours = await tap(telegram, anna, sides, "Blue: colour")
     assert colours is not None
-    assert "orange" not in " ".join(text for text, _ in colours.buttons())
-    sides = await tap(telegram, anna, colours, "🟦")  # the palette's blue, not sky blue
+    assert "vermillion" not in " ".join(text for text, _ in colours.buttons())
+    sides = await tap(telegram, anna, colours, "🩵")  # sky blue: the GM may change it
     schedule = await tap(telegram, anna, sides, "Next")
     schedule = await tap(telegram, anna, schedule, "7 days")
     assert schedule is not None
@@ -93,7 +94,7 @@ async def test_a_gm_creates_a_campaign_in_english(telegram: FakeTelegram, store:
     assert "check and confirm" in summary.text
     assert "Time zone: Moscow" in summary.text
     assert "Map: Planet (5 sectors)" in summary.text
-    assert "Blue (blue)" in summary.text
+    assert "🩵 Blue (sky blue)" in summary.text
     telegram.take()
     await tap(telegram, anna, summary, "Open deployment")
     sent = telegram.take()
@@ -112,7 +113,7 @@ async def test_a_gm_creates_a_campaign_in_english(telegram: FakeTelegram, store:
     assert (campaign.phase, campaign.status) == (Phase.DEPLOYMENT, CampaignStatus.DEPLOYMENT)
     assert campaign.unreported_policy is UnreportedPolicy.WAIT_FOR_GM
     stored = await store.sides(campaign.id)
-    assert [(s.name, s.colour) for s in stored] == [("Red", PALETTE[0].hex), ("Blue", "#0072b2")]
+    assert [(s.name, s.colour) for s in stored] == [("Red", PALETTE[5].hex), ("Blue", "#56b4e9")]
     member = await store.member(campaign.id, 1)
     assert member is not None
     assert member.is_gm
@@ -419,13 +420,13 @@ async def test_a_restart_in_the_middle_of_the_wizard_continues(
     group = after.group(-100, "Wargamers")
     sides = await say(after, anna, group, "Red")
     assert sides is not None
-    assert "Red (orange)" in sides.text
+    assert "🟥 Red (vermillion)" in sides.text
     await after.feed(after.press(anna, sides, button(sides, "Add a side")))
     sides = await say(after, anna, group, "Blue")
     resumed = await say(after, anna, group, "/newcampaign")
     assert resumed is not None
     assert "check and confirm" in resumed.text
-    assert "Red (orange)" in resumed.text
+    assert "🟥 Red (vermillion)" in resumed.text
     await tap(after, anna, resumed, "Open deployment")
     campaign = await store.active_campaign(-100)
     assert campaign is not None
@@ -456,7 +457,7 @@ async def test_the_summary_changes_name_and_language_or_cancels(
     russian = await tap(telegram, anna, renamed, "Русский")
     assert russian is not None
     assert russian.text.startswith("Новая кампания «Hive War»: проверьте и подтвердите.")
-    assert "Язык постов здесь: Русский" in russian.text
+    assert "Язык постов здесь: русский" in russian.text
     cancelled = await tap(telegram, anna, russian, "Отменить кампанию")
     assert cancelled is not None
     assert "отменена" in cancelled.text

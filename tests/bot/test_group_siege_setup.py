@@ -75,13 +75,16 @@ async def test_a_gm_sets_up_a_siege_with_buttons(telegram: FakeTelegram, store: 
     )
     assert "modules" not in summary.text  # no developer names
 
-    await tap(telegram, anna, summary, "Points to outcome")
+    await tap(telegram, anna, summary, "Score margins")
     refused = await say(telegram, anna, group, "5 1 10")
     assert refused is not None
     assert "three growing numbers" in refused.text
     margins = await say(telegram, anna, group, "2 8 15")
     assert margins is not None
-    assert "Points to outcome: solid from 2, crushing from 8, slaughter from 15." in margins.text
+    assert (
+        "Score margins: solid victory from 2, crushing victory from 8, slaughter from 15."
+        in margins.text
+    )
 
     await tap(telegram, anna, margins, "Open deployment")
     telegram.take()

@@ -69,7 +69,7 @@ async def test_after_deployment_a_gm_approves_a_new_player(
     roles = await tap(telegram, vera, sides, "Red")
     asked = await tap(telegram, vera, roles, "Тактик")
     assert asked is not None
-    assert "отправлена мастерам" in asked.text
+    assert "отправлена мастеру" in asked.text
     assert await store.member(campaign.id, 3) is None  # nothing of Red's is hers yet
     sent = await telegram.deliver()
     [to_anna] = [s for s in sent if s.chat_id == 1]
@@ -188,7 +188,7 @@ async def test_a_closed_campaign_takes_nobody_and_approval_can_start_at_once(
     second = await store.active_campaign(-200) or second
     asked = await _asks(telegram, second, other_group, dora, "Red", "Strategist")
     assert asked is not None
-    assert "is with the GMs" in asked.text
+    assert "is with the GM" in asked.text
     assert await store.member(second.id, 5) is None
 
 

@@ -80,7 +80,7 @@ async def test_contact_orders_by_buttons_and_by_text(
     refused = "\n".join(s.text for s in await table.say(203, "перевезти 1 из 4 в 3"))
     assert "Ваша сторона уже использовала перевозки этого хода (1)" in refused
     typed = "\n".join(s.text for s in await table.say(203, "отступление из 4 в 1, затем 3"))
-    assert "отступление из 4 Северный полюс в 1 Экватор, затем 3 Восток" in typed
+    assert "отступление из 4 «Северный полюс» в 1 «Экватор», затем 3 «Восток»" in typed
     bound = "\n".join(s.text for s in await table.say(203, "move 1 from 1 to 3"))
     assert "связаны боем" in bound
 

@@ -47,7 +47,7 @@ async def test_scores_suggest_the_outcome_and_report_it(
         now,
     )
     russian = screen(await table.say(302, "бой 1 1210 - 1450"))
-    assert "Предлагаемый итог: победа Синие, Solid victory (уверенная победа)." in russian.text
+    assert "Предлагаемый результат: уверенная победа в пользу стороны «Синие»." in russian.text
     assert "перевес 240" in russian.text
     assert "от 100 — уверенная победа" in russian.text
     unknown = "\n".join(s.text for s in await table.say(202, "7: 10 2"))

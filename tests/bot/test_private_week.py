@@ -230,7 +230,7 @@ async def test_a_full_week_in_private_and_no_order_reaches_another_chat(
     assert "Battle 1: Red Legion attacks Синие in 1 Equator, 1000 points" in red_battles.text
     assert "counts as a draw without losses" in red_battles.text
     outcome = screen(await table.tap(202, red_battles, "Report battle 1"))
-    winner = screen(await table.tap(202, outcome, "crushing"))
+    winner = screen(await table.tap(202, outcome, "Crushing"))
     reported = await table.tap(202, winner, "Red Legion won")
     assert alert(reported).startswith("Reported. The other side may confirm or dispute it")
     table.take()
@@ -244,19 +244,19 @@ async def test_a_full_week_in_private_and_no_order_reaches_another_chat(
     # Battle 2: reported, the other side disputes with its own account, the GM decides.
     listing = screen(await table.say(201, "/battles"))
     outcome = screen(await table.tap(201, listing, "Report battle 2"))
-    await table.tap(201, outcome, "bloody draw")
+    await table.tap(201, outcome, "Bloody draw")
     blue_view = screen(await table.say(301, "/battles"))
     account = screen(await table.tap(301, blue_view, "Оспорить"))
     assert "по версии вашей стороны" in account.text
-    winner = screen(await table.tap(301, account, "уверенная победа"))
+    winner = screen(await table.tap(301, account, "Уверенная победа"))
     disputed = await table.tap(301, winner, "Синие")
-    assert alert(disputed) == "Оспорено: у мастеров обе версии, они решат."
+    assert alert(disputed) == "Оспорено: обе версии у мастера, он решит."
     table.take()
     await sender.send_due()
     [to_gm] = [s for s in table.take() if s.chat_id == GM]
     assert "Result DISPUTED" in to_gm.text
     assert "Account of side «Синие»: Синие: solid victory" in to_gm.text
-    decided = await table.tap(GM, to_gm, "Draw, no losses")
+    decided = await table.tap(GM, to_gm, "Draw without losses")
     assert alert(decided) == "Decided: draw. Both sides and the group are told."
     final = screen(await table.say(201, "/battles"))
     assert "Result (GM's decision, final): draw" in final.text

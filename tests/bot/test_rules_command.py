@@ -90,6 +90,14 @@ async def test_rules_in_the_group_and_in_private_in_the_readers_language(
         "Если сторона не отдала приказы к сроку, стоит на месте: все её сектора укрепляются."
         in russian["campaign"].text
     )
+    # The outcomes in the glossary's words, and once the names the rules' text uses.
+    assert "• Ничья: никто не теряет армий" in russian["battles"].text
+    assert "Бой, о котором никто не сообщил: засчитывается ничья без потерь." in (
+        russian["battles"].text
+    )
+    assert russian["battles"].text.count("Slaughter — разгром") == 1
+    assert "Crushing victory — сокрушительная победа" in russian["battles"].text
+    assert "in English" not in group["battles"].text
     assert "• Иной" not in russian["watch"].text
     assert "• Лариса (сторона «Red Legion»), инициатива 2" in russian["watch"].text
 
@@ -319,10 +327,10 @@ def _expected(campaign: Campaign) -> list[str]:
             count = f"{row.armies}–{rows[index + 1].armies - 1} armies"
         lines.append(f"• {count}: {described}")
     words = {
-        Outcome.DRAW: "draw",
-        Outcome.SOLID: "solid victory",
-        Outcome.CRUSHING: "crushing victory",
-        Outcome.SLAUGHTER: "slaughter",
+        Outcome.DRAW: "Draw",
+        Outcome.SOLID: "Solid victory",
+        Outcome.CRUSHING: "Crushing victory",
+        Outcome.SLAUGHTER: "Slaughter",
     }
     for outcome in Outcome:
         lost = ruleset.losses.for_outcome(outcome)
@@ -333,7 +341,7 @@ def _expected(campaign: Campaign) -> list[str]:
             if outcome.has_winner
             else f"each side loses {_plural(lost, 'army', 'armies')}"
         )
-        lines.append(f"• {words.get(outcome, 'bloody draw')}…: {said}")
+        lines.append(f"• {words.get(outcome, 'Bloody draw')}…: {said}")
     # siege
     lines += [
         f"strength = {siege.strength_per_army} × armies in the sector + a d{siege.die};",

@@ -182,7 +182,7 @@ async def test_the_gm_changes_the_language_and_the_group_is_told_in_it(
     assert changed is not None
     assert changed.language == "ru"
     posts = await _group_posts(store, i18n, campaign.id, "language_changed")
-    assert posts == ["Мастер Anna: язык сообщений кампании теперь — Русский."]
+    assert posts == ["Мастер Anna: язык сообщений кампании теперь — русский."]
     audit = [e for e in await store.audit_log(campaign.id) if e.action == "settings_changed"]
     assert audit[-1].actor == table.anna.id
 

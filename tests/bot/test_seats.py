@@ -228,11 +228,11 @@ async def test_an_approved_request_fills_the_seat_even_when_joining_is_closed(
     await say(telegram, table.gleb, table.gleb.id, "/start")
     sides = await say(telegram, table.gleb, table.gleb.id, f"/start join-{campaign.id}")
     assert sides is not None
-    assert [label for label, _data in sides.buttons()] == ["🟧 Red · open seat"]
+    assert [label for label, _data in sides.buttons()] == ["🟥 Red · open seat"]
     roles = await tap(telegram, table.gleb, sides, "Red")
     asked = await tap(telegram, table.gleb, roles, "Tactician")
     assert asked is not None
-    assert "is with the GMs" in asked.text
+    assert "is with the GM" in asked.text
     [to_anna] = [s for s in await telegram.deliver() if s.chat_id == 1 and s.buttons()]
     await tap(telegram, table.anna, to_anna, "Approve")
     gleb = await store.member(campaign.id, 4)

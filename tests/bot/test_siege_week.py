@@ -107,7 +107,7 @@ async def _report(table: Table, reporter: int, confirmer: int, battle: int, winn
     """``reporter`` reports ``winner``'s solid victory in ``battle``; ``confirmer`` confirms."""
     listing = screen(await table.say(reporter, "/battles"))
     picked = screen(await table.tap(reporter, listing, f"Report battle {battle}"))
-    outcome = screen(await table.tap(reporter, picked, "solid"))
+    outcome = screen(await table.tap(reporter, picked, "Solid"))
     done = await table.tap(reporter, outcome, f"{winner} won")
     assert alert(done)
     listing = screen(await table.say(confirmer, "/battles"))

@@ -160,7 +160,7 @@ async def test_the_wizard_s_night_watch_screen_fits_a_phone_in_russian(
     )
     summary = telegram.sent[-1]
     fits_a_phone(summary)
-    assert ["🌃 Дозоры", "🎯 Очки в исход"] in rows(summary)
+    assert ["🌃 Дозоры", "🎯 Перевес по очкам"] in rows(summary)
     off = on_a_phone(await tap(telegram, boris, summary, "🌃 Дозоры"))
     a_screen_with_a_way_back(off)
     assert "Дозоры: за ход каждый Иной стороны может перейти в соседнюю локацию" in off.text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -52,6 +53,16 @@ def chromium_path() -> str:
     if found is None:
         raise RuntimeError("chromium is not installed: apt-get install -y chromium (./test does)")
     return found
+
+
+def emoji_font_installed() -> bool:
+    """True when fontconfig knows a colour emoji font (Debian: fonts-noto-color-emoji, which
+    ``./test`` installs), so screenshots draw the page's emoji instead of empty boxes."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return False
+    listed = subprocess.run([fc_list], capture_output=True, text=True, check=False).stdout
+    return "color emoji" in listed.lower()
 
 
 def telegram_stub(init_data: str, dark: bool) -> str:
@@ -114,13 +125,16 @@ async def open_app(
     try:
         await page.wait_for_selector("#tabs:not([hidden]), #choose:not([hidden])", timeout=15000)
     except PlaywrightTimeoutError:
-        toast = await page.locator("#toast").inner_text()
-        raise AssertionError(f"the app did not open: {toast!r} {problems}") from None
+        notices = await page.locator(".notice").all_inner_texts()
+        raise AssertionError(f"the app did not open: {notices!r} {problems}") from None
     return page
 
 
 async def shoot(page: Page, *paths: Path) -> None:
     """A screenshot of the whole page into each of ``paths``."""
+    # A whole-page capture draws a sticky bar where the viewport happened to be, over the page.
     for path in paths:
         path.parent.mkdir(parents=True, exist_ok=True)
-        await page.screenshot(path=str(path), full_page=True)
+        await page.screenshot(
+            path=str(path), full_page=True, style="nav { position: static !important; }"
+        )

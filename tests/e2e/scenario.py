@@ -951,7 +951,7 @@ async def dispute_result(
 
 async def gm_decide(table: Table, battle: int, outcome: str, winner: str | None = None) -> Received:
     """The GM decides a disputed battle under the message the bot sent them in private:
-    «Draw, no losses» at once, any other outcome after «Another outcome…»."""
+    «Draw without losses» at once, any other outcome after «Another outcome…»."""
     code = OUTCOME_CODE[outcome]
 
     def verdict(action: str, label_starts: str = "") -> Callable[[str, str], bool]:

@@ -218,7 +218,7 @@ async def _play(table: Table, service: BotService, marks: Marks) -> int:
     await _clock(table, service, marks, "turn 1: Tuesday", utc(3, 3, 8))
     # Deployment is over: a new player waits for the GM, who approves one and refuses one.
     asked = await ask_to_join(table, HANNA, GREEN, "tactician")
-    assert any("is with the GMs" in t for t in asked.texts(HANNA.chat_id))
+    assert any("is with the GM" in t for t in asked.texts(HANNA.chat_id))
     await ask_to_join(table, IGOR, RED, "strategist")
     approved = await gm_answers_join(table, HANNA, True, GREEN, "tactician")
     assert any("Approved: Hanna now plays" in t for t in approved.texts(GM.chat_id))

@@ -44,9 +44,41 @@ async def tap_sector(page: Page, sector: str) -> None:
 
 
 async def toast(page: Page) -> tuple[str, bool]:
-    box = page.locator("#toast")
+    """What the page said about the last action, and whether it was a refusal; the notice is
+    in the page's flow, so it covers no button."""
+    box = page.locator(".notice")
     await box.wait_for(state="visible")
+    assert not await page.evaluate(COVERED), "a notice covers a button"
     return await box.inner_text(), "refused" in (await box.get_attribute("class") or "")
+
+
+COVERED = """() => {
+  const notice = document.querySelector(".notice").getBoundingClientRect();
+  return [...document.querySelectorAll("button")].some((button) => {
+    const box = button.getBoundingClientRect();
+    return box.width && box.height && box.left < notice.right && notice.left < box.right
+      && box.top < notice.bottom && notice.top < box.bottom;
+  });
+}"""
+"""True when the notice's box overlaps a button's."""
+
+EMOJI_DRAWN = """() => {
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 40;
+  const context = canvas.getContext("2d");
+  context.font = "32px sans-serif";
+  context.textBaseline = "top";
+  context.fillText("🟥", 2, 2);
+  const [r, g, b] = context.getImageData(20, 20, 1, 1).data;
+  return r > 150 && g < 120 && b < 120;
+}"""
+"""True when the browser draws a red square for 🟥 (an emoji font is installed), not a box."""
+
+NAME_HEIGHT = """() => {
+  const text = document.querySelector('#map [data-sector="1"] text');
+  return text.getBoundingClientRect().height;
+}"""
+"""The height on screen, in CSS pixels, of sector 1's name on the map."""
 
 
 async def test_a_week_through_the_mini_app(telegram: ScriptedTelegram, tmp_path: Path) -> None:
@@ -73,8 +105,21 @@ async def test_a_week_through_the_mini_app(telegram: ScriptedTelegram, tmp_path:
 
         red = await open_app(browser, url, token, (702, "Boris", "en"), await bot.clock.now())
         assert await red.locator("#tabs button").all_inner_texts() == ["Map", "Board", "Battles"]
+        assert await red.evaluate(EMOJI_DRAWN), (
+            "no emoji font: apt-get install fonts-noto-color-emoji"
+        )
+        # On a 360-pixel phone the map opens large enough to read (and pans in its box).
+        assert await red.evaluate(NAME_HEIGHT) >= 16
+        # ... centred on the map's middle, not its top left corner.
+        assert await red.evaluate("() => document.querySelector('#map').scrollLeft > 0")
+        await red.locator("#zoom-out").click()
+        await red.locator("#zoom-out").click()
+        assert await red.evaluate(NAME_HEIGHT) < 12  # the whole map at once: too small to read
+        await red.locator("#zoom-in").click()
+        await red.locator("#zoom-in").click()
         countdown = await red.locator("#deadline").inner_text()
-        assert "Deadline" in countdown
+        # The deadline as the chat says it, in the campaign's zone.
+        assert "Deadline: Thu 5 Mar, 23:59 (Moscow, UTC+3)" in countdown, countdown
         assert "· 2d 14h 5" in countdown, countdown  # by the bot's clock, not the phone's
         await tap_sector(red, "1")
         await red.locator("#sheet button", has_text="Attack").click()
@@ -111,7 +156,8 @@ async def test_a_week_through_the_mini_app(telegram: ScriptedTelegram, tmp_path:
             zone="Asia/Yekaterinburg",
         )
         countdown = await blue.locator("#deadline").inner_text()
-        assert "пт, 6 мар., 01:59 GMT+5" in countdown, countdown  # in her zone, UTC+5
+        # As the chat says it (the campaign's zone), not in the phone's own zone and format.
+        assert "Срок: чт, 5 марта, 23:59 (МСК)" in countdown, countdown
         assert re.search(r"· (1 ч 0 мин|5\d мин) осталось$", countdown), countdown
         assert await blue.locator("#tabs button").all_inner_texts() == ["Карта", "Табло", "Бои"]
         assert "North Pole" not in await blue.content()
@@ -141,6 +187,9 @@ async def test_a_week_through_the_mini_app(telegram: ScriptedTelegram, tmp_path:
                 break
             await tactician.context.close()
         card = tactician.locator('.battle[data-battle="1"]')
+        # No outcome is chosen for the player: the list starts on a prompt.
+        assert await card.locator("select").input_value() == ""
+        assert await card.locator("button").is_disabled()
         choice = await card.locator("option", has_text="Red").first.get_attribute("value")
         assert choice is not None
         await card.locator("select").select_option(choice)

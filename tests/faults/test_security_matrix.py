@@ -722,7 +722,7 @@ async def test_a_stranger_may_ask_to_join_and_no_more(
         assert [r.user_id for r in after[f"campaign {siege}"]["join requests"]] == [NINA]
         # A request lets her choose a side; it shows her nothing of any side's plans.
         sides = await table.send(NINA, NINA, f"/start join-{siege}")
-        assert [text for text, _data in sides[-1].buttons()] == ["🟧 Red", "🩵 Blue", "🟩 Green"]
+        assert [text for text, _data in sides[-1].buttons()] == ["🟥 Red", "🟦 Blue", "🟩 Green"]
         for actor, refusal in (
             (FRED, "The GM removed you from «Siege of Vraks»."),
             (BELLA, "You already play in this campaign."),

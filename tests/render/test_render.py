@@ -19,8 +19,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from rules import CampaignState
+from rules.colours import OKABE_ITO
 from rules.render import (
-    OKABE_ITO,
     MapView,
     PrivateOrders,
     SideView,

@@ -8,7 +8,7 @@ from pydantic import JsonValue
 
 from rules.modules.watch import Hero, Npc, WatchState
 from rules.modules.watch.picture import map_figures, plan_moves
-from rules.render import HUB_TAG, compute_layout, render_map
+from rules.render import HUB_TAG, compute_layout, move_label_boxes, render_map
 from rules.svg import map_svg
 from tests.render.views import watch_view
 
@@ -99,3 +99,13 @@ def test_the_night_demo_map_rings_its_metro_as_the_hub() -> None:
     names = [shape.sector.display_name("ru") for shape in layout.shapes.values()]
     assert "Метро" in names
     assert '<g class="hub" data-sector="metro">' in map_svg(view)
+
+
+def test_two_heroes_crossing_keep_their_names_apart() -> None:
+    """Антон and Завулон swap the metro and the entrance: their arrows run side by side, and
+    the second name goes where it does not cover the first (issue 33)."""
+    boxes = move_label_boxes(watch_view("ru"))
+    assert len(boxes) >= 2
+    for index, (x1, y1, x2, y2) in enumerate(boxes):
+        for a1, b1, a2, b2 in boxes[index + 1 :]:
+            assert x2 <= a1 or a2 <= x1 or y2 <= b1 or b2 <= y1, boxes

@@ -1,5 +1,5 @@
 """The Monday map's week (moves, battles, captures, the winner), module marks, plural words,
-colours for sides named after one, and documents of rule modules drawn by the command."""
+one colour per side, and documents of rule modules drawn by the command."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from rules import Game, Outcome, builtin_map, resolve_turn
+from rules import Game, Outcome, builtin_map, render, resolve_turn
+from rules.colours import OKABE_ITO
 from rules.render import (
     DIAL_HEIGHT,
     MARGIN,
-    NAMED_COLOURS,
     RUSSIAN_LABELS,
     DialView,
     MapLabels,
@@ -22,7 +22,6 @@ from rules.render import (
     SectorMark,
     SideView,
     WeekView,
-    named_colour,
     render_image,
     render_main,
     render_map,
@@ -32,8 +31,8 @@ from rules.render import (
 from tests.render.views import custom_map_view, grid_view, siege_view, worked_example
 
 SIEGE_CASES = Path(__file__).resolve().parents[1] / "rules" / "cases" / "modules" / "siege"
-RED = NAMED_COLOURS[0][1]
-BLUE = NAMED_COLOURS[1][1]
+RED = OKABE_ITO[5][1]  # the command draws side "red" in vermillion
+ORANGE = OKABE_ITO[0][1]
 
 
 def test_a_sector_held_before_is_not_new() -> None:
@@ -92,41 +91,17 @@ def test_russian_numbers_take_their_plural_forms() -> None:
     assert english.progress_of(1, 1) == "1 of 1 sector"
 
 
-@pytest.mark.parametrize(
-    ("name", "colour"),
-    [
-        ("Red", RED),
-        ("reds", RED),
-        ("Красные", RED),
-        ("Алая гвардия", RED),
-        ("Синие", BLUE),
-        ("Blue Legion", BLUE),
-        ("Sons of Red", RED),
-        ("Red and Blue", None),
-        ("Орки", None),
-        ("Сердце Хаоса", None),
-        ("Redemptors", None),
-        ("Бурые", NAMED_COLOURS[11][1]),
-        ("Буря", None),
-    ],
-)
-def test_a_name_names_its_colour(name: str, colour: tuple[int, int, int] | None) -> None:
-    assert named_colour(name) == colour
-
-
-def test_a_side_named_after_a_colour_is_drawn_in_it() -> None:
+def test_a_side_is_drawn_in_the_colour_its_view_gives_whatever_its_name() -> None:
+    """One colour per side: the one chosen when the side was made (the bot stores it), never a
+    second one read from its name."""
     sides = (
-        SideView(id="a", name="Red", colour=0),  # the palette's orange, as picked in the bot
+        SideView(id="a", name="Red", colour=0),  # the palette's orange, as stored by the bot
         SideView(id="b", name="Синие", colour="#e69f00"),
         SideView(id="c", name="Orks", colour=2),
     )
     styles = side_styles(sides)
-    assert (styles["a"].colour, styles["b"].colour) == (RED, BLUE)
+    assert (styles["a"].colour, styles["b"].colour) == (ORANGE, ORANGE)
     assert styles["c"].colour == (0x00, 0x9E, 0x73)
-    both = side_styles(
-        (SideView(id="a", name="Red", colour=0), SideView(id="b", name="Reds", colour=4))
-    )
-    assert (both["a"].colour, both["b"].colour) == ((0xE6, 0x9F, 0x00), (0x00, 0x72, 0xB2))
 
 
 def _pixels_of(
@@ -253,3 +228,36 @@ def test_a_state_waiting_for_a_choice_is_refused_not_crashed() -> None:
     status, png, errors = _run(["--variant", "friday"], _case("weather-not-chosen"))
     assert (status, png) == (2, b"")
     assert "waiting for a deployment choice" in errors
+
+
+def test_a_held_sector_shows_its_holder_and_new_at_every_size() -> None:
+    """Colour is never the only cue: a held sector carries a flag and its holder's tag, and one
+    taken this turn also "new", however small the sector and however many battles it lists
+    (those shrink or go first)."""
+    view = worked_example("resolved")
+    assert view.week is not None
+    assert view.week.new == {"red": ("1",)}
+    styles = side_styles(view.sides)
+    battles = view.week.battles * 6
+    crowded = view.model_copy(update={"week": view.week.model_copy(update={"battles": battles})})
+    for size, width, height in ((28, 400.0, 400.0), (14, 120.0, 80.0), (12, 60.0, 40.0)):
+        rows = render._badge_rows(crowded, styles, "1", "red", True, [], size, width, height)
+        first = rows[0]
+        assert [type(segment) for segment in first] == [render._Icon, render._Chip, render._Text]
+        assert [getattr(segment, "kind", getattr(segment, "text", "")) for segment in first] == [
+            "flag",
+            "R",
+            "new",
+        ]
+        held = render._badge_rows(crowded, styles, "4", "red", False, [], size, width, height)
+        assert [type(segment) for segment in held[0]] == [render._Icon, render._Chip]
+
+
+def test_a_loss_is_written_in_the_losers_chip() -> None:
+    view = worked_example("resolved")
+    assert view.week is not None
+    styles = side_styles(view.sides)
+    crushing = view.week.battles[0]
+    segments = render._result_segments(crushing, styles, 20, 17)
+    texts = [getattr(segment, "text", getattr(segment, "kind", "")) for segment in segments]
+    assert texts == ["star", "R", "B −2"]

@@ -63,8 +63,9 @@ from bot.services.window import position_mark
 from bot.texts import (
     chain_words,
     describe_deployment_problem,
+    language_name,
     no_show_label,
-    outcome_name,
+    outcome_label,
     result_words,
     role_name,
 )
@@ -783,8 +784,8 @@ async def _battle_screen(ctx: GmContext, value: str) -> None:
     base = f"{turn_text}.{battle.id}.{found.mark}"
     rows = [
         [
-            _button(outcome_name(Outcome.DRAW), ctx.campaign, "set", f"{base}.draw."),
-            _button(_("bloody draw"), ctx.campaign, "set", f"{base}.bloody_draw."),
+            _button(outcome_label(Outcome.DRAW), ctx.campaign, "set", f"{base}.draw."),
+            _button(_("Bloody draw"), ctx.campaign, "set", f"{base}.bloody_draw."),
         ]
     ]
     rows += [
@@ -815,7 +816,7 @@ async def _winner_screen(ctx: GmContext, value: str) -> None:
     names = {s.id: s.name for s in await ctx.store.sides(ctx.campaign.id)}
     base = f"{turn_text}.{battle.id}.{found.mark}"
     rows = [
-        [_button(outcome_name(outcome), ctx.campaign, "set", f"{base}.{outcome.value}.{side}")]
+        [_button(outcome_label(outcome), ctx.campaign, "set", f"{base}.{outcome.value}.{side}")]
         for outcome in (Outcome.SOLID, Outcome.CRUSHING, Outcome.SLAUGHTER)
     ]
     rows.append([_button(_("◀ Back"), ctx.campaign, "battle", base)])
@@ -1345,9 +1346,7 @@ async def group_language_pressed(
     await query.answer()
     with i18n.use_locale(language):
         await query.message.edit_text(
-            _("Language of the campaign's posts here: {name}.").format(
-                name=LANGUAGE_NAMES[language]
-            )
+            _("Language of the campaign's posts here: {name}.").format(name=language_name(language))
         )
 
 

@@ -33,6 +33,7 @@ from bot.services import running_changes
 from bot.services.deadlines import local_moment
 from bot.services.running_changes import ChangeRefusal, Preview, pack_week, unpack_week
 from bot.services.window import current_deadline
+from bot.texts import language_name
 from bot.typed_dates import FIRST_YEAR, LAST_YEAR, parse_moment, parse_week
 from storage import Campaign, CampaignStatus, Person, Prompt, Schedule, Store
 from storage.models import Language
@@ -159,7 +160,7 @@ async def menu_screen(
         title=campaign.title,
         week=week_text(campaign.schedule, campaign.language),
         deadline=shown,
-        language=LANGUAGE_NAMES.get(campaign.language, campaign.language),
+        language=language_name(campaign.language),
     )
     rows = [
         [_button(_("📅 Change the weekly schedule"), campaign, "week")],

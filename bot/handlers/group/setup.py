@@ -48,7 +48,7 @@ from bot.moments import format_moment, zone_label
 from bot.posts.group import colour_mark, colour_name
 from bot.services import campaigns, contact_setup, siege_setup, watch_setup
 from bot.services.clockwork import AdvanceOutcome, advance
-from bot.texts import describe_map_problem, phase_name, rule_name
+from bot.texts import describe_map_problem, language_name, phase_name, rule_name
 from rules import (
     BUILTIN_MAPS,
     MODULE_MAPS,
@@ -427,7 +427,8 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
         sides = await store.sides(campaign.id)
         text = _(
             "Step 4 of 6: sides (2 to 8). Each has a name and a colour from a colour-blind safe "
-            "palette.\n{sides}"
+            "palette; a side named after a colour gets the safe colour nearest to it. The colour "
+            "in brackets is the one the maps, the board and the charts draw.\n{sides}"
         ).format(sides="\n".join(await sides_lines(store, campaign)))
         if len(sides) < campaigns.MAX_SIDES:
             rows.append([_button(_("➕ Add a side"), campaign, "ask", "side")])
@@ -579,7 +580,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             ),
             _("Joining: {joining}").format(joining=joining_label(campaign.joining)),
             _(
-                "Points to outcome: solid from {solid}, crushing from {crushing}, "
+                "Score margins: solid victory from {solid}, crushing victory from {crushing}, "
                 "slaughter from {slaughter}."
             ).format(
                 solid=campaign.score_margins.solid,
@@ -587,7 +588,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
                 slaughter=campaign.score_margins.slaughter,
             ),
             _("Language of posts here: {language}").format(
-                language=LANGUAGE_NAMES[campaign.language]
+                language=language_name(campaign.language)
             ),
             "",
             _(
@@ -620,7 +621,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
         ],
         [
             _button(_("🌃 Watches"), campaign, "go", "watch"),
-            _button(_("🎯 Points to outcome"), campaign, "ask", "margins"),
+            _button(_("🎯 Score margins"), campaign, "ask", "margins"),
         ],
         *victory_check.fix_rows(campaign, _button),
         [_button(_("✅ Open deployment"), campaign, "ok")],
@@ -951,8 +952,8 @@ def _typed_settings(
             )
         except (IndexError, ValueError):
             return None, _(
-                "Send three growing numbers: the least margin for a solid, a crushing and a "
-                "slaughter victory, e.g. «1 5 10»."
+                "Send three growing numbers: the least margin of points for a solid victory, a "
+                "crushing victory and a slaughter, e.g. «1 5 10»."
             )
         return CampaignSettings(score_margins=margins), ""
     changed, refusal = _typed_rules(campaign, field, text)
@@ -1321,8 +1322,8 @@ def _ask_text(what: str, name: str) -> str:
             "sectors_to_win=4», or «default» for the standard rules."
         ),
         "margins": _(
-            "{name}, reply with the score-margin table: three growing numbers, the least "
-            "margin of points for a solid, a crushing and a slaughter victory, e.g. «1 5 10»."
+            "{name}, reply with the score margins: three growing numbers, the least margin of "
+            "points for a solid victory, a crushing victory and a slaughter, e.g. «1 5 10»."
         ),
     }
     return asks[what].format(name=name)

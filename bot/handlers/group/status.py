@@ -20,7 +20,7 @@ from bot.rendering import MapDrawer
 from bot.services import campaigns, duels, watch_orders
 from bot.services.orders import listed_battles
 from bot.services.turns import game_for
-from bot.texts import chain_words, describe_battle
+from bot.texts import chain_words, describe_battle, foc_legend
 from bot.watch_texts import hero_lines
 from storage import Campaign, Phase, Store
 
@@ -147,6 +147,7 @@ async def show_battles(message: Message, store: Store, clock: Clock) -> None:
             )
         )
         lines.extend(chain_words(battle, status, names))
+    lines.extend(foc_legend(listed.standing.fought(battle) for battle in listed.battles))
     await message.answer("\n".join(lines))
 
 

@@ -37,7 +37,7 @@ from bot.services.orders import (
     side_names,
 )
 from bot.services.turns import game_for
-from bot.texts import describe_battle, outcome_name
+from bot.texts import describe_battle, outcome_label, outcome_name
 from rules import Battle, BattleResult, Outcome
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactSettings
@@ -102,8 +102,8 @@ _SCORES = re.compile(
 def margins_words(margins: ScoreMargins) -> str:
     """The campaign's score-margin table in one line."""
     return _(
-        "Points to outcome here: a margin under {solid} is a draw, from {solid} a solid "
-        "victory, from {crushing} crushing, from {slaughter} a slaughter."
+        "Score margins here: under {solid} a draw, from {solid} a solid victory, from "
+        "{crushing} a crushing victory, from {slaughter} a slaughter."
     ).format(solid=margins.solid, crushing=margins.crushing, slaughter=margins.slaughter)
 
 
@@ -182,7 +182,7 @@ async def typed_scores(message: Message, store: Store, clock: Clock, seat: Seat)
 def _outcome_keyboard(data: ResultButton) -> screens.Keyboard:
     buttons = [
         InlineKeyboardButton(
-            text=outcome_name(outcome),
+            text=outcome_label(outcome),
             callback_data=ResultButton(
                 campaign=data.campaign,
                 turn=data.turn,
@@ -490,7 +490,7 @@ def _done_words(event: str) -> str:
         case "confirmed":
             return _("Confirmed: the result is agreed.")
         case "disputed":
-            return _("Disputed: the GMs have both accounts and decide.")
+            return _("Disputed: the GM has both accounts and decides.")
         case _:
             return _(
                 "Reported. The other side may confirm or dispute it; if it does neither by "

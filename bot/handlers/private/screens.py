@@ -47,8 +47,9 @@ from bot.texts import (
     describe_order_line,
     describe_orders,
     describe_rejection,
+    foc_legend,
     full_result_words,
-    outcome_name,
+    outcome_label,
 )
 from rules import (
     Attack,
@@ -1507,6 +1508,9 @@ def battles_screen(
         rows.extend(battle_buttons(desk, battle, side, is_gm, names))
         if dice and desk.playable(battle) and (is_gm or side in battle.participants()):
             rows.append(roll_buttons(desk, battle))
+    legend = foc_legend(battle for battle in desk.battles if desk.playable(battle))
+    if legend:
+        lines += ["", *legend]
     lines.append("")
     lines.append(policy_words(campaign))
     return "\n".join(lines), Keyboard(inline_keyboard=rows)
@@ -1554,7 +1558,7 @@ def verdict_keyboard(
         rows.append(
             [
                 _button(
-                    outcome_name(outcome),
+                    outcome_label(outcome),
                     button("set", BattleResult(battle=battle.id, outcome=outcome)),
                 )
                 for outcome in (Outcome.DRAW, Outcome.BLOODY_DRAW)
@@ -1588,7 +1592,7 @@ def verdict_keyboard(
     draw = BattleResult(battle=battle.id, outcome=Outcome.DRAW)
     rows.append(
         [
-            _button(_("Draw, no losses"), button("set", draw)),
+            _button(_("Draw without losses"), button("set", draw)),
             _button(_("Another outcome…"), button("more")),
         ]
     )

@@ -6,7 +6,8 @@
 const tg = (window.Telegram && window.Telegram.WebApp) || null;
 const initData = tg ? tg.initData : "";
 const state = { words: {}, language: "en", campaign: null, view: null, sector: null, tab: "orders",
-  skew: 0 };
+  skew: 0, zoom: window.innerWidth < 520 ? 2 : 1, centred: false };
+const ZOOMS = [1, 1.5, 2, 3];
 const timings = [];
 window.strategiumTimings = timings;
 
@@ -25,7 +26,7 @@ function applyTheme() {
   }
 }
 
-async function api(path, body) {
+async function api(path, body, anchor) {
   const options = { headers: { "X-Telegram-Init-Data": initData } };
   if (body !== undefined) {
     options.method = "POST";
@@ -36,25 +37,29 @@ async function api(path, body) {
   try {
     response = await fetch("api/" + path, options);
   } catch (error) {
-    toast(w("offline"), true);
+    toast(w("offline"), true, anchor);
     throw error;
   }
   const data = await response.json();
   if (!response.ok && !("view" in data)) {
-    toast(data.message || String(response.status), true);
+    toast(data.message || String(response.status), true, anchor);
     throw new Error(data.message);
   }
   return data;
 }
 
-let toastTimer = null;
-function toast(text, refused) {
-  const box = $("toast");
-  box.textContent = text;
-  box.classList.toggle("refused", Boolean(refused));
-  box.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, refused ? 6000 : 2500);
+// What an action did, said in the page's flow next to where it was done (never a box over
+// the page, which would cover a button): in the sheet, under «Ready», in the battle's card;
+// anything else (no connection while opening) under the header.
+let noticeTimer = null;
+function toast(text, refused, anchor) {
+  for (const old of document.querySelectorAll(".notice")) old.remove();
+  clearTimeout(noticeTimer);
+  const box = el("p", { class: "notice" + (refused ? " refused" : ""), role: "status", text });
+  const place = (anchor && anchor()) || { inside: $("notices") };
+  if (place.inside) place.inside.append(box);
+  else place.after.after(box);
+  noticeTimer = setTimeout(() => box.remove(), refused ? 8000 : 4000);
 }
 
 function el(tag, attrs, ...children) {
@@ -99,9 +104,8 @@ function tick() {
   if (!deadline) return;
   const at = new Date(deadline);
   const left = at.getTime() - (Date.now() + state.skew);
-  $("deadline-at").textContent = w("deadline") + ": " + at.toLocaleString(state.language, {
-    weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-    timeZoneName: "short" });
+  // The moment as the chat says it (the campaign's zone, the bot's words), never the phone's.
+  $("deadline-at").textContent = w("deadline") + ": " + state.view.campaign.deadline_at;
   $("countdown").textContent = left > 0 ? `${formatLeft(left)} ${w("left")}` : w("passed");
 }
 
@@ -131,11 +135,45 @@ function renderMap(view) {
     box.append(el("p", { class: "hint", text: w("no_map") }));
     return;
   }
+  const left = box.scrollLeft, top = box.scrollTop, shown = state.centred;
   box.innerHTML = view.map;
   if (!performance.getEntriesByName("strategium-map").length) performance.mark("strategium-map");
   const svg = box.querySelector("svg");
   if (svg) svg.setAttribute("aria-label", view.campaign.title);
+  $("zoom").hidden = !svg;
+  applyZoom(false);
+  if (shown) {  // a redrawn map stays where the player panned it; the first opens centred
+    box.scrollLeft = left;
+    box.scrollTop = top;
+  }
   markChosen();
+}
+
+// A phone's screen is narrow for a whole map: it opens larger (names about 20 px high on a
+// 360-pixel screen), and pans by dragging inside its box; − and + change the size.
+function applyZoom(keepCentre) {
+  const box = $("map");
+  const svg = box.querySelector("svg");
+  if (!svg) return;
+  const middle = keepCentre && box.scrollWidth ? {
+    x: (box.scrollLeft + box.clientWidth / 2) / box.scrollWidth,
+    y: (box.scrollTop + box.clientHeight / 2) / box.scrollHeight } : null;
+  svg.style.width = `${state.zoom * 100}%`;
+  $("zoom-out").disabled = state.zoom <= ZOOMS[0];
+  $("zoom-in").disabled = state.zoom >= ZOOMS[ZOOMS.length - 1];
+  const centre = middle || (!state.centred ? { x: 0.5, y: 0.5 } : null);
+  if (centre) {
+    state.centred = true;
+    box.scrollLeft = centre.x * box.scrollWidth - box.clientWidth / 2;
+    box.scrollTop = centre.y * box.scrollHeight - box.clientHeight / 2;
+  }
+}
+
+function zoomBy(step) {
+  const index = ZOOMS.indexOf(state.zoom) + step;
+  if (index < 0 || index >= ZOOMS.length) return;
+  state.zoom = ZOOMS[index];
+  applyZoom(true);
 }
 
 function markChosen() {
@@ -177,8 +215,11 @@ async function openSector(sector, tappedAt) {
   state.sector = sector;
   markChosen();
   const sheet = $("sheet");
+  // Redrawn after an order: what the order did stays said under the heading.
+  const notice = sheet.querySelector(".notice");
   sheet.innerHTML = "";
   sheet.append(el("h2", { text: options.heading }));
+  if (notice) sheet.append(notice);
   for (const line of options.lines) sheet.append(el("p", { text: line }));
   for (const move of options.moves) {
     let count = move.max;
@@ -216,18 +257,20 @@ async function openSector(sector, tappedAt) {
   }
 }
 
-async function write(path, body) {
+async function write(path, body, anchor) {
   const started = performance.now();
-  const data = await api(`campaigns/${state.campaign}/${path}`, body);
-  toast(data.message, !data.ok);
+  const data = await api(`campaigns/${state.campaign}/${path}`, body, anchor);
   render(data.view);
+  toast(data.message, !data.ok, anchor);
   requestAnimationFrame(() => timings.push({ kind: path, ms: performance.now() - started }));
   if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred(data.ok ? "success" : "error");
   return data;
 }
 
 function give(order) {
-  return write("orders", { turn: state.view.campaign.turn, order });
+  // Said in the sheet when it stays open, else above the orders.
+  const anchor = () => ($("sheet").hidden ? { after: $("status") } : { after: $("sheet").firstChild });
+  return write("orders", { turn: state.view.campaign.turn, order }, anchor);
 }
 
 function renderBattles(battles) {
@@ -242,16 +285,32 @@ function renderBattles(battles) {
     const card = el("div", { class: "battle", "data-battle": String(battle.id) });
     for (const line of battle.lines) card.append(el("p", { text: line }));
     if (battle.choices.length) {
+      // No outcome is chosen for the person: the list starts on a prompt, and the button
+      // waits for a choice.
       const select = el("select", { "aria-label": w("report") });
+      const prompt = el("option", { value: "", text: w("choose_outcome") });
+      prompt.disabled = true;
+      prompt.selected = true;
+      select.append(prompt);
       battle.choices.forEach((choice, index) => select.append(el("option", { value: String(index), text: choice.label })));
-      card.append(select, el("button", { type: "button", class: "action", text: w("report"),
+      const send = el("button", { type: "button", class: "action", text: w("report"),
         onclick: () => {
+          if (select.value === "") return;
           const choice = battle.choices[Number(select.value)];
+          const anchor = () => ({ inside: document.querySelector(`.battle[data-battle="${battle.id}"]`) || $("battles") });
           write("results", { turn: battles.turn, battle: battle.id, outcome: choice.outcome,
-            winner: choice.winner, defender: battle.defender });
-        } }));
+            winner: choice.winner, defender: battle.defender }, anchor);
+        } });
+      send.disabled = true;
+      select.addEventListener("change", () => { send.disabled = select.value === ""; });
+      card.append(select, send);
     }
     box.append(card);
+  }
+  if (battles.legend && battles.legend.length) {
+    const legend = el("div", { class: "legend" });
+    for (const line of battles.legend) legend.append(el("p", { text: line }));
+    box.append(legend);
   }
 }
 
@@ -277,6 +336,12 @@ async function start() {
     button.textContent = w(button.dataset.tab === "orders" ? "map" : button.dataset.tab);
     button.addEventListener("click", () => showTab(button.dataset.tab));
   }
+  $("zoom-in").setAttribute("aria-label", w("zoom_in"));
+  $("zoom-out").setAttribute("aria-label", w("zoom_out"));
+  $("zoom-in").title = w("zoom_in");
+  $("zoom-out").title = w("zoom_out");
+  $("zoom-in").addEventListener("click", () => zoomBy(1));
+  $("zoom-out").addEventListener("click", () => zoomBy(-1));
   $("map").addEventListener("click", (event) => {
     const sector = event.target.closest && event.target.closest("[data-sector]");
     if (!sector || !state.view || !state.view.orders || !state.view.orders.editable) return;
@@ -284,7 +349,8 @@ async function start() {
   });
   $("ready").addEventListener("click", () => {
     const orders = state.view.orders;
-    write("ready", { turn: state.view.campaign.turn, ready: !orders.ready, edits: orders.edits });
+    write("ready", { turn: state.view.campaign.turn, ready: !orders.ready, edits: orders.edits },
+      () => ({ after: $("ready") }));
   });
   setInterval(tick, 1000);
   const wanted = new URLSearchParams(location.search).get("campaign")

@@ -55,7 +55,6 @@ from rules.late import accept_late_orders, enter_late_order, legal_late_orders, 
 from rules.legal import AttackOption, LegalOrders, MoveOption, SectorOptions, legal_orders
 from rules.maps import (
     BUILTIN_MAPS,
-    MODULE_MAPS,
     CampaignMap,
     Feature,
     MapError,
@@ -95,7 +94,6 @@ from rules.validation import accept_orders, enter_order, validate_order
 
 __all__ = [
     "BUILTIN_MAPS",
-    "MODULE_MAPS",
     "Attack",
     "AttackOption",
     "Battle",

@@ -33,8 +33,8 @@ from rules.game import (
     ModuleStateError,
     UnknownModuleError,
 )
-from rules.maps import BUILTIN_MAPS, MODULE_MAPS, CampaignMap, MapError, builtin_map, parse_map
-from rules.modules import BUILTIN_MODULES
+from rules.maps import BUILTIN_MAPS, CampaignMap, MapError, builtin_map, parse_map
+from rules.modules import BUILTIN_MODULES, MODULE_MAPS
 from rules.orders import Attack, ModuleOrder, Move, OrderRule, Rejection, SideOrders, order_json
 from rules.resolution import ResultsError, resolve_turn
 from rules.ruleset import Outcome, Ruleset

@@ -108,6 +108,9 @@ class RulesModule:
     Settings: type[BaseModel] = NoSettings
     uses_dice: bool = False
     """True when the module draws from the turn's seeds: planning without them is an error."""
+    maps: tuple[str, ...] = ()
+    """Maps made for this module, shipped as ``rules/data/<name>.toml`` and usable by any
+    campaign (:func:`rules.maps.builtin_map` loads them)."""
     several_moves_per_sector: bool = False
     """True when a side may give several moves from one sector (MODULES.md A2.6; in all at most
     its armies there minus one): the core then refuses no second move."""
@@ -128,6 +131,11 @@ class RulesModule:
     def check_choice(self, game: Game, sides: Sequence[SideId], choice: JsonValue) -> str | None:
         """Why ``choice`` cannot be this module's deployment choice; ``None`` if it can."""
         return "this module has no deployment choice"
+
+    def public_state(self, data: JsonValue, side: SideId | None) -> JsonValue:
+        """The module's stored state ``data`` as ``side`` may see it (``None``: anyone),
+        secrets left out; the default keeps no secret."""
+        return data
 
     def upgrade(self, data: JsonValue) -> JsonValue:
         """The module's state brought to the current version (it carries ``"v"``)."""

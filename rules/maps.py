@@ -1,7 +1,7 @@
 """Campaign maps: a graph of sectors plus the geometry to draw it.
 
-Maps are data. The built-in ``planet-5`` ships as ``rules/data/planet-5.toml`` (and the
-watch module's ``night-demo`` as ``rules/data/night-demo.toml``); a GM's own map
+Maps are data. The built-in ``planet-5`` ships as ``rules/data/planet-5.toml`` (and a module's
+own maps beside it, listed by the module); a GM's own map
 is a TOML file of the same shape, checked by :func:`parse_map` before anything uses it.
 
 Geometry is in unit coordinates: ``x`` and ``y`` of a sector's centre are in ``[0, 1]`` with
@@ -11,6 +11,7 @@ coordinates; without it a renderer draws a marker at the centre.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections import deque
 from enum import StrEnum
@@ -371,20 +372,22 @@ def load_map_file(path: Path) -> CampaignMap:
 
 
 BUILTIN_MAPS = ("planet-5",)
-"""The core's maps (the command's message for an unknown map lists these)."""
-MODULE_MAPS: dict[str, str] = {"night-demo": "watch"}
-"""Maps made for a rule module (map name: module), shipped like the core's and usable by any
-campaign: ``night-demo`` is the "Night Watch" hub map (MODULES.md W2)."""
+"""The core's maps (the command's message for an unknown map lists these); a module's own maps
+are listed by the module (``RulesModule.maps``, gathered in ``rules.modules.MODULE_MAPS``)."""
+
+_SHIPPED_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 @cache
 def builtin_map(name: str) -> CampaignMap:
-    """A map shipped with Strategium (the core's or a module's), by name; ``KeyError`` for an
-    unknown name."""
-    if name not in BUILTIN_MAPS and name not in MODULE_MAPS:
+    """A map shipped with Strategium (the core's or a module's: ``rules/data/<name>.toml``), by
+    name; ``KeyError`` for an unknown name."""
+    if not _SHIPPED_NAME.fullmatch(name):
         raise KeyError(name)
-    text = resources.files("rules").joinpath("data", f"{name}.toml").read_text(encoding="utf-8")
-    return parse_map_toml(text)
+    shipped = resources.files("rules").joinpath("data", f"{name}.toml")
+    if not shipped.is_file():
+        raise KeyError(name)
+    return parse_map_toml(shipped.read_text(encoding="utf-8"))
 
 
 def describe_map_problem(problem: MapProblem) -> str:

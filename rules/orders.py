@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, JsonValue
 
@@ -208,3 +209,40 @@ class Rejection(BaseModel):
     order: Order | None = None
     rule: OrderRule
     params: dict[str, str | int] = Field(default_factory=dict)
+
+
+class ModuleOrderError(ValueError):
+    """A module order's data that does not fit any of the module's order kinds."""
+
+
+Typed = TypeVar("Typed")
+
+
+def typed_module_orders(
+    orders: Iterable[ModuleOrder],
+    module: str,
+    parse: Callable[[dict[str, JsonValue]], Typed],
+) -> list[Typed]:
+    """``module``'s orders among ``orders``, typed by ``parse`` (those it refuses with a
+    :class:`ModuleOrderError` are skipped)."""
+    typed: list[Typed] = []
+    for order in orders:
+        if order.module != module:
+            continue
+        try:
+            typed.append(parse(order.data))
+        except ModuleOrderError:
+            continue
+    return typed
+
+
+def module_rejection(
+    module: str, side: SideId, order: Order, rule: StrEnum, **params: str | int
+) -> Rejection:
+    """A ``module_rule`` rejection by ``module``: its ``rule`` and parameters."""
+    return Rejection(
+        side=side,
+        order=order,
+        rule=OrderRule.MODULE_RULE,
+        params={"module": module, "rule": rule.value, **params},
+    )

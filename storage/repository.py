@@ -20,6 +20,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from pydantic import JsonValue
+
 from rules import (
     Battle,
     BattleResult,
@@ -32,8 +34,7 @@ from rules import (
     TurnResolution,
     commitment,
 )
-from rules.modules.watch.state import NAME as WATCH
-from rules.modules.watch.state import public_view
+from rules.modules import BUILTIN_MODULES
 from storage.absences import AbsenceRecords, AbsenceStore
 from storage.battles import BattleRecords
 from storage.campaigns import CampaignRecords
@@ -529,10 +530,12 @@ class SqlCampaignStore(
 
         def shown(state: CampaignState) -> dict[str, Any]:
             """The state as exported: until the deal seed is revealed (the campaign finished),
-            with watch's hands left out (they were dealt from it, W4)."""
+            each module's state as anyone may see it (watch's hands, dealt from it, left out)."""
             data = _appendix_state(state)
-            if not finished and WATCH in state.modules:
-                data["modules"] = {**state.modules, WATCH: public_view(state.modules[WATCH], None)}
+            if not finished:
+                data["modules"] = {
+                    name: _public_state(name, value) for name, value in state.modules.items()
+                }
             return data
 
         def public_rolls(rolls: Sequence[Roll]) -> list[Roll]:
@@ -630,6 +633,15 @@ class SqlCampaignStore(
             "turns": turns,
             "people": people,
         }
+
+
+_MODULES = {module.name: module for module in BUILTIN_MODULES}
+
+
+def _public_state(name: str, value: JsonValue) -> JsonValue:
+    """A module's stored state as anyone may see it (a module not built in: as it is)."""
+    module = _MODULES.get(name)
+    return value if module is None else module.public_state(value, None)
 
 
 def _exported_battles(report: TurnReport) -> list[dict[str, Any]]:

@@ -603,32 +603,9 @@ class ScheduleRecords(SharedRecords):
                 " WHERE campaign_id = ?",
                 (ts(now), before.status.value, ts(now), campaign_id),
             )
-            after = await self._campaign_in(conn, campaign_id)
-            if after is None:
-                raise LookupError(f"campaign {campaign_id} vanished inside its transaction")
-            await self._audit(
-                conn,
-                after,
-                actor,
-                AuditAction.STATUS_CHANGED,
-                {"status": before.status.value},
-                {"status": after.status.value},
-                now,
-                reason,
+            after = await self._status_changed_in(
+                conn, before, actor, ClockNoteKind.PAUSED, reason, now, outbox
             )
-            await self._log_in(
-                conn,
-                campaign_id,
-                ClockNoteKind.PAUSED,
-                after.turn,
-                after.phase,
-                None,
-                actor,
-                {"reason": reason},
-                now,
-            )
-            for message in story_order(outbox):
-                await self._enqueue_in(conn, message, now)
         return _status_result(TransitionOutcome.APPLIED, after, "paused")
 
     async def resume_clock(
@@ -694,33 +671,50 @@ class ScheduleRecords(SharedRecords):
                     ),
                 )
                 await self._rearm_in(conn, clock, move.rearm)
-            after = await self._campaign_in(conn, campaign_id)
-            if after is None:
-                raise LookupError(f"campaign {campaign_id} vanished inside its transaction")
-            await self._audit(
+            after = await self._status_changed_in(
                 conn,
-                after,
+                before,
                 actor,
-                AuditAction.STATUS_CHANGED,
-                {"status": before.status.value},
-                {"status": after.status.value},
-                now,
-                reason,
-            )
-            await self._log_in(
-                conn,
-                campaign_id,
                 ClockNoteKind.RESUMED,
-                after.turn,
-                after.phase,
-                None,
-                actor,
-                {"reason": reason, "paused_seconds": shift},
+                reason,
                 now,
+                outbox,
+                paused_seconds=shift,
             )
-            for message in story_order(outbox):
-                await self._enqueue_in(conn, message, now)
         return _status_result(TransitionOutcome.APPLIED, after, f"status {status.value}")
+
+    async def _status_changed_in(
+        self,
+        conn: Conn,
+        before: Campaign,
+        actor: UserId,
+        kind: ClockNoteKind,
+        reason: str,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage],
+        **detail: JsonValue,
+    ) -> Campaign:
+        """The campaign after a pause or resume changed its status in this transaction: the
+        change audited and logged as ``kind`` with ``reason`` (and ``detail``), ``outbox``
+        queued."""
+        after = await self._campaign_in(conn, before.id)
+        if after is None:
+            raise LookupError(f"campaign {before.id} vanished inside its transaction")
+        await self._audit(
+            conn,
+            after,
+            actor,
+            AuditAction.STATUS_CHANGED,
+            {"status": before.status.value},
+            {"status": after.status.value},
+            now,
+            reason,
+        )
+        noted: dict[str, JsonValue] = {"reason": reason, **detail}
+        await self._log_in(conn, before.id, kind, after.turn, after.phase, None, actor, noted, now)
+        for message in story_order(outbox):
+            await self._enqueue_in(conn, message, now)
+        return after
 
     async def _rearm_in(self, conn: Conn, clock: ClockState, kinds: Sequence[str]) -> None:
         """Forget that the phase's reminders ``kinds`` went out: its deadline moved, and they

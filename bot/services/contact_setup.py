@@ -9,9 +9,10 @@ campaign never stores settings its game cannot be built from.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.services import module_settings
 from bot.services.siege_setup import campaign_map
 from rules import CampaignMap
 from rules.modules.contact import NAME as CONTACT
@@ -39,31 +40,13 @@ def effective(overrides: dict[str, Any]) -> ContactSettings:
     return ContactSettings.model_validate(settings(overrides))
 
 
-def _with_settings(overrides: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    result = dict(overrides)
-    module_settings = dict(result.get("module_settings") or {})
-    if new:
-        module_settings[CONTACT] = new
-    else:
-        module_settings.pop(CONTACT, None)
-    if module_settings:
-        result["module_settings"] = module_settings
-    else:
-        result.pop("module_settings", None)
-    return result
+def _with_settings(overrides: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    return module_settings.with_settings(overrides, CONTACT, new)
 
 
-def switched(overrides: dict[str, Any], on: bool) -> dict[str, Any]:
+def switched(overrides: Mapping[str, Any], on: bool) -> dict[str, Any]:
     """The overrides with contact switched on or off (its settings kept for switching back)."""
-    result = dict(overrides)
-    modules = [name for name in result.get("modules") or () if name != CONTACT]
-    if on:
-        modules.append(CONTACT)
-    if modules:
-        result["modules"] = modules
-    else:
-        result.pop("modules", None)
-    return result
+    return module_settings.switched(overrides, CONTACT, on)
 
 
 def defences(campaign: Campaign) -> dict[str, tuple[int, str | None]]:

@@ -509,28 +509,14 @@ async def enter_orders(
     it (``BUSY`` if that keeps happening). ``expected_turn`` (from a button) refuses with
     ``STALE`` once the turn or phase moved on; before the window opens: ``NOT_OPEN_YET``.
     """
-    refused = await _refusal_now(store, seat, expected_turn, now)
-    if refused is not None:
-        return refused
-    opened = await open_desk(store, seat)
-    for _attempt in range(SAVE_ATTEMPTS):
-        if opened.desk is None:
-            return EntryResult(refusal=opened.refusal)
-        desk = opened.desk
+
+    def entered(desk: Desk) -> _Save | EntryResult:
         orders, outcomes = apply_lines(desk.game, desk.state, desk.side, desk.orders, lines)
         if orders == desk.orders:
             return EntryResult(desk=desk, lines=tuple(outcomes))
-        written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
-        if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
-            if written.desk is None:  # or refused: the campaign ended, the seat moved
-                return EntryResult(refusal=written.refusal)
-            opened = written
-            continue
-        after, notices = written
-        if after is None:
-            return EntryResult(refusal=Refusal.WRONG_PHASE, lines=tuple(outcomes))
-        return EntryResult(desk=after, lines=tuple(outcomes), changed=True, notices=notices)
-    return EntryResult(refusal=Refusal.BUSY)
+        return _Save(orders, False, f"orders:{desk.side}", tuple(outcomes))
+
+    return await _save_retrying(store, seat, expected_turn, now, entered)
 
 
 async def drop_module_order(
@@ -544,30 +530,16 @@ async def drop_module_order(
     """Take back the side's module order ``index`` (a siege guard or card, which no sector
     order replaces), if it is still ``expected``; saved as a draft like :func:`enter_orders`.
     An order no longer there changes nothing."""
-    refused = await _refusal_now(store, seat, expected_turn, now)
-    if refused is not None:
-        return refused
-    opened = await open_desk(store, seat)
-    for _attempt in range(SAVE_ATTEMPTS):
-        if opened.desk is None:
-            return EntryResult(refusal=opened.refusal)
-        desk = opened.desk
+
+    def dropped(desk: Desk) -> _Save | EntryResult:
         extra = list(desk.orders.extra)
         if not 0 <= index < len(extra) or extra[index] != expected:
             return EntryResult(desk=desk)
         del extra[index]
         orders = desk.orders.model_copy(update={"extra": tuple(extra)})
-        written = await _save_desk(store, seat, desk, orders, False, f"orders:{desk.side}", now)
-        if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
-            if written.desk is None:  # or refused: the campaign ended, the seat moved
-                return EntryResult(refusal=written.refusal)
-            opened = written
-            continue
-        after, notices = written
-        if after is None:
-            return EntryResult(refusal=Refusal.WRONG_PHASE)
-        return EntryResult(desk=after, changed=True, notices=notices)
-    return EntryResult(refusal=Refusal.BUSY)
+        return _Save(orders, False, f"orders:{desk.side}")
+
+    return await _save_retrying(store, seat, expected_turn, now, dropped)
 
 
 async def rewrite_orders(
@@ -581,6 +553,41 @@ async def rewrite_orders(
     taken back), if the rules accept the whole new set; saved as a draft like
     :func:`enter_orders`. ``change`` returning ``None`` (the button no longer fits) changes
     nothing; a set the rules refuse changes nothing and names the first rejection."""
+
+    def rewritten(desk: Desk) -> _Save | EntryResult:
+        orders = change(desk)
+        if orders is None or orders == desk.orders:
+            return EntryResult(desk=desk)
+        accepted, rejections = accept_orders(desk.game, desk.state, desk.side, orders)
+        if rejections:
+            return EntryResult(desk=desk, lines=(LineOutcome((), rejections[0]),))
+        return _Save(accepted, False, f"orders:{desk.side}")
+
+    return await _save_retrying(store, seat, expected_turn, now, rewritten)
+
+
+@dataclass(frozen=True)
+class _Save:
+    """A change to save over the desk it was worked out on: the orders, whether the side is
+    ready with them, the board refresh's reason, and the lines' outcomes to answer with."""
+
+    orders: SideOrders
+    ready: bool
+    reason: str
+    lines: tuple[LineOutcome, ...] = ()
+
+
+async def _save_retrying(
+    store: Store,
+    seat: Seat,
+    expected_turn: int | None,
+    now: datetime,
+    decide: Callable[[Desk], _Save | EntryResult],
+) -> EntryResult:
+    """Save what ``decide`` makes of the side's desk (an :class:`EntryResult` from it: nothing
+    to save, answered as it is). If another strategist saved the set meanwhile, ``decide``
+    works on the set as they left it (``BUSY`` after :data:`SAVE_ATTEMPTS`); a campaign ended
+    or a seat moved meanwhile is refused."""
     refused = await _refusal_now(store, seat, expected_turn, now)
     if refused is not None:
         return refused
@@ -589,13 +596,12 @@ async def rewrite_orders(
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
-        orders = change(desk)
-        if orders is None or orders == desk.orders:
-            return EntryResult(desk=desk)
-        accepted, rejections = accept_orders(desk.game, desk.state, desk.side, orders)
-        if rejections:
-            return EntryResult(desk=desk, lines=(LineOutcome((), rejections[0]),))
-        written = await _save_desk(store, seat, desk, accepted, False, f"orders:{desk.side}", now)
+        decided = decide(desk)
+        if isinstance(decided, EntryResult):
+            return decided
+        written = await _save_desk(
+            store, seat, desk, decided.orders, decided.ready, decided.reason, now
+        )
         if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
             if written.desk is None:  # or refused: the campaign ended, the seat moved
                 return EntryResult(refusal=written.refusal)
@@ -603,8 +609,8 @@ async def rewrite_orders(
             continue
         after, notices = written
         if after is None:
-            return EntryResult(refusal=Refusal.WRONG_PHASE)
-        return EntryResult(desk=after, changed=True, notices=notices)
+            return EntryResult(refusal=Refusal.WRONG_PHASE, lines=decided.lines)
+        return EntryResult(desk=after, lines=decided.lines, changed=True, notices=notices)
     return EntryResult(refusal=Refusal.BUSY)
 
 
@@ -677,34 +683,20 @@ async def set_ready(
     again; a confirmation is refused (``CHANGED_MEANWHILE``, with the set as it now is) when
     the orders are no longer the ones read, or no longer the version ``seen_edits`` (the edit
     count the Ready button was shown with), so nobody confirms orders they have not seen."""
-    refused = await _refusal_now(store, seat, expected_turn, now)
-    if refused is not None:
-        return refused
-    opened = await open_desk(store, seat)
-    seen: SideOrders | None = None
-    for _attempt in range(SAVE_ATTEMPTS):
-        if opened.desk is None:
-            return EntryResult(refusal=opened.refusal)
-        desk = opened.desk
+    first_read: list[SideOrders] = []
+
+    def confirmed(desk: Desk) -> _Save | EntryResult:
         if ready and seen_edits is not None and desk.edits != seen_edits:
             return EntryResult(refusal=Refusal.CHANGED_MEANWHILE, desk=desk)
-        if seen is None:
-            seen = desk.orders
-        elif ready and desk.orders != seen:
+        if not first_read:
+            first_read.append(desk.orders)
+        elif ready and desk.orders != first_read[0]:
             return EntryResult(refusal=Refusal.CHANGED_MEANWHILE, desk=desk)
         if desk.ready == ready and (desk.edits > 0 or not ready):
             return EntryResult(desk=desk)
-        written = await _save_desk(store, seat, desk, desk.orders, ready, f"ready:{desk.side}", now)
-        if isinstance(written, DeskResult):  # saved by someone else meanwhile: apply it again
-            if written.desk is None:  # or refused: the campaign ended, the seat moved
-                return EntryResult(refusal=written.refusal)
-            opened = written
-            continue
-        after, notices = written
-        if after is None:
-            return EntryResult(refusal=Refusal.WRONG_PHASE)
-        return EntryResult(desk=after, changed=True, notices=notices)
-    return EntryResult(refusal=Refusal.BUSY)
+        return _Save(desk.orders, ready, f"ready:{desk.side}")
+
+    return await _save_retrying(store, seat, expected_turn, now, confirmed)
 
 
 def orders_notice(

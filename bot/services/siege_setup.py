@@ -10,10 +10,11 @@ never stores settings its game cannot be built from.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.order_text import normalise
+from bot.services import module_settings
 from rules import CampaignMap, Game, MapError, Ruleset, builtin_map, overrides_in_force
 from rules.game import ModuleConflictError, ModuleSettingsError, UnknownModuleError
 from rules.maps import Feature
@@ -61,31 +62,13 @@ def settings(overrides: dict[str, Any]) -> dict[str, Any]:
     return dict((overrides.get("module_settings") or {}).get(SIEGE) or {})
 
 
-def _with_settings(overrides: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    result = dict(overrides)
-    module_settings = dict(result.get("module_settings") or {})
-    if new:
-        module_settings[SIEGE] = new
-    else:
-        module_settings.pop(SIEGE, None)
-    if module_settings:
-        result["module_settings"] = module_settings
-    else:
-        result.pop("module_settings", None)
-    return result
+def _with_settings(overrides: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    return module_settings.with_settings(overrides, SIEGE, new)
 
 
-def switched(overrides: dict[str, Any], on: bool) -> dict[str, Any]:
+def switched(overrides: Mapping[str, Any], on: bool) -> dict[str, Any]:
     """The overrides with siege switched on or off (its settings kept for switching back)."""
-    result = dict(overrides)
-    modules = [name for name in result.get("modules") or () if name != SIEGE]
-    if on:
-        modules.append(SIEGE)
-    if modules:
-        result["modules"] = modules
-    else:
-        result.pop("modules", None)
-    return result
+    return module_settings.switched(overrides, SIEGE, on)
 
 
 def map_tokens(campaign: Campaign) -> list[tuple[str, str, str]]:

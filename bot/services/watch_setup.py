@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.order_text import normalise, partial_matches
+from bot.services import module_settings
 from rules import CampaignMap
 from rules.modules.watch import DEFAULT_SPELL_DECK, WatchSettings
 from rules.modules.watch import NAME as WATCH
@@ -53,30 +54,12 @@ def effective(overrides: Mapping[str, Any]) -> WatchSettings:
 
 
 def _with_settings(overrides: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    result = dict(overrides)
-    module_settings = dict(result.get("module_settings") or {})
-    if new:
-        module_settings[WATCH] = new
-    else:
-        module_settings.pop(WATCH, None)
-    if module_settings:
-        result["module_settings"] = module_settings
-    else:
-        result.pop("module_settings", None)
-    return result
+    return module_settings.with_settings(overrides, WATCH, new)
 
 
 def switched(overrides: Mapping[str, Any], on: bool) -> dict[str, Any]:
     """The overrides with watch switched on or off (its settings kept for switching back)."""
-    result = dict(overrides)
-    modules = [name for name in result.get("modules") or () if name != WATCH]
-    if on:
-        modules.append(WATCH)
-    if modules:
-        result["modules"] = modules
-    else:
-        result.pop("modules", None)
-    return result
+    return module_settings.switched(overrides, WATCH, on)
 
 
 def heroes(overrides: Mapping[str, Any]) -> list[dict[str, Any]]:

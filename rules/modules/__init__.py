@@ -8,4 +8,10 @@ from rules.modules.watch import WatchModule
 
 BUILTIN_MODULES: tuple[RulesModule, ...] = (SiegeModule(), ContactModule(), WatchModule())
 
-__all__ = ["BUILTIN_MODULES"]
+MODULE_MAPS: dict[str, str] = {
+    shipped: module.name for module in BUILTIN_MODULES for shipped in module.maps
+}
+"""Maps made for a built-in module (map name: module), shipped like the core's and usable by any
+campaign (``night-demo``: the Watches' hub map)."""
+
+__all__ = ["BUILTIN_MODULES", "MODULE_MAPS"]

@@ -51,13 +51,13 @@ from bot.services.clockwork import AdvanceOutcome, advance
 from bot.texts import describe_map_problem, language_name, phase_name, rule_name
 from rules import (
     BUILTIN_MAPS,
-    MODULE_MAPS,
     CampaignMap,
     MapError,
     Ruleset,
     builtin_map,
     overrides_in_force,
 )
+from rules.modules import MODULE_MAPS
 from rules.table import ScoreMargins
 from storage import (
     Campaign,

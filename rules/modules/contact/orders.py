@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, Valid
 
 from rules.maps import SectorId
 from rules.modules.contact.state import NAME
-from rules.orders import ModuleOrder
+from rules.orders import ModuleOrder, ModuleOrderError
 
 _DATA = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -82,7 +82,7 @@ _ADAPTER: TypeAdapter[ContactOrderData] = TypeAdapter(
 ORDER_KINDS = ("transport", "yield", "retreat_to")
 
 
-class OrderDataError(ValueError):
+class OrderDataError(ModuleOrderError):
     """The data of a contact order does not fit any order kind."""
 
 

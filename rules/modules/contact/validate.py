@@ -18,7 +18,15 @@ from rules.modules.contact.orders import (
 )
 from rules.modules.contact.settings import ContactSettings
 from rules.modules.contact.state import NAME, load_in
-from rules.orders import Attack, ModuleOrder, Move, OrderRule, Rejection, SideOrders
+from rules.orders import (
+    Attack,
+    ModuleOrder,
+    Move,
+    Rejection,
+    SideOrders,
+    module_rejection,
+    typed_module_orders,
+)
 from rules.state import CampaignState, SideId
 
 
@@ -31,25 +39,12 @@ def reject(
     side: SideId, order: ModuleOrder | CoreOrder, rule: ContactRule, **params: str | int
 ) -> Rejection:
     """A ``module_rule`` rejection by contact."""
-    return Rejection(
-        side=side,
-        order=order,
-        rule=OrderRule.MODULE_RULE,
-        params={"module": NAME, "rule": rule.value, **params},
-    )
+    return module_rejection(NAME, side, order, rule, **params)
 
 
 def typed_orders(orders: Iterable[ModuleOrder]) -> list[ContactOrderData]:
     """The contact orders among ``orders``, typed (orders that do not parse are skipped)."""
-    typed: list[ContactOrderData] = []
-    for order in orders:
-        if order.module != NAME:
-            continue
-        try:
-            typed.append(parse_data(order.data))
-        except OrderDataError:
-            continue
-    return typed
+    return typed_module_orders(orders, NAME, parse_data)
 
 
 def transports(orders: SideOrders) -> list[TransportData]:

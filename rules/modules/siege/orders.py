@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, Valid
 
 from rules.maps import SectorId
 from rules.modules.siege.state import NAME
-from rules.orders import ModuleOrder
+from rules.orders import ModuleOrder, ModuleOrderError
 
 _DATA = ConfigDict(frozen=True, extra="forbid")
 
@@ -96,7 +96,7 @@ _ADAPTER: TypeAdapter[AssaultData | GuardData | SteerData | PlayCardData] = Type
 ORDER_KINDS = ("assault", "guard", "steer", "play_card")
 
 
-class OrderDataError(ValueError):
+class OrderDataError(ModuleOrderError):
     """The data of a siege order does not fit any order kind."""
 
 

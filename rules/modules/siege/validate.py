@@ -20,7 +20,14 @@ from rules.modules.siege.orders import (
 )
 from rules.modules.siege.settings import SiegeSettings
 from rules.modules.siege.state import NAME, SiegeState, load_in
-from rules.orders import ModuleOrder, Move, OrderRule, Rejection, SideOrders
+from rules.orders import (
+    ModuleOrder,
+    Move,
+    Rejection,
+    SideOrders,
+    module_rejection,
+    typed_module_orders,
+)
 from rules.state import CampaignState, SideId
 
 SiegeOrder = AssaultData | GuardData | SteerData | PlayCardData
@@ -43,25 +50,12 @@ def reject(
     side: SideId, order: ModuleOrder | CoreOrder, rule: SiegeRule, **params: str | int
 ) -> Rejection:
     """A ``module_rule`` rejection by siege."""
-    return Rejection(
-        side=side,
-        order=order,
-        rule=OrderRule.MODULE_RULE,
-        params={"module": NAME, "rule": rule.value, **params},
-    )
+    return module_rejection(NAME, side, order, rule, **params)
 
 
 def typed_orders(orders: Iterable[ModuleOrder]) -> list[SiegeOrder]:
     """The siege orders among ``orders``, typed (orders that do not parse are skipped)."""
-    typed: list[SiegeOrder] = []
-    for order in orders:
-        if order.module != NAME:
-            continue
-        try:
-            typed.append(parse_data(order.data))
-        except OrderDataError:
-            continue
-    return typed
+    return typed_module_orders(orders, NAME, parse_data)
 
 
 def _parse(side: SideId, order: ModuleOrder) -> SiegeOrder | Rejection:

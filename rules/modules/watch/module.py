@@ -15,7 +15,7 @@ from rules.maps import MapProblem, MapProblemCode
 from rules.modules.watch import deal, legal, plan, resolve, validate
 from rules.modules.watch.orders import WatchRule, module_order
 from rules.modules.watch.settings import WatchSettings
-from rules.modules.watch.state import NAME, Hero, Npc, WatchState, upgrade
+from rules.modules.watch.state import NAME, Hero, Npc, WatchState, public_view, upgrade
 from rules.orders import ModuleOrder, Rejection, SideOrders
 from rules.state import CampaignState, SideId
 
@@ -26,6 +26,10 @@ class WatchModule(RulesModule):
     name = NAME
     Settings = WatchSettings
     uses_dice = True
+    maps = ("night-demo",)
+
+    def public_state(self, data: JsonValue, side: SideId | None) -> JsonValue:
+        return public_view(data, side)
 
     def check_map(self, game: Game) -> Sequence[MapProblem]:
         settings = validate.settings_of(game)

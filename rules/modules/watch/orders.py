@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, Valid
 from rules.maps import SectorId
 from rules.modules.watch.settings import MAX_HAND
 from rules.modules.watch.state import NAME
-from rules.orders import ModuleOrder, SideOrders
+from rules.orders import ModuleOrder, ModuleOrderError, SideOrders, typed_module_orders
 
 _DATA = ConfigDict(frozen=True, extra="forbid")
 
@@ -74,7 +74,7 @@ _ADAPTER: TypeAdapter[HeroMoveData | DuelStepData] = TypeAdapter(WatchOrderData)
 ORDER_KINDS = ("hero_move", "duel_step")
 
 
-class OrderDataError(ValueError):
+class OrderDataError(ModuleOrderError):
     """The data of a watch order does not fit any order kind."""
 
 
@@ -129,12 +129,4 @@ def without_hero_move(current: SideOrders, hero: str) -> SideOrders:
 
 def typed_orders(orders: Iterable[ModuleOrder]) -> list[HeroMoveData | DuelStepData]:
     """The watch orders among ``orders``, typed (orders that do not parse are skipped)."""
-    typed: list[HeroMoveData | DuelStepData] = []
-    for order in orders:
-        if order.module != NAME:
-            continue
-        try:
-            typed.append(parse_data(order.data))
-        except OrderDataError:
-            continue
-    return typed
+    return typed_module_orders(orders, NAME, parse_data)

@@ -20,7 +20,7 @@ from rules.modules.watch.orders import (
 from rules.modules.watch.plan import duel_at, positions_of
 from rules.modules.watch.settings import WatchSettings
 from rules.modules.watch.state import NAME, Hero, WatchState, load_in
-from rules.orders import ModuleOrder, OrderRule, Rejection, SideOrders
+from rules.orders import ModuleOrder, Rejection, SideOrders, module_rejection
 from rules.state import CampaignState, SideId
 
 
@@ -31,12 +31,7 @@ def settings_of(game: Game) -> WatchSettings:
 
 def reject(side: SideId, order: ModuleOrder, rule: WatchRule, **params: str | int) -> Rejection:
     """A ``module_rule`` rejection by watch."""
-    return Rejection(
-        side=side,
-        order=order,
-        rule=OrderRule.MODULE_RULE,
-        params={"module": NAME, "rule": rule.value, **params},
-    )
+    return module_rejection(NAME, side, order, rule, **params)
 
 
 def _parse(side: SideId, order: ModuleOrder) -> HeroMoveData | DuelStepData | Rejection:

@@ -438,9 +438,10 @@ async def _join_decide(ctx: GmContext, value: str, approve: bool) -> None:
         return
     sides = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
     side = sides.get(request.side_id or "", "?")
-    notice = _("{name} joined {side} as {role} (approved by the GM).").format(
-        name=request.display_name, side=side, role=role_name(request.role)
-    )
+    with ctx.i18n.use_locale(ctx.campaign.language):  # the group's words, not the GM's
+        notice = _("{name} joined {side} as {role} (approved by the GM).").format(
+            name=request.display_name, side=side, role=role_name(request.role)
+        )
     decision, _settled = await campaigns.decide_join(
         ctx.store, ctx.campaign, ctx.person.user_id, user_id, approve, ctx.clock.now(), notice
     )

@@ -30,7 +30,8 @@ Printed per pass: when the scheduler finished, when the last map with its summar
 message of all were handed to Telegram (seconds from the deadline), the requests by Telegram
 method and the outbox messages by kind, the floor (requests / 30 per second) and the ratio to
 it, the most requests Telegram saw in any 1 s (bot) and 60 s (one group), the time the sender
-waited for its maps, the issue's targets (the last map and summary within 1.2 x N/30 s + 2 s;
+waited for its maps, the chats handed a post of turn 2's opening before turn 1's news (the
+story's order: none), the issue's targets (the last map and summary within 1.2 x N/30 s + 2 s;
 everything within 1.05 x the floor), CPU time (``resource.getrusage`` for the process;
 ``/proc`` for its child processes, the map drawers) and peak RSS. Last, the same maps drawn
 alone, 20 at a time, in threads and in process pools, by the old renderer and by today's.
@@ -509,6 +510,9 @@ class PassResult:
     maps_sent_twice: int = 0
     summary_texts: int = 0
     """Text messages to groups: a summary too long for its map's caption goes on in one."""
+    out_of_order: int = 0
+    """Chats that were handed a post of turn 2's opening (the board, «orders are open») before
+    turn 1's news (the map, the player's summary)."""
     cpu_self: float = 0.0
     cpu_children: float = 0.0
     peak_rss_mb: float = 0.0
@@ -657,6 +661,11 @@ async def monday(
     return result
 
 
+MONDAY_STAGES = {"private_phase_notice": 1, "status_board": 1, "seeds_committed": 1}
+"""The Monday's posts of what comes next (turn 2's opening, the board as it stands); every
+other post of it (the map, the players' summaries) tells what happened and comes first."""
+
+
 def tally(result: PassResult, store: RecordingStore, session: MockTelegram) -> None:
     """Count what the Monday queued and sent, and what Telegram saw of it."""
     monday_ids = {i for i, m in store.claimed.items() if m.created_at >= DEADLINE}
@@ -690,6 +699,12 @@ def tally(result: PassResult, store: RecordingStore, session: MockTelegram) -> N
     result.summary_texts = sum(
         1 for _, chat, method in session.arrivals if method == "SendMessage" and chat < 0
     )
+    stages: dict[int, list[int]] = {}
+    for i in sorted(settled, key=lambda i: store.settled[i]):
+        if i not in store.nothing_to_send:
+            message = store.claimed[i]
+            stages.setdefault(message.chat_id, []).append(MONDAY_STAGES.get(message.kind, 0))
+    result.out_of_order = sum(1 for seen in stages.values() if seen != sorted(seen))
 
 
 def run_pass_here(options: argparse.Namespace) -> None:
@@ -894,6 +909,10 @@ def report(campaigns: int, result: PassResult) -> None:
     print(
         f"  summaries too long for a caption {result.summary_texts}"
         f" (each one more message); maps that reached a group twice {result.maps_sent_twice}"
+    )
+    print(
+        f"  chats handed turn 2's opening before turn 1's news {result.out_of_order}"
+        " (the story's order: 0)"
     )
     print(
         f"  429 answers {result.floods_refused}, retries {result.retries},"

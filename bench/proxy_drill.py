@@ -184,7 +184,7 @@ def start_replicas(drill: Drill, telegram: ScriptedTelegram, database_url: str) 
             "BOT_TOKEN": telegram.token,
             "BOT_API_BASE": telegram.base_url,
             "DATABASE_URL": database_url,
-            "DATABASE_PATH": str(folder / "unused.sqlite3"),  # the heartbeat goes beside it
+            "HEARTBEAT_PATH": str(folder / "heartbeat"),
             "WEBHOOK_URL": drill.caddy_url,
             "WEBHOOK_HOST": host,
             "WEBHOOK_PORT": str(REPLICA_PORT),

@@ -33,7 +33,7 @@ PRIVATE_COMMANDS = (
     ("deploy", __("place your starting armies")),
     ("battles", __("your battles and their results")),
     ("map", __("the map with your side's orders")),
-    ("hand", __("your side's heroes and their spells (Night Watch)")),
+    ("hand", __("your side's heroes and their spells (Watches)")),
     ("calendar", __("the deadlines as a file for your calendar")),
     ("history", __("past turns: maps, summaries, your orders")),
     ("stats", __("your battles won, drawn and lost")),

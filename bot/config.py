@@ -25,6 +25,11 @@ class Settings(BaseSettings):
         description="postgresql://user:password@host:port/database selects PostgreSQL;"
         " sqlite:///path a SQLite file; unset: the SQLite file DATABASE_PATH",
     )
+    heartbeat_path: Path | None = Field(
+        default=None,
+        description="the liveness file `python -m bot.health` reads (default: beside the SQLite"
+        " file; on PostgreSQL, a file of this database's own in the temporary directory)",
+    )
     bot_api_base: str | None = Field(
         default=None, description="a local Bot API server, e.g. http://127.0.0.1:8081"
     )

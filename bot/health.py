@@ -5,8 +5,10 @@ exits 0 while that file is fresh and the database answers and can take a write, 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import sys
+import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -22,8 +24,19 @@ log = logging.getLogger(__name__)
 
 
 def heartbeat_path(settings: Settings) -> Path:
-    """Where the heartbeat lives: beside the database, on the same volume."""
-    return settings.database_path.with_name("heartbeat")
+    """Where the heartbeat lives: ``HEARTBEAT_PATH``; by default beside the SQLite file (whose
+    folder the bot creates), or on PostgreSQL in the temporary directory, which every system
+    and image has, under a name of its database's own (and of its webhook address: replicas on
+    one host each keep theirs), so two bots on one host never read each other's."""
+    if settings.heartbeat_path is not None:
+        return settings.heartbeat_path
+    url = settings.postgresql_url()
+    if url is None:
+        database = settings.sqlite_file()
+        return database.with_name(database.name + ".heartbeat")
+    listening = f"{settings.webhook_host}:{settings.webhook_port}" if settings.webhook_url else ""
+    digest = hashlib.sha256(f"{url}\n{listening}".encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"strategium-{digest}.heartbeat"
 
 
 async def beat(path: Path, clock: Clock, every: timedelta = HEARTBEAT_EVERY) -> None:
@@ -52,8 +65,10 @@ def check(settings: Settings, now: datetime) -> str | None:
     path = heartbeat_path(settings)
     try:
         last = datetime.fromisoformat(path.read_text(encoding="utf-8").strip())
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError) as error:  # a bad UTF-8 byte is a ValueError too
         return f"no heartbeat at {path}: {error}"
+    if last.tzinfo is None:  # beat() writes an aware moment; this file is not its writing
+        return f"no heartbeat at {path}: {last.isoformat()} has no time zone"
     if now - last > STALE_AFTER:
         return f"heartbeat is {int((now - last).total_seconds())} s old"
     url = settings.postgresql_url()

@@ -1,27 +1,55 @@
 """Languages: gettext catalogs (Babel) wired through aiogram's ``I18n``.
 
 The catalogs are ``bot/locales/<lang>/LC_MESSAGES/strategium.po``; message ids are the English
-text. :func:`compile_catalogs` turns them into ``.mo`` files when a ``.po`` is newer, so a fresh
-checkout needs no build step. ``scripts/i18n.py`` extracts new message ids from the code into
-both catalogs; a test fails if a catalog misses one or a translation drops a placeholder.
+text. The build compiles them into ``.mo`` files in the package (:mod:`bot.catalogs`), and so do
+``pip install -e`` and ``scripts/i18n.py`` in a checkout; the bot reads them and never writes
+(a package is often read-only: containers, distributions). A ``.po`` changed since its ``.mo``
+was compiled is compiled in memory at start, so a checkout needs no build step.
+``scripts/i18n.py`` extracts new message ids from the code into both catalogs; a test fails if a
+catalog misses one or a translation drops a placeholder.
 """
 
 from __future__ import annotations
 
-import os
+import gettext
+import io
+import logging
+from contextvars import Token
 from pathlib import Path
 
 from aiogram.utils.i18n import I18n
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+
+from bot.catalogs import (
+    DOMAIN,
+    LANGUAGES,
+    LOCALES_DIR,
+    catalog_path,
+    compile_catalog,
+    compile_catalogs,
+    compiled_from,
+    source_digest,
+)
 
 SOURCE_DIR = Path(__file__).resolve().parent
-LOCALES_DIR = SOURCE_DIR / "locales"
-DOMAIN = "strategium"
-LANGUAGES = ("en", "ru")
 DEFAULT_LANGUAGE = "en"
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALES_DIR",
+    "CatalogI18n",
+    "build_i18n",
+    "catalog_path",
+    "compile_catalogs",
+    "extract_messages",
+    "language_of",
+    "load_catalogs",
+]
+
+log = logging.getLogger(__name__)
 
 
 def extract_messages(source: Path = SOURCE_DIR) -> Catalog:
@@ -48,35 +76,53 @@ def extract_messages(source: Path = SOURCE_DIR) -> Catalog:
     return catalog
 
 
-def catalog_path(language: str, suffix: str = ".po", root: Path = LOCALES_DIR) -> Path:
-    """Where a language's catalog lives."""
-    return root / language / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
-
-
-def compile_catalogs(root: Path = LOCALES_DIR) -> list[Path]:
-    """Write each ``.mo`` whose ``.po`` is newer (or missing); returns the files written."""
-    written: list[Path] = []
+def load_catalogs(root: Path = LOCALES_DIR) -> dict[str, gettext.GNUTranslations]:
+    """Every language's translations, read and never written: its ``.mo`` when that was compiled
+    from the ``.po`` beside it (an installed package: compiled by the build), else the ``.po``
+    compiled in memory (a checkout whose ``.po`` changed since ``scripts/i18n.py`` or the
+    editable install compiled it; about 0.1 s a language)."""
+    loaded: dict[str, gettext.GNUTranslations] = {}
     for language in LANGUAGES:
-        po = catalog_path(language, ".po", root)
-        mo = catalog_path(language, ".mo", root)
-        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+        po, mo = catalog_path(language, ".po", root), catalog_path(language, ".mo", root)
+        source = po.read_bytes() if po.exists() else None
+        try:
+            with mo.open("rb") as compiled:
+                translations: gettext.GNUTranslations | None = gettext.GNUTranslations(compiled)
+        except OSError:  # missing, unreadable, or not a .mo
+            translations = None
+        if translations is not None and (
+            source is None or compiled_from(translations) == source_digest(source)
+        ):
+            loaded[language] = translations
             continue
-        with po.open("rb") as source:
-            catalog = read_po(source, locale=language, domain=DOMAIN)
-        # A name of this process's own: two processes starting together each write theirs and
-        # the last rename wins (both wrote the same catalog).
-        temporary = mo.with_suffix(f".mo.{os.getpid()}.tmp")
-        with temporary.open("wb") as target:
-            write_mo(target, catalog)
-        temporary.replace(mo)
-        written.append(mo)
-    return written
+        if source is None:
+            raise FileNotFoundError(f"no catalog for {language!r} in {root}")
+        log.info("catalog %s compiled in memory from %s (no .mo of this .po)", language, po)
+        loaded[language] = gettext.GNUTranslations(io.BytesIO(compile_catalog(source, language)))
+    return loaded
+
+
+class CatalogI18n(I18n):
+    """aiogram's :class:`I18n` on :func:`load_catalogs`: it never needs a writable package.
+
+    aiogram keeps "the current I18n" per class (``_()`` reads ``I18n.get_current()``), so this
+    one sets and resets :class:`I18n`'s own."""
+
+    def find_locales(self) -> dict[str, gettext.GNUTranslations]:
+        return load_catalogs(self.path)
+
+    @classmethod
+    def set_current(cls, value: I18n) -> Token[I18n]:
+        return I18n.set_current(value)
+
+    @classmethod
+    def reset_current(cls, token: Token[I18n]) -> None:
+        I18n.reset_current(token)
 
 
 def build_i18n(root: Path = LOCALES_DIR) -> I18n:
-    """Compile the catalogs if needed and load them."""
-    compile_catalogs(root)
-    return I18n(path=root, default_locale=DEFAULT_LANGUAGE, domain=DOMAIN)
+    """The bot's languages, loaded from the catalogs under ``root``."""
+    return CatalogI18n(path=root, default_locale=DEFAULT_LANGUAGE, domain=DOMAIN)
 
 
 def language_of(code: str | None) -> str:

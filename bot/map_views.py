@@ -12,6 +12,7 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
 from bot.services.duels import public_watch_plan
+from bot.services.records import held_at
 from bot.services.turns import game_for
 from bot.services.watch_orders import as_listed
 from rules import Battle, CampaignState
@@ -92,15 +93,6 @@ def side_views(sides: Sequence[Side]) -> tuple[SideView, ...]:
     return tuple(SideView(id=side.id, name=side.name, colour=side.colour) for side in sides)
 
 
-async def held_before(store: Store, campaign: Campaign, turn: int) -> dict[str, tuple[str, ...]]:
-    """What each side held at the start of ``turn``: the captures of turn ``turn - 1``'s
-    resolution (nothing before the first one)."""
-    if turn < 2:
-        return {}
-    resolutions = await store.resolutions(campaign.id, turn - 1)
-    return dict(resolutions[-1].report.captured) if resolutions else {}
-
-
 def contact_moves(plan: ContactPlan, report: ContactReport) -> tuple[Arrival, ...]:
     """The week's arrows with contact: each group along its path, sector by sector, to where it
     stopped (a transport's two legs), then every retreat and return of the list and of the
@@ -141,12 +133,12 @@ async def turn_map(
     watch, the heroes stand where this turn's battle list put them once it is public (at
     ``now``, or always with ``battles``, Friday's list), with this turn's hero moves."""
     game = game_for(campaign)
-    held = await held_before(store, campaign, state.turn)
+    held = await held_at(store, campaign.id, state.turn)
     week_view: WeekView | None = None
     if week and state.turn >= 2:
         resolutions = await store.resolutions(campaign.id, state.turn - 1)
         if resolutions:
-            earlier = await held_before(store, campaign, state.turn - 1)
+            earlier = await held_at(store, campaign.id, state.turn - 1)
             report = resolutions[-1].report
             week_view = week_of(report, game.ruleset.losses, earlier)
             listed = await store.battle_list(campaign.id, state.turn - 1)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import logging
+import secrets
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from contextlib import AsyncExitStack, contextmanager
 from datetime import timedelta
@@ -30,9 +31,13 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramNetworkError, TelegramServerError
+from aiogram.methods import TelegramMethod
+from aiogram.types import Update
+from aiogram.types.update import UpdateTypeLookupError
 from aiogram.utils.i18n import I18n
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
+from pydantic import ValidationError
 
 from bot.app import build_dispatcher
 from bot.clock import Clock, ManualClock, SystemClock
@@ -56,6 +61,7 @@ from bot.testing.clock_control import (
     require_loopback,
     starting_clock,
 )
+from bot.web_input import BadJsonError, read_json
 from storage import PostgresCampaignStore, SqlCampaignStore, SqliteCampaignStore, Store
 from storage.postgres import AnotherProcessError as PostgresTakenError
 
@@ -261,7 +267,21 @@ async def _serve_updates(
     if miniapp is not None and settings.miniapp_port is not None:
         await _serve_miniapp(stack, miniapp, settings)
     log.info("polling %s", settings.bot_api_base or "Telegram")
-    await dispatcher.start_polling(bot, handle_signals=False)
+    await _poll_until_cancelled(dispatcher, bot)
+
+
+async def _poll_until_cancelled(dispatcher: Dispatcher, bot: Bot) -> None:
+    """Long polling until cancelled (SIGTERM: :mod:`bot.__main__`), then stopped the way
+    aiogram stops it: its ``getUpdates`` loop ends before the session closes. (Cancelling
+    ``start_polling`` itself leaves that loop running against a closed session.)"""
+    polling = asyncio.create_task(dispatcher.start_polling(bot, handle_signals=False))
+    try:
+        await asyncio.shield(polling)
+    except asyncio.CancelledError:
+        if not polling.done():
+            await dispatcher.stop_polling()
+            await polling
+        raise
 
 
 async def _warm(maps: MapDrawer) -> None:
@@ -314,12 +334,57 @@ class WebhookUpdates(SimpleRequestHandler):
             dispatcher=dispatcher, bot=bot, handle_in_background=False, secret_token=secret_token
         )
 
+    def verify_secret(self, telegram_secret_token: str, bot: Bot) -> bool:
+        """The secret-token header against ours, compared as bytes: aiogram compares strings,
+        and ``hmac.compare_digest`` raises on a header with non-ASCII letters (a 500)."""
+        if not self.secret_token:
+            return True
+        return secrets.compare_digest(
+            telegram_secret_token.encode("utf-8", "surrogateescape"),
+            self.secret_token.encode("utf-8", "surrogateescape"),
+        )
+
     async def _handle_request(self, bot: Bot, request: web.Request) -> web.Response:
         try:
-            return await super()._handle_request(bot, request)
+            update = _update_from(await read_json(request), bot)
+        except (BadJsonError, ValidationError, NotAnUpdateError) as error:
+            # Telegram sends only updates; anything else is answered 400, not handled.
+            log.info("webhook request that is not an update: %s", type(error).__name__)
+            return web.Response(status=400, text="not a Telegram update")
+        try:
+            update.event_type  # noqa: B018 (it raises for an update of no kind aiogram knows)
+        except UpdateTypeLookupError:
+            # A newer Bot API's update: nothing here can handle it, and Telegram must not
+            # send it again and again.
+            log.info("update %s is of a kind this version does not know", update.update_id)
+            return web.Response(body=self._build_response_writer(bot=bot, result=None))
+        try:
+            result: TelegramMethod[Any] | None = await self.dispatcher.feed_webhook_update(
+                bot, update, **self.data
+            )
         except UpdateHeldError as held:
             log.info("%s; Telegram is asked to send it again", held)
             return web.Response(status=503, headers={"Retry-After": "5"})
+        return web.Response(body=self._build_response_writer(bot=bot, result=result))
+
+
+class NotAnUpdateError(ValueError):
+    """A webhook body that is JSON but cannot be one of Telegram's updates."""
+
+
+LARGEST_UPDATE_ID = 2**53
+"""Telegram's update ids are positive and far below 2**31; one past 64 bits would not even
+reach the database's record of updates handled (:class:`~bot.middlewares.UpdateOnce`)."""
+
+
+def _update_from(body: object, bot: Bot) -> Update:
+    """The update a webhook body carries (``ValidationError`` for one that is no update)."""
+    if not isinstance(body, dict):
+        raise NotAnUpdateError("not an object")
+    update = Update.model_validate(body, context={"bot": bot})
+    if not 0 <= update.update_id <= LARGEST_UPDATE_ID:
+        raise NotAnUpdateError("update id out of range")
+    return update
 
 
 async def _serve_webhook(

@@ -50,6 +50,14 @@ def armies(count: int) -> str:
     return _("{n} army", "{n} armies", count).format(n=count)
 
 
+def held_words(held: int, need: int) -> str:
+    """ "holds 1 of 3 sectors": a side's held sectors (``bot.services.records.held_after``)
+    against the captured sectors it needs to win, as the map's legend counts them."""
+    return _("holds {held} of {need} sector", "holds {held} of {need} sectors", need).format(
+        held=held, need=need
+    )
+
+
 def rules_summary(ruleset: Ruleset) -> str:
     """The campaign's numbers in one sentence: starting armies and sectors, attacks, capture,
     victory, each number with its noun in the right plural form."""

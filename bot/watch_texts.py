@@ -1,6 +1,7 @@
-"""The Night Watch in words (MODULES.md W): hero moves as typed orders read them back
-(``bot.order_text``), why the rules refuse one and what to do instead, the heroes' positions and
-a side's hands, the battle list's moves and duels and the Monday summary's wounds and kills.
+"""The Watches (module ``watch``) in words (MODULES.md W): the map's passages, hero moves as
+typed orders read them back (``bot.order_text``), why the rules refuse one and what to do
+instead, the heroes' positions and a side's hands, the battle list's moves and duels and the
+Monday summary's wounds and kills.
 
 Hero names reach these functions in the same mapping as the side names (hero ids ``h1``, …
 never meet a side id ``s1``, …). Hands are shown only from :func:`rules.modules.watch.public_view`
@@ -52,6 +53,40 @@ def ambiguous_location(campaign_map: CampaignMap, word: str, language: str) -> s
     ).format(word=word, candidates=candidates)
 
 
+MOST_PASSAGES_LISTED = 12
+"""A map with more locations than this is not listed passage by passage (the picture shows it)."""
+
+
+def passages(campaign_map: CampaignMap, language: str) -> str | None:
+    """Where a hero can go from where, as the map's edges say, each passage once: the
+    locations with the most neighbours first (night-demo: «Метро» — «Парикмахерская», «Кафе»,
+    «Подъезд»; «Подъезд» — «Квартира Егора», «Крыша»); ``None`` for a map too big to list."""
+    if len(campaign_map.sectors) > MOST_PASSAGES_LISTED:
+        return None
+    order = campaign_map.order
+    ranked = sorted(
+        campaign_map.sectors, key=lambda sector: (-len(sector.neighbours), order[sector.id])
+    )
+    said: set[frozenset[str]] = set()
+    parts: list[str] = []
+    for sector in ranked:
+        onward = [
+            other
+            for other in sorted(sector.neighbours, key=order.__getitem__)
+            if frozenset((sector.id, other)) not in said
+        ]
+        if not onward:
+            continue
+        said.update(frozenset((sector.id, other)) for other in onward)
+        parts.append(
+            _("{location} — {neighbours}").format(
+                location=sector_label(campaign_map, sector.id, language),
+                neighbours=", ".join(sector_label(campaign_map, o, language) for o in onward),
+            )
+        )
+    return "; ".join(parts) if parts else None
+
+
 def hero_name(names: Mapping[str, str], hero: str) -> str:
     """A hero's name (its id if the campaign does not know it)."""
     return names.get(hero, hero)
@@ -82,7 +117,7 @@ _REASONS: dict[str, Callable[[], str]] = {
         "{hero} enters the game on turn {enters_turn}: a hero moves from the turn it enters."
     ),
     "bad_order": lambda: _(
-        "That is not a Night Watch order: give a hero's move as «hero Larisa to Metro»."
+        "That is not an order of the Watches: give a hero's move as «hero Larisa to Metro»."
     ),
     "hero_move_not_adjacent": lambda: _(
         "{hero} moves one location a turn, only to a neighbouring one: {to} is not next to "

@@ -21,6 +21,7 @@ from rules.deployment import (
     DeploymentError,
     DeploymentProblem,
     TurnStart,
+    captures_at_once,
     check_deployment,
     default_deployment,
     deployed_state,
@@ -88,7 +89,7 @@ from rules.resolution import (
     check_results,
     resolve_turn,
 )
-from rules.ruleset import FocLimits, Outcome, Ruleset
+from rules.ruleset import FocLimits, Outcome, Ruleset, overrides_in_force
 from rules.state import CampaignState, SideId
 from rules.validation import accept_orders, enter_order, validate_order
 
@@ -159,6 +160,7 @@ __all__ = [
     "as_fought",
     "battle_sides",
     "builtin_map",
+    "captures_at_once",
     "check_deployment",
     "check_results",
     "commitment",
@@ -171,6 +173,7 @@ __all__ = [
     "legal_late_orders",
     "legal_orders",
     "load_map_file",
+    "overrides_in_force",
     "parse_map",
     "parse_map_toml",
     "plan_battles",

@@ -14,8 +14,9 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 
 from rules.dice import Dice, Roll, TurnSeeds
 from rules.game import Game, ModuleStateError
-from rules.maps import SectorId
+from rules.maps import CampaignMap, SectorId
 from rules.orders import OrderRule
+from rules.ruleset import Ruleset
 from rules.state import CampaignState, SideId
 
 Placement = dict[SectorId, int]
@@ -84,6 +85,28 @@ def default_deployment(game: Game, others: Mapping[SideId, Mapping[SectorId, int
     chosen = sorted(chosen[: rules.start_sectors], key=order.__getitem__)
     share, extra = divmod(rules.start_armies, len(chosen))
     return {sector: share + (1 if index < extra else 0) for index, sector in enumerate(chosen)}
+
+
+def captures_at_once(ruleset: Ruleset, campaign_map: CampaignMap) -> int:
+    """The most sectors one side can hold captured at the first resolution with no battle
+    (RULES.md 3.1, 3.4 step 3): its deployment, and one move from each of its sectors, leave
+    ``capture_min_armies`` or more in each with no opponent there. The opponents, each in
+    ``start_sectors`` distinct sectors at the least (a move leaves an army behind), can all
+    stand in the same ones, so the side has at most the rest of the map to itself; each of its
+    deployed sectors that it does not capture keeps at least one army; moves reach at most
+    one sector more per deployed one, counted as if every free sector were next to one it
+    holds. This is the most it could be on any map of this size: a ``sectors_to_win`` above it
+    is out of reach at the first resolution unless a battle takes sectors from an enemy.
+
+    The wizard warns a GM whose campaign the core's victory could end at once (a small map
+    with few sides, e.g. night-demo's six locations for two sides of three sectors each)."""
+    free = len(campaign_map.sectors) - ruleset.start_sectors
+    most = 0
+    for captured in range(1, min(free, 2 * ruleset.start_sectors) + 1):
+        uncaptured = max(0, ruleset.start_sectors - captured)
+        if captured * ruleset.capture_min_armies + uncaptured <= ruleset.start_armies:
+            most = captured
+    return most
 
 
 class DeploymentChoiceError(ValueError):

@@ -327,6 +327,8 @@ def week_of(
     previous turn's ``captured``; ``None`` or empty before the first resolution)."""
     results = {result.battle: result for result in report.results}
     marks: list[BattleMark] = []
+    # A chain's battle is drawn between the sides that fought it (its defender taken from the
+    # battle before), as the resolution had them.
     for battle in report.fought_battles():
         result = results.get(battle.id)
         if result is None or battle.id in report.unreported:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Self
 
@@ -170,3 +171,19 @@ class Ruleset(BaseModel):
     def overrides(self) -> dict[str, Any]:
         """Only the fields that differ from the defaults, in JSON form."""
         return self.model_dump(mode="json", exclude_defaults=True)
+
+
+def overrides_in_force(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """The overrides a game is built from: the settings of a module that is not enabled are
+    left out. A setup tool may keep them while the GM switches the module off and on again
+    (:class:`Ruleset` refuses settings of a module not enabled, so a stray name is still
+    caught in a document given to ``python -m rules``)."""
+    enabled = set(overrides.get("modules") or ())
+    settings = overrides.get("module_settings")
+    if not isinstance(settings, Mapping) or set(settings) <= enabled:
+        return dict(overrides)
+    kept = {name: value for name, value in settings.items() if name in enabled}
+    result = {key: value for key, value in overrides.items() if key != "module_settings"}
+    if kept:
+        result["module_settings"] = kept
+    return result

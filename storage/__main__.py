@@ -4,7 +4,9 @@
     python -m storage export CAMPAIGN_ID       # one campaign as JSON, replayable by python -m rules
     python -m storage copy sqlite:///FILE postgresql://...   # move a club to PostgreSQL
 
-The database is ``DATABASE_PATH`` (as for the bot) or ``--database``.
+The database is the bot's: ``DATABASE_URL`` (``postgresql://...`` or ``sqlite:///FILE``), else
+the SQLite file ``DATABASE_PATH``; or ``--database`` (a URL or a file). ``backup`` is for a
+SQLite file; PostgreSQL is backed up with ``pg_dump`` (docs/deploy.md, «Backups»).
 """
 
 from __future__ import annotations
@@ -14,14 +16,31 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import asyncpg
 
 from storage.copy import CopyRefusedError, copy_database
-from storage.repository import NotFoundError, SqliteCampaignStore, is_postgresql, sqlite_path
+from storage.postgres import holds_campaigns, without_password
+from storage.repository import (
+    NotFoundError,
+    SqlCampaignStore,
+    SqliteCampaignStore,
+    is_postgresql,
+    open_store,
+    sqlite_path,
+)
 
 DEFAULT_DATABASE = Path("data/strategium.sqlite3")
+
+
+def default_database(environment: Mapping[str, str] = os.environ) -> str:
+    """The bot's database, as the bot reads it: ``DATABASE_URL`` when set, else
+    ``DATABASE_PATH``, else ``data/strategium.sqlite3``."""
+    return (
+        environment.get("DATABASE_URL") or environment.get("DATABASE_PATH") or str(DEFAULT_DATABASE)
+    )
 
 
 async def _backup(database: Path, target: Path) -> None:
@@ -32,8 +51,8 @@ async def _backup(database: Path, target: Path) -> None:
         await store.close()
 
 
-async def _export(database: Path, campaign_id: int) -> dict[str, object]:
-    store = await SqliteCampaignStore.open(database)
+async def _export(database: str, campaign_id: int) -> dict[str, object]:
+    store: SqlCampaignStore = await open_store(database)
     try:
         return await store.export_campaign(campaign_id)
     finally:
@@ -67,17 +86,52 @@ def _copy_command(source: str, target: str) -> int:
     return 0
 
 
+def _database_command(command: str, database: str, args: argparse.Namespace) -> int:
+    """``backup`` or ``export`` on ``database`` (a URL or a SQLite file)."""
+    postgresql = is_postgresql(database)
+    shown = without_password(database) if postgresql else database
+    if command == "backup" and postgresql:
+        print(
+            f"python -m storage backup: {shown} is PostgreSQL: back it up with pg_dump "
+            "(docs/deploy.md, «Backups»)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        if postgresql and not asyncio.run(holds_campaigns(database)):
+            print(f"python -m storage: no Strategium database at {shown}", file=sys.stderr)
+            return 2
+        if not postgresql and not sqlite_path(database).exists():
+            print(f"python -m storage: no database at {sqlite_path(database)}", file=sys.stderr)
+            return 2
+        if command == "backup":
+            asyncio.run(_backup(sqlite_path(database), args.target))
+            print(f"backed up {sqlite_path(database)} to {args.target}", file=sys.stderr)
+        else:
+            exported = asyncio.run(_export(database, args.campaign_id))
+            json.dump(exported, sys.stdout, ensure_ascii=False, indent=2)
+            sys.stdout.write("\n")
+    except (NotFoundError, ValueError) as error:
+        print(f"python -m storage {command}: {error}", file=sys.stderr)
+        return 2
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        print(f"python -m storage {command}: cannot open {shown}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one operator command; exit status 0 on success, 2 with a message otherwise."""
     parser = argparse.ArgumentParser(prog="python -m storage", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--database",
-        type=Path,
-        default=Path(os.environ.get("DATABASE_PATH", DEFAULT_DATABASE)),
-        help="the campaign database (default: $DATABASE_PATH or data/strategium.sqlite3)",
+        default=default_database(),
+        help="the campaign database: postgresql://user:password@host:port/database, "
+        "sqlite:///FILE or a file (default: $DATABASE_URL, else $DATABASE_PATH, else "
+        f"{DEFAULT_DATABASE})",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    backup = commands.add_parser("backup", help="copy the database while the bot runs")
+    backup = commands.add_parser("backup", help="copy a SQLite database while the bot runs")
     backup.add_argument("target", type=Path)
     export = commands.add_parser("export", help="one campaign as JSON on standard output")
     export.add_argument("campaign_id", type=int)
@@ -89,21 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "copy":
         return _copy_command(args.source, args.target)
-    if not args.database.exists():
-        print(f"python -m storage: no database at {args.database}", file=sys.stderr)
-        return 2
-    try:
-        if args.command == "backup":
-            asyncio.run(_backup(args.database, args.target))
-            print(f"backed up {args.database} to {args.target}", file=sys.stderr)
-        else:
-            exported = asyncio.run(_export(args.database, args.campaign_id))
-            json.dump(exported, sys.stdout, ensure_ascii=False, indent=2)
-            sys.stdout.write("\n")
-    except (NotFoundError, ValueError) as error:
-        print(f"python -m storage {args.command}: {error}", file=sys.stderr)
-        return 2
-    return 0
+    return _database_command(args.command, args.database, args)
 
 
 if __name__ == "__main__":

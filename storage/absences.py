@@ -20,6 +20,7 @@ from storage.models import (
     NewOutboxMessage,
     SideId,
     UserId,
+    story_order,
 )
 from storage.shared import SharedRecords
 from storage.sql import (
@@ -165,7 +166,7 @@ class AbsenceRecords(SharedRecords):
                 " VALUES (?, ?, ?, ?, ?)",
                 (campaign_id, user_id, first_day.isoformat(), last_day.isoformat(), ts(now)),
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
             row = await fetch_one(conn, "SELECT * FROM vacations WHERE id = ?", (row_id,))
         if row is None:
@@ -190,7 +191,7 @@ class AbsenceRecords(SharedRecords):
             )
             if changed == 0:
                 return False
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return True
 
@@ -251,7 +252,7 @@ class AbsenceRecords(SharedRecords):
                 now,
                 f"orders of {reopening.side_id} reopened for {reopening.hours} h",
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return True
 

@@ -21,6 +21,7 @@ from storage.models import (
     WriteOutcome,
     json_of,
     standing_results,
+    story_order,
 )
 from storage.shared import (
     SharedRecords,
@@ -170,7 +171,7 @@ class BattleRecords(SharedRecords):
                 (list_id, result.battle, result.model_dump_json(), actor, ts(now), against),
             )
             await self._report_event(conn, list_id, result.battle, "report", result, actor, now)
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
             row = await self._report_row(conn, list_id, result.battle)
         return ReportWrite(
@@ -235,7 +236,7 @@ class BattleRecords(SharedRecords):
             await self._report_event(
                 conn, list_id, expected.battle, "confirm", expected, actor, now
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
             row = await self._report_row(conn, list_id, expected.battle)
         return ReportWrite(
@@ -285,7 +286,7 @@ class BattleRecords(SharedRecords):
                 (actor, ts(now), counter.model_dump_json(), list_id, battle),
             )
             await self._report_event(conn, list_id, battle, "dispute", counter, actor, now)
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
             row = await self._report_row(conn, list_id, battle)
         return ReportWrite(

@@ -17,7 +17,14 @@ from typing import Protocol
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter
 
-from storage.models import AuditAction, CampaignId, NewOutboxMessage, SideId, UserId
+from storage.models import (
+    AuditAction,
+    CampaignId,
+    NewOutboxMessage,
+    SideId,
+    UserId,
+    story_order,
+)
 from storage.shared import SharedRecords
 from storage.sql import (
     Conn,
@@ -296,7 +303,7 @@ class DuelRecords(SharedRecords):
             )
             if changed == 0:
                 return False
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return True
 
@@ -365,7 +372,7 @@ class DuelRecords(SharedRecords):
                     now,
                     f"duel step of {before.hero} in {before.sector} closed by a GM",
                 )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
             return await self._step_in(conn, step_id)
 
@@ -382,7 +389,7 @@ class DuelRecords(SharedRecords):
             )
             if changed == 0:
                 return False
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return True
 

@@ -26,6 +26,7 @@ from storage.models import (
     StateAdjustmentRecord,
     UserId,
     WriteOutcome,
+    story_order,
 )
 from storage.modules import adjustment_record
 from storage.shared import SharedRecords
@@ -181,7 +182,7 @@ class EditRecords(SharedRecords):
                 now,
                 reason,
             )
-            for message in outbox(adjustment_id):
+            for message in story_order(outbox(adjustment_id)):
                 await self._enqueue_in(conn, message, now)
         return WriteOutcome.SAVED, adjustment_id
 
@@ -315,7 +316,7 @@ class EditRecords(SharedRecords):
                 now,
                 str(edit.get("reason", "")),
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return WriteOutcome.SAVED
 

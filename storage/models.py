@@ -144,6 +144,9 @@ class Schedule(BaseModel):
     battle_list: WeeklyTime = WeeklyTime(weekday=Weekday.FRIDAY, at=time(12, 0))
     resolution: WeeklyTime = WeeklyTime(weekday=Weekday.MONDAY, at=time(12, 0))
     deployment_deadline: AwareDatetime | None = None
+    # Deployment ends as soon as every side has confirmed its placement (RULES.md 3.1); False
+    # (the wizard's «Until I end it»): only its deadline, if any, or the GM end it.
+    deployment_ends_when_placed: bool = True
     mode: Literal["weekly", "manual"] = "weekly"  # manual: the GM advances every phase
     close_orders_early: bool = False  # close the orders window once every side is ready
     max_extension_hours: int = Field(default=72, ge=0, le=24 * 14)  # per phase, in all
@@ -151,6 +154,10 @@ class Schedule(BaseModel):
     # (None: the schedule's own battle list to resolution, 72 h by default): an orders window
     # extended past the battle list's time moves the resolution instead of shortening it.
     min_battles_hours: int | None = Field(default=None, ge=1, le=24 * 14)
+    # An orders window stays open at least this long from its opening, on the wall clock (None:
+    # the schedule's own opening to close, Tue 00:00 to Thu 23:59 by default): a turn that
+    # begins late in the week (a long battles phase, a late deployment) closes later instead.
+    min_orders_hours: int | None = Field(default=None, ge=1, le=24 * 14)
 
 
 def _check_time_zone(value: str) -> str:
@@ -762,8 +769,18 @@ class OutboxState(StrEnum):
     CANCELLED = "cancelled"  # the step that queued it was undone or superseded before sending
 
 
+class OutboxStage(IntEnum):
+    """A post's place in the story a step tells: the posts one step queues reach each chat with
+    what happened (results, maps, summaries) before what comes next (a phase opening, the
+    board as it stands now), whatever order the step listed them in."""
+
+    NEWS = 0
+    NEXT = 1
+
+
 class NewOutboxMessage(BaseModel):
-    """A message that must reach Telegram. ``dedup_key`` makes enqueueing idempotent."""
+    """A message that must reach Telegram. ``dedup_key`` makes enqueueing idempotent;
+    ``stage`` orders it among the posts queued with it (:func:`story_order`)."""
 
     model_config = _RECORD
 
@@ -774,6 +791,13 @@ class NewOutboxMessage(BaseModel):
     payload: dict[str, JsonValue]
     dedup_key: str = Field(min_length=1, max_length=256)
     not_before: AwareDatetime | None = None
+    stage: OutboxStage = OutboxStage.NEWS
+
+
+def story_order(messages: Iterable[NewOutboxMessage]) -> list[NewOutboxMessage]:
+    """``messages`` queued together, in the order they are queued and so reach each chat: the
+    ``NEWS`` first, then the ``NEXT``, each in the order given."""
+    return sorted(messages, key=lambda message: message.stage)
 
 
 class OutboxMessage(BaseModel):

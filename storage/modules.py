@@ -31,6 +31,7 @@ from storage.models import (
     TurnSeedsRecord,
     UserId,
     WriteOutcome,
+    story_order,
 )
 from storage.shared import SharedRecords
 from storage.sql import (
@@ -278,7 +279,7 @@ class ModuleRecords(SharedRecords):
                     )
             except INTEGRITY_ERRORS:
                 return None
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
             row = await fetch_one(conn, "SELECT * FROM table_rolls WHERE id = ?", (roll_id,))
         return None if row is None else table_roll_record(row)
@@ -346,7 +347,7 @@ class ModuleRecords(SharedRecords):
                 now,
                 reason,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return WriteOutcome.SAVED
 
@@ -447,7 +448,7 @@ class ModuleRecords(SharedRecords):
                 {"side": side_id, "items": list(items), "total": total, "vp": vp},
                 now,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return WriteOutcome.SAVED
 
@@ -507,7 +508,7 @@ class ModuleRecords(SharedRecords):
                 now,
             )
             if set(needed) <= set(choices):
-                for message in outbox:
+                for message in story_order(outbox):
                     await self._enqueue_in(conn, message, now)
         return WriteOutcome.SAVED
 

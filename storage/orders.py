@@ -28,6 +28,7 @@ from storage.models import (
     SideId,
     UserId,
     WriteOutcome,
+    story_order,
 )
 from storage.shared import (
     _MODULE_ORDERS,
@@ -192,7 +193,7 @@ class OrderRecords(SharedRecords):
                     {"side": side_id, "body": json.loads(body), "ready": ready},
                     now,
                 )
-            writes.extend(queue_statement(message, now) for message in outbox)
+            writes.extend(queue_statement(message, now) for message in story_order(outbox))
             writes.append(("SELECT * FROM order_sets WHERE id = ?", (set_id,)))
             *_, saved = await fetch_batch(conn, writes)
             row = saved[0]

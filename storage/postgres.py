@@ -75,11 +75,12 @@ def connection_lost(error: BaseException, url: str) -> StorageUnavailableError:
     """``error`` (the server cannot be reached) as a :class:`StorageUnavailableError`; the
     message names the server without the password."""
     return StorageUnavailableError(
-        _without_password(url), StorageFault.CONNECTION_LOST, type(error).__name__, str(error)
+        without_password(url), StorageFault.CONNECTION_LOST, type(error).__name__, str(error)
     )
 
 
-def _without_password(url: str) -> str:
+def without_password(url: str) -> str:
+    """``url`` as it may be shown: the user name kept, the password dropped."""
     scheme, found, rest = url.partition("://")
     credentials, at, place = rest.rpartition("@")
     if not found or not at:
@@ -458,6 +459,16 @@ async def database_problem(url: str) -> str | None:
         return None
     except (OSError, asyncpg.PostgresError) as error:
         return f"database cannot save: {error}"
+    finally:
+        await raw.close()
+
+
+async def holds_campaigns(url: str) -> bool:
+    """Whether the PostgreSQL database (and schema) ``url`` names has the bot's tables: an
+    operator command refuses one that does not rather than create them (a mistyped URL)."""
+    raw = await asyncpg.connect(url, timeout=10)
+    try:
+        return bool(await raw.fetchval("SELECT to_regclass('campaigns') IS NOT NULL"))
     finally:
         await raw.close()
 

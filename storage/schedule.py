@@ -29,6 +29,7 @@ from storage.models import (
     TransitionOutcome,
     TransitionResult,
     UserId,
+    story_order,
 )
 from storage.shared import SharedRecords
 from storage.sql import (
@@ -495,7 +496,7 @@ class ScheduleRecords(SharedRecords):
                 now,
                 request,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
             after = await self._clock_in(conn, campaign_id)
         return ExtendResult(outcome=ExtendOutcome.EXTENDED, clock=after)
@@ -553,7 +554,7 @@ class ScheduleRecords(SharedRecords):
                 now,
                 f"deadline of turn {clock.turn} {clock.phase.value} set by a GM",
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return True
 
@@ -626,7 +627,7 @@ class ScheduleRecords(SharedRecords):
                 {"reason": reason},
                 now,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return _status_result(TransitionOutcome.APPLIED, after, "paused")
 
@@ -717,7 +718,7 @@ class ScheduleRecords(SharedRecords):
                 {"reason": reason, "paused_seconds": shift},
                 now,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return _status_result(TransitionOutcome.APPLIED, after, f"status {status.value}")
 
@@ -796,7 +797,7 @@ class ScheduleRecords(SharedRecords):
                 conn, campaign_id, kind, turn, phase, deadline, actor, detail, now, dedup
             )
             if logged:
-                for message in outbox:
+                for message in story_order(outbox):
                     await self._enqueue_in(conn, message, now)
         return logged
 

@@ -23,6 +23,7 @@ from storage.models import (
     SideId,
     UserId,
     Vacancy,
+    story_order,
 )
 from storage.shared import SharedRecords
 from storage.sql import Conn, Row, Transactions, dt, fetch_all, fetch_one, insert_row, opt_dt, ts
@@ -160,7 +161,7 @@ class SeatRecords(SharedRecords):
                 now,
                 reason,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return vacancy
 
@@ -220,7 +221,7 @@ class SeatRecords(SharedRecords):
                 now,
                 vacancy.reason,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return after
 
@@ -254,7 +255,7 @@ class SeatRecords(SharedRecords):
                 now,
                 vacancy.reason,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         return closed
 

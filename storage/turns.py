@@ -41,6 +41,7 @@ from storage.models import (
     TurnSeedsRecord,
     UserId,
     standing_results,
+    story_order,
 )
 from storage.shared import (
     _BATTLES,
@@ -168,7 +169,7 @@ class TurnRecords(SharedRecords):
                 await self._insert_turn_start(
                     conn, campaign_id, turn_start, None, actor, now, turn_start_rolls
                 )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now, phase_seq=seq)
         return result
 
@@ -243,7 +244,7 @@ class TurnRecords(SharedRecords):
                 },
                 now,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now, phase_seq=seq)
         return result
 
@@ -367,7 +368,7 @@ class TurnRecords(SharedRecords):
                 now,
                 reason,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(
                     conn, message, now, phase_seq=seq, resolution_id=resolution_id
                 )
@@ -537,7 +538,7 @@ class TurnRecords(SharedRecords):
                 now,
                 reason,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(
                     conn, message, now, phase_seq=phase_seq, resolution_id=new_id
                 )
@@ -724,7 +725,7 @@ class TurnRecords(SharedRecords):
                 now,
                 reason,
             )
-            for message in outbox:
+            for message in story_order(outbox):
                 await self._enqueue_in(conn, message, now)
         where = f"turn {after.turn} {after.phase.value}"
         return _result(TransitionOutcome.APPLIED, after, f"rolled back to {where}")

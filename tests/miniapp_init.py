@@ -10,17 +10,25 @@ from datetime import datetime
 from urllib.parse import urlencode
 
 
+def signed_fields(token: str, fields: dict[str, str]) -> str:
+    """``initData`` of exactly ``fields`` (whatever they say) with a valid hash for ``token``:
+    what only someone holding the token could send."""
+    check = "\n".join(f"{key}={value}" for key, value in sorted(fields.items()))
+    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
+    signed = {**fields, "hash": hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()}
+    return urlencode(signed)
+
+
 def signed_init_data(
     token: str, user_id: int, name: str, when: datetime, language: str = "en"
 ) -> str:
     """``initData`` for ``user_id`` signed at ``when`` with ``token``."""
     user = {"id": user_id, "first_name": name, "language_code": language}
-    fields = {
-        "auth_date": str(int(when.timestamp())),
-        "query_id": f"AAQ{user_id}",
-        "user": json.dumps(user, separators=(",", ":"), ensure_ascii=False),
-    }
-    check = "\n".join(f"{key}={value}" for key, value in sorted(fields.items()))
-    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
-    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
-    return urlencode(fields)
+    return signed_fields(
+        token,
+        {
+            "auth_date": str(int(when.timestamp())),
+            "query_id": f"AAQ{user_id}",
+            "user": json.dumps(user, separators=(",", ":"), ensure_ascii=False),
+        },
+    )

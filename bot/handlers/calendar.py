@@ -1,6 +1,8 @@
 """``/calendar``: the campaign's deadlines as a file to add to a phone's calendar, in the group
 (the group's campaign) or in private (the person's current campaign). It is queued like every
-post, so the chat is also sent the file again when a GM moves a deadline."""
+post, so the chat is also sent the file again when a GM moves a deadline. When there are no
+dates to list (paused, manual mode, a phase only the GM or the players' readiness ends) the
+answer says so, once, and nothing is queued."""
 
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ from aiogram.utils.i18n import gettext as _
 from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_words
 from bot.handlers.private.base import seat_or_answer
-from bot.services.calendars import calendar_post
-from storage import CampaignStatus, Person, Store
+from bot.posts.turns import no_deadline_reason
+from bot.services.calendars import calendar_plan, calendar_post
+from storage import Campaign, CampaignStatus, Person, Store
 
 
 async def calendar_command(message: Message, store: Store, clock: Clock, person: Person) -> None:
@@ -35,11 +38,33 @@ async def calendar_command(message: Message, store: Store, clock: Clock, person:
         )
         return
     now = clock.now()
+    if not await calendar_plan(store, campaign, now):
+        await message.answer(no_dates_words(campaign))
+        return
     key = f"asked:{message.chat.id}:{message.message_id}"
     await store.enqueue(calendar_post(campaign, message.chat.id, key), now)
     await message.answer(
         _("The calendar file is on its way: open it to add the deadlines to your calendar.")
     )
+
+
+def no_dates_words(campaign: Campaign) -> str:
+    """Why there is no calendar to send now, and when there will be one: one answer instead of
+    a promise of a file followed by none."""
+    if campaign.status is CampaignStatus.PAUSED:
+        return _(
+            "«{title}» is paused: its dates are not known until the GM resumes it. Ask "
+            "/calendar again then."
+        ).format(title=campaign.title)
+    if campaign.schedule.mode == "manual":
+        return _(
+            "«{title}» has no dated deadlines: the GM ends every phase by hand, so there is no "
+            "calendar to send."
+        ).format(title=campaign.title)
+    return _(
+        "«{title}» has no dated deadline now: {reason}. The weekly dates follow from then: ask "
+        "/calendar again once this phase has ended."
+    ).format(title=campaign.title, reason=no_deadline_reason(campaign, campaign.phase))
 
 
 def build() -> Router:

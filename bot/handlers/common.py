@@ -13,6 +13,7 @@ from bot.callbacks import LanguageChoice
 from bot.clock import Clock
 from bot.handlers.editing import edit_in_place
 from bot.handlers.filters import PRIVATE
+from bot.handlers.group.clock import EXTENSIONS
 from bot.i18n import LANGUAGES, language_of
 from storage import CampaignStatus, Language, Person, Store
 
@@ -66,8 +67,7 @@ def gm_help_text(in_group: bool) -> str:
             _("⏭ Advance now"),
             _("⏸ Pause"),
             _("▶️ Resume"),
-            _("+{n} h").format(n=12),
-            _("+{n} h").format(n=24),
+            *(_("+{n} h").format(n=hours) for hours in EXTENSIONS),
             _("⚖ Resolve now"),
         ]
     )
@@ -79,18 +79,18 @@ def gm_help_text(in_group: bool) -> str:
         (
             _("✏️ Correct the state"),
             _(
-                "armies in a sector, a side added or retired, with a reason; undoable. Night "
-                "Watch: the NPC marker moved, a hero added"
+                "armies in a sector, a side added or retired, with a reason; undoable. Watches: "
+                "the NPC marker moved, a hero added"
             ),
         ),
         (_("🃏 Carry out a card (siege)"), _("a siege card's effect")),
         (
             _("⚔️ Duel steps"),
-            _("Night Watch: close a duel step now, with nothing played"),
+            _("Watches: close a duel step now, with nothing played"),
         ),
         (
             _("🃏 Lower a played spell (−1)"),
-            _('Night Watch: the "-1" tokens on a laid spell, until the results deadline'),
+            _('Watches: the "-1" tokens on a laid spell, until the results deadline'),
         ),
         (
             f"{_('👥 Members')}, {_('🙋 Join requests')}",
@@ -119,8 +119,9 @@ def gm_help_text(in_group: bool) -> str:
                 "tools."
             ),
             _(
-                "In the group: /advance, /pause, /resume, /extend 24 (hours), /lang (the "
-                "language of the campaign's posts), /newcampaign (the setup wizard)."
+                "/advance, /pause, /resume, /extend 36 (hours): here or in the group; what they "
+                "ask you to confirm comes to our private chat. In the group: /lang (the language "
+                "of the campaign's posts), /newcampaign (the setup wizard)."
             ),
         ]
     )

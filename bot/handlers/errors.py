@@ -18,6 +18,7 @@ from aiogram import BaseMiddleware, Bot, Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import ExceptionMessageFilter, ExceptionTypeFilter
 from aiogram.types import Chat, ErrorEvent, TelegramObject, Update
+from aiogram.types.update import UpdateTypeLookupError
 from aiogram.utils.i18n import gettext as _
 
 from bot.logs import log_context
@@ -49,7 +50,10 @@ def _chat_of(update: Update) -> int | None:
     query = update.callback_query
     if query is not None:
         return query.message.chat.id if query.message is not None else None
-    event = update.event
+    try:
+        event = update.event
+    except UpdateTypeLookupError:  # an update of a kind this aiogram does not know
+        return None
     return event.chat.id if hasattr(event, "chat") and event.chat else None
 
 

@@ -40,6 +40,7 @@ from bot.miniapp import views
 from bot.miniapp.auth import verified_user
 from bot.miniapp.words import page_words
 from bot.services.orders import Seat, one_update, seat_in
+from bot.web_input import BadJsonError, read_json
 from rules.svg import map_svg
 from storage import Store
 
@@ -236,8 +237,8 @@ async def _sector(request: web.Request) -> web.Response:
 
 async def _body(request: web.Request) -> dict[str, Any]:
     try:
-        body = await request.json()
-    except (ValueError, UnicodeDecodeError):
+        body = await read_json(request)
+    except BadJsonError:
         raise views.MalformedRequestError("body is not JSON") from None
     if not isinstance(body, dict):
         raise views.MalformedRequestError("body is not an object")

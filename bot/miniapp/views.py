@@ -374,7 +374,11 @@ async def report(store: Store, seat: Seat, body: Json, now: datetime) -> Answer:
     battle = whole(body.get("battle"))
     outcome_word = body.get("outcome")
     winner = body.get("winner")
-    if battle is None or outcome_word not in {o.value for o in Outcome}:
+    if (
+        battle is None
+        or not isinstance(outcome_word, str)  # a list or an object is not hashable
+        or outcome_word not in {o.value for o in Outcome}
+    ):
         raise MalformedRequestError("battle or outcome missing")
     if winner is not None and not isinstance(winner, str):
         raise MalformedRequestError("winner is not a side")

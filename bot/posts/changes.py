@@ -17,8 +17,8 @@ from babel.dates import format_date
 
 from bot.moments import format_moment, zone_label
 from bot.posts import Post, PostContext, Renderer
-from bot.posts.turns import change_lines, deadline_of
-from bot.services.deadlines import Milestone, Planned
+from bot.posts.turns import change_lines, deadline_of, window_lines
+from bot.services.deadlines import Milestone, Planned, WindowChange
 from bot.texts import day_label
 from storage import Campaign, OutboxMessage, Phase, Schedule, Weekday, WeeklyTime
 
@@ -93,7 +93,20 @@ def moved_lines(message: OutboxMessage, campaign: Campaign, language: str) -> li
     if not changes:
         return []
     heading = _("New dates ({zone}):").format(zone=zone_label(campaign.time_zone, language))
-    return [heading, *change_lines(changes, campaign.time_zone, language)]
+    return [heading, *change_lines(changes, campaign.time_zone, language), *_windows(message)]
+
+
+def _windows(message: OutboxMessage) -> list[str]:
+    """The payload's orders windows the change shrinks or keeps, as lines."""
+    windows: list[WindowChange] = []
+    raw = message.payload.get("windows")
+    for item in raw if isinstance(raw, list) else []:
+        if not isinstance(item, dict):
+            continue
+        turn, before, after = item.get("turn"), item.get("before"), item.get("after")
+        if isinstance(turn, int) and isinstance(before, int) and isinstance(after, int):
+            windows.append(WindowChange(turn, timedelta(seconds=before), timedelta(seconds=after)))
+    return window_lines(windows)
 
 
 async def render_schedule_changed(context: PostContext, message: OutboxMessage) -> Post | None:

@@ -12,10 +12,10 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.moments import format_moment
 from bot.posts import Post, PostContext, Renderer
-from bot.posts.turns import deadline_of
+from bot.posts.turns import deadline_of, deadline_words
 from bot.services.campaigns import PALETTE, Board, Readiness, board, colour_by_hex
 from bot.services.window import orders_opening
-from bot.texts import phase_name
+from bot.texts import held_words, phase_name
 from storage import Campaign, CampaignStatus, OutboxMessage, OutboxState, Phase, Store
 
 COLOUR_MARKS = {
@@ -75,11 +75,9 @@ async def deadline_line(
     if campaign.status is CampaignStatus.PAUSED or campaign.phase in (Phase.SETUP, Phase.FINISHED):
         return None
     deadline = await deadline_of(store, campaign, campaign.turn, campaign.phase)
+    line = deadline_words(campaign, campaign.phase, deadline, language)
     if deadline is None:
-        return _("No deadline: the GM advances this phase.")
-    line = _("Deadline: {moment}.").format(
-        moment=format_moment(deadline, campaign.time_zone, language)
-    )
+        return line
     opening = None if at is None else await orders_opening(store, campaign, at)
     if opening is None:
         return line
@@ -90,8 +88,8 @@ async def deadline_line(
 
 
 def board_text(current: Board, deadline: str | None = None) -> str:
-    """The board in words: position and deadline, sides with their players and readiness
-    (never their orders), and joins still to finish."""
+    """The board in words: position and deadline, sides with their players, readiness (never
+    their orders) and the sectors they hold, and joins still to finish."""
     campaign = current.campaign
     marks = {
         Readiness.READY: "✅ " + _("ready"),
@@ -107,8 +105,11 @@ def board_text(current: Board, deadline: str | None = None) -> str:
     for line in current.sides:
         players = ", ".join(line.players) or _("no players yet")
         text = f"{colour_mark(line.side.colour)} {line.side.name} ({players})"
-        if line.readiness is not None:
-            text += f": {marks[line.readiness]}"
+        state = [] if line.readiness is None else [marks[line.readiness]]
+        if line.held is not None:
+            state.append(held_words(line.held, line.need))
+        if state:
+            text += ": " + "; ".join(state)
         lines.append(text)
     if current.battles is not None:
         lines.append("")
@@ -170,10 +171,13 @@ async def render_status_board(context: PostContext, message: OutboxMessage) -> P
     if campaign is None:
         return None
     waiting = (OutboxState.PENDING, OutboxState.SENDING)
-    # A newer refresh will show it all, unless it is held for later (the Friday list's). One
-    # tried before is not skipped: Telegram may have taken it (a crash before it was marked
-    # sent), and only sending it again tells the board's message id.
-    if message.attempts <= 1:
+    # A newer refresh will show it all, unless it is held for later (the Friday list's). A
+    # refresh is rendered when sent, so one older than a step's posts would show the campaign
+    # ahead of them (turn 2 on the board before turn 1's map reached the group): it is skipped
+    # for the newer one the step queued after its posts, also when it is being tried again.
+    # Only a board never known to be sent is not skipped on a retry: Telegram may have taken
+    # it (a crash before it was marked sent), and only sending it again tells its message id.
+    if message.attempts <= 1 or campaign.status_message_id is not None:
         for other in await context.store.outbox_messages(campaign_id):
             held = other.not_before > max(other.created_at, message.not_before)
             newer = other.kind == "status_board" and other.id > message.id

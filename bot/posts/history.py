@@ -28,9 +28,12 @@ DEPLOYMENT = 0
 
 
 def tally_words(tally: Tally) -> str:
-    """ "3 wins, 1 draw, 2 losses" (every count through plural forms)."""
+    """ "3 wins, 1 draw, 2 losses" (every count through plural forms); the draws counted
+    without a result are said: "3 wins, 2 draws (1 without a result), 0 losses"."""
     wins = _("{n} win", "{n} wins", tally.wins).format(n=tally.wins)
     draws = _("{n} draw", "{n} draws", tally.draws).format(n=tally.draws)
+    if tally.unreported:
+        draws += " " + _("({n} without a result)").format(n=tally.unreported)
     losses = _("{n} loss", "{n} losses", tally.losses).format(n=tally.losses)
     return f"{wins}, {draws}, {losses}"
 
@@ -132,8 +135,8 @@ def _ending(record: CampaignRecord, names: Mapping[str, str]) -> str:
     ).format(title=title, n=n)
 
 
-def summary_text(record: CampaignRecord, sides: list[Side]) -> str:
-    """The end-of-campaign summary's words."""
+def summary_text(record: CampaignRecord, sides: list[Side], goal: int) -> str:
+    """The end-of-campaign summary's words (``goal``: the captured sectors that win)."""
     names = _names(sides)
     lines = [_ending(record, names)]
     lines.append(
@@ -141,14 +144,20 @@ def summary_text(record: CampaignRecord, sides: list[Side]) -> str:
             n=record.battles
         )
     )
+    if record.unreported:
+        lines.append(
+            _(
+                "Of them, {n} had no result and was counted as a draw without losses.",
+                "Of them, {n} had no result and were counted as draws without losses.",
+                record.unreported,
+            ).format(n=record.unreported)
+        )
     lines.append("")
     lines.append(_("Sides (battles won, drawn and lost):"))
     for side in sides:
         tally = record.sides.get(side.id, Tally())
         held = record.held.get(side.id, ())
-        sectors = _("{n} sector held", "{n} sectors held", held[-1] if held else 0).format(
-            n=held[-1] if held else 0
-        )
+        sectors = texts.held_words(held[-1] if held else 0, goal)
         lines.append(f"• «{side.name}»: {tally_words(tally)}; {sectors}")
     if record.players:
         lines.append("")
@@ -186,7 +195,7 @@ async def render_campaign_summary(context: PostContext, message: OutboxMessage) 
         return Post(text=_ending(record, _names(sides)))
     goal = game_for(campaign).ruleset.sectors_to_win
     chart = await summary_chart(record, sides, goal)
-    return Post(text=summary_text(record, sides), photo=chart)
+    return Post(text=summary_text(record, sides, goal), photo=chart)
 
 
 RENDERERS: dict[str, Renderer] = {

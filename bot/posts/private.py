@@ -37,6 +37,7 @@ from bot.services.orders import (
     seat_in,
     side_names,
 )
+from bot.services.records import fought_battles
 from bot.services.turns import game_for
 from bot.texts import (
     armies,
@@ -322,16 +323,19 @@ async def render_turn_result(context: PostContext, message: OutboxMessage) -> Po
         else _("«{title}», turn {turn} resolved: the summary for side «{side}».")
     )
     lines = [heading.format(title=seat.campaign.title, turn=turn, side=names.get(side, side))]
-    results = {result.battle: result for result in report.results}
-    for battle in report.fought_battles():
-        if side not in battle.participants():
+    # The battles the side really fought: a chain's battle against whoever defended it, none
+    # that was not played.
+    for fought in fought_battles(report):
+        if side not in fought.sides:
             continue
-        enemy = battle.defender if battle.attacker == side else battle.attacker
-        result = results.get(battle.id)
-        if result is None or battle.id in report.unreported:
+        battle = report.battles[fought.battle - 1]
+        enemy = next((other for other in fought.sides if other != side), side)
+        if fought.unreported:
             how = _("no result: counted as a draw without losses")
         else:
-            how = result_words(result, names) + result_source_words(sources.get(battle.id), names)
+            how = result_words(fought.result, names) + result_source_words(
+                sources.get(fought.battle), names
+            )
         lines.append(
             _("Battle {id} in {sector} against side «{enemy}»: {how}").format(
                 id=battle.id, sector=label(battle.sector), enemy=names.get(enemy, enemy), how=how

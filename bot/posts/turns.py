@@ -9,7 +9,7 @@ is not sent at all.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from aiogram.utils.i18n import gettext as _
@@ -23,7 +23,14 @@ from bot.message_limits import CAPTION_LIMIT, telegram_length
 from bot.moments import format_moment, format_wall, zone_label
 from bot.posts import Post, PostContext, Renderer
 from bot.services import watch_orders
-from bot.services.deadlines import Milestone, Planned, moved, plan_ahead
+from bot.services.deadlines import (
+    Milestone,
+    Planned,
+    WindowChange,
+    moved,
+    plan_ahead,
+    window_changes,
+)
 from bot.services.orders import battle_duties, result_sources, standing_list
 from bot.services.turns import game_for
 from bot.services.vacations import away_of_sides
@@ -78,6 +85,26 @@ def change_lines(changes: Sequence[tuple[Planned, Planned]], zone: str, language
     ]
 
 
+def window_lines(windows: Sequence[WindowChange]) -> list[str]:
+    """One line per orders window a change moves: "• turn 2: orders window: 72 h → 36 h", or
+    "still 72 h" when a later close keeps its length."""
+    lines = []
+    for window in windows:
+        before, after = _hours(window.before), _hours(window.after)
+        if before == after:
+            length = _("still {n} h").format(n=after)
+        else:
+            length = _("{before} h → {after} h").format(before=before, after=after)
+        lines.append(
+            "• " + _("turn {turn}: orders window: {length}").format(turn=window.turn, length=length)
+        )
+    return lines
+
+
+def _hours(length: timedelta) -> int:
+    return round(length.total_seconds() / 3600)
+
+
 def _language(context: PostContext) -> str:
     return context.i18n.current_locale
 
@@ -124,13 +151,49 @@ async def results_deadline(store: Store, campaign: Campaign, language: str) -> s
     return None if deadline is None else format_moment(deadline, campaign.time_zone, language)
 
 
+def no_deadline_reason(campaign: Campaign, phase: Phase) -> str:
+    """How ``phase`` ends when it has no deadline, as the scheduler runs it: deployment once
+    every side has confirmed its placement (unless the GM chose to end it alone); a resolution
+    that waits once its battles have results; otherwise (manual mode, a deployment the GM ends)
+    only when the GM advances it."""
+    if campaign.schedule.mode == "weekly":
+        if phase is Phase.DEPLOYMENT and campaign.schedule.deployment_ends_when_placed:
+            return _(
+                "deployment ends once every side has confirmed its placement, or when the GM "
+                "ends it"
+            )
+        if phase is Phase.RESOLUTION:
+            return _(
+                "the turn is resolved as soon as the results it waits for are in or decided, or "
+                "when the GM resolves it now"
+            )
+    return _("the GM advances this phase")
+
+
+def deadline_words(
+    campaign: Campaign, phase: Phase, deadline: datetime | None, language: str
+) -> str:
+    """The line that says how ``phase`` ends: its deadline (and, when the schedule ends it
+    earlier once every side is ready, that too), or why it has none."""
+    if deadline is None:
+        return _("No deadline: {reason}.").format(reason=no_deadline_reason(campaign, phase))
+    moment = format_moment(deadline, campaign.time_zone, language)
+    schedule = campaign.schedule
+    if schedule.mode == "weekly":
+        if phase is Phase.DEPLOYMENT and schedule.deployment_ends_when_placed:
+            return _(
+                "Deadline: {moment}, or earlier once every side has confirmed its placement."
+            ).format(moment=moment)
+        if phase is Phase.ORDERS and schedule.close_orders_early:
+            return _("Deadline: {moment}, or earlier once every side's orders are ready.").format(
+                moment=moment
+            )
+    return _("Deadline: {moment}.").format(moment=moment)
+
+
 async def _deadline_line(context: PostContext, campaign: Campaign, turn: int, phase: Phase) -> str:
     deadline = await deadline_of(context.store, campaign, turn, phase)
-    if deadline is None:
-        return _("No deadline: the GM advances this phase.")
-    return _("Deadline: {moment}.").format(
-        moment=format_moment(deadline, campaign.time_zone, _language(context))
-    )
+    return deadline_words(campaign, phase, deadline, _language(context))
 
 
 async def _opening(
@@ -696,16 +759,28 @@ async def render_blocked_alarm(context: PostContext, message: OutboxMessage) -> 
 
 
 async def render_clock_paused(context: PostContext, message: OutboxMessage) -> Post | None:
-    """The GM paused the campaign."""
+    """The GM paused the campaign: deadlines stand still, and what can still be done meanwhile
+    (orders only when their window is open; one that was still to open opens after the resume,
+    later by as long as the pause lasts)."""
     campaign = await _campaign(context, message)
     if campaign is None:
         return None
-    return Post(
-        text=_(
-            "The GM paused the campaign. Deadlines stand still until it is resumed; "
-            "orders can still be given."
-        )
-    )
+    line = _("The GM paused the campaign. Deadlines stand still until it is resumed.")
+    meanwhile: str | None
+    match campaign.phase:
+        case Phase.DEPLOYMENT:
+            meanwhile = _("Placements can still be given and confirmed.")
+        case Phase.ORDERS if await orders_opening(context.store, campaign, message.not_before):
+            meanwhile = _(
+                "Turn {turn}'s orders open after the resume, later by as long as the pause lasts."
+            ).format(turn=campaign.turn)
+        case Phase.ORDERS:
+            meanwhile = _("Orders can still be given.")
+        case Phase.BATTLES | Phase.RESOLUTION:
+            meanwhile = _("Battle results can still be reported.")
+        case _:
+            meanwhile = None
+    return Post(text=line if meanwhile is None else f"{line} {meanwhile}")
 
 
 async def render_clock_resumed(context: PostContext, message: OutboxMessage) -> Post | None:
@@ -743,6 +818,7 @@ async def render_deadline_extended(context: PostContext, message: OutboxMessage)
     was = plan_ahead(turn, phase, before, opening, campaign.schedule, zone)
     now = plan_ahead(turn, phase, deadline, opening, campaign.schedule, zone)
     lines = change_lines(moved(was, now), campaign.time_zone, _language(context))
+    lines += window_lines(window_changes(was, now, zone))
     if not lines:
         return Post(text=line + "\n" + await _deadline_line(context, campaign, turn, phase))
     dates = _("New dates ({zone}):").format(zone=zone_label(campaign.time_zone, _language(context)))

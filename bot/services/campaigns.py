@@ -20,7 +20,7 @@ from pydantic import JsonValue, ValidationError
 from bot.moments import find_zone_by_city
 from bot.services.deployment import sides_to_place
 from bot.services.posting import board_post, group_post, private_post
-from bot.services.records import summary_post
+from bot.services.records import held_at, summary_post
 from bot.services.rewards import reward_posts
 from bot.services.turns import game_for, private_summaries
 from rules import (
@@ -119,7 +119,7 @@ def find_time_zone(text: str) -> str | None:
 
 def deployment_deadline(now: datetime, time_zone: str, days: int) -> datetime | None:
     """The end of deployment ``days`` days from ``now``: 23:59 of that day in the campaign's
-    time zone (``0``: no deadline, the GM advances it)."""
+    time zone (``0``: no deadline)."""
     if days <= 0:
         return None
     zone = ZoneInfo(time_zone)
@@ -624,11 +624,14 @@ class Readiness(StrEnum):
 
 @dataclass(frozen=True)
 class SideLine:
-    """A side on the board: who plays it and how far it is (no orders, ever)."""
+    """A side on the board: who plays it, how far it is (no orders, ever) and how many sectors
+    it holds (``bot.services.records.held_at``) of the ``need``ed to win."""
 
     side: Side
     players: tuple[str, ...]
     readiness: Readiness | None  # None outside deployment and orders
+    held: int | None = None  # None before turn 1
+    need: int = 0
 
 
 @dataclass(frozen=True)
@@ -678,11 +681,15 @@ async def board(store: Store, campaign: Campaign, now: datetime) -> Board:
             s: Readiness.READY if record.ready else Readiness.SAVED for s, record in given.items()
         }
     tracked = campaign.phase in (Phase.DEPLOYMENT, Phase.ORDERS)
+    held = await held_at(store, campaign.id, campaign.turn) if campaign.turn >= 1 else None
+    need = game_for(campaign).ruleset.sectors_to_win
     lines = tuple(
         SideLine(
             side=side,
             players=tuple(m.display_name for m in members if m.side_id == side.id),
             readiness=readiness.get(side.id, Readiness.SILENT) if tracked else None,
+            held=None if held is None else len(held.get(side.id, ())),
+            need=need,
         )
         for side in sides
     )

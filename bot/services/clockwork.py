@@ -27,8 +27,10 @@ from bot.services.turns import (
     publish_battle_list,
     resolve_and_store,
 )
+from rules import overrides_in_force
 from storage import (
     Campaign,
+    CampaignSettings,
     CampaignStatus,
     NewOutboxMessage,
     Phase,
@@ -218,18 +220,30 @@ async def _open_deployment(
         board_post(campaign, f"step:{step}"),
         *await _strategist_notices(store, campaign, 0, Phase.DEPLOYMENT, step),
     ]
-    result = await store.transition(
-        campaign.id,
-        0,
-        Phase.SETUP,
-        0,
-        Phase.DEPLOYMENT,
-        actor,
-        "deployment opened",
-        now,
-        new_status=CampaignStatus.DEPLOYMENT,
-        outbox=outbox,
-    )
+    in_force = overrides_in_force(campaign.ruleset_overrides)
+    async with store.atomic():
+        if in_force != campaign.ruleset_overrides:
+            # The wizard kept the settings of a module the GM switched off, for switching it
+            # back on; the campaign is played (and exported) without them.
+            await store.update_settings(
+                campaign.id,
+                CampaignSettings(ruleset_overrides=in_force),
+                actor if actor is not None else campaign.created_by,
+                now,
+                "the settings of modules switched off are dropped",
+            )
+        result = await store.transition(
+            campaign.id,
+            0,
+            Phase.SETUP,
+            0,
+            Phase.DEPLOYMENT,
+            actor,
+            "deployment opened",
+            now,
+            new_status=CampaignStatus.DEPLOYMENT,
+            outbox=outbox,
+        )
     return AdvanceResult(outcome=_from_transition(result), campaign=result.campaign)
 
 

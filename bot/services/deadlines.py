@@ -12,6 +12,9 @@ so a Thursday 23:59 close extended by 72 hours closes on Sunday at 23:59 even wh
 change on that Sunday. The battles phase never shrinks: it lasts at least
 :func:`battles_length` after the battle list is posted, so an orders window extended past the
 list's time moves the resolution (and the next turn, which begins at the resolution) instead.
+Nor does an orders window: it stays open at least :func:`orders_length` from its opening, so a
+turn that begins late in the week (after a long battles phase, a late deployment, the GM's
+"advance now") closes later than the weekly close instead of leaving a few hours for orders.
 
 Local times that do not exist or occur twice (at a daylight-saving change) follow PEP 495 with
 ``fold=0``: a time in the spring-forward gap is read with the offset before the change, so it
@@ -91,8 +94,9 @@ def phase_deadline(
     """When the phase entered at ``anchor`` ends by itself; ``None``: only a person ends it.
 
     Manual mode has no deadlines. Deployment ends at the schedule's deployment deadline, if one
-    is set; orders at the next orders close; battles at the next resolution. A resolution that
-    waits for results (policy "wait for the GM") and setup have no deadline.
+    is set; orders at the next orders close, or later so the window stays open its least length
+    (:func:`orders_window`); battles at the next resolution. A resolution that waits for results
+    (policy "wait for the GM") and setup have no deadline.
     """
     if schedule.mode == "manual":
         return None
@@ -100,7 +104,7 @@ def phase_deadline(
         case Phase.DEPLOYMENT:
             return schedule.deployment_deadline
         case Phase.ORDERS:
-            return next_weekly(anchor, schedule.orders_close, zone)
+            return orders_window(anchor, schedule, zone)[1]
         case Phase.BATTLES:
             return battles_deadline(anchor, schedule, zone)
         case _:
@@ -113,11 +117,49 @@ def battles_length(schedule: Schedule) -> timedelta:
     to resolution (Friday 12:00 to Monday 12:00: three days)."""
     if schedule.min_battles_hours is not None:
         return timedelta(hours=schedule.min_battles_hours)
-    posted, resolved = schedule.battle_list, schedule.resolution
-    days = (int(resolved.weekday) - int(posted.weekday)) % 7
-    hours = datetime.combine(date.min, resolved.at) - datetime.combine(date.min, posted.at)
+    return _weekly_span(schedule.battle_list, schedule.resolution)
+
+
+def orders_length(schedule: Schedule) -> timedelta:
+    """The least length of an orders window, from its opening to its close, on the wall clock:
+    ``min_orders_hours`` if the schedule sets it, else its own opening to close (Tuesday 00:00
+    to Thursday 23:59: three days less a minute)."""
+    if schedule.min_orders_hours is not None:
+        return timedelta(hours=schedule.min_orders_hours)
+    return _weekly_span(schedule.orders_open, schedule.orders_close)
+
+
+def _weekly_span(start: WeeklyTime, end: WeeklyTime) -> timedelta:
+    """From ``start`` to the next ``end`` on the weekly wall (a whole week when they meet)."""
+    days = (int(end.weekday) - int(start.weekday)) % 7
+    hours = datetime.combine(date.min, end.at) - datetime.combine(date.min, start.at)
     span = timedelta(days=days) + hours
     return span if span > timedelta(0) else span + timedelta(days=7)
+
+
+def orders_window(
+    anchor: datetime, schedule: Schedule, zone: ZoneInfo
+) -> tuple[datetime | None, datetime]:
+    """The orders window of an orders phase that began at ``anchor`` (weekly mode): its opening
+    (``None``: open from the start, :func:`orders_open_at`) and its close: the next weekly close,
+    or, when that leaves less than :func:`orders_length` after the opening on the wall clock,
+    the first moment after that length whose minutes are the weekly close's (xx:59), so a close
+    reads like the schedule's own (a window opened Wednesday 12:00 closes Saturday 11:59, one
+    opened at 23:59 closes at 23:59) and is never more than an hour late. The length counts
+    from the opening's configured local time (an opening the clocks jump over does not push the
+    close), or from the start when the window is open at once."""
+    weekly = next_weekly(anchor, schedule.orders_close, zone)
+    opening = orders_open_at(anchor, weekly, schedule, zone)
+    if opening is None:
+        begins = anchor.astimezone(zone).replace(tzinfo=None)
+    else:
+        begins = next_weekly_wall(anchor - timedelta(microseconds=1), schedule.orders_open, zone)
+    least = begins + orders_length(schedule)
+    at = schedule.orders_close.at
+    close = least.replace(minute=at.minute, second=at.second, microsecond=at.microsecond)
+    if close < least:
+        close += timedelta(hours=1)
+    return opening, max(weekly, on_clock(close, zone))
 
 
 def battles_deadline(orders_closed: datetime, schedule: Schedule, zone: ZoneInfo) -> datetime:
@@ -244,8 +286,8 @@ def plan_ahead(
             start = deadline
         case _:
             return ()
-    close = next_weekly(start, schedule.orders_close, zone)
-    opens = orders_open_at(start, close, schedule, zone) or start
+    opens, close = orders_window(start, schedule, zone)
+    opens = opens or start
     plan += [
         Planned(turn + 1, Milestone.ORDERS_OPEN, opens),
         Planned(turn + 1, Milestone.ORDERS_CLOSE, close),
@@ -261,6 +303,36 @@ def moved(before: tuple[Planned, ...], after: tuple[Planned, ...]) -> list[tuple
         (old[(item.turn, item.milestone)], item)
         for item in after
         if (item.turn, item.milestone) in old and old[(item.turn, item.milestone)].at != item.at
+    ]
+
+
+@dataclass(frozen=True)
+class WindowChange:
+    """A turn's orders window, from its opening to its close, before and after a change."""
+
+    turn: int
+    before: timedelta
+    after: timedelta
+
+
+def window_changes(
+    before: tuple[Planned, ...], after: tuple[Planned, ...], zone: ZoneInfo
+) -> list[WindowChange]:
+    """The orders windows whose opening or close a change moves, with their lengths on the wall
+    clock before and after (a window that shrinks, or keeps its length by a later close), in
+    turn order. Only windows whose opening and close both are in both plans (a window already
+    open has no opening in the plan)."""
+
+    def windows(plan: tuple[Planned, ...]) -> dict[int, tuple[datetime, datetime]]:
+        opens = {p.turn: p.at for p in plan if p.milestone is Milestone.ORDERS_OPEN}
+        closes = {p.turn: p.at for p in plan if p.milestone is Milestone.ORDERS_CLOSE}
+        return {turn: (opens[turn], closes[turn]) for turn in opens if turn in closes}
+
+    old, new = windows(before), windows(after)
+    return [
+        WindowChange(turn, wall_between(*old[turn], zone), wall_between(opening, close, zone))
+        for turn, (opening, close) in sorted(new.items())
+        if turn in old and old[turn] != (opening, close)
     ]
 
 

@@ -1,11 +1,14 @@
 """A campaign's record from its resolved turns: battles won, drawn and lost by each side and by
 each player, and the sectors each side held turn by turn (``/history``, ``/stats`` and the
-summary post when a campaign ends).
+summary post when a campaign ends); and what each side holds now (:func:`held_at`), the one
+count of held sectors every map, the board, ``/status`` and the summary use.
 
-Only resolved turns count, so nothing here is secret. A battle counts when it was played with a
-result; one without a result (a draw without losses by the unreported policy) or a chain battle
-that was not played does not. A player is credited with a side's battle when they reported,
-confirmed or disputed its result for that side (a GM's decision credits nobody new).
+Only resolved turns count, so nothing here is secret. A battle counts as the Monday post told
+it: played with a result, or played without one and counted as a draw without losses (the
+unreported policy; such a draw is also counted as unreported). A chain battle that was not
+played does not count, and a chain battle counts for the sides that really fought it
+(``rules.battles.battle_sides``). A player is credited with a side's battle when they
+reported, confirmed or disputed its result for that side (a GM's decision credits nobody new).
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.services.posting import group_post
-from rules import BattleResult, CampaignState, TurnReport
-from rules.battles import BattleStatus, battle_sides
+from rules import BattleResult, TurnReport
+from rules.maps import SectorId
+from rules.state import SideId
 from storage import (
     Campaign,
     CampaignStatus,
@@ -30,11 +34,13 @@ from storage import (
 
 @dataclass(frozen=True)
 class Tally:
-    """Wins, draws and losses."""
+    """Wins, draws and losses; ``unreported`` of the draws had no result and were counted as
+    draws without losses."""
 
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    unreported: int = 0
 
     @property
     def battles(self) -> int:
@@ -43,10 +49,16 @@ class Tally:
 
     def plus(self, other: Tally) -> Tally:
         """Both tallies added."""
-        return Tally(self.wins + other.wins, self.draws + other.draws, self.losses + other.losses)
+        return Tally(
+            self.wins + other.wins,
+            self.draws + other.draws,
+            self.losses + other.losses,
+            self.unreported + other.unreported,
+        )
 
 
 WIN, DRAW, LOSS = Tally(wins=1), Tally(draws=1), Tally(losses=1)
+UNREPORTED = Tally(unreported=1)
 
 
 def _outcome_for(side: str, result: BattleResult) -> Tally:
@@ -57,41 +69,57 @@ def _outcome_for(side: str, result: BattleResult) -> Tally:
 
 @dataclass(frozen=True)
 class Fought:
-    """One battle that was played with a result: its sides and what each got."""
+    """One battle that counts: played, with the result it was resolved with (for an unreported
+    one, a draw without losses), its real sides and what each got."""
 
     turn: int
     battle: int
+    result: BattleResult
+    unreported: bool
     outcomes: dict[str, Tally]
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """Attacker and defender as they fought (a chain's defender taken from its battle)."""
+        return tuple(self.outcomes)
 
 
 def fought_battles(report: TurnReport) -> list[Fought]:
-    """The battles of a resolved turn that count: played, with a result."""
+    """The battles of a resolved turn that count, in battle order: every one played, with its
+    result or, unreported, as the draw without losses it was counted as; not a chain battle
+    that was not played. Each with the sides that really fought it
+    (:meth:`rules.TurnReport.fought_battles`)."""
     results = {result.battle: result for result in report.results}
-    sides = battle_sides(report.battles, results, final=True)
     fought = []
-    for battle_id, status in sides.items():
-        result = results.get(battle_id)
-        if (
-            status.status is not BattleStatus.PLAYABLE
-            or result is None
-            or battle_id in report.unreported
-        ):
+    for battle in report.fought_battles():
+        result = results.get(battle.id)
+        if result is None:
             continue
-        outcomes = {side: _outcome_for(side, result) for side in status.participants()}
-        fought.append(Fought(report.turn, battle_id, outcomes))
+        unreported = battle.id in report.unreported
+        outcomes = {
+            side: _outcome_for(side, result).plus(UNREPORTED if unreported else Tally())
+            for side in battle.participants()
+        }
+        fought.append(Fought(report.turn, battle.id, result, unreported, outcomes))
     return fought
 
 
-def sectors_held(state: CampaignState) -> dict[str, int]:
-    """How many sectors each side holds alone in ``state`` (RULES.md 3.4, capture)."""
-    held: dict[str, int] = dict.fromkeys(state.sides(), 0)
-    sectors = {sector for holdings in state.armies.values() for sector in holdings}
-    for sector in sectors:
-        occupants = state.occupants(sector)
-        if len(occupants) == 1:
-            [side] = occupants
-            held[side] += 1
-    return held
+def held_after(report: TurnReport | None) -> dict[SideId, tuple[SectorId, ...]]:
+    """The sectors each side holds after the turn ``report`` resolved: those it captured in
+    that resolution (RULES.md 3.4 step 3: at least ``capture_min_armies`` of its armies and no
+    opponent's, counted after the battles and moves); nothing before the first resolution
+    (``None``). The one definition of "held": the maps' «N of M», the board, ``/status``, the
+    end summary and its chart all count it."""
+    return {} if report is None else {side: tuple(held) for side, held in report.captured.items()}
+
+
+async def held_at(store: Store, campaign_id: int, turn: int) -> dict[SideId, tuple[SectorId, ...]]:
+    """The sectors each side holds at the start of ``turn``: :func:`held_after` the current
+    resolution of ``turn - 1`` (nothing at turn 1)."""
+    if turn < 2:
+        return {}
+    resolutions = await store.resolutions(campaign_id, turn - 1)
+    return held_after(resolutions[-1].report if resolutions else None)
 
 
 @dataclass(frozen=True)
@@ -106,8 +134,10 @@ class PlayerRecord:
 
 @dataclass(frozen=True)
 class CampaignRecord:
-    """A campaign's record over its resolved turns. ``held[side][i]`` is the number of sectors
-    the side held alone at the start of turn ``i + 1`` (index 0: after deployment)."""
+    """A campaign's record over its resolved turns. ``battles`` counts every battle played,
+    ``unreported`` those of them counted as draws without a result. ``held[side][i]`` is the
+    number of sectors the side held (:func:`held_after`) at the start of turn ``i + 1``
+    (index 0: after deployment, nothing yet)."""
 
     campaign: Campaign
     turns: int
@@ -117,6 +147,7 @@ class CampaignRecord:
     held: dict[str, tuple[int, ...]]
     winner: str | None = None
     reports: tuple[TurnReport, ...] = field(default=(), repr=False)
+    unreported: int = 0
 
 
 async def current_resolutions(store: Store, campaign: Campaign) -> list[ResolutionRecord]:
@@ -148,18 +179,17 @@ async def campaign_record(store: Store, campaign: Campaign) -> CampaignRecord:
     side_ids = [side.id for side in await store.sides(campaign.id)]
     sides: dict[str, Tally] = {side: Tally() for side in side_ids}
     players: dict[int, PlayerRecord] = {}
-    battles = 0
-    held: dict[str, list[int]] = {side: [] for side in side_ids}
-    for index, resolution in enumerate(resolutions):
-        if index == 0:
-            _add_held(held, sectors_held(resolution.state))
-        _add_held(held, sectors_held(resolution.state_after))
+    battles = unreported = 0
+    held: dict[str, list[int]] = {side: [0] for side in side_ids}
+    for resolution in resolutions:
+        _add_held(held, held_after(resolution.report))
         touched = {
             report.battle: (report.reported_by, report.confirmed_by, report.disputed_by)
             for report in await store.battle_reports(campaign.id, resolution.turn)
         }
         for fought in fought_battles(resolution.report):
             battles += 1
+            unreported += fought.unreported
             for side, outcome in fought.outcomes.items():
                 sides[side] = sides.get(side, Tally()).plus(outcome)
             credited = _credits(members, touched.get(fought.battle, ()), list(fought.outcomes))
@@ -183,6 +213,7 @@ async def campaign_record(store: Store, campaign: Campaign) -> CampaignRecord:
         held={side: tuple(counts) for side, counts in held.items()},
         winner=None if last is None else last.winner,
         reports=reports,
+        unreported=unreported,
     )
 
 
@@ -216,9 +247,9 @@ async def archive_entry(store: Store, campaign: Campaign) -> ArchiveEntry:
     return ArchiveEntry(campaign, started, ended, len(resolutions), winner)
 
 
-def _add_held(held: dict[str, list[int]], now: Mapping[str, int]) -> None:
+def _add_held(held: dict[str, list[int]], now: Mapping[str, Sequence[str]]) -> None:
     for side, counts in held.items():
-        counts.append(now.get(side, 0))
+        counts.append(len(now.get(side, ())))
 
 
 @dataclass(frozen=True)

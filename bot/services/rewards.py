@@ -18,7 +18,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from bot.services.posting import group_post, private_post
-from rules import CampaignState, Ruleset
+from rules import CampaignState, Ruleset, overrides_in_force
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import (
     ClaimProblem,
@@ -42,7 +42,7 @@ from storage.models import SideId, UserId
 
 def reward_settings(campaign: Campaign) -> SiegeSettings | None:
     """The campaign's siege settings, ``None`` without siege."""
-    ruleset = Ruleset.with_overrides(campaign.ruleset_overrides)
+    ruleset = Ruleset.with_overrides(overrides_in_force(campaign.ruleset_overrides))
     if SIEGE not in ruleset.modules:
         return None
     return SiegeSettings.model_validate(ruleset.module_settings.get(SIEGE) or {})

@@ -30,11 +30,13 @@ from pydantic import JsonValue
 from bot.services.calendars import calendar_updates
 from bot.services.deadlines import (
     Planned,
+    WindowChange,
     moved,
     plan_ahead,
     reminder_times,
     wall_between,
     wall_shift,
+    window_changes,
 )
 from bot.services.deadlines import phase_deadline as scheduled_deadline
 from bot.services.duels import shift_duel_steps
@@ -89,6 +91,7 @@ class Preview:
     deadline: datetime | None = None
     passed: bool = False
     mark: str = ""
+    windows: tuple[WindowChange, ...] = ()  # orders windows the change shrinks or keeps
 
 
 # ---- the week as typed and as packed into a button -------------------------------------------
@@ -207,6 +210,7 @@ async def preview_schedule(
     return Preview(
         campaign,
         changes=tuple(moved(before, after)),
+        windows=tuple(window_changes(before, after, zone)),
         deadline=deadline,
         passed=deadline is not None and deadline <= now,
         mark=_mark(campaign, clock),
@@ -240,11 +244,26 @@ async def preview_deadline(
     before = plan_ahead(turn, phase, clock.deadline, opening, schedule, zone)
     after = plan_ahead(turn, phase, moment, opening, schedule, zone)
     return Preview(
-        campaign, changes=tuple(moved(before, after)), deadline=moment, mark=_mark(campaign, clock)
+        campaign,
+        changes=tuple(moved(before, after)),
+        windows=tuple(window_changes(before, after, zone)),
+        deadline=moment,
+        mark=_mark(campaign, clock),
     )
 
 
 # ---- the changes ----------------------------------------------------------------------------
+
+
+def _windows_payload(windows: tuple[WindowChange, ...]) -> list[JsonValue]:
+    return [
+        {
+            "turn": window.turn,
+            "before": int(window.before.total_seconds()),
+            "after": int(window.after.total_seconds()),
+        }
+        for window in windows
+    ]
 
 
 def _changes_payload(changes: tuple[tuple[Planned, Planned], ...]) -> list[JsonValue]:
@@ -311,12 +330,19 @@ async def change_schedule(
             by=actor_name,
             weekly=weekly,
             changes=_changes_payload(preview.changes),
+            windows=_windows_payload(preview.windows),
         )
         for message in (notice, board_post(changed, key)):
             await store.enqueue(message, now)
         for message in await calendar_updates(store, changed, key):
             await store.enqueue(message, now)
-    return Preview(changed, changes=preview.changes, deadline=clock.deadline, mark=mark)
+    return Preview(
+        changed,
+        changes=preview.changes,
+        windows=preview.windows,
+        deadline=clock.deadline,
+        mark=mark,
+    )
 
 
 async def set_deadline(
@@ -351,6 +377,7 @@ async def set_deadline(
             before=None if clock.deadline is None else clock.deadline.isoformat(),
             after=moment.isoformat(),
             changes=_changes_payload(preview.changes),
+            windows=_windows_payload(preview.windows),
         )
         outbox = [notice, board_post(campaign, key), *await calendar_updates(store, campaign, key)]
         move = DeadlineMove(

@@ -89,9 +89,17 @@ MAX_STEPS_PER_RUN = 16  # a guard: a month of missed deadlines is 12 steps
 RUNS_AT_ONCE = 8  # campaigns a sweep runs at the same time (each under its own lock)
 
 
+_LATER_FIELDS = {"deployment_ends_when_placed": True, "min_orders_hours": None}
+"""Schedule fields added after campaigns stored their clock's basis (issue 30), with their
+defaults: left out of the basis while they have them, so a stored row's basis still matches
+and its deadline (one a GM set by hand included) is not worked out anew by an upgrade."""
+
+
 def clock_basis(campaign: Campaign) -> str:
     """The settings a deadline depends on, as text: a change makes the deadline recomputed."""
-    return f"{campaign.time_zone}|{campaign.schedule.model_dump_json()}"
+    schedule = campaign.schedule
+    unset = {name for name, default in _LATER_FIELDS.items() if getattr(schedule, name) == default}
+    return f"{campaign.time_zone}|{schedule.model_dump_json(exclude=unset)}"
 
 
 async def sync_clock(
@@ -471,10 +479,13 @@ class CampaignScheduler:
         return logged
 
     async def _ready_early(self, campaign: Campaign) -> bool:
-        """Deployment ends when every side has placed (RULES.md 3.1); orders close early when
+        """Deployment ends when every side has placed (RULES.md 3.1), unless the GM chose to end
+        it alone (``deployment_ends_when_placed``); orders close early when
         the campaign asks for it and every side in play is ready; a resolution left half-way
         is finished."""
         if campaign.phase is Phase.DEPLOYMENT:
+            if not campaign.schedule.deployment_ends_when_placed:
+                return False
             sides = await self.store.sides(campaign.id)
             return bool(sides) and not await unready_sides(self.store, campaign)
         reopening = await active_reopening(self.store, campaign)

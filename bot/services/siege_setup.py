@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.order_text import normalise
-from rules import CampaignMap, Game, MapError, Ruleset, builtin_map
+from rules import CampaignMap, Game, MapError, Ruleset, builtin_map, overrides_in_force
 from rules.game import ModuleConflictError, ModuleSettingsError, UnknownModuleError
 from rules.maps import Feature
 from rules.modules import BUILTIN_MODULES
@@ -462,7 +462,8 @@ def problem(campaign: Campaign, overrides: dict[str, Any]) -> str | None:
     """Why the rules core refuses ``overrides`` with the campaign's map (English detail, for
     the log and a GM's note), or ``None`` if a game can be built."""
     try:
-        Game.create(campaign_map(campaign), Ruleset.with_overrides(overrides), BUILTIN_MODULES)
+        ruleset = Ruleset.with_overrides(overrides_in_force(overrides))
+        Game.create(campaign_map(campaign), ruleset, BUILTIN_MODULES)
     except MapError as error:
         return str(error)
     except (ModuleSettingsError, ModuleConflictError, UnknownModuleError, ValueError) as error:

@@ -197,16 +197,19 @@ def undoable(edits: list[StateAdjustmentRecord]) -> StateAdjustmentRecord | None
 
 
 async def undo_last_edit(
-    store: Store, campaign: Campaign, actor: UserId, now: datetime
+    store: Store, campaign: Campaign, actor: UserId, now: datetime, expected: int | None = None
 ) -> EditResult:
     """Take back the turn's last edit still in force: its start goes back to the state before
     it (a retired side comes back with its players, an added side is retired again); audited,
-    announced with a map."""
+    announced with a map. ``expected`` is the edit the GM was asked about: when another one is
+    last now (a second tap undid it already), nothing is undone (``CHANGED``)."""
     if not may_edit(campaign):
         return EditResult(EditOutcome.CLOSED)
     last = undoable(await store.adjustments(campaign.id, campaign.turn))
     if last is None or last.before is None:
         return EditResult(EditOutcome.NOTHING)
+    if expected is not None and last.id != expected:
+        return EditResult(EditOutcome.CHANGED)
     key = f"turn:{campaign.turn}:edit:{last.id}:undone"
     notices = [
         _keyed(notice, key) for notice in await _order_notices(store, campaign, last.before, key)

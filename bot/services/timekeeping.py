@@ -18,7 +18,8 @@ so a confirmation pressed twice acts once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 from zoneinfo import ZoneInfo
@@ -28,16 +29,21 @@ from bot.services.clockwork import AdvanceResult, advance
 from bot.services.deadlines import (
     Milestone,
     Planned,
+    WindowChange,
     moved,
+    phase_deadline,
     plan_ahead,
     reminder_times,
     wall_between,
     wall_shift,
+    window_changes,
 )
+from bot.services.deployment import sides_to_place
 from bot.services.duels import shift_duel_steps
+from bot.services.no_shows import no_show_sides
 from bot.services.posting import board_post, group_post
-from bot.services.schedule import sync_clock
-from bot.services.window import orders_opening
+from bot.services.schedule import sides_in_play, sync_clock
+from bot.services.window import orders_opening, position_mark
 from storage import (
     Campaign,
     CampaignStatus,
@@ -55,7 +61,7 @@ from storage import (
     TransitionOutcome,
     TransitionResult,
 )
-from storage.models import UserId
+from storage.models import SideId, UserId
 
 _PAUSABLE = (CampaignStatus.DEPLOYMENT, CampaignStatus.RUNNING)
 _OWN_MOMENTS = {
@@ -240,6 +246,86 @@ async def advance_now(
     return result
 
 
+# ---- "advance now": what it ends and what that costs, asked first -------------------------------
+
+
+@dataclass(frozen=True)
+class AdvanceQuestion:
+    """What the GM's "advance now" would end, worked out when the GM asks: the phase (turn and
+    phase of the campaign then), the ``mark`` of that moment (``window.position_mark``: a
+    confirmation made for it is refused once the campaign moved, even back by an undo), and the
+    cost. Deployment: sides in all and those that confirmed their placement (``missing``: the
+    sides not placed, which block it). Orders: sides in play, those that gave orders (``ready``:
+    confirmed; ``silent``: none, which meet the no-show policy), and whether the window has not
+    opened yet. Battles: battles on the list, those with a result, those disputed. ``then``: the
+    deadline of what follows if advanced now (the next orders close; the results deadline)."""
+
+    campaign: Campaign
+    mark: int
+    sides: int = 0
+    ready: int = 0
+    given: int = 0
+    missing: tuple[SideId, ...] = ()
+    silent: tuple[SideId, ...] = ()
+    not_open: bool = False
+    battles: int = 0
+    results: int = 0
+    disputed: tuple[int, ...] = ()
+    then: datetime | None = None
+    names: Mapping[SideId, str] = field(default_factory=dict)  # every side's name, by id
+
+
+async def advance_question(store: Store, campaign: Campaign, now: datetime) -> AdvanceQuestion:
+    """What advancing ``campaign`` now ends and costs (:class:`AdvanceQuestion`)."""
+    mark = position_mark(await store.phase_history(campaign.id))
+    zone = ZoneInfo(campaign.time_zone)
+    schedule = campaign.schedule
+    sides = await store.sides(campaign.id)
+    names = {side.id: side.name for side in sides}
+    match campaign.phase:
+        case Phase.DEPLOYMENT:
+            placements = await store.placements(campaign.id)
+            missing = tuple(side.id for side in sides_to_place(sides, placements))
+            return AdvanceQuestion(
+                campaign,
+                mark,
+                sides=len(sides),
+                ready=len(sides) - len(missing),
+                missing=missing,
+                then=phase_deadline(Phase.ORDERS, now, schedule, zone),
+                names=names,
+            )
+        case Phase.ORDERS:
+            in_play = await sides_in_play(store, campaign)
+            orders = await store.orders_for_turn(campaign.id, campaign.turn)
+            silent = tuple(await no_show_sides(store, campaign))
+            ready = [side for side in in_play if side in orders and orders[side].ready]
+            return AdvanceQuestion(
+                campaign,
+                mark,
+                sides=len(in_play),
+                ready=len(ready),
+                given=len(in_play) - len(silent),
+                silent=silent,
+                not_open=await orders_opening(store, campaign, now) is not None,
+                then=phase_deadline(Phase.BATTLES, now, schedule, zone),
+                names=names,
+            )
+        case Phase.BATTLES | Phase.RESOLUTION:
+            inputs = await store.turn_inputs(campaign.id, campaign.turn)
+            listed = () if inputs.battle_list is None else inputs.battle_list.battles
+            return AdvanceQuestion(
+                campaign,
+                mark,
+                battles=len(listed),
+                results=len(inputs.results),
+                disputed=inputs.disputed,
+                then=phase_deadline(Phase.ORDERS, now, schedule, zone),
+            )
+        case _:
+            return AdvanceQuestion(campaign, mark)
+
+
 # ---- proposals: the dates first, then the GM confirms ------------------------------------------
 
 
@@ -262,6 +348,7 @@ class Proposed:
     proposal: ClockProposal | None = None
     refusal: ProposalRefusal | None = None
     changes: tuple[tuple[Planned, Planned], ...] = ()
+    windows: tuple[WindowChange, ...] = ()  # orders windows the extension shrinks or keeps
     held: tuple[Planned, ...] = ()
     used_hours: int = 0
 
@@ -313,6 +400,7 @@ async def propose_extension(
         campaign=campaign,
         proposal=proposal,
         changes=tuple(moved(before, after)),
+        windows=tuple(window_changes(before, after, zone)),
         used_hours=clock.extension_hours,
     )
 

@@ -41,6 +41,7 @@ from rules import (
     counted_results,
     deployed_state,
     legal_late_orders,
+    overrides_in_force,
     plan_battles,
     resolve_turn,
     start_turn,
@@ -75,7 +76,8 @@ def game_for(campaign: Campaign, modules: Iterable[RulesModule] = BUILTIN_MODULE
     """The campaign's fixed rules: its map (built-in or its own), its ruleset overrides and the
     rule modules it enables (MODULES.md), with their settings."""
     campaign_map = builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
-    return Game.create(campaign_map, Ruleset.with_overrides(campaign.ruleset_overrides), modules)
+    ruleset = Ruleset.with_overrides(overrides_in_force(campaign.ruleset_overrides))
+    return Game.create(campaign_map, ruleset, modules)
 
 
 def playable_results(

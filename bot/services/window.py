@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 from bot.services.deadlines import (
     Planned,
-    orders_open_at,
+    orders_window,
     phase_deadline,
     plan_ahead,
     wall_between,
@@ -34,6 +34,14 @@ class EntryMoment:
     seq: int
     began: datetime
     by_person: bool
+
+
+def position_mark(history: Sequence[PhaseEntry]) -> int:
+    """A number that changes whenever the campaign moves: each step adds an entry to its phase
+    history and each undo marks one undone, so a confirmation made for one moment (the GM's
+    "advance now", "undo") is refused at any other, even when an undo brought the campaign back
+    to the same turn and phase."""
+    return len(history) + sum(1 for entry in history if entry.undone_at is not None)
 
 
 async def current_entry(store: Store, campaign: Campaign) -> EntryMoment:
@@ -73,8 +81,7 @@ def opening_after(
     zone = ZoneInfo(campaign.time_zone)
     current = clock is not None and clock.entry_seq == entry.seq
     anchor = clock.anchor if clock is not None and current else entry.began
-    planned = phase_deadline(Phase.ORDERS, anchor, campaign.schedule, zone)
-    opening = orders_open_at(anchor, planned, campaign.schedule, zone)
+    opening, _close = orders_window(anchor, campaign.schedule, zone)
     if opening is None:
         return None
     if clock is not None and current:

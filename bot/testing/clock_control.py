@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import json
 import logging
 import socket
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from bot.clock import ManualClock
 from bot.services.clockwork import AdvanceResult
 from bot.services.outbox_sender import Limits, OutboxSender
 from bot.services.schedule import CampaignScheduler
+from bot.web_input import BadJsonError, read_json
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -55,11 +55,11 @@ def parse_moment(text: str) -> datetime:
     """An ISO 8601 moment; one without a time zone is read as UTC."""
     try:
         moment = datetime.fromisoformat(text)
-    except (TypeError, ValueError) as error:
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return moment.astimezone(UTC)
+    except (TypeError, ValueError, OverflowError) as error:  # 0001-01-01T00:00+05:00 overflows
         raise ClockControlError(f"not an ISO 8601 moment: {text!r}") from error
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
 
 
 def require_loopback(host: str) -> str:
@@ -215,8 +215,8 @@ class ClockControl:
         if not _from_loopback(request):
             return _error(403, "loopback only")
         try:
-            body = await request.json()
-        except json.JSONDecodeError:
+            body = await read_json(request)
+        except BadJsonError:
             return _error(400, 'the body must be JSON: {"now": "<ISO 8601>"}')
         if not isinstance(body, dict) or not isinstance(body.get("now"), str):
             return _error(400, 'the body must be JSON: {"now": "<ISO 8601>"}')

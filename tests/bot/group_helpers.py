@@ -31,6 +31,22 @@ async def say(telegram: FakeTelegram, user: User, chat: Chat | int, text: str) -
     return await telegram.feed(telegram.message(user, chat, text))
 
 
+async def asked_in_private(
+    telegram: FakeTelegram, gm: User, group: Chat, text: str, told: str | None = None
+) -> Sent:
+    """``gm`` types the command ``text`` in ``group``; the question the bot asked in the GM's
+    private chat (the group hears only that it went there: ``told``, if given, is in it)."""
+    telegram.take()
+    await telegram.feed(telegram.message(gm, group, text))
+    sent = telegram.take()
+    private = [s for s in sent if s.chat_id == gm.id]
+    in_group = [s.text for s in sent if s.chat_id == group.id]
+    assert len(private) == 1, sent
+    assert len(in_group) == 1, in_group
+    assert told is None or told in in_group[0], in_group
+    return private[0]
+
+
 async def set_up_campaign(
     telegram: FakeTelegram,
     store: Store,
@@ -41,8 +57,10 @@ async def set_up_campaign(
     sides: tuple[str, ...] = ("Red", "Blue"),
     labels: dict[str, str] | None = None,
     open_deployment: bool = True,
+    deployment: str | None = None,
 ) -> Campaign:
-    """The whole wizard with the default choices, in English (``labels`` maps to other words)."""
+    """The whole wizard with the default choices, in English (``labels`` maps to other words;
+    ``deployment``: the label of a deployment end to tap on the schedule step)."""
     words = {
         "zone": "Moscow",
         "add": "Add a side",
@@ -59,6 +77,8 @@ async def set_up_campaign(
         await tap(telegram, gm, screen, words["add"])
         screen = await say(telegram, gm, group, name)
     screen = await tap(telegram, gm, screen, words["next"])
+    if deployment is not None:
+        screen = await tap(telegram, gm, screen, deployment)
     screen = await tap(telegram, gm, screen, words["weekly"])
     screen = await tap(telegram, gm, screen, words["draw"])
     if open_deployment:

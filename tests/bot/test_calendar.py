@@ -111,17 +111,71 @@ async def test_no_file_without_dated_deadlines_or_once_the_campaign_is_over(
     store: Store, i18n: I18n
 ) -> None:
     week, telegram = await _table(store, i18n)
+    weekly = (await week.current()).schedule
     await store.update_settings(
         week.campaign.id, CampaignSettings(schedule=Schedule(mode="manual")), GM, week.clock.now()
     )
-    await telegram.feed(telegram.message(telegram.users[GM], telegram.chats[CHAT], "/calendar"))
-    sent = await telegram.deliver()
-    assert _files(sent, CHAT) == []
-    assert any("has no dated deadlines now" in s.text for s in sent if s.chat_id == CHAT)
+    said = await _calendar(telegram, CHAT)
+    assert said == [
+        "«Siege of Planet Five» has no dated deadlines: the GM ends every phase by hand, so "
+        "there is no calendar to send."
+    ], "one honest answer, no promise of a file"
+    assert _files(await telegram.deliver(), CHAT) == []
+    assert await _calendars_queued(store, week) == 0
     # The file queued before the campaign ended is not sent.
-    await telegram.feed(telegram.message(telegram.users[GM], telegram.chats[CHAT], "/calendar"))
+    await store.update_settings(
+        week.campaign.id, CampaignSettings(schedule=weekly), GM, week.clock.now()
+    )
+    [on_its_way] = await _calendar(telegram, CHAT)
+    assert on_its_way.startswith("The calendar file is on its way")
     campaign = await week.current()
     await store.set_status(
         campaign.id, campaign.status, CampaignStatus.FINISHED, GM, "over", week.clock.now()
     )
     assert _files(await telegram.deliver(), CHAT) == []
+
+
+async def test_a_phase_the_gm_ends_or_a_pause_gets_one_honest_answer_in_both_languages(
+    store: Store, i18n: I18n
+) -> None:
+    """Issue 30: «the file is on its way», then «no dated deadlines» and no file. Now one
+    answer: why there are no dates, and when to ask again; nothing is queued."""
+    clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
+    week = await start_week(store, clock, "Europe/Berlin", MONDAY)
+    gm_ends_it = week.campaign.schedule.model_copy(update={"deployment_ends_when_placed": False})
+    await store.update_settings(
+        week.campaign.id, CampaignSettings(schedule=gm_ends_it, language="ru"), GM, clock.now()
+    )
+    telegram = FakeTelegram(build_dispatcher(store, clock, i18n))
+    telegram.group(CHAT, "Осада")
+    telegram.user(GM, "Мастер", "ru")
+    anna = strategist("red")
+    telegram.user(anna, "Anna", "en")
+    await store.see_person(anna, "Anna", None, "en", True, clock.now())
+    assert await _calendar(telegram, CHAT) == [
+        "У кампании «Siege of Planet Five» сейчас нет срока по дате: эту фазу завершает мастер. "
+        "Дальше даты идут по неделе: запросите /calendar снова, когда эта фаза закончится."
+    ]
+    assert await _calendar(telegram, anna) == [
+        "«Siege of Planet Five» has no dated deadline now: the GM advances this phase. The "
+        "weekly dates follow from then: ask /calendar again once this phase has ended."
+    ]
+    await store.pause_clock(week.campaign.id, GM, "", clock.now())
+    assert await _calendar(telegram, CHAT) == [
+        "Кампания «Siege of Planet Five» на паузе: её даты неизвестны, пока мастер её не "
+        "продолжит. Тогда запросите /calendar снова."
+    ]
+    assert _files(await telegram.deliver(), CHAT) == []
+    assert await _calendars_queued(store, week) == 0
+
+
+async def _calendar(telegram: FakeTelegram, chat: int) -> list[str]:
+    """``/calendar`` in ``chat`` (the group, or a person's private chat): what the bot said."""
+    user = telegram.users[GM] if chat == CHAT else telegram.users[chat]
+    telegram.take()
+    await telegram.feed(telegram.message(user, telegram.chats[chat], "/calendar"))
+    return [sent.text for sent in telegram.take() if sent.chat_id == chat]
+
+
+async def _calendars_queued(store: Store, week: Week) -> int:
+    return sum(1 for m in await store.outbox_messages(week.campaign.id) if m.kind == "calendar")

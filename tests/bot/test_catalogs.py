@@ -1,11 +1,12 @@
 """The catalogs: every message id of the code is in both languages, with its placeholders."""
 
+import os
 import string
 from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po
+from babel.messages.pofile import read_po, write_po
 
 from bot.i18n import DOMAIN, LANGUAGES, build_i18n, catalog_path, compile_catalogs, extract_messages
 
@@ -55,10 +56,7 @@ def test_every_russian_message_is_translated_with_the_same_placeholders() -> Non
 
 
 def test_compiled_catalogs_translate_with_russian_plurals(tmp_path: Path) -> None:
-    for language in LANGUAGES:
-        target = catalog_path(language, root=tmp_path)
-        target.parent.mkdir(parents=True)
-        target.write_bytes(catalog_path(language).read_bytes())
+    _sources_in(tmp_path)
     assert len(compile_catalogs(tmp_path)) == len(LANGUAGES)
     assert compile_catalogs(tmp_path) == []
     i18n = build_i18n(tmp_path)
@@ -67,6 +65,53 @@ def test_compiled_catalogs_translate_with_russian_plurals(tmp_path: Path) -> Non
     ]
     assert forms == ["1 армия", "3 армии", "5 армий", "21 армия"]
     assert i18n.gettext("{n} army", "{n} armies", 5, locale="en").format(n=5) == "5 armies"
+
+
+def _sources_in(root: Path) -> None:
+    """The ``.po`` files alone under ``root``, as a package before its catalogs are compiled."""
+    for language in LANGUAGES:
+        target = catalog_path(language, root=root)
+        target.parent.mkdir(parents=True)
+        target.write_bytes(catalog_path(language).read_bytes())
+
+
+def _files(root: Path) -> dict[str, tuple[int, int]]:
+    return {
+        str(path.relative_to(root)): (path.stat().st_size, path.stat().st_mtime_ns)
+        for path in sorted(root.rglob("*"))
+    }
+
+
+def test_the_bot_reads_uncompiled_catalogs_without_writing(tmp_path: Path) -> None:
+    """A package whose ``.po`` files were never compiled (or cannot be written: an installed
+    package) still speaks Russian, and nothing is written beside the catalogs."""
+    _sources_in(tmp_path)
+    before = _files(tmp_path)
+    i18n = build_i18n(tmp_path)
+    assert i18n.gettext("{n} army", "{n} armies", 3, locale="ru").format(n=3) == "3 армии"
+    assert _files(tmp_path) == before
+
+
+def test_a_mo_compiled_from_another_po_is_not_used_even_when_newer(tmp_path: Path) -> None:
+    """A translation changed in the ``.po`` reaches the bot at its next start (in memory) though
+    the ``.mo`` beside it is older by content and newer by time (an installer sets file times as
+    it likes); ``compile_catalogs`` then writes that ``.mo`` again and only that one."""
+    _sources_in(tmp_path)
+    compile_catalogs(tmp_path)
+    po = catalog_path("ru", root=tmp_path)
+    with po.open("rb") as source:
+        catalog = read_po(source, locale="ru", domain=DOMAIN)
+    catalog["{n} army"].string = ("{n} полк", "{n} полка", "{n} полков")
+    with po.open("wb") as target:
+        write_po(target, catalog)
+    mo = catalog_path("ru", ".mo", tmp_path)
+    later = po.stat().st_mtime_ns + 3_600 * 10**9
+    os.utime(mo, ns=(later, later))
+    i18n = build_i18n(tmp_path)
+    assert i18n.gettext("{n} army", "{n} armies", 5, locale="ru").format(n=5) == "5 полков"
+    assert mo.stat().st_mtime_ns == later
+    assert compile_catalogs(tmp_path) == [mo]
+    assert build_i18n(tmp_path).gettext("{n} army", "{n} armies", 2, locale="ru") == "{n} полка"
 
 
 def test_placeholder_check_sees_a_dropped_placeholder() -> None:

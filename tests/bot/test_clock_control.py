@@ -55,6 +55,8 @@ def test_moments_without_a_zone_are_utc() -> None:
     assert parse_moment("2026-03-05T23:59:00+03:00") == datetime(2026, 3, 5, 20, 59, tzinfo=UTC)
     with pytest.raises(ClockControlError):
         parse_moment("next thursday")
+    with pytest.raises(ClockControlError):  # before year 1 in UTC: it was an OverflowError
+        parse_moment("0001-01-01T00:00:00+05:00")
 
 
 async def test_get_and_post_the_clock_on_loopback(
@@ -82,6 +84,14 @@ async def test_get_and_post_the_clock_on_loopback(
                 assert "cannot go back" in (await response.json())["error"]
             async with session.post(url, json={"when": "soon"}) as response:
                 assert response.status == 400
+            # Bodies that answered 500: nested past the recursion limit, an unknown charset.
+            for body, kind in (
+                ("[" * 20_000 + "]" * 20_000, "application/json"),
+                ('{"when": "soon"}', "application/json; charset=no-such"),
+            ):
+                headers = {"Content-Type": kind}
+                async with session.post(url, data=body, headers=headers) as response:
+                    assert response.status == 400, kind
     finally:
         await control.stop()
     assert clock.now() == START + timedelta(days=3)

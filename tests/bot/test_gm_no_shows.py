@@ -162,12 +162,20 @@ async def test_wait_for_the_gm_alarms_then_the_gm_closes_the_orders_and_the_sile
     assert "these sides gave no orders: Blue. By the campaign's rule it waits for you" in (
         alarms[0].text
     )
-    # Anna: /gm, «Advance now», «Yes, advance now»: refused with the reason and the offer.
+    # Anna: /gm, «Advance now», «Yes, close the orders»: refused with the reason and the offer.
     await tap(telegram, table.anna, await table.panel(), "Advance now")
     question = telegram.sent[-1]
-    assert question.text == "Advance the campaign to its next phase now?"
+    assert question.text.splitlines() == [
+        "End turn 1's orders now?",
+        "Orders given: 1 of 2 sides.",
+        "Sides without orders: the campaign waits for you; you can then close the orders anyway "
+        "(they hold).",
+        "The battle list goes out at once; results are due Mon 9 Mar, 12:00 (Moscow, UTC+3).",
+    ]
     telegram.take()
-    await telegram.feed(telegram.press(table.anna, question, button(question, "Yes, advance")))
+    await telegram.feed(
+        telegram.press(table.anna, question, button(question, "Yes, close the orders"))
+    )
     sent = telegram.take()
     assert "some sides gave no orders and the campaign waits for you" in _alert(sent)
     offer = sent[-1]

@@ -97,7 +97,7 @@ async def test_the_panel_in_russian_its_groups_and_every_screen_with_a_way_back(
     assert deployment.text == "Инструменты мастера: «Осада Вракса»\nРасстановка"
     assert rows(deployment) == [
         ["⏭ Перейти дальше", "⏸ Пауза"],
-        ["+12 ч", "+24 ч"],
+        ["+12 ч", "+24 ч", "+48 ч", "+72 ч"],
         ["📍 Расставить опоздавшую сторону"],
         ["👥 Участники", "🙋 Заявки"],
         ["🪑 Заменить игрока"],
@@ -119,7 +119,7 @@ async def test_the_panel_in_russian_its_groups_and_every_screen_with_a_way_back(
     assert panel.text == "Инструменты мастера: «Осада Вракса»\nХод 1: приказы"
     assert rows(panel) == [
         ["⏭ Перейти дальше", "⏸ Пауза"],
-        ["+12 ч", "+24 ч"],
+        ["+12 ч", "+24 ч", "+48 ч", "+72 ч"],
         ["🔓 Открыть приказы стороне заново"],
         ["✏️ Исправить положение"],
         ["👥 Участники", "🙋 Заявки"],
@@ -193,8 +193,11 @@ async def test_the_panel_in_russian_its_groups_and_every_screen_with_a_way_back(
     assert rows(end) == [["🏁 Да, завершить: указать причину"], ["◀ Инструменты мастера"]]
     await table.open("Перейти дальше")
     question = telegram.sent[-1]  # a question under the panel, answered yes or no
-    assert question.text == "Перевести кампанию в следующую фазу прямо сейчас?"
-    assert rows(question) == [["⏭ Да, перейти сейчас", "✖ Нет"]]
+    assert question.text.splitlines()[:2] == [
+        "Закончить приём приказов хода 1 сейчас?",
+        "Приказы отдали 0 из 2 сторон.",
+    ]
+    assert rows(question) == [["⏭ Да, закончить приём приказов", "✖ Нет"]]
 
     # An open seat: its screen, with the withdrawal and its confirmation.
     await store.vacate_seat(campaign.id, 2, "молчит две недели", 1, clock.now())
@@ -242,8 +245,9 @@ async def test_help_for_a_gm_lists_every_gm_command_and_panel_tool_in_both_langu
     await store.save_orders(campaign.id, 1, "s1", red_orders, True, 1, clock.now())
     await advance(store, campaign.id, 1, Phase.ORDERS, 1, clock.now())
     panel_labels |= {label for row in rows(await table.open()) for label in row}
-    panel_labels -= {"+12 ч", "+24 ч"}  # the clock's line of the help names them with the rest
-    panel_labels |= {"⚖ Подвести итоги сейчас", "▶️ Продолжить", "+12 ч, +24 ч"}
+    # the clock's line of the help names them with the rest
+    panel_labels -= {"+12 ч", "+24 ч", "+48 ч", "+72 ч"}
+    panel_labels |= {"⚖ Подвести итоги сейчас", "▶️ Продолжить", "+12 ч, +24 ч, +48 ч, +72 ч"}
     commands = ["/gm", "/orders", "/battles", "/cancel", "/advance", "/pause", "/resume"]
     commands += ["/extend", "/lang", "/newcampaign"]
     for chat in (table.anna.id, table.group):
@@ -267,7 +271,7 @@ async def test_help_for_a_gm_lists_every_gm_command_and_panel_tool_in_both_langu
     english = await say(telegram, gleb, gleb.id, "/help")
     assert english is not None
     for label in (
-        "⏭ Advance now, ⏸ Pause, ▶️ Resume, +12 h, +24 h, ⚖ Resolve now",
+        "⏭ Advance now, ⏸ Pause, ▶️ Resume, +12 h, +24 h, +48 h, +72 h, ⚖ Resolve now",
         "⚔️ Battle results",
         "🔓 Reopen a side's orders",
         "📍 Place a side that did not deploy",

@@ -225,3 +225,36 @@ async def test_a_russian_group_reads_the_edit_in_russian(
     assert "Мастер исправил положение на карте в ходу 1." in edited.text
     assert "Причина: Вера ушла из клуба" in edited.text
     assert "Сторона «Blue» выведена из игры" in edited.text
+
+
+async def test_a_second_tap_on_yes_undo_it_does_not_undo_the_edit_before(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """Issue 30's sibling seam: «Yes, undo it» named no edit, so a GM tapping it twice undid
+    the last edit and then the one before it. It names its edit now: the second tap changes
+    nothing and says so."""
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    for count, reason in (("6", "Boris's reinforcements were lost"), ("5", "one more fell")):
+        editor = await table.editor()
+        sectors = await tap(telegram, table.anna, editor, "Red")
+        numbers = await tap(telegram, table.anna, sectors, "2 West:")
+        await tap(telegram, table.anna, numbers, count)
+        await say(telegram, table.anna, table.anna.id, reason)
+    confirm = await tap(telegram, table.anna, await table.editor(), "Undo the last edit")
+    assert confirm is not None
+    assert "one more fell" in confirm.text
+    await tap(telegram, table.anna, confirm, "Yes, undo it")
+    telegram.take()
+    await tap(telegram, table.anna, confirm, "Yes, undo it")  # the same message, tapped again
+    [answer] = [s.method for s in telegram.take() if isinstance(s.method, AnswerCallbackQuery)]
+    assert (
+        answer.text == "The state changed meanwhile; nothing was changed. Open /gm and try again."
+    )
+    state = await store.turn_start(campaign.id, 1)
+    assert state is not None
+    assert state.armies["s1"]["2"] == 6, "the first edit stands"
+    undone = [
+        e for e in await store.audit_log(campaign.id) if e.action is AuditAction.STATE_EDIT_UNDONE
+    ]
+    assert len(undone) == 1

@@ -131,8 +131,8 @@ async def test_the_status_board_never_shows_orders(
         "Turn 1: orders",
         "Deadline: Thu 5 Mar, 23:59 (Moscow, UTC+3).",
         "",
-        "🟧 Red (no players yet): ✏️ saved, not marked ready",
-        "🩵 Blue (no players yet): 💤 nothing yet",
+        "🟧 Red (no players yet): ✏️ saved, not marked ready; holds 0 of 3 sectors",
+        "🩵 Blue (no players yet): 💤 nothing yet; holds 0 of 3 sectors",
     ]
     mine = await say(telegram, anna, group, "/status Asia/Omsk")
     assert mine is not None
@@ -149,7 +149,7 @@ async def test_the_status_board_never_shows_orders(
         await store.enqueue(board_refresh(campaign, "test", clock.now()), clock.now()),
     )
     assert board is not None
-    assert "🟧 Red (no players yet): ✅ ready" in board.text
+    assert "🟧 Red (no players yet): ✅ ready; holds 0 of 3 sectors" in board.text
     for word in ("attack", "move", "reinforce", "West", "North", "2 ->", "x2"):
         assert word not in board.text
 

@@ -12,8 +12,7 @@ from rules.verify import verify_export
 from storage import Store
 from tests.bot.group_helpers import say
 from tests.bot.telegram import FakeTelegram
-from tests.storage.siege_script import RED, at, deploy, siege_campaign
-from tests.storage.test_siege_dice import play_turn_one
+from tests.storage.siege_script import RED, at, deploy, play_turn_one, siege_campaign
 
 
 async def test_a_member_rolls_and_the_roll_verifies(telegram: FakeTelegram, store: Store) -> None:

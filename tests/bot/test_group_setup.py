@@ -118,7 +118,10 @@ async def test_a_gm_creates_a_campaign_in_english(telegram: FakeTelegram, store:
     assert member.is_gm
     status = await say(telegram, anna, group, "/status")
     assert status is not None
-    assert "Deadline: Mon 9 Mar, 23:59 (Moscow, UTC+3)." in status.text
+    assert (
+        "Deadline: Mon 9 Mar, 23:59 (Moscow, UTC+3), or earlier once every side has confirmed "
+        "its placement." in status.text
+    )
     kinds = [m.kind for m in await store.outbox_messages(campaign.id)]
     assert "phase_notice" in kinds
     assert "status_board" in kinds
@@ -538,7 +541,7 @@ async def test_a_zone_switch_keeps_the_deployment_deadline_at_its_local_time(
     telegram.take()
     await tap(telegram, anna, shown, "Open deployment")
     announcement = await join_post(telegram)
-    assert "Deadline: Mon 9 Mar, 23:59 (Berlin, UTC+1)." in announcement.text
+    assert "Deadline: Mon 9 Mar, 23:59 (Berlin, UTC+1), or earlier once" in announcement.text
     started = await store.active_campaign(-100)
     assert started is not None
     assert await current_deadline(store, started) == datetime(2026, 3, 9, 22, 59, tzinfo=UTC)
@@ -550,3 +553,84 @@ async def summary_of(telegram: FakeTelegram, store: Store, gm: User, group: Chat
     assert shown is not None
     assert "check and confirm" in shown.text
     return shown
+
+
+async def test_a_campaign_the_core_would_end_at_the_first_resolution_is_warned(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    """Issue 30: whenever the summary can see that the core's victory is reachable at the first
+    resolution from the start alone (a small map for the sides' deployment, or a low goal), it
+    warns and offers the fix with a button: a capture goal the first resolution cannot reach,
+    and with contact, victory points only. The rules' own planet with the standard numbers is
+    never warned about."""
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
+    summary: Sent | None = telegram.sent[-1]
+    assert summary is not None
+    assert "⚠" not in summary.text
+    rules = await tap(telegram, anna, summary, "Rules")
+    await tap(telegram, anna, rules, "⌨️")
+    summary = await say(telegram, anna, group, "sectors_to_win=2")
+    assert summary is not None
+    assert (
+        "⚠ The first resolution can end this campaign before anything else matters: on this "
+        "map a side can have 3 armies or more, and no other side, in each of 2 sectors by then, "
+        "which captures them, and 2 captured sectors win."
+    ) in summary.text
+    assert "«🏆 Captured sectors to win: 3» asks for more than the first resolution" in (
+        summary.text
+    )
+    fixes = [text for text, data in summary.buttons() if ":vc:" in data]
+    assert fixes == ["🏆 Captured sectors to win: 3"]
+    summary = await tap(telegram, anna, summary, "🏆 Captured sectors to win: 3")
+    assert summary is not None
+    assert "⚠" not in summary.text
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.ruleset_overrides == {}  # 3 is the standard goal
+
+    # The night map of six sectors: two sides of three sectors each fit side by side.
+    map_step = await tap(telegram, anna, summary, "Map")
+    assert map_step is not None
+    assert "the night map «Night Moscow» made for the Watches" in map_step.text
+    await tap(telegram, anna, map_step, "🌃 Night Moscow (6 sectors)")
+    summary = await say(telegram, anna, group, "/newcampaign")
+    assert summary is not None
+    assert "Map: Night Moscow (6 sectors)" in summary.text
+    assert "in each of 3 sectors by then" in summary.text
+    contact = await tap(telegram, anna, summary, "🧟 Contact")
+    contact = await tap(telegram, anna, contact, "Switch contact on")
+    summary = await tap(telegram, anna, contact, "◀ Back")
+    assert summary is not None
+    assert (
+        "«🧟 Victory points only» sets 10 VP to win (change them under «🧟 Contact»), and "
+        "captured sectors win only when a side holds all 6 of the map"
+    ) in summary.text
+    fixes = [text for text, data in summary.buttons() if ":vc:" in data]
+    assert fixes == ["🏆 Captured sectors to win: 4", "🧟 Victory points only"]
+    summary = await tap(telegram, anna, summary, "🧟 Victory points only")
+    assert summary is not None
+    assert "⚠" not in summary.text
+    assert "Contact: on, 0 sectors with defences, 10 VP win" in summary.text
+    assert "Captured sectors to win: 6" in summary.text
+
+    # Siege has no victory of its own: the capture goal is the fix.
+    contact = await tap(telegram, anna, summary, "🧟 Contact")
+    contact = await tap(telegram, anna, contact, "Switch contact off")
+    rules = await tap(telegram, anna, contact, "◀ Back")
+    rules = await tap(telegram, anna, rules, "Rules")
+    rules = await tap(telegram, anna, rules, "Standard rules")
+    siege = await tap(telegram, anna, rules, "◀ Back")
+    siege = await tap(telegram, anna, siege, "🏰 Midnight Siege")
+    siege = await tap(telegram, anna, siege, "Switch the siege on")
+    summary = await tap(telegram, anna, siege, "◀ Back")
+    assert summary is not None
+    fixes = [text for text, data in summary.buttons() if ":vc:" in data]
+    assert fixes == ["🏆 Captured sectors to win: 4"]
+    summary = await tap(telegram, anna, summary, "🏆 Captured sectors to win: 4")
+    assert summary is not None
+    assert "⚠" not in summary.text
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.ruleset_overrides["sectors_to_win"] == 4

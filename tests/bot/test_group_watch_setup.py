@@ -9,12 +9,22 @@ import pytest
 
 from bot.services import watch_setup
 from bot.services.turns import game_for
+from rules import captures_at_once
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import WatchSettings
 from rules.modules.watch.state import initiative_order
-from storage import Store
+from storage import Phase, Store
 from tests.bot.group_helpers import say, set_up_campaign, tap
-from tests.bot.telegram import FakeTelegram
+from tests.bot.telegram import FakeTelegram, Sent
+
+RUSSIAN_WIZARD = {
+    "zone": "Москва",
+    "add": "Добавить сторону",
+    "next": "Дальше",
+    "weekly": "Еженедельно",
+    "draw": "Ничья без потерь",
+}
+"""The wizard's buttons a Russian GM presses in :func:`set_up_campaign`."""
 
 
 async def test_a_gm_lists_heroes_and_the_npc_marker(telegram: FakeTelegram, store: Store) -> None:
@@ -22,9 +32,9 @@ async def test_a_gm_lists_heroes_and_the_npc_marker(telegram: FakeTelegram, stor
     group = telegram.group(-100, "Wargamers")
     campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
     summary = telegram.sent[-1]
-    assert "Night Watch: off" in summary.text
-    screen = await tap(telegram, anna, summary, "🌃 Night Watch")
-    screen = await tap(telegram, anna, screen, "Switch the Night Watch on")
+    assert "Watches: off" in summary.text
+    screen = await tap(telegram, anna, summary, "🌃 Watches")
+    screen = await tap(telegram, anna, screen, "Switch the Watches on")
     assert screen is not None
     assert "No heroes yet" in screen.text
     await tap(telegram, anna, screen, "Add heroes")
@@ -55,7 +65,7 @@ async def test_a_gm_lists_heroes_and_the_npc_marker(telegram: FakeTelegram, stor
     assert "A duel step lasts at most 8 hours." in screen.text
 
     await tap(telegram, anna, screen, "Back")
-    assert "Night Watch: on, 3 heroes, sealed duels" in telegram.sent[-1].text
+    assert "Watches: on, 3 heroes, sealed duels" in telegram.sent[-1].text
     stored = await store.campaign(campaign.id)
     assert stored is not None
     chosen = game_for(stored).settings_of(WATCH, WatchSettings)
@@ -80,8 +90,8 @@ async def test_a_bad_hero_line_names_the_rule(telegram: FakeTelegram, store: Sto
     anna = telegram.user(1, "Anna")
     group = telegram.group(-100, "Wargamers")
     campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
-    screen = await tap(telegram, anna, telegram.sent[-1], "🌃 Night Watch")
-    screen = await tap(telegram, anna, screen, "Switch the Night Watch on")
+    screen = await tap(telegram, anna, telegram.sent[-1], "🌃 Watches")
+    screen = await tap(telegram, anna, screen, "Switch the Watches on")
     await tap(telegram, anna, screen, "Add heroes")
     reply = await say(telegram, anna, group, "Larisa, Red, 2, West\nAnton, Green, 7, West")
     assert reply is not None
@@ -121,9 +131,9 @@ async def test_the_night_demo_map_and_a_russian_gm(telegram: FakeTelegram, store
         open_deployment=False,
     )
     summary = telegram.sent[-1]
-    assert "Ночной Дозор: выключен" in summary.text
-    screen = await tap(telegram, boris, summary, "🌃 Ночной Дозор")
-    screen = await tap(telegram, boris, screen, "Включить Ночной Дозор")
+    assert "Дозоры: выключены" in summary.text
+    screen = await tap(telegram, boris, summary, "🌃 Дозоры")
+    screen = await tap(telegram, boris, screen, "Включить Дозоры")
     screen = await tap(telegram, boris, screen, "Ночная демо-карта")
     stored = await store.campaign(campaign.id)
     assert stored is not None
@@ -132,7 +142,7 @@ async def test_the_night_demo_map_and_a_russian_gm(telegram: FakeTelegram, store
     screen = await say(telegram, boris, group, "Лариса, Светлые, 2, Метро\nАнтон, Тёмные, 7, Кафе")
     assert screen is not None
     assert "Лариса (сторона «Светлые»), инициатива 2, начальная локация «Метро»" in (screen.text)
-    assert "Егор" not in screen.text
+    assert "Маркер NPC: нет." in screen.text
     await tap(telegram, boris, screen, "Маркер NPC")
     screen = await say(telegram, boris, group, "Егор, Квартира Егора")
     assert screen is not None
@@ -185,17 +195,17 @@ async def test_the_night_demo_map_picked_before_the_watch_is_on_shows(
     anna = telegram.user(1, "Anna")
     group = telegram.group(-100, "Wargamers")
     campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
-    screen = await tap(telegram, anna, telegram.sent[-1], "🌃 Night Watch")
+    screen = await tap(telegram, anna, telegram.sent[-1], "🌃 Watches")
     assert screen is not None
     assert "Night demo map" in str(screen.buttons())
     screen = await tap(telegram, anna, screen, "🗺 Night demo map")
     assert screen is not None
-    assert "Night Watch: off" in screen.text
+    assert "Watches: off" in screen.text
     assert "Night demo map" not in str(screen.buttons())
     stored = await store.campaign(campaign.id)
     assert stored is not None
     assert stored.map == watch_setup.DEMO_MAP
-    screen = await tap(telegram, anna, screen, "Switch the Night Watch on")
+    screen = await tap(telegram, anna, screen, "Switch the Watches on")
     assert screen is not None
     assert "Night demo map" not in str(screen.buttons())
 
@@ -210,8 +220,8 @@ async def test_a_gm_sets_hero_victory_wounds_hand_and_the_spell_deck(
     anna = telegram.user(1, "Anna")
     group = telegram.group(-100, "Wargamers")
     campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
-    screen = await tap(telegram, anna, telegram.sent[-1], "🌃 Night Watch")
-    screen = await tap(telegram, anna, screen, "Switch the Night Watch on")
+    screen = await tap(telegram, anna, telegram.sent[-1], "🌃 Watches")
+    screen = await tap(telegram, anna, screen, "Switch the Watches on")
     assert screen is not None
     assert "A hero falls at 4 wounds." in screen.text
     assert "A hero holds 3 spells in hand." in screen.text
@@ -257,7 +267,7 @@ async def test_a_gm_sets_hero_victory_wounds_hand_and_the_spell_deck(
     await tap(telegram, anna, screen, "Back")
     summary = telegram.sent[-1].text
     assert (
-        "Night Watch: on, 0 heroes, duels step by step, 2 wounds kill, 6 spells in hand, "
+        "Watches: on, 0 heroes, duels step by step, 2 wounds kill, 6 spells in hand, "
         "a deck of 7 spells, victory by heroes"
     ) in summary
     stored = await store.campaign(campaign.id)
@@ -273,7 +283,7 @@ async def test_a_gm_sets_hero_victory_wounds_hand_and_the_spell_deck(
     assert chosen.spell_deck == ("A1", "A2", "A2", "A5", "D3", "D3", "D3")
 
     # Back to the defaults: nothing of them is stored any more.
-    screen = await tap(telegram, anna, telegram.sent[-1], "🌃 Night Watch")
+    screen = await tap(telegram, anna, telegram.sent[-1], "🌃 Watches")
     screen = await tap(telegram, anna, screen, "Standard deck")
     screen = await tap(telegram, anna, screen, "Switch victory by heroes off")
     for label in ("🩸 +", "🩸 +", "🃏 −", "🃏 −", "🃏 −"):
@@ -284,7 +294,7 @@ async def test_a_gm_sets_hero_victory_wounds_hand_and_the_spell_deck(
     assert stored is not None
     assert watch_setup.settings(stored.ruleset_overrides) == {}
     await tap(telegram, anna, screen, "Back")
-    assert "Night Watch: on, 0 heroes, duels step by step, 4 wounds kill, 3 spells in hand\n" in (
+    assert "Watches: on, 0 heroes, duels step by step, 4 wounds kill, 3 spells in hand\n" in (
         telegram.sent[-1].text + "\n"
     )
 
@@ -310,8 +320,8 @@ async def test_a_russian_gm_types_the_deck_in_russian_letters(
         },
         open_deployment=False,
     )
-    screen = await tap(telegram, boris, telegram.sent[-1], "🌃 Ночной Дозор")
-    screen = await tap(telegram, boris, screen, "Включить Ночной Дозор")
+    screen = await tap(telegram, boris, telegram.sent[-1], "🌃 Дозоры")
+    screen = await tap(telegram, boris, screen, "Включить Дозоры")
     assert screen is not None
     assert "Иной погибает от 4 ран." in screen.text
     assert "У Иного на руке 3 заклинания." in screen.text
@@ -340,7 +350,7 @@ async def test_a_russian_gm_types_the_deck_in_russian_letters(
     assert "Колода: 7 заклинаний — А1 А2×2 А4 З1 З3×2. Колоду составил мастер." in screen.text
     await tap(telegram, boris, screen, "Назад")
     assert (
-        "Ночной Дозор: включён, 0 Иных, поединки по шагам, смерть от 3 ран, 2 заклинания на "
+        "Дозоры: включены, 0 Иных, поединки по шагам, смерть от 3 ран, 2 заклинания на "
         "руке, колода из 7 заклинаний, победа Иных"
     ) in telegram.sent[-1].text
     stored = await store.campaign(campaign.id)
@@ -350,7 +360,7 @@ async def test_a_russian_gm_types_the_deck_in_russian_letters(
     assert (chosen.hero_victory, chosen.wounds_to_kill, chosen.hand_size) == (True, 3, 2)
 
     # «по умолчанию» typed restores the standard deck.
-    screen = await tap(telegram, boris, telegram.sent[-1], "🌃 Ночной Дозор")
+    screen = await tap(telegram, boris, telegram.sent[-1], "🌃 Дозоры")
     await tap(telegram, boris, screen, "Колода заклинаний")
     screen = await say(telegram, boris, group, "по умолчанию")
     assert screen is not None
@@ -393,3 +403,125 @@ def test_a_bad_deck_names_the_word(
     with pytest.raises(watch_setup.DeckInputError) as raised:
         watch_setup.parse_deck(typed)
     assert (raised.value.problem, raised.value.word) == (problem, word)
+
+
+async def test_a_watches_campaign_the_core_would_end_at_once_is_warned_and_fixed(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    """Issue 30, played in Russian: on the night map (six locations) two sides of three
+    sectors each can each hold three captured sectors at the first resolution, so the core's
+    victory could end the campaign before any duel mattered. The map step offers the night
+    map; the module («Дозоры») is not named like the seed's side «Ночной Дозор»; its screen
+    says where heroes go as the map's passages say (the apartment and the roof through the
+    entrance, not «только через Метро»); the summary warns and one button lets only the heroes
+    decide."""
+    boris = telegram.user(2, "Борис", language="ru")
+    group = telegram.group(-200, "Варгеймеры")
+    campaign = await set_up_campaign(
+        telegram,
+        store,
+        boris,
+        group,
+        title="Москва ночью",
+        sides=("Ночной Дозор", "Дневной Дозор"),
+        labels=RUSSIAN_WIZARD,
+        open_deployment=False,
+    )
+    summary: Sent | None = telegram.sent[-1]
+    assert summary is not None
+    assert "⚠" not in summary.text  # the rules' planet: two sides always share a sector
+    map_step = await tap(telegram, boris, summary, "Карта")
+    assert map_step is not None
+    assert "ночную карту «Ночная Москва» для Дозоров" in map_step.text
+    await tap(telegram, boris, map_step, "🌃 Ночная Москва (6 секторов)")
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.map == watch_setup.DEMO_MAP
+    summary = await say(telegram, boris, group, "/newcampaign")  # back to the summary
+    assert summary is not None
+    assert "Дозоры: выключены" in summary.text
+    warning = (
+        "⚠ Кампания может закончиться на первом же подведении итогов, раньше, чем что-то ещё "
+        "успеет сыграть роль: на этой карте у стороны к этому времени может быть 3 армии или "
+        "больше в каждом из 3 секторов, где нет других сторон, — это захват, а для победы "
+        "достаточно 3 захваченных секторов."
+    )
+    assert warning in summary.text  # the core alone: a goal the first resolution cannot reach
+    assert (
+        "«🏆 Захваченных секторов для победы: 4» — больше, чем может дать первое подведение итогов."
+    ) in summary.text
+    assert "Только победа Иных" not in str(summary.buttons())
+
+    screen = await tap(telegram, boris, summary, "🌃 Дозоры")
+    assert screen is not None
+    assert "только через Метро" not in screen.text
+    assert (
+        "Переходы на этой карте: «Метро» — «Парикмахерская», «Кафе», «Подъезд»; «Подъезд» — "
+        "«Квартира Егора», «Крыша»."
+    ) in screen.text
+    screen = await tap(telegram, boris, screen, "Включить Дозоры")
+    summary = await tap(telegram, boris, screen, "◀ Назад")
+    assert summary is not None
+    assert "Дозоры: включены" in summary.text
+    assert warning in summary.text
+    assert (
+        "«🌃 Только победа Иных» включает победу Иных, а захваченные секторы принесут победу, "
+        "только когда у стороны будут все 6 секторов карты"
+    ) in summary.text
+    labels = [text for text, _data in summary.buttons()]
+    assert "🏆 Захваченных секторов для победы: 4" in labels
+    assert "🌃 Только победа Иных" in labels
+    # The module's button and line never read like a side's name.
+    assert "🌃 Дозоры" in labels
+    assert not any(label.endswith("Ночной Дозор") for label in labels if "🌃" in label)
+
+    warned = summary
+    summary = await tap(telegram, boris, warned, "🌃 Только победа Иных")
+    assert summary is not None
+    assert "⚠" not in summary.text
+    assert "Только победа Иных" not in str(summary.buttons())
+    assert "Захваченных секторов для победы: 6" in summary.text
+    assert "победа Иных" in summary.text
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.ruleset_overrides["sectors_to_win"] == 6
+    assert watch_setup.effective(stored.ruleset_overrides).hero_victory is True
+    game = game_for(stored)
+    assert captures_at_once(game.ruleset, game.map) < game.ruleset.sectors_to_win
+    # The button of the warning that is gone now changes nothing.
+    again = await tap(telegram, boris, warned, "🌃 Только победа Иных")
+    assert again is not None
+    assert again.text == "Эта кнопка больше не действует."
+    assert (await store.campaign(campaign.id)) == stored
+
+
+async def test_the_watches_switched_off_keep_their_heroes_until_the_campaign_starts(
+    telegram: FakeTelegram, store: Store
+) -> None:
+    """Switching a module off keeps its settings for switching it back on (found with issue
+    30: the rules refused settings of a module not enabled, so «Switch the Watches off» was
+    refused once a hero was listed); the campaign starts without them."""
+    anna = telegram.user(1, "Anna")
+    group = telegram.group(-100, "Wargamers")
+    campaign = await set_up_campaign(telegram, store, anna, group, open_deployment=False)
+    screen = await tap(telegram, anna, telegram.sent[-1], "🌃 Watches")
+    screen = await tap(telegram, anna, screen, "Switch the Watches on")
+    await tap(telegram, anna, screen, "Add heroes")
+    screen = await say(telegram, anna, group, "Larisa, Red, 2, West")
+    screen = await tap(telegram, anna, screen, "Switch the Watches off")
+    assert screen is not None
+    assert "Watches: off" in screen.text
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert not watch_setup.is_on(stored.ruleset_overrides)
+    assert game_for(stored).module(WATCH) is None
+    screen = await tap(telegram, anna, screen, "Switch the Watches on")
+    assert screen is not None
+    assert "Larisa (side «Red»), initiative 2, starts in 2 West" in screen.text
+    screen = await tap(telegram, anna, screen, "Switch the Watches off")
+    summary = await tap(telegram, anna, screen, "◀ Back")
+    await tap(telegram, anna, summary, "Open deployment")
+    started = await store.campaign(campaign.id)
+    assert started is not None
+    assert started.phase is Phase.DEPLOYMENT
+    assert started.ruleset_overrides == {}

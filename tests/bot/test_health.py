@@ -2,6 +2,7 @@
 on each backend."""
 
 import asyncio
+import tempfile
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -22,8 +23,8 @@ Breaks = Callable[[], Awaitable[None]]
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def database(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Settings, Breaks]:
-    """The bot's settings on each backend (the heartbeat beside ``DATABASE_PATH`` either way),
-    and how to take its database away: the SQLite file deleted, the PostgreSQL schema dropped."""
+    """The bot's settings on each backend (its heartbeat in ``tmp_path``), and how to take its
+    database away: the SQLite file deleted, the PostgreSQL schema dropped."""
     sqlite = tmp_path / "bot.sqlite3"
     if request.param == "sqlite":
 
@@ -41,7 +42,43 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Sett
         finally:
             await conn.close()
 
-    return Settings(database_path=sqlite, database_url=url, _env_file=None), drop_the_schema
+    settings = Settings(
+        database_url=url, heartbeat_path=tmp_path / "postgresql.heartbeat", _env_file=None
+    )
+    return settings, drop_the_schema
+
+
+def test_the_heartbeat_lives_where_every_deployment_can_write() -> None:
+    """Beside the SQLite file (its folder is the bot's); on PostgreSQL, with no
+    ``DATABASE_PATH``, in the temporary directory under a name of the database's own (and of
+    its webhook address: replicas on one host); ``HEARTBEAT_PATH`` wins."""
+    sqlite = Settings(database_path=Path("/srv/club/strategium.sqlite3"), _env_file=None)
+    assert heartbeat_path(sqlite) == Path("/srv/club/strategium.sqlite3.heartbeat")
+    by_url = Settings(database_url="sqlite:///srv/other/bot.sqlite3", _env_file=None)
+    assert heartbeat_path(by_url) == Path("/srv/other/bot.sqlite3.heartbeat")
+
+    url = "postgresql://strategium:secret@db:5432/strategium"
+    postgresql = heartbeat_path(Settings(database_url=url, _env_file=None))
+    assert postgresql.parent == Path(tempfile.gettempdir())
+    assert postgresql.name.startswith("strategium-")
+    assert "secret" not in str(postgresql)
+    other = heartbeat_path(Settings(database_url=url + "2", _env_file=None))
+    assert other != postgresql
+    replicas = {
+        heartbeat_path(
+            Settings(
+                database_url=url,
+                webhook_url="https://bot.example.org",
+                webhook_host=host,
+                _env_file=None,
+            )
+        )
+        for host in ("127.0.0.11", "127.0.0.12")
+    }
+    assert len(replicas) == 2
+    assert postgresql not in replicas
+    chosen = Settings(database_url=url, heartbeat_path=Path("/run/bot.beat"), _env_file=None)
+    assert heartbeat_path(chosen) == Path("/run/bot.beat")
 
 
 async def test_health_follows_the_heartbeat_and_the_database(
@@ -68,3 +105,23 @@ async def test_health_follows_the_heartbeat_and_the_database(
     await take_the_database_away()
     problem = await checked(NOW)
     assert "does not answer" in problem or "cannot save" in problem
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        b"2026-03-02T09:00:00",  # no time zone: comparing it with the clock raised TypeError
+        b"\xff\xfe2026",
+        b"",
+        b"\x00" * 64,
+        b"9999-12-31T23:59:59+00:00 and more",
+    ],
+)
+def test_a_heartbeat_file_the_bot_did_not_write_is_a_reason_not_a_crash(
+    tmp_path: Path, written: bytes
+) -> None:
+    settings = Settings(database_path=tmp_path / "bot.sqlite3", _env_file=None)
+    heartbeat_path(settings).write_bytes(written)
+    problem = check(settings, NOW)
+    assert problem is not None
+    assert problem.startswith("no heartbeat at")

@@ -4,6 +4,7 @@ on campaigns played by the storage script (orders, lists, reports, confirmations
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 import pytest
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, SendPhoto
@@ -11,15 +12,18 @@ from aiogram.types import BufferedInputFile
 from aiogram.utils.i18n import I18n
 from PIL import Image
 
+import bot.posts.history
 from bot.app import build_dispatcher
+from bot.charts import ChartSide, ChartWords, held_chart
 from bot.clock import ManualClock
 from bot.handlers.history import HistoryList, HistoryPress
+from bot.map_views import turn_map
 from bot.posts import PostContext, render
 from bot.posts.history import summary_text
 from bot.services.campaigns import end_campaign
-from bot.services.records import CampaignRecord, Tally, campaign_record, sectors_held
-from rules import BattleResult, CampaignState
-from storage import Campaign, CampaignSettings, CampaignStatus, NewCampaign, Store
+from bot.services.records import CampaignRecord, Tally, campaign_record
+from rules import BattleResult, TurnReport
+from storage import Campaign, CampaignSettings, CampaignStatus, Language, NewCampaign, Store
 from tests.bot.telegram import FakeTelegram, Sent
 from tests.storage.campaign_script import (
     GM,
@@ -90,11 +94,6 @@ def _outcome(side: str, result: BattleResult) -> Tally:
     return Tally(wins=1) if result.winner == side else Tally(losses=1)
 
 
-def _alone(state: CampaignState, side: str) -> int:
-    sectors = {s for held in state.armies.values() for s in held}
-    return sum(1 for s in sectors if set(state.occupants(s)) == {side})
-
-
 async def test_the_record_counts_each_battle_for_both_sides_and_the_two_players_who_settled_it(
     store: Store,
 ) -> None:
@@ -117,13 +116,10 @@ async def test_the_record_counts_each_battle_for_both_sides_and_the_two_players_
     assert record.battles == sum(len(turn.results) for turn in played) > 0
     assert {side: t for side, t in record.sides.items() if t.battles} == sides
     assert {p.user_id: p.tally for p in record.players} == players
+    # Held as each Monday counted it: nothing at the start, then each resolution's captures.
     for side, held in record.held.items():
-        states = [await store.turn_start(campaign.id, turn) for turn in range(1, 5)]
-        assert held == tuple(_alone(state, side) for state in states if state is not None)
-    assert sectors_held(CampaignState(turn=1, armies={"a": {"1": 2}, "b": {"1": 1, "2": 1}})) == {
-        "a": 0,
-        "b": 1,
-    }
+        captured = [report.captured.get(side, ()) for report in _reports(played)]
+        assert held == (0, *(len(sectors) for sectors in captured))
 
 
 async def test_history_in_the_group_sends_a_turns_map_and_summary_and_refuses_other_chats(
@@ -289,6 +285,148 @@ async def test_stats_counts_a_players_battles_over_the_groups_campaigns(
     assert theirs.text.startswith("Player 302: the record")
 
 
+GAPS = 3
+"""The seed whose turn 1 lists three battles: the script disputes the second and leaves the
+third unreported, and the GM forces the resolution."""
+
+COUNTS = {
+    "en": {
+        "turn 1": "Turn 1 resolved.",
+        "played": "11 battles were played.",
+        "gaps": "Of them, 2 had no result and were counted as draws without losses.",
+        "undecided": "disputed, not decided: counted as a draw without losses",
+        "unreported": "no result reported: counted as a draw without losses",
+        "side": "• «{side}»: {tally}; holds {held} of 4 sectors",
+        "player": "• Player {user} («{side}»): {tally}",
+    },
+    "ru": {
+        "turn 1": "Итоги хода 1 подведены.",
+        "played": "Сыграно боёв: 11.",
+        "gaps": "Из них без результата: 2 (каждому засчитана ничья без потерь).",
+        "undecided": "оспорено, мастер не решил: засчитана ничья без потерь",
+        "unreported": "результат не сообщён: засчитана ничья без потерь",
+        "side": "• «{side}»: {tally}; удерживает {held} из 4 секторов",
+        "player": "• Player {user} («{side}»): {tally}",
+    },
+}
+
+
+def _tally_words(tally: Tally, language: str) -> str:
+    if language == "ru":
+        draws = f"ничьих: {tally.draws}"
+        if tally.unreported:
+            draws += f" (без результата: {tally.unreported})"
+        return f"побед: {tally.wins}, {draws}, поражений: {tally.losses}"
+    wins = f"{tally.wins} win" + ("" if tally.wins == 1 else "s")
+    draws = f"{tally.draws} draw" + ("" if tally.draws == 1 else "s")
+    if tally.unreported:
+        draws += f" ({tally.unreported} without a result)"
+    losses = f"{tally.losses} loss" + ("" if tally.losses == 1 else "es")
+    return f"{wins}, {draws}, {losses}"
+
+
+def _reports(played: list[PlayedTurn]) -> list[TurnReport]:
+    reports = [turn.resolved.resolution.report for turn in played if turn.resolved.resolution]
+    assert len(reports) == len(played)
+    return reports
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+async def test_the_end_counts_every_battle_as_its_monday_did_and_holds_what_the_maps_held(
+    store: Store, i18n: I18n, language: Language, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    words = COUNTS[language]
+    campaign = await new_campaign(store)
+    await store.update_settings(campaign.id, CampaignSettings(language=language), GM, at(0, 0.5))
+    await deploy(store, campaign.id)
+    played = [
+        await play_turn(store, campaign.id, 1, GAPS, unreported=1, disputed=1),
+        await play_turn(store, campaign.id, 2, GAPS),
+    ]
+    first, second = _reports(played)
+    assert (len(first.battles), first.unreported) == (3, (2, 3))
+    clock = ManualClock(at(2, 1))
+    telegram = _table(store, clock, i18n)
+    [monday] = [
+        p.text for p in _photos(await telegram.deliver(), CHAT) if words["turn 1"] in p.text
+    ]
+    # Monday said: battle 2 disputed and undecided, battle 3 unreported, each a draw.
+    assert words["undecided"] in monday
+    assert words["unreported"] in monday
+
+    # Held: nothing at the start (the first map's «0 of 4»), then each Monday's captures.
+    sides = await store.sides(campaign.id)
+    names = {side.id: side.name for side in sides}
+    views = []
+    for turn in (1, 2, 3):
+        state = await store.turn_start(campaign.id, turn)
+        assert state is not None
+        with i18n.context(), i18n.use_locale(language):
+            views.append(await turn_map(store, campaign, state, sides, "T"))
+    on_maps = {
+        side: tuple(len((view.captured or {}).get(side, ())) for view in views) for side in names
+    }
+    assert all(counts[0] == 0 for counts in on_maps.values())
+    assert any(counts[-1] for counts in on_maps.values())
+    # /status (the board) counts them as the map of the turn does.
+    status = await telegram.feed(telegram.message(telegram.users[GM], CHAT, "/status"))
+    assert status is not None
+    for side, counts in on_maps.items():
+        held = words["side"].split("; ")[1].format(held=counts[-1])
+        [line] = [line for line in status.text.splitlines() if f" {names[side]} (" in line]
+        assert line.endswith(f"; {held}"), (line, held)
+
+    charted: list[tuple[ChartSide, ...]] = []
+
+    def chart(sides: Sequence[ChartSide], chart_words: ChartWords, goal: int | None) -> bytes:
+        charted.append(tuple(sides))
+        return held_chart(sides, chart_words, goal)
+
+    monkeypatch.setattr(bot.posts.history, "held_chart", chart)
+    current = await store.campaign(campaign.id)
+    assert current is not None
+    assert await end_campaign(store, current, GM, clock.now()) is not None
+    [summary] = [p.text for p in _photos(await telegram.deliver(), CHAT) if "»: " in p.text]
+    assert words["played"] in summary.splitlines()
+    assert words["gaps"] in summary.splitlines()
+    [drawn] = charted
+    assert {line.name: line.held for line in drawn} == {
+        names[side]: counts for side, counts in on_maps.items()
+    }
+    # Each side's and each player's battles as the Mondays counted them, a draw without a
+    # result among the draws and said so; the unreported battle 3 credits no player.
+    expected: dict[str, Tally] = {}
+    credited: dict[int, tuple[str, Tally]] = {}
+    for report in (first, second):
+        for result in report.results:
+            battle = report.battles[result.battle - 1]
+            gap = Tally(unreported=1) if result.battle in report.unreported else Tally()
+            for side in battle.participants():
+                got = _outcome(side, result).plus(gap)
+                expected[side] = expected.get(side, Tally()).plus(got)
+                if report is not first or result.battle != 3:
+                    user = tactician(side)
+                    credited[user] = (side, credited.get(user, (side, Tally()))[1].plus(got))
+    assert sum(tally.unreported for tally in expected.values()) == 4  # 2 battles, 2 sides each
+    for side, tally in expected.items():
+        line = words["side"].format(
+            side=names[side], tally=_tally_words(tally, language), held=on_maps[side][-1]
+        )
+        assert line in summary.splitlines(), (line, summary)
+    for user, (side, tally) in credited.items():
+        line = words["player"].format(
+            user=user, side=names[side], tally=_tally_words(tally, language)
+        )
+        assert line in summary.splitlines(), (line, summary)
+    # /stats says the same of the player who reported the disputed battle.
+    reporter = tactician(first.battles[1].attacker)
+    speaker = telegram.user(reporter, f"Player {reporter}", language)
+    answer = await telegram.feed(telegram.message(speaker, CHAT, "/stats"))
+    assert answer is not None
+    assert credited[reporter][1].unreported == 1
+    assert _tally_words(credited[reporter][1], language) in answer.text.splitlines()[1]
+
+
 WORDS = {
     "en": {
         "heading": "This group's 9 campaigns, newest first:",
@@ -395,7 +533,7 @@ async def test_a_campaign_ended_before_its_first_resolution_says_so(
     )
     sides = await store.sides(campaign.id)
     with i18n.context(), i18n.use_locale("ru"):
-        first = summary_text(record, sides).splitlines()[0]
+        first = summary_text(record, sides, 3).splitlines()[0]
     assert first == (
         f"Кампания «{campaign.title}» окончена: мастер завершил её до подведения итогов"
         " первого хода."

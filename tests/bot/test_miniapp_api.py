@@ -6,6 +6,8 @@ MINIAPP_URL is set."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from aiogram.methods import SendMessage
 from aiogram.utils.i18n import I18n
@@ -20,7 +22,7 @@ from storage import Store
 from tests.bot.miniapp_client import MAX_AGE, TOKEN, miniapp
 from tests.bot.private_campaign import Table, open_table, screen
 from tests.bot.telegram import FakeTelegram
-from tests.miniapp_init import signed_init_data
+from tests.miniapp_init import signed_fields, signed_init_data
 from tests.secrecy import assert_log_keeps, logfmt, printed_forms, read_the_log
 from tests.storage.campaign_script import PLACEMENTS
 
@@ -184,6 +186,49 @@ async def test_bad_requests_are_answered_not_crashed(
             ("/orders", {"turn": -huge, "order": {"kind": "fortify", "sector": "1"}}),
         ):
             assert (await app.post(ANNA, base(table) + path, body)).status == 400, body
+
+
+async def test_a_body_nested_too_deep_or_a_user_past_64_bits_is_a_4xx_not_a_500(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    """Found by a club's campaign over HTTP: a validly signed player whose POST body is an
+    array or object nested past Python's recursion limit (``RecursionError``, not the
+    ``ValueError`` the body's reader caught), and validly signed ``initData`` naming a user id
+    past 64 bits (SQLite's ``OverflowError``), both answered 500. So did a body in a charset
+    nobody knows and a string with half a surrogate pair."""
+    table = await open_table(telegram, store, clock)
+    await deploy_and_open_orders(table)
+    async with miniapp(store, clock, i18n) as app:
+        signed = {INIT_HEADER: app.init_data(ANNA), "Content-Type": "application/json"}
+        deep = 20_000
+        for path, body, content_type in (
+            ("/orders", "[" * deep + "]" * deep, "application/json"),
+            ("/ready", '{"turn":' * deep + "1" + "}" * deep, "application/json"),
+            ("/results", '{"turn": 1}', "application/json; charset=no-such-charset"),
+            ("/orders", '{"turn": 1, "order": {"kind": "fortify", "sector": "\\ud800"}}', None),
+        ):
+            headers = {**signed, "Content-Type": content_type or "application/json"}
+            reply = await app.client.post(base(table) + path, data=body, headers=headers)
+            assert reply.status == 400, (path, body[:40], content_type)
+            assert "reload" in (await reply.json())["message"]
+        # Found by the property test (tests/bot/test_hostile_http.py): a list is no outcome.
+        no_outcomes: list[object] = [[], {"solid": 1}]
+        for no_outcome in no_outcomes:
+            report = {"turn": 1, "battle": 1, "outcome": no_outcome, "winner": "red"}
+            refused = await app.post(ANNA, base(table) + "/results", report)
+            assert refused.status == 400, no_outcome
+        assert (await store.orders(table.campaign.id, 1, "red")) is None
+        beyond = signed_fields(
+            TOKEN,
+            {
+                "auth_date": str(int(clock.now().timestamp())),
+                "user": json.dumps({"id": 2**64 + 201, "first_name": "Anna"}),
+            },
+        )
+        for path in ("/api/campaigns", base(table), base(table) + "/sectors/1"):
+            reply = await app.client.get(path, headers={INIT_HEADER: beyond})
+            assert reply.status == 401, path
+            assert (await reply.json())["error"] == "auth"
 
 
 async def test_the_orders_screen_opens_the_app_when_its_address_is_set(

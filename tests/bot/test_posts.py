@@ -8,7 +8,8 @@ import pytest
 from aiogram.utils.i18n import I18n
 
 from bot.posts import REGISTRY, PostContext, build_registry, render, render_text
-from storage import NewCampaign, NewOutboxMessage, Store
+from bot.services.posting import OPENINGS, stage_of
+from storage import NewCampaign, NewOutboxMessage, OutboxStage, Store
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -32,6 +33,12 @@ def test_every_kind_the_code_queues_has_a_renderer() -> None:
     assert {"map", "battle_list", "battle_notice", "status_board", "overdue_alarm"} <= queued
     missing = queued - set(REGISTRY)
     assert not missing, f"no renderer for post kinds {sorted(missing)}"
+
+
+def test_the_kinds_that_tell_what_comes_next_are_kinds_with_renderers() -> None:
+    assert not OPENINGS - set(REGISTRY), sorted(OPENINGS - set(REGISTRY))
+    assert stage_of("private_phase_notice") is OutboxStage.NEXT
+    assert stage_of("turn_result") is OutboxStage.NEWS
 
 
 def test_a_kind_defined_twice_is_refused() -> None:

@@ -12,8 +12,7 @@ from bot.services.turns import ChoiceOutcome, make_choice, resolve_and_store
 from rules import commitment
 from rules.modules.siege import SiegePlan
 from storage import Language, Store
-from tests.storage.siege_script import BLUE, at, deploy, siege_campaign
-from tests.storage.test_siege_dice import play_turn_one
+from tests.storage.siege_script import BLUE, at, deploy, play_turn_one, siege_campaign
 
 WORDS = {
     "en": ("the dice are sealed", "starting weather", "roll seed is revealed", "East"),

@@ -160,11 +160,11 @@ async def test_the_wizard_s_night_watch_screen_fits_a_phone_in_russian(
     )
     summary = telegram.sent[-1]
     fits_a_phone(summary)
-    assert ["🌃 Ночной Дозор", "🎯 Очки в исход"] in rows(summary)
-    off = on_a_phone(await tap(telegram, boris, summary, "🌃 Ночной Дозор"))
+    assert ["🌃 Дозоры", "🎯 Очки в исход"] in rows(summary)
+    off = on_a_phone(await tap(telegram, boris, summary, "🌃 Дозоры"))
     a_screen_with_a_way_back(off)
-    assert "Ночной Дозор: Иные каждой стороны переходят за ход на одну локацию" in off.text
-    watch = on_a_phone(await tap(telegram, boris, off, "Включить Ночной Дозор"))
+    assert "Дозоры: за ход каждый Иной стороны может перейти в соседнюю локацию" in off.text
+    watch = on_a_phone(await tap(telegram, boris, off, "Включить Дозоры"))
     watch = on_a_phone(await tap(telegram, boris, watch, "Ночная демо-карта"))
     await tap(telegram, boris, watch, "Добавить Иных")
     asked = telegram.sent[-1]

@@ -50,10 +50,20 @@ async def _table(
 
 
 async def _ask(telegram: FakeTelegram, text: str) -> Sent:
-    """The GM writes ``text`` in the group; the bot's answer."""
-    answer = await telegram.feed(telegram.message(telegram.users[GM], telegram.chats[CHAT], text))
-    assert answer is not None
-    return answer
+    """The GM writes ``text`` in the group; the bot's answer: the question it asked in the GM's
+    private chat (the group is only told it went there), else its answer in the group."""
+    telegram.take()
+    await telegram.feed(telegram.message(telegram.users[GM], telegram.chats[CHAT], text))
+    sent = telegram.take()
+    private = [s for s in sent if s.chat_id == GM]
+    if private:
+        told = [s.text for s in sent if s.chat_id == CHAT]
+        assert len(private) == 1
+        assert len(told) == 1
+        assert "private chat" in told[0] or "личном чате" in told[0]
+        return private[0]
+    assert len(sent) == 1, sent
+    return sent[0]
 
 
 async def _press(telegram: FakeTelegram, user: int, under: Sent, label: str) -> str:
@@ -82,6 +92,8 @@ async def test_an_extension_past_friday_keeps_the_whole_battles_phase(
         "• turn 1: battle list: Fri 6 Mar, 12:00 → Sun 8 Mar, 23:59",
         "• turn 1: resolution: Mon 9 Mar, 12:00 → Wed 11 Mar, 23:59",
         "• turn 2: orders open: Tue 10 Mar, 00:00 → Wed 11 Mar, 23:59",
+        "• turn 2: orders close: Thu 12 Mar, 23:59 → Sat 14 Mar, 23:59",
+        "• turn 2: orders window: still 72 h",
     ]
     assert await _deadline(week) == week.at(3, 23, 59), "nothing moves before «Yes»"
 
@@ -114,7 +126,8 @@ async def test_an_extension_past_friday_keeps_the_whole_battles_phase(
     campaign = await week.current()
     assert (campaign.turn, campaign.phase) == (2, Phase.ORDERS)
     assert await orders_opening(store, campaign, week.clock.now()) is None, "open at once"
-    assert await _deadline(week) == week.at(10, 23, 59), "the next turn starts from there"
+    # The next turn starts from there, its orders open for the schedule's 72 hours (to 23:59).
+    assert await _deadline(week) == week.at(12, 23, 59)
 
 
 async def test_a_three_day_extension_across_the_march_change_closes_at_2359_local(
@@ -172,7 +185,7 @@ async def test_a_confirmation_counts_once_from_a_gm_and_never_when_stale(
     twelve = await _ask(telegram, "/extend 12")
     day = await _ask(telegram, "/extend 24")
     refused = await _press(telegram, strategist("red"), twelve, "Yes, extend by 12 h")
-    assert "Only this campaign's GM" in refused
+    assert refused == "That button is not valid any more.", "the GM's private question"
     assert await _deadline(week) == week.at(3, 23, 59)
 
     assert await _press(telegram, GM, twelve, "Yes, extend") == (
@@ -238,11 +251,12 @@ async def test_reminders_follow_the_new_deadline(store: Store, i18n: I18n) -> No
     assert all(text.endswith("Deadline: Sat 7 Mar, 23:59 (Moscow, UTC+3).") for text in told)
 
 
-async def test_the_dates_are_shown_in_the_campaigns_language(store: Store, i18n: I18n) -> None:
+async def test_the_dates_are_shown_in_the_gms_language(store: Store, i18n: I18n) -> None:
     week, telegram = await _table(store, i18n, "Europe/Moscow", MOSCOW_MONDAY)
     await store.update_settings(
         week.campaign.id, CampaignSettings(language="ru"), GM, week.clock.now()
     )
+    await store.set_language(GM, "ru", week.clock.now())  # the GM's private chat: in Russian
     await week.run_until(week.at(3, 12))
     asked = await _ask(telegram, "/extend 24")
     assert asked.text.splitlines()[:2] == [
@@ -250,5 +264,72 @@ async def test_the_dates_are_shown_in_the_campaigns_language(store: Store, i18n:
         "• ход 1: конец приёма приказов: чт, 5 марта, 23:59 → пт, 6 марта, 23:59",
     ]
     assert await _press(telegram, GM, asked, "Да, продлить на 24 ч") == (
+        "Срок продлён. Группа получила новые даты."
+    )
+
+
+async def _panel_press(telegram: FakeTelegram, label: str) -> Sent:
+    """The GM opens /gm in their private chat and presses ``label``; what the bot asked."""
+    gm = telegram.users[GM]
+    telegram.take()
+    await telegram.feed(telegram.message(gm, GM, "/gm"))
+    [panel] = [s for s in telegram.take() if s.chat_id == GM]
+    await telegram.feed(telegram.press(gm, panel, button(panel, label)))
+    [asked] = [s for s in telegram.take() if s.chat_id == GM and s.buttons()]
+    return asked
+
+
+async def test_extending_the_results_shows_and_keeps_the_next_orders_window(
+    store: Store, i18n: I18n
+) -> None:
+    """Issue 30: an extension of the results phase moved turn 2's opening, and the GM was not
+    told that its orders window shrank. It keeps the schedule's 72 hours by a later close, and
+    the GM (asked in private, from the panel's +48 h) and the group see it."""
+    week, telegram = await _table(store, i18n, "Europe/Moscow", MOSCOW_MONDAY)
+    await week.run_until(week.at(5, 10))  # Saturday: the battles
+    assert (await week.current()).phase is Phase.BATTLES
+    asked = await _panel_press(telegram, "+48 h")
+    assert asked.text.splitlines() == [
+        "Extend the deadline by 48 hours? These dates move (Moscow):",
+        "• turn 1: resolution: Mon 9 Mar, 12:00 → Wed 11 Mar, 12:00",
+        "• turn 2: orders open: Tue 10 Mar, 00:00 → Wed 11 Mar, 12:00",
+        "• turn 2: orders close: Thu 12 Mar, 23:59 → Sat 14 Mar, 11:59",
+        "• turn 2: orders window: still 72 h",
+    ]
+    done = await _press(telegram, GM, asked, "Yes, extend by 48 h")
+    assert done == "Deadline extended. The group is told the new dates."
+    told = [s.text for s in await telegram.deliver() if s.chat_id == CHAT]
+    extended = next(text for text in told if text.startswith("The GM extended the deadline"))
+    assert "• turn 2: orders window: still 72 h" in extended
+    await week.report_results()
+    await week.run_until(week.at(9, 12))
+    campaign = await week.current()
+    assert (campaign.turn, campaign.phase) == (2, Phase.ORDERS)
+    assert await _deadline(week) == week.at(12, 11, 59), "72 hours for turn 2's orders"
+
+
+async def test_a_shorter_least_window_shows_how_much_it_shrinks_in_russian(
+    store: Store, i18n: I18n
+) -> None:
+    """With ``min_orders_hours`` at 24, the next window may shrink to that (its close at the
+    schedule's minute, xx:59): the GM is shown by how much, in Russian; the longest extension
+    is asked in private too."""
+    week, telegram = await _table(store, i18n, "Europe/Moscow", MOSCOW_MONDAY)
+    schedule = (await week.current()).schedule.model_copy(update={"min_orders_hours": 24})
+    await store.update_settings(
+        week.campaign.id, CampaignSettings(schedule=schedule), GM, week.clock.now()
+    )
+    await store.set_language(GM, "ru", week.clock.now())
+    await week.run_until(week.at(5, 10))
+    asked = await _ask(telegram, "/extend 72")
+    assert asked.chat_id == GM, "asked in the GM's private chat, not in the group"
+    assert asked.text.splitlines() == [
+        "Продлить срок на 72 часа? Сдвинутся эти даты (Москва):",
+        "• ход 1: подведение итогов: пн, 9 марта, 12:00 → чт, 12 марта, 12:00",
+        "• ход 2: начало приёма приказов: вт, 10 марта, 00:00 → чт, 12 марта, 12:00",
+        "• ход 2: конец приёма приказов: чт, 12 марта, 23:59 → пт, 13 марта, 12:59",
+        "• ход 2: приём приказов длится 72 ч → 25 ч",
+    ]
+    assert await _press(telegram, GM, asked, "Да, продлить на 72 ч") == (
         "Срок продлён. Группа получила новые даты."
     )

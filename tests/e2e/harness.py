@@ -172,11 +172,14 @@ class User:
     id: int
     first_name: str
     username: str | None = None
+    language_code: str | None = None  # their Telegram app's language
 
     def as_api(self) -> JsonObject:
         user: JsonObject = {"id": self.id, "is_bot": False, "first_name": self.first_name}
         if self.username:
             user["username"] = self.username
+        if self.language_code:
+            user["language_code"] = self.language_code
         return user
 
 

@@ -1037,10 +1037,11 @@ async def gm_undo(table: Table) -> Received:
 
 
 async def gm_advance(table: Table) -> Received:
-    """The GM moves the campaign to its next phase now: /advance, then the confirming button."""
+    """The GM moves the campaign to its next phase now: /advance in the group, then the
+    confirming button under the question the bot asks in the GM's private chat."""
     gm, group = table.gm, table.group
     await table.command(gm, "/advance", group)
-    return await table.press(gm, _clock_data("advance"), chat_id=group.id)
+    return await table.press(gm, _clock_data("advance"), chat_id=gm.chat_id)
 
 
 def _clock_data(action: str) -> Callable[[str, str], bool]:

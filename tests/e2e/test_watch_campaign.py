@@ -220,9 +220,9 @@ async def _play_step(table: Table, hero: str, plays: Sequence[tuple[str, str]]) 
 
 async def _play(table: Table) -> tuple[int, str, Plays]:
     async def watch_on() -> None:
-        await table.press(GM, "🌃 Night Watch", chat_id=GROUP.id)
+        await table.press(GM, "🌃 Watches", chat_id=GROUP.id)
         await table.press(GM, "🗺 Night demo map", chat_id=GROUP.id)
-        await table.press(GM, "Switch the Night Watch on", chat_id=GROUP.id)
+        await table.press(GM, "Switch the Watches on", chat_id=GROUP.id)
         await table.press(GM, "🧙 Add heroes", chat_id=GROUP.id)
         prompt = await table.wait_for_text(GROUP.id, "reply with the heroes")
         listed = "\n".join(f"{n}, {side}, {i}, {start}" for n, side, i, start in HEROES)
@@ -235,7 +235,7 @@ async def _play(table: Table) -> tuple[int, str, Plays]:
         assert "Duels: " in screen.text
         await table.press(GM, "Back", chat_id=GROUP.id)
         summary = (await table.bot_messages(GROUP.id))[-1]
-        assert "Night Watch: on, 4 heroes, duels step by step" in summary.text
+        assert "Watches: on, 4 heroes, duels step by step" in summary.text
 
     await table.command(GM, "/start")
     campaign_id = await create_campaign(

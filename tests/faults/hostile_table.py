@@ -207,11 +207,14 @@ async def _remove_fred(table: HostileTable) -> None:
 
 
 async def _advance(table: HostileTable) -> None:
-    """The GM: ``/advance``, then «Yes, advance now»."""
+    """The GM: ``/advance`` in the group, then «Yes, …» under the question asked in private."""
     gm = table.users[GM]
     before = await table.now()
-    asked = await say(table.telegram, gm, table.group, "/advance")
-    await tap(table.telegram, gm, asked, "Yes, advance now")
+    table.take()
+    await say(table.telegram, gm, table.group, "/advance")
+    [asked] = [sent for sent in table.take() if sent.chat_id == GM]  # asked in private
+    yes = "⚖ Yes, " if before.phase is Phase.BATTLES else "⏭ Yes, "
+    await tap(table.telegram, gm, asked, yes)
     after = await table.now()
     assert (after.turn, after.phase) != (before.turn, before.phase), after
 

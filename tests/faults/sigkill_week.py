@@ -237,11 +237,12 @@ def _week() -> tuple[Step, ...]:
     say(GM, "/status", GROUP)
     # The GM's time tools: a pause of a minute, then two more hours for the battles, each
     # confirmed after the bot showed the dates it moves.
+    say(GM, "/start")  # the GM's private chat: the bot asks there what a GM confirms
     say(GM, "/pause", GROUP)
-    tap(GM, label("Yes, pause"), "[Yes, pause]", GROUP)
+    tap(GM, label("Yes, pause"), "[Yes, pause]")
     say(GM, "/resume", GROUP)
     say(GM, "/extend 2", GROUP)
-    tap(GM, label("Yes, extend by 2 h"), "[Yes, extend by 2 h]", GROUP)
+    tap(GM, label("Yes, extend by 2 h"), "[Yes, extend by 2 h]")
     clock(MONDAY + timedelta(days=7, hours=3))  # Monday 12:00: not yet, extended
     clock(MONDAY + timedelta(days=7, hours=5, minutes=5))  # 14:05: resolution, turn 2
     say(ANNA, "/orders")

@@ -116,8 +116,8 @@ async def test_hostile_texts_in_private_are_refused_and_change_nothing(
     async with hostile_table(tmp_path, stage) as table:
         if paused:
             said = await table.send(GM, table.group, "/pause")
-            asked = _replies(said, table.group.id)[-1]
-            confirmed = await table.press(GM, table.group, button(asked, "Yes, pause"))
+            asked = _replies(said, GM)[-1]  # asked in the GM's private chat
+            confirmed = await table.press(GM, GM, button(asked, "Yes, pause"))
             assert answers(confirmed)[0].text == "Paused. The group is told."
             assert (await table.now()).status is CampaignStatus.PAUSED
         for speaker in speakers:
@@ -269,8 +269,13 @@ async def test_commands_for_another_bot_or_the_wrong_chat(
         for command in ("newcampaign", "join", "status", "rules"):
             expected[(f"/{command}", RITA)] = "That command works in the campaign's group chat."
         expected[("/gm", RITA)] = "You are not the GM of a running campaign."
-        for command in ("advance", "pause", "resume", "extend"):
-            expected[(f"/{command}", GM)] = "That command works in the campaign's group chat."
+        # The GM's time tools work in private too (their questions are asked there; a /pause
+        # would store its question, which is not nothing).
+        expected[("/advance", GM)] = "End turn 1's orders now?"
+        expected[("/pause", RITA)] = "You are not the GM of a running campaign."
+        expected[("/resume", GM)] = "Nothing done: not paused."
+        expected[("/extend", GM)] = "Say by how many hours, e.g. /extend 24."
+        expected[("/advance", RITA)] = "You are not the GM of a running campaign."
         for (text, chat_id), reply in expected.items():
             speaker = RITA if chat_id == group.id else chat_id
             chat = group if chat_id == group.id else table.telegram.chats[chat_id]

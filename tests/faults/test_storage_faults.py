@@ -40,6 +40,7 @@ from bot.health import beat
 from bot.i18n import build_i18n
 from bot.services.clockwork import advance
 from bot.services.outbox_sender import Limits, OutboxSender
+from bot.services.window import position_mark
 from bot.storage_faults import StorageAlarm, StorageAwareScheduler
 from storage import NewOutboxMessage, OutboxState, Phase, SqliteCampaignStore, Store
 from storage.db import StorageFault, StorageUnavailableError, database_problem
@@ -318,7 +319,8 @@ async def test_a_gm_action_not_saved_changes_nothing_and_can_be_redone(
     await to_orders(store, campaign, clock.now())
     # The panel lives in the GM's private chat; a GM without one still has an old panel's
     # buttons in the group.
-    undo = GmPress(c=campaign.id, t=1, p=Phase.ORDERS.value, a="undo!").pack()
+    mark = position_mark(await store.phase_history(campaign.id))
+    undo = GmPress(c=campaign.id, t=1, p=Phase.ORDERS.value, a="undo!", v=str(mark)).pack()
     where = anna.id if gm_in_private else group.id
     before = disk.content()
     telegram.take()
@@ -371,7 +373,7 @@ async def test_a_scheduled_step_not_saved_does_not_half_happen_and_runs_once_lat
     session = FakeSession({})
     bot = Bot("42:TEST", session=session)
     scheduler = StorageAwareScheduler(store, clock, bot=bot, alarm=StorageAlarm(store, clock, i18n))
-    await week.deploy()  # every side ready: deployment ends at the next sweep
+    await week.deploy(sweep=False)  # every side ready: deployment ends at the next sweep
     before = disk.content()
     error_lines(errors)
     await disk.break_it(fault)

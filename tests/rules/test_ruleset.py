@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from pydantic import ValidationError
 
-from rules import FocLimits, Outcome, Ruleset
+from rules import FocLimits, Outcome, Ruleset, overrides_in_force
 from tests.rules.strategies import ruleset_overrides
 
 DEFAULT = Ruleset()
@@ -184,3 +184,23 @@ def test_invalid_rulesets_are_refused(overrides: dict[str, Any]) -> None:
 def test_ruleset_is_immutable() -> None:
     with pytest.raises(ValidationError):
         DEFAULT.armies_per_attack = 2  # type: ignore[misc]
+
+
+def test_the_settings_of_a_module_not_enabled_are_not_in_force() -> None:
+    """A setup tool keeps a switched-off module's settings for switching it back on; the game
+    is built without them (the ruleset itself still refuses them, to catch a stray name)."""
+    parked = {
+        "sectors_to_win": 4,
+        "modules": ["siege"],
+        "module_settings": {"siege": {"tokens": []}, "watch": {"hand_size": 2}},
+    }
+    with pytest.raises(ValidationError, match="watch not enabled"):
+        Ruleset.with_overrides(parked)
+    assert overrides_in_force(parked) == {
+        "sectors_to_win": 4,
+        "modules": ["siege"],
+        "module_settings": {"siege": {"tokens": []}},
+    }
+    assert overrides_in_force({"module_settings": {"watch": {}}}) == {}
+    assert overrides_in_force({"sectors_to_win": 4}) == {"sectors_to_win": 4}
+    assert Ruleset.with_overrides(overrides_in_force(parked)).sectors_to_win == 4

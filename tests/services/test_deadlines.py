@@ -14,6 +14,7 @@ from bot.services.deadlines import (
     local_moment,
     next_weekly,
     orders_open_at,
+    orders_window,
     phase_deadline,
     reminder_times,
 )
@@ -197,5 +198,6 @@ def test_no_opening_in_manual_mode_without_a_deadline_or_after_the_close() -> No
         orders_open=WeeklyTime(weekday=Weekday.FRIDAY, at=time(9)),
         orders_close=WeeklyTime(weekday=Weekday.WEDNESDAY, at=time(20)),
     )
-    close = phase_deadline(Phase.ORDERS, monday, odd, zone)
+    close = next_weekly(monday, odd.orders_close, zone)
     assert orders_open_at(monday, close, odd, zone) is None
+    assert orders_window(monday, odd, zone)[0] is None, "open from the start, whatever the close"

@@ -90,7 +90,7 @@ async def test_the_next_turn_opens_on_the_following_tuesday(store: Store) -> Non
 
 async def test_a_gm_advance_opens_the_window_at_once(store: Store) -> None:
     week = await start_week(store, ManualClock(datetime(2026, 3, 23, tzinfo=UTC)), ZONE, MONDAY)
-    await week.deploy()
+    await week.deploy(sweep=False)
     week.clock.set(week.at(0, 10, 5))
     advanced = await advance_now(store, week.campaign.id, 0, Phase.DEPLOYMENT, GM, week.clock.now())
     assert advanced.advanced

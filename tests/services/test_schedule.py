@@ -13,12 +13,13 @@ import pytest
 from bot.clock import ManualClock
 from bot.services import timekeeping
 from bot.services.clockwork import AdvanceResult, advance
-from bot.services.schedule import CampaignScheduler
+from bot.services.schedule import CampaignScheduler, clock_basis, sync_clock
 from rules import BattleResult, Outcome
 from storage import (
     CampaignSettings,
     CampaignStatus,
     ClockNoteKind,
+    DeadlineMove,
     Phase,
     Schedule,
     SqliteCampaignStore,
@@ -532,3 +533,35 @@ async def test_an_open_dispute_holds_the_resolution_and_tells_the_gms_once(
     assert ((await week.current()).turn, (await week.current()).phase) == (2, Phase.ORDERS)
     resolved = await store.resolutions(campaign.id, 1)
     assert counter in resolved[-1].results
+
+
+OLD_BASIS_SCHEDULE = (
+    '{"orders_open":{"weekday":1,"at":"00:00:00"},"orders_close":{"weekday":3,"at":"23:59:00"},'
+    '"battle_list":{"weekday":4,"at":"12:00:00"},"resolution":{"weekday":0,"at":"12:00:00"},'
+    '"deployment_deadline":null,"mode":"weekly","close_orders_early":false,'
+    '"max_extension_hours":72,"min_battles_hours":null}'
+)
+"""The default schedule as the clock's basis before issue 30 added two fields to it."""
+
+
+async def test_an_upgrade_keeps_a_deadline_stored_before_the_schedule_grew_fields(
+    store: Store, clock: ManualClock
+) -> None:
+    """A clock row written before ``deployment_ends_when_placed`` and ``min_orders_hours``
+    existed still matches its settings (the basis of a schedule that leaves them at their
+    defaults is the old one), so its deadline, here one a GM set by hand, stands and is not
+    worked out anew from the week; setting one of them is a change like any other."""
+    week = await start_week(store, clock, BERLIN, MONDAY)
+    await week.deploy()
+    await week.run_until(week.at(1, 10))
+    campaign = await week.current()
+    assert clock_basis(campaign) == f"{BERLIN}|{OLD_BASIS_SCHEDULE}"
+    row = await store.clock_state(campaign.id)
+    assert row is not None
+    by_hand = week.at(4, 18)  # Friday 18:00, not a weekly moment
+    move = DeadlineMove(before=row.deadline, after=by_hand)
+    assert await store.set_deadline(campaign.id, row.entry_seq, move, GM, clock.now(), [])
+    synced = await sync_clock(store, campaign, clock.now())
+    assert synced.deadline == by_hand
+    changed = campaign.schedule.model_copy(update={"min_orders_hours": 100})
+    assert clock_basis(campaign.model_copy(update={"schedule": changed})) != synced.basis

@@ -91,13 +91,17 @@ class Week:
         assert campaign is not None
         return campaign
 
-    async def deploy(self) -> None:
-        """Every side places its armies (ready)."""
+    async def deploy(self, *, sweep: bool = True) -> None:
+        """Every side places its armies (ready), and (``sweep``) the minute's sweep that follows
+        ends the deployment (a test clock jumping ahead would end it only when it lands,
+        later)."""
         for side, placement in PLACEMENTS.items():
             saved = await self.store.save_placement(
                 self.campaign.id, side, placement, True, strategist(side), self.clock.now()
             )
             assert saved.outcome is WriteOutcome.SAVED
+        if sweep:
+            await self.scheduler.run_due(self.clock.now())
 
     async def give_orders(self, sides: tuple[str, ...] | None = None) -> None:
         """Sides in play (or ``sides``) save seeded orders, marked ready."""

@@ -197,11 +197,13 @@ class PlayedTurn:
 
 
 async def play_turn(
-    store: Store, campaign_id: int, turn: int, seed: int, *, unreported: int = 0
+    store: Store, campaign_id: int, turn: int, seed: int, *, unreported: int = 0, disputed: int = 0
 ) -> PlayedTurn:
     """One week: orders Tuesday, battle list Friday, reports at the weekend, resolution Monday.
 
-    The last ``unreported`` battles get no result.
+    The last ``unreported`` battles get no result; the ``disputed`` before them are reported by
+    the attacker's tactician and disputed by the defender's, and then the GM forces the
+    resolution (they count as draws without losses).
     """
     rng = random.Random(seed * 1000 + turn)
     week = turn - 1
@@ -251,13 +253,25 @@ async def play_turn(
         result = pick_result(battle, rng)
         when = at(week, 120 + index)
         await store.report_result(campaign_id, turn, result, tactician(battle.attacker), when)
-        confirmed = await store.confirm_result(
-            campaign_id, turn, result, tactician(battle.defender), when
-        )
-        if confirmed.outcome is not WriteOutcome.SAVED:
-            raise RuntimeError(f"battle {battle.id} not confirmed: {confirmed.outcome}")
-        results.append(result)
-    resolved = await resolve_and_store(store, campaign_id, turn, None, at(week + 1))
+        if index >= len(reported) - disputed:
+            counter = BattleResult(battle=battle.id, outcome=Outcome.DRAW)
+            if counter == result:
+                counter = BattleResult(
+                    battle=battle.id, outcome=Outcome.SOLID, winner=battle.defender
+                )
+            answer = await store.dispute_result(
+                campaign_id, turn, result, counter, tactician(battle.defender), when
+            )
+        else:
+            answer = await store.confirm_result(
+                campaign_id, turn, result, tactician(battle.defender), when
+            )
+            results.append(result)
+        if answer.outcome is not WriteOutcome.SAVED:
+            raise RuntimeError(f"battle {battle.id} not answered: {answer.outcome}")
+    resolved = await resolve_and_store(
+        store, campaign_id, turn, None, at(week + 1), force=disputed > 0
+    )
     if resolved.outcome not in (ResolveOutcome.RESOLVED, ResolveOutcome.WAITING_FOR_RESULTS):
         raise RuntimeError(resolved.message)
     return PlayedTurn(turn=turn, orders=orders, results=tuple(results), resolved=resolved)

@@ -10,8 +10,11 @@ from bot.services.turns import (
     ChoiceOutcome,
     FirstTurnOutcome,
     begin_first_turn,
+    game_for,
     make_choice,
+    publish_battle_list,
 )
+from rules import BattleResult, Outcome, SideOrders, legal_orders
 from storage import (
     Campaign,
     CampaignStatus,
@@ -102,3 +105,29 @@ async def deploy(store: Store, campaign_id: int, weather: int | None = 2) -> Non
     if weather is not None:
         made = await make_choice(store, campaign_id, "siege", {"weather": weather}, BLUE, at(0, 13))
         assert made is ChoiceOutcome.MADE
+
+
+async def play_turn_one(store: Store, campaign_id: int) -> None:
+    """Red assaults the fortification and steers; blue fortifies; battles drawn."""
+    campaign = await store.campaign(campaign_id)
+    state = await store.turn_start(campaign_id, 1)
+    assert campaign is not None
+    assert state is not None
+    game = game_for(campaign)
+    options = legal_orders(game, state, "red").modules["siege"]
+    assault = next(o for o in options if o.data["order"] == "assault" and o.data["token"] == "F1")
+    steer = next(o for o in options if o.data["order"] == "steer")
+    saved = await store.save_orders(
+        campaign_id, 1, "red", SideOrders(extra=(assault, steer)), True, RED, at(0, 30)
+    )
+    assert saved.outcome is WriteOutcome.SAVED
+    published = await publish_battle_list(store, campaign_id, 1, None, at(0, 96))
+    assert published.applied, published.message
+    listed = await store.battle_list(campaign_id, 1)
+    assert listed is not None
+    assert [roll.label for roll in listed.rolls] == ["t1/siege/assault/F1/red"]
+    assert "siege" in listed.modules
+    for battle in listed.battles:
+        result = BattleResult(battle=battle.id, outcome=Outcome.DRAW)
+        await store.report_result(campaign_id, 1, result, RED_TACTICIAN, at(0, 120))
+        await store.confirm_result(campaign_id, 1, result, BLUE_TACTICIAN, at(0, 121))

@@ -3,8 +3,16 @@
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from storage import NewOutboxMessage, OutboxState, Store, open_store
-from tests.storage.campaign_script import at
+from storage import (
+    CampaignStatus,
+    NewOutboxMessage,
+    OutboxStage,
+    OutboxState,
+    Phase,
+    Store,
+    open_store,
+)
+from tests.storage.campaign_script import GM, at, new_campaign
 
 
 def _message(chat: int, key: str) -> NewOutboxMessage:
@@ -97,6 +105,43 @@ async def test_messages_of_one_chat_go_out_in_queue_order(store: Store) -> None:
     retried = await store.outbox_message(b1.id)
     assert retried is not None
     assert retried.last_error == "429 Too Many Requests"
+
+
+async def test_a_steps_posts_reach_each_chat_news_first_whatever_their_listing(
+    store: Store,
+) -> None:
+    """A step that lists what comes next before what happened (a phase opening, then the
+    summary) still has each chat read the summary first; each stage keeps its listing."""
+    campaign = await new_campaign(store)
+
+    def post(chat: int, key: str, stage: OutboxStage) -> NewOutboxMessage:
+        return _message(chat, key).model_copy(update={"campaign_id": campaign.id, "stage": stage})
+
+    moved = await store.transition(
+        campaign.id,
+        0,
+        Phase.SETUP,
+        0,
+        Phase.DEPLOYMENT,
+        GM,
+        "deployment opened",
+        at(0, 1),
+        new_status=CampaignStatus.DEPLOYMENT,
+        outbox=[
+            post(1, "opening", OutboxStage.NEXT),
+            post(1, "summary", OutboxStage.NEWS),
+            post(2, "board", OutboxStage.NEXT),
+            post(1, "board too", OutboxStage.NEXT),
+            post(2, "map", OutboxStage.NEWS),
+        ],
+    )
+    assert moved.applied
+    read: dict[int, list[str]] = {}
+    for _ in range(5):
+        for message in await store.claim_due(at(0, 2), 10, 60):
+            read.setdefault(message.chat_id, []).append(message.dedup_key)
+            assert await store.mark_sent(message.id, 1, at(0, 2))
+    assert read == {1: ["summary", "opening", "board too"], 2: ["map", "board"]}
 
 
 async def test_groups_go_before_private_chats_each_in_its_own_order(

@@ -38,6 +38,7 @@ from tests.storage.siege_script import (
     RED_TACTICIAN,
     at,
     deploy,
+    play_turn_one,
     siege_campaign,
 )
 
@@ -142,32 +143,6 @@ async def test_seeds_are_committed_in_the_transition_that_opens_the_orders(store
     assert await store.turn_seeds(campaign.id, 1) == seeds
     audit = [entry.action for entry in await store.audit_log(campaign.id)]
     assert "deployment_choice" in audit
-
-
-async def play_turn_one(store: Store, campaign_id: int) -> None:
-    """Red assaults the fortification and steers; blue fortifies; battles drawn."""
-    campaign = await store.campaign(campaign_id)
-    state = await store.turn_start(campaign_id, 1)
-    assert campaign is not None
-    assert state is not None
-    game = game_for(campaign)
-    options = legal_orders(game, state, "red").modules["siege"]
-    assault = next(o for o in options if o.data["order"] == "assault" and o.data["token"] == "F1")
-    steer = next(o for o in options if o.data["order"] == "steer")
-    saved = await store.save_orders(
-        campaign_id, 1, "red", SideOrders(extra=(assault, steer)), True, RED, at(0, 30)
-    )
-    assert saved.outcome is WriteOutcome.SAVED
-    published = await publish_battle_list(store, campaign_id, 1, None, at(0, 96))
-    assert published.applied, published.message
-    listed = await store.battle_list(campaign_id, 1)
-    assert listed is not None
-    assert [roll.label for roll in listed.rolls] == ["t1/siege/assault/F1/red"]
-    assert "siege" in listed.modules
-    for battle in listed.battles:
-        result = BattleResult(battle=battle.id, outcome=Outcome.DRAW)
-        await store.report_result(campaign_id, 1, result, RED_TACTICIAN, at(0, 120))
-        await store.confirm_result(campaign_id, 1, result, BLUE_TACTICIAN, at(0, 121))
 
 
 async def test_monday_reveals_the_roll_seed_and_undo_replays_the_same_rolls(

@@ -28,10 +28,13 @@ from bot.handlers.group.duels_gm import duels_button
 from bot.handlers.group.guards import (
     ask,
     campaign_here,
+    campaigns_run_by,
     gm_member,
     no_campaign_words,
     not_gm_text,
+    not_running_gm_text,
     pressed_campaign,
+    stale_text,
     whole_number,
 )
 from bot.handlers.group.reopen import reopen_button
@@ -56,6 +59,7 @@ from bot.services import campaigns, running_changes, turns
 from bot.services.adjustments import may_adjust
 from bot.services.orders import Refusal, Seat, decide_result, defender_mark, listed_battles
 from bot.services.state_edits import may_edit
+from bot.services.window import position_mark
 from bot.texts import (
     chain_words,
     describe_deployment_problem,
@@ -77,7 +81,6 @@ from rules import (
 from storage import (
     Campaign,
     CampaignSettings,
-    CampaignStatus,
     CorrectionOutcome,
     JoiningPolicy,
     Member,
@@ -208,18 +211,9 @@ async def _send_panel(message: Message, person: Person, i18n: I18n, campaign: Ca
 async def open_private_panel(message: Message, store: Store, person: Person) -> None:
     """``/gm`` in private: the panel of the campaign the person runs (their current one if they
     run several, else a choice)."""
-    running = [
-        m.campaign
-        for m in await store.memberships(person.user_id)
-        if m.member.is_gm and m.campaign.status is not CampaignStatus.FINISHED
-    ]
+    running = await campaigns_run_by(store, person.user_id)
     if not running:
-        await message.answer(
-            _(
-                "You are not the GM of a running campaign. A GM starts one in the group with "
-                "/newcampaign; its GM tools then open here with /gm."
-            )
-        )
+        await message.answer(not_running_gm_text())
         return
     current = next((c for c in running if c.id == person.current_campaign_id), None)
     if current is None and len(running) > 1:
@@ -1229,7 +1223,10 @@ async def _adjust_prompt(ctx: GmContext, value: str) -> None:
 
 
 async def _undo_confirm(ctx: GmContext, value: str) -> None:
-    rows = [[_button(_("Yes, undo"), ctx.campaign, "undo!")], _back(ctx.campaign)]
+    # «Yes» names the moment it was asked for: a second tap, or one after the campaign moved
+    # (even back to this phase by another undo), undoes nothing more.
+    mark = position_mark(await ctx.store.phase_history(ctx.campaign.id))
+    rows = [[_button(_("Yes, undo"), ctx.campaign, "undo!", str(mark))], _back(ctx.campaign)]
     await ctx.show(
         _(
             "«{title}»\n{position}\nUndo the last step? The campaign goes back to the start of "
@@ -1240,6 +1237,9 @@ async def _undo_confirm(ctx: GmContext, value: str) -> None:
 
 
 async def _undo(ctx: GmContext, value: str) -> None:
+    if value != str(position_mark(await ctx.store.phase_history(ctx.campaign.id))):
+        await ctx.query.answer(stale_text(), show_alert=True)
+        return
     result = await turns.undo_last_step(
         ctx.store,
         ctx.campaign.id,

@@ -700,7 +700,9 @@ async def _undo_confirm(screen: _Screen, value: str) -> None:
         )
         return
     reason = str(last.adjustment.get("reason", "")) or "—"
-    rows = [[_button(_("Yes, undo it"), screen.campaign, "undo!")], _back(screen.campaign)]
+    # «Yes» names the edit it was asked about: a second tap does not undo the one before it.
+    yes = _button(_("Yes, undo it"), screen.campaign, "undo!", str(last.id))
+    rows = [[yes], _back(screen.campaign)]
     await screen.show(
         _(
             "Undo the last edit («{reason}»)? The armies go back to what they were before it; "
@@ -711,8 +713,13 @@ async def _undo_confirm(screen: _Screen, value: str) -> None:
 
 
 async def _undo(screen: _Screen, value: str) -> None:
+    expected = whole_number(value)
     result = await undo_last_edit(
-        screen.store, screen.campaign, screen.person.user_id, screen.clock.now()
+        screen.store,
+        screen.campaign,
+        screen.person.user_id,
+        screen.clock.now(),
+        -1 if expected is None else expected,
     )
     if result.outcome is not EditOutcome.APPLIED:
         sides = await screen.store.sides(screen.campaign.id)

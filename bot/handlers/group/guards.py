@@ -3,14 +3,25 @@ of its GMs, whether a button is still current, and which typed answer the bot is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Filter
-from aiogram.types import CallbackQuery, ForceReply, Message, MessageEntity, User
+from aiogram.types import (
+    CallbackQuery,
+    ForceReply,
+    InlineKeyboardMarkup,
+    Message,
+    MessageEntity,
+    User,
+)
+from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
+from bot.i18n import language_of
 from bot.middlewares import display_name
-from storage import Campaign, CampaignStatus, Member, Phase, Store
+from storage import Campaign, CampaignStatus, Member, Person, Phase, Store
 
 
 def thread_of(message: Message) -> int:
@@ -65,6 +76,60 @@ async def no_campaign_words(store: Store, message: Message) -> str:
 def not_gm_text() -> str:
     """What to say to someone who is not a GM of this campaign."""
     return _("Only this campaign's GM can do that. Ask the GM, or see /status.")
+
+
+def not_running_gm_text() -> str:
+    """What to say in private to someone who runs no campaign."""
+    return _(
+        "You are not the GM of a running campaign. A GM starts one in the group with "
+        "/newcampaign; its GM tools then open here with /gm."
+    )
+
+
+async def campaigns_run_by(store: Store, user_id: int) -> list[Campaign]:
+    """The unfinished campaigns ``user_id`` is a GM of."""
+    return [
+        m.campaign
+        for m in await store.memberships(user_id)
+        if m.member.is_gm and m.campaign.status is not CampaignStatus.FINISHED
+    ]
+
+
+async def ask_in_private(
+    message: Message,
+    person: Person,
+    i18n: I18n,
+    render: Callable[[], tuple[str, InlineKeyboardMarkup | None]],
+) -> None:
+    """Ask the GM ``person`` something to confirm where the players do not see it: under
+    ``message`` when that is in their private chat, else in a new message there, worded in the
+    GM's language, the group told where it went (or how to open that chat)."""
+    if message.chat.type == "private":
+        text, keyboard = render()
+        await message.answer(text, reply_markup=keyboard)
+        return
+    sent = False
+    if person.can_receive_private and message.bot is not None:
+        with i18n.use_locale(person.language or language_of(person.telegram_language)):
+            text, keyboard = render()
+        try:
+            await message.bot.send_message(person.user_id, text, reply_markup=keyboard)
+            sent = True
+        except (TelegramForbiddenError, TelegramBadRequest):
+            sent = False
+    if sent:
+        await message.answer(
+            _("{name}, I asked you in our private chat: answer there.").format(
+                name=person.display_name
+            )
+        )
+        return
+    await message.answer(
+        _(
+            "{name}, a GM confirms this in our private chat, where the players do not see it. "
+            "Open it (tap my name, then «Start») and send the command there."
+        ).format(name=person.display_name)
+    )
 
 
 def stale_text() -> str:

@@ -12,10 +12,6 @@ GROUP_ONLY = (
     "join",
     "status",
     "rules",
-    "advance",
-    "pause",
-    "resume",
-    "extend",
     "roll",
 )
 PRIVATE_ONLY = ("campaigns", "vacation", "hand")

@@ -28,7 +28,7 @@ from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, 
 from bot.handlers.private.gm_prompts import GmPromptWaiting
 from bot.moments import format_moment, zone_label
 from bot.posts.changes import week_text
-from bot.posts.turns import change_lines
+from bot.posts.turns import change_lines, no_deadline_reason, window_lines
 from bot.services import running_changes
 from bot.services.deadlines import local_moment
 from bot.services.running_changes import ChangeRefusal, Preview, pack_week, unpack_week
@@ -129,6 +129,7 @@ def preview_text(head: str, preview: Preview) -> str:
     if preview.changes:
         lines.append(_("These dates move ({zone}):").format(zone=zone_label(zone, language)))
         lines += change_lines(preview.changes, zone, language)
+        lines += window_lines(preview.windows)
     else:
         lines.append(_("No date of the current turn moves."))
     if preview.passed:
@@ -147,7 +148,7 @@ async def menu_screen(
     shown = (
         format_moment(deadline, campaign.time_zone, campaign.language)
         if deadline is not None
-        else _("none (the GM advances this phase)")
+        else _("none ({reason})").format(reason=no_deadline_reason(campaign, campaign.phase))
     )
     text = _(
         "«{title}»: change the running campaign.\n"
@@ -217,7 +218,7 @@ async def _deadline_screen(
     shown = (
         format_moment(deadline, campaign.time_zone, campaign.language)
         if deadline is not None
-        else _("none (the GM advances this phase)")
+        else _("none ({reason})").format(reason=no_deadline_reason(campaign, campaign.phase))
     )
     text = _(
         "The current deadline: {deadline}.\n"

@@ -32,7 +32,7 @@ from bot.callbacks import ButtonInt
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.filters import Awaited
-from bot.handlers.group import siege_wizard, watch_wizard
+from bot.handlers.group import siege_wizard, victory_check, watch_wizard
 from bot.handlers.group.guards import (
     AwaitedAnswer,
     ask,
@@ -49,7 +49,15 @@ from bot.posts.group import colour_mark, colour_name
 from bot.services import campaigns, contact_setup, siege_setup, watch_setup
 from bot.services.clockwork import AdvanceOutcome, advance
 from bot.texts import describe_map_problem, phase_name, rule_name
-from rules import CampaignMap, MapError, Ruleset, builtin_map
+from rules import (
+    BUILTIN_MAPS,
+    MODULE_MAPS,
+    CampaignMap,
+    MapError,
+    Ruleset,
+    builtin_map,
+    overrides_in_force,
+)
 from rules.table import ScoreMargins
 from storage import (
     Campaign,
@@ -108,6 +116,11 @@ def _button(text: str, campaign: Campaign, action: str, value: str = "") -> Inli
     )
 
 
+def _marked(label: str, chosen: bool) -> str:
+    """A choice's label, with «• » when it is the one chosen."""
+    return f"• {label}" if chosen else label
+
+
 def _next(campaign: Campaign, step: str) -> list[InlineKeyboardButton]:
     following = STEPS[STEPS.index(step) + 1]
     return [_button(_("Next ▶"), campaign, "go", following)]
@@ -116,7 +129,12 @@ def _next(campaign: Campaign, step: str) -> list[InlineKeyboardButton]:
 def map_label(campaign: Campaign) -> str:
     """The campaign's map: its name and size."""
     shown = builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
-    name = shown.names.get(campaign.language, shown.name)
+    return map_words(shown, campaign.language)
+
+
+def map_words(shown: CampaignMap, language: str) -> str:
+    """A map's name in ``language`` and its size: «Ночная Москва (6 секторов)»."""
+    name = shown.names.get(language, shown.name)
     count = len(shown.sectors)
     return _("{name} ({n} sector)", "{name} ({n} sectors)", count).format(name=name, n=count)
 
@@ -127,11 +145,20 @@ def schedule_label(campaign: Campaign) -> str:
     if schedule.mode == "manual":
         return _("manual: the GM moves every phase with /gm")
     weekly = _("weekly: orders Tue 00:00 to Thu 23:59, battle list Fri 12:00, resolution Mon 12:00")
-    if schedule.deployment_deadline is None:
-        deployment = _("deployment ends when the GM advances it")
+    placed = schedule.deployment_ends_when_placed
+    if schedule.deployment_deadline is None and placed:
+        deployment = _(
+            "deployment ends once every side has confirmed its placement, or when the GM ends it"
+        )
+    elif schedule.deployment_deadline is None:
+        deployment = _("deployment ends only when the GM ends it")
     else:
         moment = format_moment(schedule.deployment_deadline, campaign.time_zone, campaign.language)
-        deployment = _("deployment ends {moment}").format(moment=moment)
+        deployment = (
+            _("deployment ends {moment}, or earlier once every side has confirmed its placement")
+            if placed
+            else _("deployment ends {moment}")
+        ).format(moment=moment)
     return f"{weekly}; {deployment}"
 
 
@@ -256,7 +283,7 @@ RULE_STEPS = {"battle_points": 250}
 
 def rules_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButton]]]:
     """Each number of the rules in words with −/+ buttons, standard rules, typing them."""
-    ruleset = Ruleset.with_overrides(dict(campaign.ruleset_overrides))
+    ruleset = Ruleset.with_overrides(overrides_in_force(campaign.ruleset_overrides))
     lines = [
         _("Rules: change each number with − and +; «Standard rules» brings back the usual ones.")
     ]
@@ -298,7 +325,7 @@ def changed_rules(campaign: Campaign, value: str) -> dict[str, JsonValue] | None
     if overrides[field] == getattr(Ruleset(), field):
         del overrides[field]
     try:
-        Ruleset.with_overrides({**kept, **overrides})
+        Ruleset.with_overrides(overrides_in_force({**kept, **overrides}))
     except ValidationError:
         return None
     return {**kept, **overrides}
@@ -330,12 +357,21 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
         rows = [zone_buttons[i : i + 3] for i in range(0, len(zone_buttons), 3)]
         rows.append([_button(_("⌨️ Type another"), campaign, "ask", "zone")])
     elif step == "map":
+        night = builtin_map(watch_setup.DEMO_MAP)
         text = _(
-            "Step 3 of 6: map. Now: {map}.\nUse the rules' planet of five sectors or upload your "
-            "own map as a TOML file."
-        ).format(map=map_label(campaign))
+            "Step 3 of 6: map. Now: {map}.\nUse the rules' planet of five sectors, the night "
+            "map «{night}» made for the Watches, or upload your own map as a TOML file."
+        ).format(map=map_label(campaign), night=night.names.get(campaign.language, night.name))
         rows = [
             [_button(_("🪐 Planet (5 sectors)"), campaign, "map", "planet-5")],
+            [
+                _button(
+                    _("🌃 {map}").format(map=map_words(night, campaign.language)),
+                    campaign,
+                    "map",
+                    watch_setup.DEMO_MAP,
+                )
+            ],
             [_button(_("📎 Upload a map file"), campaign, "ask", "map")],
         ]
     elif step == "sides":
@@ -362,12 +398,25 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
             )
     elif step == "schedule":
         text = _(
-            "Step 5 of 6: schedule. Now: {schedule}.\nDeployment can end by itself: choose "
-            "when, then the weekly rhythm or manual mode."
+            "Step 5 of 6: schedule. Now: {schedule}.\nDeployment ends once every side has "
+            "confirmed its placement, at a deadline (or earlier, once all have placed), or only "
+            "when you end it: choose, then the weekly rhythm or manual mode."
         ).format(schedule=schedule_label(campaign))
+        chosen = campaign.schedule
+        undated = chosen.deployment_deadline is None
+        placed = undated and chosen.deployment_ends_when_placed
+        alone = undated and not chosen.deployment_ends_when_placed
         rows = [
             [
-                _button(_("Deployment: until I advance"), campaign, "dep", "0"),
+                _button(
+                    _marked(_("Deployment: until all have placed"), placed),
+                    campaign,
+                    "dep",
+                    "all",
+                )
+            ],
+            [
+                _button(_marked(_("Until I end it"), alone), campaign, "dep", "0"),
                 _button(_("3 days"), campaign, "dep", "3"),
                 _button(_("7 days"), campaign, "dep", "7"),
             ],
@@ -455,6 +504,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _("Time zone: {zone}").format(zone=zone_label(campaign.time_zone, campaign.language)),
             _("Map: {map}").format(map=map_label(campaign)),
             _("Rules: {rules}").format(rules=rules_label(campaign)),
+            *victory_check.warning_lines(campaign),
             _("Midnight Siege: {siege}").format(siege=siege_wizard.siege_label(campaign)),
             contact_label(campaign),
             watch_wizard.watch_label(campaign),
@@ -501,9 +551,10 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _button(_("🧟 Contact"), campaign, "go", "contact"),
         ],
         [
-            _button(_("🌃 Night Watch"), campaign, "go", "watch"),
+            _button(_("🌃 Watches"), campaign, "go", "watch"),
             _button(_("🎯 Points to outcome"), campaign, "ask", "margins"),
         ],
+        *victory_check.fix_rows(campaign, _button),
         [_button(_("✅ Open deployment"), campaign, "ok")],
         [_button(_("✖ Cancel this campaign"), campaign, "cancel")],
     ]
@@ -1125,31 +1176,28 @@ async def _change(
     elif action == "rule":
         settings, note = _rules_settings(campaign, value)
         step = "rules"
+    elif action == victory_check.ACTION:
+        fixed = victory_check.fixed(campaign, value)
+        if fixed is None:
+            return None
+        settings, note = _checked(campaign, fixed)
     elif action == "tz" and value in ZONES:
         settings, step = campaigns.zone_change(campaign, value), "map"
-    elif action == "map" and value == "planet-5":
-        planet = builtin_map("planet-5")
+    elif action == "map" and (value in BUILTIN_MAPS or value in MODULE_MAPS):
+        chosen = builtin_map(value)
         sides = [side.id for side in await store.sides(campaign.id)]
-        overrides = _fitted(campaign.ruleset_overrides, planet, sides)
-        settings = CampaignSettings(map="planet-5", ruleset_overrides=overrides)
+        overrides = _fitted(campaign.ruleset_overrides, chosen, sides)
+        settings = CampaignSettings(map=value, ruleset_overrides=overrides)
         step = "sides"
     elif action == "col":
-        side_id, _sep, key = value.partition(".")
-        colour = campaigns.colour_by_key(key)
-        recoloured = colour and await campaigns.recolour_side(
-            store, campaign, side_id, colour, actor, now
-        )
-        note = None if recoloured else _("That colour is taken now; choose another.")
-        step = "sides"
+        note, step = await _recolour(store, campaign, value, actor, now), "sides"
     elif action == "del":
         settings, step = await _remove_side(store, campaign, value, actor, clock), "sides"
     elif action == "sched" and value in ("weekly", "manual"):
         schedule = campaign.schedule.model_copy(update={"mode": value})
         settings, step = CampaignSettings(schedule=schedule), "policy"
-    elif action == "dep" and value in ("0", "3", "7"):
-        deadline = campaigns.deployment_deadline(now, campaign.time_zone, int(value))
-        schedule = campaign.schedule.model_copy(update={"deployment_deadline": deadline})
-        settings, step = CampaignSettings(schedule=schedule), "schedule"
+    elif action == "dep" and value in ("all", "0", "3", "7"):
+        settings, step = _deployment_end(campaign, value, now), "schedule"
     elif action == "pol" and value in {p.value for p in UnreportedPolicy}:
         settings = CampaignSettings(unreported_policy=UnreportedPolicy(value))
     elif action == "joinset" and value in {p.value for p in JoiningPolicy}:
@@ -1161,6 +1209,29 @@ async def _change(
     if settings is not None:
         campaign = await store.update_settings(campaign.id, settings, actor, now)
     return campaign, step, note
+
+
+async def _recolour(
+    store: Store, campaign: Campaign, value: str, actor: int, now: datetime
+) -> str | None:
+    """A side's new colour (``value``: «side.key»); a note if it is taken now."""
+    side_id, _sep, key = value.partition(".")
+    colour = campaigns.colour_by_key(key)
+    recoloured = colour and await campaigns.recolour_side(
+        store, campaign, side_id, colour, actor, now
+    )
+    return None if recoloured else _("That colour is taken now; choose another.")
+
+
+def _deployment_end(campaign: Campaign, value: str, now: datetime) -> CampaignSettings:
+    """How deployment ends (``value``: «all» when all have placed, «0» when the GM ends it,
+    else after that many days or earlier once all have placed)."""
+    days = 0 if value == "all" else int(value)
+    deadline = campaigns.deployment_deadline(now, campaign.time_zone, days)
+    schedule = campaign.schedule.model_copy(
+        update={"deployment_deadline": deadline, "deployment_ends_when_placed": value != "0"}
+    )
+    return CampaignSettings(schedule=schedule)
 
 
 def _ask_text(what: str, name: str) -> str:

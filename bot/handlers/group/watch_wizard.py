@@ -20,6 +20,7 @@ from bot.watch_texts import (
     deck_words,
     duel_mode_words,
     hero_input_help,
+    passages,
 )
 from rules.modules.watch import DEFAULT_SPELL_DECK, WatchSettings
 from storage import Campaign
@@ -35,16 +36,16 @@ _STEPS = {"-": -1, "+": 1, "0": 0}
 
 
 def watch_label(campaign: Campaign) -> str:
-    """The summary's line on the Night Watch: off, or the heroes and how duels go."""
+    """The summary's line on the Watches: off, or the heroes and how duels go."""
     overrides = campaign.ruleset_overrides
     if not watch_setup.is_on(overrides):
-        return _("Night Watch: off")
+        return _("Watches: off")
     count = len(watch_setup.heroes(overrides))
     listed = _("{n} hero", "{n} heroes", count).format(n=count)
     chosen = watch_setup.effective(overrides)
     mode = _("sealed duels") if chosen.duel_mode == "sealed" else _("duels step by step")
     parts = [
-        _("Night Watch: on, {heroes}, {mode}").format(heroes=listed, mode=mode),
+        _("Watches: on, {heroes}, {mode}").format(heroes=listed, mode=mode),
         _("{n} wound kills", "{n} wounds kill", chosen.wounds_to_kill).format(
             n=chosen.wounds_to_kill
         ),
@@ -68,18 +69,21 @@ def watch_screen(
     side_name = dict(sides)
     lines = [
         _(
-            "Night Watch: named heroes of the sides move one location a turn through the Metro, "
+            "Watches: each turn, each named hero of a side may move to a neighbouring location, "
             "and where heroes of two sides meet they play a duel of attack and defence spells."
-        ),
-        watch_label(campaign),
+        )
     ]
+    ways = passages(shown, campaign.language)
+    if ways is not None:
+        lines.append(_("Passages on this map: {passages}.").format(passages=ways))
+    lines.append(watch_label(campaign))
     rows: list[list[InlineKeyboardButton]] = []
     if not watch_setup.is_on(overrides):
-        rows.append([button(_("🌃 Switch the Night Watch on"), campaign, "wt", "on")])
+        rows.append([button(_("🌃 Switch the Watches on"), campaign, "wt", "on")])
         if campaign.map != watch_setup.DEMO_MAP:
             rows.append([button(_("🗺 Night demo map"), campaign, "wmap", "")])
         return "\n".join(lines), rows
-    rows.append([button(_("Switch the Night Watch off"), campaign, "wt", "off")])
+    rows.append([button(_("Switch the Watches off"), campaign, "wt", "off")])
     listed = watch_setup.heroes(overrides)
     if not listed:
         lines.append(_("No heroes yet: type them with «Add heroes»."))

@@ -704,7 +704,7 @@ async def show_hand(message: Message, store: Store, person: Person, clock: Clock
     campaign = seat.campaign
     game = game_for(campaign)
     if not watch_orders.is_on(game):
-        await message.answer(_("This campaign plays without the Night Watch: it has no heroes."))
+        await message.answer(_("This campaign plays without the Watches: it has no heroes."))
         return
     state = await store.turn_start(campaign.id, campaign.turn) if campaign.turn >= 1 else None
     if state is None:

@@ -72,7 +72,7 @@ from rules.modules.contact import NAME as CONTACT
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.watch import NAME as WATCH
 from rules.render import MapView, PrivateOrders
-from storage import BattleReport, Campaign, Phase, Side, UnreportedPolicy
+from storage import BattleReport, Campaign, CampaignStatus, Phase, Side, UnreportedPolicy
 
 Keyboard = InlineKeyboardMarkup
 Names = Mapping[str, str]
@@ -270,7 +270,15 @@ def refusal_words(
 
 
 def not_open_yet_words(campaign: Campaign | None, opens_at: datetime | None) -> str:
-    """The orders window of this turn opens later (RULES.md 3.2): when, and what to do now."""
+    """The orders window of this turn opens later (RULES.md 3.2): when, and what to do now.
+    While the campaign is paused the opening has no date yet: it moves later by as long as the
+    pause lasts, so the words say that instead of a moment that would not hold."""
+    if campaign is not None and campaign.status is CampaignStatus.PAUSED:
+        return _(
+            "«{title}» is paused: turn {turn}'s orders open after the GM resumes it, later by "
+            "as long as the pause lasts; nothing was saved. Until then /orders shows your "
+            "armies and /map the map."
+        ).format(title=campaign.title, turn=campaign.turn)
     if campaign is None or opens_at is None:
         return _("The orders window is not open yet; /status says when it opens.")
     return _(

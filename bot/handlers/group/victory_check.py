@@ -1,0 +1,160 @@
+"""The wizard's check that the core's victory cannot end a campaign at its first resolution
+(issue 30): on a small map for its sides' deployment (night-demo's six locations, two sides of
+three sectors each) a side can hold ``sectors_to_win`` captured sectors at once, with no battle,
+before anything a rule module adds has mattered. The summary says so and offers the fixes as
+buttons (``vc`` actions of the wizard's ``su`` callbacks, re-checked for the GM on press):
+
+- ``goal`` («🏆 Captured sectors to win: n»): a capture goal the first resolution cannot reach
+  (one past :func:`rules.captures_at_once`);
+- ``heroes`` (with the Watches): victory by heroes on, and the capture goal every sector of the
+  map, which a side holds only when no other side has armies left (the core's early victory
+  names the same side then), so the heroes decide;
+- ``vp`` (with contact): the contact victory points that win (:data:`CONTACT_VP` unless the GM
+  set some), and the same capture goal.
+
+The check needs only the map and the numbers, never the sides' placements: it runs in setup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiogram.types import InlineKeyboardButton
+from aiogram.utils.i18n import gettext as _
+
+from bot.services import contact_setup, siege_setup, watch_setup
+from bot.texts import armies
+from rules import Ruleset, captures_at_once, overrides_in_force
+from storage import Campaign
+
+Button = Callable[[str, Campaign, str, str], InlineKeyboardButton]
+ACTION = "vc"
+"""The wizard action of this check's buttons; the value names the fix."""
+FIXES = ("goal", "heroes", "vp")
+CONTACT_VP = 2 * contact_setup.VP_STEP
+"""The victory points that win when «Victory points only» finds none set (10; the GM changes
+them on the contact screen)."""
+
+
+@dataclass(frozen=True)
+class EarlyEnd:
+    """Why the first resolution can end a campaign: the capture goal, the most sectors a side
+    can capture by then, the map's sectors and the armies that capture one."""
+
+    goal: int
+    most: int
+    sectors: int
+    capture_armies: int
+
+
+def early_end(campaign: Campaign) -> EarlyEnd | None:
+    """The campaign's first resolution can end it by captured sectors, or ``None``."""
+    ruleset = Ruleset.with_overrides(overrides_in_force(campaign.ruleset_overrides))
+    shown = siege_setup.campaign_map(campaign)
+    most = captures_at_once(ruleset, shown)
+    if ruleset.sectors_to_win > most:
+        return None
+    return EarlyEnd(ruleset.sectors_to_win, most, len(shown.sectors), ruleset.capture_min_armies)
+
+
+def warning_lines(campaign: Campaign) -> list[str]:
+    """The summary's warning and what each fix does; nothing when the campaign is safe."""
+    found = early_end(campaign)
+    if found is None:
+        return []
+    goal, raised, every = found.goal, found.most + 1, found.sectors
+    lines = [
+        _(
+            "⚠ The first resolution can end this campaign before anything else matters: on "
+            "this map a side can have {armies} or more, and no other side, in {n} sector by "
+            "then, which captures it, and {n} captured sector wins.",
+            "⚠ The first resolution can end this campaign before anything else matters: on "
+            "this map a side can have {armies} or more, and no other side, in each of {n} "
+            "sectors by then, which captures them, and {n} captured sectors win.",
+            goal,
+        ).format(armies=armies(found.capture_armies), n=goal),
+        _(
+            "«🏆 Captured sectors to win: {n}» asks for more than the first resolution can give."
+        ).format(n=raised),
+    ]
+    overrides = campaign.ruleset_overrides
+    if watch_setup.is_on(overrides):
+        lines.append(
+            _(
+                "«🌃 Victory by heroes only» switches victory by heroes on, and captured "
+                "sectors win only when a side holds all {n} of the map, which it does only when "
+                "no other side has armies left.",
+                "«🌃 Victory by heroes only» switches victory by heroes on, and captured "
+                "sectors win only when a side holds all {n} of the map, which it does only when "
+                "no other side has armies left.",
+                every,
+            ).format(n=every)
+        )
+    if contact_setup.is_on(overrides):
+        vp = contact_setup.effective(overrides).vp_to_win or CONTACT_VP
+        lines.append(
+            _(
+                "«🧟 Victory points only» sets {vp} VP to win (change them under «🧟 Contact»), "
+                "and captured sectors win only when a side holds all {n} of the map, which it "
+                "does only when no other side has armies left.",
+                "«🧟 Victory points only» sets {vp} VP to win (change them under «🧟 Contact»), "
+                "and captured sectors win only when a side holds all {n} of the map, which it "
+                "does only when no other side has armies left.",
+                every,
+            ).format(vp=vp, n=every)
+        )
+    return lines
+
+
+def fix_rows(campaign: Campaign, button: Button) -> list[list[InlineKeyboardButton]]:
+    """The fixes as buttons, one a row (two do not fit a phone's row); none when the campaign
+    is safe."""
+    found = early_end(campaign)
+    if found is None:
+        return []
+    rows = [
+        [
+            button(
+                _("🏆 Captured sectors to win: {n}").format(n=found.most + 1),
+                campaign,
+                ACTION,
+                "goal",
+            )
+        ]
+    ]
+    overrides = campaign.ruleset_overrides
+    if watch_setup.is_on(overrides):
+        rows.append([button(_("🌃 Victory by heroes only"), campaign, ACTION, "heroes")])
+    if contact_setup.is_on(overrides):
+        rows.append([button(_("🧟 Victory points only"), campaign, ACTION, "vp")])
+    return rows
+
+
+def fixed(campaign: Campaign, fix: str) -> dict[str, Any] | None:
+    """The overrides after a fix, or ``None`` for one that does not fit any more (the
+    campaign is safe now, or its module is off)."""
+    found = early_end(campaign)
+    overrides = campaign.ruleset_overrides
+    if found is None or fix not in FIXES:
+        return None
+    if fix == "goal":
+        return _with_goal(overrides, found.most + 1)
+    if fix == "heroes" and watch_setup.is_on(overrides):
+        return _with_goal(watch_setup.with_hero_victory(overrides, True), found.sectors)
+    if fix == "vp" and contact_setup.is_on(overrides):
+        chosen = contact_setup.effective(overrides).vp_to_win
+        with_vp = overrides if chosen else contact_setup.with_vp_to_win(dict(overrides), CONTACT_VP)
+        return _with_goal(with_vp, found.sectors)
+    return None
+
+
+def _with_goal(overrides: dict[str, Any], goal: int) -> dict[str, Any]:
+    """The overrides with ``sectors_to_win`` at ``goal`` (stored only when not the default)."""
+    changed = dict(overrides)
+    if goal == Ruleset().sectors_to_win:
+        changed.pop("sectors_to_win", None)
+    else:
+        changed["sectors_to_win"] = goal
+    return changed

@@ -1,0 +1,2 @@
+"""The container check: the project's Dockerfile built and its image run on this machine
+(``python -m tests.container``; :mod:`tests.container.check`)."""

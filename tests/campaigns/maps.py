@@ -48,12 +48,7 @@ def random_map_toml(sectors: int, seed: int) -> str:
         taken.add(cell)
         frontier |= _around(cell, size)
     order = {cell: index for index, cell in enumerate(sorted(cells, key=lambda c: (c[1], c[0])))}
-    edges = {
-        frozenset((a, b))
-        for a in cells
-        for b in _around(a, size)
-        if b in taken
-    }
+    edges = {frozenset((a, b)) for a in cells for b in _around(a, size) if b in taken}
     tree = _spanning_tree(cells, edges, rng)
     kept = {edge for edge in edges if edge in tree or rng.random() < 0.7}
     cell_side = 1 / size
@@ -120,7 +115,7 @@ def _spanning_tree(
         return cell
 
     tree: set[frozenset[tuple[int, int]]] = set()
-    shuffled = sorted(edges, key=lambda e: sorted(e))
+    shuffled = sorted(edges, key=sorted)
     rng.shuffle(shuffled)
     for edge in shuffled:
         a, b = tuple(edge)

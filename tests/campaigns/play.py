@@ -91,7 +91,8 @@ class Outcome:
             f"invariant «{b.name}» broken in campaign seed {self.script.seed}, step {b.step}"
             f" ({b.at:%a %d %b %Y %H:%M} UTC), chat {b.chat}:\n{b.message}\n"
             f"campaign: {self.script.describe()}\n"
-            f"replay with the transcript: .venv/bin/python -m tests.campaigns {self.script.seed}"
+            f"replay with the transcript: python -m tests.campaigns --seed {self.script.seed}"
+            " --transcript"
         )
 
 

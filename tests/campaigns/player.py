@@ -131,7 +131,7 @@ class Player:
         self.rng = random.Random(script.seed)
         self.group = world.group(GROUP_ID, "Wargamers")
         self.people: dict[int, Someone] = {}
-        gm_plan = PersonPlan(GM_ID, "Gwen GM", self.setup.gm_language, "gm")
+        gm_plan = PersonPlan(GM_ID, "Mira GM", self.setup.gm_language, "gm")
         self.gm = self._someone(gm_plan)
         for plan in self.setup.people:
             self._someone(plan)
@@ -261,7 +261,9 @@ class Player:
             lines = []
             for index, side in enumerate(s.sides):
                 for hero in range(self.rng.choice((1, 1, 2))):
-                    name = self.rng.choice(("Лариса", "Андрей", "Anton", "Zavulon", "Ольга", "Egor"))
+                    name = self.rng.choice(
+                        ("Лариса", "Андрей", "Anton", "Zavulon", "Ольга", "Egor")
+                    )
                     lines.append(
                         f"{name}{index}{hero}, {side}, {self.rng.randrange(1, 10)},"
                         f" {self.rng.choice(places)}"
@@ -273,7 +275,7 @@ class Player:
                 screen = self._setup_screen()
                 if screen is None:
                     break
-                tokens = [(l, d) for l, d in screen.buttons() if ":tok:" in d]
+                tokens = [(label, d) for label, d in screen.buttons() if ":tok:" in d]
                 if tokens:
                     label, data = self.rng.choice(tokens)
                     await self.world.press(self.gm.user, screen, data, label)
@@ -339,7 +341,7 @@ class Player:
         joins = [s for s in world.screens_in(GROUP_ID) if _has(s, "jn:")]
         if joins:
             screen = joins[-1]
-            label, data = next((l, d) for l, d in screen.buttons() if d.startswith("jn:"))
+            label, data = next((label, d) for label, d in screen.buttons() if d.startswith("jn:"))
             await world.press(someone.user, screen, data, label)
         else:
             await world.write(someone.user, GROUP_ID, "/join")
@@ -352,11 +354,13 @@ class Player:
             if not screens:
                 return
             screen = screens[-1]
-            options = [(l, d) for l, d in screen.buttons() if d.startswith("jc:")]
+            options = [(label, d) for label, d in screen.buttons() if d.startswith("jc:")]
             if step == "side":
-                chosen = [(l, d) for l, d in options if wanted and wanted in l] or options
+                chosen = [
+                    (label, d) for label, d in options if wanted and wanted in label
+                ] or options
             else:
-                chosen = [(l, d) for l, d in options if d.endswith(f":{role}")] or options
+                chosen = [(label, d) for label, d in options if d.endswith(f":{role}")] or options
             label, data = chosen[0] if step == "role" or wanted else self.rng.choice(chosen)
             await world.press(someone.user, screen, data, label)
             await world.deliver()
@@ -380,7 +384,7 @@ class Player:
         strategists = await self._strategists(campaign)
         players = [p for p in self.people.values() if p.plan.kind in ("player", "removed")]
         gms = [self.gm] + ([self.people[self.co_gm]] if self.co_gm in self.people else [])
-        anyone = list(self.people.values()) + [self.gm]
+        anyone = [*list(self.people.values()), self.gm]
         kind = "tick"
 
         def chose(name: str, act: Callable[[], object]) -> Callable[[], object]:
@@ -405,11 +409,26 @@ class Player:
             [
                 (2.5 if not manual else 0.6, chose("tick", lambda: self.tick(rng, campaign))),
                 (2.0 if gm_ends_it else 0.15, chose("advance", lambda: self.advance(rng, gms))),
-                (2.5 if orders_phase else 0.3, chose("orders", lambda: self.typed_orders(rng, strategists))),
-                (2.5 if phase is Phase.DEPLOYMENT else 0.2, chose("deploy", lambda: self.typed_placement(rng, strategists))),
-                (1.2 if orders_phase else 0.1, chose("ready", lambda: self.ready(rng, strategists))),
-                (3.0 if phase in (Phase.BATTLES, Phase.RESOLUTION) else 0.2, chose("battles", lambda: self.battles(rng, players))),
-                (3.0 if waiting else 0.3, chose("inbox", lambda: self.inbox(rng, waiting or anyone))),
+                (
+                    2.5 if orders_phase else 0.3,
+                    chose("orders", lambda: self.typed_orders(rng, strategists)),
+                ),
+                (
+                    2.5 if phase is Phase.DEPLOYMENT else 0.2,
+                    chose("deploy", lambda: self.typed_placement(rng, strategists)),
+                ),
+                (
+                    1.2 if orders_phase else 0.1,
+                    chose("ready", lambda: self.ready(rng, strategists)),
+                ),
+                (
+                    3.0 if phase in (Phase.BATTLES, Phase.RESOLUTION) else 0.2,
+                    chose("battles", lambda: self.battles(rng, players)),
+                ),
+                (
+                    3.0 if waiting else 0.3,
+                    chose("inbox", lambda: self.inbox(rng, waiting or anyone)),
+                ),
                 (1.0, chose("gm", lambda: self.gm_walk(rng, gms))),
                 (1.2, chose("walk", lambda: self.walk_command(rng, anyone))),
                 (0.5, chose("stale", lambda: self.stale(rng, anyone))),
@@ -433,9 +452,12 @@ class Player:
             someone = self.people.get(member.user_id)
             if someone is None and member.user_id == GM_ID:
                 someone = self.gm
-            if someone is not None and member.side_id is not None:
-                if any(role.value == "strategist" for role in member.roles):
-                    found.append(someone)
+            if (
+                someone is not None
+                and member.side_id is not None
+                and any(role.value == "strategist" for role in member.roles)
+            ):
+                found.append(someone)
         return found or [self.gm]
 
     # ---- actions ------------------------------------------------------------------------------
@@ -530,16 +552,13 @@ class Player:
         newest message asks for one."""
         start = self.world.step
         for _ in range(presses):
-            screens = [
-                s for chat in chats for s in self.world.screens_in(chat) if s.step >= start
-            ]
+            screens = [s for chat in chats for s in self.world.screens_in(chat) if s.step >= start]
             if not screens:
                 return
             newest = max(screens, key=lambda s: s.message_id)
-            if newest.force_reply or _asks_to_type(newest.text):
-                if rng.random() < 0.8:
-                    await self._do(someone, newest.chat_id, self.answer_for(newest.text, rng))
-                    continue
+            if (newest.force_reply or _asks_to_type(newest.text)) and rng.random() < 0.8:
+                await self._do(someone, newest.chat_id, self.answer_for(newest.text, rng))
+                continue
             with_buttons = [s for s in screens if s.buttons()]
             if not with_buttons:
                 return
@@ -624,8 +643,10 @@ class Player:
                         Attack(sector=sector.sector, target=rng.choice(sector.attack.targets))
                     )
             elif sector.move is not None and sector.move.destinations and roll < 0.85:
-                to = focus if focus in sector.move.destinations else rng.choice(
-                    sector.move.destinations
+                to = (
+                    focus
+                    if focus in sector.move.destinations
+                    else rng.choice(sector.move.destinations)
                 )
                 count = rng.randint(sector.move.min_count, sector.move.max_count)
                 orders.append(Move(source=sector.sector, to=to, count=count))
@@ -656,7 +677,9 @@ class Player:
         if campaign is None:
             return
         ruleset = game_for(campaign).ruleset
-        sectors = rng.sample(sorted(self.map.order), min(ruleset.start_sectors, len(self.map.order)))
+        sectors = rng.sample(
+            sorted(self.map.order), min(ruleset.start_sectors, len(self.map.order))
+        )
         armies = [1] * len(sectors)
         for _ in range(ruleset.start_armies - len(sectors)):
             armies[rng.randrange(len(armies))] += 1
@@ -677,13 +700,11 @@ class Player:
         someone = rng.choice(strategists)
         await self._do(someone, someone.user_id, "/orders")
         for action in (":rev:", ":ok:"):
-            screens = [
-                s for s in self.world.screens_in(someone.user_id) if _has(s, "po:")
-            ]
+            screens = [s for s in self.world.screens_in(someone.user_id) if _has(s, "po:")]
             if not screens:
                 return
             screen = screens[-1]
-            found = [(l, d) for l, d in screen.buttons() if action in d + ":"]
+            found = [(label, d) for label, d in screen.buttons() if action in d + ":"]
             if not found:
                 return
             label, data = found[0]
@@ -773,8 +794,10 @@ class Player:
         if not hopefuls:
             return
         someone = rng.choice(hopefuls)
-        side = someone.plan.side if someone.plan.side is not None else rng.randrange(
-            len(self.setup.sides)
+        side = (
+            someone.plan.side
+            if someone.plan.side is not None
+            else rng.randrange(len(self.setup.sides))
         )
         await self.join(someone, side, rng.choice(("strategist", "tactician")))
 

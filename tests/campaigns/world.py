@@ -327,7 +327,7 @@ class World:
         if chat_id < 0:
             return "group"
         user = self.telegram.users.get(chat_id)
-        return f"{user.first_name if user else chat_id} (private)"
+        return f"{user.first_name if user else '?'} {chat_id} (private)"
 
     async def feed(self, update: Update) -> None:
         """One update through the real dispatcher."""

@@ -17,7 +17,7 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Command
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
-from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import I18n, get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import ButtonInt, ChangePress, GmEdit, GmPress, SeatPress
@@ -678,7 +678,7 @@ async def _list_still_secret(ctx: GmContext) -> bool:
         return False
     await ctx.query.answer(
         _("The battle list is posted on {moment}; set results after that.").format(
-            moment=format_moment(public_at, ctx.campaign.time_zone, ctx.campaign.language)
+            moment=format_moment(public_at, ctx.campaign.time_zone, get_i18n().current_locale)
         ),
         show_alert=True,
     )

@@ -138,6 +138,7 @@ ALLOWED_LATIN = {
     "Heavy",
     "Support",
     # the battle outcomes, said in English with the Russian beside (docs/glossary.md)
+    "FOC",  # the force organisation chart, as the Russian catalogue keeps it
     "Draw",
     "Solid",
     "Crushing",

@@ -740,7 +740,7 @@ class Checks:
             numbers = [int(n) for n in re.findall(r"\d+", words)]
             expected = [*tallies.get(side.id, [0, 0, 0]), held[side.id][-1]]
             unsettled = [int(n) for n in re.findall(r"\d+", " ".join(without))]
-            if unsettled and unsettled[0] != silent.get(side.id, 0):
+            if (unsettled[0] if unsettled else 0) != silent.get(side.id, 0):
                 self.fail(
                     "numbers in posts",
                     f"the end summary says {line!r}; the Mondays counted"

@@ -827,8 +827,12 @@ class Checks:
                 or any(f":{c}" in p.data for c in CONFIRMING)
             ]
             words = PHASE_WORDS.get(left.phase, ())
+            # The question itself (its first line) or the button pressed names the phase: a
+            # phase word further down («Orders given: 1 of 2») does not make it a question
+            # about that phase.
             named = any(
-                any(w in (p.text + " " + p.label).lower() for w in words) for p in confirming
+                any(w in (_first_line(p.text) + " " + p.label).lower() for w in words)
+                for p in confirming
             )
             if not named:
                 self.fail(
@@ -1116,6 +1120,10 @@ def _story_stage(kind: str, payload: Mapping[str, Any]) -> tuple[int, int] | Non
     if kind == "map":
         return (turn - 1, 3)
     return (turn, 3)  # turn_result
+
+
+def _first_line(text: str) -> str:
+    return text.split("\n", 1)[0]
 
 
 def _bare(state: Mapping[str, Any]) -> dict[str, Any]:

@@ -47,6 +47,7 @@ from rules import (
     BattleStatus,
     CampaignMap,
     Fortify,
+    Reinforce,
     battle_sides,
 )
 from rules.cli import resolve_answer, start_answer, verify_rolls_answer
@@ -290,8 +291,6 @@ class Checks:
                 orders = record.orders
                 every = [*orders.moves, *orders.attacks, *orders.extra]
                 if orders.reinforce is not None:
-                    from rules import Reinforce  # noqa: PLC0415
-
                     every.append(Reinforce(sector=orders.reinforce))
                 for order in every:
                     if isinstance(order, Fortify):
@@ -450,6 +449,8 @@ class Checks:
                             forms |= set(lines)
                     if edit.orders is not None:
                         every = [*edit.orders.moves, *edit.orders.attacks, *edit.orders.extra]
+                        if edit.orders.reinforce is not None:
+                            every.append(Reinforce(sector=edit.orders.reinforce))
                         for order in every:
                             for language in ("en", "ru"):
                                 forms.add(self._worded(order, game.map, names, language))

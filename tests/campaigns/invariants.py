@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from aiogram.utils.i18n import gettext as _
 
@@ -218,7 +218,7 @@ class Checks:
         self.finished = campaign.status is CampaignStatus.FINISHED
         members = await store.members(campaign.id)
         sides = await store.sides(campaign.id)
-        self._changed_language: set[int] = set()
+        self._changed_language = set()
         for user in self.world.telegram.users:
             person = await store.person(user)
             language = None if person is None else person.language or person.telegram_language
@@ -285,10 +285,10 @@ class Checks:
             names = {**names, **hero_names(state.modules["watch"])}  # a hero's move names it
         if turn >= 1 and turn not in self._public_turns and campaign.phase is not Phase.FINISHED:
             for side in {side.id for side in sides}:
-                record = await store.orders(campaign.id, turn, side)
-                if record is None:
+                given = await store.orders(campaign.id, turn, side)
+                if given is None:
                     continue
-                orders = record.orders
+                orders = given.orders
                 every = [*orders.moves, *orders.attacks, *orders.extra]
                 if orders.reinforce is not None:
                     every.append(Reinforce(sector=orders.reinforce))
@@ -304,16 +304,16 @@ class Checks:
                             side,
                             f"order of turn {turn}",
                             frozenset(f for f in forms if f),
-                            frozenset(printed_forms(core)),  # type: ignore[arg-type]
+                            frozenset(printed_forms(cast(list[Any], core))),
                         )
                     )
         if state is not None and "watch" in state.modules:
             watch = state.modules["watch"]
-            heroes = watch.get("heroes", []) if isinstance(watch, dict) else []
+            heroes = cast(list[Any], watch.get("heroes", []) if isinstance(watch, dict) else [])
             for hero in heroes:
                 if not isinstance(hero, dict) or not hero.get("hand"):
                     continue
-                hand = [str(card) for card in hero["hand"]]
+                hand = [str(card) for card in cast(list[Any], hero["hand"])]
                 forms = set()
                 for language in ("en", "ru"):
                     with self.world.i18n.context(), self.world.i18n.use_locale(language):
@@ -614,7 +614,7 @@ class Checks:
             view = map_drawn.view
             for shown in view.sides:
                 stored = sides.get(shown.id)
-                if stored is not None and stored.colour.lower() != shown.colour.lower():
+                if stored is not None and stored.colour.lower() != str(shown.colour).lower():
                     self.fail(
                         "colours and words",
                         f"side {stored.name} is drawn in {shown.colour}, stored {stored.colour}"
@@ -731,21 +731,21 @@ class Checks:
                 f"the end summary says {lines[1]!r}; the Mondays counted {played} battles played",
                 "group",
             )
-        for side in sides:
-            line = next((x for x in lines if x.startswith(f"• «{side.name}»")), None)
+        for listed in sides:
+            line = next((x for x in lines if x.startswith(f"• «{listed.name}»")), None)
             if line is None:
                 continue
             words = line.split("»:", 1)[-1]
             without = re.findall(r"\(([^)]*)\)", words)
             words = re.sub(r"\([^)]*\)|(?:of|из) \d+", " ", words)
             numbers = [int(n) for n in re.findall(r"\d+", words)]
-            expected = [*tallies.get(side.id, [0, 0, 0]), held[side.id][-1]]
+            expected = [*tallies.get(listed.id, [0, 0, 0]), held[listed.id][-1]]
             unsettled = [int(n) for n in re.findall(r"\d+", " ".join(without))]
-            if (unsettled[0] if unsettled else 0) != silent.get(side.id, 0):
+            if (unsettled[0] if unsettled else 0) != silent.get(listed.id, 0):
                 self.fail(
                     "numbers in posts",
                     f"the end summary says {line!r}; the Mondays counted"
-                    f" {silent.get(side.id, 0)} of its battles without a result",
+                    f" {silent.get(listed.id, 0)} of its battles without a result",
                     "group",
                 )
             if numbers[:4] != expected:
@@ -756,22 +756,22 @@ class Checks:
                     "group",
                 )
         for _step, chart in self.charts[-1:]:
-            for line in chart:
-                side = next((s for s in sides if s.name == line.name), None)
-                if side is None:
+            for row in chart:
+                drawn = next((s for s in sides if s.name == row.name), None)
+                if drawn is None:
                     continue
-                if side.colour.lower() != line.colour.lower():
+                if drawn.colour.lower() != row.colour.lower():
                     self.fail(
                         "colours and words",
-                        f"the chart draws «{side.name}» in {line.colour}, stored {side.colour}",
+                        f"the chart draws «{drawn.name}» in {row.colour}, stored {drawn.colour}",
                     )
-                if list(line.held) != held[side.id][: len(line.held)] or len(line.held) != len(
-                    held[side.id]
+                if list(row.held) != held[drawn.id][: len(row.held)] or len(row.held) != len(
+                    held[drawn.id]
                 ):
                     self.fail(
                         "numbers in posts",
-                        f"the chart draws «{side.name}» holding {list(line.held)}; the Mondays"
-                        f" held {held[side.id]}",
+                        f"the chart draws «{drawn.name}» holding {list(row.held)}; the Mondays"
+                        f" held {held[drawn.id]}",
                         "group",
                     )
 
@@ -1087,7 +1087,7 @@ class Checks:
             found |= set((feature.names or {}).values())
         watch = game.ruleset.module_settings.get("watch", {})
         if isinstance(watch, dict):
-            for hero in watch.get("heroes", []) or []:
+            for hero in cast(list[Any], watch.get("heroes", []) or []):
                 if isinstance(hero, dict):
                     found.add(str(hero.get("name", "")))
             npc = watch.get("npc")

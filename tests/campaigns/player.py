@@ -377,8 +377,8 @@ class Player:
         """One step of the campaign, its choices seeded by ``word``; what kind it was."""
         rng = random.Random(word)
         campaign = await self._campaign()
-        if campaign is None:
-            await self.tick(rng)
+        if campaign is None:  # gone (ended and archived): only time passes
+            self.world.move_clock(self.world.clock.now() + timedelta(hours=1))
             return "tick"
         phase = campaign.phase
         strategists = await self._strategists(campaign)

@@ -603,7 +603,9 @@ class Player:
             chat, command = someone.user_id, rng.choice(PRIVATE_COMMANDS)
         else:
             chat, command = GROUP_ID, rng.choice(GROUP_COMMANDS)
-        if rng.random() < 0.04:
+        if chat != GROUP_ID and "watch" in self.setup.modules and rng.random() < 0.35:
+            command = "/hand"  # a hand is the secret most easily leaked: shown often
+        elif rng.random() < 0.04:
             command = "/calendar"  # an .ics file: rare, as drawing one is slow
         await self._do(someone, chat, command)
         await self.walk(rng, someone, (chat,), rng.randrange(0, 4))

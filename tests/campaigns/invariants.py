@@ -378,6 +378,12 @@ class Checks:
         self._gms_before = {m.user_id for m in members if m.is_gm}
         self._sides_before = dict(side_of)
         own = await self._own_forms(campaign, {side for ss in sides_of.values() for side in ss})
+        # What each person typed in this step: the bot reads it back to them (a refused line
+        # quoted), and the same words as another side's order are their own.
+        typed: dict[int, str] = {}
+        for step, user_id, _chat, text in self.world.inputs:
+            if step == self.world.step:
+                typed[user_id] = typed.get(user_id, "") + "\n" + text
         for request in requests:
             if request.refused:
                 continue
@@ -403,6 +409,8 @@ class Checks:
                 ):
                     continue
                 form = secret.found_in(words)
+                if form is not None and reader is not None and form in typed.get(reader, ""):
+                    continue
                 if form is not None:
                     self.fail(
                         "secrets",

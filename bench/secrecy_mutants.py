@@ -100,8 +100,9 @@ def run(mutation: Mutation, campaigns: int) -> bool:
         text=True,
         check=False,
     )
-    caught = ran.returncode == 1
     failed = [line for line in ran.stdout.splitlines() if line.startswith("FAILED")]
+    # pytest -x under xdist stops with "interrupted" (2) after the first failure.
+    caught = bool(failed) and ran.returncode in (1, 2)
     print(
         f"{mutation.name}: {'caught' if caught else 'SURVIVED'} in"
         f" {time.monotonic() - started:.0f} s; {failed[:3] or ran.stdout.splitlines()[-1:]}",

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
-from babel.core import get_global
+from babel.core import Locale, get_global
 from babel.dates import format_datetime, get_timezone_location
 
 DATE_PATTERNS = {"ru": "EEE, d MMMM", "en": "EEE d MMM"}
@@ -47,9 +47,27 @@ def format_offset(offset: timedelta | None) -> str:
     return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
 
 
+@cache
 def _city(zone: str, language: str) -> str:
+    """The zone's city in ``language``. CLDR keys its city names by its own ids, some older
+    than the IANA names people type (``Asia/Calcutta`` for ``Asia/Kolkata``, ``Asia/Katmandu``,
+    ``Europe/Kiev``); Babel looks up the IANA name only, and gives back the id's English words
+    («Kathmandu» in a Russian deadline), so every id CLDR knows the zone by is tried first."""
+    cities = Locale.parse(language).time_zones
+    for known in _cldr_ids(zone):
+        city = cities.get(known, {}).get("city")
+        if city:
+            return str(city)
     city = get_timezone_location(ZoneInfo(zone), locale=language, return_city=True)
     return str(city).rsplit("/", 1)[-1]
+
+
+@cache
+def _cldr_ids(zone: str) -> tuple[str, ...]:
+    """``zone`` and every id CLDR's aliases give it (old and new names of one zone)."""
+    aliases: Mapping[str, str] = get_global("zone_aliases")
+    target = aliases.get(zone, zone)
+    return (zone, *sorted(old for old, new in aliases.items() if target in (new, old)))
 
 
 def zone_label(zone: str, language: str) -> str:

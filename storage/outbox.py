@@ -170,6 +170,21 @@ class OutboxRecords(SharedRecords):
                 (),
             )
 
+    async def release_battle_list(self, campaign_id: CampaignId, now: datetime) -> int:
+        """Make the campaign's held battle list due at once: the Friday list, its players'
+        notices and the board's refresh after it, queued on Thursday night to go out on Friday
+        and never tried yet; how many. For a turn that leaves its battles before the list was
+        public (the GM ends them early): the list then goes out before the turn's result."""
+        stamp = ts(now)
+        async with self._db.transaction() as conn:
+            return await changed_rows(
+                conn,
+                "UPDATE outbox SET not_before = ? WHERE campaign_id = ? AND state = 'pending'"
+                " AND attempts = 0 AND not_before > ?"
+                " AND (kind IN ('battle_list', 'battle_notice') OR dedup_key LIKE ?)",
+                (stamp, campaign_id, stamp, "%:battle_list"),
+            )
+
     async def outbox_message(self, message_id: int) -> OutboxMessage | None:
         """One outbox row."""
         async with self._db.snapshot() as conn:

@@ -569,17 +569,22 @@ async def resolve_and_store(
         )
     if campaign.phase is Phase.BATTLES:
         step = len(await store.phase_history(campaign_id)) + 1
-        moved = await store.transition(
-            campaign_id,
-            turn,
-            Phase.BATTLES,
-            turn,
-            Phase.RESOLUTION,
-            actor,
-            "results due",
-            now,
-            outbox=[board_post(campaign, f"step:{step}")],
-        )
+        async with store.atomic():
+            moved = await store.transition(
+                campaign_id,
+                turn,
+                Phase.BATTLES,
+                turn,
+                Phase.RESOLUTION,
+                actor,
+                "results due",
+                now,
+                outbox=[board_post(campaign, f"step:{step}")],
+            )
+            if moved.outcome is TransitionOutcome.APPLIED:
+                # The battles ended before the Friday list was out (the GM advanced): the
+                # list goes out now, before the turn's result, not on Friday after it.
+                await store.release_battle_list(campaign_id, now)
         if moved.outcome not in (TransitionOutcome.APPLIED, TransitionOutcome.ALREADY_DONE):
             return ResolveResult(
                 outcome=ResolveOutcome.CONFLICT, message=moved.message, transition=moved

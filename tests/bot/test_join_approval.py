@@ -143,6 +143,23 @@ async def test_the_gm_panel_lists_requests_and_approves_in_the_group(
     assert member.side_id == "s2"
 
 
+async def test_a_russian_gm_approving_in_the_panel_tells_the_group_in_its_language(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    # Found by the random campaigns (tests/campaigns): the panel's approval worded the group's
+    # notice in the GM's private language, so an English group read Russian.
+    campaign, anna, _boris, group = await _running(telegram, store, clock)
+    await store.set_language(anna.id, "ru", clock.now())
+    gleb = telegram.user(4, "Gleb")
+    await _asks(telegram, campaign, group, gleb, "Blue", "Strategist")
+    panel = await say(telegram, anna, anna.id, "/gm")
+    requests = await tap(telegram, anna, panel, "Заявки")
+    await tap(telegram, anna, requests, "Gleb → Blue")
+    told = "\n".join(s.text for s in await telegram.deliver() if s.chat_id == GROUP)
+    assert "Gleb joined Blue as strategist (approved by the GM)." in told
+    assert "одобрения" not in told
+
+
 async def test_a_person_never_holds_two_seats(
     telegram: FakeTelegram, store: Store, clock: ManualClock
 ) -> None:

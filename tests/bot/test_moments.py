@@ -100,6 +100,12 @@ def test_the_offset_follows_a_daylight_saving_change() -> None:
         ("Asia/Vladivostok", "Владивосток", "Vladivostok"),
         ("Europe/London", "Лондон", "London"),
         ("America/New_York", "Нью-Йорк", "New York"),
+        # IANA names newer than CLDR's own ids (Asia/Katmandu, Asia/Calcutta, Europe/Kiev):
+        # found by the random campaigns as «(Kathmandu, UTC+5:45)» in Russian deadlines
+        ("Asia/Kathmandu", "Катманду", "Kathmandu"),
+        ("Asia/Kolkata", "Калькутта", "Kolkata"),
+        ("Europe/Kyiv", "Киев", "Kyiv"),
+        ("America/Argentina/Buenos_Aires", "Буэнос-Айрес", "Buenos Aires"),
         ("UTC", "UTC", "UTC"),
         ("Etc/GMT+5", "UTC-5", "UTC-5"),
     ],
@@ -126,6 +132,7 @@ def test_offsets(minutes: int, text: str) -> None:
         ("нью-йорк", "America/New_York"),
         ("asia/omsk", "Asia/Omsk"),
         ("utc", "UTC"),
+        ("Катманду", "Asia/Kathmandu"),
         ("Mars", None),
         ("Olympus Mons", None),
     ],
@@ -135,7 +142,7 @@ def test_a_zone_is_found_by_its_city_in_either_language(typed: str, zone: str | 
 
 
 def test_every_city_found_names_its_zone_back() -> None:
-    for city in ("Москва", "Berlin", "Калининград", "Лондон", "Vladivostok", "Самара"):
+    for city in ("Москва", "Berlin", "Калининград", "Лондон", "Vladivostok", "Самара", "Катманду"):
         zone = find_zone_by_city(city)
         assert zone is not None
         assert city in (zone_label(zone, "ru"), zone_label(zone, "en"))

@@ -274,3 +274,25 @@ async def test_a_yes_shown_before_another_gm_moved_the_deadline_is_out_of_date(
     audit = [e for e in await store.audit_log(campaign.id) if e.action is AuditAction.DEADLINE_SET]
     assert [e.actor for e in audit] == [dmitri.id]
     assert await store.outbox_messages(campaign.id) == outbox_before
+
+
+async def test_a_russian_gm_reads_the_schedule_and_dates_in_russian(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """Found by the random campaigns (issue 31, seed 8): in an English campaign a GM who
+    reads Russian saw «приказы открываются Tue 00:00» and English dates on these screens."""
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    campaign = await to_orders(store, campaign, clock.now())
+    await store.set_language(table.anna.id, "ru", clock.now())
+    menu = await tap(telegram, table.anna, await table.panel(), "Расписание, срок, язык")
+    assert menu is not None
+    assert "Расписание: приказы открываются вт 00:00, закрываются чт 23:59" in menu.text
+    assert "Текущий срок: чт, 5 марта, 23:59" in menu.text
+    week = await tap(telegram, table.anna, menu, "недельное расписание")
+    assert week is not None
+    assert "вт 00:00" in week.text
+    assert "Tue 00:00" not in week.text.split("«")[0]
+    deadline = await tap(telegram, table.anna, menu, "Назначить текущий срок")
+    assert deadline is not None
+    assert "чт, 5 марта, 23:59" in deadline.text

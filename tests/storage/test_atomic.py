@@ -65,14 +65,16 @@ async def test_other_tasks_wait_for_it(store: Store) -> None:
     """Another task's read sees the unit's writes only once it has committed."""
     campaign_id = await _campaign(store)
     seen: list[list[str]] = []
+    asked = asyncio.Event()
 
     async def reader() -> None:
+        asked.set()  # the read is asked for at once, while the unit is open
         seen.append([side.id for side in await store.sides(campaign_id)])
 
     async with store.atomic():
         await store.add_side(campaign_id, RED, GM, MONDAY)
         task = asyncio.create_task(reader())
-        await asyncio.sleep(0.01)
+        await asyncio.wait_for(asked.wait(), 30)
         assert not task.done()
         await store.add_side(campaign_id, BLUE, GM, MONDAY)
     await task

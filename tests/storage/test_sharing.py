@@ -6,6 +6,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,15 @@ LEASE = timedelta(seconds=30)
 async def reserve(store: Store, windows: list[SendWindow], now: float) -> float:
     """``reserve_send`` on a clock that says ``now``."""
     return await store.reserve_send(windows, lambda: now)
+
+
+async def _lock_waits(conn: Any, at_least: int = 1) -> None:
+    """Until PostgreSQL has ``at_least`` lock requests waiting (``pg_locks``, not granted): the
+    event a "not yet" assertion needs, where a fixed sleep would pass on a slow machine before
+    the waiter had even asked."""
+    async with asyncio.timeout(30):
+        while await conn.fetchval("SELECT count(*) FROM pg_locks WHERE NOT granted") < at_least:
+            await asyncio.sleep(0.01)
 
 
 def _message(chat: int, key: str) -> NewOutboxMessage:
@@ -235,8 +245,20 @@ async def test_a_killed_holder_leaves_the_run_to_the_others(
     held = asyncio.create_task(hold_forever())
     try:
         await holding.wait()
+        # The waiter polls (pg_try_advisory_lock): its second try shows the first one failed.
+        tries, refused = 0, asyncio.Event()
+        usable = waiter._db._usable_connection  # type: ignore[attr-defined]
+
+        async def counted() -> None:
+            nonlocal tries
+            tries += 1
+            if tries == 2:
+                refused.set()
+            await usable()
+
+        waiter._db._usable_connection = counted  # type: ignore[attr-defined]
         waiting = asyncio.create_task(wait_for_the_run())
-        await asyncio.sleep(0.1)
+        await asyncio.wait_for(refused.wait(), 30)
         assert not got.is_set()
         holder._db._conn.raw.terminate()  # type: ignore[attr-defined]  # as a SIGKILL does
         await asyncio.wait_for(waiting, 30)
@@ -315,7 +337,7 @@ async def test_a_send_counts_from_when_it_got_the_windows_not_from_before(
     waiting = [
         asyncio.create_task(first.reserve_send([window], lambda: clock[0])) for _ in range(20)
     ]
-    await asyncio.sleep(0.2)
+    await _lock_waits(other._db._conn.raw)  # type: ignore[attr-defined]
     assert not any(task.done() for task in waiting)
     clock[0] = 103.0
     await holder.execute("COMMIT")

@@ -17,7 +17,7 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.filters import Command
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
-from aiogram.utils.i18n import I18n
+from aiogram.utils.i18n import I18n, get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import ButtonInt, ChangePress, GmEdit, GmPress, SeatPress
@@ -433,9 +433,10 @@ async def _join_decide(ctx: GmContext, value: str, approve: bool) -> None:
         return
     sides = {side.id: side.name for side in await ctx.store.sides(ctx.campaign.id)}
     side = sides.get(request.side_id or "", "?")
-    notice = _("{name} joined {side} as {role} (approved by the GM).").format(
-        name=request.display_name, side=side, role=role_name(request.role)
-    )
+    with ctx.i18n.use_locale(ctx.campaign.language):  # the group's words, not the GM's
+        notice = _("{name} joined {side} as {role} (approved by the GM).").format(
+            name=request.display_name, side=side, role=role_name(request.role)
+        )
     decision, _settled = await campaigns.decide_join(
         ctx.store, ctx.campaign, ctx.person.user_id, user_id, approve, ctx.clock.now(), notice
     )
@@ -678,7 +679,7 @@ async def _list_still_secret(ctx: GmContext) -> bool:
         return False
     await ctx.query.answer(
         _("The battle list is posted on {moment}; set results after that.").format(
-            moment=format_moment(public_at, ctx.campaign.time_zone, ctx.campaign.language)
+            moment=format_moment(public_at, ctx.campaign.time_zone, get_i18n().current_locale)
         ),
         show_alert=True,
     )

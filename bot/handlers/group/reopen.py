@@ -11,6 +11,7 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import ButtonInt, gm_menu_data
@@ -147,7 +148,7 @@ async def reopen_pressed(
     if result.reopening is None:
         await query.answer(refusal_text(result.outcome), show_alert=True)
         return
-    until = format_moment(result.reopening.deadline, campaign.time_zone, campaign.language)
+    until = format_moment(result.reopening.deadline, campaign.time_zone, get_i18n().current_locale)
     await query.answer()
     back = InlineKeyboardButton(text=_("◀ GM tools"), callback_data=gm_menu_data(campaign))
     await query.message.edit_text(

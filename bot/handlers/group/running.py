@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import ChangePress, gm_menu_data
@@ -44,6 +45,12 @@ GM_DEADLINE = "gm_deadline"
 """The prompt's ``field`` while the GM types a deadline."""
 STANDARD = Schedule()
 """The rules' week: orders Tue 00:00 to Thu 23:59, battle list Fri 12:00, resolution Mon 12:00."""
+
+
+def _shown() -> str:
+    """The language of the screen being written (the GM's own in a private chat): its dates,
+    weekdays and zone read in that language, not the campaign's."""
+    return get_i18n().current_locale
 
 
 def _press(campaign: Campaign, action: str, value: str = "", mark: str = "") -> str:
@@ -98,7 +105,7 @@ def refusal_text(preview: Preview) -> str:
                 "campaign for a longer break."
             ).format(n=running_changes.MAX_DAYS_AHEAD)
         case ChangeRefusal.BEFORE_OPENING if campaign is not None and preview.deadline:
-            opening = format_moment(preview.deadline, campaign.time_zone, campaign.language)
+            opening = format_moment(preview.deadline, campaign.time_zone, _shown())
             return _(
                 "The orders open only {opening}: a deadline before that leaves no time to give "
                 "them. Choose a later moment."
@@ -125,7 +132,7 @@ def preview_text(head: str, preview: Preview) -> str:
     campaign = preview.campaign
     if campaign is None:
         return head
-    zone, language = campaign.time_zone, campaign.language
+    zone, language = campaign.time_zone, _shown()
     lines = [head]
     if preview.changes:
         lines.append(_("These dates move ({zone}):").format(zone=zone_label(zone, language)))
@@ -147,7 +154,7 @@ async def menu_screen(
     """The tools' first screen: the schedule, the deadline and the language as they are."""
     deadline = await current_deadline(store, campaign)
     shown = (
-        format_moment(deadline, campaign.time_zone, campaign.language)
+        format_moment(deadline, campaign.time_zone, _shown())
         if deadline is not None
         else _("none ({reason})").format(reason=no_deadline_reason(campaign, campaign.phase))
     )
@@ -158,7 +165,7 @@ async def menu_screen(
         "Language of the posts: {language}."
     ).format(
         title=campaign.title,
-        week=week_text(campaign.schedule, campaign.language),
+        week=week_text(campaign.schedule, _shown()),
         deadline=shown,
         language=language_name(campaign.language),
     )
@@ -180,7 +187,7 @@ def _week_screen(campaign: Campaign) -> tuple[str, list[list[InlineKeyboardButto
         "Choose the rules' week, manual mode, or type your own: four times in the order orders "
         "open; orders close; battle list; resolution, e.g. «Tue 00:00; Thu 23:59; Fri 12:00; "
         "Mon 12:00» (or «вт 00:00; чт 23:59; пт 12:00; пн 12:00»)."
-    ).format(week=week_text(campaign.schedule, campaign.language))
+    ).format(week=week_text(campaign.schedule, _shown()))
     base = campaign.schedule
     rows = [
         [
@@ -217,7 +224,7 @@ async def _deadline_screen(
 ) -> tuple[str, list[list[InlineKeyboardButton]]]:
     deadline = await current_deadline(store, campaign)
     shown = (
-        format_moment(deadline, campaign.time_zone, campaign.language)
+        format_moment(deadline, campaign.time_zone, _shown())
         if deadline is not None
         else _("none ({reason})").format(reason=no_deadline_reason(campaign, campaign.phase))
     )
@@ -225,11 +232,11 @@ async def _deadline_screen(
         "The current deadline: {deadline}.\n"
         "Choose a new one (earlier or later), or type a day and a time, e.g. «5.12 18:00», "
         "«tomorrow 21:00» or «завтра 21:00» ({zone})."
-    ).format(deadline=shown, zone=zone_label(campaign.time_zone, campaign.language))
+    ).format(deadline=shown, zone=zone_label(campaign.time_zone, _shown()))
     rows = [
         [
             _button(
-                format_moment(moment, campaign.time_zone, campaign.language),
+                format_moment(moment, campaign.time_zone, _shown()),
                 campaign,
                 "dlset",
                 _minutes(moment),
@@ -260,7 +267,7 @@ async def _schedule_preview(
     preview = await running_changes.preview_schedule(store, campaign.id, schedule, now)
     if preview.refusal is not None:
         return refusal_text(preview), None
-    head = _("Change the schedule to: {week}?").format(week=week_text(schedule, campaign.language))
+    head = _("Change the schedule to: {week}?").format(week=week_text(schedule, _shown()))
     return preview_text(head, preview), _confirm_rows(
         campaign, "sch!", pack_week(schedule), preview.mark
     )
@@ -273,7 +280,7 @@ async def _deadline_preview(
     if preview.refusal is not None:
         return refusal_text(preview), None
     head = _("Set the deadline of turn {turn} to {moment}?").format(
-        turn=campaign.turn, moment=format_moment(moment, campaign.time_zone, campaign.language)
+        turn=campaign.turn, moment=format_moment(moment, campaign.time_zone, _shown())
     )
     return preview_text(head, preview), _confirm_rows(
         campaign, "dl!", _minutes(moment), preview.mark
@@ -372,7 +379,7 @@ async def _ask_typed(
         ask = _(
             "Type the new deadline: a day and a time ({zone}), e.g. «5.12 18:00», "
             "«tomorrow 21:00» or «завтра 21:00». /cancel stops."
-        ).format(zone=zone_label(campaign.time_zone, campaign.language))
+        ).format(zone=zone_label(campaign.time_zone, _shown()))
     await message.answer(ask)
 
 

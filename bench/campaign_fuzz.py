@@ -1,0 +1,109 @@
+"""Random whole campaigns with fresh seeds (issue 31): how many a minute, how many invariant
+checks, how many distinct screens, which invariants broke, and the line coverage of ``bot/``
+the campaigns alone reach.
+
+Run from the repository root:
+``.venv/bin/python bench/campaign_fuzz.py [--campaigns N] [--minutes M] [--seed S] [--coverage]``.
+It plays ``tests.campaigns`` scripts from seed ``S`` on (a random one by default, printed, so
+a run can be repeated) until ``N`` campaigns or ``M`` minutes, whichever comes first, on SQLite
+in memory (``/dev/shm``). Each broken campaign is printed with its invariant and the command
+that replays it with the transcript. With ``--coverage`` (needs the ``coverage`` package, not
+in requirements.lock: ``pip install coverage``) the run measures which lines of ``bot/`` ran;
+that slows the campaigns about twofold, so its campaigns-per-minute figure is not the speed.
+The slowest single answer (an update through the dispatcher) is reported too: the issue's
+bound on an answer lives here, not in a pass/fail test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import _setup  # puts the repository root on sys.path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def _run(arguments: argparse.Namespace) -> int:
+    from tests.campaigns import world as world_module  # noqa: PLC0415
+    from tests.campaigns.play import play  # noqa: PLC0415
+    from tests.campaigns.script import script_for  # noqa: PLC0415
+
+    slowest: list[float] = [0.0]
+    feed = world_module.World.feed
+
+    async def timed_feed(self: world_module.World, update: object) -> None:
+        started = time.perf_counter()
+        try:
+            await feed(self, update)  # type: ignore[arg-type]
+        finally:
+            slowest[0] = max(slowest[0], time.perf_counter() - started)
+
+    world_module.World.feed = timed_feed  # type: ignore[method-assign]
+
+    first = arguments.seed if arguments.seed is not None else random.randrange(1 << 40)
+    print(f"first seed {first}; {_setup.machine_line()}")
+    deadline = time.monotonic() + arguments.minutes * 60
+    started = time.monotonic()
+    played = checks = steps = turns = finished = 0
+    screens: set[str] = set()
+    broken: Counter[str] = Counter()
+    modules: Counter[str] = Counter()
+    seed = first
+    while played < arguments.campaigns and time.monotonic() < deadline:
+        script = script_for(seed)
+        outcome = await play(script)
+        played += 1
+        checks += outcome.checks
+        steps += outcome.steps
+        turns += outcome.turns
+        finished += outcome.finished
+        screens |= outcome.screens
+        modules["+".join(script.setup.modules) or "none"] += 1
+        if outcome.broken is not None:
+            broken[outcome.broken.name] += 1
+            print(outcome.report(), flush=True)
+        seed += 1
+    minutes = (time.monotonic() - started) / 60
+    print(
+        f"{played} campaigns (seeds {first}..{seed - 1}) in {minutes:.1f} min:"
+        f" {played / minutes:.1f} a minute; {steps} steps, {turns} turns resolved,"
+        f" {finished} finished; {checks} invariant checks; {len(screens)} distinct screens;"
+        f" slowest answer {slowest[0] * 1000:.0f} ms"
+    )
+    print("modules:", dict(sorted(modules.items())))
+    print("broken:", dict(broken) or "none")
+    return 1 if broken else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--campaigns", type=int, default=10_000)
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--coverage", action="store_true", help="line coverage of bot/")
+    arguments = parser.parse_args()
+    os.chdir(ROOT)
+    if not arguments.coverage:
+        sys.exit(asyncio.run(_run(arguments)))
+    import coverage  # noqa: PLC0415  (optional: not in requirements.lock)
+
+    measured = coverage.Coverage(source=[str(ROOT / "bot")], data_file=None)
+    measured.start()
+    try:
+        code = asyncio.run(_run(arguments))
+    finally:
+        measured.stop()
+    percent = measured.report(file=open(os.devnull, "w"), skip_empty=True)  # noqa: SIM115
+    print(f"line coverage of bot/ by these campaigns alone: {percent:.1f}%")
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -37,9 +37,9 @@ STORAGE_FROM_RULES = {
     "rules.battle_sides",
     "rules.counted_results",
     "rules.commitment",
-    # the export shows each state with every hand removed (W4: a hand is its side's secret)
-    "rules.modules.watch.state.NAME",
-    "rules.modules.watch.state.public_view",
+    # the registry: the export shows each module's state as anyone may see it (its
+    # ``public_state``: watch removes every hand, W4), never a module's own code
+    "rules.modules.BUILTIN_MODULES",
 }
 # The packages storage may import at all, beside the standard library.
 STORAGE_PACKAGES = {"storage", "rules", "aiosqlite", "asyncpg", "pydantic"}

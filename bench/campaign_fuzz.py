@@ -7,8 +7,8 @@ Run from the repository root:
 It plays ``tests.campaigns`` scripts from seed ``S`` on (a random one by default, printed, so
 a run can be repeated) until ``N`` campaigns or ``M`` minutes, whichever comes first, on SQLite
 in memory (``/dev/shm``). Each broken campaign is printed with its invariant and the command
-that replays it with the transcript. With ``--coverage`` (needs the ``coverage`` package, not
-in requirements.lock: ``pip install coverage``) the run measures which lines of ``bot/`` ran;
+that replays it with the transcript. With ``--coverage`` (the ``coverage`` package of the dev
+dependencies) the run measures which lines of ``bot/`` ran;
 that slows the campaigns about twofold, so its campaigns-per-minute figure is not the speed.
 The slowest single answer (an update through the dispatcher) is reported too: the issue's
 bound on an answer lives here, not in a pass/fail test.
@@ -92,7 +92,7 @@ def main() -> None:
     os.chdir(ROOT)
     if not arguments.coverage:
         sys.exit(asyncio.run(_run(arguments)))
-    import coverage  # noqa: PLC0415  (optional: not in requirements.lock)
+    import coverage  # noqa: PLC0415  (only when asked for)
 
     measured = coverage.Coverage(source=[str(ROOT / "bot")], data_file=None)
     measured.start()

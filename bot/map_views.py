@@ -178,11 +178,12 @@ async def taken_before(
     store: Store, campaign: Campaign, turn: int
 ) -> dict[SideId, tuple[SectorId, ...]]:
     """What each side already had at the start of ``turn``, for the Monday map's "new" (a
-    sector taken this turn): the sectors held then (:func:`held_at`) and those its armies held
-    by the capture rule at the turn's start, its deployment at turn 1. A sector a side
-    deployed 3 armies in alone and kept is held after the first resolution, but not "new"."""
+    sector taken this turn): the sectors held then (:func:`held_at`), and at turn 1 those its
+    deployment holds by the capture rule. A sector a side deployed 3 armies in alone and kept is
+    held after the first resolution, but not "new"; one that armies reinforced on a Monday
+    reach enough for is new when the next Monday takes it."""
     held = dict(await held_at(store, campaign.id, turn))
-    start = await store.turn_start(campaign.id, turn)
+    start = await store.turn_start(campaign.id, turn) if turn == 1 else None
     if start is not None:
         need = game_for(campaign).ruleset.capture_min_armies
         for side, sectors in held_sectors(start, need).items():

@@ -533,7 +533,7 @@ class SqlCampaignStore(
             """The state as exported: until the deal seed is revealed (the campaign finished),
             each module's state as anyone may see it (watch's hands, dealt from it, left out)."""
             data = _appendix_state(state)
-            if not finished:
+            if not finished and state.modules:
                 data["modules"] = {
                     name: _public_state(name, value) for name, value in state.modules.items()
                 }

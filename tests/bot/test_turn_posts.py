@@ -16,6 +16,7 @@ from bot.rendering import MapDrawer
 from bot.services import timekeeping, turns
 from bot.services.outbox_sender import Limits, OutboxSender
 from rules import Battle, BattleResult, FocLimits, Outcome
+from rules.render import held_sectors
 from storage import CampaignSettings, OutboxState, Phase, Store
 from tests.bot.telegram import FakeSession
 from tests.services.week import start_week
@@ -203,6 +204,12 @@ async def test_the_monday_map_shows_its_weeks_moves_battles_and_captures(
     lost = sum(n for b in fought.values() for n in b["losses"].values())
     assert lost == sum(c.declared for c in report.casualties)
     assert monday["captured"] == {s: list(held) for s, held in report.captured.items()}
-    assert monday["week"]["new"] == {s: list(held) for s, held in report.captured.items() if held}
+    deployment = await store.turn_start(week.campaign.id, 1)
+    assert deployment is not None
+    deployed = held_sectors(deployment, 3)  # held from the start: not "new" on the first Monday
+    new = {
+        s: [x for x in held if x not in deployed.get(s, ())] for s, held in report.captured.items()
+    }
+    assert monday["week"]["new"] == {s: held for s, held in new.items() if held}
     campaign = await week.current()
     assert monday["sectors_to_win"] == turns.game_for(campaign).ruleset.sectors_to_win

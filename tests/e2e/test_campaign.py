@@ -42,6 +42,7 @@ from bot.sectors import sector_label
 from bot.services.turns import game_for
 from bot.texts import armies, describe_order
 from rules import Attack, Move, Reinforce, SideOrders
+from rules.render import held_sectors
 from storage import (
     CampaignStatus,
     OutboxMessage,
@@ -394,7 +395,10 @@ async def _assert_mondays_show_their_week(
         (data,) = request.files.values()
         mondays.append(drawn[hashlib.sha256(data).hexdigest()])
     assert [view["week"]["turn"] for view in mondays] == [1, 2, 3]
-    held_before: dict[str, list[str]] = {}
+    # What the deployment holds by the capture rule is not "new" on the first Monday.
+    deployment = await store.turn_start(campaign_id, 1)
+    assert deployment is not None
+    held_before = {s: list(held) for s, held in held_sectors(deployment, 3).items()}
     for view in mondays:
         turn = view["week"]["turn"]
         (resolution, *_) = await store.resolutions(campaign_id, turn)

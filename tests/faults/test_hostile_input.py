@@ -266,8 +266,9 @@ async def test_commands_for_another_bot_or_the_wrong_chat(
             ("/cancel", group.id): "Nothing is waiting for your answer",
             ("/start", group.id): "Strategium runs a map campaign in this group.",
         }
-        for command in ("newcampaign", "join", "status", "rules"):
+        for command in ("newcampaign", "join", "status"):
             expected[(f"/{command}", RITA)] = "That command works in the campaign's group chat."
+        expected[("/rules", RITA)] = "📖 Rules of «Siege of Vraks» (1 of 4)"  # a member's own
         expected[("/gm", RITA)] = "You are not the GM of a running campaign."
         # The GM's time tools work in private too (their questions are asked there; a /pause
         # would store its question, which is not nothing).

@@ -243,14 +243,54 @@ def describe_siege_plan(
     return lines
 
 
-def describe_rolls(rolls: Sequence[Roll]) -> list[str]:
-    """Each roll with its label, for anyone to check against the seed later."""
-    return [
-        _("🎲 {label}: d{sides} = {value}").format(
-            label=roll.label, sides=roll.sides, value=roll.value
-        )
-        for roll in rolls
-    ]
+def describe_rolls(
+    rolls: Sequence[Roll],
+    campaign_map: CampaignMap,
+    sides: Mapping[str, str],
+    language: str,
+) -> list[str]:
+    """The rules' rolls in words, in the order drawn: an assault's die by its token and side; a
+    shuffle's draws (the siege's lots, contact's zombie deck) on one line. The export lists each
+    by its label, to check against the seed revealed on Monday."""
+    lines: list[str] = []
+    shuffle: str | None = None
+    drawn: list[int] = []
+
+    def close_shuffle() -> None:
+        if shuffle is not None:
+            lines.append(_shuffle_words(shuffle).format(values=", ".join(map(str, drawn))))
+
+    for roll in rolls:
+        parts = roll.label.split("/")
+        if parts[1:3] == ["siege", "assault"] and len(parts) == 5:
+            close_shuffle()
+            shuffle, drawn = None, []
+            lines.append(
+                _("🎲 Assault on {token} by side «{side}»: d{sides} = {value}").format(
+                    token=token_label(campaign_map, parts[3], language),
+                    side=sides.get(parts[4], parts[4]),
+                    sides=roll.sides,
+                    value=roll.value,
+                )
+            )
+            continue
+        prefix = "/".join(parts[:-1])  # a shuffle's draw: the shuffle's label, then /i
+        if prefix != shuffle:
+            close_shuffle()
+            shuffle, drawn = prefix, []
+        drawn.append(roll.value)
+    close_shuffle()
+    return lines
+
+
+def _shuffle_words(label: str) -> str:
+    """The line of a shuffle labelled ``label``, with a ``{values}`` field for its draws."""
+    kind = label.split("/")[1:3]
+    if kind == ["siege", "lots"]:
+        return _("🎲 Lots for the order of assaults of equal strength: {values}")
+    if kind == ["contact", "zombies"]:
+        return _("🎲 The zombie deck shuffled: {values}")
+    return _("🎲 Rolls: {values}")
 
 
 def describe_siege_report(

@@ -268,7 +268,7 @@ def siege_list_lines(
     raw_watch = modules.get(WATCH)
     if raw_watch is not None:
         lines += describe_watch_plan(raw_watch, _map_of(campaign), names, language)
-    return lines + describe_rolls(rolls)
+    return lines + describe_rolls(rolls, _map_of(campaign), names, language)
 
 
 def siege_report_lines(
@@ -314,7 +314,7 @@ def siege_report_lines(
                     side=names.get(report.winner, report.winner)
                 )
             )
-    return lines + describe_rolls(report.rolls)
+    return lines + describe_rolls(report.rolls, _map_of(campaign), names, language)
 
 
 async def seed_lines(store: Store, campaign: Campaign, turn: int, over: bool) -> list[str]:

@@ -23,14 +23,14 @@ LIST_WORDS = {
         "🌬 Weather in force: East.",
         "🏰 Red assaults fortification F1 in 2 West: strength 6 + roll {roll} = {total} "
         "against 10: {verdict}.",
-        "🎲 t1/siege/assault/F1/red: d6 = {roll}",
+        "🎲 Assault on F1 by side «Red»: d6 = {roll}",
         {True: "it falls", False: "it holds"},
     ),
     "ru": (
         "🌬 Погода сейчас: Восток.",
         "🏰 Сторона «Red» штурмует укрепление F1 в секторе 2 «Запад»: сила 6 + бросок {roll} = "
         "{total} против 10: {verdict}.",
-        "🎲 t1/siege/assault/F1/red: к6 = {roll}",
+        "🎲 Штурм F1 стороной «Red»: к6 = {roll}",
         {True: "падает", False: "держится"},
     ),
 }
@@ -87,6 +87,7 @@ async def test_siege_dice_posts_render_in_both_languages(
     expected = assault_line.format(roll=roll.value, total=6 + roll.value, verdict=verdicts[falls])
     assert expected in battle_list
     assert roll_line.format(roll=roll.value) in battle_list
+    assert "t1/siege" not in battle_list  # the roll's label is the export's, not the group's
     monday = rendered["map"][-1]
     assert monday.photo is not None
     assert monday.photo.startswith(b"\x89PNG")

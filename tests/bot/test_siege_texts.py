@@ -10,11 +10,12 @@ from aiogram.utils.i18n import I18n
 
 from bot.siege_texts import (
     describe_adjustment,
+    describe_rolls,
     describe_siege_plan,
     describe_siege_rejection,
     describe_siege_report,
 )
-from rules import builtin_map
+from rules import Roll, builtin_map
 from rules.maps import Feature
 from rules.modules.siege import SiegePlan, SiegeReport, SiegeState
 from rules.modules.siege.adjust import Adjustment
@@ -240,3 +241,37 @@ def test_weather_steps_meet_their_noun_in_its_plural_form(
     with i18n.context(), i18n.use_locale("en"):
         english = describe_siege_rejection(params, planet, "en")
     assert english == f"The weather moves at most {n} step{'s' if n > 1 else ''} a turn."
+
+
+@pytest.mark.parametrize(
+    ("language", "assault", "lots", "zombies"),
+    [
+        (
+            "en",
+            "🎲 Assault on F1 by side «Red»: d6 = 4",
+            "🎲 Lots for the order of assaults of equal strength: 2, 1",
+            "🎲 The zombie deck shuffled: 7, 3, 1",
+        ),
+        (
+            "ru",
+            "🎲 Штурм F1 стороной «Red»: к6 = 4",
+            "🎲 Жребий очерёдности штурмов равной силы: 2, 1",
+            "🎲 Колода зомби перемешана: 7, 3, 1",
+        ),
+    ],
+)
+def test_rolls_are_told_in_words_a_shuffle_on_one_line(
+    i18n: I18n, language: str, assault: str, lots: str, zombies: str
+) -> None:
+    rolls = [
+        Roll(label="t1/siege/lots/1/6/2", sides=3, value=2),
+        Roll(label="t1/siege/lots/1/6/1", sides=2, value=1),
+        Roll(label="t1/siege/assault/F1/red", sides=6, value=4),
+        *(
+            Roll(label=f"t1/contact/zombies/{i}", sides=i + 1, value=value)
+            for i, value in zip((9, 8, 7), (7, 3, 1), strict=True)
+        ),
+    ]
+    with i18n.context(), i18n.use_locale(language):
+        lines = describe_rolls(rolls, builtin_map("planet-5"), {"red": "Red"}, language)
+    assert lines == [lots, assault, zombies]

@@ -29,10 +29,44 @@ def clock() -> ManualClock:
     return ManualClock(START)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+ON_POSTGRESQL = frozenset(
+    {
+        "test_authority_gaps",
+        "test_chain_records",
+        "test_gm_state",
+        "test_group_migration",
+        "test_history",
+        "test_miniapp_authorisation",
+        "test_outbox_retry_after",
+        "test_outbox_sender",
+        "test_press_reads",
+        "test_private_concurrency",
+        "test_repeated_presses",
+        "test_replicas",
+        "test_several_campaigns",
+        "test_story_order",
+    }
+)
+"""The bot's test modules that run on PostgreSQL as well as SQLite: those whose point is what
+the database does under the bot (writers racing, presses read twice, undo and history, the
+outbox and its order, replicas, several campaigns in one database, authority checked at the
+write). The other screens and flows run on SQLite: they reach the database through the same
+storage code, which ``tests/storage`` runs on both backends, and on PostgreSQL they took a
+quarter of the suite's time."""
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The ``store`` of a test: SQLite, and PostgreSQL too for :data:`ON_POSTGRESQL`."""
+    if "store" in metafunc.fixturenames:
+        module = metafunc.module.__name__.rsplit(".", 1)[-1]
+        backends = ["sqlite", "postgresql"] if module in ON_POSTGRESQL else ["sqlite"]
+        metafunc.parametrize("store", backends, indirect=True)
+
+
+@pytest.fixture
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    """A store on a fresh database, on each backend in turn: a SQLite file, then a schema of
-    the session's PostgreSQL server (the bot's tests run on both)."""
+    """A store on a fresh database, on the backend the test is run for: a SQLite file, or a
+    schema of the session's PostgreSQL server (:data:`ON_POSTGRESQL`)."""
     if request.param == "sqlite":
         opened: Store = await SqliteCampaignStore.open(tmp_path / "bot.sqlite3")
     else:

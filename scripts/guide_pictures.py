@@ -25,14 +25,28 @@ MODULES = ("siege", "contact", "watch")
 LIST_HEAD = {"en": "Turn 1: the battle list.", "ru": "Ход 1: список боёв."}
 MONDAY_HEAD = {"en": "Turn 1 resolved.", "ru": "Итоги хода 1 подведены."}
 DUEL_STEP = {"en": "⚔️ Duel in", "ru": "⚔️ Поединок в"}
+FOC_LEGEND = ("Force organisation limits", "Схема организации войск", "• ")
+"""The force organisation limits the list states once, under its battles (``foc_legend``)."""
 LIST_KEEP = {
     # The lines of the battle list each chapter shows (the rest is on the picture).
-    "siege": ("Battle", "Бой", "  ", "🌬", "🏰", "🎲"),
-    "contact": ("Battle", "Бой", "  ", "🧟", "Movement", "Перемещение", "Step", "Шаг", "⛓"),
+    "siege": ("Battle", "Бой", "  ", "🌬", "🏰", "🎲", *FOC_LEGEND),
+    "contact": (
+        "Battle",
+        "Бой",
+        "Бои",
+        "  ",
+        "🧟",
+        "Movement",
+        "Перемещение",
+        "Step",
+        "Шаг",
+        "⛓",
+        *FOC_LEGEND,
+    ),
     "watch": ("👤", "Heroes", "Иные", "⚡", "1.", "2.", "3."),
 }
 MONDAY_KEEP = {
-    "siege": ("Battle", "Бой", "🏰", "🌬", "🎲 t1"),
+    "siege": ("Battle", "Бой", "🏰", "🌬", "🎲 Assault", "🎲 Штурм"),
     "contact": ("Battle", "Бой", "↩", "🧟", "🏚", "😮", "🏆"),
     "watch": ("🪄", "🩸", "✝"),
 }
@@ -97,7 +111,9 @@ def _demo(module: str, language: str, out: Path) -> dict[str, str]:
             shutil.copy(picture, IMAGES / f"{language}-{module}-friday.png")
             shown = _pick(lines, LIST_KEEP[module])
             for _picture, more in posts[index + 1 : index + 3]:  # a long list goes on
-                if more and not more[0].startswith(("⚔️", "Turn", "Ход", "🎲 Turn", "🎲 Ход")):
+                if more and not more[0].startswith(
+                    ("⚔️", "Turn", "Ход", "🎲 Turn", "🎲 Ход", MONDAY_HEAD[language])
+                ):
                     shown += _pick(more, LIST_KEEP[module])
             screens[f"{module}-list"] = _screen(shown)
         if lines and lines[0] == MONDAY_HEAD[language] and picture is not None:

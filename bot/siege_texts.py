@@ -250,15 +250,15 @@ def describe_rolls(
     language: str,
 ) -> list[str]:
     """The rules' rolls in words, in the order drawn: an assault's die by its token and side; a
-    shuffle's draws (the siege's lots, contact's zombie deck) on one line. The export lists each
-    by its label, to check against the seed revealed on Monday."""
+    shuffle (the siege's lots, contact's zombie deck) on one line with its count of rolls. The
+    export lists each roll by its label, to check against the seed revealed on Monday."""
     lines: list[str] = []
     shuffle: str | None = None
-    drawn: list[int] = []
+    drawn: list[int] = []  # the open shuffle's draws
 
     def close_shuffle() -> None:
         if shuffle is not None:
-            lines.append(_shuffle_words(shuffle).format(values=", ".join(map(str, drawn))))
+            lines.append(_shuffle_words(shuffle, len(drawn)))
 
     for roll in rolls:
         parts = roll.label.split("/")
@@ -283,14 +283,25 @@ def describe_rolls(
     return lines
 
 
-def _shuffle_words(label: str) -> str:
-    """The line of a shuffle labelled ``label``, with a ``{values}`` field for its draws."""
+def _shuffle_words(label: str, rolls: int) -> str:
+    """The line of a shuffle labelled ``label``: what it shuffled and how many rolls it took
+    (its draws are not the order it made, so the export has them, by label)."""
     kind = label.split("/")[1:3]
     if kind == ["siege", "lots"]:
-        return _("🎲 Lots for the order of assaults of equal strength: {values}")
-    if kind == ["contact", "zombies"]:
-        return _("🎲 The zombie deck shuffled: {values}")
-    return _("🎲 Rolls: {values}")
+        text = _(
+            "🎲 Lots for the order of assaults of equal strength: {n} roll, in the export",
+            "🎲 Lots for the order of assaults of equal strength: {n} rolls, in the export",
+            rolls,
+        )
+    elif kind == ["contact", "zombies"]:
+        text = _(
+            "🎲 The zombie deck shuffled: {n} roll, in the export",
+            "🎲 The zombie deck shuffled: {n} rolls, in the export",
+            rolls,
+        )
+    else:
+        text = _("🎲 {n} roll, in the export", "🎲 {n} rolls, in the export", rolls)
+    return text.format(n=rolls)
 
 
 def describe_siege_report(

@@ -249,14 +249,14 @@ def test_weather_steps_meet_their_noun_in_its_plural_form(
         (
             "en",
             "🎲 Assault on F1 by side «Red»: d6 = 4",
-            "🎲 Lots for the order of assaults of equal strength: 2, 1",
-            "🎲 The zombie deck shuffled: 7, 3, 1",
+            "🎲 Lots for the order of assaults of equal strength: 2 rolls, in the export",
+            "🎲 The zombie deck shuffled: 3 rolls, in the export",
         ),
         (
             "ru",
             "🎲 Штурм F1 стороной «Red»: к6 = 4",
-            "🎲 Жребий очерёдности штурмов равной силы: 2, 1",
-            "🎲 Колода зомби перемешана: 7, 3, 1",
+            "🎲 Жребий очерёдности штурмов равной силы: 2 броска, в выгрузке кампании",
+            "🎲 Колода зомби перемешана: 3 броска, в выгрузке кампании",
         ),
     ],
 )

@@ -31,9 +31,8 @@ LONG_FIRST = (
     "tests/rules/test_contact_properties.py",
 )
 """Where the tests of a minute or more are (bot processes, kills, whole campaigns, properties),
-the longest groups first. Run first and handed out one at a time (``./test`` passes
-``--maxschedchunk 1``), they share out among pytest-xdist's workers; collected in file order,
-a demo started last ran alone for ten minutes while three workers had nothing to do."""
+the longest groups first. Run first, they share out among pytest-xdist's workers; collected in file
+order, a demo started last ran alone for ten minutes while three workers had nothing to do."""
 
 
 def _rank(item: pytest.Item) -> int:

@@ -30,11 +30,9 @@ LONG_FIRST = (
     "tests/rules/test_watch_properties.py",
     "tests/rules/test_contact_properties.py",
 )
-"""Where the tests of a minute or more are (bot processes, kills, whole campaigns, properties).
-pytest-xdist hands each worker consecutive chunks of the collection: these tests are spread
-evenly through it, so that every chunk holds its share. Collected together (file order, or
-first), one worker got them all and ran alone for the last ten minutes; handed out one at a
-time at the start, all of them ran at once and took longer still."""
+"""Where the tests of a minute or more are (bot processes, kills, whole campaigns, properties),
+the longest groups first. Run first, they share out among pytest-xdist's workers; collected in file
+order, a demo started last ran alone for ten minutes while three workers had nothing to do."""
 
 
 def _rank(item: pytest.Item) -> int:
@@ -46,20 +44,8 @@ def _rank(item: pytest.Item) -> int:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The long tests (:data:`LONG_FIRST`, in that order) spread evenly among the others."""
-    long = sorted((item for item in items if _rank(item) < len(LONG_FIRST)), key=_rank)
-    others = [item for item in items if _rank(item) == len(LONG_FIRST)]
-    spread: list[pytest.Item] = []
-    next_long = next_other = 0
-    for position in range(len(items)):
-        due = next_long * len(items) <= position * len(long)  # the long ones' share so far
-        if next_long < len(long) and (due or next_other == len(others)):
-            spread.append(long[next_long])
-            next_long += 1
-        else:
-            spread.append(others[next_other])
-            next_other += 1
-    items[:] = spread
+    """The long tests first (:data:`LONG_FIRST`), each group in file order."""
+    items.sort(key=_rank)
 
 
 @pytest.fixture(scope="session")

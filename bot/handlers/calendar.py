@@ -19,19 +19,25 @@ from bot.services.calendars import calendar_plan, calendar_post
 from storage import Campaign, CampaignStatus, Person, Store
 
 
-async def calendar_command(message: Message, store: Store, clock: Clock, person: Person) -> None:
-    """Queue the calendar file for this chat."""
+async def campaign_or_answer(message: Message, store: Store, person: Person) -> Campaign | None:
+    """The campaign a command in this chat is about: the group's, or in private the sender's
+    seat's; ``None`` (answered why) when there is none."""
     if message.chat.type == "private":
         seat = await seat_or_answer(message, store, person)
         if seat is None:
-            return
-        campaign = await store.campaign(seat.campaign.id) or seat.campaign
-    else:
-        found = await campaign_here(store, message)
-        if found is None:
-            await message.answer(await no_campaign_words(store, message))
-            return
-        campaign = found
+            return None
+        return await store.campaign(seat.campaign.id) or seat.campaign
+    found = await campaign_here(store, message)
+    if found is None:
+        await message.answer(await no_campaign_words(store, message))
+    return found
+
+
+async def calendar_command(message: Message, store: Store, clock: Clock, person: Person) -> None:
+    """Queue the calendar file for this chat."""
+    campaign = await campaign_or_answer(message, store, person)
+    if campaign is None:
+        return
     if campaign.status is CampaignStatus.FINISHED:
         await message.answer(
             _("«{title}» is over: it has no deadlines left.").format(title=campaign.title)

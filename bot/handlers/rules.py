@@ -14,9 +14,8 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import ButtonInt
 from bot.clock import Clock
+from bot.handlers.calendar import campaign_or_answer
 from bot.handlers.editing import edit_in_place
-from bot.handlers.group.guards import campaign_here, no_campaign_words
-from bot.handlers.private.base import seat_or_answer
 from bot.message_limits import shorten
 from bot.moments import format_moment
 from bot.posts.turns import plan_lines
@@ -77,17 +76,9 @@ def rules_screen(view: RulesView, section: str) -> tuple[str, InlineKeyboardMark
 
 async def show_rules(message: Message, store: Store, clock: Clock, person: Person) -> None:
     """``/rules``: the first section, with buttons to the others."""
-    if message.chat.type == "private":
-        seat = await seat_or_answer(message, store, person)
-        if seat is None:
-            return
-        campaign = await store.campaign(seat.campaign.id) or seat.campaign
-    else:
-        found = await campaign_here(store, message)
-        if found is None:
-            await message.answer(await no_campaign_words(store, message))
-            return
-        campaign = found
+    campaign = await campaign_or_answer(message, store, person)
+    if campaign is None:
+        return
     text, keyboard = rules_screen(await rules_view(store, campaign, clock), "campaign")
     await message.answer(text, reply_markup=keyboard)
 

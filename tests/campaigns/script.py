@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot.handlers.group.setup import ZONES as WIZARD_ZONES
+
 MODULES = ("siege", "contact", "watch")
 ZONES = (
     # (IANA name, typed by the GM as)
@@ -31,19 +33,7 @@ ZONES = (
     ("Pacific/Chatham", "Pacific/Chatham"),  # +12:45 / +13:45
     ("UTC", "UTC"),
 )
-BUTTON_ZONES = frozenset(
-    {
-        "Europe/Kaliningrad",
-        "Europe/Moscow",
-        "Europe/Samara",
-        "Asia/Yekaterinburg",
-        "Asia/Novosibirsk",
-        "Asia/Vladivostok",
-        "Europe/London",
-        "Europe/Berlin",
-        "UTC",
-    }
-)
+BUTTON_ZONES = frozenset(WIZARD_ZONES)  # the wizard offers these as buttons
 # Mondays a few days before a daylight-saving change somewhere in ZONES (Europe, the US,
 # Australia, Lord Howe, Chatham): a campaign started then crosses it.
 DST_WEEKS = (

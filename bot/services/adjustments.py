@@ -38,11 +38,15 @@ from storage import AuditAction, Campaign, Phase, Store, WriteOutcome
 from storage.models import UserId
 
 MAX_LINES = 20
-_DELTA = r"([+-−–]?\d{1,4})"
-_REASON = re.compile(r"^\s*(reason|причина|#)\s*:?\s*(.*)$", re.IGNORECASE)
-_VP = re.compile(rf"^\s*(vp|по|очки)\s+(.+?)\s+{_DELTA}\s*$", re.IGNORECASE)
-_WEATHER = re.compile(rf"^\s*(weather|погода)\s+{_DELTA}\s*$", re.IGNORECASE)
-_ARMIES = re.compile(rf"^\s*(.+?)\s+{_DELTA}\s*$")
+MAX_LINE = 200
+"""The longest line of changes read (a reason may be longer): longer is refused unread."""
+_DELTA = r"([-+−–]?\d{1,4})"
+# Matched against stripped lines of at most MAX_LINE characters: no pattern starts or ends in
+# spaces, so a line of thousands of spaces cannot make the matcher backtrack for seconds.
+_REASON = re.compile(r"(reason|причина|#)\s*:?\s*(.*)", re.IGNORECASE)
+_VP = re.compile(rf"(vp|по|очки)\s+(.+?)\s+{_DELTA}", re.IGNORECASE)
+_WEATHER = re.compile(rf"(weather|погода)\s+{_DELTA}", re.IGNORECASE)
+_ARMIES = re.compile(rf"(.+?)\s+{_DELTA}")
 
 
 class AdjustmentInputError(ValueError):
@@ -79,17 +83,20 @@ def parse_adjustment(text: str, vocabulary: Vocabulary) -> Adjustment:
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines or len(lines) > MAX_LINES:
         raise AdjustmentInputError(0, "")
-    for number, line in enumerate(lines, start=1):
+    for number, typed in enumerate(lines, start=1):
+        line = typed.strip()
         if found := _REASON.match(line):
             reason = found.group(2).strip()[:1000]
-        elif found := _WEATHER.match(line):
+        elif len(line) > MAX_LINE:
+            raise AdjustmentInputError(number, line[:60])
+        elif found := _WEATHER.fullmatch(line):
             weather += _delta(found.group(2))
-        elif found := _VP.match(line):
+        elif found := _VP.fullmatch(line):
             side = vocabulary.sides.get(normalise(found.group(2)))
             if side is None:
                 raise AdjustmentInputError(number, found.group(2))
             vp.append(VpChange(side=side, delta=_delta(found.group(3))))
-        elif (found := _ARMIES.match(line)) and (
+        elif (found := _ARMIES.fullmatch(line)) and (
             where := _side_and_sector(found.group(1), vocabulary)
         ):
             armies.append(ArmyChange(side=where[0], sector=where[1], delta=_delta(found.group(2))))

@@ -202,11 +202,16 @@ async def reward_picked(
         await query.message.edit_text(text, reply_markup=keyboard)
 
 
+_ITEM_TEXT = r"\d{1,2}(?:\s*[xх×*]\s*\d{1,2})?"
+# The items are separated by at least one space, comma or semicolon: with the separator
+# optional, «claim 1111…x» could be split into items in exponentially many ways to fail.
 _CLAIM = re.compile(
-    r"^\s*(?:claim|rewards?|награды?|забрать|беру)\s*:?\s*((?:\d{1,2}(?:\s*[xх×*]\s*\d{1,2})?[\s,;]*)+)$",
+    rf"(?:claim|rewards?|награды?|забрать|беру)\s*:?\s*({_ITEM_TEXT}(?:[\s,;]+{_ITEM_TEXT})*)[,;]?",
     re.IGNORECASE,
 )
 _ITEM = re.compile(r"(\d{1,2})(?:\s*[xх×*]\s*(\d{1,2}))?")
+CLAIM_LONGEST = 200
+"""The longest text read as a claim (a reward deck has at most a few dozen items)."""
 
 
 async def typed_claim(message: Message, store: Store, person: Person) -> bool:
@@ -214,7 +219,8 @@ async def typed_claim(message: Message, store: Store, person: Person) -> bool:
     claim screen, shown on a claim screen to check and send with its button (a typed claim is
     never sent at once). ``False`` if the text is not a claim or the person has no claim to
     make (the caller reads the text as it would otherwise)."""
-    found = _CLAIM.match(message.text or "")
+    typed = (message.text or "").strip()
+    found = _CLAIM.fullmatch(typed) if len(typed) <= CLAIM_LONGEST else None
     if found is None:
         return False
     for membership in reversed(await store.memberships(person.user_id)):

@@ -1,7 +1,7 @@
 """A GM's direct edit of the state (issue 23): armies of a side in a sector set to a number, a
 side's deployment placed mid-campaign, a side retired (its armies leave the map), and a module's
-part (``modules[name]``: the module checks and applies it, :meth:`rules.game.RulesModule.edit`;
-contact's repair of a sector's defences, MODULES.md C8).
+part (``modules[name]``, in the shape the module defines: the module checks and applies it,
+:meth:`rules.game.RulesModule.edit`).
 
 The edit is a value checked here and applied to a turn's start; the bot stores it with the
 GM's other adjustments, so a correction of the turn before applies it again. Captured sectors

@@ -22,7 +22,7 @@ is a package ``rules/modules/<name>/`` whose :class:`RulesModule` subclass may a
   winner only when the core named none;
 * **the GM's edits**: a :class:`rules.edits.StateEdit` carries each module's part in
   ``modules[name]``, in the shape the module defines; :meth:`RulesModule.edit` checks it and
-  returns the module's state after it (contact: the GM repairs a sector's defences).
+  returns the module's state after it.
 
 The core knows no module by name; a campaign enables modules through ``Ruleset.modules`` and the
 caller hands the implementations (``rules.modules.BUILTIN_MODULES``) to :meth:`Game.create`.

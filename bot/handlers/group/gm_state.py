@@ -50,7 +50,6 @@ from rules import CampaignState
 from rules.edits import (
     MAX_ARMIES,
     ArmySet,
-    DefencesSet,
     EditProblem,
     EditProblemCode,
     StateEdit,
@@ -58,8 +57,9 @@ from rules.edits import (
 from rules.game import Game
 from rules.maps import CampaignMap
 from rules.modules.contact import NAME as CONTACT
-from rules.modules.contact import ContactState, Defences
+from rules.modules.contact import ContactState, Defences, DefencesSet, defences_edit
 from rules.modules.contact import load as load_contact
+from rules.modules.contact.adjust import NO_DEFENCES
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import public_view
 from storage import Campaign, Person, Prompt, Side, Store
@@ -137,11 +137,13 @@ def describe_edit_problem(
             return _("That is the state already: nothing would change.")
         case EditProblemCode.NO_ARMIES_LEFT:
             return _("No side would have armies left. End the campaign from /gm instead.")
-        case EditProblemCode.NO_DEFENCES:
+        case EditProblemCode.MODULE_RULE if p.get("rule") == NO_DEFENCES:
             return _(
                 "{sector} has no defences to set: the GM repairs the map's barricades and "
                 "blockposts, and builds no new ones."
             ).format(sector=sector_label(campaign_map, str(p["sector"]), language))
+        case EditProblemCode.MODULE_RULE:
+            return _("This campaign's rules allow no such edit.")
 
 
 def _refusal(result: EditResult, campaign: Campaign, sides: list[Side]) -> str:
@@ -790,7 +792,7 @@ async def typed_reason(
             owner=str(data.get("owner") or "") or None,
             ruined=bool(data.get("ruined")),
         )
-        edit = StateEdit(defences=(repair,), reason=reason)
+        edit = StateEdit(modules=defences_edit(repair), reason=reason)
     elif isinstance(count, int):
         change = ArmySet(side=str(data.get("side")), sector=str(data.get("sector")), count=count)
         edit = StateEdit(armies=(change,), reason=reason)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
 from itertools import pairwise
-from typing import IO, Any, Literal, NoReturn, Self
+from typing import IO, Any, Literal, NoReturn, Protocol, Self
 
 from PIL import Image, ImageDraw, ImageFont
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -713,6 +713,15 @@ class _Chip:
     style: Style
 
 
+class Marker(Protocol):
+    """A segment of a row that draws itself (a module's figure): how wide it is, and drawing
+    it with its left edge at ``left`` and its middle at ``middle``."""
+
+    def width(self) -> float: ...
+
+    def draw(self, canvas: _Canvas, left: float, middle: float) -> None: ...
+
+
 @dataclass(frozen=True)
 class HeroChip:
     """A named figure's marker: its initiative in a white disc, its name, one pip per wound up
@@ -726,6 +735,14 @@ class HeroChip:
     style: Style
     killed: bool = False
 
+    def width(self) -> float:
+        s = self.size
+        pips = self.pips * s * 0.5 + max(self.pips - 1, 0) * s * 0.16
+        return s * 0.25 + s * 1.1 + s * 0.3 + _name_width(self.name, s) + s * 0.35 + pips + s * 0.35
+
+    def draw(self, canvas: _Canvas, left: float, middle: float) -> None:
+        _draw_hero(canvas, self, left, middle)
+
 
 @dataclass(frozen=True)
 class NpcChip:
@@ -734,8 +751,15 @@ class NpcChip:
     name: str
     size: int
 
+    def width(self) -> float:
+        s = self.size
+        return s * 0.3 + s * 0.9 + s * 0.3 + _name_width(self.name, s) + s * 0.4
 
-_Segment = _Text | _Icon | _Chip | HeroChip | NpcChip
+    def draw(self, canvas: _Canvas, left: float, middle: float) -> None:
+        _draw_npc(canvas, self, left, middle)
+
+
+_Segment = _Text | _Icon | _Chip | Marker
 NPC_FILL: Rgb = (0xFF, 0xF3, 0xC4)
 
 
@@ -748,21 +772,8 @@ def _segment_width(segment: _Segment) -> float:
             return segment.size * (1.5 if wide else 1.3 if segment.kind == "hub" else 1.0)
         case _Chip():
             return _text_width(segment.text, _font(segment.size, True)) + segment.size * 0.6
-        case HeroChip():
-            s = segment.size
-            pips = segment.pips * s * 0.5 + max(segment.pips - 1, 0) * s * 0.16
-            return (
-                s * 0.25
-                + s * 1.1
-                + s * 0.3
-                + _name_width(segment.name, s)
-                + s * 0.35
-                + pips
-                + s * 0.35
-            )
-        case NpcChip():
-            s = segment.size
-            return s * 0.3 + s * 0.9 + s * 0.3 + _name_width(segment.name, s) + s * 0.4
+        case _:
+            return segment.width()
 
 
 def _name_width(name: str, size: int) -> float:
@@ -878,10 +889,8 @@ def _draw_row(
                 _draw_icon(canvas, segment, x, middle)
             case _Chip():
                 _draw_chip(canvas, segment, x, middle)
-            case HeroChip():
-                _draw_hero(canvas, segment, x, middle)
-            case NpcChip():
-                _draw_npc(canvas, segment, x, middle)
+            case _:
+                segment.draw(canvas, x, middle)
         x += _segment_width(segment) + gap
 
 

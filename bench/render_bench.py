@@ -48,10 +48,10 @@ from rules.render import (  # noqa: E402
     SectorMark,
     SideView,
     WeekView,
-    _cached_layout,
     render_map,
     view_of_document,
 )
+from rules.render.layout import _cached_layout  # noqa: E402
 from rules.resolution import Arrival  # noqa: E402
 from rules.ruleset import Outcome  # noqa: E402
 from rules.svg import map_svg  # noqa: E402

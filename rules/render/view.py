@@ -9,6 +9,7 @@ from __future__ import annotations
 import gettext
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Self
 
@@ -235,6 +236,20 @@ class NpcMark(BaseModel):
 
     name: str = Field(min_length=1, max_length=64)
     sector: SectorId
+
+
+@dataclass(frozen=True)
+class MapFigures:
+    """A rule module's named figures on a map, as its :meth:`~rules.game.RulesModule.map_figures`
+    gives them: the :class:`MapView` fields ``heroes``, ``hero_moves`` and ``npc``."""
+
+    heroes: tuple[HeroMark, ...] = ()
+    hero_moves: tuple[HeroMove, ...] = ()
+    npc: NpcMark | None = None
+
+    def view_fields(self) -> dict[str, object]:
+        """The fields to set on a map view."""
+        return {"heroes": self.heroes, "hero_moves": self.hero_moves, "npc": self.npc}
 
 
 def week_of(

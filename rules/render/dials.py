@@ -1,4 +1,4 @@
-"""A rule module's dial (siege: the wind rose of the weather), drawn in a free corner of the
+"""A rule module's dial (a wind rose of the weather, say), drawn in a free corner of the
 map or under the legend.
 """
 

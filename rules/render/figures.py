@@ -1,8 +1,8 @@
-"""Rule modules' named figures (watch: the heroes and the NPC) as the map draws them: their
-markers (:class:`HeroChip`, :class:`NpcChip`, each a :class:`~rules.render.primitives.Marker`),
-where they stand in a sector (:func:`place_figures`, shared with the SVG) and a hero move's
-label. Which figures a picture shows is the module's to say
-(``rules/modules/<name>/figures.py``); this file knows no module.
+"""Rule modules' named figures (heroes, an NPC) as the map draws them: their markers
+(:class:`HeroChip`, :class:`NpcChip`, each a :class:`~rules.render.primitives.Marker`), where
+they stand in a sector (:func:`place_figures`, shared with the SVG) and a hero move's label.
+Which figures a picture shows is the module's to say (``RulesModule.map_figures``, built in
+``rules/modules/<name>/figures.py``); this file knows no module.
 """
 
 from __future__ import annotations

@@ -123,7 +123,7 @@ def _draw_connectors(
 
 
 HUB_TAG = "hub"
-"""The map tag of a sector every way passes through (watch's metro): ringed twice outside."""
+"""The map tag of a sector every way passes through (a metro, say): ringed twice outside."""
 
 
 HUB_RINGS = (7.0, 15.0)

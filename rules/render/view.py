@@ -189,7 +189,7 @@ class WeekView(BaseModel):
 
 
 class SectorMark(BaseModel):
-    """A rule module's mark on a sector (say, a siege token): a short ``text`` in a chip of
+    """A rule module's mark on a sector (say, a fortification): a short ``text`` in a chip of
     ``side``'s colours (grey without a side), explained in the legend by ``meaning``."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -201,7 +201,7 @@ class SectorMark(BaseModel):
 
 
 class HeroMark(BaseModel):
-    """A rule module's named figure on the map (watch: a hero): drawn in its sector in its
+    """A rule module's named figure on the map (a hero, say): drawn in its sector in its
     side's colours with its initiative in a disc and one pip per wound up to
     ``wounds_to_kill`` (filled: taken). ``killed`` draws it struck through (killed this turn);
     a figure killed earlier is not passed at all. Nothing secret (a hand) belongs here."""
@@ -229,7 +229,7 @@ class HeroMove(BaseModel):
 
 
 class NpcMark(BaseModel):
-    """A public marker that belongs to no side (watch: the NPC Egor), drawn as a diamond and
+    """A public marker that belongs to no side (an NPC), drawn as a diamond and
     its name."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -306,7 +306,7 @@ def _mark(
 
 
 class DialView(BaseModel):
-    """A rule module's dial (siege: the wind rose of the weather): ``states`` around a circle,
+    """A rule module's dial (a wind rose of the weather, say): ``states`` around a circle,
     clockwise from the top, the ``current`` one highlighted (``None``: none yet), ``title``
     above it (the caller's words, e.g. "Weather: North-East")."""
 
@@ -335,8 +335,8 @@ class MapView(BaseModel):
     map); ``private`` a side's private variant with its orders; ``marks`` are rule modules'.
     ``dial`` is a rule module's dial (drawn in a free corner of the map, else under the
     legend); ``side_notes`` add a module's short words to a side's line in the legend ("3 VP").
-    ``heroes``, ``hero_moves`` and ``npc`` are a rule module's named figures (watch), drawn
-    in their sectors; a sector tagged ``hub`` is ringed as a hub whatever the module.
+    ``heroes``, ``hero_moves`` and ``npc`` are a rule module's named figures, drawn in
+    their sectors; a sector tagged ``hub`` is ringed as a hub whatever the module.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -54,6 +54,7 @@ from rules.state import CampaignState, SideId
 if TYPE_CHECKING:
     from rules.battles import Battle, BattlePlan, PlanWork
     from rules.dice import Dice
+    from rules.render import MapFigures
     from rules.resolution import TurnWork
 
 CoreOrder = Move | Attack | Fortify | Reinforce
@@ -279,6 +280,22 @@ class RulesModule:
         are the campaign's sides in play. Raises :class:`EditError` with every problem; by
         default the module takes no edit."""
         raise EditError([module_edit_problem(self.name, "no_edits")])
+
+    def map_figures(
+        self,
+        game: Game,
+        data: JsonValue,
+        turn: int,
+        *,
+        plan: JsonValue = None,
+        notes: JsonValue = None,
+    ) -> MapFigures | None:
+        """This module's named figures on the map at the start of ``turn``
+        (:mod:`rules.render.figures` draws them; ``None``: it has none): from its stored state
+        ``data``, and for a map that shows a turn's moves, the module's part of that turn's
+        battle list (``plan``) and of its resolution's report (``notes``). Only what anyone may
+        see: the map is public."""
+        return None
 
 
 class StateOffMapError(ValueError):

@@ -1,5 +1,7 @@
 """What the map shows of ``watch`` (MODULES.md W1, W6): the heroes in play where they stand, with
-initiative and wounds, the NPC marker and the heroes' moves, as :mod:`rules.render`'s figures.
+initiative and wounds, the NPC marker and the heroes' moves, as :mod:`rules.render`'s figures
+(:class:`~rules.render.MapFigures`, drawn by :mod:`rules.render.figures`). The watch module
+gives them through :meth:`~rules.game.RulesModule.map_figures`.
 
 Drawn only from :func:`~rules.modules.watch.state.public_view` with no side: the map is
 public, so no hand ever reaches the picture. A hero not yet in play is not drawn, nor one killed
@@ -9,25 +11,11 @@ before; one killed in the turn the picture shows (``killed``) is drawn struck th
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 
 from pydantic import JsonValue
 
 from rules.modules.watch.state import initiative_order, load, public_view
-from rules.render import HeroMark, HeroMove, NpcMark
-
-
-@dataclass(frozen=True)
-class WatchFigures:
-    """The watch part of a :class:`~rules.render.MapView`: ``heroes``, ``hero_moves``, ``npc``."""
-
-    heroes: tuple[HeroMark, ...] = ()
-    hero_moves: tuple[HeroMove, ...] = ()
-    npc: NpcMark | None = None
-
-    def view_fields(self) -> dict[str, object]:
-        """The fields to set on a map view."""
-        return {"heroes": self.heroes, "hero_moves": self.hero_moves, "npc": self.npc}
+from rules.render import HeroMark, HeroMove, MapFigures, NpcMark
 
 
 def plan_moves(plan: JsonValue) -> tuple[tuple[str, str, str], ...]:
@@ -43,6 +31,13 @@ def plan_moves(plan: JsonValue) -> tuple[tuple[str, str, str], ...]:
     return tuple(found)
 
 
+def killed_in(notes: JsonValue) -> tuple[str, ...]:
+    """The heroes a resolution's watch notes (``TurnReport.modules["watch"]``) say were killed
+    that turn; none for anything else."""
+    found = notes.get("killed") if isinstance(notes, dict) else None
+    return tuple(hero for hero in found if isinstance(hero, str)) if isinstance(found, list) else ()
+
+
 def map_figures(
     data: JsonValue,
     turn: int,
@@ -50,7 +45,7 @@ def map_figures(
     *,
     plan: JsonValue = None,
     killed: Collection[str] = (),
-) -> WatchFigures:
+) -> MapFigures:
     """The figures of the stored watch state ``data`` at the start of ``turn``: the heroes in
     play, those in ``killed`` (killed in the turn shown) struck through, the NPC, and the
     moves of ``plan`` (a list's watch data: the moves of the turn shown) as arrows."""
@@ -76,4 +71,4 @@ def map_figures(
         if hero in shown and source != to
     )
     npc = NpcMark(name=watch.npc.name, sector=watch.npc.sector) if watch.npc else None
-    return WatchFigures(heroes, moves, npc)
+    return MapFigures(heroes, moves, npc)

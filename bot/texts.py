@@ -14,10 +14,10 @@ from aiogram.utils.i18n import gettext as _
 from babel.dates import format_date
 
 from bot.contact_texts import describe_contact_order, describe_contact_rejection
+from bot.modules.watch.texts import describe_hero_move, describe_watch_rejection
 from bot.sectors import sector_label
 from bot.services.orders import ResultSource, SourceKind
 from bot.siege_texts import describe_siege_order, describe_siege_rejection
-from bot.watch_texts import describe_hero_move, describe_watch_rejection
 from rules import (
     Attack,
     Battle,

@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from aiogram.utils.i18n import gettext as _
 
 from bot.map_views import defences_words, turn_map
+from bot.modules.watch.duels import hero_names, sealed_unrevealed
+from bot.modules.watch.gm_texts import card_lowered_post
+from bot.modules.watch.gm_texts import change_lines as watch_change_lines
 from bot.posts import Post, PostContext, Renderer
 from bot.sectors import sector_label
-from bot.services.duels import hero_names, sealed_unrevealed
 from bot.services.orders import seat_in, side_names
 from bot.services.turns import game_for
 from bot.texts import describe_order, describe_rejection
-from bot.watch_gm_texts import card_lowered_post
-from bot.watch_gm_texts import change_lines as watch_change_lines
 from rules import CampaignState, accept_orders
 from rules.edits import StateEdit, holder_changes
 from rules.game import Game

@@ -20,9 +20,10 @@ from bot.callbacks import join_keyboard
 from bot.contact_texts import describe_contact_plan, describe_contact_report
 from bot.map_views import turn_map
 from bot.message_limits import CAPTION_LIMIT, telegram_length
+from bot.modules.watch import orders as watch_orders
+from bot.modules.watch.texts import describe_watch_plan, describe_watch_report, entering_lines
 from bot.moments import format_moment, format_wall, zone_label
 from bot.posts import Post, PostContext, Renderer
-from bot.services import watch_orders
 from bot.services.deadlines import (
     Milestone,
     Planned,
@@ -45,7 +46,6 @@ from bot.siege_texts import (
     describe_unplayed,
 )
 from bot.texts import away_lines, phase_name
-from bot.watch_texts import describe_watch_plan, describe_watch_report, entering_lines
 from rules import Battle, CampaignMap, CampaignState, Roll, TurnReport
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactPlan, ContactReport

@@ -16,7 +16,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.services.duels import close_remaining_steps, start_duels
+from bot.modules.watch.duels import close_remaining_steps, start_duels
 from bot.services.no_shows import repeat_for_no_shows, waiting_for_gm
 from bot.services.posting import board_post, group_post, private_post
 from bot.services.turns import (

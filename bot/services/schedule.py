@@ -39,9 +39,9 @@ from pydantic import JsonValue
 
 from bot.clock import Clock
 from bot.logs import log_context
+from bot.modules.watch.duels import next_duel_moment, run_duel_steps
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, advance
 from bot.services.deadlines import battle_list_time, phase_deadline, reminder_times, wall_shift
-from bot.services.duels import next_duel_moment, run_duel_steps
 from bot.services.orders import battle_duties
 from bot.services.posting import group_post, private_post
 from bot.services.reopening import active_reopening

@@ -6,9 +6,9 @@ the same transaction. Time bends on the campaign's wall clock (``bot.services.de
 extension of N hours moves the deadline to the same local time N hours later, and resume moves
 it by as long as the pause lasted on that clock, both across a daylight-saving change; either
 move sets the phase's reminders that now lie ahead going again, and moves watch's open and
-waiting duel steps as much (``bot.services.duels.shift_duel_steps``). An extension is capped by the
-schedule's ``max_extension_hours`` per phase in all. "Advance now" is the phase machine with the
-GM as actor: racing a due job, the campaign moves once.
+waiting duel steps as much (``bot.modules.watch.duels.shift_duel_steps``). An extension is
+capped by the schedule's ``max_extension_hours`` per phase in all. "Advance now" is the phase
+machine with the GM as actor: racing a due job, the campaign moves once.
 
 An extension or a pause asked for in the group is first a stored :class:`ClockProposal`: the
 bot shows the dates it moves and waits. Confirming re-reads it, refuses it once the clock moved
@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
+from bot.modules.watch.duels import shift_duel_steps
 from bot.services.calendars import calendar_updates
 from bot.services.clockwork import AdvanceResult, advance
 from bot.services.deadlines import (
@@ -39,7 +40,6 @@ from bot.services.deadlines import (
     window_changes,
 )
 from bot.services.deployment import sides_to_place
-from bot.services.duels import shift_duel_steps
 from bot.services.no_shows import no_show_sides
 from bot.services.posting import board_post, group_post
 from bot.services.schedule import sides_in_play, sync_clock

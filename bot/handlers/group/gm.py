@@ -24,7 +24,6 @@ from bot.callbacks import ButtonInt, ChangePress, GmEdit, GmPress, SeatPress
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
-from bot.handlers.group.duels_gm import duels_button
 from bot.handlers.group.guards import (
     ask,
     campaign_here,
@@ -40,7 +39,6 @@ from bot.handlers.group.guards import (
 from bot.handlers.group.reopen import reopen_button
 from bot.handlers.group.setup import joining_label, policy_label
 from bot.handlers.group.siege_gm import GM_ADJUST, adjust_question
-from bot.handlers.group.watch_gm import cards_button
 from bot.handlers.private.gm_prompts import (
     GM_END,
     GM_PLACEMENT,
@@ -52,6 +50,8 @@ from bot.handlers.private.gm_prompts import (
 from bot.handlers.private.screens import refusal_words
 from bot.i18n import language_of
 from bot.message_limits import BUTTON_ROW, button_label
+from bot.modules.watch.handlers.duels_gm import duels_button
+from bot.modules.watch.handlers.gm import cards_button
 from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
 from bot.sectors import sector_label

@@ -13,15 +13,17 @@ from aiogram.utils.i18n import gettext as _
 from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_words
 from bot.map_views import turn_map
+from bot.modules.watch import duels
+from bot.modules.watch import orders as watch_orders
+from bot.modules.watch.texts import hero_lines
 from bot.moments import format_moment
 from bot.posts.group import board_text, deadline_line
 from bot.posts.turns import deadline_of
 from bot.rendering import MapDrawer
-from bot.services import campaigns, duels, watch_orders
+from bot.services import campaigns
 from bot.services.orders import listed_battles
 from bot.services.turns import game_for
 from bot.texts import chain_words, describe_battle, foc_legend
-from bot.watch_texts import hero_lines
 from storage import Campaign, Phase, Store
 
 

@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
+from bot.modules.watch.setup import DeckInputProblem, HeroInputProblem, Names, deck_groups
 from bot.order_text import normalise, partial_matches
 from bot.sectors import sector_label
-from bot.services.watch_setup import DeckInputProblem, HeroInputProblem, Names, deck_groups
 from rules import CampaignMap, ModuleOrder
 
 

@@ -5,12 +5,12 @@ shows a play that is not public yet."""
 
 from __future__ import annotations
 
-from bot.duel_screens import step_screen
+from bot.modules.watch.duel_screens import step_screen
+from bot.modules.watch.duel_texts import played_post, reminder_text, reveal_post
+from bot.modules.watch.duels import StepDesk, following_step, hero_names, step_desk
 from bot.posts import Post, PostContext, Renderer
-from bot.services.duels import StepDesk, following_step, hero_names, step_desk
 from bot.services.orders import seat_in
 from bot.services.turns import game_for
-from bot.watch_duel_texts import played_post, reminder_text, reveal_post
 from storage import DuelMode, DuelStep, DuelStepState, OutboxMessage
 
 

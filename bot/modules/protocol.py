@@ -11,12 +11,26 @@ own handlers and services, which import the shared bot.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from aiogram import Router
 
 if TYPE_CHECKING:
+    from pydantic import JsonValue
+
     from bot.posts import Renderer
+    from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from storage import Campaign, Store
+
+
+@dataclass(frozen=True)
+class AdjustmentWords:
+    """A module's adjustment (a GM's change to its state) as the group reads it."""
+
+    reason: str
+    lines: Sequence[str]
 
 
 class BotModule:
@@ -47,6 +61,90 @@ class BotModule:
     def renderers(self) -> Mapping[str, Renderer]:
         """The module's post kinds and their renderers, joined into :data:`bot.posts.REGISTRY`."""
         return {}
+
+    def describe_order(
+        self,
+        order: ModuleOrder,
+        campaign_map: CampaignMap,
+        sides: Mapping[str, str],
+        language: str,
+    ) -> str | None:
+        """One of the module's orders in words that read back as it (``bot.order_text``), for
+        ``bot.texts.describe_order``; ``None``: not worded here."""
+        return None
+
+    def describe_rejection(
+        self,
+        params: Mapping[str, str | int],
+        campaign_map: CampaignMap,
+        sides: Mapping[str, str],
+        language: str,
+    ) -> str | None:
+        """Why the module refused an order (a ``MODULE_RULE`` rejection's ``params``), with
+        what to do instead; ``None``: not worded here."""
+        return None
+
+    async def status_sections(
+        self, store: Store, campaign: Campaign, now: datetime
+    ) -> Sequence[str]:
+        """Paragraphs the module adds to the group's ``/status`` after the board: what everyone
+        may see (no secret)."""
+        return ()
+
+    async def map_caption(
+        self, store: Store, campaign: Campaign, state: CampaignState, now: datetime
+    ) -> str | None:
+        """``/map``'s caption when the module changes what the map shows; ``None``: the shared
+        one."""
+        return None
+
+    def describe_adjustment(
+        self,
+        adjustment: Mapping[str, JsonValue],
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
+        *,
+        undone: bool,
+    ) -> AdjustmentWords | None:
+        """A stored state adjustment in the group's words (``undone``: taken back) if it is one
+        of this module's changes; ``None`` otherwise."""
+        return None
+
+    def names(self, state: CampaignState) -> Mapping[str, str]:
+        """Names of the module's pieces in ``state`` (id: name), which the posts use beside the
+        sides' names; no secret in them."""
+        return {}
+
+    def battle_list_lines(
+        self, plan: JsonValue, campaign_map: CampaignMap, names: Mapping[str, str], language: str
+    ) -> Sequence[str]:
+        """The battle list's part for the module's ``plan`` (the turn plan's module data)."""
+        return ()
+
+    def summary_lines(
+        self,
+        data: JsonValue,
+        report: TurnReport,
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        """The Monday summary's part for the module's ``data`` in ``report`` (its victory
+        included)."""
+        return ()
+
+    def orders_open_lines(
+        self,
+        state: CampaignState,
+        turn: int,
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        """Lines the orders-open post of ``turn`` adds for the module, from the turn's
+        start ``state``."""
+        return ()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

@@ -1,20 +1,26 @@
 """The Night Watch's bot side (MODULES.md part W): the wizard's heroes, NPC and deck
 (``setup``, ``handlers/wizard``), typed watch orders (``orders``), the duel steps (``duels``,
 ``duel_screens``, ``posts``, ``handlers/duels``, ``handlers/duels_gm``), the GM's "-1" tokens
-(``gm``, ``handlers/gm``) and their words (``texts``, ``duel_texts``, ``gm_texts``).
-The shared bot reaches it through :class:`WatchBotModule`."""
+(``gm``, ``handlers/gm``), the heroes in ``/status`` and ``/map`` (``status``), and their words
+(``texts``, ``duel_texts``, ``gm_texts``). The shared bot reaches it through
+:class:`WatchBotModule`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from aiogram import Router
 
-from bot.modules.protocol import BotModule
+from bot.modules.protocol import AdjustmentWords, BotModule
 
 if TYPE_CHECKING:
+    from pydantic import JsonValue
+
     from bot.posts import Renderer
+    from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from storage import Campaign, Store
 
 # The hooks import the package's handlers and posts when called (bot/modules/protocol.py).
 # ruff: noqa: PLC0415
@@ -44,6 +50,98 @@ class WatchBotModule(BotModule):
         from bot.modules.watch import posts
 
         return posts.RENDERERS
+
+    def describe_order(
+        self,
+        order: ModuleOrder,
+        campaign_map: CampaignMap,
+        sides: Mapping[str, str],
+        language: str,
+    ) -> str | None:
+        from bot.modules.watch.texts import describe_hero_move
+
+        return describe_hero_move(order, campaign_map, sides, language)
+
+    def describe_rejection(
+        self,
+        params: Mapping[str, str | int],
+        campaign_map: CampaignMap,
+        sides: Mapping[str, str],
+        language: str,
+    ) -> str | None:
+        from bot.modules.watch.texts import describe_watch_rejection
+
+        return describe_watch_rejection(params, campaign_map, sides, language)
+
+    async def status_sections(
+        self, store: Store, campaign: Campaign, now: datetime
+    ) -> Sequence[str]:
+        from bot.modules.watch.status import hero_status
+
+        return await hero_status(store, campaign, now)
+
+    async def map_caption(
+        self, store: Store, campaign: Campaign, state: CampaignState, now: datetime
+    ) -> str | None:
+        from bot.modules.watch.status import map_caption
+
+        return await map_caption(store, campaign, state, now)
+
+    def describe_adjustment(
+        self,
+        adjustment: Mapping[str, JsonValue],
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
+        *,
+        undone: bool,
+    ) -> AdjustmentWords | None:
+        from bot.modules.watch.gm_texts import change_lines
+        from rules.modules.watch import WatchChange
+        from rules.modules.watch.adjust import is_change
+
+        if not is_change(adjustment):
+            return None
+        change = WatchChange.model_validate(adjustment)
+        lines = change_lines(change, campaign_map, names, language, undone=undone)
+        return AdjustmentWords(reason=change.reason or "", lines=lines)
+
+    def names(self, state: CampaignState) -> Mapping[str, str]:
+        from bot.modules.watch.orders import hero_names
+
+        return hero_names(state)
+
+    def battle_list_lines(
+        self, plan: JsonValue, campaign_map: CampaignMap, names: Mapping[str, str], language: str
+    ) -> Sequence[str]:
+        from bot.modules.watch.texts import describe_watch_plan
+
+        return describe_watch_plan(plan, campaign_map, names, language)
+
+    def summary_lines(
+        self,
+        data: JsonValue,
+        report: TurnReport,
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        from bot.modules.watch.texts import summary_lines
+
+        return summary_lines(data, report, campaign_map, names, language)
+
+    def orders_open_lines(
+        self,
+        state: CampaignState,
+        turn: int,
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        from bot.modules.watch.orders import public
+        from bot.modules.watch.texts import entering_lines
+
+        return entering_lines(public(state.modules), campaign_map, names, language, turn)
 
 
 __all__ = ["WatchBotModule"]

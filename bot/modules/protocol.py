@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from aiogram import Router
+from aiogram.types import InlineKeyboardButton
 
 if TYPE_CHECKING:
     from pydantic import JsonValue
@@ -144,6 +145,40 @@ class BotModule:
     ) -> Sequence[str]:
         """Lines the orders-open post of ``turn`` adds for the module, from the turn's
         start ``state``."""
+        return ()
+
+    async def battle_list_published(
+        self, store: Store, campaign_id: int, turn: int, opens_at: datetime, now: datetime
+    ) -> None:
+        """In the transaction that published ``turn``'s battle list (posted at ``opens_at``): the
+        module's own scheduled steps of the turn begin."""
+
+    async def run_steps(self, store: Store, campaign_id: int, now: datetime) -> bool:
+        """The scheduler's run, before the phase's own step: the module's steps brought up to
+        ``now``; true when it queued posts."""
+        return False
+
+    async def next_step_moment(
+        self, store: Store, campaign: Campaign, now: datetime
+    ) -> datetime | None:
+        """The next moment after ``now`` when :meth:`run_steps` has something to do."""
+        return None
+
+    async def shift_steps(
+        self,
+        store: Store,
+        campaign: Campaign,
+        by: timedelta,
+        results: datetime | None,
+        now: datetime,
+    ) -> None:
+        """The results deadline moved ``by`` (now ``results``): the module's steps move too."""
+
+    async def before_resolution(self, store: Store, campaign: Campaign, now: datetime) -> None:
+        """Just before the turn resolves: the module's steps still open close."""
+
+    def gm_panel_rows(self, campaign: Campaign) -> Sequence[list[InlineKeyboardButton]]:
+        """Rows the GM panel shows for the module's tools now (none when they do not apply)."""
         return ()
 
     def __repr__(self) -> str:

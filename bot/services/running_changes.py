@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import JsonValue
 
-from bot.modules.watch.duels import shift_duel_steps
+from bot.modules import BOT_MODULES
 from bot.services.calendars import calendar_updates
 from bot.services.deadlines import (
     Planned,
@@ -391,7 +391,8 @@ async def set_deadline(
                 if clock.deadline is None
                 else wall_between(clock.deadline, moment, zone)
             )
-            await shift_duel_steps(store, campaign, by, moment, now)
+            for module in BOT_MODULES.values():
+                await module.shift_steps(store, campaign, by, moment, now)
     return preview
 
 

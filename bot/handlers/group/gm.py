@@ -50,8 +50,7 @@ from bot.handlers.private.gm_prompts import (
 from bot.handlers.private.screens import refusal_words
 from bot.i18n import language_of
 from bot.message_limits import BUTTON_ROW, button_label
-from bot.modules.watch.handlers.duels_gm import duels_button
-from bot.modules.watch.handlers.gm import cards_button
+from bot.modules import BOT_MODULES
 from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
 from bot.sectors import sector_label
@@ -138,10 +137,8 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
         rows.append([_button(_("⚔️ Battle results"), campaign, "results")])
     if reopen_row := reopen_button(campaign):
         rows.append(reopen_row)
-    if duels_row := duels_button(campaign):
-        rows.append(duels_row)
-    if cards_row := cards_button(campaign):
-        rows.append(cards_row)
+    for module in BOT_MODULES.values():
+        rows += module.gm_panel_rows(campaign)
     if campaign.phase is Phase.DEPLOYMENT:
         rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
     if may_edit(campaign):

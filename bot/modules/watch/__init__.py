@@ -8,10 +8,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from aiogram import Router
+from aiogram.types import InlineKeyboardButton
 
 from bot.modules.protocol import AdjustmentWords, BotModule
 
@@ -142,6 +143,48 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.texts import entering_lines
 
         return entering_lines(public(state.modules), campaign_map, names, language, turn)
+
+    async def battle_list_published(
+        self, store: Store, campaign_id: int, turn: int, opens_at: datetime, now: datetime
+    ) -> None:
+        from bot.modules.watch.duels import start_duels
+
+        await start_duels(store, campaign_id, turn, opens_at, now)
+
+    async def run_steps(self, store: Store, campaign_id: int, now: datetime) -> bool:
+        from bot.modules.watch.duels import run_duel_steps
+
+        return await run_duel_steps(store, campaign_id, now)
+
+    async def next_step_moment(
+        self, store: Store, campaign: Campaign, now: datetime
+    ) -> datetime | None:
+        from bot.modules.watch.duels import next_duel_moment
+
+        return await next_duel_moment(store, campaign, now)
+
+    async def shift_steps(
+        self,
+        store: Store,
+        campaign: Campaign,
+        by: timedelta,
+        results: datetime | None,
+        now: datetime,
+    ) -> None:
+        from bot.modules.watch.duels import shift_duel_steps
+
+        await shift_duel_steps(store, campaign, by, results, now)
+
+    async def before_resolution(self, store: Store, campaign: Campaign, now: datetime) -> None:
+        from bot.modules.watch.duels import close_remaining_steps
+
+        await close_remaining_steps(store, campaign, now)
+
+    def gm_panel_rows(self, campaign: Campaign) -> Sequence[list[InlineKeyboardButton]]:
+        from bot.modules.watch.handlers.duels_gm import duels_button
+        from bot.modules.watch.handlers.gm import cards_button
+
+        return [row for row in (duels_button(campaign), cards_button(campaign)) if row]
 
 
 __all__ = ["WatchBotModule"]

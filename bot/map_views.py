@@ -11,10 +11,10 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.services.duels import public_watch_plan
+from bot.modules.watch.duels import public_watch_plan
+from bot.modules.watch.orders import as_listed
 from bot.services.records import held_at
 from bot.services.turns import game_for
-from bot.services.watch_orders import as_listed
 from rules import Battle, CampaignState
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactPlan, ContactReport, Defences

@@ -286,7 +286,7 @@ async def publish_battle_list(
             )
             outbox.append(held_until(notice, post_at))
     for side in inputs.state.sides() if game.modules else ():
-        # watch's duel steps have their own screens, opened step by step (bot.services.duels).
+        # watch's duel steps have their own screens, opened step by step (bot.modules.watch.duels).
         late = legal_late_orders(game, inputs.state, plan, side)
         if not any(orders for module, orders in late.items() if module != WATCH):
             continue

@@ -7,19 +7,18 @@ from aiogram import Router
 from bot.handlers.group import (
     clock,
     dice,
-    duels_gm,
     gm,
     migration,
     reopen,
     setup,
     siege_gm,
     status,
-    watch_gm,
 )
 
 
 def build() -> list[Router]:
-    """The group screens' routers (each a new ``Router`` per dispatcher)."""
+    """The group screens' routers (each a new ``Router`` per dispatcher); the modules' follow
+    them (``bot.handlers.build_router``)."""
     return [
         migration.build(),
         setup.build(),
@@ -29,6 +28,4 @@ def build() -> list[Router]:
         status.build(),
         clock.build(),
         reopen.build(),
-        duels_gm.build(),
-        watch_gm.build(),
     ]

@@ -26,7 +26,6 @@ from bot.callbacks import ButtonInt, ChangePress, GmEdit, GmPress, SeatPress
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
-from bot.handlers.group.duels_gm import duels_button
 from bot.handlers.group.guards import (
     ask,
     campaign_here,
@@ -42,7 +41,6 @@ from bot.handlers.group.guards import (
 from bot.handlers.group.reopen import reopen_button
 from bot.handlers.group.setup import joining_label, policy_label
 from bot.handlers.group.siege_gm import GM_ADJUST, adjust_question
-from bot.handlers.group.watch_gm import cards_button
 from bot.handlers.private.gm_prompts import (
     GM_END,
     GM_PLACEMENT,
@@ -54,6 +52,7 @@ from bot.handlers.private.gm_prompts import (
 from bot.handlers.private.screens import refusal_words
 from bot.i18n import language_of
 from bot.message_limits import BUTTON_ROW, button_label
+from bot.modules import BOT_MODULES
 from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
 from bot.sectors import sector_label
@@ -140,10 +139,8 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
         rows.append([_button(_("⚔️ Battle results"), campaign, "results")])
     if reopen_row := reopen_button(campaign):
         rows.append(reopen_row)
-    if duels_row := duels_button(campaign):
-        rows.append(duels_row)
-    if cards_row := cards_button(campaign):
-        rows.append(cards_row)
+    for module in BOT_MODULES.values():
+        rows += module.gm_panel_rows(campaign)
     if campaign.phase is Phase.DEPLOYMENT:
         rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
     if may_edit(campaign):

@@ -21,7 +21,6 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot import watch_texts
 from bot.callbacks import GmEdit, gm_menu_data
 from bot.clock import Clock
 from bot.handlers.filters import TYPED
@@ -30,9 +29,14 @@ from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, 
 from bot.handlers.private.gm_prompts import GmPromptWaiting
 from bot.map_views import defences_button, defences_words
 from bot.message_limits import button_label
+from bot.modules.watch import gm as watch_gm
+from bot.modules.watch import setup as watch_setup
+from bot.modules.watch import texts as watch_texts
+from bot.modules.watch.gm_texts import describe_change_problem
+from bot.modules.watch.setup import Names
 from bot.posts.group import colour_mark
 from bot.sectors import sector_label
-from bot.services import campaigns, watch_gm, watch_setup
+from bot.services import campaigns
 from bot.services.state_edits import (
     EditOutcome,
     EditResult,
@@ -43,9 +47,7 @@ from bot.services.state_edits import (
     undoable,
 )
 from bot.services.turns import game_for
-from bot.services.watch_setup import Names
 from bot.texts import armies
-from bot.watch_gm_texts import describe_change_problem
 from rules import CampaignState
 from rules.edits import (
     MAX_ARMIES,

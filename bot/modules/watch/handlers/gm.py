@@ -18,18 +18,18 @@ from bot.callbacks import ButtonInt, gm_menu_data
 from bot.clock import Clock
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
 from bot.message_limits import button_label
-from bot.services.duels import hero_names
-from bot.services.state_edits import EditOutcome
-from bot.services.turns import game_for
-from bot.services.watch_gm import (
+from bot.modules.watch.duels import hero_names
+from bot.modules.watch.gm import (
     LaidCard,
     cards_hidden,
     laid_cards,
     lower_card,
     may_lower_cards,
 )
-from bot.watch_gm_texts import describe_change_problem, laid_card_words
-from bot.watch_texts import hero_name, spell_words
+from bot.modules.watch.gm_texts import describe_change_problem, laid_card_words
+from bot.modules.watch.texts import hero_name, spell_words
+from bot.services.state_edits import EditOutcome
+from bot.services.turns import game_for
 from storage import Campaign, Store
 
 MOST_TOKENS = 9

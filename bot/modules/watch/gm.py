@@ -17,12 +17,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.services.duels import sealed_unrevealed
+from bot.modules.watch.duels import sealed_unrevealed
+from bot.modules.watch.setup import next_hero_id
 from bot.services.late import LATE_PHASES
 from bot.services.posting import board_post, group_post
 from bot.services.state_edits import EditOutcome, may_edit
 from bot.services.turns import game_for
-from bot.services.watch_setup import next_hero_id
 from rules import CampaignState, Game
 from rules.maps import SectorId
 from rules.modules.watch import (

@@ -2,7 +2,7 @@
 buttons, then the heroes there as target buttons, then «Play» or «Play nothing».
 
 Every button names the step and the draft it was drawn for (``v``: the step's edits), so a
-press on an older screen changes nothing (``bot.services.duels``).
+press on an older screen changes nothing (``bot.modules.watch.duels``).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import ButtonInt
 from bot.message_limits import button_label
-from bot.services.duels import StepDesk
-from bot.watch_duel_texts import card_name, closed_step_text, screen_text, target_text
+from bot.modules.watch.duel_texts import card_name, closed_step_text, screen_text, target_text
+from bot.modules.watch.duels import StepDesk
 from storage import DuelStepState
 
 CARDS_PER_ROW = 3

@@ -2,7 +2,7 @@
 played steps, the reminder, the refusals in the rule's words, the GM's list of open steps.
 
 A hand is shown only on its own side's screen, read through ``public_view`` for that side
-(``bot.services.duels.step_desk``); the group sees cards once they are on the table.
+(``bot.modules.watch.duels.step_desk``); the group sees cards once they are on the table.
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def reminder_text(
 
 
 def refusal_text(refusal: str) -> str:
-    """Why a press on a step did nothing (``bot.services.duels.StepRefusal``)."""
+    """Why a press on a step did nothing (``bot.modules.watch.duels.StepRefusal``)."""
     match refusal:
         case "not_open":
             return _(

@@ -15,10 +15,10 @@ from collections.abc import Callable, Mapping, Sequence
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
+from bot.modules.watch.setup import DeckInputProblem, HeroInputProblem, Names, deck_groups
 from bot.order_text import normalise, partial_matches
 from bot.sectors import sector_label
-from bot.services.watch_setup import DeckInputProblem, HeroInputProblem, Names, deck_groups
-from rules import CampaignMap, ModuleOrder
+from rules import CampaignMap, ModuleOrder, TurnReport
 
 
 def _text(data: Mapping[str, JsonValue], key: str) -> str:
@@ -475,6 +475,24 @@ def describe_watch_report(
     if isinstance(killed, list):
         for fallen in killed:
             lines.append(_("✝ {hero} has fallen.").format(hero=hero_name(names, str(fallen))))
+    return lines
+
+
+def summary_lines(
+    data: JsonValue,
+    report: TurnReport,
+    campaign_map: CampaignMap,
+    names: Mapping[str, str],
+    language: str,
+) -> list[str]:
+    """The Monday summary's Night Watch part and its hero victory."""
+    lines = describe_watch_report(data, campaign_map, names, language)
+    if report.victory == "watch_heroes" and report.winner is not None:
+        lines.append(
+            _("🏆 Side «{side}» has the only living heroes: the campaign is over.").format(
+                side=names.get(report.winner, report.winner)
+            )
+        )
     return lines
 
 

@@ -17,10 +17,10 @@ from bot.callbacks import ButtonInt, gm_menu_data
 from bot.clock import Clock
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
 from bot.message_limits import button_label
-from bot.services.duels import duel_mode, gm_close_step, hero_names, open_steps, watch_settings
+from bot.modules.watch.duel_texts import gm_step_label, gm_steps_text, refusal_text
+from bot.modules.watch.duels import duel_mode, gm_close_step, hero_names, open_steps, watch_settings
 from bot.services.late import LATE_PHASES
 from bot.services.turns import game_for
-from bot.watch_duel_texts import gm_step_label, gm_steps_text, refusal_text
 from storage import Campaign, Store
 
 

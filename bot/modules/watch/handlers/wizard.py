@@ -13,15 +13,16 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.message_limits import BUTTON_ROW, button_label
-from bot.sectors import sector_label
-from bot.services import siege_setup, watch_setup
-from bot.watch_texts import (
+from bot.modules.watch import setup as watch_setup
+from bot.modules.watch.texts import (
     deck_input_help,
     deck_words,
     duel_mode_words,
     hero_input_help,
     passages,
 )
+from bot.sectors import sector_label
+from bot.services import siege_setup
 from rules.modules.watch import DEFAULT_SPELL_DECK, WatchSettings
 from storage import Campaign
 

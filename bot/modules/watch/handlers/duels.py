@@ -14,17 +14,17 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
 from bot.clock import Clock
-from bot.duel_screens import DuelPress, step_screen, target_screen
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat
-from bot.services.duels import (
+from bot.modules.watch.duel_screens import DuelPress, step_screen, target_screen
+from bot.modules.watch.duel_texts import refusal_text, rule_text
+from bot.modules.watch.duels import (
     StepRefusal,
     StepResult,
     draft_play,
     step_desk,
     submit_step,
 )
-from bot.watch_duel_texts import refusal_text, rule_text
 from storage import DuelPlay, Store
 
 

@@ -2,7 +2,7 @@
 to do instead, the group's lines for each change and its undo, and the "-1" tokens on a card.
 
 Hero names reach these functions in the same mapping as the side names, as in
-``bot.watch_texts``; no hand is read here.
+``bot.modules.watch.texts``; no hand is read here.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Mapping
 
 from aiogram.utils.i18n import gettext as _
 
+from bot.modules.watch.texts import hero_name, spell_words
 from bot.sectors import sector_label
-from bot.watch_texts import hero_name, spell_words
 from rules import CampaignMap
 from rules.modules.watch import WatchAdjustCode, WatchAdjustmentError, WatchChange
 

@@ -1,16 +1,24 @@
 """Posts of watch's duel steps (MODULES.md W6): the side's step screen when a step opens, its
 reminder, and in the group each step's cards once it closed (initiative mode) or every step
-together once all closed (sealed mode). Rendered when sent, from the step rows: a post never
-shows a play that is not public yet."""
+together once all closed (sealed mode); the GM's "-1" tokens on a laid card (W7). Rendered when
+sent, from the step rows: a post never shows a play that is not public yet."""
 
 from __future__ import annotations
 
-from bot.duel_screens import step_screen
+from bot.modules.watch.duel_screens import step_screen
+from bot.modules.watch.duel_texts import played_post, reminder_text, reveal_post
+from bot.modules.watch.duels import (
+    StepDesk,
+    following_step,
+    hero_names,
+    sealed_unrevealed,
+    step_desk,
+)
+from bot.modules.watch.gm_texts import card_lowered_post
 from bot.posts import Post, PostContext, Renderer
-from bot.services.duels import StepDesk, following_step, hero_names, step_desk
 from bot.services.orders import seat_in
 from bot.services.turns import game_for
-from bot.watch_duel_texts import played_post, reminder_text, reveal_post
+from rules.modules.watch.orders import DuelStepData, typed_orders
 from storage import DuelMode, DuelStep, DuelStepState, OutboxMessage
 
 
@@ -99,7 +107,39 @@ async def render_duel_reveal(context: PostContext, message: OutboxMessage) -> Po
     return Post(text=reveal_post(steps, names, game_for(campaign).map, context.i18n.current_locale))
 
 
+async def render_watch_card_lowered(context: PostContext, message: OutboxMessage) -> Post | None:
+    """The group: the GM put "-1" tokens on a card laid in a duel (or took them off); nothing
+    while sealed duels of the turn are not shown yet (the post would name a secret spell)."""
+    turn, play, lowered = _int(message, "turn"), _int(message, "play"), _int(message, "lowered")
+    hero = message.payload.get("hero")
+    if (
+        message.campaign_id is None
+        or turn is None
+        or play is None
+        or lowered is None
+        or not isinstance(hero, str)
+    ):
+        return None
+    campaign = await context.store.campaign(message.campaign_id)
+    if campaign is None or await sealed_unrevealed(context.store, campaign.id, turn):
+        return None
+    late = await context.store.late_orders(campaign.id, turn)
+    steps = [
+        typed
+        for record in late.values()
+        for typed in typed_orders(record.orders)
+        if isinstance(typed, DuelStepData) and typed.hero == hero
+    ]
+    if not steps or play >= len(steps[0].plays):
+        return None
+    laid = steps[0].plays[play]
+    names = {side.id: side.name for side in await context.store.sides(campaign.id)}
+    names |= await hero_names(context.store, campaign.id, turn)
+    return Post(text=card_lowered_post(hero, laid.card, laid.target, lowered, names, turn))
+
+
 RENDERERS: dict[str, Renderer] = {
+    "watch_card_lowered": render_watch_card_lowered,
     "duel_step": render_duel_step,
     "duel_reminder": render_duel_reminder,
     "duel_played": render_duel_played,

@@ -26,13 +26,13 @@ from zoneinfo import ZoneInfo
 
 from pydantic import JsonValue
 
+from bot.modules.watch.orders import as_listed
 from bot.services.campaigns import battle_list_public_at
 from bot.services.deadlines import phase_deadline, wall_shift
 from bot.services.late import LATE_PHASES, LateRefusal, give_late_order, late_desk
 from bot.services.no_shows import BOT_ACTOR
 from bot.services.posting import group_post, private_post
 from bot.services.turns import game_for
-from bot.services.watch_orders import as_listed
 from rules import CampaignState, Game, Rejection, enter_late_order
 from rules.modules.watch.orders import duel_step
 from rules.modules.watch.plan import duels_of

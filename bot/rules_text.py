@@ -24,10 +24,11 @@ from bot.handlers.group.setup import (
     schedule_label,
 )
 from bot.handlers.group.siege_wizard import holder_words, token_kind_name
+from bot.modules.contact import setup as contact_setup
 from bot.moments import zone_label
 from bot.posts.group import colour_mark
 from bot.sectors import sector_label
-from bot.services import contact_setup, setup_map, siege_setup
+from bot.services import setup_map, siege_setup
 from bot.siege_texts import token_label
 from bot.texts import describe_foc, no_show_label, outcome_label, phase_name
 from bot.watch_texts import deck_words, duel_mode_words

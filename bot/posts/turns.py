@@ -17,9 +17,9 @@ from pydantic import JsonValue
 
 from bot import texts
 from bot.callbacks import join_keyboard
-from bot.contact_texts import describe_contact_plan, describe_contact_report
 from bot.map_views import turn_map
 from bot.message_limits import CAPTION_LIMIT, telegram_length
+from bot.modules.contact.texts import describe_contact_plan, describe_contact_report
 from bot.moments import format_moment, format_wall, zone_label
 from bot.posts import Post, PostContext, Renderer
 from bot.services import watch_orders

@@ -44,9 +44,10 @@ from bot.handlers.group.guards import (
     thread_of,
 )
 from bot.middlewares import display_name
+from bot.modules.contact import setup as contact_setup
 from bot.moments import format_moment, zone_label
 from bot.posts.group import colour_mark, colour_name
-from bot.services import campaigns, contact_setup, setup_map, siege_setup, watch_setup
+from bot.services import campaigns, setup_map, siege_setup, watch_setup
 from bot.services.clockwork import AdvanceOutcome, advance
 from bot.texts import describe_map_problem, language_name, phase_name, rule_name
 from rules import (

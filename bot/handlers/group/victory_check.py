@@ -24,7 +24,8 @@ from typing import Any
 from aiogram.types import InlineKeyboardButton
 from aiogram.utils.i18n import gettext as _
 
-from bot.services import contact_setup, setup_map, watch_setup
+from bot.modules.contact import setup as contact_setup
+from bot.services import setup_map, watch_setup
 from bot.texts import armies
 from rules import Ruleset, captures_at_once, overrides_in_force
 from storage import Campaign

@@ -24,10 +24,11 @@ from bot.handlers.private.callbacks import (
 )
 from bot.map_views import listed_figures, map_labels, side_views
 from bot.message_limits import BUTTON_ROW, button_label
+from bot.modules.contact import orders as contact_orders
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
 from bot.sectors import sector_label
-from bot.services import contact_orders, watch_orders
+from bot.services import watch_orders
 from bot.services.orders import (
     BattleDesk,
     Deployment,

@@ -7,7 +7,7 @@ sentences. Every string here is a catalog message id (English), translated in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import date
 
 from aiogram.utils.i18n import gettext as _
@@ -779,4 +779,15 @@ def away_lines(away: Sequence[tuple[str, date]], language: str) -> list[str]:
     return [
         _("{name} is on vacation until {last}.").format(name=name, last=day_label(last, language))
         for name, last in away
+    ]
+
+
+def describe_unplayed(report: TurnReport, told: Collection[int] = ()) -> list[str]:
+    """Chain battles that were not played (but those in ``told``, which a module explains)."""
+    return [
+        _(
+            "Battle {id} was not played: the battle before it in the chain did not go its way."
+        ).format(id=battle)
+        for battle in report.unplayed
+        if battle not in told
     ]

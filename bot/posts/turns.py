@@ -17,6 +17,7 @@ from pydantic import JsonValue
 
 from bot import texts
 from bot.callbacks import join_keyboard
+from bot.dice_texts import describe_rolls
 from bot.map_views import turn_map
 from bot.message_limits import CAPTION_LIMIT, telegram_length
 from bot.modules.contact.texts import describe_contact_plan, describe_contact_report
@@ -39,12 +40,10 @@ from bot.siege_screens import weather_name, weather_text
 from bot.siege_texts import (
     describe_assault_abilities,
     describe_chain,
-    describe_rolls,
     describe_siege_plan,
     describe_siege_report,
-    describe_unplayed,
 )
-from bot.texts import away_lines, phase_name
+from bot.texts import away_lines, describe_unplayed, phase_name
 from bot.watch_texts import describe_watch_plan, describe_watch_report, entering_lines
 from rules import Battle, CampaignMap, CampaignState, Roll, TurnReport
 from rules.modules.contact import NAME as CONTACT

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 
 from aiogram.utils.i18n import gettext as _
 
+from bot.modules.siege.texts import token_label
 from bot.services.dice import RollDone, RollRefusal
-from bot.siege_texts import token_label
 from rules import CampaignMap, Roll
 from rules.table import DiceExpression, DiceExpressionError, DiceProblemCode
 

@@ -23,13 +23,14 @@ from bot.handlers.group.setup import (
     policy_label,
     schedule_label,
 )
-from bot.handlers.group.siege_wizard import holder_words, token_kind_name
 from bot.modules.contact import setup as contact_setup
+from bot.modules.siege import setup as siege_setup
+from bot.modules.siege.handlers.wizard import holder_words, token_kind_name
+from bot.modules.siege.texts import token_label
 from bot.moments import zone_label
 from bot.posts.group import colour_mark
 from bot.sectors import sector_label
-from bot.services import setup_map, siege_setup
-from bot.siege_texts import token_label
+from bot.services import setup_map
 from bot.texts import describe_foc, no_show_label, outcome_label, phase_name
 from bot.watch_texts import deck_words, duel_mode_words
 from rules import Game, Ruleset

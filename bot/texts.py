@@ -14,9 +14,9 @@ from aiogram.utils.i18n import gettext as _
 from babel.dates import format_date
 
 from bot.modules.contact.texts import describe_contact_order, describe_contact_rejection
+from bot.modules.siege.texts import describe_siege_order, describe_siege_rejection
 from bot.sectors import sector_label
 from bot.services.orders import ResultSource, SourceKind
-from bot.siege_texts import describe_siege_order, describe_siege_rejection
 from bot.watch_texts import describe_hero_move, describe_watch_rejection
 from rules import (
     Attack,

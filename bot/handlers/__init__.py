@@ -20,9 +20,9 @@ from bot.handlers.group import (
     misplaced,
     reopen,
     running,
-    siege_gm,
     watch_gm,
 )
+from bot.modules.siege.handlers import gm as siege_gm
 
 
 def build_router() -> Router:

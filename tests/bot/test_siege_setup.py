@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.services import setup_map, siege_setup
+from bot.modules.siege import setup as siege_setup
+from bot.services import setup_map
 from rules import CampaignMap, Sector, builtin_map
 from rules.maps import Feature
 from storage import Campaign

@@ -9,7 +9,7 @@ import pytest
 from aiogram.utils.i18n import I18n
 
 from bot.dice_texts import describe_rolls
-from bot.siege_texts import (
+from bot.modules.siege.texts import (
     describe_adjustment,
     describe_siege_plan,
     describe_siege_rejection,

@@ -4,18 +4,8 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers.group import (
-    clock,
-    dice,
-    duels_gm,
-    gm,
-    migration,
-    reopen,
-    setup,
-    siege_gm,
-    status,
-    watch_gm,
-)
+from bot.handlers.group import clock, dice, duels_gm, gm, migration, reopen, setup, status, watch_gm
+from bot.modules.siege.handlers import gm as siege_gm
 
 
 def build() -> list[Router]:

@@ -32,7 +32,7 @@ from bot.callbacks import ButtonInt
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.filters import Awaited
-from bot.handlers.group import siege_wizard, victory_check, watch_wizard
+from bot.handlers.group import victory_check, watch_wizard
 from bot.handlers.group.guards import (
     AwaitedAnswer,
     ask,
@@ -45,9 +45,11 @@ from bot.handlers.group.guards import (
 )
 from bot.middlewares import display_name
 from bot.modules.contact import setup as contact_setup
+from bot.modules.siege import setup as siege_setup
+from bot.modules.siege.handlers import wizard as siege_wizard
 from bot.moments import format_moment, zone_label
 from bot.posts.group import colour_mark, colour_name
-from bot.services import campaigns, setup_map, siege_setup, watch_setup
+from bot.services import campaigns, setup_map, watch_setup
 from bot.services.clockwork import AdvanceOutcome, advance
 from bot.texts import describe_map_problem, language_name, phase_name, rule_name
 from rules import (

@@ -10,13 +10,13 @@ from bot.handlers.private import (
     deployment,
     duels,
     gm_prompts,
-    late,
     orders,
-    siege,
     typed,
     vacation,
     verdicts,
 )
+from bot.modules.siege.handlers import late
+from bot.modules.siege.handlers import private as siege
 
 
 def build() -> list[Router]:

@@ -25,6 +25,7 @@ from bot.handlers.private.callbacks import (
 from bot.map_views import listed_figures, map_labels, side_views
 from bot.message_limits import BUTTON_ROW, button_label
 from bot.modules.contact import orders as contact_orders
+from bot.modules.siege.texts import describe_assault_abilities, token_label
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
 from bot.sectors import sector_label
@@ -38,7 +39,6 @@ from bot.services.orders import (
     Refusal,
     defender_mark,
 )
-from bot.siege_texts import describe_assault_abilities, token_label
 from bot.texts import (
     armies,
     chain_words,

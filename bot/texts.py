@@ -7,17 +7,17 @@ sentences. Every string here is a catalog message id (English), translated in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import date
 
 from aiogram.utils.i18n import gettext as _
 from babel.dates import format_date
 
-from bot.contact_texts import describe_contact_order, describe_contact_rejection
 from bot.modules import BOT_MODULES
+from bot.modules.contact.texts import describe_contact_order, describe_contact_rejection
+from bot.modules.siege.texts import describe_siege_order, describe_siege_rejection
 from bot.sectors import sector_label
 from bot.services.orders import ResultSource, SourceKind
-from bot.siege_texts import describe_siege_order, describe_siege_rejection
 from rules import (
     Attack,
     Battle,
@@ -799,4 +799,15 @@ def away_lines(away: Sequence[tuple[str, date]], language: str) -> list[str]:
     return [
         _("{name} is on vacation until {last}.").format(name=name, last=day_label(last, language))
         for name, last in away
+    ]
+
+
+def describe_unplayed(report: TurnReport, told: Collection[int] = ()) -> list[str]:
+    """Chain battles that were not played (but those in ``told``, which a module explains)."""
+    return [
+        _(
+            "Battle {id} was not played: the battle before it in the chain did not go its way."
+        ).format(id=battle)
+        for battle in report.unplayed
+        if battle not in told
     ]

@@ -19,9 +19,9 @@ from bot.handlers.group import (
     misplaced,
     reopen,
     running,
-    siege_gm,
 )
 from bot.modules import BOT_MODULES
+from bot.modules.siege.handlers import gm as siege_gm
 
 
 def build_router() -> Router:

@@ -17,10 +17,18 @@ from pydantic import JsonValue
 
 from bot import texts
 from bot.callbacks import join_keyboard
-from bot.contact_texts import describe_contact_plan, describe_contact_report
+from bot.dice_texts import describe_rolls
 from bot.map_views import turn_map
 from bot.message_limits import CAPTION_LIMIT, telegram_length
 from bot.modules import BOT_MODULES
+from bot.modules.contact.texts import describe_contact_plan, describe_contact_report
+from bot.modules.siege.screens import weather_name, weather_text
+from bot.modules.siege.texts import (
+    describe_assault_abilities,
+    describe_chain,
+    describe_siege_plan,
+    describe_siege_report,
+)
 from bot.moments import format_moment, format_wall, zone_label
 from bot.posts import Post, PostContext, Renderer
 from bot.services.deadlines import (
@@ -35,16 +43,7 @@ from bot.services.orders import battle_duties, result_sources, standing_list
 from bot.services.turns import game_for
 from bot.services.vacations import away_of_sides
 from bot.services.window import current_deadline, orders_opening, week_plan
-from bot.siege_screens import weather_name, weather_text
-from bot.siege_texts import (
-    describe_assault_abilities,
-    describe_chain,
-    describe_rolls,
-    describe_siege_plan,
-    describe_siege_report,
-    describe_unplayed,
-)
-from bot.texts import away_lines, phase_name
+from bot.texts import away_lines, describe_unplayed, phase_name
 from rules import Battle, CampaignMap, CampaignState, Roll, TurnReport
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactPlan, ContactReport

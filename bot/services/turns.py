@@ -16,12 +16,12 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from bot.modules.siege.cards import card_notes
+from bot.modules.siege.rewards import reward_posts
 from bot.services.deployment import sides_to_place
 from bot.services.dice import commitment_post, seeds_of
 from bot.services.posting import board_post, group_post, held_until, private_post
 from bot.services.records import summary_post
-from bot.services.rewards import reward_posts
-from bot.services.siege_cards import card_notes
 from rules import (
     Battle,
     BattleResult,

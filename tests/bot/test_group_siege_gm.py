@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.modules.siege.gm import AdjustmentInputError, parse_adjustment
 from bot.order_text import Vocabulary
-from bot.services.adjustments import AdjustmentInputError, parse_adjustment
 from rules import builtin_map
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import load

@@ -4,16 +4,8 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers.group import (
-    clock,
-    dice,
-    gm,
-    migration,
-    reopen,
-    setup,
-    siege_gm,
-    status,
-)
+from bot.handlers.group import clock, dice, gm, migration, reopen, setup, status
+from bot.modules.siege.handlers import gm as siege_gm
 
 
 def build() -> list[Router]:

@@ -40,7 +40,6 @@ from bot.handlers.group.guards import (
 )
 from bot.handlers.group.reopen import reopen_button
 from bot.handlers.group.setup import joining_label, policy_label
-from bot.handlers.group.siege_gm import GM_ADJUST, adjust_question
 from bot.handlers.private.gm_prompts import (
     GM_END,
     GM_PLACEMENT,
@@ -53,11 +52,12 @@ from bot.handlers.private.screens import refusal_words
 from bot.i18n import language_of
 from bot.message_limits import BUTTON_ROW, button_label
 from bot.modules import BOT_MODULES
+from bot.modules.siege.gm import may_adjust
+from bot.modules.siege.handlers.gm import GM_ADJUST, adjust_question
 from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
 from bot.sectors import sector_label
 from bot.services import campaigns, running_changes, turns
-from bot.services.adjustments import may_adjust
 from bot.services.orders import Refusal, Seat, decide_result, defender_mark, listed_battles
 from bot.services.state_edits import may_edit
 from bot.services.window import position_mark
@@ -1207,7 +1207,7 @@ async def _rename_prompt(ctx: GmContext, value: str) -> None:
 
 
 async def _adjust_prompt(ctx: GmContext, value: str) -> None:
-    """Ask the GM to type a card's effect (``bot.services.adjustments``) where the panel is (the
+    """Ask the GM to type a card's effect (``bot.modules.siege.gm``) where the panel is (the
     GM's private chat, or an old panel in the group)."""
     if not may_adjust(ctx.campaign):
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)

@@ -11,13 +11,13 @@ from bot.handlers.private import (
     campaigns,
     deployment,
     gm_prompts,
-    late,
     orders,
-    siege,
     typed,
     vacation,
     verdicts,
 )
+from bot.modules.siege.handlers import late
+from bot.modules.siege.handlers import private as siege
 
 
 def build(modules: Sequence[Router] = ()) -> list[Router]:

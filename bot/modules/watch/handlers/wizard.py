@@ -22,7 +22,7 @@ from bot.modules.watch.texts import (
     passages,
 )
 from bot.sectors import sector_label
-from bot.services import siege_setup
+from bot.services import setup_map
 from rules.modules.watch import DEFAULT_SPELL_DECK, WatchSettings
 from storage import Campaign
 
@@ -66,7 +66,7 @@ def watch_screen(
     """The watch settings: on or off, the heroes (with initiative −/+ and removal), the NPC
     marker, the duel mode and a step's hours, typing heroes and the marker, the demo map."""
     overrides = campaign.ruleset_overrides
-    shown = siege_setup.campaign_map(campaign)
+    shown = setup_map.campaign_map(campaign)
     side_name = dict(sides)
     lines = [
         _(
@@ -255,7 +255,7 @@ def typed_watch(
 ) -> tuple[dict[str, Any] | None, str]:
     """The overrides after typed heroes (``setup.heroes``), NPC marker (``setup.npc``) or spell
     deck (``setup.deck``), or ``None`` and why not."""
-    names = watch_setup.Names.build(siege_setup.campaign_map(campaign), sides)
+    names = watch_setup.Names.build(setup_map.campaign_map(campaign), sides)
     overrides = campaign.ruleset_overrides
     try:
         if field == "setup.deck":
@@ -265,13 +265,13 @@ def typed_watch(
         else:
             changed = watch_setup.with_npc(overrides, watch_setup.parse_npc(text, names))
     except watch_setup.HeroInputError as error:
-        campaign_map = siege_setup.campaign_map(campaign)
+        campaign_map = setup_map.campaign_map(campaign)
         return None, hero_input_help(
             error.line, error.problem, error.word, campaign_map, get_i18n().current_locale
         )
     except watch_setup.DeckInputError as error:
         return None, deck_input_help(error.problem, error.word)
-    refused = siege_setup.problem(campaign, changed)
+    refused = setup_map.problem(campaign, changed)
     if refused is not None:
         return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])
     return changed, ""

@@ -16,9 +16,10 @@ from aiogram.types import InlineKeyboardButton
 from aiogram.utils.i18n import gettext as _
 
 from bot.message_limits import BUTTON_ROW, button_label
+from bot.modules.siege import setup as siege_setup
+from bot.modules.siege.texts import token_label
 from bot.sectors import sector_label
-from bot.services import siege_setup
-from bot.siege_texts import token_label
+from bot.services import setup_map
 from rules.modules.siege import Token
 from storage import Campaign
 
@@ -71,7 +72,7 @@ def siege_label(campaign: Campaign) -> str:
     control = siege_setup.weather_control(campaign)
     if not control:
         return _("on, {tokens}, no sector steers the weather").format(tokens=tokens)
-    shown = siege_setup.campaign_map(campaign)
+    shown = setup_map.campaign_map(campaign)
     sectors = ", ".join(sector_label(shown, s, campaign.language) for s in control)
     return _(
         "on, {tokens}, the weather is steered from sector {sectors}",
@@ -91,7 +92,7 @@ def holder_words(token: Token, side_name: dict[str, str]) -> str:
 
 def token_line(campaign: Campaign, token: Token, side_name: dict[str, str], on_map: bool) -> str:
     """A token as the wizard lists it: what, where, how strong, who holds it, whose it is."""
-    shown = siege_setup.campaign_map(campaign)
+    shown = setup_map.campaign_map(campaign)
     language = campaign.language
     words = _("{kind} in {sector}, strength {strength}").format(
         kind=token_kind_name(token.kind),
@@ -112,7 +113,7 @@ def _side_names(
     names = dict(sides)
     tokens = []
     for token in siege_setup.start_of(campaign):
-        side = siege_setup.holder_of(token.controller, sides)
+        side = setup_map.holder_of(token.controller, sides)
         named = side is not None and side != token.controller
         tokens.append(token.model_copy(update={"controller": side}) if named else token)
     return tuple(tokens), names
@@ -125,7 +126,7 @@ def siege_screen(
     sectors, and buttons to place and remove tokens, toggle sectors, open the tokens' strength
     and holders and the weather states, write cards and rewards."""
     overrides = campaign.ruleset_overrides
-    shown = siege_setup.campaign_map(campaign)
+    shown = setup_map.campaign_map(campaign)
     language = campaign.language
     lines = [
         _(
@@ -187,7 +188,7 @@ def siege_screen(
 def card_lines(campaign: Campaign, tokens: Sequence[Token]) -> list[str]:
     """Each occult token's card as the GM will be shown it when it is played: the text typed
     here, else the map's, in the campaign's language (shortened), or that there is none."""
-    shown = siege_setup.campaign_map(campaign)
+    shown = setup_map.campaign_map(campaign)
     language = campaign.language
     typed = siege_setup.settings(campaign.ruleset_overrides).get("cards") or {}
     from_map = {feature.id: feature for feature in shown.features_of("occult")}
@@ -311,7 +312,7 @@ def holder_screen(
     token = next((t for t in tokens if t.id == token_id and t.kind == "occult"), None)
     if token is None:
         return None
-    shown = siege_setup.campaign_map(campaign)
+    shown = setup_map.campaign_map(campaign)
     lines = [
         _(
             "Who holds {token} at the start? Its card is then ready at turn 1. Now: {holder}."
@@ -386,7 +387,7 @@ def siege_change(
 ) -> dict[str, Any] | None:
     """The overrides after a siege button, or ``None`` for a button that does not fit."""
     overrides = campaign.ruleset_overrides
-    sectors = set(siege_setup.campaign_map(campaign).sector_ids())
+    sectors = set(setup_map.campaign_map(campaign).sector_ids())
     if action == "sg" and value in ("on", "off"):
         return siege_setup.switched(overrides, value == "on")
     if not siege_setup.is_on(overrides):
@@ -459,7 +460,7 @@ def typed_siege(
                 changed = found
     except siege_setup.SiegeInputError as error:
         return None, siege_input_help(field, data, error.line)
-    refused = siege_setup.problem(campaign, changed)
+    refused = setup_map.problem(campaign, changed)
     if refused is not None:
         return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])
     return changed, ""
@@ -537,7 +538,7 @@ def ask_text(what: str, data: dict[str, Any], campaign: Campaign, name: str) -> 
         name=name,
         n=state + 1 if isinstance(state, int) else "",
         token=token_label(
-            siege_setup.campaign_map(campaign), str(data.get("token", "")), campaign.language
+            setup_map.campaign_map(campaign), str(data.get("token", "")), campaign.language
         ),
         most=siege_setup.MAX_STRENGTH,
     )

@@ -12,15 +12,15 @@ from bot.clock import Clock
 from bot.handlers.filters import Awaited
 from bot.handlers.group.guards import AwaitedAnswer, ask_again, gm_member, not_gm_text
 from bot.middlewares import display_name
-from bot.order_text import Vocabulary
-from bot.services.adjustments import (
+from bot.modules.siege.gm import (
     AdjustmentInputError,
     AdjustOutcome,
     adjust_turn_start,
     parse_adjustment,
 )
+from bot.modules.siege.texts import describe_adjustment_problem
+from bot.order_text import Vocabulary
 from bot.services.turns import game_for
-from bot.siege_texts import describe_adjustment_problem
 from storage import Person, Prompt, Store
 
 GM_ADJUST = "gm.adjust"

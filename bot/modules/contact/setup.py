@@ -3,7 +3,7 @@ the defences of each sector (none, a barricade or a blockpost, neutral or a side
 sector is then that side's ground), the transports a turn and the VP that win.
 
 Settings live in the campaign's ruleset overrides (``modules`` and ``module_settings.contact``)
-like the siege's; :func:`bot.services.siege_setup.problem` checks them against the map, so a
+like the siege's; :func:`bot.services.setup_map.problem` checks them against the map, so a
 campaign never stores settings its game cannot be built from.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.services import module_settings
-from bot.services.siege_setup import campaign_map
+from bot.services.setup_map import campaign_map
 from rules import CampaignMap
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactSettings

@@ -3,8 +3,9 @@ placed by buttons, weather-control sectors, card and reward texts.
 
 Module settings live in the campaign's ruleset overrides (``modules`` and
 ``module_settings.siege``, as ``python -m rules`` reads them); every change here returns new
-overrides that the rules core accepts with the campaign's map (:func:`problem`), so a campaign
-never stores settings its game cannot be built from.
+overrides that the rules core accepts with the campaign's map
+(:func:`bot.services.setup_map.problem`), so a campaign never stores settings its game cannot
+be built from.
 """
 
 from __future__ import annotations
@@ -13,14 +14,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.order_text import normalise
 from bot.services import module_settings
-from rules import CampaignMap, Game, MapError, Ruleset, builtin_map, overrides_in_force
-from rules.game import ModuleConflictError, ModuleSettingsError, UnknownModuleError
-from rules.maps import Feature
-from rules.modules import BUILTIN_MODULES
-from rules.modules.contact import NAME as CONTACT
-from rules.modules.contact.settings import DEFENCES_KIND
+from bot.services.setup_map import campaign_map
+from rules import CampaignMap
 from rules.modules.siege import DEFAULT_WEATHER_STATES, SiegeSettings, Token, start_tokens
 from rules.modules.siege import NAME as SIEGE
 from storage import Campaign
@@ -45,11 +41,6 @@ class SiegeInputError(ValueError):
     def __init__(self, line: int) -> None:
         super().__init__(f"line {line}")
         self.line = line
-
-
-def campaign_map(campaign: Campaign) -> CampaignMap:
-    """The campaign's map, built-in or its own."""
-    return builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
 
 
 def is_on(overrides: dict[str, Any]) -> bool:
@@ -393,62 +384,3 @@ def _without_spec(overrides: dict[str, Any], token_id: str) -> dict[str, Any]:
     else:
         new.pop("tokens", None)
     return _with_settings(overrides, new)
-
-
-def holder_of(owner: str | None, sides: Sequence[tuple[str, str]]) -> str | None:
-    """The side a map's ``owner`` names: by its id, else by its name (case, «ё» and quotes
-    aside), since a map's author knows the sides' names, not the ids the bot gives them."""
-    if owner is None:
-        return None
-    for side_id, _name in sides:
-        if owner == side_id:
-            return side_id
-    wanted = normalise(owner)
-    found = [side_id for side_id, name in sides if normalise(name) == wanted]
-    return found[0] if len(found) == 1 else None
-
-
-def owners_by_id(
-    campaign: Campaign, sides: Sequence[tuple[str, str]]
-) -> tuple[CampaignMap | None, list[Feature]]:
-    """The campaign's own map with every feature's ``owner`` that names a side by its name
-    written as the side's id (``None`` when nothing changes), and the features of the enabled
-    modules (occult tokens, defences) whose owner names no side."""
-    if isinstance(campaign.map, str):
-        return None, []
-    overrides: dict[str, Any] = campaign.ruleset_overrides
-    read = {"occult"} if is_on(overrides) else set()
-    if CONTACT in (overrides.get("modules") or ()):
-        read.add(DEFENCES_KIND)
-    replaced = {token["id"] for token in gm_tokens(overrides)}
-    contact = (overrides.get("module_settings") or {}).get(CONTACT) or {}
-    redone = {spec.get("sector") for spec in contact.get("defences") or ()}
-    features: list[Feature] = []
-    unknown: list[Feature] = []
-    for feature in campaign.map.features:
-        side = holder_of(feature.owner, sides)
-        unread = (
-            feature.kind not in read
-            or feature.id in replaced
-            or (feature.kind == DEFENCES_KIND and feature.sector in redone)
-        )
-        if feature.owner is not None and side is None and not unread:
-            unknown.append(feature)
-        renamed = side is not None and side != feature.owner
-        features.append(feature.model_copy(update={"owner": side}) if renamed else feature)
-    if tuple(features) == campaign.map.features:
-        return None, unknown
-    return campaign.map.model_copy(update={"features": tuple(features)}), unknown
-
-
-def problem(campaign: Campaign, overrides: dict[str, Any]) -> str | None:
-    """Why the rules core refuses ``overrides`` with the campaign's map (English detail, for
-    the log and a GM's note), or ``None`` if a game can be built."""
-    try:
-        ruleset = Ruleset.with_overrides(overrides_in_force(overrides))
-        Game.create(campaign_map(campaign), ruleset, BUILTIN_MODULES)
-    except MapError as error:
-        return str(error)
-    except (ModuleSettingsError, ModuleConflictError, UnknownModuleError, ValueError) as error:
-        return str(error)
-    return None

@@ -12,7 +12,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.callbacks import RewardPick, RewardPress, WeatherPick
 from bot.clock import Clock
 from bot.handlers.private import screens
-from bot.reward_screens import (
+from bot.modules.siege.reward_screens import (
     MAX_COUNT,
     choice_screen,
     claim_lines,
@@ -20,7 +20,7 @@ from bot.reward_screens import (
     claimed_items,
     unpack_counts,
 )
-from bot.services.rewards import (
+from bot.modules.siege.rewards import (
     ClaimOutcome,
     ClaimResult,
     choose_reward,
@@ -31,8 +31,8 @@ from bot.services.rewards import (
     pending_choices,
     reward_settings,
 )
+from bot.modules.siege.screens import weather_name
 from bot.services.turns import ChoiceOutcome, make_choice
-from bot.siege_screens import weather_name
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import ClaimProblem, ClaimProblemCode
 from storage import CampaignStatus, Person, Store

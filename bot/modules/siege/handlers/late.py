@@ -11,9 +11,9 @@ from bot.callbacks import LatePress
 from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat
+from bot.modules.siege.screens import late_screen
 from bot.order_text import siege_tokens
 from bot.services.late import give_late_order, late_desk, take_back_late_order
-from bot.siege_screens import late_screen
 from bot.texts import describe_rejection
 from rules.modules import siege
 from storage import Store

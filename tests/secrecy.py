@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from bot.logs import LogfmtFormatter, NoStatements
 from rules import Attack, Move, Reinforce
+from rules.cli import load_turn_document
 
 
 def read_the_log(caplog: pytest.LogCaptureFixture) -> None:
@@ -63,6 +64,18 @@ def play_forms(plays: Iterable[BaseModel]) -> set[str]:
     forms: set[str] = set()
     for play in plays:
         forms |= {repr(play), play.model_dump_json(), str(play.model_dump())}
+    return forms
+
+
+def turn_order_forms(document: Mapping[str, object]) -> set[str]:
+    """Every side's orders of an exported turn document (``python -m rules``'s format), the
+    modules' included (a siege's assault or card, a contact retreat), as code prints them."""
+    turn = load_turn_document(json.dumps(document))
+    forms: set[str] = set()
+    for orders in turn.orders.values():
+        every: list[BaseModel] = [*orders.moves, *orders.attacks, *orders.extra]
+        forms |= {repr(order) for order in every} | {o.model_dump_json() for o in every}
+        forms |= {str(order.model_dump()) for order in every}
     return forms
 
 

@@ -3,7 +3,10 @@ secret (a hand logged or shown to the other side, a single card posted to the gr
 spell logged, a side's orders logged, posted in the group or told to another side); the script
 applies it to a copy of the repository, runs the deterministic tests that must catch it, and
 says whether they did, which test failed and how long it took. A mutation no test catches is a
-hole in the tests.
+hole in the tests. (Widening who gets the "orders changed" notice, ``_side_notices`` in
+``bot/services/orders.py``, is no leak: the notice's renderer re-checks that the recipient is
+on the side and drops it; so the mutation that tells another side's players sends them the
+typed orders' echo instead.)
 
 Run from the repository root: ``.venv/bin/python bench/secrecy_mutants.py [NAME ...]``
 (every mutation by default; ``--campaigns N`` adds N random campaigns, ``tests/campaigns``, to
@@ -108,9 +111,12 @@ MUTATIONS = (
     ),
     Mutation(
         "tell another side's players its orders",
-        "bot/services/orders.py",
-        "        if m.side_id == side and Role.STRATEGIST in m.roles and m.user_id != editor\n",
-        "        if Role.STRATEGIST in m.roles and m.user_id != editor\n",
+        "bot/handlers/private/orders.py",
+        "    report = screens.text_results(parsed, result, result.desk, names)\n",
+        "    report = screens.text_results(parsed, result, result.desk, names)\n"
+        "    for member in desk.snapshot.members:\n"
+        "        if member.side_id != seat.side and message.bot is not None:\n"
+        '            await message.bot.send_message(member.user_id, "\\n".join(report))\n',
         (WATCH, WEEK),
     ),
 )

@@ -1,6 +1,12 @@
 """Test-wide settings: hypothesis without deadlines (no timing in tests), reproducible in CI;
 the session's PostgreSQL server (started by the first test that needs it); the long tests
-collected first."""
+collected first.
+
+Hypothesis profiles (``HYPOTHESIS_PROFILE``; ``CI`` set: ``ci``): ``ci`` checks the same
+examples every run (``derandomize``); ``dev`` draws fresh ones; ``fresh`` is
+``bench/properties_fresh.py``'s: fresh examples from ``--hypothesis-seed`` and every budget
+``HYPOTHESIS_SCALE`` times larger (a test's own ``max_examples`` too, see
+:func:`_scale_budgets`)."""
 
 import os
 from collections.abc import Iterator
@@ -18,7 +24,17 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", deadline=None, max_examples=150)
-settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+SCALE = int(os.environ.get("HYPOTHESIS_SCALE", "7"))
+settings.register_profile(
+    "fresh",
+    deadline=None,
+    derandomize=False,
+    max_examples=300 * SCALE,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+PROFILE = "ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev")
+settings.load_profile(PROFILE)
 
 
 LONG_FIRST = (
@@ -43,9 +59,29 @@ def _rank(item: pytest.Item) -> int:
     )
 
 
+def _scale_budgets(items: list[pytest.Item]) -> None:
+    """Under the ``fresh`` profile, a property test's own ``max_examples`` (a decorator's, which
+    the profile does not change) times ``HYPOTHESIS_SCALE``, as the profile's default is."""
+    if PROFILE != "fresh":
+        return
+    scaled: set[int] = set()
+    for item in items:
+        test = getattr(item, "obj", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if test is None or own is None or id(test) in scaled:
+            continue
+        scaled.add(id(test))
+        if own.max_examples != settings.default.max_examples:
+            test._hypothesis_internal_use_settings = settings(  # type: ignore[union-attr]
+                own, max_examples=own.max_examples * SCALE
+            )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The long tests first (:data:`LONG_FIRST`), each group in file order."""
+    """The long tests first (:data:`LONG_FIRST`), each group in file order; under the
+    ``fresh`` profile, the larger budgets (:func:`_scale_budgets`)."""
     items.sort(key=_rank)
+    _scale_budgets(items)
 
 
 @pytest.fixture(scope="session")

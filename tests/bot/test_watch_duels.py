@@ -880,8 +880,8 @@ async def test_no_hand_spell_or_order_reaches_the_log_the_group_or_the_other_sid
     # The log, over the whole test: no hand, order or spell in any form.
     secrets = {line for lines in [*hand_lines.values(), *echoed.values()] for line in lines}
     secrets |= set(TYPED[language].values()) | play_forms(plays)
-    for hero in hands.values():
-        secrets |= hand_forms(hero)
+    for hand in hands.values():
+        secrets |= hand_forms(hand)
     for given in orders.values():
         assert given is not None
         secrets |= printed_forms([*given.orders.moves, *given.orders.attacks])

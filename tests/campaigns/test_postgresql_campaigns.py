@@ -21,10 +21,10 @@ from tests.campaigns.play import play
 from tests.campaigns.script import script_for
 from tests.postgres_server import PostgresServer, new_schema_url
 
-# 4 campaigns: on PostgreSQL a campaign costs about five times its SQLite CPU in the test
-# process (about 23 s for seeds 1 and 2, against 4.7 s on average on SQLite; a round trip per
-# statement, and a schema migrated per campaign where SQLite copies a migrated file), and CI's
-# 20 minutes are spent already (docs/performance.md has the figures).
+# 4 campaigns: on PostgreSQL seeds 1 and 2 took 28 and 24 s (16 and 12 s on SQLite) and about
+# 17 s of CPU each in the test process (10 s on SQLite), PostgreSQL's own CPU on top: a round
+# trip per statement, and a schema migrated per campaign where SQLite copies a migrated file.
+# CI's 20 minutes are spent already (docs/performance.md has the figures).
 COUNT = int(os.environ.get("PG_CAMPAIGNS", "4"))
 FIRST = int(os.environ.get("CAMPAIGN_SEED", "1"))
 

@@ -1,6 +1,12 @@
 """Test-wide settings: hypothesis without deadlines (no timing in tests), reproducible in CI;
 the session's PostgreSQL server (started by the first test that needs it); the long tests
-collected first."""
+collected first.
+
+Hypothesis profiles (``HYPOTHESIS_PROFILE``; ``CI`` set: ``ci``): ``ci`` checks the same
+examples every run (``derandomize``); ``dev`` draws fresh ones; ``fresh`` is
+``bench/properties_fresh.py``'s: fresh examples from ``--hypothesis-seed`` and every budget
+``HYPOTHESIS_SCALE`` times larger (a test's own ``max_examples`` too, see
+:func:`_scale_budgets`)."""
 
 import os
 from collections.abc import Iterator
@@ -18,7 +24,17 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", deadline=None, max_examples=150)
-settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+SCALE = int(os.environ.get("HYPOTHESIS_SCALE", "7"))
+settings.register_profile(
+    "fresh",
+    deadline=None,
+    derandomize=False,
+    max_examples=300 * SCALE,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+PROFILE = "ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev")
+settings.load_profile(PROFILE)
 
 
 LONG_FIRST = (
@@ -42,6 +58,24 @@ def _rank(item: pytest.Item) -> int:
     )
 
 
+def _scale_budgets(items: list[pytest.Item]) -> None:
+    """Under the ``fresh`` profile, a property test's own ``max_examples`` (a decorator's, which
+    the profile does not change) times ``HYPOTHESIS_SCALE``, as the profile's default is."""
+    if PROFILE != "fresh":
+        return
+    scaled: set[int] = set()
+    for item in items:
+        test = getattr(item, "obj", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if test is None or own is None or id(test) in scaled:
+            continue
+        scaled.add(id(test))
+        if own.max_examples != 300 * SCALE:  # the profile's own budget is scaled already
+            test._hypothesis_internal_use_settings = settings(
+                own, max_examples=own.max_examples * SCALE
+            )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The long tests (:data:`LONG_FIRST`) shared out among pytest-xdist's workers.
 
@@ -50,7 +84,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     block starts with its share of the long tests, dealt in turn from the longest groups down,
     and ends with short ones that are easy to take. (Collected all first, xdist's default
     scheduler gave them all to one worker, which ran alone for the last ten minutes.) Without
-    xdist the long tests simply come first."""
+    xdist the long tests simply come first. Under the ``fresh`` profile, the larger budgets
+    (:func:`_scale_budgets`)."""
     workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
     long = sorted((item for item in items if _rank(item) < len(LONG_FIRST)), key=_rank)
     others = [item for item in items if _rank(item) == len(LONG_FIRST)]
@@ -64,6 +99,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         taken += share
     assert len(arranged) == len(items), "every test collected is run once"
     items[:] = arranged
+    _scale_budgets(items)
 
 
 @pytest.fixture(scope="session")

@@ -1,21 +1,24 @@
 """What the secrecy scans look for in the bot's log, besides the requests it sends.
 
-A side's orders and placement must never reach a log line (README: "orders are never written to
-the log"), worded or as code would print them: a model's ``repr``, its JSON as stored, a dict.
-The scans in ``tests/bot``, ``tests/faults`` and ``tests/e2e`` give these to
-:func:`assert_log_keeps`, with the words they already look for in requests.
+A side's orders and placement, a hero's hand and a laid spell must never reach a log line
+(README: "orders are never written to the log"), worded or as code would print them: a model's
+``repr``, its JSON as stored, a dict, a list. The scans in ``tests/bot``, ``tests/faults`` and
+``tests/e2e`` give these to :func:`assert_log_keeps`, with the words they already look for in
+requests. ``bench/secrecy_mutants.py`` proves they bite.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
+from pydantic import BaseModel
 
 from bot.logs import LogfmtFormatter, NoStatements
 from rules import Attack, Move, Reinforce
+from rules.cli import load_turn_document
 
 
 def read_the_log(caplog: pytest.LogCaptureFixture) -> None:
@@ -39,6 +42,40 @@ def printed_forms(
             forms |= {repr(order), order.model_dump_json(), str(order.model_dump())}
     for placement in placements:
         forms |= {json.dumps(dict(placement), separators=(",", ":")), str(dict(placement))}
+    return forms
+
+
+def hand_forms(hand: Sequence[str]) -> set[str]:
+    """A hero's hand (spell codes, ``A3``) as code prints it: a list or tuple's ``repr``, JSON
+    (spaced and compact, as storage keeps it). A hand of one card is a single card: its
+    ``repr`` in a list is looked for, not the bare code, which names no hero."""
+    cards = list(hand)
+    return {
+        repr(cards),
+        repr(tuple(cards)),
+        json.dumps(cards),
+        json.dumps(cards, separators=(",", ":")),
+    }
+
+
+def play_forms(plays: Iterable[BaseModel]) -> set[str]:
+    """Laid spells (``storage.DuelPlay``: a card on a hero) as code prints them: ``repr``,
+    JSON and ``str`` of the dict."""
+    forms: set[str] = set()
+    for play in plays:
+        forms |= {repr(play), play.model_dump_json(), str(play.model_dump())}
+    return forms
+
+
+def turn_order_forms(document: Mapping[str, object]) -> set[str]:
+    """Every side's orders of an exported turn document (``python -m rules``'s format), the
+    modules' included (a siege's assault or card, a contact retreat), as code prints them."""
+    turn = load_turn_document(json.dumps(document))
+    forms: set[str] = set()
+    for orders in turn.orders.values():
+        every: list[BaseModel] = [*orders.moves, *orders.attacks, *orders.extra]
+        forms |= {repr(order) for order in every} | {o.model_dump_json() for o in every}
+        forms |= {str(order.model_dump()) for order in every}
     return forms
 
 

@@ -11,6 +11,7 @@ bot sent, no hand and no sealed play reaches the group or the other side before 
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -46,6 +47,14 @@ from storage import (
 )
 from tests.bot.private_campaign import GM, GROUP, Table, alert, screen
 from tests.bot.telegram import FakeTelegram, Sent
+from tests.secrecy import (
+    assert_log_keeps,
+    hand_forms,
+    logfmt,
+    play_forms,
+    printed_forms,
+    read_the_log,
+)
 
 DAY, NIGHT = 501, 502  # the two sides' strategists
 HEROES = [
@@ -776,3 +785,104 @@ async def test_a_resume_or_a_new_deadline_and_its_step_moves_are_stored_together
     after = await store.clock_state(campaign_id)
     assert after is not None
     assert after.deadline == before.deadline
+
+
+CARD_WORD = re.compile(r"\b(?:Attack|Defence) \d|(?:Атака|Защита)-\d")
+TYPED = {
+    "en": {DAY: "hairdresser -> metro 2", NIGHT: "apartment -> entrance 2"},
+    "ru": {
+        DAY: "перевести 2 из парикмахерская в метро",
+        NIGHT: "перевести 2 из квартира егора в подъезд",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+async def test_no_hand_spell_or_order_reaches_the_log_the_group_or_the_other_side(
+    telegram: FakeTelegram,
+    store: Store,
+    clock: ManualClock,
+    language: Language,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Every secret of both sides, each shown in its own side's chat (so the scan is not
+    vacuous): the hands (/hand), the core orders as typed and as echoed, the sealed spells as
+    laid. While secret, none reaches the group or the other side; none ever reaches the log
+    (``bench/secrecy_mutants.py`` checks that a leak of each makes this test fail)."""
+    read_the_log(caplog)
+    words = WORDS[language]
+    table = await _watch_table(telegram, store, clock, "sealed", language)
+    hands = await _hands(table)
+    campaign_id = table.campaign.id
+    own = {DAY: ("larisa", "zavulon"), NIGHT: ("andrey", "anton")}
+    other = {DAY: NIGHT, NIGHT: DAY}
+
+    def chat(user: int, sent: list[Sent]) -> str:
+        return "\n".join(s.text for s in sent if s.chat_id == user)
+
+    # The hands, each in its own side's chat.
+    hand_lines: dict[int, list[str]] = {}
+    for user, heroes in own.items():
+        shown = chat(user, await table.say(user, "/hand"))
+        hand_lines[user] = [
+            line
+            for line in shown.splitlines()
+            if any(_card(words, c).lower() in line.lower() for hero in heroes for c in hands[hero])
+        ]
+        assert len(hand_lines[user]) == 2, shown
+
+    # The core orders, typed in private and echoed there.
+    echoed: dict[int, list[str]] = {}
+    for user, typed in TYPED[language].items():
+        reply = chat(user, await table.say(user, typed))
+        echoed[user] = [line[1:].strip() for line in reply.splitlines() if line.startswith("✓")]
+        assert len(echoed[user]) == 1, reply
+    orders = {side: (await store.orders(campaign_id, 1, side)) for side in ("day", "night")}
+    assert all(given is not None and given.orders.moves for given in orders.values())
+    clock.advance(timedelta(minutes=10))  # the "orders changed" notices' window ends
+    await _deliver(table)
+    for sent in table.log:
+        for user in (DAY, NIGHT):
+            if sent.chat_id in (GROUP, other[user]):
+                for secret in [*hand_lines[user], *echoed[user], TYPED[language][user]]:
+                    assert secret not in sent.text, (secret, sent.text)
+
+    # The sealed spells, laid in private; nothing names a spell in the group until the reveal.
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, clock.now())).advanced
+    listed = await _deliver(table)
+    titled = {s.text.splitlines()[0]: s for user in own for s in _screens(listed, user)}
+    plays = []
+    for hero, target, user in (
+        ("larisa", "Andrey", DAY),
+        ("zavulon", "Anton", DAY),
+        ("andrey", "Larisa", NIGHT),
+        ("anton", "Zavulon", NIGHT),
+    ):
+        under = next(s for title, s in titled.items() if hero.capitalize() in title)
+        card = hands[hero][0]
+        chosen = screen(await table.tap(user, under, _card(words, card)))
+        laid = screen(await table.tap(user, chosen, target))
+        assert f"{_card(words, card)} → {target}" in laid.text  # the play, in its side's chat
+        plays.append(DuelPlay(card=card, target=target.lower()))
+        if hero == "anton":
+            break  # the last step stays unplayed until the checks below
+        assert alert(await table.tap(user, laid, f"✅ {words['play']}"))
+        for sent in await _deliver(table):
+            if sent.chat_id == GROUP:
+                assert not CARD_WORD.search(sent.text), sent.text
+            if sent.chat_id == other[user]:
+                assert f"{_card(words, card)} → {target}" not in sent.text, sent.text
+    assert all(not CARD_WORD.search(s.text) for s in table.log if s.chat_id == GROUP)
+    assert alert(await table.tap(NIGHT, laid, f"✅ {words['play']}"))
+    [reveal] = _group(await _deliver(table))
+    assert reveal.startswith(words["revealed"])
+
+    # The log, over the whole test: no hand, order or spell in any form.
+    secrets = {line for lines in [*hand_lines.values(), *echoed.values()] for line in lines}
+    secrets |= set(TYPED[language].values()) | play_forms(plays)
+    for hand in hands.values():
+        secrets |= hand_forms(hand)
+    for given in orders.values():
+        assert given is not None
+        secrets |= printed_forms([*given.orders.moves, *given.orders.attacks])
+    assert_log_keeps(logfmt(caplog.records), secrets)

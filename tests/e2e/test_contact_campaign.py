@@ -39,6 +39,7 @@ from tests.e2e.scenario import (
     orders_typed,
     report_result,
 )
+from tests.secrecy import assert_log_keeps, turn_order_forms
 
 GROUP = Chat(id=-1004100, type="supergroup", title="Contact table")
 GM = Player(User(id=4100, first_name="Marta"))
@@ -184,3 +185,7 @@ async def test_a_contact_campaign_to_a_vp_victory_replays_and_verifies(
     log = bot_service.log_text()
     assert "Traceback" not in log
     assert " ERROR " not in log
+    # The bot's own log never holds an order, the contact's included, as typed or as code prints it.
+    assert turn["document"]["orders"]
+    typed = {"retreat from 3 to 1", "move 4 from 5 to 3"}
+    assert_log_keeps(log, turn_order_forms(turn["document"]) | typed)

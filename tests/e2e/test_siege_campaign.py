@@ -38,6 +38,7 @@ from tests.e2e.scenario import (
     orders_typed,
     report_result,
 )
+from tests.secrecy import assert_log_keeps, turn_order_forms
 
 GROUP = Chat(id=-1003900, type="supergroup", title="Siege table")
 GM = Player(User(id=3900, first_name="Marta"))
@@ -175,3 +176,7 @@ async def test_a_siege_campaign_to_a_winner_replays_and_verifies(
     log = bot_service.log_text()
     assert "Traceback" not in log
     assert " ERROR " not in log
+    # The bot's own log never holds an order, the siege's included, as typed or as code prints it.
+    assert turn["document"]["orders"]
+    typed = {"attack blue in 1 x2", "guard F1 from 1 Equator"}
+    assert_log_keeps(log, turn_order_forms(turn["document"]) | typed)

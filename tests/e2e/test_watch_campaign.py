@@ -54,6 +54,7 @@ from tests.e2e.scenario import (
     orders_typed,
     report_result,
 )
+from tests.secrecy import assert_log_keeps, hand_forms
 
 GROUP = Chat(id=-1004300, type="supergroup", title="Night Watch table")
 GM = Player(User(id=4300, first_name="Marta"))
@@ -337,10 +338,11 @@ def _card_name(card: str, language: str) -> str:
 
 def _assert_hands_kept_secret(
     requests: Sequence[RecordedRequest], start_hands: Mapping[str, tuple[str, ...]], deal: str
-) -> None:
+) -> set[str]:
     """No hand (as /hand, the heroes screen or a step screen writes it, in either language,
     nor a hand's heading) reaches the group or another side's chat before the campaign ends,
-    nor the deal seed any chat; the group gets the deal seed at the end."""
+    nor the deal seed any chat; the group gets the deal seed at the end. Returns the hands as
+    written, for the log's scan."""
     ended = next(
         r.seq for r in requests if "Red wins the campaign!" in r.words() and r.chat_id == GROUP.id
     )
@@ -375,6 +377,7 @@ def _assert_hands_kept_secret(
         for request in requests
         if request.seq >= ended
     )
+    return {shown for side in renderings.values() for shown in side}
 
 
 def _assert_monday_map(requests: Sequence[RecordedRequest], record: Path, plays: Plays) -> None:
@@ -478,8 +481,10 @@ async def test_a_night_watch_campaign_to_a_winner_replays_and_keeps_hands_secret
     verified = _cli("verify-rolls", json.dumps(exported))
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert json.loads(verified.stdout)["failed"] == []
-    _assert_hands_kept_secret(bot_service.recorder.requests, dealt, seeds["deal"])
+    worded = _assert_hands_kept_secret(bot_service.recorder.requests, dealt, seeds["deal"])
     _assert_monday_map(bot_service.recorder.requests, bot_service.map_record, plays)
     log = bot_service.log_text()
     assert "Traceback" not in log
     assert " ERROR " not in log
+    # The bot's own log (stderr, logfmt) never holds a hand, as written or as code prints it.
+    assert_log_keeps(log, worded | {form for hand in dealt.values() for form in hand_forms(hand)})

@@ -73,7 +73,7 @@ MUTATIONS = (
     ),
     Mutation(
         "post a single card to the group",
-        "bot/handlers/private/duels.py",
+        "bot/modules/watch/handlers/duels.py",
         "                text, keyboard = target_screen(desk, data.k)\n",
         "                text, keyboard = target_screen(desk, data.k)\n"
         "                found = await store.campaign(step.campaign_id)\n"
@@ -83,7 +83,7 @@ MUTATIONS = (
     ),
     Mutation(
         "log a sealed spell",
-        "bot/services/duels.py",
+        "bot/modules/watch/duels.py",
         "    plays = found.plays[:-1] if play is None else (*found.plays, play)\n",
         "    plays = found.plays[:-1] if play is None else (*found.plays, play)\n"
         + LOGGING

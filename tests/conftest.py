@@ -48,6 +48,9 @@ LONG_FIRST = (
 )
 """Where the tests of a minute or more are (bot processes, kills, whole campaigns, properties),
 the longest groups first."""
+PROCESSES = 2
+"""The first :data:`LONG_FIRST` groups, whose tests start bot processes (and import aiogram
+again, seconds of CPU each): at most half the workers start with them."""
 
 
 def _rank(item: pytest.Item) -> int:
@@ -81,21 +84,31 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     ``./test`` runs ``--dist worksteal``: each worker is first given a consecutive block of the
     collection, and a worker that runs out takes the last half of the longest queue. So each
-    block starts with its share of the long tests, dealt in turn from the longest groups down,
-    and ends with short ones that are easy to take. (Collected all first, xdist's default
-    scheduler gave them all to one worker, which ran alone for the last ten minutes.) Without
-    xdist the long tests simply come first. Under the ``fresh`` profile, the larger budgets
-    (:func:`_scale_budgets`)."""
+    block starts with its share of the long tests and ends with short ones that are easy to
+    take. The tests that start bot processes go to half the blocks, the in-process ones
+    (campaigns, properties) to the other half: with all four workers starting bots at once
+    beside mypy and the image build, the bots took over a minute to start and failed.
+    (Collected all first, xdist's default scheduler gave every long test to one worker, which
+    ran alone for the last ten minutes.) Without xdist the long tests simply come first. Under
+    the ``fresh`` profile, the larger budgets (:func:`_scale_budgets`)."""
     workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
-    long = sorted((item for item in items if _rank(item) < len(LONG_FIRST)), key=_rank)
-    others = [item for item in items if _rank(item) == len(LONG_FIRST)]
+    ranked = sorted(items, key=_rank)
+    bots = [item for item in ranked if _rank(item) < PROCESSES]
+    inside = [item for item in ranked if PROCESSES <= _rank(item) < len(LONG_FIRST)]
+    others = [item for item in ranked if _rank(item) == len(LONG_FIRST)]
+    lanes = max(1, workers // 2)
+    dealt: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    for index, item in enumerate(bots):
+        dealt[index % lanes].append(item)
+    rest = list(range(lanes, workers)) or [0]
+    for index, item in enumerate(inside):
+        dealt[rest[index % len(rest)]].append(item)
     arranged: list[pytest.Item] = []
     taken = 0
     for block in range(workers):
-        dealt = long[block::workers]
         size = (block + 1) * len(items) // workers - block * len(items) // workers
-        share = len(others) - taken if block == workers - 1 else max(0, size - len(dealt))
-        arranged += dealt + others[taken : taken + share]
+        share = len(others) - taken if block == workers - 1 else max(0, size - len(dealt[block]))
+        arranged += dealt[block] + others[taken : taken + share]
         taken += share
     assert len(arranged) == len(items), "every test collected is run once"
     items[:] = arranged

@@ -607,6 +607,50 @@ class Checks:
                     )
         self._reports = reports
         self._oracle = _sides_now(listed.battles, reports)
+        self._chain_rule(listed.battles, reports, self._oracle)
+
+    def _chain_rule(
+        self,
+        battles: Iterable[Battle],
+        reports: Mapping[int, BattleReport],
+        sides: Mapping[int, Any],
+    ) -> None:
+        """2, the chain rule read from MODULES.md C6 on its own: the defender of battle k+1 is
+        battle k's winner, or battle k's defender on a draw. The sides above come from
+        ``rules.battle_sides``, the function the bot itself asks; this reads its answer against
+        the rule's text, so a wrong ``battle_sides`` (the bot and the check agreeing on the
+        wrong sides) is caught too. Checked for every listed battle after every step of the
+        battles, so a result that hands a chain to another side is checked at once."""
+        self.count += 1
+        for battle in battles:
+            earlier_id = battle.defender_from
+            if earlier_id is None or battle.after is not None:
+                continue
+            earlier, now = sides.get(earlier_id), sides.get(battle.id)
+            report = reports.get(earlier_id)
+            result = report.effective() if report is not None else None
+            if (
+                earlier is None
+                or now is None
+                or result is None
+                or earlier.status is not BattleStatus.PLAYABLE
+                or earlier.stale
+                or earlier.defender is None
+            ):
+                continue
+            made_for = report.effective_against() if report is not None else None
+            if made_for is not None and made_for != earlier.defender:
+                continue  # given against an earlier defender: it does not count (stale)
+            expected = result.winner if result.winner is not None else earlier.defender
+            if now.defender != expected:
+                self.fail(
+                    "who may report",
+                    f"battle {battle.id} takes its defender from battle {earlier_id}, whose"
+                    f" result counts ({result.outcome.value}, winner {result.winner}, against"
+                    f" {earlier.defender}): by MODULES.md C6 battle {battle.id} is defended by"
+                    f" {expected}, but its sides now are {list(now.concerns())} (status"
+                    f" {now.status.value})",
+                )
 
     # ---- 3. numbers in posts ----------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from bot.texts import describe_order
 from rules import (
     Attack,
     CampaignMap,
+    CampaignState,
     Move,
     Reinforce,
     builtin_map,
@@ -636,10 +637,21 @@ class Player:
         options = legal_orders(game, state, member.side_id)
         names = {side.id: side.name for side in await self.world.store.sides(campaign.id)}
         focus = sorted(game.map.order)[(campaign.turn * 7 + self.script.seed) % len(game.map.order)]
+        chain_at = _chain_focus(game.map, state) if "contact" in self.setup.modules else None
+        focus = chain_at or focus
         orders: list[Move | Attack | Reinforce] = []
         for sector in options.sectors:
             roll = rng.random()
-            if sector.attack is not None and sector.attack.targets and roll < 0.5:
+            if (
+                chain_at is not None
+                and sector.move is not None
+                and chain_at in sector.move.destinations
+                and roll < 0.8
+            ):
+                # Into contact, with all it can: two sides arriving where a third stands make a
+                # chain (MODULES.md C6), the seam random orders seldom reach.
+                orders.append(Move(source=sector.sector, to=chain_at, count=sector.move.max_count))
+            elif sector.attack is not None and sector.attack.targets and roll < 0.5:
                 for _ in range(rng.randint(1, sector.attack.limit)):
                     orders.append(
                         Attack(sector=sector.sector, target=rng.choice(sector.attack.targets))
@@ -655,6 +667,7 @@ class Player:
         if options.reinforce:
             orders.append(Reinforce(sector=rng.choice(options.reinforce)))
         rng.shuffle(orders)
+        orders.sort(key=lambda order: not (isinstance(order, Move) and order.to == chain_at))
         orders = orders[: rng.randint(1, max(1, len(orders)))]
         language = someone.plan.language
         lines = []
@@ -853,6 +866,34 @@ class Player:
             if any(word in text for word in words):
                 return rng.choice(answers)
         return rng.choice((*REASONS, *DATES, "1:4 2:3 3:3", "/cancel"))
+
+
+def _chain_focus(campaign_map: CampaignMap, state: CampaignState) -> str | None:
+    """Where a contact campaign's sides converge this turn: the held sector that most other
+    sides can reach (two of them arriving make a chain, MODULES.md C6), ties by map order. The
+    same for every side (it reads only the turn's start), so their moves meet; ``None`` where
+    no two sides can reach a sector a third holds."""
+    best: tuple[int, int] | None = None
+    chosen = None
+    for index, sector in enumerate(campaign_map.ids):
+        held = set(state.occupants(sector))
+        if not held:
+            continue
+        reaching = {
+            side
+            for side in state.sides()
+            if side not in held
+            and any(
+                count > 1 and campaign_map.adjacent(source, sector)
+                for source, count in state.armies.get(side, {}).items()
+            )
+        }
+        if len(reaching) < 2:
+            continue
+        score = (len(reaching), -index)
+        if best is None or score > best:
+            best, chosen = score, sector
+    return chosen
 
 
 def _has(screen: Screen, prefix: str) -> bool:

@@ -408,7 +408,10 @@ class Player:
         action = weighted(
             rng,
             [
-                (2.5 if not manual else 0.6, chose("tick", lambda: self.tick(rng, campaign))),
+                (
+                    (0.6 if manual else 1.2 if phase is Phase.BATTLES else 2.5),
+                    chose("tick", lambda: self.tick(rng, campaign)),
+                ),
                 (2.0 if gm_ends_it else 0.15, chose("advance", lambda: self.advance(rng, gms))),
                 (
                     2.5 if orders_phase else 0.3,
@@ -423,7 +426,7 @@ class Player:
                     chose("ready", lambda: self.ready(rng, strategists)),
                 ),
                 (
-                    3.0 if phase in (Phase.BATTLES, Phase.RESOLUTION) else 0.2,
+                    4.0 if phase in (Phase.BATTLES, Phase.RESOLUTION) else 0.2,
                     chose("battles", lambda: self.battles(rng, players)),
                 ),
                 (
@@ -736,7 +739,8 @@ class Player:
             return
         someone = rng.choice(players)
         await self._do(someone, someone.user_id, "/battles")
-        await self.walk(rng, someone, (someone.user_id,), rng.randrange(1, 6), _battles_bias)
+        # A report takes four presses (the battle, the outcome, the winner, a slain warlord?).
+        await self.walk(rng, someone, (someone.user_id,), rng.randrange(2, 8), _battles_bias)
 
     def _all_buttons(self, but: int) -> list[tuple[Screen, str, str]]:
         return [
@@ -931,7 +935,22 @@ def _deploy_bias(_label: str, data: str) -> float:
 
 
 def _battles_bias(_label: str, data: str) -> float:
-    return 4.0 if data.startswith(("pr:", "pv:")) else 0.5
+    if not data.startswith(("pr:", "pv:")):
+        return 0.5
+    parts = data.split(":")
+    if data.startswith("pr:") and len(parts) > 7:
+        action, winner = parts[5], parts[7]
+        if action == "list":
+            return 1.0
+        if action == "pick" and parts[4].isdigit():
+            # Earlier battles first, as a club plays a chain: battle k's result decides who
+            # defends battle k+1.
+            return 4.0 + 8.0 / max(1, int(parts[4]))
+        if action == "win" and winner == "0":
+            # The attacker's win is the result that hands a chain's next battle to another
+            # defender (MODULES.md C6): as likely as the other results together.
+            return 8.0
+    return 4.0
 
 
 def _nearly(line: str, rng: random.Random) -> str:

@@ -472,7 +472,15 @@ class Player:
         now = self.world.clock.now()
         roll = rng.random()
         clock = await self.world.store.clock_state(campaign.id)
-        if roll < 0.4 and clock is not None and clock.deadline is not None and clock.deadline > now:
+        if (
+            roll < 0.4
+            and campaign.phase is not Phase.BATTLES
+            and clock is not None
+            and clock.deadline is not None
+            and clock.deadline > now
+        ):
+            # Not over the battles' weekend in one jump: results come in over it, between the
+            # list and the Monday, and a chain's battle 1 is reported before its battle 2.
             self.world.move_clock(clock.deadline)
             return
         planned = await self.world.scheduler.next_due(now)

@@ -40,7 +40,7 @@ from pydantic import JsonValue  # noqa: E402
 from rules import CampaignState, builtin_map  # noqa: E402
 from rules.mapgen import grid_map  # noqa: E402
 from rules.modules.watch import Hero, Npc, WatchState  # noqa: E402
-from rules.modules.watch.picture import map_figures  # noqa: E402
+from rules.modules.watch.figures import map_figures  # noqa: E402
 from rules.render import (  # noqa: E402
     BattleMark,
     DialView,
@@ -48,10 +48,10 @@ from rules.render import (  # noqa: E402
     SectorMark,
     SideView,
     WeekView,
-    _cached_layout,
     render_map,
     view_of_document,
 )
+from rules.render.layout import _cached_layout  # noqa: E402
 from rules.resolution import Arrival  # noqa: E402
 from rules.ruleset import Outcome  # noqa: E402
 from rules.svg import map_svg  # noqa: E402

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from aiogram.utils.i18n import gettext as _
 
 from bot.callbacks import WeatherPick
-from bot.duel_screens import DuelPress
 from bot.handlers.group.setup import SetupPress
+from bot.modules.watch.duel_screens import DuelPress
 from tests.e2e import scenario as s
 
 MODULES = ("siege", "contact", "watch")

@@ -1,11 +1,16 @@
 """The words of ``/roll`` (MODULES.md "002"), in the group and in private: how to write dice,
-why a roll was refused, and the values with their labels."""
+why a roll was refused, and the values with their labels; and the rules' own rolls of a turn,
+as the battle list and the Monday post list them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from aiogram.utils.i18n import gettext as _
 
+from bot.modules.siege.texts import token_label
 from bot.services.dice import RollDone, RollRefusal
+from rules import CampaignMap, Roll
 from rules.table import DiceExpression, DiceExpressionError, DiceProblemCode
 
 
@@ -75,3 +80,64 @@ def split_battle(args: str) -> tuple[str, int | None]:
         if number.isdigit() and len(number) <= 6:
             return " ".join(words[:-1]), int(number)
     return args.strip(), None
+
+
+def describe_rolls(
+    rolls: Sequence[Roll],
+    campaign_map: CampaignMap,
+    sides: Mapping[str, str],
+    language: str,
+) -> list[str]:
+    """The rules' rolls in words, in the order drawn: an assault's die by its token and side; a
+    shuffle (the siege's lots, contact's zombie deck) on one line with its count of rolls. The
+    export lists each roll by its label, to check against the seed revealed on Monday."""
+    lines: list[str] = []
+    shuffle: str | None = None
+    drawn: list[int] = []  # the open shuffle's draws
+
+    def close_shuffle() -> None:
+        if shuffle is not None:
+            lines.append(_shuffle_words(shuffle, len(drawn)))
+
+    for roll in rolls:
+        parts = roll.label.split("/")
+        if parts[1:3] == ["siege", "assault"] and len(parts) == 5:
+            close_shuffle()
+            shuffle, drawn = None, []
+            lines.append(
+                _("🎲 Assault on {token} by side «{side}»: d{sides} = {value}").format(
+                    token=token_label(campaign_map, parts[3], language),
+                    side=sides.get(parts[4], parts[4]),
+                    sides=roll.sides,
+                    value=roll.value,
+                )
+            )
+            continue
+        prefix = "/".join(parts[:-1])  # a shuffle's draw: the shuffle's label, then /i
+        if prefix != shuffle:
+            close_shuffle()
+            shuffle, drawn = prefix, []
+        drawn.append(roll.value)
+    close_shuffle()
+    return lines
+
+
+def _shuffle_words(label: str, rolls: int) -> str:
+    """The line of a shuffle labelled ``label``: what it shuffled and how many rolls it took
+    (its draws are not the order it made, so the export has them, by label)."""
+    kind = label.split("/")[1:3]
+    if kind == ["siege", "lots"]:
+        text = _(
+            "🎲 Lots for the order of assaults of equal strength: {n} roll, in the export",
+            "🎲 Lots for the order of assaults of equal strength: {n} rolls, in the export",
+            rolls,
+        )
+    elif kind == ["contact", "zombies"]:
+        text = _(
+            "🎲 The zombie deck shuffled: {n} roll, in the export",
+            "🎲 The zombie deck shuffled: {n} rolls, in the export",
+            rolls,
+        )
+    else:
+        text = _("🎲 {n} roll, in the export", "🎲 {n} rolls, in the export", rolls)
+    return text.format(n=rolls)

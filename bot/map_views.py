@@ -11,10 +11,10 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.services.duels import public_watch_plan
+from bot.modules.watch.duels import public_watch_plan
+from bot.modules.watch.orders import as_listed
 from bot.services.records import held_at
 from bot.services.turns import game_for
-from bot.services.watch_orders import as_listed
 from rules import Battle, CampaignState
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactPlan, ContactReport, Defences
@@ -22,10 +22,9 @@ from rules.modules.contact import load as load_contact
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegeSettings, load
 from rules.modules.watch import NAME as WATCH
-from rules.modules.watch import WatchSettings
-from rules.modules.watch.picture import WatchFigures, map_figures
 from rules.render import (
     DialView,
+    MapFigures,
     MapLabels,
     MapView,
     SectorMark,
@@ -199,7 +198,7 @@ async def watch_figures(
     week: bool,
     battles: tuple[Battle, ...] | None,
     now: datetime | None = None,
-) -> WatchFigures:
+) -> MapFigures:
     """Watch's heroes, NPC and hero moves on a turn's map, from the public view of the state
     (no hand is ever drawn): with ``battles`` (Friday's list), or once this turn's list is
     public at ``now``, the heroes where the list put them with this turn's moves
@@ -208,8 +207,7 @@ async def watch_figures(
     without watch."""
     raw = state.modules.get(WATCH)
     if raw is None:
-        return WatchFigures()
-    wounds_to_kill = game_for(campaign).settings_of(WATCH, WatchSettings).wounds_to_kill
+        return MapFigures()
     if battles is not None:
         this_turn = await store.battle_list(campaign.id, state.turn)
         return listed_figures(
@@ -220,29 +218,44 @@ async def watch_figures(
         if plan is not None:
             return listed_figures(campaign, state, plan)
     if not week or state.turn < 2:
-        return map_figures(raw, state.turn, wounds_to_kill)
+        return figures_of(campaign, raw, state.turn)
     shown = state.turn - 1
     listed = await store.battle_list(campaign.id, shown)
     plan = None if listed is None else listed.modules.get(WATCH)
     resolutions = await store.resolutions(campaign.id, shown)
     notes = resolutions[-1].report.modules.get(WATCH) if resolutions else None
-    found = notes.get("killed") if isinstance(notes, dict) else None
-    killed = [hero for hero in found if isinstance(hero, str)] if isinstance(found, list) else []
-    return map_figures(raw, state.turn, wounds_to_kill, plan=plan, killed=killed)
+    return figures_of(campaign, raw, state.turn, plan=plan, notes=notes)
 
 
-def listed_figures(campaign: Campaign, state: CampaignState, plan: JsonValue) -> WatchFigures:
+def figures_of(
+    campaign: Campaign,
+    data: JsonValue,
+    turn: int,
+    *,
+    plan: JsonValue = None,
+    notes: JsonValue = None,
+) -> MapFigures:
+    """Watch's figures from its rules module (:meth:`~rules.game.RulesModule.map_figures`):
+    its state ``data`` at the start of ``turn``, the moves of a list's ``plan`` and the heroes
+    a resolution's ``notes`` killed."""
+    game = game_for(campaign)
+    module = game.module(WATCH)
+    if module is None:
+        return MapFigures()
+    return module.map_figures(game, data, turn, plan=plan, notes=notes) or MapFigures()
+
+
+def listed_figures(campaign: Campaign, state: CampaignState, plan: JsonValue) -> MapFigures:
     """Watch's figures of turn ``state.turn`` as its battle list has it: the heroes and the NPC
     where the list's watch data ``plan`` put them (after this turn's moves), each move an
     arrow from where the hero began the turn; with no ``plan``, where the turn began."""
     raw = state.modules.get(WATCH)
     if raw is None:
-        return WatchFigures()
-    wounds_to_kill = game_for(campaign).settings_of(WATCH, WatchSettings).wounds_to_kill
+        return MapFigures()
     if plan is None:
-        return map_figures(raw, state.turn, wounds_to_kill)
+        return figures_of(campaign, raw, state.turn)
     moved = as_listed(state.modules, plan, {})[WATCH]
-    return map_figures(moved, state.turn, wounds_to_kill, plan=plan)
+    return figures_of(campaign, moved, state.turn, plan=plan)
 
 
 def defences_words(defences: Defences, names: Mapping[str, str]) -> str:

@@ -25,7 +25,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from rules.render import MapView, _font, render_map
+from rules.render import MapView, render_map
+from rules.render.primitives import _font
 
 log = logging.getLogger(__name__)
 

@@ -23,14 +23,16 @@ from bot.handlers.group.setup import (
     policy_label,
     schedule_label,
 )
-from bot.handlers.group.siege_wizard import holder_words, token_kind_name
+from bot.modules.contact import setup as contact_setup
+from bot.modules.siege import setup as siege_setup
+from bot.modules.siege.handlers.wizard import holder_words, token_kind_name
+from bot.modules.siege.texts import token_label
+from bot.modules.watch.texts import deck_words, duel_mode_words
 from bot.moments import zone_label
 from bot.posts.group import colour_mark
 from bot.sectors import sector_label
-from bot.services import contact_setup, siege_setup
-from bot.siege_texts import token_label
+from bot.services import setup_map
 from bot.texts import describe_foc, no_show_label, outcome_label, phase_name
-from bot.watch_texts import deck_words, duel_mode_words
 from rules import Game, Ruleset
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactSettings
@@ -478,7 +480,7 @@ def _away(n: int) -> str:
 def _holder(owner: str | None, sides: Sequence[tuple[str, str]]) -> str | None:
     """An occult token's holder by side id (a map may name the side), as the map says when
     it names no side here."""
-    return siege_setup.holder_of(owner, sides) or owner
+    return setup_map.holder_of(owner, sides) or owner
 
 
 def contact_lines(view: RulesView) -> list[str]:

@@ -7,17 +7,17 @@ sentences. Every string here is a catalog message id (English), translated in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import date
 
 from aiogram.utils.i18n import gettext as _
 from babel.dates import format_date
 
-from bot.contact_texts import describe_contact_order, describe_contact_rejection
+from bot.modules import BOT_MODULES
+from bot.modules.contact.texts import describe_contact_order, describe_contact_rejection
+from bot.modules.siege.texts import describe_siege_order, describe_siege_rejection
 from bot.sectors import sector_label
 from bot.services.orders import ResultSource, SourceKind
-from bot.siege_texts import describe_siege_order, describe_siege_rejection
-from bot.watch_texts import describe_hero_move, describe_watch_rejection
 from rules import (
     Attack,
     Battle,
@@ -182,10 +182,19 @@ def describe_order(
             )
         case ModuleOrder(module="contact"):
             return describe_contact_order(order, campaign_map, language)
-        case ModuleOrder(module="watch"):
-            return describe_hero_move(order, campaign_map, sides, language)
+        case ModuleOrder() if (
+            words := _module_order_words(order, campaign_map, sides, language)
+        ) is not None:
+            return words
         case ModuleOrder():
             return describe_siege_order(order, campaign_map, language)
+
+
+def _module_order_words(
+    order: ModuleOrder, campaign_map: CampaignMap, sides: SideNames, language: str
+) -> str | None:
+    module = BOT_MODULES.get(order.module)
+    return None if module is None else module.describe_order(order, campaign_map, sides, language)
 
 
 def describe_order_line(
@@ -270,8 +279,10 @@ def describe_rejection(
             )
         case OrderRule.MODULE_RULE if p.get("module") == "contact":
             return describe_contact_rejection(p, campaign_map, language)
-        case OrderRule.MODULE_RULE if p.get("module") == "watch":
-            return describe_watch_rejection(p, campaign_map, sides, language)
+        case OrderRule.MODULE_RULE if (
+            words := _module_rejection_words(p, campaign_map, sides, language)
+        ) is not None:
+            return words
         case OrderRule.MODULE_RULE if p.get("module") == "siege":
             return describe_siege_rejection(p, campaign_map, language)
         case OrderRule.SECTOR_HAS_MODULE_ORDER:
@@ -283,6 +294,15 @@ def describe_rejection(
             return _("This order is not part of this campaign's rules.")
         case _:
             return describe_deployment_rule(rejection.rule, p)
+
+
+def _module_rejection_words(
+    params: Mapping[str, str | int], campaign_map: CampaignMap, sides: SideNames, language: str
+) -> str | None:
+    module = BOT_MODULES.get(str(params.get("module", "")))
+    if module is None:
+        return None
+    return module.describe_rejection(params, campaign_map, sides, language)
 
 
 def describe_deployment_rule(rule: OrderRule, params: Mapping[str, str | int]) -> str:
@@ -779,4 +799,15 @@ def away_lines(away: Sequence[tuple[str, date]], language: str) -> list[str]:
     return [
         _("{name} is on vacation until {last}.").format(name=name, last=day_label(last, language))
         for name, last in away
+    ]
+
+
+def describe_unplayed(report: TurnReport, told: Collection[int] = ()) -> list[str]:
+    """Chain battles that were not played (but those in ``told``, which a module explains)."""
+    return [
+        _(
+            "Battle {id} was not played: the battle before it in the chain did not go its way."
+        ).format(id=battle)
+        for battle in report.unplayed
+        if battle not in told
     ]

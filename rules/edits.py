@@ -1,6 +1,7 @@
 """A GM's direct edit of the state (issue 23): armies of a side in a sector set to a number, a
-side's deployment placed mid-campaign, a side retired (its armies leave the map); with module
-``contact``, a sector's defences set (the GM repairs ruined ones, MODULES.md C8).
+side's deployment placed mid-campaign, a side retired (its armies leave the map), and a module's
+part (``modules[name]``, in the shape the module defines: the module checks and applies it,
+:meth:`rules.game.RulesModule.edit`).
 
 The edit is a value checked here and applied to a turn's start; the bot stores it with the
 GM's other adjustments, so a correction of the turn before applies it again. Captured sectors
@@ -12,17 +13,32 @@ are not stored state in this engine: resolution counts them anew from the armies
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from rules.game import Game
+from rules.game import (
+    EditError,
+    EditProblem,
+    EditProblemCode,
+    Game,
+    module_edit_problem,
+)
 from rules.maps import SectorId
-from rules.modules.contact.state import NAME as CONTACT
-from rules.modules.contact.state import set_defences
 from rules.render import held_sectors
 from rules.state import CampaignState, SideId
+
+__all__ = [
+    "MAX_ARMIES",
+    "ArmySet",
+    "EditError",
+    "EditProblem",
+    "EditProblemCode",
+    "HolderChange",
+    "StateEdit",
+    "apply_edit",
+    "holder_changes",
+    "is_edit",
+]
 
 MAX_ARMIES = 99
 """The most armies an edit may set in one sector."""
@@ -38,66 +54,23 @@ class ArmySet(BaseModel):
     count: int
 
 
-class DefencesSet(BaseModel):
-    """Contact: the defences in ``sector`` are ``level`` 1 (barricade) or 2 (blockpost) of
-    ``owner`` (``None``: neutral), ruined or standing, after the edit."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    sector: SectorId
-    level: Literal[1, 2]
-    owner: SideId | None = None
-    ruined: bool = False
-
-
 class StateEdit(BaseModel):
     """A GM's edit: armies set, or a side retired (every army of it leaves the map), or a
-    sector's defences set, with the ``reason`` the GM gave."""
+    module's state changed (``modules[name]``: that module's part, in the shape it defines),
+    with the ``reason`` the GM gave."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: str = Field(default="edit", pattern="^edit$")
     armies: tuple[ArmySet, ...] = ()
-    defences: tuple[DefencesSet, ...] = ()
+    modules: dict[str, JsonValue] = Field(default_factory=dict)
     retire: SideId | None = None
     reason: str = Field(default="", max_length=1000)
-
-
-class EditProblemCode(StrEnum):
-    """Why an edit is refused."""
-
-    UNKNOWN_SECTOR = "unknown_sector"  # sector
-    UNKNOWN_SIDE = "unknown_side"  # side
-    ARMIES_OUT_OF_RANGE = "armies_out_of_range"  # side, sector, count, most
-    NO_CHANGE = "no_change"
-    NO_ARMIES_LEFT = "no_armies_left"  # the edit would leave no side on the map
-    NO_DEFENCES = "no_defences"  # sector: contact is not played, or the sector has no defences
-
-
-class EditProblem(BaseModel):
-    """One problem of an edit, with its details."""
-
-    model_config = ConfigDict(frozen=True)
-
-    code: EditProblemCode
-    params: dict[str, str | int] = Field(default_factory=dict)
-
-
-class EditError(ValueError):
-    """An edit that cannot be applied; ``problems`` lists every reason."""
-
-    def __init__(self, problems: list[EditProblem]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(p.code.value for p in problems))
 
 
 def is_edit(data: object) -> bool:
     """Whether stored adjustment JSON is a :class:`StateEdit` (not a module's adjustment)."""
     return isinstance(data, dict) and data.get("kind") == "edit"
-
-
-def _unknown_side(side: SideId) -> EditProblem:
-    return EditProblem(code=EditProblemCode.UNKNOWN_SIDE, params={"side": side})
 
 
 def apply_edit(
@@ -107,7 +80,8 @@ def apply_edit(
 
     ``sides`` are the campaign's sides in play (a side not on the map may get armies: a side
     added mid-campaign, or one the GM brings back); a side that gets armies for the first time
-    comes after those on the map, in the order of ``sides``. Module state is left as it is.
+    comes after those on the map, in the order of ``sides``. A module's state changes only by its
+    part of the edit.
     """
     problems: list[EditProblem] = []
     armies = {side: dict(sectors) for side, sectors in state.armies.items()}
@@ -141,24 +115,15 @@ def apply_edit(
         else:
             armies.setdefault(change.side, {})[change.sector] = change.count
     modules = dict(state.modules)
-    for defences in edit.defences:
-        if defences.owner is not None and defences.owner not in sides:
-            problems.append(_unknown_side(defences.owner))
+    for name, data in edit.modules.items():
+        module = game.module(name)
+        if module is None:
+            problems.append(module_edit_problem(name, "not_played"))
             continue
-        changed = set_defences(
-            game,
-            modules.get(CONTACT),
-            defences.sector,
-            defences.level,
-            defences.owner,
-            defences.ruined,
-        )
-        if changed is None:
-            problems.append(
-                EditProblem(code=EditProblemCode.NO_DEFENCES, params={"sector": defences.sector})
-            )
-        else:
-            modules[CONTACT] = changed
+        try:
+            modules[name] = module.edit(game, state, data, sides)
+        except EditError as refused:
+            problems += refused.problems
     if problems:
         raise EditError(problems)
     order = [*state.armies, *(side for side in sides if side not in state.armies)]

@@ -19,7 +19,10 @@ is a package ``rules/modules/<name>/`` whose :class:`RulesModule` subclass may a
   may draw dice and add battles (numbered after the core's, in ``ruleset.modules`` order);
 * **resolution steps**: :meth:`RulesModule.hooks` returns functions run before, after or instead
   of a core step (at most one module replaces a step); after ``victory`` a hook may name a
-  winner only when the core named none.
+  winner only when the core named none;
+* **the GM's edits**: a :class:`rules.edits.StateEdit` carries each module's part in
+  ``modules[name]``, in the shape the module defines; :meth:`RulesModule.edit` checks it and
+  returns the module's state after it.
 
 The core knows no module by name; a campaign enables modules through ``Ruleset.modules`` and the
 caller hands the implementations (``rules.modules.BUILTIN_MODULES``) to :meth:`Game.create`.
@@ -32,7 +35,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from rules.maps import CampaignMap, MapError, MapProblem, SectorId
 from rules.orders import (
@@ -51,6 +54,7 @@ from rules.state import CampaignState, SideId
 if TYPE_CHECKING:
     from rules.battles import Battle, BattlePlan, PlanWork
     from rules.dice import Dice
+    from rules.render import MapFigures
     from rules.resolution import TurnWork
 
 CoreOrder = Move | Attack | Fortify | Reinforce
@@ -96,6 +100,42 @@ class DeploymentChoice(BaseModel):
     key: str
     side: SideId | None
     options: tuple[JsonValue, ...]
+
+
+class EditProblemCode(StrEnum):
+    """Why a GM's edit of the state (:class:`rules.edits.StateEdit`) is refused."""
+
+    UNKNOWN_SECTOR = "unknown_sector"  # sector
+    UNKNOWN_SIDE = "unknown_side"  # side
+    ARMIES_OUT_OF_RANGE = "armies_out_of_range"  # side, sector, count, most
+    NO_CHANGE = "no_change"
+    NO_ARMIES_LEFT = "no_armies_left"  # the edit would leave no side on the map
+    MODULE_RULE = "module_rule"  # module, rule ("not_played", "no_edits" or the module's own)
+    # and the rule's details
+
+
+class EditProblem(BaseModel):
+    """One problem of an edit, with its details."""
+
+    model_config = ConfigDict(frozen=True)
+
+    code: EditProblemCode
+    params: dict[str, str | int] = Field(default_factory=dict)
+
+
+class EditError(ValueError):
+    """An edit that cannot be applied; ``problems`` lists every reason."""
+
+    def __init__(self, problems: list[EditProblem]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(p.code.value for p in problems))
+
+
+def module_edit_problem(module: str, rule: str, **params: str | int) -> EditProblem:
+    """A problem of ``module``'s part of an edit: its ``rule`` and details."""
+    return EditProblem(
+        code=EditProblemCode.MODULE_RULE, params={"module": module, "rule": rule, **params}
+    )
 
 
 class RulesModule:
@@ -230,6 +270,31 @@ class RulesModule:
 
     def describe_rejection(self, rejection: Rejection) -> str | None:
         """English text for one of this module's rejections (the command's ``message``)."""
+        return None
+
+    def edit(
+        self, game: Game, state: CampaignState, data: JsonValue, sides: Sequence[SideId]
+    ) -> JsonValue:
+        """The module's state after its part ``data`` of a GM's edit (a
+        :class:`rules.edits.StateEdit`'s ``modules[name]``) is applied to ``state``; ``sides``
+        are the campaign's sides in play. Raises :class:`EditError` with every problem; by
+        default the module takes no edit."""
+        raise EditError([module_edit_problem(self.name, "no_edits")])
+
+    def map_figures(
+        self,
+        game: Game,
+        data: JsonValue,
+        turn: int,
+        *,
+        plan: JsonValue = None,
+        notes: JsonValue = None,
+    ) -> MapFigures | None:
+        """This module's named figures on the map at the start of ``turn``
+        (:mod:`rules.render.figures` draws them; ``None``: it has none): from its stored state
+        ``data``, and for a map that shows a turn's moves, the module's part of that turn's
+        battle list (``plan``) and of its resolution's report (``notes``). Only what anyone may
+        see: the map is public."""
         return None
 
 

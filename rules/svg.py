@@ -7,7 +7,7 @@ so the two pictures cannot disagree. Every sector is a ``<g class="sector" data-
 that the page can tap; a held sector has the PNG's flag and its holder's tag; a side's secret
 orders (``view.private``) are drawn as arrows, attack marks and the reinforcement's "+1",
 exactly what the private PNG shows. A rule module's named
-figures (watch's heroes with initiative and wound pips, its NPC) stand where the PNG puts them
+figures (heroes with initiative and wound pips, an NPC) stand where the PNG puts them
 (:func:`~rules.render.place_figures`), each a ``<g class="hero" data-hero="ID">``, their moves
 are the PNG's arrows, and a hub sector has the PNG's two rings. Pure: the same view gives the
 same text.

@@ -26,7 +26,7 @@ MAX_DICE = 20
 MAX_FACES = 100
 MIN_FACES = 2
 
-_EXPRESSION = re.compile(r"^\s*(\d*)\s*[dDдДкК]\s*(\d+)\s*$")
+_EXPRESSION = re.compile(r"(\d*)\s*[dDдДкК]\s*(\d+)")
 """``NdM`` with ``d`` in Latin or Russian (``д``, or ``к`` for "кубик", as Russian players
 write it); ``N`` may be left out for one die."""
 
@@ -65,7 +65,9 @@ class DiceExpressionError(ValueError):
 
 def parse_dice(text: str) -> DiceExpression:
     """The dice in ``text`` (``2d6``, ``d20``, ``3к6``); raises :class:`DiceExpressionError`."""
-    found = _EXPRESSION.match(text)
+    typed = text.strip()
+    # Short and stripped before matching: no typed text keeps the matcher busy.
+    found = _EXPRESSION.fullmatch(typed) if len(typed) <= 20 else None
     if found is None:
         raise DiceExpressionError(DiceProblemCode.NOT_AN_EXPRESSION, text)
     count = int(found.group(1)) if found.group(1) else 1

@@ -5,7 +5,7 @@ A step belongs to the battle list that made it; once that list is retired (undon
 its steps are no longer current and every write to them does nothing. Every change of a step's
 state is a compare-and-set on its row (``pending`` -> ``open`` -> ``closed``), so a duplicate
 run, two processes or a stale button change nothing twice. Storage computes nothing of the
-rules: the service (``bot.services.duels``) checks plays with the rules core.
+rules: the service (``bot.modules.watch.duels``) checks plays with the rules core.
 """
 
 from __future__ import annotations

@@ -31,8 +31,7 @@ LONG_FIRST = (
     "tests/rules/test_contact_properties.py",
 )
 """Where the tests of a minute or more are (bot processes, kills, whole campaigns, properties),
-the longest groups first. Run first, they share out among pytest-xdist's workers; collected in file
-order, a demo started last ran alone for ten minutes while three workers had nothing to do."""
+the longest groups first."""
 
 
 def _rank(item: pytest.Item) -> int:
@@ -44,8 +43,27 @@ def _rank(item: pytest.Item) -> int:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The long tests first (:data:`LONG_FIRST`), each group in file order."""
-    items.sort(key=_rank)
+    """The long tests (:data:`LONG_FIRST`) shared out among pytest-xdist's workers.
+
+    ``./test`` runs ``--dist worksteal``: each worker is first given a consecutive block of the
+    collection, and a worker that runs out takes the last half of the longest queue. So each
+    block starts with its share of the long tests, dealt in turn from the longest groups down,
+    and ends with short ones that are easy to take. (Collected all first, xdist's default
+    scheduler gave them all to one worker, which ran alone for the last ten minutes.) Without
+    xdist the long tests simply come first."""
+    workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+    long = sorted((item for item in items if _rank(item) < len(LONG_FIRST)), key=_rank)
+    others = [item for item in items if _rank(item) == len(LONG_FIRST)]
+    arranged: list[pytest.Item] = []
+    taken = 0
+    for block in range(workers):
+        dealt = long[block::workers]
+        size = (block + 1) * len(items) // workers - block * len(items) // workers
+        share = len(others) - taken if block == workers - 1 else max(0, size - len(dealt))
+        arranged += dealt + others[taken : taken + share]
+        taken += share
+    assert len(arranged) == len(items), "every test collected is run once"
+    items[:] = arranged
 
 
 @pytest.fixture(scope="session")

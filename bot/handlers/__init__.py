@@ -14,15 +14,14 @@ from bot.handlers.filters import GROUPS, PRIVATE
 from bot.handlers.group import (
     anonymous,
     clock,
-    duels_gm,
     gm,
     gm_state,
     misplaced,
     reopen,
     running,
-    siege_gm,
-    watch_gm,
 )
+from bot.modules import BOT_MODULES
+from bot.modules.siege.handlers import gm as siege_gm
 
 
 def build_router() -> Router:
@@ -43,19 +42,23 @@ def build_router() -> Router:
         gm_state.build(),
         clock.build_private(),
         reopen.build(),
-        duels_gm.build(),
-        watch_gm.build(),
+        *(router for module in BOT_MODULES.values() for router in module.gm_routers()),
         running.build(),
         siege_gm.build(),
         seats.build(),
     )
-    for router in private.build():
+    for router in private.build(
+        [router for module in BOT_MODULES.values() for router in module.private_routers()]
+    ):
         private_chats.include_router(router)
     group_chats = Router(name="group")
     group_chats.message.filter(GROUPS)
     group_chats.callback_query.filter(GROUPS)
     for router in group.build():
         group_chats.include_router(router)
+    for module in BOT_MODULES.values():
+        for router in module.group_routers():
+            group_chats.include_router(router)
     group_chats.include_router(misplaced.build_in_group())
     misplaced_commands = misplaced.build()
     misplaced_commands.message.filter(PRIVATE)

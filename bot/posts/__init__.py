@@ -7,7 +7,8 @@ needs from the store and words it in the language of the chat (the campaign's fo
 person's for a private chat). Rendering at send time means a post never shows stale numbers, and
 a map is drawn only when it is sent.
 
-Renderers live with the feature that queues the kind (``bot/posts/<feature>.py``), each module
+Renderers live with the feature that queues the kind (``bot/posts/<feature>.py``, or a rule
+module's package, whose ``BotModule.renderers()`` gives them), each module
 exposing ``RENDERERS: dict[str, Renderer]``; :data:`REGISTRY` joins them and a test checks that
 kinds are unique and that every kind the code queues has a renderer. The ``text`` kind carries
 its words ready-made (``payload["text"]``, worded when queued) for one-off notices.
@@ -120,10 +121,10 @@ def build_registry(*modules: Mapping[str, Renderer]) -> dict[str, Renderer]:
 
 
 # Feature modules import Post and Renderer from here, so their tables are joined last.
+from bot.modules import BOT_MODULES  # noqa: E402
 from bot.posts import (  # noqa: E402
     calendar,
     changes,
-    duels,
     edits,
     group,
     history,
@@ -136,7 +137,6 @@ from bot.posts import (  # noqa: E402
 REGISTRY: dict[str, Renderer] = build_registry(
     calendar.RENDERERS,
     changes.RENDERERS,
-    duels.RENDERERS,
     edits.RENDERERS,
     group.RENDERERS,
     history.RENDERERS,
@@ -144,6 +144,7 @@ REGISTRY: dict[str, Renderer] = build_registry(
     no_shows.RENDERERS,
     private.RENDERERS,
     turns.RENDERERS,
+    *(module.renderers() for module in BOT_MODULES.values()),
 )
 
 

@@ -8,27 +8,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from aiogram.utils.i18n import gettext as _
+from pydantic import JsonValue
 
 from bot.map_views import defences_words, turn_map
+from bot.modules import BOT_MODULES
+from bot.modules.protocol import AdjustmentWords
 from bot.posts import Post, PostContext, Renderer
 from bot.sectors import sector_label
-from bot.services.duels import hero_names, sealed_unrevealed
 from bot.services.orders import seat_in, side_names
 from bot.services.turns import game_for
 from bot.texts import describe_order, describe_rejection
-from bot.watch_gm_texts import card_lowered_post
-from bot.watch_gm_texts import change_lines as watch_change_lines
 from rules import CampaignState, accept_orders
 from rules.edits import StateEdit, holder_changes
 from rules.game import Game
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import load as load_contact
-from rules.modules.watch import WatchChange
-from rules.modules.watch.adjust import is_change
-from rules.modules.watch.orders import DuelStepData, typed_orders
 from storage import Campaign, OutboxMessage, Side, StateAdjustmentRecord
 
 
@@ -148,6 +145,23 @@ def _added(message: OutboxMessage, sides: Sequence[Side]) -> Side | None:
     return next((side for side in sides if side.id == added), None)
 
 
+def _module_adjustment(
+    adjustment: Mapping[str, JsonValue],
+    game: Game,
+    names: dict[str, str],
+    language: str,
+    *,
+    undone: bool,
+) -> AdjustmentWords | None:
+    """A module's own adjustment (a GM's change to its state) in the group's words, if the
+    stored ``adjustment`` is one."""
+    for module in BOT_MODULES.values():
+        words = module.describe_adjustment(adjustment, game.map, names, language, undone=undone)
+        if words is not None:
+            return words
+    return None
+
+
 async def render_state_edited(context: PostContext, message: OutboxMessage) -> Post | None:
     """The group: the GM edited the state (what changed, the reason, the map)."""
     found = await _record(context, message)
@@ -159,12 +173,12 @@ async def render_state_edited(context: PostContext, message: OutboxMessage) -> P
     game = game_for(campaign)
     names = {side.id: side.name for side in sides}
     language = context.i18n.current_locale
-    if is_change(record.adjustment):
-        change = WatchChange.model_validate(record.adjustment)
+    module_edit = _module_adjustment(record.adjustment, game, names, language, undone=False)
+    if module_edit is not None:
         lines = [
             _("✏️ The GM edited the state of turn {turn}.").format(turn=record.turn),
-            _("Reason: {reason}").format(reason=change.reason or "—"),
-            *watch_change_lines(change, game.map, names, language),
+            _("Reason: {reason}").format(reason=module_edit.reason or "—"),
+            *module_edit.lines,
         ]
         return Post(text="\n".join(lines), photo=await _map(context, campaign, record.after, sides))
     edit = StateEdit.model_validate(record.adjustment)
@@ -188,13 +202,13 @@ async def render_state_edit_undone(context: PostContext, message: OutboxMessage)
     game = game_for(campaign)
     names = {side.id: side.name for side in sides}
     language = context.i18n.current_locale
-    if is_change(record.adjustment):
-        change = WatchChange.model_validate(record.adjustment)
+    module_edit = _module_adjustment(record.adjustment, game, names, language, undone=True)
+    if module_edit is not None:
         lines = [
             _(
                 "↩️ The GM undid the edit of turn {turn} («{reason}»): the state is as before it."
-            ).format(turn=record.turn, reason=change.reason or "—"),
-            *watch_change_lines(change, game.map, names, language, undone=True),
+            ).format(turn=record.turn, reason=module_edit.reason or "—"),
+            *module_edit.lines,
         ]
         return Post(
             text="\n".join(lines), photo=await _map(context, campaign, record.before, sides)
@@ -254,39 +268,7 @@ async def render_orders_after_edit(context: PostContext, message: OutboxMessage)
     return Post(text="\n".join(lines))
 
 
-async def render_watch_card_lowered(context: PostContext, message: OutboxMessage) -> Post | None:
-    """The group: the GM put "-1" tokens on a card laid in a duel (or took them off); nothing
-    while sealed duels of the turn are not shown yet (the post would name a secret spell)."""
-    turn, play, lowered = _int(message, "turn"), _int(message, "play"), _int(message, "lowered")
-    hero = message.payload.get("hero")
-    if (
-        message.campaign_id is None
-        or turn is None
-        or play is None
-        or lowered is None
-        or not isinstance(hero, str)
-    ):
-        return None
-    campaign = await context.store.campaign(message.campaign_id)
-    if campaign is None or await sealed_unrevealed(context.store, campaign.id, turn):
-        return None
-    late = await context.store.late_orders(campaign.id, turn)
-    steps = [
-        typed
-        for record in late.values()
-        for typed in typed_orders(record.orders)
-        if isinstance(typed, DuelStepData) and typed.hero == hero
-    ]
-    if not steps or play >= len(steps[0].plays):
-        return None
-    laid = steps[0].plays[play]
-    names = {side.id: side.name for side in await context.store.sides(campaign.id)}
-    names |= await hero_names(context.store, campaign.id, turn)
-    return Post(text=card_lowered_post(hero, laid.card, laid.target, lowered, names, turn))
-
-
 RENDERERS: dict[str, Renderer] = {
-    "watch_card_lowered": render_watch_card_lowered,
     "state_edited": render_state_edited,
     "state_edit_undone": render_state_edit_undone,
     "orders_after_edit": render_orders_after_edit,

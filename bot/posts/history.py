@@ -15,9 +15,9 @@ from aiogram.utils.i18n import gettext as _
 from bot import texts
 from bot.charts import ChartSide, ChartWords, held_chart
 from bot.map_views import side_views
+from bot.modules.contact import orders as contact_orders
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import _campaign, _int, _map_of, _names, _picture
-from bot.services import contact_orders
 from bot.services.orders import result_sources
 from bot.services.records import CampaignRecord, Tally, campaign_record
 from bot.services.turns import game_for

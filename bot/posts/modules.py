@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import gettext as _
 
+from bot.modules.siege.reward_screens import choice_screen, claim_announcement, claim_screen
+from bot.modules.siege.rewards import claim_over, final_vp, pending_choices, reward_settings
+from bot.modules.siege.screens import late_screen, weather_keyboard, weather_name, weather_text
+from bot.modules.siege.texts import describe_adjustment, describe_cards_for_gm
 from bot.posts import Post, PostContext, Renderer
-from bot.reward_screens import choice_screen, claim_announcement, claim_screen
 from bot.services.late import late_desk
-from bot.services.rewards import claim_over, final_vp, pending_choices, reward_settings
 from bot.services.turns import game_for
-from bot.siege_screens import late_screen, weather_keyboard, weather_name, weather_text
-from bot.siege_texts import describe_adjustment, describe_cards_for_gm
 from rules import commitment
 from rules.edits import is_edit
 from rules.modules.siege import NAME as SIEGE

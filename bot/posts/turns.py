@@ -17,12 +17,20 @@ from pydantic import JsonValue
 
 from bot import texts
 from bot.callbacks import join_keyboard
-from bot.contact_texts import describe_contact_plan, describe_contact_report
+from bot.dice_texts import describe_rolls
 from bot.map_views import turn_map
 from bot.message_limits import CAPTION_LIMIT, telegram_length
+from bot.modules import BOT_MODULES
+from bot.modules.contact.texts import describe_contact_plan, describe_contact_report
+from bot.modules.siege.screens import weather_name, weather_text
+from bot.modules.siege.texts import (
+    describe_assault_abilities,
+    describe_chain,
+    describe_siege_plan,
+    describe_siege_report,
+)
 from bot.moments import format_moment, format_wall, zone_label
 from bot.posts import Post, PostContext, Renderer
-from bot.services import watch_orders
 from bot.services.deadlines import (
     Milestone,
     Planned,
@@ -35,23 +43,12 @@ from bot.services.orders import battle_duties, result_sources, standing_list
 from bot.services.turns import game_for
 from bot.services.vacations import away_of_sides
 from bot.services.window import current_deadline, orders_opening, week_plan
-from bot.siege_screens import weather_name, weather_text
-from bot.siege_texts import (
-    describe_assault_abilities,
-    describe_chain,
-    describe_rolls,
-    describe_siege_plan,
-    describe_siege_report,
-    describe_unplayed,
-)
-from bot.texts import away_lines, phase_name
-from bot.watch_texts import describe_watch_plan, describe_watch_report, entering_lines
+from bot.texts import away_lines, describe_unplayed, phase_name
 from rules import Battle, CampaignMap, CampaignState, Roll, TurnReport
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactPlan, ContactReport
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegePlan, SiegeReport, load
-from rules.modules.watch import NAME as WATCH
 from storage import Campaign, CampaignStatus, OutboxMessage, Phase, Side, Store
 
 
@@ -265,9 +262,10 @@ def siege_list_lines(
     if raw_contact is not None:
         contact_plan = ContactPlan.model_validate(raw_contact)
         lines += describe_contact_plan(contact_plan, _map_of(campaign), names, language)
-    raw_watch = modules.get(WATCH)
-    if raw_watch is not None:
-        lines += describe_watch_plan(raw_watch, _map_of(campaign), names, language)
+    for name, module in BOT_MODULES.items():
+        raw_module = modules.get(name)
+        if raw_module is not None:
+            lines += module.battle_list_lines(raw_module, _map_of(campaign), names, language)
     return lines + describe_rolls(rolls, _map_of(campaign), names, language)
 
 
@@ -305,16 +303,19 @@ def siege_report_lines(
                     side=names.get(report.winner, report.winner)
                 )
             )
-    raw_watch = report.modules.get(WATCH)
-    if raw_watch is not None:
-        lines += describe_watch_report(raw_watch, _map_of(campaign), names, language)
-        if report.victory == "watch_heroes" and report.winner is not None:
-            lines.append(
-                _("🏆 Side «{side}» has the only living heroes: the campaign is over.").format(
-                    side=names.get(report.winner, report.winner)
-                )
-            )
+    for name, module in BOT_MODULES.items():
+        raw_module = report.modules.get(name)
+        if raw_module is not None:
+            lines += module.summary_lines(raw_module, report, _map_of(campaign), names, language)
     return lines + describe_rolls(report.rolls, _map_of(campaign), names, language)
+
+
+def module_names(state: CampaignState) -> dict[str, str]:
+    """The names the modules give their pieces in ``state`` (the Watches' heroes), for the posts
+    that name them beside the sides."""
+    return {
+        key: name for module in BOT_MODULES.values() for key, name in module.names(state).items()
+    }
 
 
 async def seed_lines(store: Store, campaign: Campaign, turn: int, over: bool) -> list[str]:
@@ -347,7 +348,7 @@ async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post 
     report = await _last_report(context.store, campaign.id, turn - 1)
     full: list[str] = []
     brief: list[str] = []
-    names, language = _names(sides) | watch_orders.hero_names(state), _language(context)
+    names, language = _names(sides) | module_names(state), _language(context)
     if report is not None:
         sources = await result_sources(context.store, campaign.id, turn - 1)
         audit = siege_report_lines(campaign, report, state, names, language)
@@ -365,9 +366,8 @@ async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post 
                 _("Turn {turn} begins: orders open {moment}.").format(turn=turn, moment=opening)
             )
         tail.append(await _deadline_line(context, campaign, turn, Phase.ORDERS))
-        tail += entering_lines(
-            watch_orders.public(state.modules), _map_of(campaign), names, language, turn
-        )
+        for module in BOT_MODULES.values():
+            tail += module.orders_open_lines(state, turn, _map_of(campaign), names, language)
     photo = await _picture(context, campaign, state, sides, week=report is not None)
     return Post(text=fitting_caption(full + tail, brief + tail), photo=photo)
 
@@ -393,7 +393,7 @@ async def render_corrected_map(context: PostContext, message: OutboxMessage) -> 
     if state is None or report is None:
         return None
     sides = await context.store.sides(campaign.id)
-    names = _names(sides) | watch_orders.hero_names(state)
+    names = _names(sides) | module_names(state)
     language = _language(context)
     sources = await result_sources(context.store, campaign.id, corrects)
     head = _("Correction: the GM changed results of turn {turn}; the turn was resolved again.")
@@ -436,7 +436,7 @@ async def render_battle_list(context: PostContext, message: OutboxMessage) -> Po
     if battle_list is None or state is None:
         return None
     sides = await context.store.sides(campaign.id)
-    names = _names(sides) | watch_orders.hero_names(state)
+    names = _names(sides) | module_names(state)
     language = _language(context)
     lines = [_("Turn {turn}: the battle list.").format(turn=turn)]
     if not battle_list.battles:

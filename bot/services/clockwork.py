@@ -16,7 +16,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.services.duels import close_remaining_steps, start_duels
+from bot.modules import BOT_MODULES
 from bot.services.no_shows import repeat_for_no_shows, waiting_for_gm
 from bot.services.posting import board_post, group_post, private_post
 from bot.services.turns import (
@@ -183,8 +183,11 @@ async def advance(
                     store, campaign.id, campaign.turn, actor, now, post_at
                 )
                 if result.outcome is TransitionOutcome.APPLIED:
-                    # watch's duel steps (MODULES.md W6) open with the list's post.
-                    await start_duels(store, campaign.id, campaign.turn, post_at or now, now)
+                    # A module's own steps (duel steps, MODULES.md W6) open with the list's post.
+                    for module in BOT_MODULES.values():
+                        await module.battle_list_published(
+                            store, campaign.id, campaign.turn, post_at or now, now
+                        )
             return AdvanceResult(outcome=_from_transition(result), campaign=result.campaign)
         case Phase.BATTLES | Phase.RESOLUTION:
             return await _resolve(store, campaign, actor, now, force)
@@ -282,8 +285,9 @@ async def _resolve(
     ahead = 2 if campaign.phase is Phase.BATTLES else 1
     step = len(await store.phase_history(campaign.id)) + ahead
     notices = await _strategist_notices(store, campaign, campaign.turn + 1, Phase.ORDERS, step)
-    # watch's duel steps still open at the resolution close with nothing played (W6).
-    await close_remaining_steps(store, campaign, now)
+    # A module's steps still open at the resolution close with nothing played (W6).
+    for module in BOT_MODULES.values():
+        await module.before_resolution(store, campaign, now)
     resolved = await resolve_and_store(
         store,
         campaign.id,

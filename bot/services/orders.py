@@ -22,7 +22,8 @@ from enum import StrEnum
 
 from pydantic import JsonValue
 
-from bot.services import contact_orders, watch_orders
+from bot.modules.contact import orders as contact_orders
+from bot.modules.watch import orders as watch_orders
 from bot.services.campaigns import battle_list_public_at, board_refresh
 from bot.services.posting import group_post
 from bot.services.turns import game_for

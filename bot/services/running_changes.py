@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import JsonValue
 
+from bot.modules import BOT_MODULES
 from bot.services.calendars import calendar_updates
 from bot.services.deadlines import (
     Planned,
@@ -39,7 +40,6 @@ from bot.services.deadlines import (
     window_changes,
 )
 from bot.services.deadlines import phase_deadline as scheduled_deadline
-from bot.services.duels import shift_duel_steps
 from bot.services.posting import board_post, group_post
 from bot.services.schedule import clock_basis, sync_clock
 from bot.services.window import orders_opening, week_plan
@@ -391,7 +391,8 @@ async def set_deadline(
                 if clock.deadline is None
                 else wall_between(clock.deadline, moment, zone)
             )
-            await shift_duel_steps(store, campaign, by, moment, now)
+            for module in BOT_MODULES.values():
+                await module.shift_steps(store, campaign, by, moment, now)
     return preview
 
 

@@ -39,9 +39,9 @@ from pydantic import JsonValue
 
 from bot.clock import Clock
 from bot.logs import log_context
+from bot.modules import BOT_MODULES
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, advance
 from bot.services.deadlines import battle_list_time, phase_deadline, reminder_times, wall_shift
-from bot.services.duels import next_duel_moment, run_duel_steps
 from bot.services.orders import battle_duties
 from bot.services.posting import group_post, private_post
 from bot.services.reopening import active_reopening
@@ -310,9 +310,11 @@ class CampaignScheduler:
         # the next one finds its step done). The compare-and-set on the phase holds either way.
         async with lock, self.store.scheduled_run(campaign_id):
             ran: list[AdvanceResult] = []
-            # watch's duel steps first: those past their deadline close before the phase's
-            # own deadline step resolves the turn.
-            queued = await run_duel_steps(self.store, campaign_id, now)
+            # The modules' own steps first (duel steps): those past their deadline close
+            # before the phase's own deadline step resolves the turn.
+            queued = False
+            for module in BOT_MODULES.values():
+                queued = await module.run_steps(self.store, campaign_id, now) or queued
             for _ in range(MAX_STEPS_PER_RUN):
                 campaign = await self.store.campaign(campaign_id)
                 if campaign is None or campaign.status is CampaignStatus.FINISHED:
@@ -551,7 +553,14 @@ class CampaignScheduler:
         campaign = await self.store.campaign(campaign_id)
         if campaign is None:
             return None
-        duel = await next_duel_moment(self.store, campaign, now)
+        duel = min(
+            [
+                moment
+                for module in BOT_MODULES.values()
+                if (moment := await module.next_step_moment(self.store, campaign, now)) is not None
+            ],
+            default=None,
+        )
         if (
             campaign.status in (CampaignStatus.FINISHED, CampaignStatus.PAUSED)
             or campaign.schedule.mode == "manual"

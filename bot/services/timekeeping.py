@@ -5,10 +5,10 @@ Each tool is one compare-and-set in storage, audited there, with its group annou
 the same transaction. Time bends on the campaign's wall clock (``bot.services.deadlines``): an
 extension of N hours moves the deadline to the same local time N hours later, and resume moves
 it by as long as the pause lasted on that clock, both across a daylight-saving change; either
-move sets the phase's reminders that now lie ahead going again, and moves watch's open and
-waiting duel steps as much (``bot.services.duels.shift_duel_steps``). An extension is capped by the
-schedule's ``max_extension_hours`` per phase in all. "Advance now" is the phase machine with the
-GM as actor: racing a due job, the campaign moves once.
+move sets the phase's reminders that now lie ahead going again, and moves a module's open and
+waiting steps (duel steps) as much (``BotModule.shift_steps``). An extension is
+capped by the schedule's ``max_extension_hours`` per phase in all. "Advance now" is the phase
+machine with the GM as actor: racing a due job, the campaign moves once.
 
 An extension or a pause asked for in the group is first a stored :class:`ClockProposal`: the
 bot shows the dates it moves and waits. Confirming re-reads it, refuses it once the clock moved
@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
+from bot.modules import BOT_MODULES
 from bot.services.calendars import calendar_updates
 from bot.services.clockwork import AdvanceResult, advance
 from bot.services.deadlines import (
@@ -39,7 +40,6 @@ from bot.services.deadlines import (
     window_changes,
 )
 from bot.services.deployment import sides_to_place
-from bot.services.duels import shift_duel_steps
 from bot.services.no_shows import no_show_sides
 from bot.services.posting import board_post, group_post
 from bot.services.schedule import sides_in_play, sync_clock
@@ -143,7 +143,8 @@ async def resume(
             move=move,
         )
         if resumed.applied:
-            await shift_duel_steps(store, campaign, paused, _results(clock, after), now)
+            for module in BOT_MODULES.values():
+                await module.shift_steps(store, campaign, paused, _results(clock, after), now)
         return resumed
 
 
@@ -192,9 +193,10 @@ async def extend(
             request=None if request is None else f"campaign:{campaign_id}:{key}",
         )
         if extended.outcome is ExtendOutcome.EXTENDED:
-            await shift_duel_steps(
-                store, campaign, timedelta(hours=hours), _results(clock, after), now
-            )
+            for module in BOT_MODULES.values():
+                await module.shift_steps(
+                    store, campaign, timedelta(hours=hours), _results(clock, after), now
+                )
     return extended
 
 

@@ -16,12 +16,12 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from bot.modules.siege.cards import card_notes
+from bot.modules.siege.rewards import reward_posts
 from bot.services.deployment import sides_to_place
 from bot.services.dice import commitment_post, seeds_of
 from bot.services.posting import board_post, group_post, held_until, private_post
 from bot.services.records import summary_post
-from bot.services.rewards import reward_posts
-from bot.services.siege_cards import card_notes
 from rules import (
     Battle,
     BattleResult,
@@ -286,7 +286,7 @@ async def publish_battle_list(
             )
             outbox.append(held_until(notice, post_at))
     for side in inputs.state.sides() if game.modules else ():
-        # watch's duel steps have their own screens, opened step by step (bot.services.duels).
+        # watch's duel steps have their own screens, opened step by step (bot.modules.watch.duels).
         late = legal_late_orders(game, inputs.state, plan, side)
         if not any(orders for module, orders in late.items() if module != WATCH):
             continue

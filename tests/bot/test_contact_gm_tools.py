@@ -18,8 +18,9 @@ from bot.services.orders import Refusal, report_result, seat_in
 from bot.services.state_edits import EditOutcome, edit_state
 from bot.services.turns import apply_adjustments, game_for
 from rules import Outcome
-from rules.edits import ArmySet, DefencesSet, EditError, EditProblemCode, StateEdit, apply_edit
+from rules.edits import ArmySet, EditError, EditProblemCode, StateEdit, apply_edit
 from rules.modules.contact import NAME as CONTACT
+from rules.modules.contact import DefencesSet, defences_edit
 from rules.modules.contact import load as load_contact
 from storage import AuditAction, Phase, Store
 from tests.bot.private_campaign import GM, GROUP, Table, alert, open_table, screen
@@ -227,22 +228,33 @@ async def test_the_defences_editor_in_russian_and_refused_without_defences(
     game = game_for(await table.now_campaign())
     state = await store.turn_start(table.campaign.id, 1)
     assert state is not None
-    nowhere = StateEdit(defences=(DefencesSet(sector="1", level=1),), reason="x")
+    nowhere = StateEdit(modules=defences_edit(DefencesSet(sector="1", level=1)), reason="x")
     with pytest.raises(EditError) as refused:
         apply_edit(game, game.upgraded(state), nowhere, ["red", "blue", "green"])
     [problem] = refused.value.problems
-    assert problem.code is EditProblemCode.NO_DEFENCES
+    assert problem.code is EditProblemCode.MODULE_RULE
+    assert problem.params == {"module": CONTACT, "rule": "no_defences", "sector": "1"}
     with i18n.context(), i18n.use_locale("ru"):
         words = describe_edit_problem(problem, game.map, {}, "ru")
     assert words.startswith("В секторе 1 «Экватор» нет заграждений: мастер чинит")
-    stranger = StateEdit(defences=(DefencesSet(sector="3", level=1, owner="grey"),))
+    stranger = StateEdit(modules=defences_edit(DefencesSet(sector="3", level=1, owner="grey")))
     with pytest.raises(EditError) as refused:
         apply_edit(game, game.upgraded(state), stranger, ["red", "blue", "green"])
     assert [p.code for p in refused.value.problems] == [EditProblemCode.UNKNOWN_SIDE]
-    same = StateEdit(defences=(DefencesSet(sector="3", level=1, owner="blue"),))
+    same = StateEdit(modules=defences_edit(DefencesSet(sector="3", level=1, owner="blue")))
     with pytest.raises(EditError) as refused:
         apply_edit(game, game.upgraded(state), same, ["red", "blue", "green"])
     assert [p.code for p in refused.value.problems] == [EditProblemCode.NO_CHANGE]
+    unplayed = StateEdit(modules={"siege": {}})
+    with pytest.raises(EditError) as refused:
+        apply_edit(game, game.upgraded(state), unplayed, ["red", "blue", "green"])
+    [problem] = refused.value.problems
+    with i18n.context(), i18n.use_locale("ru"):
+        words = describe_edit_problem(problem, game.map, {}, "ru")
+    assert words == "Правила этой кампании не допускают такого исправления."
+    with i18n.context(), i18n.use_locale("en"):
+        words = describe_edit_problem(problem, game.map, {}, "en")
+    assert words == "This campaign's rules allow no such edit."
 
 
 async def test_a_battle_whose_defender_a_draw_wiped_out_cannot_be_reported(

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.contact_texts import describe_contact_plan, describe_contact_report
 from bot.map_views import contact_moves
-from bot.siege_texts import describe_unplayed
+from bot.modules.contact.texts import describe_contact_plan, describe_contact_report
+from bot.texts import describe_unplayed
 from rules import (
     BattleResult,
     Move,

@@ -102,13 +102,13 @@ def test_the_glossary_terms_are_the_catalogs_words() -> None:
 
 
 WATCH_SOURCES = (
-    "bot/watch_texts.py",
-    "bot/watch_duel_texts.py",
-    "bot/watch_gm_texts.py",
-    "bot/duel_screens.py",
-    "bot/handlers/group/watch_wizard.py",
-    "bot/handlers/group/watch_gm.py",
-    "bot/handlers/group/duels_gm.py",
+    "bot/modules/watch/texts.py",
+    "bot/modules/watch/duel_texts.py",
+    "bot/modules/watch/gm_texts.py",
+    "bot/modules/watch/duel_screens.py",
+    "bot/modules/watch/handlers/wizard.py",
+    "bot/modules/watch/handlers/gm.py",
+    "bot/modules/watch/handlers/duels_gm.py",
 )
 
 

@@ -4,7 +4,7 @@ turn's state holds those defences; removing a side leaves its defences neutral."
 
 from __future__ import annotations
 
-from bot.services import contact_setup
+from bot.modules.contact import setup as contact_setup
 from bot.services.turns import game_for
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactSettings, load

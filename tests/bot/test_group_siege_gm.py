@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.modules.siege.gm import AdjustmentInputError, parse_adjustment
 from bot.order_text import Vocabulary
-from bot.services.adjustments import AdjustmentInputError, parse_adjustment
 from rules import builtin_map
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import load
@@ -33,7 +33,17 @@ def test_a_typed_card_effect_is_read_in_both_languages() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "line"), [("Red Mars -1", 1), ("VP Green +1", 1), ("reason: only", 0), ("", 0)]
+    ("text", "line"),
+    [
+        ("Red Mars -1", 1),
+        ("VP Green +1", 1),
+        ("reason: only", 0),
+        ("", 0),
+        ("VP Red A5", 1),  # a letter is no sign: refused, not a crash in int()
+        ("Red 2 -1\nRed 2 Я1", 2),
+        ("Red 2 " + " " * 4000 + "x", 1),  # too long to read, answered at once
+        ("VP Red" + " " * 4000 + "+1", 1),
+    ],
 )
 def test_an_unreadable_change_names_its_line(text: str, line: int) -> None:
     with pytest.raises(AdjustmentInputError) as refused:

@@ -14,7 +14,7 @@ import pytest
 from aiogram.types import Chat, Update, User
 
 from bot.handlers.group.setup import SetupPress
-from bot.services import siege_setup
+from bot.modules.siege import setup as siege_setup
 from bot.services.clockwork import advance
 from bot.services.turns import game_for
 from rules.modules.siege import NAME as SIEGE

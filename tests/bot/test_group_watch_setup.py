@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services import watch_setup
+from bot.modules.watch import setup as watch_setup
 from bot.services.turns import game_for
 from rules import captures_at_once
 from rules.modules.watch import NAME as WATCH
@@ -180,7 +180,7 @@ def test_a_stored_list_keeps_its_older_hero_ids() -> None:
     overrides = {"modules": [WATCH], "module_settings": {WATCH: {"heroes": stored}}}
     more = watch_setup.with_heroes(overrides, _listed(1, start=3))
     assert [hero["id"] for hero in watch_setup.heroes(more)] == ["h1", "h2", "h3"]
-    # The same ids for a hero a GM adds to a running campaign (bot.services.watch_gm).
+    # The same ids for a hero a GM adds to a running campaign (bot.modules.watch.gm).
     assert watch_setup.next_hero_id({"h1", "h2"}) == "h3"
     assert watch_setup.next_hero_id({"h01", "h02", "h07"}) == "h08"
     assert watch_setup.next_hero_id(set()) == "h01"

@@ -11,8 +11,8 @@ from aiogram.utils.i18n import I18n
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.modules.contact import orders as contact_orders
 from bot.order_text import Vocabulary, parse_line
-from bot.services import contact_orders
 from bot.services.orders import apply_lines, repeat_lines
 from bot.texts import describe_order, describe_order_line, describe_orders
 from rules import (

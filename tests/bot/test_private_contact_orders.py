@@ -11,7 +11,8 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.handlers.private import screens
-from bot.services import campaigns, contact_orders
+from bot.modules.contact import orders as contact_orders
+from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.state_edits import EditOutcome, edit_state
 from bot.services.turns import game_for

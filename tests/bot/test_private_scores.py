@@ -52,3 +52,8 @@ async def test_scores_suggest_the_outcome_and_report_it(
     assert "от 100 — уверенная победа" in russian.text
     unknown = "\n".join(s.text for s in await table.say(202, "7: 10 2"))
     assert "There is no such battle" in unknown
+    # Spaces and lines around the scores are read past; a long text is not scores.
+    padded = screen(await table.say(202, "\n" * 2000 + " 1: 1450 1210 " + " " * 2000))
+    assert "Suggested result: Red Legion won, solid victory." in padded.text
+    long = "\n".join(s.text for s in await table.say(202, "1: 1450 1210 " + "1 " * 2000))
+    assert "Suggested result" not in long

@@ -12,7 +12,8 @@ from aiogram.methods import AnswerCallbackQuery
 from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
-from bot.services import campaigns, watch_orders
+from bot.modules.watch import orders as watch_orders
+from bot.services import campaigns
 from bot.services.clockwork import advance
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import load

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.services import siege_setup
+from bot.modules.siege import setup as siege_setup
+from bot.services import setup_map
 from rules import CampaignMap, Sector, builtin_map
 from rules.maps import Feature
 from storage import Campaign
@@ -54,7 +55,7 @@ def test_tokens_take_the_next_free_id_and_leave_with_their_card() -> None:
     overrides = siege_setup.with_token(_campaign(overrides), "occult", "4")
     assert [t["id"] for t in siege_setup.gm_tokens(overrides)] == ["O2", "O1"]
     assert set(siege_setup.settings(overrides)["cards"]) == {"O2"}
-    assert siege_setup.problem(_campaign(overrides), overrides) is None
+    assert setup_map.problem(_campaign(overrides), overrides) is None
 
 
 @pytest.mark.parametrize(

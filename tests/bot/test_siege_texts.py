@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.siege_texts import (
+from bot.dice_texts import describe_rolls
+from bot.modules.siege.texts import (
     describe_adjustment,
-    describe_rolls,
     describe_siege_plan,
     describe_siege_rejection,
     describe_siege_report,

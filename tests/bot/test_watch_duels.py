@@ -20,16 +20,16 @@ from aiogram.utils.i18n import I18n
 
 from bot.callbacks import LatePress
 from bot.clock import ManualClock
-from bot.duel_screens import DuelPress
-from bot.handlers.group.duels_gm import DuelGmPress
-from bot.handlers.group.watch_gm import WatchCardPress
+from bot.modules.siege.screens import late_screen
+from bot.modules.watch import duels as duels_service
+from bot.modules.watch.duel_screens import DuelPress
+from bot.modules.watch.handlers.duels_gm import DuelGmPress
+from bot.modules.watch.handlers.gm import WatchCardPress
 from bot.services import campaigns, running_changes, timekeeping
-from bot.services import duels as duels_service
 from bot.services import late as late_service
 from bot.services.clockwork import advance
 from bot.services.late import LateRefusal, late_desk, take_back_late_order
 from bot.services.schedule import CampaignScheduler
-from bot.siege_screens import late_screen
 from rules.modules.watch.state import load
 from storage import (
     AuditAction,

@@ -13,13 +13,14 @@ from aiogram.methods import SendPhoto
 from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
-from bot.handlers.group.watch_gm import WatchCardPress
-from bot.services import campaigns, watch_gm
+from bot.modules.watch import gm as watch_gm
+from bot.modules.watch.duels import draft_play, run_duel_steps, submit_step
+from bot.modules.watch.gm import laid_cards, lower_card
+from bot.modules.watch.handlers.gm import WatchCardPress
+from bot.services import campaigns
 from bot.services.clockwork import advance
-from bot.services.duels import draft_play, run_duel_steps, submit_step
 from bot.services.posting import group_post
 from bot.services.state_edits import EditOutcome
-from bot.services.watch_gm import laid_cards, lower_card
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import load
 from storage import AuditAction, CampaignSettings, Phase, Store

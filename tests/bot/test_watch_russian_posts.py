@@ -8,8 +8,8 @@ import pytest
 from aiogram.methods import SendMessage, SendPhoto
 
 from bot.clock import ManualClock
+from bot.modules.watch.duels import draft_play, run_duel_steps, submit_step
 from bot.services import dice
-from bot.services.duels import draft_play, run_duel_steps, submit_step
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import load
 from storage import Phase, Store

@@ -37,10 +37,10 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.charts import ChartSide
 from bot.handlers.private.callbacks import ResultButton
+from bot.modules.watch.texts import hero_names, spell_words
 from bot.moments import format_moment
 from bot.services.turns import game_for
 from bot.texts import describe_order
-from bot.watch_texts import hero_names, spell_words
 from rules import (
     Battle,
     BattleResult,

@@ -35,7 +35,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.duel_screens import DuelPress
+from bot.modules.watch.duel_screens import DuelPress
 from rules import commitment
 from rules.dice import shuffle
 from rules.modules.watch.deal import deal_label

@@ -42,13 +42,10 @@ from bot.callbacks import (
     WeatherPick,
 )
 from bot.clock import ManualClock
-from bot.duel_screens import DuelPress
 from bot.handlers.group.clock import ClockConfirm, ClockPress
-from bot.handlers.group.duels_gm import DuelGmPress
 from bot.handlers.group.gm import GroupLanguage
 from bot.handlers.group.reopen import ReopenPress
 from bot.handlers.group.setup import SetupPress
-from bot.handlers.group.watch_gm import WatchCardPress
 from bot.handlers.history import HistoryList, HistoryPress
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import (
@@ -62,6 +59,9 @@ from bot.handlers.private.callbacks import (
 from bot.handlers.private.screens import OUTCOME_CODES
 from bot.handlers.private.vacation import VacationPress
 from bot.handlers.rules import RulesPress
+from bot.modules.watch.duel_screens import DuelPress
+from bot.modules.watch.handlers.duels_gm import DuelGmPress
+from bot.modules.watch.handlers.gm import WatchCardPress
 from storage import Campaign, Store
 from tests.faults.hostile_table import (
     BELLA,

@@ -12,12 +12,12 @@ from pydantic import ValidationError
 
 from rules.render import (
     HeroMark,
-    _legend_keys,
     compute_layout,
     render_image,
     render_map,
     side_styles,
 )
+from rules.render.legend import _legend_keys
 from tests.render.views import custom_map_view, figures_view, hub_view
 
 

@@ -24,13 +24,13 @@ from rules.render import (
     MapView,
     PrivateOrders,
     SideView,
-    _font,
     default_palette,
     render_image,
     render_main,
     render_map,
     side_tags,
 )
+from rules.render.primitives import _font
 from tests.render.views import (
     WORKED_EXAMPLE,
     campaign_views,

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from pydantic import JsonValue
 
+from rules.modules import BUILTIN_MODULES
 from rules.modules.watch import Hero, Npc, WatchState
-from rules.modules.watch.picture import map_figures, plan_moves
+from rules.modules.watch.figures import map_figures, plan_moves
 from rules.render import HUB_TAG, compute_layout, move_label_boxes, render_map
 from rules.svg import map_svg
 from tests.render.views import watch_view
+from tests.rules.test_watch import watch_game
 
 
 def _state(*heroes: Hero) -> WatchState:
@@ -90,6 +92,30 @@ def test_the_lists_moves_become_arrows_of_the_heroes_shown() -> None:
     ]
     assert plan_moves(None) == ()
     assert plan_moves({"moves": "no"}) == ()
+
+
+def test_the_watch_module_gives_its_figures_through_the_rules_protocol() -> None:
+    """The map reads a module's figures through ``RulesModule.map_figures`` (issue 35): watch
+    gives its heroes with the game's wounds to kill, the list's moves and the heroes its
+    resolution's notes killed; a module without figures gives none."""
+    game = watch_game(wounds_to_kill=3)
+    dead = Hero(id="andrey", side="night", name="Андрей", initiative=4, sector="metro", alive=False)
+    raw = _state(LARISA, dead).as_json()
+    plan: JsonValue = {"moves": [{"hero": "larisa", "from": "hairdresser", "to": "metro"}]}
+    watch = game.module("watch")
+    assert watch is not None
+    figures = watch.map_figures(game, raw, 3, plan=plan, notes={"killed": ["andrey"]})
+    assert figures == map_figures(raw, 3, 3, plan=plan, killed=("andrey",))
+    assert figures is not None
+    assert [(h.id, h.killed, h.wounds_to_kill) for h in figures.heroes] == [
+        ("larisa", False, 3),
+        ("andrey", True, 3),
+    ]
+    assert [move.hero for move in figures.hero_moves] == ["larisa"]
+    assert watch.map_figures(game, raw, 3, notes={"killed": "andrey"}) == map_figures(raw, 3, 3)
+    others = [module for module in BUILTIN_MODULES if module.name != "watch"]
+    assert others
+    assert all(module.map_figures(game, None, 3) is None for module in others)
 
 
 def test_the_night_demo_map_rings_its_metro_as_the_hub() -> None:

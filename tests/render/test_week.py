@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from rules import Game, Outcome, builtin_map, render, resolve_turn
+from rules import Game, Outcome, builtin_map, resolve_turn
 from rules.colours import OKABE_ITO
 from rules.render import (
     DIAL_HEIGHT,
@@ -28,6 +28,8 @@ from rules.render import (
     side_styles,
     week_of,
 )
+from rules.render.primitives import _Chip, _Icon, _Text
+from rules.render.sectors import _badge_rows, _result_segments
 from tests.render.views import custom_map_view, grid_view, siege_view, worked_example
 
 SIEGE_CASES = Path(__file__).resolve().parents[1] / "rules" / "cases" / "modules" / "siege"
@@ -241,16 +243,16 @@ def test_a_held_sector_shows_its_holder_and_new_at_every_size() -> None:
     battles = view.week.battles * 6
     crowded = view.model_copy(update={"week": view.week.model_copy(update={"battles": battles})})
     for size, width, height in ((28, 400.0, 400.0), (14, 120.0, 80.0), (12, 60.0, 40.0)):
-        rows = render._badge_rows(crowded, styles, "1", "red", True, [], size, width, height)
+        rows = _badge_rows(crowded, styles, "1", "red", True, [], size, width, height)
         first = rows[0]
-        assert [type(segment) for segment in first] == [render._Icon, render._Chip, render._Text]
+        assert [type(segment) for segment in first] == [_Icon, _Chip, _Text]
         assert [getattr(segment, "kind", getattr(segment, "text", "")) for segment in first] == [
             "flag",
             "R",
             "new",
         ]
-        held = render._badge_rows(crowded, styles, "4", "red", False, [], size, width, height)
-        assert [type(segment) for segment in held[0]] == [render._Icon, render._Chip]
+        held = _badge_rows(crowded, styles, "4", "red", False, [], size, width, height)
+        assert [type(segment) for segment in held[0]] == [_Icon, _Chip]
 
 
 def test_a_loss_is_written_in_the_losers_chip() -> None:
@@ -258,6 +260,6 @@ def test_a_loss_is_written_in_the_losers_chip() -> None:
     assert view.week is not None
     styles = side_styles(view.sides)
     crushing = view.week.battles[0]
-    segments = render._result_segments(crushing, styles, 20, 17)
+    segments = _result_segments(crushing, styles, 20, 17)
     texts = [getattr(segment, "text", getattr(segment, "kind", "")) for segment in segments]
     assert texts == ["star", "R", "B −2"]

@@ -22,7 +22,7 @@ from rules import (
 )
 from rules.mapgen import grid_map
 from rules.modules.watch import Hero, Npc, WatchState
-from rules.modules.watch.picture import map_figures
+from rules.modules.watch.figures import map_figures
 from rules.orders import Attack, Move
 from rules.render import (
     HUB_TAG,

@@ -25,6 +25,7 @@ from rules import (
     resolve_turn,
     validate_order,
 )
+from rules.edits import EditError, EditProblemCode, StateEdit, apply_edit
 from rules.game import RulesModule, Step
 from rules.maps import MapError, parse_map
 from rules.modules import BUILTIN_MODULES
@@ -32,6 +33,8 @@ from rules.modules.contact import (
     ContactPlan,
     ContactReport,
     ContactRule,
+    DefencesSet,
+    defences_edit,
     describe_rule,
     load,
     retreat_to,
@@ -202,6 +205,38 @@ def test_the_gm_sets_defences_over_the_maps() -> None:
         ("bb", "bikers", 2),
     ]
     assert len({d.id for d in state.defences}) == 4
+
+
+class _NoEdits(RulesModule):
+    name = "other"
+
+
+def test_a_modules_part_of_an_edit_goes_to_the_module_that_takes_it() -> None:
+    """The core hands ``StateEdit.modules[name]`` to that module: contact repairs defences,
+    a module not played or taking no edits, or a repair that is not one, is refused."""
+    game = Game.create(
+        day_demo(), Ruleset(modules=("contact", "other")), (*BUILTIN_MODULES, _NoEdits())
+    )
+    state = example_a_state(game)
+    sides = ["bikers", "party", "bees"]
+    repair = defences_edit(DefencesSet(sector="ps", level=1, owner="bikers", ruined=True))
+    edited = apply_edit(game, state, StateEdit(modules=repair), sides)
+    post = load(edited.modules["contact"]).defences_in("ps")
+    assert post is not None
+    assert (post.level, post.owner, post.ruined) == (1, "bikers", True)
+    assert edited.armies == state.armies
+    refused = {
+        "siege": {"weather": 1},
+        "other": {},
+        "contact": {"defences": "all of them"},
+    }
+    with pytest.raises(EditError) as error:
+        apply_edit(game, state, StateEdit(modules=refused), sides)
+    assert [(p.code, p.params) for p in error.value.problems] == [
+        (EditProblemCode.MODULE_RULE, {"module": "siege", "rule": "not_played"}),
+        (EditProblemCode.MODULE_RULE, {"module": "other", "rule": "no_edits"}),
+        (EditProblemCode.MODULE_RULE, {"module": "contact", "rule": "bad_edit"}),
+    ]
 
 
 def test_gm_defences_must_name_sectors_of_the_map() -> None:

@@ -10,10 +10,6 @@ from rules.modules import BUILTIN_MODULES, MODULE_MAPS
 ROOT = Path(__file__).parents[2]
 MODULES = sorted(module.name for module in BUILTIN_MODULES)
 
-STILL_NAMING = {"rules/edits.py": {"contact"}}
-"""Files still importing a module's package (issue 35 moves each behind the protocol): the GM's
-repair of contact's defences is a core edit today. A file fixed is taken off this list."""
-
 
 def _modules_imported(path: Path) -> set[str]:
     """The rule modules whose packages ``path`` imports."""
@@ -45,7 +41,7 @@ def test_the_core_and_storage_import_no_modules_package() -> None:
     found = {
         str(path.relative_to(ROOT)): named for path in files if (named := _modules_imported(path))
     }
-    assert found == STILL_NAMING
+    assert found == {}
 
 
 def test_the_probe_sees_a_modules_import(tmp_path: Path) -> None:

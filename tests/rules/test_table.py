@@ -47,6 +47,8 @@ def test_parse_dice(text: str, count: int, faces: int) -> None:
         ("21d6", DiceProblemCode.TOO_MANY_DICE, {"max": 20}),
         ("2d1", DiceProblemCode.TOO_FEW_FACES, {"min": 2}),
         ("2d101", DiceProblemCode.TOO_MANY_FACES, {"max": 100}),
+        (" " * 4000 + "2d6x", DiceProblemCode.NOT_AN_EXPRESSION, {}),  # not read for seconds
+        ("2d6" + " " * 4000 + "x", DiceProblemCode.NOT_AN_EXPRESSION, {}),
     ],
 )
 def test_parse_dice_refuses(text: str, code: DiceProblemCode, params: dict[str, int]) -> None:

@@ -1,13 +1,17 @@
 """Schema migrations: every older version migrates to the latest; numbering is enforced."""
 
 import asyncio
+import json
 import sqlite3
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
 import pytest
 
+from rules.edits import StateEdit, apply_edit
+from rules.modules.contact import load as load_contact
 from storage import (
     AuditAction,
     Database,
@@ -24,6 +28,7 @@ from storage.dialect import Dialect, migration_script
 from storage.postgres import migrate as postgres_migrate
 from storage.postgres import schema_version
 from tests.postgres_server import PostgresServer, new_schema_url
+from tests.rules.contact_day_demo import contact_game, example_a_state
 
 T = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 
@@ -426,3 +431,99 @@ async def test_version_15_adds_the_defender_a_report_was_given_against(tmp_path:
     finally:
         await conn.close()
     assert {"reported_against", "override_against"} <= after - before
+
+
+# A GM's edits as the code before version 16 wrote them (StateEdit.model_dump_json()): a repair
+# of contact's defences kept as "defences", and every edit carrying the list, empty or not.
+_OLD_REPAIR = (
+    '{"kind":"edit","armies":[],"defences":[{"sector":"hb","level":2,"owner":"party",'
+    '"ruined":false}],"retire":null,"reason":"A card"}'
+)
+_OLD_ARMIES = (
+    '{"kind":"edit","armies":[{"side":"bees","sector":"ph","count":2}],"defences":[],'
+    '"retire":null,"reason":"Typo"}'
+)
+_WATCH_CHANGE = '{"kind":"watch","change":"npc","to":"ph","origin":"hb","reason":"Egor"}'
+_SIEGE_CARD = '{"armies":[],"vp":[{"side":"bees","delta":1}],"weather_steps":0,"reason":"Card"}'
+_OLD_ADJUSTMENTS = (_OLD_REPAIR, _OLD_ARMIES, _WATCH_CHANGE, _SIEGE_CARD)
+_CAMPAIGN_ROW = (
+    "INSERT INTO campaigns (id, chat_id, title, time_zone, schedule_json, map_name,"
+    " unreported_policy, status, phase, turn, created_by, created_at, updated_at)"
+    " VALUES (1, -1, 'Contact', 'UTC', '{}', 'planet-5', 'draw', 'running', 'orders', 2,"
+    " 100, '2026-03-01T00:00:00+00:00', '2026-03-01T00:00:00+00:00')"
+)
+_ADJUSTMENT_ROW = (
+    "INSERT INTO state_adjustments (campaign_id, turn, adjustment_json, made_by, made_at)"
+    " VALUES (1, 2, {}, 100, '2026-03-02T00:00:00+00:00')"
+)
+
+
+_REPAIRED = {"sector": "hb", "level": 2, "owner": "party", "ruined": False}
+
+
+def _assert_module_edits(stored: Sequence[Mapping[str, object]]) -> None:
+    """The old edits in the new form (a module's part under "modules"), the module
+    adjustments as they were; the repair applies again to a contact state."""
+    repair, armies, watch, siege = stored
+    assert repair == {
+        "kind": "edit",
+        "armies": [],
+        "modules": {"contact": {"defences": [_REPAIRED]}},
+        "retire": None,
+        "reason": "A card",
+    }
+    assert armies == {
+        "kind": "edit",
+        "armies": [{"side": "bees", "sector": "ph", "count": 2}],
+        "modules": {},
+        "retire": None,
+        "reason": "Typo",
+    }
+    assert (watch, siege) == (json.loads(_WATCH_CHANGE), json.loads(_SIEGE_CARD))
+    game = contact_game()
+    state = example_a_state(game)
+    edited = apply_edit(game, state, StateEdit.model_validate(repair), ["bikers", "party", "bees"])
+    hive = load_contact(edited.modules["contact"]).defences_in("hb")
+    assert hive is not None
+    assert (hive.level, hive.owner, hive.ruined) == (2, "party", False)
+    assert apply_edit(game, state, StateEdit.model_validate(armies), ["bees"]).armies["bees"] == {
+        "ph": 2,
+        "hb": 4,
+    }
+
+
+async def test_version_16_keeps_a_modules_part_of_an_edit_under_modules(tmp_path: Path) -> None:
+    """An edit stored before version 16 (contact's repair as "defences") is rewritten to the
+    form read now and replays; the modules' own adjustments are left as they were."""
+    path = tmp_path / "v15.sqlite3"
+    conn = await connect(path)
+    try:
+        assert await migrate(conn, target=15) == 15
+        await conn.execute(_CAMPAIGN_ROW)
+        for data in _OLD_ADJUSTMENTS:
+            await conn.execute(_ADJUSTMENT_ROW.format("?"), (data,))
+        await conn.commit()
+    finally:
+        await conn.close()
+    store = await SqliteCampaignStore.open(path)
+    try:
+        _assert_module_edits([record.adjustment for record in await store.adjustments(1, 2)])
+    finally:
+        await store.close()
+
+
+async def test_postgresql_version_16_keeps_a_modules_part_of_an_edit_under_modules(
+    postgres_server: PostgresServer,
+) -> None:
+    url = await new_schema_url(postgres_server)
+    raw = await asyncpg.connect(url)
+    try:
+        assert await postgres_migrate(raw, target=15) == 15
+        await raw.execute(_CAMPAIGN_ROW)
+        for data in _OLD_ADJUSTMENTS:
+            await raw.execute(_ADJUSTMENT_ROW.format("$1"), data)
+        assert await postgres_migrate(raw) == latest_version()
+        rows = await raw.fetch("SELECT adjustment_json FROM state_adjustments ORDER BY id")
+    finally:
+        await raw.close()
+    _assert_module_edits([json.loads(row["adjustment_json"]) for row in rows])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.adjustments import AdjustOutcome, adjust_turn_start
+from bot.modules.siege.gm import AdjustOutcome, adjust_turn_start
 from bot.services.turns import (
     ChoiceOutcome,
     ResolveOutcome,

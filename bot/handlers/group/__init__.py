@@ -4,22 +4,13 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers.group import (
-    clock,
-    dice,
-    duels_gm,
-    gm,
-    migration,
-    reopen,
-    setup,
-    siege_gm,
-    status,
-    watch_gm,
-)
+from bot.handlers.group import clock, dice, gm, migration, reopen, setup, status
+from bot.modules.siege.handlers import gm as siege_gm
 
 
 def build() -> list[Router]:
-    """The group screens' routers (each a new ``Router`` per dispatcher)."""
+    """The group screens' routers (each a new ``Router`` per dispatcher); the modules' follow
+    them (``bot.handlers.build_router``)."""
     return [
         migration.build(),
         setup.build(),
@@ -29,6 +20,4 @@ def build() -> list[Router]:
         status.build(),
         clock.build(),
         reopen.build(),
-        duels_gm.build(),
-        watch_gm.build(),
     ]

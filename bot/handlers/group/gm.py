@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Generic, TypeVar
 
 from aiogram import Router
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
@@ -24,7 +26,6 @@ from bot.callbacks import ButtonInt, ChangePress, GmEdit, GmPress, SeatPress
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
-from bot.handlers.group.duels_gm import duels_button
 from bot.handlers.group.guards import (
     ask,
     campaign_here,
@@ -39,8 +40,6 @@ from bot.handlers.group.guards import (
 )
 from bot.handlers.group.reopen import reopen_button
 from bot.handlers.group.setup import joining_label, policy_label
-from bot.handlers.group.siege_gm import GM_ADJUST, adjust_question
-from bot.handlers.group.watch_gm import cards_button
 from bot.handlers.private.gm_prompts import (
     GM_END,
     GM_PLACEMENT,
@@ -52,11 +51,13 @@ from bot.handlers.private.gm_prompts import (
 from bot.handlers.private.screens import refusal_words
 from bot.i18n import language_of
 from bot.message_limits import BUTTON_ROW, button_label
+from bot.modules import BOT_MODULES
+from bot.modules.siege.gm import may_adjust
+from bot.modules.siege.handlers.gm import GM_ADJUST, adjust_question
 from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
 from bot.sectors import sector_label
 from bot.services import campaigns, running_changes, turns
-from bot.services.adjustments import may_adjust
 from bot.services.orders import Refusal, Seat, decide_result, defender_mark, listed_battles
 from bot.services.state_edits import may_edit
 from bot.services.window import position_mark
@@ -138,10 +139,8 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
         rows.append([_button(_("⚔️ Battle results"), campaign, "results")])
     if reopen_row := reopen_button(campaign):
         rows.append(reopen_row)
-    if duels_row := duels_button(campaign):
-        rows.append(duels_row)
-    if cards_row := cards_button(campaign):
-        rows.append(cards_row)
+    for module in BOT_MODULES.values():
+        rows += module.gm_panel_rows(campaign)
     if campaign.phase is Phase.DEPLOYMENT:
         rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
     if may_edit(campaign):
@@ -1091,71 +1090,77 @@ async def _choices(
     await ctx.show("\n".join(lines), rows)
 
 
-async def _set_unreported(ctx: GmContext, value: str) -> None:
-    if not value:
-        current = ctx.campaign.unreported_policy
-        options = [
-            (p.value, _unreported_button(p), policy_label(p), p is current)
-            for p in UnreportedPolicy
-        ]
-        await _choices(ctx, _("A battle without a result at the deadline is:"), "upol", options)
-        return
-    policy = next((p for p in UnreportedPolicy if p.value == value), None)
-    if policy is None:
-        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
-        return
-    await _change_setting(
-        ctx,
-        CampaignSettings(unreported_policy=policy),
-        policy is ctx.campaign.unreported_policy,
-        lambda: _("GM {gm} changed what happens to a battle without a result: {policy}.").format(
-            gm=ctx.person.display_name, policy=policy_label(policy)
-        ),
-    )
+_Choice = TypeVar("_Choice", bound=StrEnum)
 
 
-async def _set_joining(ctx: GmContext, value: str) -> None:
-    if not value:
-        current = ctx.campaign.joining
-        options = [
-            (p.value, _joining_button(p), joining_label(p), p is current) for p in JoiningPolicy
-        ]
-        await _choices(ctx, _("Who may join the campaign:"), "jpol", options)
-        return
-    policy = next((p for p in JoiningPolicy if p.value == value), None)
-    if policy is None:
-        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
-        return
-    await _change_setting(
-        ctx,
-        CampaignSettings(joining=policy),
-        policy is ctx.campaign.joining,
-        lambda: _("GM {gm} changed who may join: {policy}.").format(
-            gm=ctx.person.display_name, policy=joining_label(policy)
-        ),
-    )
+@dataclass(frozen=True)
+class _Picker(Generic[_Choice]):
+    """A running campaign's setting the GM picks from a screen of its choices: the button
+    ``action``, the ``choices``, the campaign's ``current`` one, each choice's short ``button``
+    and full ``words``, the screen's ``head``, the ``change`` it stores and the group's
+    ``announcement`` («GM {gm} changed ...: {policy}.»); :meth:`pick` is its button's handler."""
+
+    action: str
+    choices: type[_Choice]
+    current: Callable[[Campaign], _Choice]
+    button: Callable[[_Choice], str]
+    words: Callable[[_Choice], str]
+    head: Callable[[], str]
+    change: Callable[[_Choice], CampaignSettings]
+    announcement: Callable[[], str]
+
+    async def pick(self, ctx: GmContext, value: str) -> None:
+        """No ``value``: the choices, the current one marked; else that choice stored and
+        announced (a button of a choice no longer offered is refused)."""
+        current = self.current(ctx.campaign)
+        if not value:
+            options = [(p.value, self.button(p), self.words(p), p is current) for p in self.choices]
+            await _choices(ctx, self.head(), self.action, options)
+            return
+        policy = next((p for p in self.choices if p.value == value), None)
+        if policy is None:
+            await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
+            return
+        await _change_setting(
+            ctx,
+            self.change(policy),
+            policy is current,
+            lambda: self.announcement().format(
+                gm=ctx.person.display_name, policy=self.words(policy)
+            ),
+        )
 
 
-async def _set_no_show(ctx: GmContext, value: str) -> None:
-    if not value:
-        current = ctx.campaign.no_show_policy
-        options = [
-            (p.value, _no_show_button(p), no_show_label(p), p is current) for p in NoShowPolicy
-        ]
-        await _choices(ctx, _("A side without orders at the deadline:"), "nsp", options)
-        return
-    policy = next((p for p in NoShowPolicy if p.value == value), None)
-    if policy is None:
-        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
-        return
-    await _change_setting(
-        ctx,
-        CampaignSettings(no_show_policy=policy),
-        policy is ctx.campaign.no_show_policy,
-        lambda: _("GM {gm} changed what happens to a side without orders: {policy}.").format(
-            gm=ctx.person.display_name, policy=no_show_label(policy)
-        ),
-    )
+_set_unreported = _Picker(
+    action="upol",
+    choices=UnreportedPolicy,
+    current=lambda campaign: campaign.unreported_policy,
+    button=_unreported_button,
+    words=policy_label,
+    head=lambda: _("A battle without a result at the deadline is:"),
+    change=lambda policy: CampaignSettings(unreported_policy=policy),
+    announcement=lambda: _("GM {gm} changed what happens to a battle without a result: {policy}."),
+).pick
+_set_joining = _Picker(
+    action="jpol",
+    choices=JoiningPolicy,
+    current=lambda campaign: campaign.joining,
+    button=_joining_button,
+    words=joining_label,
+    head=lambda: _("Who may join the campaign:"),
+    change=lambda policy: CampaignSettings(joining=policy),
+    announcement=lambda: _("GM {gm} changed who may join: {policy}."),
+).pick
+_set_no_show = _Picker(
+    action="nsp",
+    choices=NoShowPolicy,
+    current=lambda campaign: campaign.no_show_policy,
+    button=_no_show_button,
+    words=no_show_label,
+    head=lambda: _("A side without orders at the deadline:"),
+    change=lambda policy: CampaignSettings(no_show_policy=policy),
+    announcement=lambda: _("GM {gm} changed what happens to a side without orders: {policy}."),
+).pick
 
 
 async def _change_setting(
@@ -1202,7 +1207,7 @@ async def _rename_prompt(ctx: GmContext, value: str) -> None:
 
 
 async def _adjust_prompt(ctx: GmContext, value: str) -> None:
-    """Ask the GM to type a card's effect (``bot.services.adjustments``) where the panel is (the
+    """Ask the GM to type a card's effect (``bot.modules.siege.gm``) where the panel is (the
     GM's private chat, or an old panel in the group)."""
     if not may_adjust(ctx.campaign):
         await ctx.query.answer(_("That button is not valid any more."), show_alert=True)

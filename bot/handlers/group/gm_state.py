@@ -21,7 +21,6 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot import watch_texts
 from bot.callbacks import GmEdit, gm_menu_data
 from bot.clock import Clock
 from bot.handlers.filters import TYPED
@@ -30,9 +29,14 @@ from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, 
 from bot.handlers.private.gm_prompts import GmPromptWaiting
 from bot.map_views import defences_button, defences_words
 from bot.message_limits import button_label
+from bot.modules.watch import gm as watch_gm
+from bot.modules.watch import setup as watch_setup
+from bot.modules.watch import texts as watch_texts
+from bot.modules.watch.gm_texts import describe_change_problem
+from bot.modules.watch.setup import Names
 from bot.posts.group import colour_mark
 from bot.sectors import sector_label
-from bot.services import campaigns, watch_gm, watch_setup
+from bot.services import campaigns
 from bot.services.state_edits import (
     EditOutcome,
     EditResult,
@@ -43,14 +47,11 @@ from bot.services.state_edits import (
     undoable,
 )
 from bot.services.turns import game_for
-from bot.services.watch_setup import Names
 from bot.texts import armies
-from bot.watch_gm_texts import describe_change_problem
 from rules import CampaignState
 from rules.edits import (
     MAX_ARMIES,
     ArmySet,
-    DefencesSet,
     EditProblem,
     EditProblemCode,
     StateEdit,
@@ -58,8 +59,9 @@ from rules.edits import (
 from rules.game import Game
 from rules.maps import CampaignMap
 from rules.modules.contact import NAME as CONTACT
-from rules.modules.contact import ContactState, Defences
+from rules.modules.contact import ContactState, Defences, DefencesSet, defences_edit
 from rules.modules.contact import load as load_contact
+from rules.modules.contact.adjust import NO_DEFENCES
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import public_view
 from storage import Campaign, Person, Prompt, Side, Store
@@ -137,11 +139,13 @@ def describe_edit_problem(
             return _("That is the state already: nothing would change.")
         case EditProblemCode.NO_ARMIES_LEFT:
             return _("No side would have armies left. End the campaign from /gm instead.")
-        case EditProblemCode.NO_DEFENCES:
+        case EditProblemCode.MODULE_RULE if p.get("rule") == NO_DEFENCES:
             return _(
                 "{sector} has no defences to set: the GM repairs the map's barricades and "
                 "blockposts, and builds no new ones."
             ).format(sector=sector_label(campaign_map, str(p["sector"]), language))
+        case EditProblemCode.MODULE_RULE:
+            return _("This campaign's rules allow no such edit.")
 
 
 def _refusal(result: EditResult, campaign: Campaign, sides: list[Side]) -> str:
@@ -790,7 +794,7 @@ async def typed_reason(
             owner=str(data.get("owner") or "") or None,
             ruined=bool(data.get("ruined")),
         )
-        edit = StateEdit(defences=(repair,), reason=reason)
+        edit = StateEdit(modules=defences_edit(repair), reason=reason)
     elif isinstance(count, int):
         change = ArmySet(side=str(data.get("side")), sector=str(data.get("sector")), count=count)
         edit = StateEdit(armies=(change,), reason=reason)

@@ -32,7 +32,7 @@ from bot.callbacks import ButtonInt
 from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.filters import Awaited
-from bot.handlers.group import siege_wizard, victory_check, watch_wizard
+from bot.handlers.group import victory_check
 from bot.handlers.group.guards import (
     AwaitedAnswer,
     ask,
@@ -44,9 +44,14 @@ from bot.handlers.group.guards import (
     thread_of,
 )
 from bot.middlewares import display_name
+from bot.modules.contact import setup as contact_setup
+from bot.modules.siege import setup as siege_setup
+from bot.modules.siege.handlers import wizard as siege_wizard
+from bot.modules.watch import setup as watch_setup
+from bot.modules.watch.handlers import wizard as watch_wizard
 from bot.moments import format_moment, zone_label
 from bot.posts.group import colour_mark, colour_name
-from bot.services import campaigns, contact_setup, siege_setup, watch_setup
+from bot.services import campaigns, setup_map
 from bot.services.clockwork import AdvanceOutcome, advance
 from bot.texts import describe_map_problem, language_name, phase_name, rule_name
 from rules import (
@@ -222,7 +227,7 @@ def contact_screen(
     """The contact settings: on or off, each sector's defences (level and owner: the owner's
     ground), the transports a turn and the VP that win, with buttons to change them."""
     overrides = campaign.ruleset_overrides
-    shown = siege_setup.campaign_map(campaign)
+    shown = setup_map.campaign_map(campaign)
     side_name = dict(sides)
     lines = [
         _(
@@ -289,7 +294,7 @@ def owner_screen(
     """The sides by name (and neutral) to pick the owner of ``sector_id``'s defences; ``None``
     for a sector without defences."""
     level, owner = contact_setup.defences(campaign).get(sector_id, (0, None))
-    shown = siege_setup.campaign_map(campaign)
+    shown = setup_map.campaign_map(campaign)
     sector = next((s for s in shown.sectors if s.id == sector_id), None)
     if not level or sector is None:
         return None
@@ -972,7 +977,7 @@ def _typed_rules(campaign: Campaign, field: str, text: str) -> tuple[dict[str, A
         changed = {**campaigns.parse_ruleset_overrides(text), **kept}
     except campaigns.RulesetInputError as error:
         return None, _rules_help(error.field)
-    refused = siege_setup.problem(campaign, changed)
+    refused = setup_map.problem(campaign, changed)
     if refused is not None:
         return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])
     return changed, ""
@@ -1110,7 +1115,7 @@ def _checked(
     campaign: Campaign, overrides: dict[str, Any]
 ) -> tuple[CampaignSettings | None, str | None]:
     """The settings to store for ``overrides``, or a note why the rules refuse them."""
-    refused = siege_setup.problem(campaign, overrides)
+    refused = setup_map.problem(campaign, overrides)
     if refused is None:
         return CampaignSettings(ruleset_overrides=overrides), None
     return None, _("The rules refuse that setting: {problem}").format(problem=refused[:150])
@@ -1122,7 +1127,7 @@ async def _remove_side(
     """Remove ``side``; the settings to store after it (its defences become neutral)."""
     await store.remove_side(campaign.id, side, actor, clock.now())
     left = [kept.id for kept in await store.sides(campaign.id)]
-    fitted = _fitted(campaign.ruleset_overrides, siege_setup.campaign_map(campaign), left)
+    fitted = _fitted(campaign.ruleset_overrides, setup_map.campaign_map(campaign), left)
     if fitted == campaign.ruleset_overrides:
         return None
     return CampaignSettings(ruleset_overrides=fitted)
@@ -1184,7 +1189,7 @@ def _contact_change(
         return contact_setup.switched(overrides, value == "on")
     if not contact_setup.is_on(overrides):
         return None
-    sectors = set(siege_setup.campaign_map(campaign).sector_ids())
+    sectors = set(setup_map.campaign_map(campaign).sector_ids())
     if action == "cdl" and value in sectors:
         return contact_setup.next_level(campaign, value)
     sector, _dot, owner = value.partition(".")
@@ -1396,7 +1401,7 @@ async def _owners_named(
     defences) written by a side's name stored as that side's id, as the rules read them, now
     that the sides are final; ``None``, with the GM told which, while one names no side."""
     sides = [(side.id, side.name) for side in await store.sides(campaign.id)]
-    named, unknown = siege_setup.owners_by_id(campaign, sides)
+    named, unknown = setup_map.owners_by_id(campaign, sides)
     if unknown:
         listed = ", ".join(f"{feature.id} («{feature.owner}»)" for feature in unknown[:5])
         await query.answer(

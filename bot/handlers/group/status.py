@@ -3,8 +3,6 @@ the private chat for the secret ones (``/orders``, ``/deploy``)."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -13,15 +11,15 @@ from aiogram.utils.i18n import gettext as _
 from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_words
 from bot.map_views import turn_map
+from bot.modules import BOT_MODULES
 from bot.moments import format_moment
 from bot.posts.group import board_text, deadline_line
 from bot.posts.turns import deadline_of
 from bot.rendering import MapDrawer
-from bot.services import campaigns, duels, watch_orders
+from bot.services import campaigns
 from bot.services.orders import listed_battles
 from bot.services.turns import game_for
 from bot.texts import chain_words, describe_battle, foc_legend
-from bot.watch_texts import hero_lines
 from storage import Campaign, Phase, Store
 
 
@@ -36,30 +34,13 @@ async def show_status(message: Message, command: CommandObject, store: Store, cl
     if command.args:
         deadline = await _deadline_in(store, campaign, command.args, deadline)
     board = await campaigns.board(store, campaign, clock.now())
-    heroes = await hero_status(store, campaign, clock.now())
-    await message.answer("\n\n".join([board_text(board, deadline), *heroes]))
-
-
-async def hero_status(store: Store, campaign: Campaign, now: datetime) -> list[str]:
-    """The Night Watch's heroes as everyone may see them (no hands): where each stands (at the
-    turn's start; once the battle list is public, where it put them), its wounds, the fallen,
-    the NPC marker; nothing without the module."""
-    game = game_for(campaign)
-    if not watch_orders.is_on(game) or campaign.turn < 1:
-        return []
-    state = await store.turn_start(campaign.id, campaign.turn)
-    if state is None:
-        return []
-    names = {side.id: side.name for side in await store.sides(campaign.id)}
-    lines = hero_lines(
-        watch_orders.public((await duels.heroes_now(store, campaign, state, now)).modules),
-        game.map,
-        names | watch_orders.hero_names(state),
-        campaign.language,
-        watch_orders.settings(game).wounds_to_kill,
-        turn=campaign.turn,
-    )
-    return ["\n".join([_("Heroes:"), *lines])] if lines else []
+    now = clock.now()
+    sections = [
+        section
+        for module in BOT_MODULES.values()
+        for section in await module.status_sections(store, campaign, now)
+    ]
+    await message.answer("\n\n".join([board_text(board, deadline), *sections]))
 
 
 async def _deadline_in(store: Store, campaign: Campaign, asked: str, line: str | None) -> str:
@@ -79,8 +60,8 @@ async def _deadline_in(store: Store, campaign: Campaign, asked: str, line: str |
 
 
 async def show_map(message: Message, store: Store, maps: MapDrawer, clock: Clock) -> None:
-    """``/map``: the map as it stood at the start of the current turn; with watch, once the
-    battle list is public, the heroes where it put them, with this turn's moves."""
+    """``/map``: the map as it stood at the start of the current turn, with what the modules
+    add to it (``turn_map``) and their caption for it."""
     campaign = await campaign_here(store, message)
     if campaign is None:
         await message.answer(await no_campaign_words(store, message))
@@ -99,11 +80,11 @@ async def show_map(message: Message, store: Store, maps: MapDrawer, clock: Clock
     caption = _("{title}: the map at the start of turn {turn}.").format(
         title=campaign.title, turn=campaign.turn
     )
-    if await duels.public_watch_plan(store, campaign, state, now) is not None:
-        caption = _(
-            "{title}: the map at the start of turn {turn}; the heroes stand where the battle "
-            "list put them, with this turn's moves."
-        ).format(title=campaign.title, turn=campaign.turn)
+    for module in BOT_MODULES.values():
+        module_caption = await module.map_caption(store, campaign, state, now)
+        if module_caption is not None:
+            caption = module_caption
+            break
     await message.answer_photo(
         BufferedInputFile(picture, filename=f"map-{campaign.id}-{campaign.turn}.png"),
         caption=caption,

@@ -24,7 +24,9 @@ from typing import Any
 from aiogram.types import InlineKeyboardButton
 from aiogram.utils.i18n import gettext as _
 
-from bot.services import contact_setup, siege_setup, watch_setup
+from bot.modules.contact import setup as contact_setup
+from bot.modules.watch import setup as watch_setup
+from bot.services import setup_map
 from bot.texts import armies
 from rules import Ruleset, captures_at_once, overrides_in_force
 from storage import Campaign
@@ -52,7 +54,7 @@ class EarlyEnd:
 def early_end(campaign: Campaign) -> EarlyEnd | None:
     """The campaign's first resolution can end it by captured sectors, or ``None``."""
     ruleset = Ruleset.with_overrides(overrides_in_force(campaign.ruleset_overrides))
-    shown = siege_setup.campaign_map(campaign)
+    shown = setup_map.campaign_map(campaign)
     most = captures_at_once(ruleset, shown)
     if ruleset.sectors_to_win > most:
         return None

@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from aiogram import Router
 
 from bot.handlers.private import (
     battles,
     campaigns,
     deployment,
-    duels,
     gm_prompts,
-    late,
     orders,
-    siege,
     typed,
     vacation,
     verdicts,
 )
+from bot.modules.siege.handlers import late
+from bot.modules.siege.handlers import private as siege
 
 
-def build() -> list[Router]:
+def build(modules: Sequence[Router] = ()) -> list[Router]:
     """The private screens' routers (each a new ``Router`` per dispatcher): a GM question
-    waiting for typed input first, plain text read as the phase's input last."""
+    waiting for typed input first, the
+    modules' screens (``modules``) after the shared ones, plain text read as the phase's input
+    last."""
     return [
         gm_prompts.build(),
         vacation.build(),
@@ -32,6 +35,6 @@ def build() -> list[Router]:
         campaigns.build(),
         siege.build(),
         late.build(),
-        duels.build(),
+        *modules,
         typed.build(),
     ]

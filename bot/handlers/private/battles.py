@@ -94,9 +94,12 @@ async def show_battles(message: Message, store: Store, clock: Clock, person: Per
 
 
 _SCORES = re.compile(
-    r"^\s*(?:battle|бой|№)?\s*(\d{1,3})\s*[:.)]?\s+(\d{1,6})\s*(?:[:\-–—x×/]|vs|на)?\s*(\d{1,6})\s*$",
+    r"(?:(?:battle|бой|№)\s*)?(\d{1,3})(?:\s*[:.)])?\s+(\d{1,6})(?:\s*(?:[:\-–—x×/]|vs|на))?\s*(\d{1,6})",
     re.IGNORECASE,
 )
+SCORES_LONGEST = 40
+"""The longest text read as scores («бой 12: 1450 — 1210» is 19): a longer one is not scores and
+is not matched at all, so no typed text can keep the matcher busy."""
 
 
 def margins_words(margins: ScoreMargins) -> str:
@@ -111,7 +114,8 @@ async def typed_scores(message: Message, store: Store, clock: Clock, seat: Seat)
     """A battle's final scores typed as «1: 1450 1210» (attacker's first): the outcome the
     campaign's score-margin table suggests, with a button to report it. ``False`` if the text
     is not scores (the caller answers it)."""
-    found = _SCORES.match(message.text or "")
+    typed = (message.text or "").strip()
+    found = _SCORES.fullmatch(typed) if len(typed) <= SCORES_LONGEST else None
     if found is None:
         return False
     desk = await open_battles(store, seat, clock.now())

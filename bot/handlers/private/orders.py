@@ -15,14 +15,16 @@ from aiogram.filters import Command
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot import watch_texts
 from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import answer_text, pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
+from bot.modules.contact import orders as contact_orders
+from bot.modules.watch import duels
+from bot.modules.watch import orders as watch_orders
+from bot.modules.watch import texts as watch_texts
 from bot.order_text import Vocabulary, parse_orders_text, siege_tokens
 from bot.rendering import MapDrawer
-from bot.services import contact_orders, duels, watch_orders
 from bot.services.orders import (
     Desk,
     EntryResult,

@@ -14,7 +14,7 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot import texts, watch_texts
+from bot import texts
 from bot.handlers.private.callbacks import (
     BattleRollButton,
     DeployButton,
@@ -24,10 +24,13 @@ from bot.handlers.private.callbacks import (
 )
 from bot.map_views import listed_figures, map_labels, side_views
 from bot.message_limits import BUTTON_ROW, button_label
+from bot.modules.contact import orders as contact_orders
+from bot.modules.siege.texts import describe_assault_abilities, token_label
+from bot.modules.watch import orders as watch_orders
+from bot.modules.watch import texts as watch_texts
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
 from bot.sectors import sector_label
-from bot.services import contact_orders, watch_orders
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -37,7 +40,6 @@ from bot.services.orders import (
     Refusal,
     defender_mark,
 )
-from bot.siege_texts import describe_assault_abilities, token_label
 from bot.texts import (
     armies,
     chain_words,

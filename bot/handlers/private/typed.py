@@ -13,7 +13,7 @@ from bot.handlers.private.base import seat_or_answer
 from bot.handlers.private.battles import typed_scores
 from bot.handlers.private.deployment import repeated_placement, typed_placement
 from bot.handlers.private.orders import typed_orders
-from bot.handlers.private.siege import typed_claim
+from bot.modules.siege.handlers.private import typed_claim
 from bot.services.orders import Refusal, Seat
 from storage import Person, Phase, Store
 

@@ -2,10 +2,12 @@
 
 The bot uses :class:`ContactModule` through ``rules.modules.BUILTIN_MODULES``, builds orders
 with :func:`transport`, :func:`yield_sector` and :func:`retreat_to` (moves are the core's, several
-from one sector), reads the battle list's :class:`ContactPlan`, the summary's
-:class:`ContactReport` and the module's state with :func:`load`.
+from one sector), puts the GM's repair of defences in an edit with :func:`defences_edit`, reads
+the battle list's :class:`ContactPlan`, the summary's :class:`ContactReport` and the module's
+state with :func:`load`.
 """
 
+from rules.modules.contact.adjust import DefencesEdit, DefencesSet, defences_edit
 from rules.modules.contact.module import ContactModule, describe_rule
 from rules.modules.contact.orders import ContactRule, retreat_to, transport, yield_sector
 from rules.modules.contact.plan import (
@@ -34,6 +36,8 @@ __all__ = [
     "ContactState",
     "DeckState",
     "Defences",
+    "DefencesEdit",
+    "DefencesSet",
     "GroupMove",
     "Retreat",
     "Ruin",
@@ -41,6 +45,7 @@ __all__ = [
     "Unopposed",
     "VpGain",
     "ZombieFight",
+    "defences_edit",
     "describe_rule",
     "load",
     "retreat_to",

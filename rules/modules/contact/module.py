@@ -11,7 +11,7 @@ from pydantic import JsonValue
 from rules.battles import Battle, PlanWork
 from rules.game import CoreOrder, Game, RulesModule, Step, StepHook
 from rules.maps import MapProblem, MapProblemCode, SectorId
-from rules.modules.contact import legal, plan, resolve, validate
+from rules.modules.contact import adjust, legal, plan, resolve, validate
 from rules.modules.contact.orders import ContactRule, module_order
 from rules.modules.contact.settings import DEFENCES_KIND, DEFENCES_LEVELS, ContactSettings
 from rules.modules.contact.state import NAME, ContactState, Defences, upgrade
@@ -120,6 +120,11 @@ class ContactModule(RulesModule):
 
     def describe_rejection(self, rejection: Rejection) -> str | None:
         return describe_rule(rejection.params)
+
+    def edit(
+        self, game: Game, state: CampaignState, data: JsonValue, sides: Sequence[SideId]
+    ) -> JsonValue:
+        return adjust.apply_edit(game, state, data, sides)
 
 
 def initial_defences(game: Game) -> tuple[Defences, ...]:

@@ -5,6 +5,7 @@ wounds and die; an NPC marker moved by the GM; hands dealt each turn from the de
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from pydantic import JsonValue
 
@@ -18,6 +19,9 @@ from rules.modules.watch.settings import WatchSettings
 from rules.modules.watch.state import NAME, Hero, Npc, WatchState, public_view, upgrade
 from rules.orders import ModuleOrder, Rejection, SideOrders
 from rules.state import CampaignState, SideId
+
+if TYPE_CHECKING:
+    from rules.render import MapFigures
 
 
 class WatchModule(RulesModule):
@@ -118,6 +122,21 @@ class WatchModule(RulesModule):
             StepHook(anchor=Step.VICTORY, when="before", run=resolve.lose_heroes_of_sides_out),
             StepHook(anchor=Step.VICTORY, when="after", run=resolve.hero_victory),
         )
+
+    def map_figures(
+        self,
+        game: Game,
+        data: JsonValue,
+        turn: int,
+        *,
+        plan: JsonValue = None,
+        notes: JsonValue = None,
+    ) -> MapFigures:
+        wounds_to_kill = validate.settings_of(game).wounds_to_kill
+        # Pillow only for pictures: the rules load without it.
+        from rules.modules.watch.figures import killed_in, map_figures  # noqa: PLC0415
+
+        return map_figures(data, turn, wounds_to_kill, plan=plan, killed=killed_in(notes))
 
     def describe_rejection(self, rejection: Rejection) -> str | None:
         return describe_rule(rejection.params)

@@ -15,7 +15,8 @@ broken one says where (step, time, chat) and what it saw.
 5. ``posts``: each post goes out once, none is left behind, and each chat reads them in the
    story's order (a turn's opening, its list, its Monday; an undo starts the story again).
 6. ``replay``: every resolved turn replays through ``python -m rules`` (its ``resolve``, and at
-   the end ``start`` and ``verify-rolls``) to the stored state.
+   the end ``start`` and ``verify-rolls``) to the stored state; a turn whose duel steps played
+   spells from hands the export still hides (until the campaign finishes) only at the end.
 7. ``no error in the log``: no line at ERROR, no traceback, no request Telegram refuses
    (other than an edit that changes nothing).
 8. ``colours and words``: a side's colour is the stored one on every map and chart; a Russian
@@ -181,6 +182,7 @@ class Checks:
         self._clock_before: Any = None
         self._story: dict[int, tuple[int, int]] = {}
         self._replayed: set[tuple[int, int]] = set()
+        self._deferred: set[tuple[int, int]] = set()  # replayed once the hands are exported
         self.charts: list[tuple[int, list[ChartSide]]] = []
         self.names: set[str] = set()
         self._languages: dict[int, str | None] = {}
@@ -997,7 +999,8 @@ class Checks:
             for turn in range(1, campaign.turn + 1)
             if (resolutions := await store.resolutions(campaign.id, turn))
         }
-        if not final and all((t, r) in self._replayed for t, r in current.items()):
+        done = self._replayed | self._deferred
+        if not final and all((t, r) in done for t, r in current.items()):
             return
         exported: dict[str, Any] = json.loads(json.dumps(await store.export_campaign(campaign.id)))
         for turn in exported["turns"]:
@@ -1005,7 +1008,13 @@ class Checks:
             if document is None:
                 continue
             key = (int(turn["turn"]), int(turn["revision"]))
-            if key in self._replayed and not final:
+            if key in done and not final:
+                continue
+            if _plays_hidden_spells(document):
+                # Until the campaign finishes, the export leaves the heroes' hands out (they
+                # are dealt from the deal seed, revealed only then), so the rules would refuse
+                # every spell played as "not in hand": such a turn replays once they are out.
+                self._deferred.add(key)
                 continue
             self._replayed.add(key)
             answer = resolve_answer(json.dumps(document))
@@ -1203,6 +1212,19 @@ def _story_stage(kind: str, payload: Mapping[str, Any]) -> tuple[int, int] | Non
 
 def _first_line(text: str) -> str:
     return text.split("\n", 1)[0]
+
+
+def _plays_hidden_spells(document: Mapping[str, Any]) -> bool:
+    """Whether a turn's exported document has a duel step that plays a spell while its state
+    shows no hero's hand (the export of a campaign not finished yet)."""
+    watch = document["state"].get("modules", {}).get("watch")
+    if not watch or any("hand" in hero for hero in watch.get("heroes", ())):
+        return False
+    return any(
+        order.get("module") == "watch" and order["data"].get("plays")
+        for given in document["orders"].values()
+        for order in given.get("late", ())
+    )
 
 
 def _bare(state: Mapping[str, Any]) -> dict[str, Any]:

@@ -127,7 +127,11 @@ def turn_seeds_of(seed: int) -> Iterator[None]:
     dice, dealt other spells and took another path on every run. A string seeds ``Random``
     through SHA-512, not ``hash()``, so ``PYTHONHASHSEED`` changes nothing."""
     rng = random.Random(f"turn seeds of campaign {seed}")
-    with mock.patch.object(dice, "new_seed", lambda: rng.randbytes(dice.SEED_BYTES).hex()):
+
+    def new_seed() -> str:
+        return rng.randbytes(dice.SEED_BYTES).hex()
+
+    with mock.patch.object(dice, "new_seed", new_seed):
         yield
 
 

@@ -10,6 +10,7 @@ the finished campaign's export, which has the hands."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
@@ -80,7 +81,7 @@ async def test_a_hidden_spell_replays_at_the_end_not_before(
     replayed: list[dict[str, Any]] = []
 
     def without_the_wounds(text: str) -> dict[str, Any]:
-        replayed.append(invariants.json.loads(text))
+        replayed.append(json.loads(text))
         return {"state": {"turn": 2, "armies": {}, "modules": {"watch": {"heroes": HEROES}}}}
 
     monkeypatch.setattr(invariants, "resolve_answer", without_the_wounds)

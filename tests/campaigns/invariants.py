@@ -15,7 +15,8 @@ broken one says where (step, time, chat) and what it saw.
 5. ``posts``: each post goes out once, none is left behind, and each chat reads them in the
    story's order (a turn's opening, its list, its Monday; an undo starts the story again).
 6. ``replay``: every resolved turn replays through ``python -m rules`` (its ``resolve``, and at
-   the end ``start`` and ``verify-rolls``) to the stored state.
+   the end ``start`` and ``verify-rolls``) to the stored state; a turn whose duel steps played
+   spells from hands the export still hides (until the campaign finishes) only at the end.
 7. ``no error in the log``: no line at ERROR, no traceback, no request Telegram refuses
    (other than an edit that changes nothing).
 8. ``colours and words``: a side's colour is the stored one on every map and chart; a Russian
@@ -47,6 +48,7 @@ from rules import (
     BattleStatus,
     CampaignMap,
     Fortify,
+    Game,
     Reinforce,
     battle_sides,
 )
@@ -116,6 +118,7 @@ RESTARTS = {"undo_notice", "corrected_map"}
 EXAMPLES = re.compile(
     r"(?:e\.g\.|например,?)\s*«[^»]*»(?:,?\s*(?:or|или)\s*«[^»]*»)*|Примеры: [^;\n]*; [^\n]*"
 )
+OUTBOX_EVERY = 8  # steps between two reads of the whole outbox within one phase
 TOLERATED_REFUSALS = ("message is not modified", "query is too old")
 LATIN = re.compile(r"(?<![\w/@.#-])[A-Za-z]{3,}(?![\w.@-])")
 CYRILLIC = re.compile(r"[А-Яа-яЁё]{3,}")
@@ -179,6 +182,7 @@ class Checks:
         self._clock_before: Any = None
         self._story: dict[int, tuple[int, int]] = {}
         self._replayed: set[tuple[int, int]] = set()
+        self._deferred: set[tuple[int, int]] = set()  # replayed once the hands are exported
         self.charts: list[tuple[int, list[ChartSide]]] = []
         self.names: set[str] = set()
         self._languages: dict[int, str | None] = {}
@@ -187,6 +191,17 @@ class Checks:
         self._step_started: datetime | None = None
         self._sides_before: dict[int, str | None] = {}
         self._changed_language: set[int] = set()
+        self._game: tuple[tuple[Any, Any], Game] | None = None
+        self._outbox_read_at: tuple[int, Phase, CampaignStatus] | None = None
+
+    def _game_of(self, campaign: Campaign) -> Game:
+        """``game_for(campaign)``, made again only when the campaign's map or rules changed
+        (making a game copies the map and the modules: a fifth of the checks' time when each
+        check made its own)."""
+        key = (campaign.map, campaign.ruleset_overrides)
+        if self._game is None or self._game[0] != key:
+            self._game = (key, game_for(campaign))
+        return self._game[1]
 
     def fail(self, name: str, message: str, chat: str = "-") -> None:
         """Raise :class:`Broken` for ``name``."""
@@ -254,6 +269,7 @@ class Checks:
         if campaign is None:
             return
         await self.replay(campaign, final=True)
+        await self.posts_once_in_order(campaign, [], final=True)
         await self.end_summary(campaign)
 
     # ---- 1. secrets ----------------------------------------------------------------------------
@@ -262,7 +278,7 @@ class Checks:
         store = self.world.store
         sides = await store.sides(campaign.id)
         names = {side.id: side.name for side in sides}
-        game = game_for(campaign)
+        game = self._game_of(campaign)
         found: list[Secret] = []
         if not self._placements_public and campaign.phase in (Phase.SETUP, Phase.DEPLOYMENT):
             for side, record in (await store.placements(campaign.id)).items():
@@ -436,7 +452,7 @@ class Checks:
         and each state it saved during the step): two sides may give the same order, or place
         armies alike, and each may read its own."""
         store = self.world.store
-        game = game_for(campaign)
+        game = self._game_of(campaign)
         names = {side.id: side.name for side in await store.sides(campaign.id)}
         own: dict[str, set[str]] = {}
         since = self._step_started
@@ -607,6 +623,50 @@ class Checks:
                     )
         self._reports = reports
         self._oracle = _sides_now(listed.battles, reports)
+        self._chain_rule(listed.battles, reports, self._oracle)
+
+    def _chain_rule(
+        self,
+        battles: Iterable[Battle],
+        reports: Mapping[int, BattleReport],
+        sides: Mapping[int, Any],
+    ) -> None:
+        """2, the chain rule read from MODULES.md C6 on its own: the defender of battle k+1 is
+        battle k's winner, or battle k's defender on a draw. The sides above come from
+        ``rules.battle_sides``, the function the bot itself asks; this reads its answer against
+        the rule's text, so a wrong ``battle_sides`` (the bot and the check agreeing on the
+        wrong sides) is caught too. Checked for every listed battle after every step of the
+        battles, so a result that hands a chain to another side is checked at once."""
+        self.count += 1
+        for battle in battles:
+            earlier_id = battle.defender_from
+            if earlier_id is None or battle.after is not None:
+                continue
+            earlier, now = sides.get(earlier_id), sides.get(battle.id)
+            report = reports.get(earlier_id)
+            result = report.effective() if report is not None else None
+            if (
+                earlier is None
+                or now is None
+                or result is None
+                or earlier.status is not BattleStatus.PLAYABLE
+                or earlier.stale
+                or earlier.defender is None
+            ):
+                continue
+            made_for = report.effective_against() if report is not None else None
+            if made_for is not None and made_for != earlier.defender:
+                continue  # given against an earlier defender: it does not count (stale)
+            expected = result.winner if result.winner is not None else earlier.defender
+            if now.defender != expected:
+                self.fail(
+                    "who may report",
+                    f"battle {battle.id} takes its defender from battle {earlier_id}, whose"
+                    f" result counts ({result.outcome.value}, winner {result.winner}, against"
+                    f" {earlier.defender}): by MODULES.md C6 battle {battle.id} is defended by"
+                    f" {expected}, but its sides now are {list(now.concerns())} (status"
+                    f" {now.status.value})",
+                )
 
     # ---- 3. numbers in posts ----------------------------------------------------------------
 
@@ -871,14 +931,26 @@ class Checks:
 
     # ---- 5. posts ---------------------------------------------------------------------------
 
-    async def posts_once_in_order(self, campaign: Campaign, requests: list[Request]) -> None:
+    async def posts_once_in_order(
+        self, campaign: Campaign, requests: list[Request], *, final: bool = False
+    ) -> None:
         """5: no post sent twice, none left behind, each chat's story in order."""
         self.count += 1
         doubled = [post for post, times in self.world.sender.sent_posts.items() if times > 1]
         if doubled:
             self.fail("posts", f"outbox posts {doubled} were sent more than once")
+        where = (campaign.turn, campaign.phase, campaign.status)
+        if not final and where == self._outbox_read_at and self.world.step % OUTBOX_EVERY:
+            messages = []
+        else:
+            # A post given up or left behind stays so (the sender claims by the same rule
+            # every time), so reading the whole outbox at every change of phase, every
+            # OUTBOX_EVERY steps and at the end finds each; reading it after every step was a
+            # sixth of the checks' time.
+            self._outbox_read_at = where
+            messages = await self.world.store.outbox_messages(campaign.id)
         now = self.world.clock.now()
-        for message in await self.world.store.outbox_messages(campaign.id):
+        for message in messages:
             if message.state is OutboxState.DEAD:
                 self.fail(
                     "posts",
@@ -927,7 +999,8 @@ class Checks:
             for turn in range(1, campaign.turn + 1)
             if (resolutions := await store.resolutions(campaign.id, turn))
         }
-        if not final and all((t, r) in self._replayed for t, r in current.items()):
+        done = self._replayed | self._deferred
+        if not final and all((t, r) in done for t, r in current.items()):
             return
         exported: dict[str, Any] = json.loads(json.dumps(await store.export_campaign(campaign.id)))
         for turn in exported["turns"]:
@@ -935,7 +1008,13 @@ class Checks:
             if document is None:
                 continue
             key = (int(turn["turn"]), int(turn["revision"]))
-            if key in self._replayed and not final:
+            if key in done and not final:
+                continue
+            if _plays_hidden_spells(document):
+                # Until the campaign finishes, the export leaves the heroes' hands out (they
+                # are dealt from the deal seed, revealed only then), so the rules would refuse
+                # every spell played as "not in hand": such a turn replays once they are out.
+                self._deferred.add(key)
                 continue
             self._replayed.add(key)
             answer = resolve_answer(json.dumps(document))
@@ -1082,7 +1161,7 @@ class Checks:
     def _map_names(self, campaign: Campaign) -> set[str]:
         found: set[str] = {campaign.title}
         try:
-            game = game_for(campaign)
+            game = self._game_of(campaign)
         except (ValueError, KeyError):
             return found
         for sector in game.map.sectors:
@@ -1133,6 +1212,19 @@ def _story_stage(kind: str, payload: Mapping[str, Any]) -> tuple[int, int] | Non
 
 def _first_line(text: str) -> str:
     return text.split("\n", 1)[0]
+
+
+def _plays_hidden_spells(document: Mapping[str, Any]) -> bool:
+    """Whether a turn's exported document has a duel step that plays a spell while its state
+    shows no hero's hand (the export of a campaign not finished yet)."""
+    watch = document["state"].get("modules", {}).get("watch")
+    if not watch or any("hand" in hero for hero in watch.get("heroes", ())):
+        return False
+    return any(
+        order.get("module") == "watch" and order["data"].get("plays")
+        for given in document["orders"].values()
+        for order in given.get("late", ())
+    )
 
 
 def _bare(state: Mapping[str, Any]) -> dict[str, Any]:

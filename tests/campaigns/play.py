@@ -17,16 +17,20 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import random
 import shutil
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from unittest import mock
 
 from aiogram.utils.i18n import I18n
 
 from bot.clock import ManualClock
 from bot.i18n import build_i18n
+from bot.services import dice
 from storage import SqliteCampaignStore, Store
 from tests.campaigns.inline_sqlite import statements_in_the_loop
 from tests.campaigns.invariants import Broken, Checks
@@ -109,10 +113,26 @@ async def play(
 ) -> Outcome:
     """Play ``script`` to its end or its first broken invariant (``threads``: SQLite on
     aiosqlite's own thread, else in the loop's: :mod:`tests.campaigns.inline_sqlite`)."""
-    if threads or make_store is not sqlite_store:
-        return await _play_on(script, make_store, transcript, real_maps)
-    with statements_in_the_loop():
-        return await _play_on(script, make_store, transcript, real_maps)
+    with turn_seeds_of(script.seed):
+        if threads or make_store is not sqlite_store:
+            return await _play_on(script, make_store, transcript, real_maps)
+        with statements_in_the_loop():
+            return await _play_on(script, make_store, transcript, real_maps)
+
+
+@contextmanager
+def turn_seeds_of(seed: int) -> Iterator[None]:
+    """The turns' dice seeds drawn from the campaign's ``seed``: the bot makes them with
+    ``secrets`` (players must not foresee them), so without this the same script rolled other
+    dice, dealt other spells and took another path on every run. A string seeds ``Random``
+    through SHA-512, not ``hash()``, so ``PYTHONHASHSEED`` changes nothing."""
+    rng = random.Random(f"turn seeds of campaign {seed}")
+
+    def new_seed() -> str:
+        return rng.randbytes(dice.SEED_BYTES).hex()
+
+    with mock.patch.object(dice, "new_seed", new_seed):
+        yield
 
 
 async def _play_on(

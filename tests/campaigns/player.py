@@ -34,6 +34,7 @@ from bot.texts import describe_order
 from rules import (
     Attack,
     CampaignMap,
+    CampaignState,
     Move,
     Reinforce,
     builtin_map,
@@ -407,7 +408,10 @@ class Player:
         action = weighted(
             rng,
             [
-                (2.5 if not manual else 0.6, chose("tick", lambda: self.tick(rng, campaign))),
+                (
+                    (0.6 if manual else 1.2 if phase is Phase.BATTLES else 2.5),
+                    chose("tick", lambda: self.tick(rng, campaign)),
+                ),
                 (2.0 if gm_ends_it else 0.15, chose("advance", lambda: self.advance(rng, gms))),
                 (
                     2.5 if orders_phase else 0.3,
@@ -422,7 +426,7 @@ class Player:
                     chose("ready", lambda: self.ready(rng, strategists)),
                 ),
                 (
-                    3.0 if phase in (Phase.BATTLES, Phase.RESOLUTION) else 0.2,
+                    4.0 if phase in (Phase.BATTLES, Phase.RESOLUTION) else 0.2,
                     chose("battles", lambda: self.battles(rng, players)),
                 ),
                 (
@@ -468,7 +472,15 @@ class Player:
         now = self.world.clock.now()
         roll = rng.random()
         clock = await self.world.store.clock_state(campaign.id)
-        if roll < 0.4 and clock is not None and clock.deadline is not None and clock.deadline > now:
+        if (
+            roll < 0.4
+            and campaign.phase is not Phase.BATTLES
+            and clock is not None
+            and clock.deadline is not None
+            and clock.deadline > now
+        ):
+            # Not over the battles' weekend in one jump: results come in over it, between the
+            # list and the Monday, and a chain's battle 1 is reported before its battle 2.
             self.world.move_clock(clock.deadline)
             return
         planned = await self.world.scheduler.next_due(now)
@@ -636,10 +648,21 @@ class Player:
         options = legal_orders(game, state, member.side_id)
         names = {side.id: side.name for side in await self.world.store.sides(campaign.id)}
         focus = sorted(game.map.order)[(campaign.turn * 7 + self.script.seed) % len(game.map.order)]
+        chain_at = _chain_focus(game.map, state) if "contact" in self.setup.modules else None
+        focus = chain_at or focus
         orders: list[Move | Attack | Reinforce] = []
         for sector in options.sectors:
             roll = rng.random()
-            if sector.attack is not None and sector.attack.targets and roll < 0.5:
+            if (
+                chain_at is not None
+                and sector.move is not None
+                and chain_at in sector.move.destinations
+                and roll < 0.8
+            ):
+                # Into contact, with all it can: two sides arriving where a third stands make a
+                # chain (MODULES.md C6), the seam random orders seldom reach.
+                orders.append(Move(source=sector.sector, to=chain_at, count=sector.move.max_count))
+            elif sector.attack is not None and sector.attack.targets and roll < 0.5:
                 for _ in range(rng.randint(1, sector.attack.limit)):
                     orders.append(
                         Attack(sector=sector.sector, target=rng.choice(sector.attack.targets))
@@ -655,6 +678,7 @@ class Player:
         if options.reinforce:
             orders.append(Reinforce(sector=rng.choice(options.reinforce)))
         rng.shuffle(orders)
+        orders.sort(key=lambda order: not (isinstance(order, Move) and order.to == chain_at))
         orders = orders[: rng.randint(1, max(1, len(orders)))]
         language = someone.plan.language
         lines = []
@@ -723,7 +747,8 @@ class Player:
             return
         someone = rng.choice(players)
         await self._do(someone, someone.user_id, "/battles")
-        await self.walk(rng, someone, (someone.user_id,), rng.randrange(1, 6), _battles_bias)
+        # A report takes four presses (the battle, the outcome, the winner, a slain warlord?).
+        await self.walk(rng, someone, (someone.user_id,), rng.randrange(2, 8), _battles_bias)
 
     def _all_buttons(self, but: int) -> list[tuple[Screen, str, str]]:
         return [
@@ -855,6 +880,34 @@ class Player:
         return rng.choice((*REASONS, *DATES, "1:4 2:3 3:3", "/cancel"))
 
 
+def _chain_focus(campaign_map: CampaignMap, state: CampaignState) -> str | None:
+    """Where a contact campaign's sides converge this turn: the held sector that most other
+    sides can reach (two of them arriving make a chain, MODULES.md C6), ties by map order. The
+    same for every side (it reads only the turn's start), so their moves meet; ``None`` where
+    no two sides can reach a sector a third holds."""
+    best: tuple[int, int] | None = None
+    chosen = None
+    for index, sector in enumerate(campaign_map.ids):
+        held = set(state.occupants(sector))
+        if not held:
+            continue
+        reaching = {
+            side
+            for side in state.sides()
+            if side not in held
+            and any(
+                count > 1 and campaign_map.adjacent(source, sector)
+                for source, count in state.armies.get(side, {}).items()
+            )
+        }
+        if len(reaching) < 2:
+            continue
+        score = (len(reaching), -index)
+        if best is None or score > best:
+            best, chosen = score, sector
+    return chosen
+
+
 def _has(screen: Screen, prefix: str) -> bool:
     return any(data.startswith(prefix) for _, data in screen.buttons())
 
@@ -890,7 +943,22 @@ def _deploy_bias(_label: str, data: str) -> float:
 
 
 def _battles_bias(_label: str, data: str) -> float:
-    return 4.0 if data.startswith(("pr:", "pv:")) else 0.5
+    if not data.startswith(("pr:", "pv:")):
+        return 0.5
+    parts = data.split(":")
+    if data.startswith("pr:") and len(parts) > 7:
+        action, winner = parts[5], parts[7]
+        if action == "list":
+            return 1.0
+        if action == "pick" and parts[4].isdigit():
+            # Earlier battles first, as a club plays a chain: battle k's result decides who
+            # defends battle k+1.
+            return 4.0 + 8.0 / max(1, int(parts[4]))
+        if action == "win" and winner == "0":
+            # The attacker's win is the result that hands a chain's next battle to another
+            # defender (MODULES.md C6): as likely as the other results together.
+            return 8.0
+    return 4.0
 
 
 def _nearly(line: str, rng: random.Random) -> str:

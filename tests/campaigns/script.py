@@ -215,10 +215,23 @@ def script_for(seed: int) -> Script:
         people=tuple(people),
         co_gm=rng.random() < 0.25,
         gm_plays=gm_plays,
-        turns=rng.randint(1, 6),
+        turns=_turns(rng, modules, side_count),
     )
     steps = tuple(rng.getrandbits(32) for _ in range(28 * setup.turns + 24))
     return Script(seed=seed, setup=setup, steps=steps)
+
+
+# Up to 6 turns, most campaigns short (the set-up, deployment and first turn hold most seams
+# and cost least); a contact campaign of three sides or more plays 3 to 6, as its chains (two
+# sides arriving where a third stands, MODULES.md C6) come once the sides have met.
+TURNS = (1, 1, 1, 2, 2, 2, 3, 3, 4, 5, 6)
+
+
+def _turns(rng: random.Random, modules: tuple[str, ...], side_count: int) -> int:
+    turns = rng.choice(TURNS)
+    if "contact" in modules and side_count >= 3:
+        turns = max(turns, 3 + turns % 4)
+    return turns
 
 
 def zone_of(setup: Setup) -> str:

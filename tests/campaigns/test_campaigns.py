@@ -16,7 +16,7 @@ import pytest
 from tests.campaigns.play import play
 from tests.campaigns.script import script_for
 
-# 40 campaigns of 1 to 6 turns (30 to 192 steps): about 4.7 s of CPU each, so about 1.6 min of
+# 40 campaigns of 1 to 6 turns (mostly 1-3; 30 to 192 steps): about 4.7 s of CPU each, so 1.6 min of
 # both cores beside the rest of the suite, which keeps ./test within CI's 20 minutes
 # (docs/performance.md has the figures; the bench plays more).
 COUNT = int(os.environ.get("CAMPAIGNS", "40"))

@@ -39,6 +39,8 @@ settings.load_profile(PROFILE)
 
 LONG_FIRST = (
     "tests/e2e/",
+    "tests/faults/test_sigkill_week.py",
+    "tests/faults/test_failover_monday.py",
     "tests/faults/",
     "tests/campaigns/",
     "tests/rules/test_properties.py",
@@ -48,9 +50,10 @@ LONG_FIRST = (
 )
 """Where the tests of a minute or more are (bot processes, kills, whole campaigns, properties),
 the longest groups first."""
-PROCESSES = 2
+PROCESSES = 3
 """The first :data:`LONG_FIRST` groups, whose tests start bot processes (and import aiogram
-again, seconds of CPU each): at most half the workers start with them."""
+again, seconds of CPU each): at most half the workers start with them. The other fault tests
+(hostile input, the security matrix, storage faults) run in process, with the campaigns."""
 
 
 def _rank(item: pytest.Item) -> int:

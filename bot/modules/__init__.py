@@ -4,16 +4,16 @@ settings, order screens, GM tools, routers, services), as ``rules/modules/<name>
 rules. The shared bot reaches a module only through the registry and protocol defined here:
 :data:`BOT_MODULES`, keyed by the rules module's name, and :class:`BotModule`'s hooks."""
 
+from bot.modules.contact import ContactBotModule
 from bot.modules.protocol import BotModule
+from bot.modules.siege import SiegeBotModule
 from bot.modules.watch import WatchBotModule
 
 BOT_MODULES: dict[str, BotModule] = {
     module.name: module
     for module in (
-        # Siege's and contact's bot sides still live in the shared bot; their hooks are the
-        # defaults until they move behind the protocol.
-        BotModule("siege"),
-        BotModule("contact"),
+        SiegeBotModule(),
+        ContactBotModule(),
         WatchBotModule(),
     )
 }

@@ -5,4 +5,15 @@ rewards), ``texts`` (its orders, refusals, battle list, Monday summary and adjus
 (the VP spent on rewards when the campaign finishes), ``gm`` (a GM carries out a card's
 effect), ``cards`` (the GMs' notes on the cards played) and ``handlers/``: ``wizard`` (the
 wizard's siege step), ``gm`` (the typed card effect), ``private`` (the starting weather, the
-reward claim) and ``late`` (the cards played after the battles)."""
+reward claim) and ``late`` (the cards played after the battles). The shared bot reaches it
+through :class:`SiegeBotModule`."""
+
+from __future__ import annotations
+
+from bot.modules.protocol import BotModule
+
+
+class SiegeBotModule(BotModule):
+    """The Midnight Siege behind the bot's extension point."""
+
+    name = "siege"

@@ -54,6 +54,25 @@ PROCESSES = 3
 """The first :data:`LONG_FIRST` groups, whose tests start bot processes (and import aiogram
 again, seconds of CPU each): at most half the workers start with them. The other fault tests
 (hostile input, the security matrix, storage faults) run in process, with the campaigns."""
+SHARED = ("tests/faults/test_sigkill_week.py",)
+"""Files whose tests share a module fixture of minutes (sigkill_week's plays every killed week
+once, for all 24 tests): dealt whole to one worker, so the fixture is made once, not once a
+worker."""
+SECONDS = {
+    "tests/faults/test_failover_monday.py": 190,
+    "tests/e2e/test_campaign.py::test_a_campaign_from_newcampaign_to_a_winner": 145,
+    "tests/faults/test_sigkill_week.py": 120,
+    "tests/e2e/test_demo.py": 90,
+    "tests/e2e/test_siege_campaign.py": 90,
+    "tests/e2e/test_watch_campaign.py": 65,
+    "tests/e2e/test_contact_campaign.py": 65,
+    "tests/e2e/test_installed_package.py": 60,
+    "tests/e2e/test_miniapp.py": 55,
+    "tests/e2e/test_emulator.py": 1,
+}
+"""About how long the bot lanes' tests take (a test's, each test's of a file, a :data:`SHARED`
+file's whole; else 30 s), from ``./test --durations`` on a quiet machine: used only to share
+them evenly between the lanes. A stale figure makes the run longer, never wrong."""
 
 
 def _rank(item: pytest.Item) -> int:
@@ -62,6 +81,30 @@ def _rank(item: pytest.Item) -> int:
         (rank for rank, prefix in enumerate(LONG_FIRST) if path.startswith(prefix)),
         len(LONG_FIRST),
     )
+
+
+def _seconds(unit: list[pytest.Item]) -> int:
+    """A unit's seconds: a :data:`SHARED` file's whole, else the sum of its tests'."""
+    path = unit[0].nodeid.split("::", 1)[0]
+    if path in SHARED:
+        return SECONDS[path]
+    return sum(SECONDS.get(item.nodeid, SECONDS.get(path, 30)) for item in unit)
+
+
+def _bot_lanes(bots: list[pytest.Item], lanes: int) -> list[list[pytest.Item]]:
+    """The bot tests in ``lanes`` lanes of about equal seconds (the longest unit to the least
+    loaded lane); a :data:`SHARED` file is one unit, and a lane runs its longest units first."""
+    units: dict[str, list[pytest.Item]] = {}
+    for item in bots:
+        path = item.nodeid.split("::", 1)[0]
+        units.setdefault(path if path in SHARED else item.nodeid, []).append(item)
+    dealt: list[list[pytest.Item]] = [[] for _ in range(lanes)]
+    loads = [0] * lanes
+    for unit in sorted(units.values(), key=_seconds, reverse=True):
+        lane = loads.index(min(loads))
+        dealt[lane] += unit
+        loads[lane] += _seconds(unit)
+    return dealt
 
 
 def _scale_budgets(items: list[pytest.Item]) -> None:
@@ -88,8 +131,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     ``./test`` runs ``--dist worksteal``: each worker is first given a consecutive block of the
     collection, and a worker that runs out takes the last half of the longest queue. So each
     block starts with its share of the long tests and ends with short ones that are easy to
-    take. The tests that start bot processes go to half the blocks, the in-process ones
-    (campaigns, properties) to the other half: with all four workers starting bots at once
+    take. The tests that start bot processes go to half the blocks (:func:`_bot_lanes`: by their
+    seconds, a shared fixture's file whole), the in-process ones (campaigns, properties) to the
+    other half: with all four workers starting bots at once
     beside mypy and the image build, the bots took over a minute to start and failed.
     (Collected all first, xdist's default scheduler gave every long test to one worker, which
     ran alone for the last ten minutes.) Without xdist the long tests simply come first. Under
@@ -100,9 +144,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     inside = [item for item in ranked if PROCESSES <= _rank(item) < len(LONG_FIRST)]
     others = [item for item in ranked if _rank(item) == len(LONG_FIRST)]
     lanes = max(1, workers // 2)
-    dealt: list[list[pytest.Item]] = [[] for _ in range(workers)]
-    for index, item in enumerate(bots):
-        dealt[index % lanes].append(item)
+    dealt: list[list[pytest.Item]] = [
+        *_bot_lanes(bots, lanes),
+        *([] for _ in range(lanes, workers)),
+    ]
     rest = list(range(lanes, workers)) or [0]
     for index, item in enumerate(inside):
         dealt[rest[index % len(rest)]].append(item)

@@ -4,8 +4,9 @@ finish the Monday.
 
 The world before Monday is prepared once per run in a fresh schema (:func:`prepare`: a few
 campaigns of one group, each with its orders given and its battles reported, seeded, so every
-run starts from the same rows). Each replica is a process of its own
-(``python -m tests.faults.failover_monday replica URL NUMBER JOURNAL``) with the real
+run starts from the same rows). Each replica is a process of its own, forked from a fork
+server that has this module (the bot) imported (:func:`fork_server`), or started as
+``python -m tests.faults.failover_monday replica URL NUMBER JOURNAL``, with the real
 store, :class:`~bot.services.schedule.CampaignScheduler` and
 :class:`~bot.services.outbox_sender.OutboxSender` with the bot's lease of replicas (short,
 renewed while sending) on one clock that runs from Monday 12:00 at
@@ -27,16 +28,18 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import json
+import multiprocessing
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
 from collections import Counter
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from multiprocessing.context import ForkServerContext
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -286,6 +289,54 @@ async def _outcome(url: str) -> tuple[dict[str, str], dict[str, int], list[str]]
         await store.close()
 
 
+def fork_server() -> ForkServerContext:
+    """The fork server context, preloaded with this module (the bot, aiogram's types): a
+    replica forked from it starts in milliseconds instead of the seconds of CPU an import of
+    aiogram takes (a process of its own all the same, which SIGKILL ends as any other)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["tests.faults.failover_monday"])
+    return context
+
+
+def _replica(url: str, number: int, journal: Path, log: Path) -> None:
+    """A replica process's life: its stderr into ``log``, then its Monday."""
+    with log.open("w") as written:
+        os.dup2(written.fileno(), 2)
+    asyncio.run(run_replica(url, number, journal))
+
+
+@dataclass
+class Replica:
+    """A replica forked from the fork server, with what of :class:`subprocess.Popen` the Monday
+    uses (the exit status: 0, or minus the signal that ended it)."""
+
+    process: BaseProcess
+
+    @classmethod
+    def start(
+        cls, context: ForkServerContext, url: str, number: int, journal: Path, log: Path
+    ) -> Replica:
+        process = context.Process(target=_replica, args=(url, number, journal, log))
+        process.start()
+        return cls(process)
+
+    @property
+    def returncode(self) -> int | None:
+        return self.process.exitcode
+
+    def poll(self) -> int | None:
+        return self.process.exitcode
+
+    def send_signal(self, number: int) -> None:
+        os.kill(self.process.pid or 0, number)
+
+    def kill(self) -> None:
+        self.process.kill()
+
+    def wait(self) -> None:
+        self.process.join()
+
+
 async def play(server: PostgresServer, workdir: Path, kill_after: int | None) -> Monday:
     """A Monday in a fresh schema; ``kill_after``: the number of requests Telegram has seen
     when one replica (the first, the one every run kills) is SIGKILLed. A point in the
@@ -295,20 +346,9 @@ async def play(server: PostgresServer, workdir: Path, kill_after: int | None) ->
     workdir.mkdir(parents=True, exist_ok=True)
     journal = workdir / "telegram.jsonl"
     journal.touch()
-    logs = [(workdir / f"replica-{n}.log").open("w") for n in range(REPLICAS)]
+    servers = fork_server()
     processes = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tests.faults.failover_monday",
-                "replica",
-                url,
-                str(n),
-                str(journal),
-            ],
-            stderr=logs[n],
-        )
+        Replica.start(servers, url, n, journal, workdir / f"replica-{n}.log")
         for n in range(REPLICAS)
     ]
     killed: int | None = None
@@ -339,14 +379,12 @@ async def play(server: PostgresServer, workdir: Path, kill_after: int | None) ->
             if process.poll() is None:
                 process.kill()
                 process.wait()
-        for log in logs:
-            log.close()
     sent, attempts, orders = await _outcome(url)
     lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
     return Monday(ended - start, lines, sent, orders, killed, kill_at, failed, attempts, start)
 
 
-async def _go(journal: Path, processes: list[subprocess.Popen[bytes]]) -> float:
+async def _go(journal: Path, processes: list[Replica]) -> float:
     """Once every replica is ready, the go: Monday 12:00 shortly after, written for them."""
     ready = [journal.with_name(f"ready-{n}") for n in range(len(processes))]
     give_up = time.time() + REPLICA_TIMEOUT

@@ -18,12 +18,12 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import BaseModel
 
 from bot.handlers.group.setup import (
-    defences_words,
     joining_label,
     policy_label,
     schedule_label,
 )
 from bot.modules.contact import setup as contact_setup
+from bot.modules.contact.handlers.wizard import defences_words
 from bot.modules.siege import setup as siege_setup
 from bot.modules.siege.handlers.wizard import holder_words, token_kind_name
 from bot.modules.siege.texts import token_label

@@ -10,10 +10,10 @@ own handlers and services, which import the shared bot.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from aiogram import Router
 from aiogram.types import InlineKeyboardButton
@@ -23,7 +23,26 @@ if TYPE_CHECKING:
 
     from bot.posts import Renderer
     from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from rules.maps import Feature
     from storage import Campaign, Store
+
+
+WizardButton = Callable[[str, "Campaign", str, str], InlineKeyboardButton]
+"""The setup wizard's button factory (text, campaign, action, value): every button a module's
+wizard screen shows is one of the wizard's (``su`` callbacks, re-checked for the GM on press)."""
+WizardRows = list[list[InlineKeyboardButton]]
+
+
+@dataclass(frozen=True)
+class WizardChange:
+    """What a press on a module's wizard button does: the ``step`` to show next, with new
+    ruleset ``overrides`` (checked by the rules core before they are stored) or a built-in
+    ``map`` to switch to (the modules' settings are then fitted to it); neither: only the screen
+    changes."""
+
+    step: str
+    overrides: dict[str, Any] | None = None
+    map: str | None = None
 
 
 @dataclass(frozen=True)
@@ -180,6 +199,94 @@ class BotModule:
     def gm_panel_rows(self, campaign: Campaign) -> Sequence[list[InlineKeyboardButton]]:
         """Rows the GM panel shows for the module's tools now (none when they do not apply)."""
         return ()
+
+    # hooks: hwizard
+
+    def wizard_entry(self) -> str | None:
+        """The label of the module's button in the setup summary's modules menu (it opens the
+        step named as the module); ``None``: the module has no wizard step."""
+        return None
+
+    def wizard_summary_line(self, campaign: Campaign) -> str | None:
+        """The setup summary's line on the module (on or off, and its main settings)."""
+        return None
+
+    def wizard_owns_step(self, step: str) -> bool:
+        """Whether the wizard ``step`` is one of the module's screens: its name, or its name and
+        a dot and more (``siege.tokens``)."""
+        return step == self.name or step.startswith(f"{self.name}.")
+
+    def wizard_screen(
+        self,
+        campaign: Campaign,
+        sides: Sequence[tuple[str, str]],
+        step: str,
+        button: WizardButton,
+    ) -> tuple[str, WizardRows] | None:
+        """The module's wizard ``step`` (one it owns) for ``campaign`` with its ``sides`` (id,
+        name): its text and buttons, a way back included; ``None``: no such screen."""
+        return None
+
+    def wizard_actions(self) -> Collection[str]:
+        """The button actions (a wizard callback's ``a``) the module's screens use."""
+        return ()
+
+    def wizard_press(
+        self, campaign: Campaign, sides: Sequence[str], action: str, value: str
+    ) -> WizardChange | None:
+        """A press on one of :meth:`wizard_actions` (``sides``: their ids): what it changes and
+        the step to show; ``None`` for a button that does not fit any more."""
+        return None
+
+    def wizard_fitted(
+        self, overrides: dict[str, Any], new_map: CampaignMap, sides: Sequence[str]
+    ) -> dict[str, Any]:
+        """The ruleset overrides with the module's settings fitted to a new map or to the sides
+        left (settings of sectors or sides that are gone dropped)."""
+        return overrides
+
+    def wizard_question(
+        self, campaign: Campaign, action: str, value: str
+    ) -> tuple[str, dict[str, JsonValue]] | None:
+        """A press that asks the GM to type an answer (``action`` «ask» or one of the module's):
+        the typed field's name without «setup.» and what it is about; ``None``: not one of the
+        module's questions, or one that does not fit any more."""
+        return None
+
+    def wizard_typed_fields(self) -> Collection[str]:
+        """The typed answers (a prompt's field, ``setup.<what>``) the module reads."""
+        return ()
+
+    def wizard_ask_text(
+        self, what: str, data: Mapping[str, JsonValue], campaign: Campaign, name: str
+    ) -> str:
+        """The question for the typed ``setup.<what>`` (one of :meth:`wizard_typed_fields`),
+        addressed to the GM called ``name``."""
+        return ""
+
+    def wizard_typed_setting(
+        self,
+        campaign: Campaign,
+        sides: Sequence[tuple[str, str]],
+        field: str,
+        data: Mapping[str, JsonValue],
+        text: str,
+    ) -> tuple[dict[str, Any] | None, str]:
+        """The ruleset overrides after the GM typed ``text`` for ``field`` (one of
+        :meth:`wizard_typed_fields`), or ``None`` and why not, in the GM's words."""
+        return None, ""
+
+    def wizard_reads_owner(self, overrides: Mapping[str, Any], feature: Feature) -> bool:
+        """Whether the module, set up as in ``overrides``, reads the map ``feature``'s ``owner``
+        as a side (so the campaign cannot start while it names none)."""
+        return False
+
+    def wizard_next_step(
+        self, campaign: Campaign, field: str, data: Mapping[str, JsonValue]
+    ) -> str:
+        """The wizard step after a typed answer to ``field`` (one of
+        :meth:`wizard_typed_fields`)."""
+        return self.name
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

@@ -1,21 +1,19 @@
-"""The campaign's map while it is set up, for every module's settings: which map it is, the
-side a feature's ``owner`` names, and whether the rules core builds a game from the map with
-the settings the GM chose (:func:`problem`), so a campaign never stores settings its game
-cannot be built from."""
+"""The campaign's map, for every module's settings and for the turns (:func:`campaign_map`):
+which map it is, the side a feature's ``owner`` names, and whether the rules core builds a game
+from the map with the settings the GM chose (:func:`problem`, with the rule modules registered
+when it is called), so a campaign never stores settings its game cannot be built from."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+import rules.modules
+from bot.modules import BOT_MODULES
 from bot.order_text import normalise
 from rules import CampaignMap, Game, MapError, Ruleset, builtin_map, overrides_in_force
 from rules.game import ModuleConflictError, ModuleSettingsError, UnknownModuleError
 from rules.maps import Feature
-from rules.modules import BUILTIN_MODULES
-from rules.modules.contact import NAME as CONTACT
-from rules.modules.contact.settings import DEFENCES_KIND
-from rules.modules.siege import NAME as SIEGE
 from storage import Campaign
 
 
@@ -41,29 +39,17 @@ def owners_by_id(
     campaign: Campaign, sides: Sequence[tuple[str, str]]
 ) -> tuple[CampaignMap | None, list[Feature]]:
     """The campaign's own map with every feature's ``owner`` that names a side by its name
-    written as the side's id (``None`` when nothing changes), and the features of the enabled
-    modules (occult tokens, defences) whose owner names no side."""
+    written as the side's id (``None`` when nothing changes), and the features whose owner an
+    enabled module reads (``wizard_reads_owner``: occult tokens, defences) but names no side."""
     if isinstance(campaign.map, str):
         return None, []
     overrides: dict[str, Any] = campaign.ruleset_overrides
-    modules = overrides.get("modules") or ()
-    stored = overrides.get("module_settings") or {}
-    read = {"occult"} if SIEGE in modules else set()
-    if CONTACT in modules:
-        read.add(DEFENCES_KIND)
-    replaced = {token["id"] for token in (stored.get(SIEGE) or {}).get("tokens") or ()}
-    contact = stored.get(CONTACT) or {}
-    redone = {spec.get("sector") for spec in contact.get("defences") or ()}
     features: list[Feature] = []
     unknown: list[Feature] = []
     for feature in campaign.map.features:
         side = holder_of(feature.owner, sides)
-        unread = (
-            feature.kind not in read
-            or feature.id in replaced
-            or (feature.kind == DEFENCES_KIND and feature.sector in redone)
-        )
-        if feature.owner is not None and side is None and not unread:
+        read = any(module.wizard_reads_owner(overrides, feature) for module in BOT_MODULES.values())
+        if feature.owner is not None and side is None and read:
             unknown.append(feature)
         renamed = side is not None and side != feature.owner
         features.append(feature.model_copy(update={"owner": side}) if renamed else feature)
@@ -77,7 +63,7 @@ def problem(campaign: Campaign, overrides: dict[str, Any]) -> str | None:
     the log and a GM's note), or ``None`` if a game can be built."""
     try:
         ruleset = Ruleset.with_overrides(overrides_in_force(overrides))
-        Game.create(campaign_map(campaign), ruleset, BUILTIN_MODULES)
+        Game.create(campaign_map(campaign), ruleset, rules.modules.BUILTIN_MODULES)
     except MapError as error:
         return str(error)
     except (ModuleSettingsError, ModuleConflictError, UnknownModuleError, ValueError) as error:

@@ -16,8 +16,10 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+import rules.modules
 from bot.modules.siege.cards import card_notes
 from bot.modules.siege.rewards import reward_posts
+from bot.services import setup_map
 from bot.services.deployment import sides_to_place
 from bot.services.dice import commitment_post, seeds_of
 from bot.services.posting import board_post, group_post, held_until, private_post
@@ -36,7 +38,6 @@ from rules import (
     TurnResolution,
     TurnSeeds,
     battle_sides,
-    builtin_map,
     check_results,
     counted_results,
     deployed_state,
@@ -47,7 +48,6 @@ from rules import (
     start_turn,
 )
 from rules.edits import EditError, StateEdit, apply_edit, is_edit
-from rules.modules import BUILTIN_MODULES
 from rules.modules.siege import Adjustment, AdjustmentError, apply_adjustment
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import WatchChange, apply_change
@@ -72,12 +72,13 @@ from storage import (
 from storage.models import SideId, UserId
 
 
-def game_for(campaign: Campaign, modules: Iterable[RulesModule] = BUILTIN_MODULES) -> Game:
+def game_for(campaign: Campaign, modules: Iterable[RulesModule] | None = None) -> Game:
     """The campaign's fixed rules: its map (built-in or its own), its ruleset overrides and the
     rule modules it enables (MODULES.md), with their settings."""
-    campaign_map = builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
+    campaign_map = setup_map.campaign_map(campaign)
     ruleset = Ruleset.with_overrides(overrides_in_force(campaign.ruleset_overrides))
-    return Game.create(campaign_map, ruleset, modules)
+    registered = rules.modules.BUILTIN_MODULES if modules is None else modules
+    return Game.create(campaign_map, ruleset, registered)
 
 
 def playable_results(

@@ -44,11 +44,9 @@ from bot.handlers.group.guards import (
     thread_of,
 )
 from bot.middlewares import display_name
-from bot.modules.contact import setup as contact_setup
-from bot.modules.siege import setup as siege_setup
-from bot.modules.siege.handlers import wizard as siege_wizard
+from bot.modules import BOT_MODULES, BotModule
+from bot.modules.protocol import WizardChange
 from bot.modules.watch import setup as watch_setup
-from bot.modules.watch.handlers import wizard as watch_wizard
 from bot.moments import format_moment, zone_label
 from bot.posts.group import colour_mark, colour_name
 from bot.services import campaigns, setup_map
@@ -133,8 +131,7 @@ def _next(campaign: Campaign, step: str) -> list[InlineKeyboardButton]:
 
 def map_label(campaign: Campaign) -> str:
     """The campaign's map: its name and size."""
-    shown = builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
-    return map_words(shown, campaign.language)
+    return map_words(setup_map.campaign_map(campaign), campaign.language)
 
 
 def map_words(shown: CampaignMap, language: str) -> str:
@@ -197,138 +194,6 @@ def rules_label(campaign: Campaign) -> str:
     if not numbers:
         return _("standard")
     return "; ".join(f"{rule_name(key)}: {value}" for key, value in numbers.items())
-
-
-def contact_label(campaign: Campaign) -> str:
-    """The summary's line on contact: off, or how many sectors have defences and the VP that
-    win."""
-    overrides = campaign.ruleset_overrides
-    if not contact_setup.is_on(overrides):
-        return _("Contact: off")
-    chosen = contact_setup.effective(overrides)
-    count = len(contact_setup.defences(campaign))
-    defended = _("{n} sector with defences", "{n} sectors with defences", count).format(n=count)
-    if chosen.vp_to_win is None:
-        return _("Contact: on, {defended}, no VP victory").format(defended=defended)
-    return _("Contact: on, {defended}, {vp} VP win").format(defended=defended, vp=chosen.vp_to_win)
-
-
-def defences_words(level: int, owner: str | None, side_name: dict[str, str]) -> str:
-    """A sector's defences in words: «barricade (+1) of Red», «blockpost (+2), neutral»."""
-    kind = _("barricade (+1)") if level == 1 else _("blockpost (+2)")
-    if owner is None:
-        return _("{defences}, neutral").format(defences=kind)
-    return _("{defences} of side «{side}»").format(defences=kind, side=side_name.get(owner, owner))
-
-
-def contact_screen(
-    campaign: Campaign, sides: list[tuple[str, str]]
-) -> tuple[str, list[list[InlineKeyboardButton]]]:
-    """The contact settings: on or off, each sector's defences (level and owner: the owner's
-    ground), the transports a turn and the VP that win, with buttons to change them."""
-    overrides = campaign.ruleset_overrides
-    shown = setup_map.campaign_map(campaign)
-    side_name = dict(sides)
-    lines = [
-        _(
-            "Contact: groups move in turn order and stop in the first hostile "
-            "sector, face zombies outside their ground, meet in chains of battles; losers "
-            "retreat exhausted, beaten defences are ruined, victory points can end the "
-            "campaign."
-        ),
-        contact_label(campaign),
-    ]
-    rows: list[list[InlineKeyboardButton]] = []
-    if not contact_setup.is_on(overrides):
-        rows.append([_button(_("🧟 Switch contact on"), campaign, "ct", "on")])
-        return "\n".join(lines), rows
-    rows.append([_button(_("Switch contact off"), campaign, "ct", "off")])
-    chosen = contact_setup.effective(overrides)
-    found = contact_setup.defences(campaign)
-    lines.append(
-        _(
-            "Defences: a sector whose defences a side owns is that side's ground while no "
-            "other side holds it. 🧱 changes the level, 🚩 picks the owner."
-        )
-    )
-    for sector in shown.sectors:
-        name = sector.names.get(campaign.language, sector.name)
-        level, owner = found.get(sector.id, (0, None))
-        words = defences_words(level, owner, side_name) if level else _("no defences")
-        lines.append(_("• {sector}: {defences}").format(sector=name, defences=words))
-        row = [_button(_("🧱 {sector}").format(sector=name), campaign, "cdl", sector.id)]
-        if level:
-            holder = side_name.get(owner, owner) if owner is not None else _("neutral")
-            label = _("🚩 {sector}: {owner}").format(sector=name, owner=holder)
-            row.append(_button(label[:60], campaign, "cdp", sector.id))
-        rows.append(row)
-    lines.append(_("Transports a turn for each side: {n}.").format(n=chosen.transports_per_turn))
-    lines.append(
-        _("Victory points that win: {vp}.").format(vp=chosen.vp_to_win)
-        if chosen.vp_to_win
-        else _("Victory points that win: off.")
-    )
-    rows.append(
-        [
-            _button(_("🚚 −1"), campaign, "ctr", "-"),
-            _button(_("🚚 +1"), campaign, "ctr", "+"),
-        ]
-    )
-    rows.append(
-        [
-            _button(_("🏆 −{n} VP").format(n=1), campaign, "cvp", "-"),
-            _button(_("🏆 +{n} VP").format(n=1), campaign, "cvp", "+"),
-            _button(_("🏆 +{n} VP").format(n=contact_setup.VP_STEP), campaign, "cvp", "++"),
-        ]
-    )
-    return "\n".join(lines), rows
-
-
-OWNER_STEP = "contact.owner:"
-"""The wizard step that picks the owner of a sector's defences (the sector's id follows)."""
-
-
-def owner_screen(
-    campaign: Campaign, sides: list[tuple[str, str]], sector_id: str
-) -> tuple[str, list[list[InlineKeyboardButton]]] | None:
-    """The sides by name (and neutral) to pick the owner of ``sector_id``'s defences; ``None``
-    for a sector without defences."""
-    level, owner = contact_setup.defences(campaign).get(sector_id, (0, None))
-    shown = setup_map.campaign_map(campaign)
-    sector = next((s for s in shown.sectors if s.id == sector_id), None)
-    if not level or sector is None:
-        return None
-    name = sector.names.get(campaign.language, sector.name)
-    words = defences_words(level, owner, dict(sides))
-    lines = [
-        _(
-            "Who owns the defences in {sector}? The sector is that side's ground while no other "
-            "side holds it. Now: {defences}."
-        ).format(sector=name, defences=words)
-    ]
-    rows = [
-        [
-            _button(
-                ("✔ " if owner == side_id else "") + side_name,
-                campaign,
-                "cdo",
-                f"{sector_id}.{side_id}",
-            )
-        ]
-        for side_id, side_name in sides
-    ]
-    rows.append(
-        [
-            _button(
-                ("✔ " if owner is None else "") + _("Neutral: nobody's ground"),
-                campaign,
-                "cdo",
-                f"{sector_id}.",
-            )
-        ]
-    )
-    rows.append([_button(_("◀ Back"), campaign, "go", "contact")])
-    return "\n".join(lines), rows
 
 
 RULE_STEPS = {"battle_points": 250}
@@ -493,14 +358,12 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
             [_button(_("Draw without losses"), campaign, "pol", UnreportedPolicy.DRAW.value)],
             [_button(_("Wait for the GM"), campaign, "pol", UnreportedPolicy.WAIT_FOR_GM.value)],
         ]
-    elif step.startswith("siege"):
-        return await _siege_step(store, campaign, step, head)
-    elif step == "contact" or step.startswith(OWNER_STEP):
-        return await _contact_step(store, campaign, step, head)
-    elif step == "watch":
+    elif (module := _step_module(step)) is not None:
         side_pairs = [(side.id, side.name) for side in await store.sides(campaign.id)]
-        text, rows = watch_wizard.watch_screen(campaign, side_pairs, _button)
-        rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
+        shown = module.wizard_screen(campaign, side_pairs, step, _button)
+        if shown is None:
+            return await summary(store, campaign)
+        text, rows = shown
         return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
     elif step == "rules":
         text, rows = rules_screen(campaign)
@@ -523,44 +386,21 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
     return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-async def _contact_step(
-    store: Store, campaign: Campaign, step: str, head: str
-) -> tuple[str, InlineKeyboardMarkup]:
-    """A contact screen: the main one, or the owner pick of a sector's defences (the main one
-    for a sector that has none any more)."""
-    side_pairs = [(side.id, side.name) for side in await store.sides(campaign.id)]
-    picked = None
-    if step.startswith(OWNER_STEP):
-        picked = owner_screen(campaign, side_pairs, step.removeprefix(OWNER_STEP))
-    if picked is None:
-        text, rows = contact_screen(campaign, side_pairs)
-        rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
-    else:
-        text, rows = picked
-    return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
+def _step_module(step: str) -> BotModule | None:
+    """The module whose wizard screen ``step`` is, if any."""
+    return next((module for module in BOT_MODULES.values() if module.wizard_owns_step(step)), None)
 
 
-async def _siege_step(
-    store: Store, campaign: Campaign, step: str, head: str
-) -> tuple[str, InlineKeyboardMarkup]:
-    """A siege screen: the main one, the tokens' strength and holders, a holder's pick, the
-    weather states (the main one, for a holder's pick of a token that is gone)."""
-    sides = [(side.id, side.name) for side in await store.sides(campaign.id)]
-    shown = None
-    page = siege_wizard.tokens_page(step)
-    if page is not None:
-        shown = siege_wizard.tokens_screen(campaign, sides, _button, page)
-    elif step == "siege.weather":
-        shown = siege_wizard.weather_screen(campaign, _button)
-    elif step.startswith(siege_wizard.HOLDER_STEP):
-        token = step.removeprefix(siege_wizard.HOLDER_STEP)
-        shown = siege_wizard.holder_screen(campaign, sides, token, _button)
-    if shown is None:
-        text, rows = siege_wizard.siege_screen(campaign, sides, _button)
-        rows.append([_button(_("◀ Back"), campaign, "go", "summary")])
-    else:
-        text, rows = shown
-    return f"{head}\n\n{text}", InlineKeyboardMarkup(inline_keyboard=rows)
+def _module_rows(campaign: Campaign) -> list[list[InlineKeyboardButton]]:
+    """The summary's modules menu: each registered module's button, in the registry's order,
+    then the score margins, two a row."""
+    buttons = [
+        _button(entry, campaign, "go", name)
+        for name, module in BOT_MODULES.items()
+        if (entry := module.wizard_entry()) is not None
+    ]
+    buttons.append(_button(_("🎯 Score margins"), campaign, "ask", "margins"))
+    return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
 
 
 async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
@@ -574,9 +414,11 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _("Map: {map}").format(map=map_label(campaign)),
             _("Rules: {rules}").format(rules=rules_label(campaign)),
             *victory_check.warning_lines(campaign),
-            _("Midnight Siege: {siege}").format(siege=siege_wizard.siege_label(campaign)),
-            contact_label(campaign),
-            watch_wizard.watch_label(campaign),
+            *(
+                line
+                for module in BOT_MODULES.values()
+                if (line := module.wizard_summary_line(campaign)) is not None
+            ),
             _("Sides:"),
             *(f"  {line}" for line in await sides_lines(store, campaign)),
             _("Schedule: {schedule}").format(schedule=schedule_label(campaign)),
@@ -620,14 +462,7 @@ async def summary(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboard
             _button(_("Joining"), campaign, "go", "joining"),
             _button(LANGUAGE_NAMES[other], campaign, "lang", other),
         ],
-        [
-            _button(_("🏰 Midnight Siege"), campaign, "go", "siege"),
-            _button(_("🧟 Contact"), campaign, "go", "contact"),
-        ],
-        [
-            _button(_("🌃 Watches"), campaign, "go", "watch"),
-            _button(_("🎯 Score margins"), campaign, "ask", "margins"),
-        ],
+        *_module_rows(campaign),
         *victory_check.fix_rows(campaign, _button),
         [_button(_("✅ Open deployment"), campaign, "ok")],
         [_button(_("✖ Cancel this campaign"), campaign, "cancel")],
@@ -643,17 +478,22 @@ _NEXT_STEP = {
     "setup.zone": "map",
     "setup.side": "sides",
     "setup.map": "sides",
-    **siege_wizard.NEXT_STEP,
-    "setup.heroes": "watch",
-    "setup.npc": "watch",
-    "setup.deck": "watch",
 }
 
 
+def _typed_module(field: str) -> BotModule | None:
+    """The module that reads the typed answer ``field``, if any."""
+    return next(
+        (module for module in BOT_MODULES.values() if field in module.wizard_typed_fields()),
+        None,
+    )
+
+
 def _next_step(campaign: Campaign, prompt: Prompt) -> str:
-    """The wizard step after a typed answer: a token's strength leads back to its own page."""
-    if prompt.field == "setup.strength":
-        return siege_wizard.tokens_step(campaign, str(prompt.data.get("token", "")))
+    """The wizard step after a typed answer (a module's: the step the module names)."""
+    module = _typed_module(prompt.field)
+    if module is not None:
+        return module.wizard_next_step(campaign, prompt.field, prompt.data)
     return _NEXT_STEP.get(prompt.field, "summary")
 
 
@@ -787,7 +627,7 @@ async def typed_answer(
         if outcome is not campaigns.AddSideOutcome.ADDED:
             await ask_again(message, _add_side_refusal(outcome))
             return
-    elif prompt.field in _TYPED_SETTINGS:
+    elif prompt.field in _TYPED_SETTINGS or _typed_module(prompt.field) is not None:
         settings, refusal = await _typed_any(store, campaign, prompt, text)
         if settings is None:
             await ask_again(message, refusal)
@@ -919,28 +759,21 @@ def _add_side_refusal(outcome: campaigns.AddSideOutcome) -> str:
             return _("A side's name is 1 to 64 characters: send another name.")
 
 
-_TYPED_SETTINGS = (
-    "setup.rules",
-    "setup.margins",
-    *siege_wizard.TYPED_FIELDS,
-    *watch_wizard.TYPED_FIELDS,
-)
+_TYPED_SETTINGS = ("setup.rules", "setup.margins")
+"""The shared typed settings; the modules read their own (``wizard_typed_fields``)."""
 
 
 async def _typed_any(
     store: Store, campaign: Campaign, prompt: Prompt, text: str
 ) -> tuple[CampaignSettings | None, str]:
-    """The settings after a typed answer of :data:`_TYPED_SETTINGS`, or ``None`` and why not."""
+    """The settings after a typed answer of :data:`_TYPED_SETTINGS` or of a module's, or
+    ``None`` and why not."""
     field = prompt.field
-    if field in siege_wizard.TYPED_FIELDS:
-        changed, refusal = siege_wizard.typed_siege(campaign, field, prompt.data, text)
-        if changed is None:
-            return None, refusal
-        return CampaignSettings(ruleset_overrides=changed), ""
-    if field not in watch_wizard.TYPED_FIELDS:
+    module = _typed_module(field)
+    if module is None:
         return _typed_settings(campaign, field, text)
     side_pairs = [(side.id, side.name) for side in await store.sides(campaign.id)]
-    changed, refusal = watch_wizard.typed_watch(campaign, field, text, side_pairs)
+    changed, refusal = module.wizard_typed_setting(campaign, side_pairs, field, prompt.data, text)
     return (None, refusal) if changed is None else (CampaignSettings(ruleset_overrides=changed), "")
 
 
@@ -1024,28 +857,12 @@ async def pressed(
         return
     now = clock.now()
     action, value = callback_data.a, callback_data.v
-    if action == "ask" and value in (
-        "title",
-        "zone",
-        "map",
-        "side",
-        "rules",
-        "cards",
-        "rewards",
-        "margins",
-        "weather",
-        "heroes",
-        "npc",
-        "deck",
-    ):
+    if action == "ask" and value in ("title", "zone", "map", "side", "rules", "margins"):
         await _ask_typed(query, query.message, store, campaign, person, value, {}, now)
         return
-    if action in ("askw", "askt"):
-        data = _siege_question(campaign, action, value)
-        if data is None:
-            await query.answer(_("That button is not valid any more."), show_alert=True)
-            return
-        what = "weather" if action == "askw" else "strength"
+    question = _module_question(campaign, action, value)
+    if question is not None:
+        what, data = question
         await _ask_typed(query, query.message, store, campaign, person, what, data, now)
         return
     if action == "pick":
@@ -1090,24 +907,23 @@ async def _ask_typed(
     )
     await query.answer()
     name = display_name(query.from_user)
-    if what in ("cards", "rewards", "weather", "strength"):
-        question = siege_wizard.ask_text(what, data, campaign, name)
+    module = _typed_module(f"setup.{what}")
+    if module is not None:
+        question = module.wizard_ask_text(what, data, campaign, name)
     else:
         question = _ask_text(what, name)
     await ask(message, query.from_user, question)
 
 
-def _siege_question(campaign: Campaign, action: str, value: str) -> dict[str, JsonValue] | None:
-    """Which weather state (``askw``, 0-7) or token (``askt``) a siege question is about;
-    ``None`` for a button that does not fit any more."""
-    if not siege_setup.is_on(campaign.ruleset_overrides):
-        return None
-    if action == "askw":
-        if value.isdigit() and int(value) < siege_setup.WEATHER_STATES:
-            return {"state": int(value)}
-        return None
-    if any(token.id == value for token in siege_setup.start_of(campaign)):
-        return {"token": value}
+def _module_question(
+    campaign: Campaign, action: str, value: str
+) -> tuple[str, dict[str, JsonValue]] | None:
+    """The typed answer a module's button asks for (its name without «setup.») and what it is
+    about; ``None`` for no module's question."""
+    for module in BOT_MODULES.values():
+        question = module.wizard_question(campaign, action, value)
+        if question is not None:
+            return question
     return None
 
 
@@ -1134,74 +950,39 @@ async def _remove_side(
 
 
 def _fitted(overrides: dict[str, Any], new_map: CampaignMap, sides: list[str]) -> dict[str, Any]:
-    """The module settings fitted to a new map or the sides left (see each module's
-    ``fitted``)."""
-    fitted = contact_setup.fitted(siege_setup.fitted(overrides, new_map, sides), new_map, sides)
-    return watch_setup.fitted(fitted, new_map, sides)
+    """The module settings fitted to a new map or the sides left (each module's
+    ``wizard_fitted``)."""
+    for module in BOT_MODULES.values():
+        overrides = module.wizard_fitted(overrides, new_map, sides)
+    return overrides
 
 
-_MODULE_ACTIONS = {
-    **siege_wizard.ACTION_STEPS,
-    **dict.fromkeys(("ct", "cdl", "cdo", "ctr", "cvp"), "contact"),
-    **dict.fromkeys(watch_wizard.WATCH_ACTIONS, "watch"),
-}
-"""The module settings buttons and the wizard step each belongs to."""
+def _action_module(action: str) -> BotModule | None:
+    """The module whose wizard button ``action`` is, if any."""
+    return next(
+        (module for module in BOT_MODULES.values() if action in module.wizard_actions()), None
+    )
 
 
-async def _module_settings(
-    store: Store, campaign: Campaign, action: str, value: str
-) -> tuple[CampaignSettings | None, str | None] | None:
-    """A siege, contact or Night Watch button: the settings to store or a note why the rules
-    refuse them; ``None`` for a button that does not fit."""
-    match _MODULE_ACTIONS[action]:
-        case step if step.startswith("siege"):
-            sides = [side.id for side in await store.sides(campaign.id)]
-            siege = siege_wizard.siege_change(campaign, action, value, sides)
-            return None if siege is None else _checked(campaign, siege)
-        case "contact":
-            sides = [side.id for side in await store.sides(campaign.id)]
-            contact = _contact_change(campaign, action, value, sides)
-            return None if contact is None else _checked(campaign, contact)
-        case _:
-            return await _watch_settings(store, campaign, action, value)
-
-
-async def _watch_settings(
-    store: Store, campaign: Campaign, action: str, value: str
-) -> tuple[CampaignSettings | None, str | None] | None:
-    """A Night Watch button: the settings to store (the night-demo map, or the watch
-    settings) or a note why the rules refuse them; ``None`` for a button that does not fit."""
-    if action == "wmap":
-        demo = builtin_map(watch_setup.DEMO_MAP)
-        sides = [side.id for side in await store.sides(campaign.id)]
-        overrides = _fitted(campaign.ruleset_overrides, demo, sides)
-        return CampaignSettings(map=watch_setup.DEMO_MAP, ruleset_overrides=overrides), None
-    watch = watch_wizard.watch_change(campaign, action, value)
-    return None if watch is None else _checked(campaign, watch)
-
-
-def _contact_change(
-    campaign: Campaign, action: str, value: str, sides: list[str]
-) -> dict[str, Any] | None:
-    """The overrides after a contact button, or ``None`` for a button that does not fit."""
-    overrides = campaign.ruleset_overrides
-    if action == "ct" and value in ("on", "off"):
-        return contact_setup.switched(overrides, value == "on")
-    if not contact_setup.is_on(overrides):
+async def _module_change(
+    store: Store, campaign: Campaign, module: BotModule, action: str, value: str
+) -> tuple[str, CampaignSettings | None, str | None] | None:
+    """A module's button: the step to show, the settings to store (new overrides the rules
+    accept, or a built-in map with the settings fitted to it) or a note why the rules refuse
+    them; ``None`` for a button that does not fit."""
+    sides = [side.id for side in await store.sides(campaign.id)]
+    change: WizardChange | None = module.wizard_press(campaign, sides, action, value)
+    if change is None:
         return None
-    sectors = set(setup_map.campaign_map(campaign).sector_ids())
-    if action == "cdl" and value in sectors:
-        return contact_setup.next_level(campaign, value)
-    sector, _dot, owner = value.partition(".")
-    if action == "cdo" and sector in sectors and (not owner or owner in sides):
-        return contact_setup.with_owner(campaign, sector, owner or None)
-    steps = {"-": -1, "+": 1}
-    if action == "ctr" and value in steps:
-        return contact_setup.with_transports(overrides, steps[value])
-    if action == "cvp" and value in (*steps, "++"):
-        change = contact_setup.VP_STEP if value == "++" else steps[value]
-        return contact_setup.with_vp_to_win(overrides, change)
-    return None
+    if change.map is not None:
+        overrides = _fitted(
+            change.overrides or campaign.ruleset_overrides, builtin_map(change.map), sides
+        )
+        return change.step, CampaignSettings(map=change.map, ruleset_overrides=overrides), None
+    if change.overrides is None:
+        return change.step, None, None
+    settings, note = _checked(campaign, change.overrides)
+    return change.step, settings, note
 
 
 def _rules_settings(campaign: Campaign, value: str) -> tuple[CampaignSettings | None, str | None]:
@@ -1212,20 +993,10 @@ def _rules_settings(campaign: Campaign, value: str) -> tuple[CampaignSettings | 
     return CampaignSettings(ruleset_overrides=overrides), None
 
 
-def _screen_step(campaign: Campaign, action: str, value: str) -> str | None:
-    """The step a «go» button shows, or the holder pick of an occult token (``sgp``); ``None``
-    for one that does not fit."""
-    if action == "sgp":
-        return siege_wizard.holder_step(campaign, value)
-    if action == "cdp":
-        level, _owner = contact_setup.defences(campaign).get(value, (0, None))
-        return f"{OWNER_STEP}{value}" if level else None
-    if (
-        value in STEPS
-        or value in siege_wizard.STEPS
-        or siege_wizard.tokens_page(value) is not None
-        or value in ("joining", "contact", "watch", "rules")
-    ):
+def _screen_step(value: str) -> str | None:
+    """The step a «go» button shows (a module's: one it owns); ``None`` for one that does not
+    fit."""
+    if value in STEPS or value in ("joining", "rules") or _step_module(value) is not None:
         return value
     return None
 
@@ -1238,19 +1009,16 @@ async def _change(
     now, actor = clock.now(), person.user_id
     settings: CampaignSettings | None = None
     step, note = "summary", None
-    if action in ("go", "sgp", "cdp"):
-        found = _screen_step(campaign, action, value)
+    if action == "go":
+        found = _screen_step(value)
         if found is None:
             return None
         step = found
-    elif action in _MODULE_ACTIONS:
-        changed = await _module_settings(store, campaign, action, value)
+    elif (module := _action_module(action)) is not None:
+        changed = await _module_change(store, campaign, module, action, value)
         if changed is None:
             return None
-        settings, note = changed
-        step = _MODULE_ACTIONS[action]
-        if action in siege_wizard.ACTION_STEPS:
-            step = siege_wizard.step_after(campaign, action, value)
+        step, settings, note = changed
     elif action == "rule":
         settings, note = _rules_settings(campaign, value)
         step = "rules"
@@ -1313,8 +1081,6 @@ def _deployment_end(campaign: Campaign, value: str, now: datetime) -> CampaignSe
 
 
 def _ask_text(what: str, name: str) -> str:
-    if what in ("heroes", "npc", "deck"):
-        return watch_wizard.ask_text(what).format(name=name)
     asks = {
         "title": _("{name}, reply to this message with the campaign's new name."),
         "zone": _(

@@ -7,14 +7,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from aiogram import Router
 from aiogram.types import InlineKeyboardButton
 
-from bot.modules.protocol import AdjustmentWords, BotModule
+from bot.modules.protocol import (
+    AdjustmentWords,
+    BotModule,
+    WizardButton,
+    WizardChange,
+    WizardRows,
+)
 
 if TYPE_CHECKING:
     from pydantic import JsonValue
@@ -185,6 +191,94 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.handlers.gm import cards_button
 
         return [row for row in (duels_button(campaign), cards_button(campaign)) if row]
+
+    # hooks: hwizard
+
+    def wizard_entry(self) -> str | None:
+        from aiogram.utils.i18n import gettext as _
+
+        return _("🌃 Watches")
+
+    def wizard_summary_line(self, campaign: Campaign) -> str | None:
+        from bot.modules.watch.handlers.wizard import watch_label
+
+        return watch_label(campaign)
+
+    def wizard_screen(
+        self,
+        campaign: Campaign,
+        sides: Sequence[tuple[str, str]],
+        step: str,
+        button: WizardButton,
+    ) -> tuple[str, WizardRows] | None:
+        from aiogram.utils.i18n import gettext as _
+
+        from bot.modules.watch.handlers.wizard import watch_screen
+
+        if step != self.name:
+            return None
+        text, rows = watch_screen(campaign, sides, button)
+        rows.append([button(_("◀ Back"), campaign, "go", "summary")])
+        return text, rows
+
+    def wizard_actions(self) -> Collection[str]:
+        from bot.modules.watch.handlers.wizard import WATCH_ACTIONS
+
+        return WATCH_ACTIONS
+
+    def wizard_press(
+        self, campaign: Campaign, sides: Sequence[str], action: str, value: str
+    ) -> WizardChange | None:
+        from bot.modules.watch.handlers.wizard import watch_change
+        from bot.modules.watch.setup import DEMO_MAP
+
+        if action == "wmap":
+            return WizardChange(self.name, map=DEMO_MAP)
+        changed = watch_change(campaign, action, value)
+        return None if changed is None else WizardChange(self.name, overrides=changed)
+
+    def wizard_fitted(
+        self, overrides: dict[str, Any], new_map: CampaignMap, sides: Sequence[str]
+    ) -> dict[str, Any]:
+        from bot.modules.watch.setup import fitted
+
+        return fitted(overrides, new_map, sides)
+
+    def wizard_question(
+        self, campaign: Campaign, action: str, value: str
+    ) -> tuple[str, dict[str, JsonValue]] | None:
+        if action == "ask" and value in ("heroes", "npc", "deck"):
+            return value, {}
+        return None
+
+    def wizard_typed_fields(self) -> Collection[str]:
+        from bot.modules.watch.handlers.wizard import TYPED_FIELDS
+
+        return TYPED_FIELDS
+
+    def wizard_ask_text(
+        self, what: str, data: Mapping[str, JsonValue], campaign: Campaign, name: str
+    ) -> str:
+        from bot.modules.watch.handlers.wizard import ask_text
+
+        return ask_text(what).format(name=name)
+
+    def wizard_typed_setting(
+        self,
+        campaign: Campaign,
+        sides: Sequence[tuple[str, str]],
+        field: str,
+        data: Mapping[str, JsonValue],
+        text: str,
+    ) -> tuple[dict[str, Any] | None, str]:
+        from bot.modules.watch.handlers.wizard import typed_watch
+
+        return typed_watch(campaign, field, text, sides)
+
+    def wizard_next_step(
+        self, campaign: Campaign, field: str, data: Mapping[str, JsonValue]
+    ) -> str:
+        return self.name
 
 
 __all__ = ["WatchBotModule"]

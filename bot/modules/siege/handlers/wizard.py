@@ -14,6 +14,7 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardButton
 from aiogram.utils.i18n import gettext as _
+from pydantic import JsonValue
 
 from bot.message_limits import BUTTON_ROW, button_label
 from bot.modules.siege import setup as siege_setup
@@ -542,3 +543,42 @@ def ask_text(what: str, data: dict[str, Any], campaign: Campaign, name: str) -> 
         ),
         most=siege_setup.MAX_STRENGTH,
     )
+
+
+def wizard_screen(
+    campaign: Campaign, sides: Sequence[tuple[str, str]], step: str, button: Button
+) -> tuple[str, list[list[InlineKeyboardButton]]]:
+    """A siege screen: the main one, the tokens' strength and holders, a holder's pick, the
+    weather states (the main one, for a holder's pick of a token that is gone)."""
+    shown = None
+    page = tokens_page(step)
+    if page is not None:
+        shown = tokens_screen(campaign, sides, button, page)
+    elif step == "siege.weather":
+        shown = weather_screen(campaign, button)
+    elif step.startswith(HOLDER_STEP):
+        shown = holder_screen(campaign, sides, step.removeprefix(HOLDER_STEP), button)
+    if shown is not None:
+        return shown
+    text, rows = siege_screen(campaign, sides, button)
+    rows.append([button(_("◀ Back"), campaign, "go", "summary")])
+    return text, rows
+
+
+def question(
+    campaign: Campaign, action: str, value: str
+) -> tuple[str, dict[str, JsonValue]] | None:
+    """The typed answer a siege button asks for: the cards, the rewards or the weather states
+    (``ask``), one weather state (``askw``, 0-7) or a token's strength (``askt``), with what it
+    is about; ``None`` for another button or one that does not fit any more."""
+    if action == "ask":
+        return (value, {}) if value in ("cards", "rewards", "weather") else None
+    if action not in ("askw", "askt") or not siege_setup.is_on(campaign.ruleset_overrides):
+        return None
+    if action == "askw":
+        if value.isdigit() and int(value) < siege_setup.WEATHER_STATES:
+            return "weather", {"state": int(value)}
+        return None
+    if any(token.id == value for token in siege_setup.start_of(campaign)):
+        return "strength", {"token": value}
+    return None

@@ -1,0 +1,1 @@
+"""Contact's handlers: ``wizard`` (the setup wizard's contact step)."""

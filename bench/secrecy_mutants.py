@@ -1,6 +1,7 @@
 """Proof that the secrecy checks bite (issue 31): each mutation below makes the bot leak a
 secret (a hand logged or shown to the other side, a single card posted to the group, a sealed
-spell logged, a side's orders logged, posted in the group or told to another side); the script
+spell logged, a side's orders logged, posted in the group or told to another side, a siege card
+played after the battles posted in the group or logged); the script
 applies it to a copy of the repository, runs the deterministic tests that must catch it, and
 says whether they did, which test failed and how long it took. A mutation no test catches is a
 hole in the tests. (Widening who gets the "orders changed" notice, ``_side_notices`` in
@@ -49,7 +50,12 @@ WATCH = (
 WEEK = (
     "tests/bot/test_private_week.py::test_a_full_week_in_private_and_no_order_reaches_another_chat"
 )
+SIEGE = (
+    "tests/bot/test_private_siege_orders.py"
+    "::test_a_card_after_the_battles_is_played_in_the_late_window"
+)
 LOGGING = "    import logging\n\n"
+SAVED = '    await query.answer(_("Saved.") if result.changed else _("Nothing changed."))\n'
 
 MUTATIONS = (
     Mutation(
@@ -118,6 +124,22 @@ MUTATIONS = (
         "        if member.side_id != seat.side and message.bot is not None:\n"
         '            await message.bot.send_message(member.user_id, "\\n".join(report))\n',
         (WATCH, WEEK),
+    ),
+    Mutation(
+        "post a card played after the battles in the group",
+        "bot/modules/siege/handlers/late.py",
+        SAVED,
+        SAVED + "    if query.bot is not None and result.desk is not None:\n"
+        "        text, _keyboard = late_screen(result.desk, names, language)\n"
+        "        await query.bot.send_message(seat.campaign.chat_id, text)\n",
+        (SIEGE,),
+    ),
+    Mutation(
+        "log a card played after the battles",
+        "bot/modules/siege/handlers/late.py",
+        SAVED,
+        SAVED + LOGGING + '    logging.getLogger(__name__).info("late %s", result.desk)\n',
+        (SIEGE,),
     ),
 )
 

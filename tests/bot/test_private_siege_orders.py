@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
@@ -13,6 +15,7 @@ from bot.services.turns import ChoiceOutcome, make_choice
 from storage import Phase, Store
 from tests.bot.private_campaign import GM, alert, open_table, screen
 from tests.bot.telegram import FakeTelegram
+from tests.secrecy import assert_log_keeps, logfmt, read_the_log
 
 SIEGE: dict[str, Any] = {
     "modules": ["siege"],
@@ -82,8 +85,11 @@ async def test_siege_orders_by_buttons_and_by_text(
 
 
 async def test_a_card_after_the_battles_is_played_in_the_late_window(
-    telegram: FakeTelegram, store: Store, clock: ManualClock
+    telegram: FakeTelegram, store: Store, clock: ManualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Blue plays its occult card after the battles; until the turn resolves no other chat and
+    no log line names the play (``bench/secrecy_mutants.py`` checks that a leak fails this)."""
+    read_the_log(caplog)
     table = await open_table(telegram, store, clock, SIEGE)
     campaign_id = table.campaign.id
     now = clock.now()
@@ -116,6 +122,15 @@ async def test_a_card_after_the_battles_is_played_in_the_late_window(
         {"order": "play_card", "token": "O1", "window": "after"}
     ]
     assert "red" not in late
+    [card] = late["blue"].orders
+    await telegram.deliver()
+    for sent in table.log:
+        if sent.chat_id not in (301, GM):
+            assert "O1 после боёв" not in sent.text, (sent.chat_id, sent.text)
+            assert "O1 after the battles" not in sent.text, (sent.chat_id, sent.text)
+    assert_log_keeps(
+        logfmt(caplog.records), {repr(card), card.model_dump_json(), str(card.model_dump())}
+    )
 
     assert (await advance(store, campaign_id, 1, Phase.BATTLES, GM, now, force=True)).advanced
     [resolution] = await store.resolutions(campaign_id, 1)

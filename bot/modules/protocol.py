@@ -19,11 +19,14 @@ from aiogram import Router
 from aiogram.types import InlineKeyboardButton
 
 if TYPE_CHECKING:
+    from aiogram.types import Message
     from pydantic import JsonValue
 
+    from bot.clock import Clock
+    from bot.handlers.group.gm_state import GmStateScreen
     from bot.posts import Renderer
     from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
-    from storage import Campaign, Store
+    from storage import Campaign, Person, Store
 
 
 @dataclass(frozen=True)
@@ -180,6 +183,52 @@ class BotModule:
     def gm_panel_rows(self, campaign: Campaign) -> Sequence[list[InlineKeyboardButton]]:
         """Rows the GM panel shows for the module's tools now (none when they do not apply)."""
         return ()
+
+    # hooks: hgroup
+
+    def gm_state_lines(
+        self,
+        campaign: Campaign,
+        state: CampaignState,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        """Lines the GM's state editor shows under the armies for the module's pieces in the
+        turn's start ``state`` (``names``: the playing sides')."""
+        return ()
+
+    def gm_state_rows(
+        self, campaign: Campaign, state: CampaignState
+    ) -> Sequence[list[InlineKeyboardButton]]:
+        """Rows of buttons the state editor's menu adds for the module's own edits of
+        ``state`` (none when the campaign does not play it)."""
+        return ()
+
+    def gm_state_screens(self) -> Mapping[str, GmStateScreen]:
+        """The state editor's screens of the module's buttons, by action (each action unique
+        among the modules)."""
+        return {}
+
+    async def gm_state_reason(
+        self,
+        message: Message,
+        store: Store,
+        clock: Clock,
+        person: Person,
+        campaign: Campaign,
+        data: Mapping[str, JsonValue],
+        reason: str,
+    ) -> bool:
+        """The GM typed ``reason`` for the edit waiting in ``data``: true when it is one of the
+        module's edits, made (or refused) and answered here."""
+        return False
+
+    def describe_edit_problem(
+        self, params: Mapping[str, str | int], campaign_map: CampaignMap, language: str
+    ) -> str | None:
+        """Why the module's rules refuse a GM's edit (a ``MODULE_RULE`` edit problem's
+        ``params``), with what to do instead; ``None``: not worded here."""
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

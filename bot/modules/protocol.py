@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from aiogram import Router
 from aiogram.types import InlineKeyboardButton
@@ -35,6 +35,18 @@ class AdjustmentWords:
 
     reason: str
     lines: Sequence[str]
+
+
+@dataclass(frozen=True)
+class VictoryFix:
+    """A module's fix of a campaign its first resolution can end (the setup wizard's warning,
+    ``bot.handlers.group.victory_check``): the button's label and value, what it does, and the
+    ruleset overrides after it (the capture goal aside, which the check sets)."""
+
+    value: str
+    label: str
+    line: str
+    overrides: dict[str, Any]
 
 
 class BotModule:
@@ -228,6 +240,12 @@ class BotModule:
     ) -> str | None:
         """Why the module's rules refuse a GM's edit (a ``MODULE_RULE`` edit problem's
         ``params``), with what to do instead; ``None``: not worded here."""
+        return None
+
+    def victory_fix(self, overrides: Mapping[str, Any], sectors: int) -> VictoryFix | None:
+        """With the module on in ``overrides``: its own victory, which makes the map's
+        ``sectors`` all the capture goal and so lets no first resolution end the campaign;
+        ``None`` when the module is off or has no victory of its own."""
         return None
 
     def __repr__(self) -> str:

@@ -7,11 +7,11 @@ summary in words). The shared bot reaches it through
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.modules.protocol import BotModule
+from bot.modules.protocol import BotModule, VictoryFix
 
 if TYPE_CHECKING:
     from aiogram.types import Message
@@ -65,3 +65,8 @@ class ContactBotModule(BotModule):
         from bot.modules.contact.gm_state import describe_edit_problem
 
         return describe_edit_problem(params, campaign_map, language)
+
+    def victory_fix(self, overrides: Mapping[str, Any], sectors: int) -> VictoryFix | None:
+        from bot.modules.contact.victory import victory_fix
+
+        return victory_fix(overrides, sectors)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from aiogram import Router
 from aiogram.types import InlineKeyboardButton
 
-from bot.modules.protocol import AdjustmentWords, BotModule
+from bot.modules.protocol import AdjustmentWords, BotModule, VictoryFix
 
 if TYPE_CHECKING:
     from aiogram.types import Message
@@ -228,6 +228,11 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.gm_state import typed_reason
 
         return await typed_reason(message, store, clock, person, campaign, data, reason)
+
+    def victory_fix(self, overrides: Mapping[str, Any], sectors: int) -> VictoryFix | None:
+        from bot.modules.watch.victory import victory_fix
+
+        return victory_fix(overrides, sectors)
 
 
 __all__ = ["WatchBotModule"]

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
     from bot.clock import Clock
+    from bot.handlers.group.gm import GmScreen
     from bot.handlers.group.gm_state import GmStateScreen
     from bot.posts import Renderer
     from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
@@ -247,6 +248,22 @@ class BotModule:
         ``sectors`` all the capture goal and so lets no first resolution end the campaign;
         ``None`` when the module is off or has no victory of its own."""
         return None
+
+    def gm_panel_edit_rows(self, campaign: Campaign) -> Sequence[list[InlineKeyboardButton]]:
+        """Rows the GM panel shows after the state editor's button: the module's own changes
+        of the turn's start (none when they do not apply now)."""
+        return ()
+
+    def gm_panel_screens(self) -> Mapping[str, GmScreen]:
+        """The GM panel's screens of the module's buttons, by action (each action unique among
+        the panel's)."""
+        return {}
+
+    def gm_answer_routers(self) -> Sequence[Router]:
+        """Routers reading a GM's awaited typed answer to one of the module's panel buttons: in
+        the group right after the GM panel's own (before the group's commands), in the private
+        chat after the shared GM prompts."""
+        return ()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

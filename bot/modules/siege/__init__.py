@@ -10,10 +10,40 @@ through :class:`SiegeBotModule`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from aiogram import Router
+from aiogram.types import InlineKeyboardButton
+
 from bot.modules.protocol import BotModule
+
+if TYPE_CHECKING:
+    from bot.handlers.group.gm import GmScreen
+    from storage import Campaign
+
+# The hooks import the package's handlers when called (bot/modules/protocol.py).
+# ruff: noqa: PLC0415
 
 
 class SiegeBotModule(BotModule):
     """The Midnight Siege behind the bot's extension point."""
 
     name = "siege"
+
+    # hooks: hgroup
+
+    def gm_panel_edit_rows(self, campaign: Campaign) -> Sequence[list[InlineKeyboardButton]]:
+        from bot.modules.siege.gm_panel import edit_rows
+
+        return edit_rows(campaign)
+
+    def gm_panel_screens(self) -> Mapping[str, GmScreen]:
+        from bot.modules.siege.gm_panel import SCREENS
+
+        return SCREENS
+
+    def gm_answer_routers(self) -> Sequence[Router]:
+        from bot.modules.siege.handlers import gm
+
+        return (gm.build(),)

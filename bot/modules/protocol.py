@@ -265,5 +265,14 @@ class BotModule:
         chat after the shared GM prompts."""
         return ()
 
+    def gm_state_help(self) -> str | None:
+        """What the module adds to the state editor, in the GM's ``/help`` (``None``: nothing)."""
+        return None
+
+    def gm_help_tools(self) -> Sequence[tuple[str, str]]:
+        """The module's own GM tools in the GM's ``/help``, after the state editor: each its
+        button's label and what it does."""
+        return ()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

@@ -47,3 +47,8 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege.handlers import gm
 
         return (gm.build(),)
+
+    def gm_help_tools(self) -> Sequence[tuple[str, str]]:
+        from bot.modules.siege.gm_panel import help_tools
+
+        return help_tools()

@@ -20,6 +20,11 @@ def edit_rows(campaign: Campaign) -> list[list[InlineKeyboardButton]]:
     return [[panel_button(_("🃏 Carry out a card (siege)"), campaign, "adj")]]
 
 
+def help_tools() -> list[tuple[str, str]]:
+    """The card's line in the GM's ``/help``."""
+    return [(_("🃏 Carry out a card (siege)"), _("a siege card's effect"))]
+
+
 async def _adjust_prompt(ctx: GmContext, value: str) -> None:
     """Ask the GM to type a card's effect (``bot.modules.siege.gm``) where the panel is (the
     GM's private chat, or an old panel in the group)."""

@@ -234,5 +234,15 @@ class WatchBotModule(BotModule):
 
         return victory_fix(overrides, sectors)
 
+    def gm_state_help(self) -> str | None:
+        from bot.modules.watch.gm_state import state_help
+
+        return state_help()
+
+    def gm_help_tools(self) -> Sequence[tuple[str, str]]:
+        from bot.modules.watch.gm_state import help_tools
+
+        return help_tools()
+
 
 __all__ = ["WatchBotModule"]

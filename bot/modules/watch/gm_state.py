@@ -260,3 +260,19 @@ def build() -> Router:
     router.message.register(cancel, Command("cancel"), GmPromptWaiting(GM_NEW_HERO))
     router.message.register(typed_new_hero, TYPED, GmPromptWaiting(GM_NEW_HERO))
     return router
+
+
+def state_help() -> str:
+    """The Watches' part of the state editor in the GM's ``/help``."""
+    return _("Watches: the NPC marker moved, a hero added")
+
+
+def help_tools() -> list[tuple[str, str]]:
+    """The Watches' GM tools in the GM's ``/help``: the duel steps and the "-1" tokens."""
+    return [
+        (_("⚔️ Duel steps"), _("Watches: close a duel step now, with nothing played")),
+        (
+            _("🃏 Lower a played spell (−1)"),
+            _('Watches: the "-1" tokens on a laid spell, until the results deadline'),
+        ),
+    ]

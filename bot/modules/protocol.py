@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from bot.handlers.group.gm_state import GmStateScreen
     from bot.posts import Renderer
     from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
-    from storage import Campaign, Person, Store
+    from storage import Campaign, NewOutboxMessage, Person, Store
 
 
 @dataclass(frozen=True)
@@ -272,6 +272,13 @@ class BotModule:
     def gm_help_tools(self) -> Sequence[tuple[str, str]]:
         """The module's own GM tools in the GM's ``/help``, after the state editor: each its
         button's label and what it does."""
+        return ()
+
+    async def finished_posts(
+        self, store: Store, campaign: Campaign, state: CampaignState, key: str
+    ) -> Sequence[NewOutboxMessage]:
+        """Posts queued with the step that finishes the campaign (``state``: its last state;
+        ``key``: the step's dedup key)."""
         return ()
 
     def __repr__(self) -> str:

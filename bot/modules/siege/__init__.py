@@ -20,7 +20,8 @@ from bot.modules.protocol import BotModule
 
 if TYPE_CHECKING:
     from bot.handlers.group.gm import GmScreen
-    from storage import Campaign
+    from rules import CampaignState
+    from storage import Campaign, NewOutboxMessage, Store
 
 # The hooks import the package's handlers when called (bot/modules/protocol.py).
 # ruff: noqa: PLC0415
@@ -52,3 +53,10 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege.gm_panel import help_tools
 
         return help_tools()
+
+    async def finished_posts(
+        self, store: Store, campaign: Campaign, state: CampaignState, key: str
+    ) -> Sequence[NewOutboxMessage]:
+        from bot.modules.siege.rewards import reward_posts
+
+        return await reward_posts(store, campaign, state, key)

@@ -281,5 +281,10 @@ class BotModule:
         ``key``: the step's dedup key)."""
         return ()
 
+    def pending_choice_words(self) -> str | None:
+        """Why the orders cannot close yet while the module's choice after deployment waits,
+        for the GM's «advance now» (``None``: the shared words)."""
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

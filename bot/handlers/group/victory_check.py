@@ -6,10 +6,9 @@ buttons (``vc`` actions of the wizard's ``su`` callbacks, re-checked for the GM 
 
 - ``goal`` («🏆 Captured sectors to win: n»): a capture goal the first resolution cannot reach
   (one past :func:`rules.captures_at_once`);
-- each module's own victory (``BotModule.victory_fix``: the Watches' heroes, contact's victory
-  points), and the capture goal every sector of the map, which a side holds only when no other
-  side has armies left (the core's early victory names the same side then), so the module's
-  victory decides.
+- each module's own victory (``BotModule.victory_fix``), and the capture goal every sector of
+  the map, which a side holds only when no other side has armies left (the core's early victory
+  names the same side then), so the module's victory decides.
 
 The check needs only the map and the numbers, never the sides' placements: it runs in setup.
 """

@@ -60,3 +60,8 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege.rewards import reward_posts
 
         return await reward_posts(store, campaign, state, key)
+
+    def pending_choice_words(self) -> str | None:
+        from bot.modules.siege.gm_panel import weather_pending
+
+        return weather_pending()

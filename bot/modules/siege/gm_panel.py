@@ -1,5 +1,7 @@
 """The siege's tools on the GM panel (``bot.handlers.group.gm``): «🃏 Carry out a card», which
-asks the GM to type a card's effect (``gm`` applies it, ``handlers/gm`` reads the answer)."""
+asks the GM to type a card's effect (``gm`` applies it, ``handlers/gm`` reads the answer); the
+card's line in the GM's ``/help``; and the answer to «advance now» while the starting weather
+waits (``bot.handlers.group.clock``)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,14 @@ def edit_rows(campaign: Campaign) -> list[list[InlineKeyboardButton]]:
 def help_tools() -> list[tuple[str, str]]:
     """The card's line in the GM's ``/help``."""
     return [(_("🃏 Carry out a card (siege)"), _("a siege card's effect"))]
+
+
+def weather_pending() -> str:
+    """The GM's answer to «advance now» while the starting weather is not chosen."""
+    return _(
+        "Not yet: the starting weather of the siege is not chosen. Choose it with the "
+        "buttons I sent you in private, or wait for the side that chooses it."
+    )
 
 
 async def _adjust_prompt(ctx: GmContext, value: str) -> None:

@@ -7,8 +7,10 @@ from aiogram import Router
 from aiogram.utils.i18n import I18n
 
 from bot.handlers import build_router
+from bot.handlers.group.clock import advanced_text
 from bot.modules import BOT_MODULES, BotModule
 from bot.posts import REGISTRY
+from bot.services.clockwork import AdvanceOutcome, AdvanceResult, BlockReason
 from rules.modules import BUILTIN_MODULES
 
 
@@ -83,3 +85,25 @@ def test_each_module_on_fixes_an_early_end_with_its_own_victory(i18n: I18n) -> N
     assert russian is not None
     assert russian.label != heroes.label
     assert "6" in russian.line
+
+
+def test_advance_while_a_modules_choice_waits_is_worded_by_that_module(i18n: I18n) -> None:
+    """«Advance now» blocked by a choice after deployment: the siege says its starting weather
+    waits; a module with no words of its own gets the shared ones. In both languages."""
+
+    def words(*modules: str) -> str:
+        return advanced_text(
+            AdvanceResult(
+                outcome=AdvanceOutcome.BLOCKED,
+                campaign=None,
+                reason=BlockReason.CHOICE_PENDING,
+                modules=modules,
+            )
+        )
+
+    with i18n.context(), i18n.use_locale("en"):
+        assert words("siege").startswith("Not yet: the starting weather of the siege")
+        assert words("contact").startswith("Not yet: a choice of this campaign's rules")
+    with i18n.context(), i18n.use_locale("ru"):
+        assert words("siege").startswith("Ещё нельзя: начальная погода осады не выбрана.")
+        assert words().startswith("Ещё нельзя: выбор по правилам этой кампании ещё не сделан.")

@@ -12,7 +12,8 @@ read it (compare-and-set) before it records the move.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
@@ -332,6 +333,14 @@ def _proposal(row: Row) -> ClockProposal:
     )
 
 
+@dataclass(frozen=True)
+class _StatusChange:
+    """A pause or a resume written: the result's message and the log's details."""
+
+    message: str
+    detail: dict[str, JsonValue] = field(default_factory=dict)
+
+
 def _status_result(
     outcome: TransitionOutcome, campaign: Campaign | None, message: str
 ) -> TransitionResult:
@@ -578,12 +587,8 @@ class ScheduleRecords(SharedRecords):
     ) -> TransitionResult:
         """Pause a campaign in deployment or running: status compare-and-set, the moment the
         pause began (deadlines move by the paused time on resume), audit, log and ``outbox``."""
-        async with self._db.transaction() as conn:
-            before = await self._campaign_in(conn, campaign_id)
-            if before is None:
-                return _status_result(
-                    TransitionOutcome.NOT_FOUND, None, f"no campaign {campaign_id}"
-                )
+
+        async def pause(conn: Conn, before: Campaign) -> TransitionResult | _StatusChange:
             if before.status is CampaignStatus.PAUSED:
                 return _status_result(TransitionOutcome.ALREADY_DONE, before, "already paused")
             if before.status not in _PAUSABLE:
@@ -603,10 +608,11 @@ class ScheduleRecords(SharedRecords):
                 " WHERE campaign_id = ?",
                 (ts(now), before.status.value, ts(now), campaign_id),
             )
-            after = await self._status_changed_in(
-                conn, before, actor, ClockNoteKind.PAUSED, reason, now, outbox
-            )
-        return _status_result(TransitionOutcome.APPLIED, after, "paused")
+            return _StatusChange("paused")
+
+        return await self._change_status(
+            campaign_id, actor, ClockNoteKind.PAUSED, reason, now, outbox, pause
+        )
 
     async def resume_clock(
         self,
@@ -625,12 +631,8 @@ class ScheduleRecords(SharedRecords):
         (``paused_seconds``) and where the deadline goes (``move``); if the clock stands
         elsewhere now (another resume came first), nothing changes (``CONFLICT``). Audited and
         logged, with ``outbox`` queued, in one transaction."""
-        async with self._db.transaction() as conn:
-            before = await self._campaign_in(conn, campaign_id)
-            if before is None:
-                return _status_result(
-                    TransitionOutcome.NOT_FOUND, None, f"no campaign {campaign_id}"
-                )
+
+        async def resume(conn: Conn, before: Campaign) -> TransitionResult | _StatusChange:
             if before.status is not CampaignStatus.PAUSED:
                 outcome = (
                     TransitionOutcome.ALREADY_DONE
@@ -671,17 +673,38 @@ class ScheduleRecords(SharedRecords):
                     ),
                 )
                 await self._rearm_in(conn, clock, move.rearm)
+            return _StatusChange(f"status {status.value}", {"paused_seconds": shift})
+
+        return await self._change_status(
+            campaign_id, actor, ClockNoteKind.RESUMED, reason, now, outbox, resume
+        )
+
+    async def _change_status(
+        self,
+        campaign_id: CampaignId,
+        actor: UserId,
+        kind: ClockNoteKind,
+        reason: str,
+        now: datetime,
+        outbox: Sequence[NewOutboxMessage],
+        change: Callable[[Conn, Campaign], Awaitable[TransitionResult | _StatusChange]],
+    ) -> TransitionResult:
+        """The one transaction of a pause and of a resume: the campaign read, ``change`` checks
+        and writes its status (or returns why not), then the change is audited and logged as
+        ``kind`` with ``reason``, and ``outbox`` queued."""
+        async with self._db.transaction() as conn:
+            before = await self._campaign_in(conn, campaign_id)
+            if before is None:
+                return _status_result(
+                    TransitionOutcome.NOT_FOUND, None, f"no campaign {campaign_id}"
+                )
+            done = await change(conn, before)
+            if isinstance(done, TransitionResult):
+                return done
             after = await self._status_changed_in(
-                conn,
-                before,
-                actor,
-                ClockNoteKind.RESUMED,
-                reason,
-                now,
-                outbox,
-                paused_seconds=shift,
+                conn, before, actor, kind, reason, now, outbox, **done.detail
             )
-        return _status_result(TransitionOutcome.APPLIED, after, f"status {status.value}")
+        return _status_result(TransitionOutcome.APPLIED, after, done.message)
 
     async def _status_changed_in(
         self,

@@ -21,7 +21,6 @@ from bot.handlers.group import (
     running,
 )
 from bot.modules import BOT_MODULES
-from bot.modules.siege.handlers import gm as siege_gm
 
 
 def build_router() -> Router:
@@ -44,7 +43,7 @@ def build_router() -> Router:
         reopen.build(),
         *(router for module in BOT_MODULES.values() for router in module.gm_routers()),
         running.build(),
-        siege_gm.build(),
+        *(router for module in BOT_MODULES.values() for router in module.gm_answer_routers()),
         seats.build(),
     )
     for router in private.build(

@@ -15,6 +15,7 @@ from bot.handlers.editing import edit_in_place
 from bot.handlers.filters import PRIVATE
 from bot.handlers.group.clock import EXTENSIONS
 from bot.i18n import LANGUAGES, language_of
+from bot.modules import BOT_MODULES
 from bot.texts import language_name
 from storage import CampaignStatus, Language, Person, Store
 
@@ -81,20 +82,18 @@ def gm_help_text(in_group: bool) -> str:
         (_("📍 Place a side that did not deploy"), _("during deployment")),
         (
             _("✏️ Correct the state"),
-            _(
-                "armies in a sector, a side added or retired, with a reason; undoable. Watches: "
-                "the NPC marker moved, a hero added"
+            ". ".join(
+                [
+                    _("armies in a sector, a side added or retired, with a reason; undoable"),
+                    *(
+                        words
+                        for module in BOT_MODULES.values()
+                        if (words := module.gm_state_help()) is not None
+                    ),
+                ]
             ),
         ),
-        (_("🃏 Carry out a card (siege)"), _("a siege card's effect")),
-        (
-            _("⚔️ Duel steps"),
-            _("Watches: close a duel step now, with nothing played"),
-        ),
-        (
-            _("🃏 Lower a played spell (−1)"),
-            _('Watches: the "-1" tokens on a laid spell, until the results deadline'),
-        ),
+        *(tool for module in BOT_MODULES.values() for tool in module.gm_help_tools()),
         (
             f"{_('👥 Members')}, {_('🙋 Join requests')}",
             _("move players, change roles, name co-GMs, remove someone; approve or refuse a join"),

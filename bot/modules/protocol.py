@@ -19,12 +19,16 @@ from aiogram import Router
 from aiogram.types import InlineKeyboardButton
 
 if TYPE_CHECKING:
+    from aiogram.types import Message
     from pydantic import JsonValue
 
+    from bot.clock import Clock
+    from bot.handlers.group.gm import GmScreen
+    from bot.handlers.group.gm_state import GmStateScreen
     from bot.posts import Renderer
     from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
     from rules.maps import Feature
-    from storage import Campaign, Store
+    from storage import Campaign, NewOutboxMessage, Person, Store
 
 
 WizardButton = Callable[[str, "Campaign", str, str], InlineKeyboardButton]
@@ -51,6 +55,18 @@ class AdjustmentWords:
 
     reason: str
     lines: Sequence[str]
+
+
+@dataclass(frozen=True)
+class VictoryFix:
+    """A module's fix of a campaign its first resolution can end (the setup wizard's warning,
+    ``bot.handlers.group.victory_check``): the button's label and value, what it does, and the
+    ruleset overrides after it (the capture goal aside, which the check sets)."""
+
+    value: str
+    label: str
+    line: str
+    overrides: dict[str, Any]
 
 
 class BotModule:
@@ -287,6 +303,95 @@ class BotModule:
         """The wizard step after a typed answer to ``field`` (one of
         :meth:`wizard_typed_fields`)."""
         return self.name
+
+    # hooks: hgroup
+
+    def gm_state_lines(
+        self,
+        campaign: Campaign,
+        state: CampaignState,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        """Lines the GM's state editor shows under the armies for the module's pieces in the
+        turn's start ``state`` (``names``: the playing sides')."""
+        return ()
+
+    def gm_state_rows(
+        self, campaign: Campaign, state: CampaignState
+    ) -> Sequence[list[InlineKeyboardButton]]:
+        """Rows of buttons the state editor's menu adds for the module's own edits of
+        ``state`` (none when the campaign does not play it)."""
+        return ()
+
+    def gm_state_screens(self) -> Mapping[str, GmStateScreen]:
+        """The state editor's screens of the module's buttons, by action (each action unique
+        among the modules)."""
+        return {}
+
+    async def gm_state_reason(
+        self,
+        message: Message,
+        store: Store,
+        clock: Clock,
+        person: Person,
+        campaign: Campaign,
+        data: Mapping[str, JsonValue],
+        reason: str,
+    ) -> bool:
+        """The GM typed ``reason`` for the edit waiting in ``data``: true when it is one of the
+        module's edits, made (or refused) and answered here."""
+        return False
+
+    def describe_edit_problem(
+        self, params: Mapping[str, str | int], campaign_map: CampaignMap, language: str
+    ) -> str | None:
+        """Why the module's rules refuse a GM's edit (a ``MODULE_RULE`` edit problem's
+        ``params``), with what to do instead; ``None``: not worded here."""
+        return None
+
+    def victory_fix(self, overrides: Mapping[str, Any], sectors: int) -> VictoryFix | None:
+        """With the module on in ``overrides``: its own victory, which makes the map's
+        ``sectors`` all the capture goal and so lets no first resolution end the campaign;
+        ``None`` when the module is off or has no victory of its own."""
+        return None
+
+    def gm_panel_edit_rows(self, campaign: Campaign) -> Sequence[list[InlineKeyboardButton]]:
+        """Rows the GM panel shows after the state editor's button: the module's own changes
+        of the turn's start (none when they do not apply now)."""
+        return ()
+
+    def gm_panel_screens(self) -> Mapping[str, GmScreen]:
+        """The GM panel's screens of the module's buttons, by action (each action unique among
+        the panel's)."""
+        return {}
+
+    def gm_answer_routers(self) -> Sequence[Router]:
+        """Routers reading a GM's awaited typed answer to one of the module's panel buttons: in
+        the group right after the GM panel's own (before the group's commands), in the private
+        chat after the shared GM prompts."""
+        return ()
+
+    def gm_state_help(self) -> str | None:
+        """What the module adds to the state editor, in the GM's ``/help`` (``None``: nothing)."""
+        return None
+
+    def gm_help_tools(self) -> Sequence[tuple[str, str]]:
+        """The module's own GM tools in the GM's ``/help``, after the state editor: each its
+        button's label and what it does."""
+        return ()
+
+    async def finished_posts(
+        self, store: Store, campaign: Campaign, state: CampaignState, key: str
+    ) -> Sequence[NewOutboxMessage]:
+        """Posts queued with the step that finishes the campaign (``state``: its last state;
+        ``key``: the step's dedup key)."""
+        return ()
+
+    def pending_choice_words(self) -> str | None:
+        """Why the orders cannot close yet while the module's choice after deployment waits,
+        for the GM's «advance now» (``None``: the shared words)."""
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

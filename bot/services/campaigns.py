@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from pydantic import JsonValue, ValidationError
 
-from bot.modules.siege.rewards import reward_posts
+from bot.modules import BOT_MODULES
 from bot.moments import find_zone_by_city
 from bot.services.deployment import sides_to_place
 from bot.services.posting import board_post, group_post, private_post
@@ -883,7 +883,15 @@ async def end_campaign(
         **extra,
     )
     state = await store.turn_start(campaign.id, campaign.turn)
-    rewards = [] if state is None else await reward_posts(store, campaign, state, "ended")
+    rewards = (
+        []
+        if state is None
+        else [
+            post
+            for module in BOT_MODULES.values()
+            for post in await module.finished_posts(store, campaign, state, "ended")
+        ]
+    )
     async with store.atomic():
         result = await store.set_status(
             campaign.id,

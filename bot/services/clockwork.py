@@ -62,7 +62,7 @@ class BlockReason(StrEnum):
     SIDES_NOT_DEPLOYED = "sides_not_deployed"  # ``sides`` lists them; the GM places them
     RESULTS_MISSING = "results_missing"  # policy "wait for the GM": ``battles`` lists them
     RESULTS_DISPUTED = "results_disputed"  # open disputes (and missing results): the GMs decide
-    CHOICE_PENDING = "choice_pending"  # a rule module's choice (siege's starting weather)
+    CHOICE_PENDING = "choice_pending"  # ``modules``' choices after deployment wait
     ORDERS_MISSING = "orders_missing"  # no-show policy "wait for the GM": ``sides`` gave none
 
 
@@ -77,6 +77,7 @@ class AdvanceResult(BaseModel):
     sides: tuple[SideId, ...] = ()
     battles: tuple[int, ...] = ()
     disputed: tuple[int, ...] = ()
+    modules: tuple[str, ...] = ()
 
     @property
     def advanced(self) -> bool:
@@ -145,7 +146,8 @@ async def advance(
     (``bot.services.no_shows``). ``post_at`` holds the battle list and its notices in the
     outbox until then (orders close Thursday, the list is posted Friday). Queued posts go out
     through the outbox. The orders do not close while a rule module's choice is still to make
-    (``CHOICE_PENDING``: siege's starting weather, which the GM makes if the side has not).
+    (``CHOICE_PENDING``, with the ``modules`` whose choice waits; the GM makes it if the side
+    has not).
     """
     campaign = await store.campaign(campaign_id)
     if campaign is None:
@@ -164,11 +166,12 @@ async def advance(
         case Phase.DEPLOYMENT:
             return await _start_first_turn(store, campaign, actor, now)
         case Phase.ORDERS:
-            if await pending_choices(store, campaign):
+            if choices := await pending_choices(store, campaign):
                 return AdvanceResult(
                     outcome=AdvanceOutcome.BLOCKED,
                     campaign=campaign,
                     reason=BlockReason.CHOICE_PENDING,
+                    modules=tuple(dict.fromkeys(choice.module for choice in choices)),
                 )
             if not force and (waiting := await waiting_for_gm(store, campaign)):
                 return AdvanceResult(

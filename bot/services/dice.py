@@ -1,8 +1,8 @@
 """Dice nobody can doubt (MODULES.md G4) and the table's ``/roll`` (MODULES.md "002").
 
 Each turn has two seeds, ``roll`` and ``deal`` (``secrets.token_hex(16)``), made once and kept
-(undo and correction replay the same rolls). When a rule module draws dice (siege), they are
-made when the turn starts, and their SHA-256 is posted in the group in the same transaction,
+(undo and correction replay the same rolls). When a rule module draws dice, they are made when
+the turn starts, and their SHA-256 is posted in the group in the same transaction,
 before the orders window opens, so before any order exists. A campaign whose modules draw
 nothing makes them at the first ``/roll`` of the turn and posts the commitment with that roll.
 Before turn 1 (setup, deployment) a ``/roll`` makes turn 1's seeds. The roll seed is revealed

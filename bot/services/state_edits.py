@@ -11,14 +11,17 @@ at the deadline is dropped with the battle list, as always).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from pydantic import JsonValue
+
 from bot.services.campaigns import MAX_SIDES, new_side_colour
 from bot.services.posting import board_post, group_post, private_post
 from bot.services.turns import game_for
-from rules import CampaignState, accept_orders
+from rules import CampaignState, Game, accept_orders
 from rules.edits import ArmySet, EditError, EditProblem, StateEdit, apply_edit
 from storage import Campaign, CampaignStatus, NewOutboxMessage, NewSide, Phase, Role, Store
 from storage.models import SideId, StateAdjustmentRecord, UserId, WriteOutcome
@@ -86,32 +89,35 @@ async def _order_notices(
     ]
 
 
-async def edit_state(
+async def write_edit(
     store: Store,
     campaign: Campaign,
-    edit: StateEdit,
+    adjustment: dict[str, JsonValue],
+    change: Callable[[Game, CampaignState], CampaignState],
     actor: UserId,
     now: datetime,
     *,
     new_side: NewSide | None = None,
+    retire: SideId | None = None,
+    tell_strategists: bool = True,
 ) -> EditResult:
-    """Apply ``edit`` to the current turn's start (with ``new_side`` added first, or the side
-    ``edit.retire`` retired): checked by the rules, audited, announced with a map. The caller
-    has checked that ``actor`` is a GM."""
+    """The one way a GM's edit of the turn's start is written: ``change`` (the rules' check,
+    which raises its own refusal) applied to the current start, kept as ``adjustment`` for the
+    undo and a correction, audited, announced with the map; with ``tell_strategists``, each
+    strategist whose orders it made illegal is told. The caller has checked that ``actor`` is
+    a GM and catches ``change``'s refusal."""
     if not may_edit(campaign):
         return EditResult(EditOutcome.CLOSED)
     current = await store.turn_start(campaign.id, campaign.turn)
     if current is None:
         return EditResult(EditOutcome.CLOSED)
     game = game_for(campaign)
-    playing = [side.id for side in await store.sides(campaign.id) if not side.retired]
-    if new_side is not None:
-        playing.append(new_side.id)
-    try:
-        changed = apply_edit(game, game.upgraded(current), edit, playing)
-    except EditError as refused:
-        return EditResult(EditOutcome.REFUSED, tuple(refused.problems))
-    notices = await _order_notices(store, campaign, changed, f"turn:{campaign.turn}:edit")
+    changed = change(game, game.upgraded(current))
+    notices = (
+        await _order_notices(store, campaign, changed, f"turn:{campaign.turn}:edit")
+        if tell_strategists
+        else []
+    )
 
     def posts(edit_id: int) -> list[NewOutboxMessage]:
         key = f"turn:{campaign.turn}:edit:{edit_id}"
@@ -132,14 +138,46 @@ async def edit_state(
         campaign.turn,
         current,
         changed,
-        edit.model_dump(mode="json"),
+        adjustment,
         actor,
         now,
         new_side=new_side,
-        retire=edit.retire,
+        retire=retire,
         outbox=posts,
     )
-    return _written(outcome, edit_id)
+    return edit_result(outcome, edit_id)
+
+
+async def edit_state(
+    store: Store,
+    campaign: Campaign,
+    edit: StateEdit,
+    actor: UserId,
+    now: datetime,
+    *,
+    new_side: NewSide | None = None,
+) -> EditResult:
+    """Apply ``edit`` to the current turn's start (with ``new_side`` added first, or the side
+    ``edit.retire`` retired): checked by the rules, audited, announced with a map. The caller
+    has checked that ``actor`` is a GM."""
+    if not may_edit(campaign):
+        return EditResult(EditOutcome.CLOSED)
+    playing = [side.id for side in await store.sides(campaign.id) if not side.retired]
+    if new_side is not None:
+        playing.append(new_side.id)
+    try:
+        return await write_edit(
+            store,
+            campaign,
+            edit.model_dump(mode="json"),
+            lambda game, state: apply_edit(game, state, edit, playing),
+            actor,
+            now,
+            new_side=new_side,
+            retire=edit.retire,
+        )
+    except EditError as refused:
+        return EditResult(EditOutcome.REFUSED, tuple(refused.problems))
 
 
 def _keyed(message: NewOutboxMessage, key: str) -> NewOutboxMessage:
@@ -148,7 +186,8 @@ def _keyed(message: NewOutboxMessage, key: str) -> NewOutboxMessage:
     return message.model_copy(update={"dedup_key": dedup})
 
 
-def _written(outcome: WriteOutcome, edit_id: int | None = None) -> EditResult:
+def edit_result(outcome: WriteOutcome, edit_id: int | None = None) -> EditResult:
+    """What a stored edit's ``outcome`` means to the GM."""
     match outcome:
         case WriteOutcome.SAVED:
             return EditResult(EditOutcome.APPLIED, edit_id=edit_id)
@@ -225,4 +264,4 @@ async def undo_last_edit(
             *notices,
         ],
     )
-    return _written(outcome, last.id)
+    return edit_result(outcome, last.id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram import Router
 
 from bot.handlers.group import clock, dice, gm, migration, reopen, setup, status
-from bot.modules.siege.handlers import gm as siege_gm
+from bot.modules import BOT_MODULES
 
 
 def build() -> list[Router]:
@@ -15,7 +15,7 @@ def build() -> list[Router]:
         migration.build(),
         setup.build(),
         gm.build(),
-        siege_gm.build(),
+        *(router for module in BOT_MODULES.values() for router in module.gm_answer_routers()),
         dice.build(),
         status.build(),
         clock.build(),

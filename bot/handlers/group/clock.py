@@ -43,6 +43,7 @@ from bot.handlers.group.guards import (
     stale_text,
     whole_number,
 )
+from bot.modules import BOT_MODULES
 from bot.moments import format_moment, zone_label
 from bot.posts.turns import change_lines, plan_lines, window_lines
 from bot.services import timekeeping
@@ -150,9 +151,15 @@ def advanced_text(result: AdvanceResult) -> str:
                 "orders (GM tools), or close the orders now (the button below): they hold."
             )
         case AdvanceOutcome.BLOCKED if result.reason is BlockReason.CHOICE_PENDING:
-            return _(
-                "Not yet: the starting weather of the siege is not chosen. Choose it with the "
-                "buttons I sent you in private, or wait for the side that chooses it."
+            waiting = [
+                words
+                for name in result.modules
+                if (module := BOT_MODULES.get(name)) is not None
+                and (words := module.pending_choice_words()) is not None
+            ]
+            return "\n".join(waiting) or _(
+                "Not yet: a choice of this campaign's rules is still to be made. Make it with "
+                "the buttons I sent you in private, or wait for the side that makes it."
             )
         case AdvanceOutcome.BLOCKED if result.reason is BlockReason.RESULTS_DISPUTED:
             return _(

@@ -9,7 +9,7 @@ the group through the outbox.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
@@ -27,7 +27,6 @@ from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
 from bot.handlers.group.guards import (
-    ask,
     campaign_here,
     campaigns_run_by,
     gm_member,
@@ -52,8 +51,6 @@ from bot.handlers.private.screens import refusal_words
 from bot.i18n import language_of
 from bot.message_limits import BUTTON_ROW, button_label
 from bot.modules import BOT_MODULES
-from bot.modules.siege.gm import may_adjust
-from bot.modules.siege.handlers.gm import GM_ADJUST, adjust_question
 from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
 from bot.sectors import sector_label
@@ -105,7 +102,10 @@ class GroupLanguage(CallbackData, prefix="gl"):
     language: str
 
 
-def _button(text: str, campaign: Campaign, action: str, value: str = "") -> InlineKeyboardButton:
+def panel_button(
+    text: str, campaign: Campaign, action: str, value: str = ""
+) -> InlineKeyboardButton:
+    """A button of the GM panel: ``action`` with ``value``, for this turn and phase."""
     data = GmPress(c=campaign.id, t=campaign.turn, p=campaign.phase.value, a=action, v=value)
     return InlineKeyboardButton(text=button_label(text), callback_data=data.pack())
 
@@ -117,7 +117,7 @@ def edit_button(campaign: Campaign) -> InlineKeyboardButton:
 
 
 def _back(campaign: Campaign) -> list[InlineKeyboardButton]:
-    return [_button(_("◀ GM tools"), campaign, "menu")]
+    return [panel_button(_("◀ GM tools"), campaign, "menu")]
 
 
 def _results_turn(campaign: Campaign) -> tuple[int, bool] | None:
@@ -136,33 +136,33 @@ def panel(campaign: Campaign) -> tuple[str, InlineKeyboardMarkup]:
     rows: list[list[InlineKeyboardButton]] = []
     rows.extend(clock_buttons(campaign))
     if _results_turn(campaign) is not None:
-        rows.append([_button(_("⚔️ Battle results"), campaign, "results")])
+        rows.append([panel_button(_("⚔️ Battle results"), campaign, "results")])
     if reopen_row := reopen_button(campaign):
         rows.append(reopen_row)
     for module in BOT_MODULES.values():
         rows += module.gm_panel_rows(campaign)
     if campaign.phase is Phase.DEPLOYMENT:
-        rows.append([_button(_("📍 Place a side that did not deploy"), campaign, "place")])
+        rows.append([panel_button(_("📍 Place a side that did not deploy"), campaign, "place")])
     if may_edit(campaign):
         rows.append([edit_button(campaign)])
-    if may_adjust(campaign):
-        rows.append([_button(_("🃏 Carry out a card (siege)"), campaign, "adj")])
+    for module in BOT_MODULES.values():
+        rows += module.gm_panel_edit_rows(campaign)
     rows.append(
         [
-            _button(_("👥 Members"), campaign, "members"),
-            _button(_("🙋 Join requests"), campaign, "joins"),
+            panel_button(_("👥 Members"), campaign, "members"),
+            panel_button(_("🙋 Join requests"), campaign, "joins"),
         ]
     )
     if campaign.phase is not Phase.SETUP:
         seats = SeatPress(c=campaign.id, a="list").pack()
         rows.append([InlineKeyboardButton(text=_("🪑 Replace a player"), callback_data=seats)])
-        rows.append([_button(_("⚙️ Settings and sides"), campaign, "settings")])
+        rows.append([panel_button(_("⚙️ Settings and sides"), campaign, "settings")])
         changes = ChangePress(c=campaign.id, a="menu").pack()
         rows.append(
             [InlineKeyboardButton(text=_("🗓 Schedule, deadline, language"), callback_data=changes)]
         )
-        rows.append([_button(_("↩️ Undo the last step"), campaign, "undo")])
-    rows.append([_button(_("🏁 End the campaign"), campaign, "end")])
+        rows.append([panel_button(_("↩️ Undo the last step"), campaign, "undo")])
+    rows.append([panel_button(_("🏁 End the campaign"), campaign, "end")])
     text = _("GM tools: «{title}»\n{position}").format(
         title=campaign.title, position=position_line(campaign)
     )
@@ -217,7 +217,7 @@ async def open_private_panel(message: Message, store: Store, person: Person) -> 
         return
     current = next((c for c in running if c.id == person.current_campaign_id), None)
     if current is None and len(running) > 1:
-        rows = [[_button(button_label(c.title), c, "menu")] for c in running]
+        rows = [[panel_button(button_label(c.title), c, "menu")] for c in running]
         await message.answer(
             _("You run several campaigns: choose one."),
             reply_markup=InlineKeyboardMarkup(inline_keyboard=rows),
@@ -260,7 +260,7 @@ async def pressed(
         await query.answer()
         return
     action, value = callback_data.a, callback_data.v
-    screens = {
+    screens: dict[str, GmScreen] = {
         "menu": _menu,
         "members": _members,
         "member": _member_screen,
@@ -286,12 +286,13 @@ async def pressed(
         "nsp": _set_no_show,
         "renames": _rename_list,
         "rename": _rename_prompt,
-        "adj": _adjust_prompt,
         "undo": _undo_confirm,
         "undo!": _undo,
         "end": _end_confirm,
         "end!": _end_prompt,
     }
+    for module in BOT_MODULES.values():
+        screens.update(module.gm_panel_screens())
     handler = screens.get(action)
     if handler is None:
         await query.answer(_("That button is not valid any more."), show_alert=True)
@@ -344,6 +345,10 @@ class GmContext:
         await self.message.edit_text(menu_text, reply_markup=keyboard)
 
 
+GmScreen = Callable[[GmContext, str], Awaitable[None]]
+"""A GM panel screen: what a button of action ``a`` does with its value ``v``."""
+
+
 async def _menu(ctx: GmContext, value: str) -> None:
     text, keyboard = panel(ctx.campaign)
     await ctx.show(text, keyboard.inline_keyboard)
@@ -363,10 +368,14 @@ async def _members(ctx: GmContext, value: str) -> None:
         side = sides.get(member.side_id or "")
         mark = f"{colour_mark(side.colour)} {side.name}" if side else "—"
         label = f"{member.display_name}: {mark}, {_roles_text(member)}"
-        rows.append([_button(button_label(label), ctx.campaign, "member", str(member.user_id))])
+        rows.append(
+            [panel_button(button_label(label), ctx.campaign, "member", str(member.user_id))]
+        )
     for removed in await ctx.store.removed_members(ctx.campaign.id):
         label = _("↩ Let {name} join again").format(name=removed.display_name)
-        rows.append([_button(button_label(label), ctx.campaign, "readmit", str(removed.user_id))])
+        rows.append(
+            [panel_button(button_label(label), ctx.campaign, "readmit", str(removed.user_id))]
+        )
     rows.append(_back(ctx.campaign))
     await ctx.show(_("Members: choose one to move, change roles or remove."), rows)
 
@@ -398,13 +407,13 @@ async def _join_requests(ctx: GmContext, value: str) -> None:
         who = f"{request.display_name} → {sides.get(request.side_id or '', '?')}"
         rows.append(
             [
-                _button(
+                panel_button(
                     button_label(f"✅ {who}", BUTTON_ROW - len(refuse)),
                     ctx.campaign,
                     "joinok",
                     str(request.user_id),
                 ),
-                _button(refuse, ctx.campaign, "joinno", str(request.user_id)),
+                panel_button(refuse, ctx.campaign, "joinno", str(request.user_id)),
             ]
         )
     rows.append(_back(ctx.campaign))
@@ -465,7 +474,7 @@ async def _member_screen(ctx: GmContext, value: str) -> None:
     uid = str(member.user_id)
     rows = [
         [
-            _button(
+            panel_button(
                 f"→ {colour_mark(side.colour)} {side.name}",
                 ctx.campaign,
                 "side",
@@ -478,16 +487,18 @@ async def _member_screen(ctx: GmContext, value: str) -> None:
     if member.side_id is not None:
         rows.append(
             [
-                _button(_toggle_label(member, role), ctx.campaign, "role", f"{uid}.{role.value}")
+                panel_button(
+                    _toggle_label(member, role), ctx.campaign, "role", f"{uid}.{role.value}"
+                )
                 for role in (Role.STRATEGIST, Role.TACTICIAN)
             ]
         )
     if Role.GM not in member.roles:
         rows.append(
-            [_button(_toggle_label(member, Role.CO_GM), ctx.campaign, "role", f"{uid}.co_gm")]
+            [panel_button(_toggle_label(member, Role.CO_GM), ctx.campaign, "role", f"{uid}.co_gm")]
         )
-        rows.append([_button(_("✖ Remove from the campaign"), ctx.campaign, "kick", uid)])
-    rows.append([_button(_("◀ Members"), ctx.campaign, "members")])
+        rows.append([panel_button(_("✖ Remove from the campaign"), ctx.campaign, "kick", uid)])
+    rows.append([panel_button(_("◀ Members"), ctx.campaign, "members")])
     side = next((s for s in await ctx.store.sides(ctx.campaign.id) if s.id == member.side_id), None)
     if side is None:
         head = _("{name}: no side; {roles}.").format(
@@ -558,14 +569,14 @@ async def _kick_confirm(ctx: GmContext, value: str) -> None:
         return
     rows = [
         [
-            _button(
+            panel_button(
                 _("Yes, remove {name}").format(name=member.display_name),
                 ctx.campaign,
                 "kick!",
                 value,
             )
         ],
-        [_button(_("◀ Back"), ctx.campaign, "member", value)],
+        [panel_button(_("◀ Back"), ctx.campaign, "member", value)],
     ]
     await ctx.show(
         _(
@@ -734,7 +745,7 @@ async def _results(ctx: GmContext, value: str) -> None:
         lines.extend(f"  {words}" for words in chain)
         rows.append(
             [
-                _button(
+                panel_button(
                     _("Battle {id}").format(id=number),
                     ctx.campaign,
                     "battle",
@@ -784,13 +795,13 @@ async def _battle_screen(ctx: GmContext, value: str) -> None:
     base = f"{turn_text}.{battle.id}.{found.mark}"
     rows = [
         [
-            _button(outcome_label(Outcome.DRAW), ctx.campaign, "set", f"{base}.draw."),
-            _button(_("Bloody draw"), ctx.campaign, "set", f"{base}.bloody_draw."),
+            panel_button(outcome_label(Outcome.DRAW), ctx.campaign, "set", f"{base}.draw."),
+            panel_button(_("Bloody draw"), ctx.campaign, "set", f"{base}.bloody_draw."),
         ]
     ]
     rows += [
         [
-            _button(
+            panel_button(
                 _("🏆 {side} won").format(side=names.get(side, side)),
                 ctx.campaign,
                 "win",
@@ -799,7 +810,7 @@ async def _battle_screen(ctx: GmContext, value: str) -> None:
         ]
         for side in battle.participants()
     ]
-    rows.append([_button(_("◀ Battle results"), ctx.campaign, "results")])
+    rows.append([panel_button(_("◀ Battle results"), ctx.campaign, "results")])
     await ctx.show(_("{battle}. The result:").format(battle=_versus(found, names)), rows)
 
 
@@ -816,10 +827,14 @@ async def _winner_screen(ctx: GmContext, value: str) -> None:
     names = {s.id: s.name for s in await ctx.store.sides(ctx.campaign.id)}
     base = f"{turn_text}.{battle.id}.{found.mark}"
     rows = [
-        [_button(outcome_label(outcome), ctx.campaign, "set", f"{base}.{outcome.value}.{side}")]
+        [
+            panel_button(
+                outcome_label(outcome), ctx.campaign, "set", f"{base}.{outcome.value}.{side}"
+            )
+        ]
         for outcome in (Outcome.SOLID, Outcome.CRUSHING, Outcome.SLAUGHTER)
     ]
-    rows.append([_button(_("◀ Back"), ctx.campaign, "battle", base)])
+    rows.append([panel_button(_("◀ Back"), ctx.campaign, "battle", base)])
     await ctx.show(
         _("{battle}. {winner} won: by how much?").format(
             battle=_versus(found, names), winner=names.get(side, side)
@@ -904,7 +919,11 @@ def _placement_text(placement: dict[str, int]) -> str:
 async def _place_list(ctx: GmContext, value: str) -> None:
     missing = await campaigns.missing_placements(ctx.store, ctx.campaign)
     rows = [
-        [_button(f"{colour_mark(side.colour)} {side.name}", ctx.campaign, "placeside", side.id)]
+        [
+            panel_button(
+                f"{colour_mark(side.colour)} {side.name}", ctx.campaign, "placeside", side.id
+            )
+        ]
         for side in missing
     ]
     rows.append(_back(ctx.campaign))
@@ -924,9 +943,9 @@ async def _place_side(ctx: GmContext, value: str) -> None:
         return
     proposal = await campaigns.proposed_placement(ctx.store, ctx.campaign, side.id)
     rows = [
-        [_button(_("✅ Use the default placement"), ctx.campaign, "placedef", side.id)],
-        [_button(_("⌨️ Type a placement"), ctx.campaign, "placetype", side.id)],
-        [_button(_("◀ Back"), ctx.campaign, "place")],
+        [panel_button(_("✅ Use the default placement"), ctx.campaign, "placedef", side.id)],
+        [panel_button(_("⌨️ Type a placement"), ctx.campaign, "placetype", side.id)],
+        [panel_button(_("◀ Back"), ctx.campaign, "place")],
     ]
     # The proposal depends on where the other sides deployed, which is secret until turn 1:
     # it is shown only to the GM who pressed, in the pop-up.
@@ -1053,10 +1072,10 @@ async def _settings(ctx: GmContext, value: str) -> None:
     no-show policy (each on its own screen of choices) and the sides' names."""
     campaign = ctx.campaign
     rows = [
-        [_button(_("⚔️ A battle without a result"), campaign, "upol")],
-        [_button(_("🙋 Joining"), campaign, "jpol")],
-        [_button(_("🪑 A side without orders"), campaign, "nsp")],
-        [_button(_("✏️ Rename a side"), campaign, "renames")],
+        [panel_button(_("⚔️ A battle without a result"), campaign, "upol")],
+        [panel_button(_("🙋 Joining"), campaign, "jpol")],
+        [panel_button(_("🪑 A side without orders"), campaign, "nsp")],
+        [panel_button(_("✏️ Rename a side"), campaign, "renames")],
         _back(campaign),
     ]
     text = _(
@@ -1083,10 +1102,10 @@ async def _choices(
     lines = [head, *(_marked(words, chosen) for _v, _b, words, chosen in options)]
     lines.append(_("Tap a choice to change it; the group is told."))
     rows = [
-        [_button(_marked(label, chosen), ctx.campaign, action, value)]
+        [panel_button(_marked(label, chosen), ctx.campaign, action, value)]
         for value, label, _w, chosen in options
     ]
-    rows.append([_button(_("◀ Settings"), ctx.campaign, "settings")])
+    rows.append([panel_button(_("◀ Settings"), ctx.campaign, "settings")])
     await ctx.show("\n".join(lines), rows)
 
 
@@ -1180,10 +1199,10 @@ async def _change_setting(
 async def _rename_list(ctx: GmContext, value: str) -> None:
     sides = await ctx.store.sides(ctx.campaign.id)
     rows = [
-        [_button(f"{colour_mark(side.colour)} {side.name}", ctx.campaign, "rename", side.id)]
+        [panel_button(f"{colour_mark(side.colour)} {side.name}", ctx.campaign, "rename", side.id)]
         for side in sides
     ]
-    rows.append([_button(_("◀ Settings"), ctx.campaign, "settings")])
+    rows.append([panel_button(_("◀ Settings"), ctx.campaign, "settings")])
     await ctx.show(_("Which side gets a new name?"), rows)
 
 
@@ -1206,25 +1225,6 @@ async def _rename_prompt(ctx: GmContext, value: str) -> None:
     await ctx.message.answer(rename_question(ctx.campaign, side.name))
 
 
-async def _adjust_prompt(ctx: GmContext, value: str) -> None:
-    """Ask the GM to type a card's effect (``bot.modules.siege.gm``) where the panel is (the
-    GM's private chat, or an old panel in the group)."""
-    if not may_adjust(ctx.campaign):
-        await ctx.query.answer(_("That button is not valid any more."), show_alert=True)
-        return
-    await ctx.store.set_prompt(
-        ctx.message.chat.id,
-        ctx.person.user_id,
-        ctx.campaign.id,
-        GM_ADJUST,
-        {"turn": ctx.campaign.turn},
-        ctx.message.message_id,
-        ctx.clock.now(),
-    )
-    await ctx.query.answer()
-    await ask(ctx.message, ctx.query.from_user, adjust_question(ctx.query.from_user))
-
-
 # ---- undo and end ----
 
 
@@ -1232,7 +1232,7 @@ async def _undo_confirm(ctx: GmContext, value: str) -> None:
     # «Yes» names the moment it was asked for: a second tap, or one after the campaign moved
     # (even back to this phase by another undo), undoes nothing more.
     mark = position_mark(await ctx.store.phase_history(ctx.campaign.id))
-    rows = [[_button(_("Yes, undo"), ctx.campaign, "undo!", str(mark))], _back(ctx.campaign)]
+    rows = [[panel_button(_("Yes, undo"), ctx.campaign, "undo!", str(mark))], _back(ctx.campaign)]
     await ctx.show(
         _(
             "«{title}»\n{position}\nUndo the last step? The campaign goes back to the start of "
@@ -1269,7 +1269,7 @@ async def _undo(ctx: GmContext, value: str) -> None:
 
 async def _end_confirm(ctx: GmContext, value: str) -> None:
     rows = [
-        [_button(_("🏁 Yes, end it: type the reason"), ctx.campaign, "end!")],
+        [panel_button(_("🏁 Yes, end it: type the reason"), ctx.campaign, "end!")],
         _back(ctx.campaign),
     ]
     await ctx.show(

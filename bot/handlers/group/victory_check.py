@@ -6,11 +6,9 @@ buttons (``vc`` actions of the wizard's ``su`` callbacks, re-checked for the GM 
 
 - ``goal`` («🏆 Captured sectors to win: n»): a capture goal the first resolution cannot reach
   (one past :func:`rules.captures_at_once`);
-- ``heroes`` (with the Watches): victory by heroes on, and the capture goal every sector of the
-  map, which a side holds only when no other side has armies left (the core's early victory
-  names the same side then), so the heroes decide;
-- ``vp`` (with contact): the contact victory points that win (:data:`CONTACT_VP` unless the GM
-  set some), and the same capture goal.
+- each module's own victory (``BotModule.victory_fix``), and the capture goal every sector of
+  the map, which a side holds only when no other side has armies left (the core's early victory
+  names the same side then), so the module's victory decides.
 
 The check needs only the map and the numbers, never the sides' placements: it runs in setup.
 """
@@ -24,8 +22,8 @@ from typing import Any
 from aiogram.types import InlineKeyboardButton
 from aiogram.utils.i18n import gettext as _
 
-from bot.modules.contact import setup as contact_setup
-from bot.modules.watch import setup as watch_setup
+from bot.modules import BOT_MODULES
+from bot.modules.protocol import VictoryFix
 from bot.services import setup_map
 from bot.texts import armies
 from rules import Ruleset, captures_at_once, overrides_in_force
@@ -34,10 +32,8 @@ from storage import Campaign
 Button = Callable[[str, Campaign, str, str], InlineKeyboardButton]
 ACTION = "vc"
 """The wizard action of this check's buttons; the value names the fix."""
-FIXES = ("goal", "heroes", "vp")
-CONTACT_VP = 2 * contact_setup.VP_STEP
-"""The victory points that win when «Victory points only» finds none set (10; the GM changes
-them on the contact screen)."""
+GOAL = "goal"
+"""The fix every campaign has: a capture goal the first resolution cannot reach."""
 
 
 @dataclass(frozen=True)
@@ -61,13 +57,23 @@ def early_end(campaign: Campaign) -> EarlyEnd | None:
     return EarlyEnd(ruleset.sectors_to_win, most, len(shown.sectors), ruleset.capture_min_armies)
 
 
+def module_fixes(campaign: Campaign, found: EarlyEnd) -> list[VictoryFix]:
+    """The fixes of the modules on, in the registry's order."""
+    overrides = campaign.ruleset_overrides
+    return [
+        fix
+        for module in BOT_MODULES.values()
+        if (fix := module.victory_fix(overrides, found.sectors)) is not None
+    ]
+
+
 def warning_lines(campaign: Campaign) -> list[str]:
     """The summary's warning and what each fix does; nothing when the campaign is safe."""
     found = early_end(campaign)
     if found is None:
         return []
-    goal, raised, every = found.goal, found.most + 1, found.sectors
-    lines = [
+    goal, raised = found.goal, found.most + 1
+    return [
         _(
             "⚠ The first resolution can end this campaign before anything else matters: on "
             "this map a side can have {armies} or more, and no other side, in {n} sector by "
@@ -80,34 +86,8 @@ def warning_lines(campaign: Campaign) -> list[str]:
         _(
             "«🏆 Captured sectors to win: {n}» asks for more than the first resolution can give."
         ).format(n=raised),
+        *(fix.line for fix in module_fixes(campaign, found)),
     ]
-    overrides = campaign.ruleset_overrides
-    if watch_setup.is_on(overrides):
-        lines.append(
-            _(
-                "«🌃 Victory by heroes only» switches victory by heroes on, and captured "
-                "sectors win only when a side holds all {n} of the map, which it does only when "
-                "no other side has armies left.",
-                "«🌃 Victory by heroes only» switches victory by heroes on, and captured "
-                "sectors win only when a side holds all {n} of the map, which it does only when "
-                "no other side has armies left.",
-                every,
-            ).format(n=every)
-        )
-    if contact_setup.is_on(overrides):
-        vp = contact_setup.effective(overrides).vp_to_win or CONTACT_VP
-        lines.append(
-            _(
-                "«🧟 Victory points only» sets {vp} VP to win (change them under «🧟 Contact»), "
-                "and captured sectors win only when a side holds all {n} of the map, which it "
-                "does only when no other side has armies left.",
-                "«🧟 Victory points only» sets {vp} VP to win (change them under «🧟 Contact»), "
-                "and captured sectors win only when a side holds all {n} of the map, which it "
-                "does only when no other side has armies left.",
-                every,
-            ).format(vp=vp, n=every)
-        )
-    return lines
 
 
 def fix_rows(campaign: Campaign, button: Button) -> list[list[InlineKeyboardButton]]:
@@ -116,40 +96,26 @@ def fix_rows(campaign: Campaign, button: Button) -> list[list[InlineKeyboardButt
     found = early_end(campaign)
     if found is None:
         return []
-    rows = [
-        [
-            button(
-                _("🏆 Captured sectors to win: {n}").format(n=found.most + 1),
-                campaign,
-                ACTION,
-                "goal",
-            )
-        ]
+    goal = _("🏆 Captured sectors to win: {n}").format(n=found.most + 1)
+    return [
+        [button(goal, campaign, ACTION, GOAL)],
+        *(
+            [button(fix.label, campaign, ACTION, fix.value)]
+            for fix in module_fixes(campaign, found)
+        ),
     ]
-    overrides = campaign.ruleset_overrides
-    if watch_setup.is_on(overrides):
-        rows.append([button(_("🌃 Victory by heroes only"), campaign, ACTION, "heroes")])
-    if contact_setup.is_on(overrides):
-        rows.append([button(_("🧟 Victory points only"), campaign, ACTION, "vp")])
-    return rows
 
 
 def fixed(campaign: Campaign, fix: str) -> dict[str, Any] | None:
     """The overrides after a fix, or ``None`` for one that does not fit any more (the
     campaign is safe now, or its module is off)."""
     found = early_end(campaign)
-    overrides = campaign.ruleset_overrides
-    if found is None or fix not in FIXES:
+    if found is None:
         return None
-    if fix == "goal":
-        return _with_goal(overrides, found.most + 1)
-    if fix == "heroes" and watch_setup.is_on(overrides):
-        return _with_goal(watch_setup.with_hero_victory(overrides, True), found.sectors)
-    if fix == "vp" and contact_setup.is_on(overrides):
-        chosen = contact_setup.effective(overrides).vp_to_win
-        with_vp = overrides if chosen else contact_setup.with_vp_to_win(dict(overrides), CONTACT_VP)
-        return _with_goal(with_vp, found.sectors)
-    return None
+    if fix == GOAL:
+        return _with_goal(campaign.ruleset_overrides, found.most + 1)
+    chosen = next((item for item in module_fixes(campaign, found) if item.value == fix), None)
+    return None if chosen is None else _with_goal(chosen.overrides, found.sectors)
 
 
 def _with_goal(overrides: dict[str, Any], goal: int) -> dict[str, Any]:

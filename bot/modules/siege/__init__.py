@@ -13,14 +13,18 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from aiogram import Router
+from aiogram.types import InlineKeyboardButton
+
 from bot.modules.protocol import BotModule, WizardButton, WizardChange, WizardRows
 
 if TYPE_CHECKING:
     from pydantic import JsonValue
 
-    from rules import CampaignMap
+    from bot.handlers.group.gm import GmScreen
+    from rules import CampaignMap, CampaignState
     from rules.maps import Feature
-    from storage import Campaign
+    from storage import Campaign, NewOutboxMessage, Store
 
 # The hooks import the package's handlers when called (bot/modules/protocol.py).
 # ruff: noqa: PLC0415
@@ -126,3 +130,37 @@ class SiegeBotModule(BotModule):
         if field == "setup.strength":
             return tokens_step(campaign, str(data.get("token", "")))
         return NEXT_STEP.get(field, self.name)
+
+    # hooks: hgroup
+
+    def gm_panel_edit_rows(self, campaign: Campaign) -> Sequence[list[InlineKeyboardButton]]:
+        from bot.modules.siege.gm_panel import edit_rows
+
+        return edit_rows(campaign)
+
+    def gm_panel_screens(self) -> Mapping[str, GmScreen]:
+        from bot.modules.siege.gm_panel import SCREENS
+
+        return SCREENS
+
+    def gm_answer_routers(self) -> Sequence[Router]:
+        from bot.modules.siege.handlers import gm
+
+        return (gm.build(),)
+
+    def gm_help_tools(self) -> Sequence[tuple[str, str]]:
+        from bot.modules.siege.gm_panel import help_tools
+
+        return help_tools()
+
+    async def finished_posts(
+        self, store: Store, campaign: Campaign, state: CampaignState, key: str
+    ) -> Sequence[NewOutboxMessage]:
+        from bot.modules.siege.rewards import reward_posts
+
+        return await reward_posts(store, campaign, state, key)
+
+    def pending_choice_words(self) -> str | None:
+        from bot.modules.siege.gm_panel import weather_pending
+
+        return weather_pending()

@@ -17,17 +17,21 @@ from aiogram.types import InlineKeyboardButton
 from bot.modules.protocol import (
     AdjustmentWords,
     BotModule,
+    VictoryFix,
     WizardButton,
     WizardChange,
     WizardRows,
 )
 
 if TYPE_CHECKING:
+    from aiogram.types import Message
     from pydantic import JsonValue
 
+    from bot.clock import Clock
+    from bot.handlers.group.gm_state import GmStateScreen
     from bot.posts import Renderer
     from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
-    from storage import Campaign, Store
+    from storage import Campaign, Person, Store
 
 # The hooks import the package's handlers and posts when called (bot/modules/protocol.py).
 # ruff: noqa: PLC0415
@@ -44,9 +48,10 @@ class WatchBotModule(BotModule):
         return (duels_gm.build(), gm.build())
 
     def gm_routers(self) -> Sequence[Router]:
+        from bot.modules.watch import gm_state
         from bot.modules.watch.handlers import duels_gm, gm
 
-        return (duels_gm.build(), gm.build())
+        return (duels_gm.build(), gm.build(), gm_state.build())
 
     def private_routers(self) -> Sequence[Router]:
         from bot.modules.watch.handlers import duels
@@ -279,6 +284,60 @@ class WatchBotModule(BotModule):
         self, campaign: Campaign, field: str, data: Mapping[str, JsonValue]
     ) -> str:
         return self.name
+
+    # hooks: hgroup
+
+    def gm_state_lines(
+        self,
+        campaign: Campaign,
+        state: CampaignState,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        from bot.modules.watch.gm_state import state_lines
+
+        return state_lines(campaign, state, names, language)
+
+    def gm_state_rows(
+        self, campaign: Campaign, state: CampaignState
+    ) -> Sequence[list[InlineKeyboardButton]]:
+        from bot.modules.watch.gm_state import state_rows
+
+        return state_rows(campaign, state)
+
+    def gm_state_screens(self) -> Mapping[str, GmStateScreen]:
+        from bot.modules.watch.gm_state import SCREENS
+
+        return SCREENS
+
+    async def gm_state_reason(
+        self,
+        message: Message,
+        store: Store,
+        clock: Clock,
+        person: Person,
+        campaign: Campaign,
+        data: Mapping[str, JsonValue],
+        reason: str,
+    ) -> bool:
+        from bot.modules.watch.gm_state import typed_reason
+
+        return await typed_reason(message, store, clock, person, campaign, data, reason)
+
+    def victory_fix(self, overrides: Mapping[str, Any], sectors: int) -> VictoryFix | None:
+        from bot.modules.watch.victory import victory_fix
+
+        return victory_fix(overrides, sectors)
+
+    def gm_state_help(self) -> str | None:
+        from bot.modules.watch.gm_state import state_help
+
+        return state_help()
+
+    def gm_help_tools(self) -> Sequence[tuple[str, str]]:
+        from bot.modules.watch.gm_state import help_tools
+
+        return help_tools()
 
 
 __all__ = ["WatchBotModule"]

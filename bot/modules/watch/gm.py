@@ -21,7 +21,7 @@ from bot.modules.watch.duels import sealed_unrevealed
 from bot.modules.watch.setup import next_hero_id
 from bot.services.late import LATE_PHASES
 from bot.services.posting import board_post, group_post
-from bot.services.state_edits import EditOutcome, may_edit
+from bot.services.state_edits import EditOutcome, edit_result, may_edit, write_edit
 from bot.services.turns import game_for
 from rules import CampaignState, Game
 from rules.maps import SectorId
@@ -43,7 +43,7 @@ from rules.modules.watch.adjust import is_change
 from rules.modules.watch.orders import DuelStepData, typed_orders
 from rules.modules.watch.settings import MAX_HEROES
 from rules.orders import ModuleOrder
-from storage import AuditAction, Campaign, NewOutboxMessage, Store, WriteOutcome
+from storage import AuditAction, Campaign, Store
 from storage.models import LateOrdersRecord, SideId, UserId
 
 MAX_REASON = 300
@@ -116,45 +116,22 @@ def hero_name_taken(state: CampaignState, name: str) -> bool:
 async def _edit(
     store: Store, campaign: Campaign, change: WatchChange, actor: UserId, now: datetime
 ) -> WatchResult:
+    """``change`` written as every GM edit is (``bot.services.state_edits.write_edit``)."""
     if not may_change_heroes(campaign):
         return WatchResult(EditOutcome.CLOSED)
-    current = await store.turn_start(campaign.id, campaign.turn)
-    if current is None:
-        return WatchResult(EditOutcome.CLOSED)
-    game = game_for(campaign)
     try:
-        changed = apply_change(game, game.upgraded(current), change)
+        result = await write_edit(
+            store,
+            campaign,
+            change.model_dump(mode="json"),
+            lambda game, state: apply_change(game, state, change),
+            actor,
+            now,
+            tell_strategists=False,
+        )
     except WatchAdjustmentError as refused:
         return WatchResult(EditOutcome.REFUSED, refused)
-
-    def posts(edit_id: int) -> list[NewOutboxMessage]:
-        key = f"turn:{campaign.turn}:edit:{edit_id}"
-        return [
-            group_post(campaign, "state_edited", key, edit=edit_id, added=None),
-            board_post(campaign, key),
-        ]
-
-    outcome, edit_id = await store.edit_turn_start(
-        campaign.id,
-        campaign.turn,
-        current,
-        changed,
-        change.model_dump(mode="json"),
-        actor,
-        now,
-        outbox=posts,
-    )
-    return _written(outcome, edit_id)
-
-
-def _written(outcome: WriteOutcome, edit_id: int | None = None) -> WatchResult:
-    match outcome:
-        case WriteOutcome.SAVED:
-            return WatchResult(EditOutcome.APPLIED, edit_id=edit_id)
-        case WriteOutcome.CONFLICT:
-            return WatchResult(EditOutcome.CHANGED)
-        case _:
-            return WatchResult(EditOutcome.CLOSED)
+    return WatchResult(result.outcome, edit_id=result.edit_id)
 
 
 async def move_npc_now(
@@ -299,7 +276,7 @@ async def lower_card(
             board_post(campaign, key),
         ],
     )
-    return _written(written)
+    return WatchResult(edit_result(written).outcome)
 
 
 def _tokens_reason(

@@ -124,10 +124,12 @@ async def test_a_card_after_the_battles_is_played_in_the_late_window(
     assert "red" not in late
     [card] = late["blue"].orders
     await telegram.deliver()
-    for sent in table.log:
-        if sent.chat_id not in (301, GM):
-            assert "O1 после боёв" not in sent.text, (sent.chat_id, sent.text)
-            assert "O1 after the battles" not in sent.text, (sent.chat_id, sent.text)
+    table.take()
+    assert any("карту O1 после боёв" in request.text for request in table.log)  # its own chat
+    for request in table.log:
+        if request.chat_id not in (301, GM):
+            assert "O1 после боёв" not in request.text, (request.chat_id, request.text)
+            assert "O1 after the battles" not in request.text, (request.chat_id, request.text)
     assert_log_keeps(
         logfmt(caplog.records), {repr(card), card.model_dump_json(), str(card.model_dump())}
     )

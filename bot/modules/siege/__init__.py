@@ -3,17 +3,32 @@
 rewards), ``texts`` (its orders, refusals, battle list, Monday summary and adjustments in words),
 ``screens`` (the weather's buttons, the late window's cards), ``reward_screens`` and ``rewards``
 (the VP spent on rewards when the campaign finishes), ``gm`` (a GM carries out a card's
-effect), ``cards`` (the GMs' notes on the cards played) and ``handlers/``: ``wizard`` (the
-wizard's siege step), ``gm`` (the typed card effect), ``private`` (the starting weather, the
-reward claim) and ``late`` (the cards played after the battles). The shared bot reaches it
-through :class:`SiegeBotModule`."""
+effect), ``cards`` (the GMs' notes on the cards played), ``posts`` (its post kinds: the
+starting weather's choice, the late window, a card's effect carried out, the cards for the GMs,
+the rewards) and ``handlers/``: ``wizard`` (the wizard's siege step), ``gm`` (the typed card
+effect), ``private`` (the starting weather, the reward claim) and ``late`` (the cards played
+after the battles). The shared bot reaches it through :class:`SiegeBotModule`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 from bot.modules.protocol import BotModule
+
+if TYPE_CHECKING:
+    from bot.posts import Renderer
+
+# The hooks import the package's posts when called (bot/modules/protocol.py).
+# ruff: noqa: PLC0415
 
 
 class SiegeBotModule(BotModule):
     """The Midnight Siege behind the bot's extension point."""
 
     name = "siege"
+
+    def renderers(self) -> Mapping[str, Renderer]:
+        from bot.modules.siege import posts
+
+        return posts.RENDERERS

@@ -22,7 +22,9 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
     from bot.posts import Renderer
-    from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from rules import Battle, CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from rules.render import DialView, MapFigures, SectorMark
+    from rules.resolution import Arrival
     from storage import Campaign, Store
 
 
@@ -180,6 +182,56 @@ class BotModule:
     def gm_panel_rows(self, campaign: Campaign) -> Sequence[list[InlineKeyboardButton]]:
         """Rows the GM panel shows for the module's tools now (none when they do not apply)."""
         return ()
+
+    # hooks: hposts
+    def map_marks(
+        self, campaign: Campaign, state: CampaignState, names: Mapping[str, str]
+    ) -> Sequence[SectorMark]:
+        """The module's marks on the map of ``state`` (its pieces on the sectors, each with its
+        meaning for the legend), in the current language; ``names``: the sides' (id: name)."""
+        return ()
+
+    def map_dial(self, campaign: Campaign, state: CampaignState) -> DialView | None:
+        """The module's dial on the map of ``state`` (the first module's that has one is
+        drawn); ``None``: none."""
+        return None
+
+    def map_side_notes(
+        self, campaign: Campaign, state: CampaignState, names: Mapping[str, str]
+    ) -> Mapping[str, str]:
+        """Notes beside the sides' lines in the map's legend (side id: note); ``names``: the
+        sides' (id: name), in the campaign's order."""
+        return {}
+
+    def map_title(self, state: CampaignState, names: Mapping[str, str]) -> str:
+        """What the module adds to the end of the map's title for ``state`` ("" nothing)."""
+        return ""
+
+    def map_week_moves(self, plan: JsonValue, notes: JsonValue) -> Sequence[Arrival] | None:
+        """The week's arrows on Monday's map when the module moves armies its own way, from its
+        part of the turn's battle list (``plan``) and of the resolution's report (``notes``);
+        ``None``: the report's moves."""
+        return None
+
+    async def map_figures(
+        self,
+        store: Store,
+        campaign: Campaign,
+        state: CampaignState,
+        *,
+        week: bool,
+        battles: tuple[Battle, ...] | None,
+        now: datetime | None,
+    ) -> MapFigures | None:
+        """The module's named figures on the map of ``state`` (Monday's with ``week``,
+        Friday's with ``battles``; at ``now`` what is public then), only what anyone may see;
+        ``None``: none."""
+        return None
+
+    def map_label_words(self) -> Mapping[str, str]:
+        """Words of the map's legend for the module's figures (fields of
+        :class:`rules.render.MapLabels`) in the current language."""
+        return {}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

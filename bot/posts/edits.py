@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.map_views import defences_words, turn_map
+from bot.map_views import turn_map
 from bot.modules import BOT_MODULES
+from bot.modules.contact.map_view import defences_words
 from bot.modules.protocol import AdjustmentWords
 from bot.posts import Post, PostContext, Renderer
 from bot.sectors import sector_label

@@ -27,8 +27,8 @@ from bot.handlers.filters import TYPED
 from bot.handlers.group.gm import edit_button
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting
-from bot.map_views import defences_button, defences_words
 from bot.message_limits import button_label
+from bot.modules.contact.map_view import defences_button, defences_words
 from bot.modules.watch import gm as watch_gm
 from bot.modules.watch import setup as watch_setup
 from bot.modules.watch import texts as watch_texts

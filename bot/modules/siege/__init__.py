@@ -3,21 +3,25 @@
 rewards), ``texts`` (its orders, refusals, battle list, Monday summary and adjustments in words),
 ``screens`` (the weather's buttons, the late window's cards), ``reward_screens`` and ``rewards``
 (the VP spent on rewards when the campaign finishes), ``gm`` (a GM carries out a card's
-effect), ``cards`` (the GMs' notes on the cards played), ``posts`` (its post kinds: the
-starting weather's choice, the late window, a card's effect carried out, the cards for the GMs,
-the rewards) and ``handlers/``: ``wizard`` (the wizard's siege step), ``gm`` (the typed card
-effect), ``private`` (the starting weather, the reward claim) and ``late`` (the cards played
-after the battles). The shared bot reaches it through :class:`SiegeBotModule`."""
+effect), ``cards`` (the GMs' notes on the cards played), ``map_view`` (its tokens, wind rose and
+VP on the maps), ``posts`` (its post kinds: the starting weather's choice, the late window, a
+card's effect carried out, the cards for the GMs, the rewards) and ``handlers/``: ``wizard``
+(the wizard's siege step), ``gm`` (the typed card effect), ``private`` (the starting weather,
+the reward claim) and ``late`` (the cards played after the battles). The shared bot reaches it
+through :class:`SiegeBotModule`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bot.modules.protocol import BotModule
 
 if TYPE_CHECKING:
     from bot.posts import Renderer
+    from rules import CampaignState
+    from rules.render import DialView, SectorMark
+    from storage import Campaign
 
 # The hooks import the package's posts when called (bot/modules/protocol.py).
 # ruff: noqa: PLC0415
@@ -32,3 +36,23 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege import posts
 
         return posts.RENDERERS
+
+    # hooks: hposts
+    def map_marks(
+        self, campaign: Campaign, state: CampaignState, names: Mapping[str, str]
+    ) -> Sequence[SectorMark]:
+        from bot.modules.siege.map_view import siege_marks
+
+        return siege_marks(state, names)
+
+    def map_dial(self, campaign: Campaign, state: CampaignState) -> DialView | None:
+        from bot.modules.siege.map_view import weather_dial
+
+        return weather_dial(campaign, state)
+
+    def map_side_notes(
+        self, campaign: Campaign, state: CampaignState, names: Mapping[str, str]
+    ) -> Mapping[str, str]:
+        from bot.modules.siege.map_view import vp_notes
+
+        return vp_notes(campaign, state, names)

@@ -1,9 +1,9 @@
 """The Night Watch's bot side (MODULES.md part W): the wizard's heroes, NPC and deck
 (``setup``, ``handlers/wizard``), typed watch orders (``orders``), the duel steps (``duels``,
 ``duel_screens``, ``posts``, ``handlers/duels``, ``handlers/duels_gm``), the GM's "-1" tokens
-(``gm``, ``handlers/gm``), the heroes in ``/status`` and ``/map`` (``status``), and their words
-(``texts``, ``duel_texts``, ``gm_texts``). The shared bot reaches it through
-:class:`WatchBotModule`."""
+(``gm``, ``handlers/gm``), the heroes in ``/status`` and ``/map`` (``status``) and on every
+map (``map_view``), and their words (``texts``, ``duel_texts``, ``gm_texts``). The shared bot
+reaches it through :class:`WatchBotModule`."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
     from bot.posts import Renderer
-    from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from rules import Battle, CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from rules.render import MapFigures
     from storage import Campaign, Store
 
 # The hooks import the package's handlers and posts when called (bot/modules/protocol.py).
@@ -185,6 +186,26 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.handlers.gm import cards_button
 
         return [row for row in (duels_button(campaign), cards_button(campaign)) if row]
+
+    # hooks: hposts
+    async def map_figures(
+        self,
+        store: Store,
+        campaign: Campaign,
+        state: CampaignState,
+        *,
+        week: bool,
+        battles: tuple[Battle, ...] | None,
+        now: datetime | None,
+    ) -> MapFigures | None:
+        from bot.modules.watch.map_view import watch_figures
+
+        return await watch_figures(store, campaign, state, week=week, battles=battles, now=now)
+
+    def map_label_words(self) -> Mapping[str, str]:
+        from bot.modules.watch.map_view import label_words
+
+        return label_words()
 
 
 __all__ = ["WatchBotModule"]

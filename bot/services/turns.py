@@ -22,6 +22,7 @@ from bot.services.deployment import sides_to_place
 from bot.services.dice import commitment_post, seeds_of
 from bot.services.posting import board_post, group_post, held_until, private_post
 from bot.services.records import summary_post
+from bot.services.setup_map import campaign_map
 from rules import (
     Battle,
     BattleResult,
@@ -36,7 +37,6 @@ from rules import (
     TurnResolution,
     TurnSeeds,
     battle_sides,
-    builtin_map,
     check_results,
     counted_results,
     deployed_state,
@@ -75,9 +75,8 @@ from storage.models import SideId, UserId
 def game_for(campaign: Campaign, modules: Iterable[RulesModule] = BUILTIN_MODULES) -> Game:
     """The campaign's fixed rules: its map (built-in or its own), its ruleset overrides and the
     rule modules it enables (MODULES.md), with their settings."""
-    campaign_map = builtin_map(campaign.map) if isinstance(campaign.map, str) else campaign.map
     ruleset = Ruleset.with_overrides(overrides_in_force(campaign.ruleset_overrides))
-    return Game.create(campaign_map, ruleset, modules)
+    return Game.create(campaign_map(campaign), ruleset, modules)
 
 
 def playable_results(

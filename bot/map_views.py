@@ -174,7 +174,7 @@ async def taken_before(
 
 
 def module_dial(campaign: Campaign, state: CampaignState) -> DialView | None:
-    """The first rule module's dial on the map of ``state`` (the siege's wind rose)."""
+    """The first rule module's dial on the map of ``state`` (``BotModule.map_dial``)."""
     for module in BOT_MODULES.values():
         dial = module.map_dial(campaign, state)
         if dial is not None:

@@ -22,7 +22,15 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
     from bot.posts import Renderer
-    from rules import Battle, CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from rules import (
+        Battle,
+        CampaignMap,
+        CampaignState,
+        ModuleOrder,
+        Move,
+        SideOrders,
+        TurnReport,
+    )
     from rules.render import DialView, MapFigures, SectorMark
     from rules.resolution import Arrival
     from storage import Campaign, Store
@@ -120,21 +128,29 @@ class BotModule:
         return {}
 
     def battle_list_lines(
-        self, plan: JsonValue, campaign_map: CampaignMap, names: Mapping[str, str], language: str
+        self,
+        campaign: Campaign,
+        plan: JsonValue,
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
     ) -> Sequence[str]:
-        """The battle list's part for the module's ``plan`` (the turn plan's module data)."""
+        """The battle list's part for the module's ``plan`` (the turn plan's module data) in
+        ``campaign`` (whose settings may name the module's things)."""
         return ()
 
     def summary_lines(
         self,
+        campaign: Campaign,
         data: JsonValue,
         report: TurnReport,
+        state: CampaignState,
         campaign_map: CampaignMap,
         names: Mapping[str, str],
         language: str,
     ) -> Sequence[str]:
         """The Monday summary's part for the module's ``data`` in ``report`` (its victory
-        included)."""
+        included); ``state``: the next turn's start, which the resolution made."""
         return ()
 
     def orders_open_lines(
@@ -232,6 +248,36 @@ class BotModule:
         """Words of the map's legend for the module's figures (fields of
         :class:`rules.render.MapLabels`) in the current language."""
         return {}
+
+    def battle_lines(
+        self, battle: Battle, names: Mapping[str, str], language: str
+    ) -> Sequence[str]:
+        """Lines under one of the module's battles (``battle.module``) where a list shows it
+        (the group's battle list, a side's battle notice)."""
+        return ()
+
+    def summary_told_battles(self, data: JsonValue) -> Sequence[int]:
+        """The unplayed chain battles the module's part of the summary (``data``, its part of
+        the report) explains itself, which the shared "not played" lines leave out."""
+        return ()
+
+    def state_edit_lines(
+        self,
+        campaign_map: CampaignMap,
+        before: CampaignState,
+        after: CampaignState,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        """Lines the post of a GM's state edit adds for what it changed in the module's part of
+        the state (``before`` and ``after`` the edit)."""
+        return ()
+
+    def ordered_groups(self, orders: SideOrders) -> Sequence[Move | ModuleOrder] | None:
+        """A side's moves and the module's orders that move armies, in the order they move, when
+        the module moves armies in groups (the orders then read as a list of groups);
+        ``None``: it does not."""
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING
 from bot.modules.protocol import BotModule
 
 if TYPE_CHECKING:
+    from pydantic import JsonValue
+
     from bot.posts import Renderer
-    from rules import CampaignState
+    from rules import Battle, CampaignMap, CampaignState, TurnReport
     from rules.render import DialView, SectorMark
     from storage import Campaign
 
@@ -56,3 +58,54 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege.map_view import vp_notes
 
         return vp_notes(campaign, state, names)
+
+    def battle_list_lines(
+        self,
+        campaign: Campaign,
+        plan: JsonValue,
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        from bot.modules.siege.posts import weather_words
+        from bot.modules.siege.texts import describe_siege_plan
+        from rules.modules.siege import SiegePlan
+
+        return describe_siege_plan(
+            SiegePlan.model_validate(plan),
+            campaign_map,
+            names,
+            language,
+            weather_words(campaign, language),
+        )
+
+    def summary_lines(
+        self,
+        campaign: Campaign,
+        data: JsonValue,
+        report: TurnReport,
+        state: CampaignState,
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        from bot.modules.siege.posts import weather_words
+        from bot.modules.siege.texts import describe_siege_report
+        from rules.modules.siege import NAME, SiegeReport, load
+
+        held = state.modules.get(NAME)
+        return describe_siege_report(
+            SiegeReport.model_validate(data),
+            None if held is None else load(held),
+            campaign_map,
+            names,
+            language,
+            weather_words(campaign, language),
+        )
+
+    def battle_lines(
+        self, battle: Battle, names: Mapping[str, str], language: str
+    ) -> Sequence[str]:
+        from bot.modules.siege.texts import describe_assault_abilities
+
+        return describe_assault_abilities(battle, names)

@@ -4,6 +4,8 @@ the cards played for the GMs, and the rewards claimed with the VP when the campa
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from aiogram.utils.i18n import gettext as _
 
 from bot.modules.siege.reward_screens import choice_screen, claim_announcement, claim_screen
@@ -41,6 +43,15 @@ async def _campaign(context: PostContext, message: OutboxMessage) -> Campaign | 
 
 def _language(context: PostContext) -> str:
     return context.i18n.current_locale
+
+
+def weather_words(campaign: Campaign, language: str) -> Callable[[int], tuple[str, str]]:
+    """The weather states' words in ``campaign`` and ``language``: index -> (name, text)."""
+
+    def words(index: int) -> tuple[str, str]:
+        return weather_name(campaign, index, language), weather_text(campaign, index, language)
+
+    return words
 
 
 async def _choice_pending(context: PostContext, campaign: Campaign) -> bool:
@@ -155,9 +166,7 @@ async def render_state_adjusted(context: PostContext, message: OutboxMessage) ->
     language = _language(context)
     names = {side.id: side.name for side in await context.store.sides(campaign.id)}
 
-    def words(index: int) -> tuple[str, str]:
-        return weather_name(campaign, index, language), weather_text(campaign, index, language)
-
+    words = weather_words(campaign, language)
     lines = describe_adjustment(adjustment, game_for(campaign).map, names, language, words, weather)
     return Post(text="\n".join(lines))
 

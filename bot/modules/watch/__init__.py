@@ -114,7 +114,12 @@ class WatchBotModule(BotModule):
         return hero_names(state)
 
     def battle_list_lines(
-        self, plan: JsonValue, campaign_map: CampaignMap, names: Mapping[str, str], language: str
+        self,
+        campaign: Campaign,
+        plan: JsonValue,
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
     ) -> Sequence[str]:
         from bot.modules.watch.texts import describe_watch_plan
 
@@ -122,8 +127,10 @@ class WatchBotModule(BotModule):
 
     def summary_lines(
         self,
+        campaign: Campaign,
         data: JsonValue,
         report: TurnReport,
+        state: CampaignState,
         campaign_map: CampaignMap,
         names: Mapping[str, str],
         language: str,

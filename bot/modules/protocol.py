@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         Battle,
         CampaignMap,
         CampaignState,
+        Game,
         ModuleOrder,
         Move,
         SideOrders,
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     )
     from rules.render import DialView, MapFigures, SectorMark
     from rules.resolution import Arrival
-    from storage import Campaign, Store
+    from storage import Campaign, NewOutboxMessage, Store
 
 
 @dataclass(frozen=True)
@@ -277,6 +278,41 @@ class BotModule:
         """A side's moves and the module's orders that move armies, in the order they move, when
         the module moves armies in groups (the orders then read as a list of groups);
         ``None``: it does not."""
+        return None
+
+    async def turn_step_posts(
+        self,
+        store: Store,
+        campaign: Campaign,
+        turn: int,
+        window: str,
+        modules: Mapping[str, JsonValue],
+        key: str,
+    ) -> Sequence[NewOutboxMessage]:
+        """Posts the module queues in the transaction that publishes ``turn``'s battle list
+        (``window`` "before", ``modules``: the list's module data) or resolves it ("after", the
+        report's); ``key`` begins their dedup keys."""
+        return ()
+
+    async def campaign_over_posts(
+        self, store: Store, campaign: Campaign, state: CampaignState, key: str
+    ) -> Sequence[NewOutboxMessage]:
+        """Posts the module queues with the step that finishes the campaign (``state``: its
+        last); ``key`` begins their dedup keys."""
+        return ()
+
+    def late_window(self) -> bool:
+        """Whether a side's strategists are offered the module's orders given after the
+        battles on the shared late window (the ``late_window`` post) when the list is
+        published."""
+        return False
+
+    def replay_adjustment(
+        self, game: Game, state: CampaignState, data: Mapping[str, JsonValue]
+    ) -> CampaignState | None:
+        """``state`` with a GM's stored adjustment ``data`` applied again (a correction makes the
+        turn's start anew) if it is one of the module's; ``None``: not its. Raises
+        ``ValueError`` when it no longer applies."""
         return None
 
     def __repr__(self) -> str:

@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
     from bot.posts import Renderer
-    from rules import Battle, CampaignMap, CampaignState, TurnReport
+    from rules import Battle, CampaignMap, CampaignState, Game, TurnReport
     from rules.render import DialView, SectorMark
-    from storage import Campaign
+    from storage import Campaign, NewOutboxMessage, Store
 
 # The hooks import the package's posts when called (bot/modules/protocol.py).
 # ruff: noqa: PLC0415
@@ -109,3 +109,35 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege.texts import describe_assault_abilities
 
         return describe_assault_abilities(battle, names)
+
+    async def turn_step_posts(
+        self,
+        store: Store,
+        campaign: Campaign,
+        turn: int,
+        window: str,
+        modules: Mapping[str, JsonValue],
+        key: str,
+    ) -> Sequence[NewOutboxMessage]:
+        from bot.modules.siege.cards import card_notes
+
+        return await card_notes(store, campaign, turn, window, modules, key)
+
+    async def campaign_over_posts(
+        self, store: Store, campaign: Campaign, state: CampaignState, key: str
+    ) -> Sequence[NewOutboxMessage]:
+        from bot.modules.siege.rewards import reward_posts
+
+        return await reward_posts(store, campaign, state, key)
+
+    def late_window(self) -> bool:
+        return True
+
+    def replay_adjustment(
+        self, game: Game, state: CampaignState, data: Mapping[str, JsonValue]
+    ) -> CampaignState | None:
+        from rules.modules.siege import Adjustment, apply_adjustment
+
+        if "kind" in data:  # the siege's adjustments came first and carry no kind
+            return None
+        return apply_adjustment(game, state, Adjustment.model_validate(data))

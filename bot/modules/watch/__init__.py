@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
     from bot.posts import Renderer
-    from rules import Battle, CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, TurnReport
     from rules.render import MapFigures
     from storage import Campaign, Store
 
@@ -213,6 +213,16 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.map_view import label_words
 
         return label_words()
+
+    def replay_adjustment(
+        self, game: Game, state: CampaignState, data: Mapping[str, JsonValue]
+    ) -> CampaignState | None:
+        from rules.modules.watch import WatchChange, apply_change
+        from rules.modules.watch.adjust import is_change
+
+        if not is_change(data):
+            return None
+        return apply_change(game, state, WatchChange.model_validate(data))
 
 
 __all__ = ["WatchBotModule"]

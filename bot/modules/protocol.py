@@ -315,5 +315,11 @@ class BotModule:
         ``ValueError`` when it no longer applies."""
         return None
 
+    def pending_choice_alarm(self) -> str | None:
+        """The GMs' alarm, in the current language, when the orders deadline passed but the
+        module's deployment choice is not made (``{campaign}`` stands for the campaign's
+        title); ``None``: the module makes no such choice."""
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

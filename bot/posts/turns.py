@@ -688,6 +688,16 @@ async def render_overdue_alarm(context: PostContext, message: OutboxMessage) -> 
     )
 
 
+def _choice_alarm(campaign: Campaign) -> str | None:
+    """The alarm of the first of the campaign's modules that has a deployment choice."""
+    game = game_for(campaign)
+    for name, module in BOT_MODULES.items():
+        alarm = module.pending_choice_alarm() if game.module(name) is not None else None
+        if alarm is not None:
+            return alarm
+    return None
+
+
 async def render_blocked_alarm(context: PostContext, message: OutboxMessage) -> Post | None:
     """To the GMs: a deadline came but its step cannot happen; what to do."""
     campaign = await _campaign(context, message)
@@ -722,11 +732,8 @@ async def render_blocked_alarm(context: PostContext, message: OutboxMessage) -> 
             "disputed or missing. Decide them (/battles here), or force the resolution in the "
             "group (/gm): they then count as draws without losses."
         )
-    elif reason == "choice_pending":
-        text = _(
-            "{campaign}: the orders deadline has passed, but the starting weather of the siege "
-            "is not chosen, so the orders stay open. Choose it with the buttons I sent you."
-        )
+    elif reason == "choice_pending" and (alarm := _choice_alarm(campaign)) is not None:
+        text = alarm
     else:
         text = _("{campaign}: the deadline has passed, but the next step cannot start yet.")
     text = text.format(campaign=campaign.title, sides=sides, battles=numbers)

@@ -141,3 +141,8 @@ class SiegeBotModule(BotModule):
         if "kind" in data:  # the siege's adjustments came first and carry no kind
             return None
         return apply_adjustment(game, state, Adjustment.model_validate(data))
+
+    def pending_choice_alarm(self) -> str | None:
+        from bot.modules.siege.posts import choice_alarm
+
+        return choice_alarm()

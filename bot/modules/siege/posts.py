@@ -54,6 +54,15 @@ def weather_words(campaign: Campaign, language: str) -> Callable[[int], tuple[st
     return words
 
 
+def choice_alarm() -> str:
+    """The GMs' alarm when the orders deadline passed but the starting weather is not chosen
+    (``{campaign}``: the campaign's title)."""
+    return _(
+        "{campaign}: the orders deadline has passed, but the starting weather of the siege "
+        "is not chosen, so the orders stay open. Choose it with the buttons I sent you."
+    )
+
+
 async def _choice_pending(context: PostContext, campaign: Campaign) -> bool:
     state = await context.store.turn_start(campaign.id, 1)
     if state is None or campaign.turn != 1:

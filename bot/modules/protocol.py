@@ -26,8 +26,19 @@ if TYPE_CHECKING:
     from bot.handlers.group.gm import GmScreen
     from bot.handlers.group.gm_state import GmStateScreen
     from bot.posts import Renderer
-    from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from rules import (
+        Battle,
+        CampaignMap,
+        CampaignState,
+        Game,
+        ModuleOrder,
+        Move,
+        SideOrders,
+        TurnReport,
+    )
     from rules.maps import Feature
+    from rules.render import DialView, MapFigures, SectorMark
+    from rules.resolution import Arrival
     from storage import Campaign, NewOutboxMessage, Person, Store
 
 
@@ -153,21 +164,29 @@ class BotModule:
         return {}
 
     def battle_list_lines(
-        self, plan: JsonValue, campaign_map: CampaignMap, names: Mapping[str, str], language: str
+        self,
+        campaign: Campaign,
+        plan: JsonValue,
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
     ) -> Sequence[str]:
-        """The battle list's part for the module's ``plan`` (the turn plan's module data)."""
+        """The battle list's part for the module's ``plan`` (the turn plan's module data) in
+        ``campaign`` (whose settings may name the module's things)."""
         return ()
 
     def summary_lines(
         self,
+        campaign: Campaign,
         data: JsonValue,
         report: TurnReport,
+        state: CampaignState,
         campaign_map: CampaignMap,
         names: Mapping[str, str],
         language: str,
     ) -> Sequence[str]:
         """The Monday summary's part for the module's ``data`` in ``report`` (its victory
-        included)."""
+        included); ``state``: the next turn's start, which the resolution made."""
         return ()
 
     def orders_open_lines(
@@ -391,6 +410,126 @@ class BotModule:
     def pending_choice_words(self) -> str | None:
         """Why the orders cannot close yet while the module's choice after deployment waits,
         for the GM's «advance now» (``None``: the shared words)."""
+
+    # hooks: hposts
+    def map_marks(
+        self, campaign: Campaign, state: CampaignState, names: Mapping[str, str]
+    ) -> Sequence[SectorMark]:
+        """The module's marks on the map of ``state`` (its pieces on the sectors, each with its
+        meaning for the legend), in the current language; ``names``: the sides' (id: name)."""
+        return ()
+
+    def map_dial(self, campaign: Campaign, state: CampaignState) -> DialView | None:
+        """The module's dial on the map of ``state`` (the first module's that has one is
+        drawn); ``None``: none."""
+        return None
+
+    def map_side_notes(
+        self, campaign: Campaign, state: CampaignState, names: Mapping[str, str]
+    ) -> Mapping[str, str]:
+        """Notes beside the sides' lines in the map's legend (side id: note); ``names``: the
+        sides' (id: name), in the campaign's order."""
+        return {}
+
+    def map_title(self, state: CampaignState, names: Mapping[str, str]) -> str:
+        """What the module adds to the end of the map's title for ``state`` ("" nothing)."""
+        return ""
+
+    def map_week_moves(self, plan: JsonValue, notes: JsonValue) -> Sequence[Arrival] | None:
+        """The week's arrows on Monday's map when the module moves armies its own way, from its
+        part of the turn's battle list (``plan``) and of the resolution's report (``notes``);
+        ``None``: the report's moves."""
+        return None
+
+    async def map_figures(
+        self,
+        store: Store,
+        campaign: Campaign,
+        state: CampaignState,
+        *,
+        week: bool,
+        battles: tuple[Battle, ...] | None,
+        now: datetime | None,
+    ) -> MapFigures | None:
+        """The module's named figures on the map of ``state`` (Monday's with ``week``,
+        Friday's with ``battles``; at ``now`` what is public then), only what anyone may see;
+        ``None``: none."""
+        return None
+
+    def map_label_words(self) -> Mapping[str, str]:
+        """Words of the map's legend for the module's figures (fields of
+        :class:`rules.render.MapLabels`) in the current language."""
+        return {}
+
+    def battle_lines(
+        self, battle: Battle, names: Mapping[str, str], language: str
+    ) -> Sequence[str]:
+        """Lines under one of the module's battles (``battle.module``) where a list shows it
+        (the group's battle list, a side's battle notice)."""
+        return ()
+
+    def summary_told_battles(self, data: JsonValue) -> Sequence[int]:
+        """The unplayed chain battles the module's part of the summary (``data``, its part of
+        the report) explains itself, which the shared "not played" lines leave out."""
+        return ()
+
+    def state_edit_lines(
+        self,
+        campaign_map: CampaignMap,
+        before: CampaignState,
+        after: CampaignState,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        """Lines the post of a GM's state edit adds for what it changed in the module's part of
+        the state (``before`` and ``after`` the edit)."""
+        return ()
+
+    def ordered_groups(self, orders: SideOrders) -> Sequence[Move | ModuleOrder] | None:
+        """A side's moves and the module's orders that move armies, in the order they move, when
+        the module moves armies in groups (the orders then read as a list of groups);
+        ``None``: it does not."""
+        return None
+
+    async def turn_step_posts(
+        self,
+        store: Store,
+        campaign: Campaign,
+        turn: int,
+        window: str,
+        modules: Mapping[str, JsonValue],
+        key: str,
+    ) -> Sequence[NewOutboxMessage]:
+        """Posts the module queues in the transaction that publishes ``turn``'s battle list
+        (``window`` "before", ``modules``: the list's module data) or resolves it ("after", the
+        report's); ``key`` begins their dedup keys."""
+        return ()
+
+    async def campaign_over_posts(
+        self, store: Store, campaign: Campaign, state: CampaignState, key: str
+    ) -> Sequence[NewOutboxMessage]:
+        """Posts the module queues with the step that finishes the campaign (``state``: its
+        last); ``key`` begins their dedup keys."""
+        return ()
+
+    def late_window(self) -> bool:
+        """Whether a side's strategists are offered the module's orders given after the
+        battles on the shared late window (the ``late_window`` post) when the list is
+        published."""
+        return False
+
+    def replay_adjustment(
+        self, game: Game, state: CampaignState, data: Mapping[str, JsonValue]
+    ) -> CampaignState | None:
+        """``state`` with a GM's stored adjustment ``data`` applied again (a correction makes the
+        turn's start anew) if it is one of the module's; ``None``: not its. Raises
+        ``ValueError`` when it no longer applies."""
+        return None
+
+    def pending_choice_alarm(self) -> str | None:
+        """The GMs' alarm, in the current language, when the orders deadline passed but the
+        module's deployment choice is not made (``{campaign}`` stands for the campaign's
+        title); ``None``: the module makes no such choice."""
         return None
 
     def __repr__(self) -> str:

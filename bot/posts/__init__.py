@@ -125,10 +125,10 @@ from bot.modules import BOT_MODULES  # noqa: E402
 from bot.posts import (  # noqa: E402
     calendar,
     changes,
+    dice,
     edits,
     group,
     history,
-    modules,
     no_shows,
     private,
     turns,
@@ -137,10 +137,10 @@ from bot.posts import (  # noqa: E402
 REGISTRY: dict[str, Renderer] = build_registry(
     calendar.RENDERERS,
     changes.RENDERERS,
+    dice.RENDERERS,
     edits.RENDERERS,
     group.RENDERERS,
     history.RENDERERS,
-    modules.RENDERERS,
     no_shows.RENDERERS,
     private.RENDERERS,
     turns.RENDERERS,

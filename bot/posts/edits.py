@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.map_views import defences_words, turn_map
+from bot.map_views import turn_map
 from bot.modules import BOT_MODULES
 from bot.modules.protocol import AdjustmentWords
 from bot.posts import Post, PostContext, Renderer
@@ -24,8 +24,6 @@ from bot.texts import describe_order, describe_rejection
 from rules import CampaignState, accept_orders
 from rules.edits import StateEdit, holder_changes
 from rules.game import Game
-from rules.modules.contact import NAME as CONTACT
-from rules.modules.contact import load as load_contact
 from storage import Campaign, OutboxMessage, Side, StateAdjustmentRecord
 
 
@@ -57,7 +55,8 @@ def change_lines(
                         new=new,
                     )
                 )
-    lines += _defences_lines(game, before, after, names, language)
+    for module in BOT_MODULES.values():
+        lines += module.state_edit_lines(game.map, before, after, names, language)
     changes = holder_changes(game, before, after)
     for change in changes:
         where = sector_label(game.map, change.sector, language)
@@ -73,32 +72,6 @@ def change_lines(
         lines.append(
             _("Captures are counted at the resolution, after the turn's moves and battles.")
         )
-    return lines
-
-
-def _defences_lines(
-    game: Game,
-    before: CampaignState,
-    after: CampaignState,
-    names: dict[str, str],
-    language: str,
-) -> list[str]:
-    """Contact: one line a sector whose defences the edit set («🧱 3 East: ruined barricade
-    (+1) of side «Blue» → barricade (+1) of side «Blue»»)."""
-    if CONTACT not in before.modules or CONTACT not in after.modules:
-        return []
-    old = {item.sector: item for item in load_contact(before.modules[CONTACT]).defences}
-    lines = []
-    for item in load_contact(after.modules[CONTACT]).defences:
-        was = old.get(item.sector)
-        if was is not None and was != item:
-            lines.append(
-                _("🧱 {sector}: {old} → {new}").format(
-                    sector=sector_label(game.map, item.sector, language),
-                    old=defences_words(was, names),
-                    new=defences_words(item, names),
-                )
-            )
     return lines
 
 

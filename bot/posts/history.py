@@ -15,13 +15,12 @@ from aiogram.utils.i18n import gettext as _
 from bot import texts
 from bot.charts import ChartSide, ChartWords, held_chart
 from bot.map_views import side_views
-from bot.modules.contact import orders as contact_orders
+from bot.modules import BOT_MODULES
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import _campaign, _int, _map_of, _names, _picture
 from bot.services.orders import result_sources
 from bot.services.records import CampaignRecord, Tally, campaign_record
 from bot.services.turns import game_for
-from rules.modules.contact import NAME as CONTACT
 from rules.render import side_tags
 from storage import Campaign, CampaignStatus, OutboxMessage, Side
 
@@ -70,7 +69,15 @@ async def _orders_lines(
         if orders is None:
             lines.append(_("none given: every sector fortified"))
             continue
-        groups = contact_orders.listed(orders) if CONTACT in resolution.state.modules else None
+        groups = next(
+            (
+                found
+                for name, module in BOT_MODULES.items()
+                if name in resolution.state.modules
+                and (found := module.ordered_groups(orders)) is not None
+            ),
+            None,
+        )
         lines += texts.describe_orders(
             orders, holdings, campaign_map, names, language, groups=groups
         )

@@ -8,7 +8,7 @@ is not sent at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -21,14 +21,6 @@ from bot.dice_texts import describe_rolls
 from bot.map_views import turn_map
 from bot.message_limits import CAPTION_LIMIT, telegram_length
 from bot.modules import BOT_MODULES
-from bot.modules.contact.texts import describe_contact_plan, describe_contact_report
-from bot.modules.siege.screens import weather_name, weather_text
-from bot.modules.siege.texts import (
-    describe_assault_abilities,
-    describe_chain,
-    describe_siege_plan,
-    describe_siege_report,
-)
 from bot.moments import format_moment, format_wall, zone_label
 from bot.posts import Post, PostContext, Renderer
 from bot.services.deadlines import (
@@ -45,10 +37,6 @@ from bot.services.vacations import away_of_sides
 from bot.services.window import current_deadline, orders_opening, week_plan
 from bot.texts import away_lines, describe_unplayed, phase_name
 from rules import Battle, CampaignMap, CampaignState, Roll, TurnReport
-from rules.modules.contact import NAME as CONTACT
-from rules.modules.contact import ContactPlan, ContactReport
-from rules.modules.siege import NAME as SIEGE
-from rules.modules.siege import SiegePlan, SiegeReport, load
 from storage import Campaign, CampaignStatus, OutboxMessage, Phase, Side, Store
 
 
@@ -236,78 +224,67 @@ async def _last_report(store: Store, campaign_id: int, turn: int) -> TurnReport 
     return resolutions[-1].report if resolutions else None
 
 
-def _weather_words(campaign: Campaign, language: str) -> Callable[[int], tuple[str, str]]:
-    def words(index: int) -> tuple[str, str]:
-        return weather_name(campaign, index, language), weather_text(campaign, index, language)
-
-    return words
-
-
-def siege_list_lines(
+def module_list_lines(
     campaign: Campaign,
     modules: Mapping[str, JsonValue],
     rolls: Sequence[Roll],
     names: dict[str, str],
     language: str,
 ) -> list[str]:
-    """The battle list's module parts (siege: weather, assaults, cards; contact: movement,
-    zombies, retreats, chains) and its rolls; none without."""
+    """The battle list's rule-module parts (``BotModule.battle_list_lines``) and its rolls."""
     lines: list[str] = []
-    raw = modules.get(SIEGE)
-    if raw is not None:
-        plan = SiegePlan.model_validate(raw)
-        words = _weather_words(campaign, language)
-        lines += describe_siege_plan(plan, _map_of(campaign), names, language, words)
-    raw_contact = modules.get(CONTACT)
-    if raw_contact is not None:
-        contact_plan = ContactPlan.model_validate(raw_contact)
-        lines += describe_contact_plan(contact_plan, _map_of(campaign), names, language)
     for name, module in BOT_MODULES.items():
         raw_module = modules.get(name)
         if raw_module is not None:
-            lines += module.battle_list_lines(raw_module, _map_of(campaign), names, language)
+            lines += module.battle_list_lines(
+                campaign, raw_module, _map_of(campaign), names, language
+            )
     return lines + describe_rolls(rolls, _map_of(campaign), names, language)
 
 
-def siege_report_lines(
+def module_report_lines(
     campaign: Campaign,
     report: TurnReport,
     state: CampaignState,
     names: dict[str, str],
     language: str,
 ) -> list[str]:
-    """The summary's module parts: unplayed chain battles; siege tokens, cards, weather, VP,
-    control (from the next turn's start); contact retreats, zombies, ruins, VP, exhaustion; and
-    the resolution's rolls."""
-    raw_contact = report.modules.get(CONTACT)
-    contact_report = None if raw_contact is None else ContactReport.model_validate(raw_contact)
-    told = () if contact_report is None else [item.battle for item in contact_report.unopposed]
+    """The summary's module parts: the chain battles not played (but those a module explains),
+    each rule module's part (``BotModule.summary_lines``, with ``state``, the next turn's
+    start), and the resolution's rolls."""
+    told = [
+        battle
+        for name, module in BOT_MODULES.items()
+        if (raw_module := report.modules.get(name)) is not None
+        for battle in module.summary_told_battles(raw_module)
+    ]
     lines = describe_unplayed(report, told)
-    raw = report.modules.get(SIEGE)
-    if raw is not None:
-        siege_report = SiegeReport.model_validate(raw)
-        held = state.modules.get(SIEGE)
-        lines += describe_siege_report(
-            siege_report,
-            None if held is None else load(held),
-            _map_of(campaign),
-            names,
-            language,
-            _weather_words(campaign, language),
-        )
-    if contact_report is not None:
-        lines += describe_contact_report(contact_report, _map_of(campaign), names, language)
-        if report.victory == "contact_vp" and report.winner is not None:
-            lines.append(
-                _("🏆 {side} has the victory points that win: the campaign is over.").format(
-                    side=names.get(report.winner, report.winner)
-                )
-            )
     for name, module in BOT_MODULES.items():
         raw_module = report.modules.get(name)
         if raw_module is not None:
-            lines += module.summary_lines(raw_module, report, _map_of(campaign), names, language)
+            lines += module.summary_lines(
+                campaign, raw_module, report, state, _map_of(campaign), names, language
+            )
     return lines + describe_rolls(report.rolls, _map_of(campaign), names, language)
+
+
+def battle_lines(battle: Battle, names: Mapping[str, str], language: str) -> list[str]:
+    """The lines its rule module puts under a module's battle (``BotModule.battle_lines``)."""
+    module = None if battle.module is None else BOT_MODULES.get(battle.module)
+    return [] if module is None else list(module.battle_lines(battle, names, language))
+
+
+def describe_chain(battle: Battle) -> list[str]:
+    """A module battle's place in a chain: when it is played (who defends a battle taking its
+    defender from another is said by ``bot.texts.describe_battle``)."""
+    if battle.module is None:
+        return []
+    lines = []
+    if battle.after is not None:
+        lines.append(
+            _("  Played only if the attacker of battle {after} wins it.").format(after=battle.after)
+        )
+    return lines
 
 
 def module_names(state: CampaignState) -> dict[str, str]:
@@ -351,7 +328,7 @@ async def render_turn_map(context: PostContext, message: OutboxMessage) -> Post 
     names, language = _names(sides) | module_names(state), _language(context)
     if report is not None:
         sources = await result_sources(context.store, campaign.id, turn - 1)
-        audit = siege_report_lines(campaign, report, state, names, language)
+        audit = module_report_lines(campaign, report, state, names, language)
         audit += await seed_lines(context.store, campaign, turn - 1, report.game_over)
         full = texts.describe_report(report, _map_of(campaign), names, language, sources) + audit
         brief = texts.brief_report(report, _map_of(campaign), names, language, sources) + audit
@@ -397,7 +374,7 @@ async def render_corrected_map(context: PostContext, message: OutboxMessage) -> 
     language = _language(context)
     sources = await result_sources(context.store, campaign.id, corrects)
     head = _("Correction: the GM changed results of turn {turn}; the turn was resolved again.")
-    audit = siege_report_lines(campaign, report, state, names, language)
+    audit = module_report_lines(campaign, report, state, names, language)
     full = texts.describe_report(report, _map_of(campaign), names, language, sources)
     brief = texts.brief_report(report, _map_of(campaign), names, language, sources)
     every = _("Every line of the turn: /history")
@@ -443,10 +420,10 @@ async def render_battle_list(context: PostContext, message: OutboxMessage) -> Po
         lines.append(_("No battles this turn."))
     for battle in battle_list.battles:
         lines += texts.describe_battle(battle, _map_of(campaign), names, language)
-        lines += describe_assault_abilities(battle, names)
+        lines += battle_lines(battle, names, language)
         lines += describe_chain(battle)
     lines += shared_advantages(battle_list.battles, names)
-    lines += siege_list_lines(campaign, battle_list.modules, battle_list.rolls, names, language)
+    lines += module_list_lines(campaign, battle_list.modules, battle_list.rolls, names, language)
     lines += texts.foc_legend(battle_list.battles)
     lines.append(await _deadline_line(context, campaign, turn, Phase.BATTLES))
     photo = await _picture(context, campaign, state, sides, battles=battle_list.battles)
@@ -479,7 +456,7 @@ async def render_battle_notice(context: PostContext, message: OutboxMessage) -> 
         lines += texts.describe_battle(
             listed.standing.fought(battle), _map_of(campaign), names, _language(context), status
         )
-        lines += describe_assault_abilities(battle, names)
+        lines += battle_lines(battle, names, _language(context))
         lines += texts.chain_words(battle, status, names)
     lines += texts.foc_legend(listed.standing.fought(battle) for battle in mine)
     lines.append(_("Report each result with /battles once it is played."))
@@ -711,6 +688,16 @@ async def render_overdue_alarm(context: PostContext, message: OutboxMessage) -> 
     )
 
 
+def _choice_alarm(campaign: Campaign) -> str | None:
+    """The alarm of the first of the campaign's modules that has a deployment choice."""
+    game = game_for(campaign)
+    for name, module in BOT_MODULES.items():
+        alarm = module.pending_choice_alarm() if game.module(name) is not None else None
+        if alarm is not None:
+            return alarm
+    return None
+
+
 async def render_blocked_alarm(context: PostContext, message: OutboxMessage) -> Post | None:
     """To the GMs: a deadline came but its step cannot happen; what to do."""
     campaign = await _campaign(context, message)
@@ -745,11 +732,8 @@ async def render_blocked_alarm(context: PostContext, message: OutboxMessage) -> 
             "disputed or missing. Decide them (/battles here), or force the resolution in the "
             "group (/gm): they then count as draws without losses."
         )
-    elif reason == "choice_pending":
-        text = _(
-            "{campaign}: the orders deadline has passed, but the starting weather of the siege "
-            "is not chosen, so the orders stay open. Choose it with the buttons I sent you."
-        )
+    elif reason == "choice_pending" and (alarm := _choice_alarm(campaign)) is not None:
+        text = alarm
     else:
         text = _("{campaign}: the deadline has passed, but the next step cannot start yet.")
     text = text.format(campaign=campaign.title, sides=sides, battles=numbers)

@@ -17,13 +17,12 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 import rules.modules
-from bot.modules.siege.cards import card_notes
-from bot.modules.siege.rewards import reward_posts
-from bot.services import setup_map
+from bot.modules import BOT_MODULES
 from bot.services.deployment import sides_to_place
 from bot.services.dice import commitment_post, seeds_of
 from bot.services.posting import board_post, group_post, held_until, private_post
 from bot.services.records import summary_post
+from bot.services.setup_map import campaign_map
 from rules import (
     Battle,
     BattleResult,
@@ -48,10 +47,6 @@ from rules import (
     start_turn,
 )
 from rules.edits import EditError, StateEdit, apply_edit, is_edit
-from rules.modules.siege import Adjustment, AdjustmentError, apply_adjustment
-from rules.modules.watch import NAME as WATCH
-from rules.modules.watch import WatchChange, apply_change
-from rules.modules.watch.adjust import is_change
 from storage import (
     AuditAction,
     Campaign,
@@ -75,10 +70,41 @@ from storage.models import SideId, UserId
 def game_for(campaign: Campaign, modules: Iterable[RulesModule] | None = None) -> Game:
     """The campaign's fixed rules: its map (built-in or its own), its ruleset overrides and the
     rule modules it enables (MODULES.md), with their settings."""
-    campaign_map = setup_map.campaign_map(campaign)
     ruleset = Ruleset.with_overrides(overrides_in_force(campaign.ruleset_overrides))
     registered = rules.modules.BUILTIN_MODULES if modules is None else modules
-    return Game.create(campaign_map, ruleset, registered)
+    return Game.create(campaign_map(campaign), ruleset, registered)
+
+
+def _in_late_window(module: str) -> bool:
+    found = BOT_MODULES.get(module)
+    return found is not None and found.late_window()
+
+
+async def step_posts(
+    store: Store,
+    campaign: Campaign,
+    turn: int,
+    window: str,
+    modules: Mapping[str, JsonValue],
+    key: str,
+) -> list[NewOutboxMessage]:
+    """The rule modules' posts of a battle list's publication (``window`` "before") or of a
+    resolution ("after"): ``BotModule.turn_step_posts``."""
+    posts: list[NewOutboxMessage] = []
+    for module in BOT_MODULES.values():
+        posts += await module.turn_step_posts(store, campaign, turn, window, modules, key)
+    return posts
+
+
+async def over_posts(
+    store: Store, campaign: Campaign, state: CampaignState, key: str
+) -> list[NewOutboxMessage]:
+    """The rule modules' posts of the step that finishes the campaign
+    (``BotModule.campaign_over_posts``)."""
+    posts: list[NewOutboxMessage] = []
+    for module in BOT_MODULES.values():
+        posts += await module.campaign_over_posts(store, campaign, state, key)
+    return posts
 
 
 def playable_results(
@@ -115,16 +141,25 @@ def apply_adjustments(
     dropped = 0
     for data in adjustments:
         try:
-            if is_change(data):
-                state = apply_change(game, state, WatchChange.model_validate(data))
-            elif is_edit(data):
+            if is_edit(data):
                 edit = StateEdit.model_validate(data)
                 named = (*state.armies, *(change.side for change in edit.armies))
                 state = apply_edit(game, state, edit, (*named, *filter(None, [edit.retire])))
-            else:
-                state = apply_adjustment(game, state, Adjustment.model_validate(data))
-        except (AdjustmentError, EditError, ValueError):
+                continue
+            replayed = next(
+                (
+                    found
+                    for module in BOT_MODULES.values()
+                    if (found := module.replay_adjustment(game, state, data)) is not None
+                ),
+                None,
+            )
+        except (EditError, ValueError):
+            replayed = None
+        if replayed is None:
             dropped += 1
+        else:
+            state = replayed
     return state, dropped
 
 
@@ -287,9 +322,10 @@ async def publish_battle_list(
             )
             outbox.append(held_until(notice, post_at))
     for side in inputs.state.sides() if game.modules else ():
-        # watch's duel steps have their own screens, opened step by step (bot.modules.watch.duels).
+        # Only the modules whose late orders the late window offers (a module may open its
+        # own screens for them, step by step: BotModule.run_steps).
         late = legal_late_orders(game, inputs.state, plan, side)
-        if not any(orders for module, orders in late.items() if module != WATCH):
+        if not any(orders for module, orders in late.items() if _in_late_window(module)):
             continue
         for member in members:
             if member.side_id == side and Role.STRATEGIST in member.roles:
@@ -302,7 +338,7 @@ async def publish_battle_list(
                     side=side,
                 )
                 outbox.append(held_until(notice, post_at))
-    notes = await card_notes(store, campaign, turn, "before", plan.modules, f"step:{step}")
+    notes = await step_posts(store, campaign, turn, "before", plan.modules, f"step:{step}")
     outbox += [held_until(note, post_at) for note in notes]
     return await store.publish_battles(
         campaign_id,
@@ -611,9 +647,9 @@ async def resolve_and_store(
     summaries = await private_summaries(
         store, campaign, "turn_result", f"{key}:summary", inputs.state.sides(), turn=turn
     )
-    summaries += await card_notes(store, campaign, turn, "after", resolution.report.modules, key)
+    summaries += await step_posts(store, campaign, turn, "after", resolution.report.modules, key)
     over = resolution.report.game_over
-    rewards = await reward_posts(store, campaign, resolution.state, key) if over else []
+    rewards = await over_posts(store, campaign, resolution.state, key) if over else []
     async with store.atomic():
         start, rolls, committed = (
             (resolution.state, (), False)
@@ -720,7 +756,7 @@ async def correct_result(
     adjustments = [record.adjustment for record in await store.adjustments(campaign_id, turn + 1)]
     over = resolution.report.game_over
     rewards = (
-        await reward_posts(store, campaign, resolution.state, f"turn:{turn}:resolution:{revision}")
+        await over_posts(store, campaign, resolution.state, f"turn:{turn}:resolution:{revision}")
         if over
         else []
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.map_views import contact_moves
+from bot.modules.contact.map_view import contact_moves
 from bot.modules.contact.texts import describe_contact_plan, describe_contact_report
 from bot.texts import describe_unplayed
 from rules import (

@@ -22,12 +22,13 @@ from bot.handlers.private.callbacks import (
     ResultButton,
     VerdictButton,
 )
-from bot.map_views import listed_figures, map_labels, side_views
+from bot.map_views import map_labels, side_views
 from bot.message_limits import BUTTON_ROW, button_label
 from bot.modules.contact import orders as contact_orders
 from bot.modules.siege.texts import describe_assault_abilities, token_label
 from bot.modules.watch import orders as watch_orders
 from bot.modules.watch import texts as watch_texts
+from bot.modules.watch.map_view import listed_figures
 from bot.moments import format_moment
 from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
 from bot.sectors import sector_label

@@ -22,11 +22,16 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
     from bot.handlers.group.gm import GmScreen
-    from rules import CampaignMap, CampaignState
+    from bot.posts import Renderer
+    from rules import Battle, CampaignMap, CampaignState, Game, TurnReport
     from rules.maps import Feature
+    from rules.render import DialView, SectorMark
     from storage import Campaign, NewOutboxMessage, Store
 
 # The hooks import the package's handlers when called (bot/modules/protocol.py).
+# ruff: noqa: PLC0415
+
+# The hooks import the package's posts when called (bot/modules/protocol.py).
 # ruff: noqa: PLC0415
 
 
@@ -164,3 +169,116 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege.gm_panel import weather_pending
 
         return weather_pending()
+
+    def renderers(self) -> Mapping[str, Renderer]:
+        from bot.modules.siege import posts
+
+        return posts.RENDERERS
+
+    # hooks: hposts
+    def map_marks(
+        self, campaign: Campaign, state: CampaignState, names: Mapping[str, str]
+    ) -> Sequence[SectorMark]:
+        from bot.modules.siege.map_view import siege_marks
+
+        return siege_marks(state, names)
+
+    def map_dial(self, campaign: Campaign, state: CampaignState) -> DialView | None:
+        from bot.modules.siege.map_view import weather_dial
+
+        return weather_dial(campaign, state)
+
+    def map_side_notes(
+        self, campaign: Campaign, state: CampaignState, names: Mapping[str, str]
+    ) -> Mapping[str, str]:
+        from bot.modules.siege.map_view import vp_notes
+
+        return vp_notes(campaign, state, names)
+
+    def battle_list_lines(
+        self,
+        campaign: Campaign,
+        plan: JsonValue,
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        from bot.modules.siege.posts import weather_words
+        from bot.modules.siege.texts import describe_siege_plan
+        from rules.modules.siege import SiegePlan
+
+        return describe_siege_plan(
+            SiegePlan.model_validate(plan),
+            campaign_map,
+            names,
+            language,
+            weather_words(campaign, language),
+        )
+
+    def summary_lines(
+        self,
+        campaign: Campaign,
+        data: JsonValue,
+        report: TurnReport,
+        state: CampaignState,
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
+    ) -> Sequence[str]:
+        from bot.modules.siege.posts import weather_words
+        from bot.modules.siege.texts import describe_siege_report
+        from rules.modules.siege import NAME, SiegeReport, load
+
+        held = state.modules.get(NAME)
+        return describe_siege_report(
+            SiegeReport.model_validate(data),
+            None if held is None else load(held),
+            campaign_map,
+            names,
+            language,
+            weather_words(campaign, language),
+        )
+
+    def battle_lines(
+        self, battle: Battle, names: Mapping[str, str], language: str
+    ) -> Sequence[str]:
+        from bot.modules.siege.texts import describe_assault_abilities
+
+        return describe_assault_abilities(battle, names)
+
+    async def turn_step_posts(
+        self,
+        store: Store,
+        campaign: Campaign,
+        turn: int,
+        window: str,
+        modules: Mapping[str, JsonValue],
+        key: str,
+    ) -> Sequence[NewOutboxMessage]:
+        from bot.modules.siege.cards import card_notes
+
+        return await card_notes(store, campaign, turn, window, modules, key)
+
+    async def campaign_over_posts(
+        self, store: Store, campaign: Campaign, state: CampaignState, key: str
+    ) -> Sequence[NewOutboxMessage]:
+        from bot.modules.siege.rewards import reward_posts
+
+        return await reward_posts(store, campaign, state, key)
+
+    def late_window(self) -> bool:
+        return True
+
+    def replay_adjustment(
+        self, game: Game, state: CampaignState, data: Mapping[str, JsonValue]
+    ) -> CampaignState | None:
+        from rules.modules.siege import Adjustment, apply_adjustment
+
+        if "kind" in data:  # the siege's adjustments came first and carry no kind
+            return None
+        return apply_adjustment(game, state, Adjustment.model_validate(data))
+
+    def pending_choice_alarm(self) -> str | None:
+        from bot.modules.siege.posts import choice_alarm
+
+        return choice_alarm()

@@ -167,19 +167,6 @@ def describe_assault_abilities(battle: Battle, sides: Mapping[str, str]) -> list
     ]
 
 
-def describe_chain(battle: Battle) -> list[str]:
-    """A siege battle's place in a chain: when it is played (who defends a battle taking its
-    defender from another is said by ``bot.texts.describe_battle``)."""
-    if battle.module is None:
-        return []
-    lines = []
-    if battle.after is not None:
-        lines.append(
-            _("  Played only if the attacker of battle {after} wins it.").format(after=battle.after)
-        )
-    return lines
-
-
 def describe_siege_plan(
     plan: SiegePlan,
     campaign_map: CampaignMap,

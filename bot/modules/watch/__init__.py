@@ -1,9 +1,9 @@
 """The Night Watch's bot side (MODULES.md part W): the wizard's heroes, NPC and deck
 (``setup``, ``handlers/wizard``), typed watch orders (``orders``), the duel steps (``duels``,
 ``duel_screens``, ``posts``, ``handlers/duels``, ``handlers/duels_gm``), the GM's "-1" tokens
-(``gm``, ``handlers/gm``), the heroes in ``/status`` and ``/map`` (``status``), and their words
-(``texts``, ``duel_texts``, ``gm_texts``). The shared bot reaches it through
-:class:`WatchBotModule`."""
+(``gm``, ``handlers/gm``), the heroes in ``/status`` and ``/map`` (``status``) and on every
+map (``map_view``), and their words (``texts``, ``duel_texts``, ``gm_texts``). The shared bot
+reaches it through :class:`WatchBotModule`."""
 
 from __future__ import annotations
 
@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from bot.clock import Clock
     from bot.handlers.group.gm_state import GmStateScreen
     from bot.posts import Renderer
-    from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, TurnReport
+    from rules.render import MapFigures
     from storage import Campaign, Person, Store
 
 # The hooks import the package's handlers and posts when called (bot/modules/protocol.py).
@@ -124,7 +125,12 @@ class WatchBotModule(BotModule):
         return hero_names(state)
 
     def battle_list_lines(
-        self, plan: JsonValue, campaign_map: CampaignMap, names: Mapping[str, str], language: str
+        self,
+        campaign: Campaign,
+        plan: JsonValue,
+        campaign_map: CampaignMap,
+        names: Mapping[str, str],
+        language: str,
     ) -> Sequence[str]:
         from bot.modules.watch.texts import describe_watch_plan
 
@@ -132,8 +138,10 @@ class WatchBotModule(BotModule):
 
     def summary_lines(
         self,
+        campaign: Campaign,
         data: JsonValue,
         report: TurnReport,
+        state: CampaignState,
         campaign_map: CampaignMap,
         names: Mapping[str, str],
         language: str,
@@ -338,6 +346,36 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.gm_state import help_tools
 
         return help_tools()
+
+    # hooks: hposts
+    async def map_figures(
+        self,
+        store: Store,
+        campaign: Campaign,
+        state: CampaignState,
+        *,
+        week: bool,
+        battles: tuple[Battle, ...] | None,
+        now: datetime | None,
+    ) -> MapFigures | None:
+        from bot.modules.watch.map_view import watch_figures
+
+        return await watch_figures(store, campaign, state, week=week, battles=battles, now=now)
+
+    def map_label_words(self) -> Mapping[str, str]:
+        from bot.modules.watch.map_view import label_words
+
+        return label_words()
+
+    def replay_adjustment(
+        self, game: Game, state: CampaignState, data: Mapping[str, JsonValue]
+    ) -> CampaignState | None:
+        from rules.modules.watch import WatchChange, apply_change
+        from rules.modules.watch.adjust import is_change
+
+        if not is_change(data):
+            return None
+        return apply_change(game, state, WatchChange.model_validate(data))
 
 
 __all__ = ["WatchBotModule"]

@@ -1,7 +1,10 @@
-"""Posts of rule modules and auditable dice: seed commitments, the deployment choice (siege's
-starting weather), the table's ``/roll`` news in private."""
+"""The Midnight Siege's posts (served by :meth:`SiegeBotModule.renderers`): the starting
+weather's choice (MODULES.md S8), the late window's cards, a card's effect carried out by the GM,
+the cards played for the GMs, and the rewards claimed with the VP when the campaign ends."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from aiogram.utils.i18n import gettext as _
 
@@ -12,7 +15,6 @@ from bot.modules.siege.texts import describe_adjustment, describe_cards_for_gm
 from bot.posts import Post, PostContext, Renderer
 from bot.services.late import late_desk
 from bot.services.turns import game_for
-from rules import commitment
 from rules.edits import is_edit
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import (
@@ -43,30 +45,21 @@ def _language(context: PostContext) -> str:
     return context.i18n.current_locale
 
 
-async def render_seeds_committed(context: PostContext, message: OutboxMessage) -> Post | None:
-    """The group: the SHA-256 of a turn's two seeds, posted as its orders open."""
-    campaign = await _campaign(context, message)
-    turn = _int(message, "turn")
-    if campaign is None or turn is None:
-        return None
-    seeds = await context.store.turn_seeds(campaign.id, turn)
-    if seeds is None:
-        return None
-    return Post(
-        text="\n".join(
-            [
-                _("🎲 Turn {turn}: the dice are sealed before any order is given.").format(
-                    turn=turn
-                ),
-                _("SHA-256 of the roll seed: {hash}").format(hash=commitment(seeds.roll)),
-                _("SHA-256 of the deal seed: {hash}").format(hash=commitment(seeds.deal)),
-                _(
-                    "The roll seed is revealed in the turn's summary, the deal seed when the "
-                    "campaign ends; anyone can then check every roll (python -m rules "
-                    "verify-rolls)."
-                ),
-            ]
-        )
+def weather_words(campaign: Campaign, language: str) -> Callable[[int], tuple[str, str]]:
+    """The weather states' words in ``campaign`` and ``language``: index -> (name, text)."""
+
+    def words(index: int) -> tuple[str, str]:
+        return weather_name(campaign, index, language), weather_text(campaign, index, language)
+
+    return words
+
+
+def choice_alarm() -> str:
+    """The GMs' alarm when the orders deadline passed but the starting weather is not chosen
+    (``{campaign}``: the campaign's title)."""
+    return _(
+        "{campaign}: the orders deadline has passed, but the starting weather of the siege "
+        "is not chosen, so the orders stay open. Choose it with the buttons I sent you."
     )
 
 
@@ -151,46 +144,6 @@ async def render_module_choice_made(context: PostContext, message: OutboxMessage
     return Post(text="\n".join(lines))
 
 
-async def render_table_roll(context: PostContext, message: OutboxMessage) -> Post | None:
-    """The other side of a battle: dice were rolled for it at the table."""
-    campaign = await _campaign(context, message)
-    turn, k = _int(message, "turn"), _int(message, "k")
-    if campaign is None or turn is None or k is None:
-        return None
-    context_id = _int(message, "context")
-    where = "group" if context_id is None else str(context_id)
-    found = [
-        entry
-        for entry in await context.store.table_rolls(campaign.id, turn)
-        if entry.k == k and entry.context == context_id
-    ]
-    if not found:
-        return None
-    entry = found[0]
-    values = ", ".join(str(roll.value) for roll in entry.rolls)
-    total = sum(roll.value for roll in entry.rolls)
-    if where == "group":
-        head = _("{title}: dice rolled at the table").format(title=campaign.title)
-    else:
-        head = _("{title}: dice rolled for battle {battle}").format(
-            title=campaign.title, battle=context_id
-        )
-    label = entry.rolls[0].label.rsplit("/", 1)[0] if entry.rolls else ""
-    return Post(
-        text="\n".join(
-            [
-                _("{head}: {expression} → {values} (total {total}).").format(
-                    head=head, expression=entry.expression, values=values, total=total
-                ),
-                _(
-                    "Drawn from turn {turn}'s roll seed as {label}…; it is revealed in the "
-                    "turn's summary."
-                ).format(turn=turn, label=label),
-            ]
-        )
-    )
-
-
 async def render_late_window(context: PostContext, message: OutboxMessage) -> Post | None:
     """A strategist: the cards their side may play after the battles (buttons); nothing once
     the window closed or no card can be played."""
@@ -222,9 +175,7 @@ async def render_state_adjusted(context: PostContext, message: OutboxMessage) ->
     language = _language(context)
     names = {side.id: side.name for side in await context.store.sides(campaign.id)}
 
-    def words(index: int) -> tuple[str, str]:
-        return weather_name(campaign, index, language), weather_text(campaign, index, language)
-
+    words = weather_words(campaign, language)
     lines = describe_adjustment(adjustment, game_for(campaign).map, names, language, words, weather)
     return Post(text="\n".join(lines))
 
@@ -336,10 +287,8 @@ RENDERERS: dict[str, Renderer] = {
     "state_adjusted": render_state_adjusted,
     "late_window": render_late_window,
     "siege_cards_gm": render_siege_cards_gm,
-    "seeds_committed": render_seeds_committed,
     "module_choice": render_module_choice,
     "module_choice_gm": render_module_choice_gm,
     "module_choice_news": render_module_choice_news,
     "module_choice_made": render_module_choice_made,
-    "table_roll": render_table_roll,
 }

@@ -16,6 +16,7 @@ from babel.dates import format_date
 from bot.modules import BOT_MODULES
 from bot.modules.contact.texts import describe_contact_order, describe_contact_rejection
 from bot.modules.siege.texts import describe_siege_order, describe_siege_rejection
+from bot.moments import format_moment
 from bot.sectors import sector_label
 from bot.services.orders import ResultSource, SourceKind
 from rules import (
@@ -39,7 +40,7 @@ from rules import (
 from rules.deployment import DeploymentProblem
 from rules.maps import MapProblem, MapProblemCode
 from rules.modules.contact import NAME as CONTACT
-from storage import NoShowPolicy, Phase, Role
+from storage import Campaign, JoiningPolicy, NoShowPolicy, Phase, Role, UnreportedPolicy
 
 SideNames = Mapping[str, str]
 
@@ -786,6 +787,47 @@ def no_show_label(policy: NoShowPolicy) -> str:
             return _("the orders wait for the GM")
         case _:
             return _("it holds: every sector fortifies")
+
+
+def schedule_label(campaign: Campaign) -> str:
+    """The schedule in one line, with the end of deployment."""
+    schedule = campaign.schedule
+    if schedule.mode == "manual":
+        return _("manual: the GM moves every phase with /gm")
+    weekly = _("weekly: orders Tue 00:00 to Thu 23:59, battle list Fri 12:00, resolution Mon 12:00")
+    placed = schedule.deployment_ends_when_placed
+    if schedule.deployment_deadline is None and placed:
+        deployment = _(
+            "deployment ends once every side has confirmed its placement, or when the GM ends it"
+        )
+    elif schedule.deployment_deadline is None:
+        deployment = _("deployment ends only when the GM ends it")
+    else:
+        moment = format_moment(schedule.deployment_deadline, campaign.time_zone, campaign.language)
+        deployment = (
+            _("deployment ends {moment}, or earlier once every side has confirmed its placement")
+            if placed
+            else _("deployment ends {moment}")
+        ).format(moment=moment)
+    return f"{weekly}; {deployment}"
+
+
+def policy_label(policy: UnreportedPolicy) -> str:
+    """The unreported-battle policy in words."""
+    if policy is UnreportedPolicy.WAIT_FOR_GM:
+        return _("resolution waits for the GM")
+    return _("counted as a draw without losses")
+
+
+def joining_label(policy: JoiningPolicy) -> str:
+    """The joining setting in words."""
+    match policy:
+        case JoiningPolicy.APPROVAL:
+            return _("every new player needs a GM's approval")
+        case JoiningPolicy.OPEN_THEN_CLOSED:
+            return _("open until deployment ends, then closed")
+        case _:
+            return _("open until deployment ends, then with a GM's approval")
 
 
 def day_label(day: date, language: str) -> str:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
     from bot.posts import Renderer
+    from bot.rules_text import RulesView
     from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
     from storage import Campaign, Store
 
@@ -179,6 +180,23 @@ class BotModule:
 
     def gm_panel_rows(self, campaign: Campaign) -> Sequence[list[InlineKeyboardButton]]:
         """Rows the GM panel shows for the module's tools now (none when they do not apply)."""
+        return ()
+
+    # hooks: htexts
+
+    def rules_button(self) -> str | None:
+        """The label of the button of the module's section of ``/rules`` (``bot.rules_text``),
+        in the reader's language; ``None``: the module has no section there."""
+        return None
+
+    def rules_lines(self, view: RulesView) -> Sequence[str]:
+        """The module's section of ``/rules``, with the campaign's numbers (``view``: the
+        campaign as stored, the module enabled)."""
+        return ()
+
+    def rules_victory_lines(self, view: RulesView) -> Sequence[str]:
+        """Lines ``/rules``' Monday section adds on how the module wins the campaign, when it
+        is enabled."""
         return ()
 
     def __repr__(self) -> str:

@@ -10,10 +10,31 @@ through :class:`SiegeBotModule`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from bot.modules.protocol import BotModule
+
+if TYPE_CHECKING:
+    from bot.rules_text import RulesView
+
+# The hooks import the package's code when called (bot/modules/protocol.py).
+# ruff: noqa: PLC0415
 
 
 class SiegeBotModule(BotModule):
     """The Midnight Siege behind the bot's extension point."""
 
     name = "siege"
+
+    # hooks: htexts
+
+    def rules_button(self) -> str | None:
+        from bot.modules.siege import rules_text
+
+        return rules_text.button()
+
+    def rules_lines(self, view: RulesView) -> Sequence[str]:
+        from bot.modules.siege import rules_text
+
+        return rules_text.rules_lines(view)

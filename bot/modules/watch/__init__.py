@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
     from bot.posts import Renderer
+    from bot.rules_text import RulesView
     from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
     from storage import Campaign, Store
 
@@ -185,6 +186,23 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.handlers.gm import cards_button
 
         return [row for row in (duels_button(campaign), cards_button(campaign)) if row]
+
+    # hooks: htexts
+
+    def rules_button(self) -> str | None:
+        from bot.modules.watch import rules_text
+
+        return rules_text.button()
+
+    def rules_lines(self, view: RulesView) -> Sequence[str]:
+        from bot.modules.watch import rules_text
+
+        return rules_text.rules_lines(view)
+
+    def rules_victory_lines(self, view: RulesView) -> Sequence[str]:
+        from bot.modules.watch import rules_text
+
+        return rules_text.victory_lines(view)
 
 
 __all__ = ["WatchBotModule"]

@@ -21,9 +21,10 @@ from aiogram.types import InlineKeyboardButton
 if TYPE_CHECKING:
     from pydantic import JsonValue
 
+    from bot.demo_modules import DemoStory
     from bot.posts import Renderer
     from bot.rules_text import RulesView
-    from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from rules import CampaignMap, CampaignState, ModuleOrder, Roll, TurnReport
     from storage import Campaign, Store
 
 
@@ -198,6 +199,33 @@ class BotModule:
         """Lines ``/rules``' Monday section adds on how the module wins the campaign, when it
         is enabled."""
         return ()
+
+    def result_notes(self, data: JsonValue, sides: Mapping[str, str]) -> Sequence[str]:
+        """What a battle result's module ``data`` adds to the result in words, each a phrase
+        after it («warlord slain: Blue»); ``sides``: the sides' names by id."""
+        return ()
+
+    def roll_words(
+        self,
+        label: Sequence[str],
+        roll: Roll,
+        campaign_map: CampaignMap,
+        sides: Mapping[str, str],
+        language: str,
+    ) -> str | None:
+        """One of the module's rolls of a turn in words, a line by itself on the battle list
+        and the Monday post (``label``: the roll's label after the turn and the module's
+        name); ``None``: a draw of a shuffle, counted by :meth:`shuffle_words`."""
+        return None
+
+    def shuffle_words(self, label: Sequence[str], rolls: int) -> str | None:
+        """The line of one of the module's shuffles (``label`` as for :meth:`roll_words`, the
+        draw's index left off) and its count of ``rolls``; ``None``: the shared words."""
+        return None
+
+    def demo_story(self) -> DemoStory | None:
+        """The module's offline demo (``python -m bot.demo --module NAME``); ``None``: none."""
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

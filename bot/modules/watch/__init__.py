@@ -19,6 +19,7 @@ from bot.modules.protocol import AdjustmentWords, BotModule
 if TYPE_CHECKING:
     from pydantic import JsonValue
 
+    from bot.demo_modules import DemoStory
     from bot.posts import Renderer
     from bot.rules_text import RulesView
     from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
@@ -203,6 +204,11 @@ class WatchBotModule(BotModule):
         from bot.modules.watch import rules_text
 
         return rules_text.victory_lines(view)
+
+    def demo_story(self) -> DemoStory | None:
+        from bot.modules.watch.demo import STORY
+
+        return STORY
 
 
 __all__ = ["WatchBotModule"]

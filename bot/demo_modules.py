@@ -55,7 +55,7 @@ class People:
     red: s.Player  # Red's strategist, who also plays Red's battles
     blue: s.Player  # Blue's strategist (a Russian app)
     blue_tactician: s.Player  # Blue's tactician (a Russian app)
-    green: s.Player  # Green's strategist, contact only
+    green: s.Player  # Green's strategist, in the stories of three sides only
 
 
 def setup_press(action: str, value: str | None = None) -> Callable[[str, str], bool]:

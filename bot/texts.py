@@ -270,10 +270,14 @@ def describe_rejection(
             words := _module_rejection_words(p, campaign_map, sides, language)
         ) is not None:
             return words
+        case OrderRule.SECTOR_HAS_MODULE_ORDER if (
+            module := BOT_MODULES.get(str(p.get("module", "")))
+        ) is not None and (words := module.describe_sector_taken(sector)) is not None:
+            return words
         case OrderRule.SECTOR_HAS_MODULE_ORDER:
             return _(
-                "{sector} already has a siege order this turn (an assault or steering); "
-                "fortify {sector} first to give it another order."
+                "{sector} already has a rule module's order this turn; fortify {sector} first "
+                "to give it another order."
             ).format(sector=sector)
         case OrderRule.UNKNOWN_MODULE | OrderRule.MODULE_RULE:
             return _("This order is not part of this campaign's rules.")

@@ -200,6 +200,11 @@ class BotModule:
         is enabled."""
         return ()
 
+    def describe_sector_taken(self, sector: str) -> str | None:
+        """Why a sector where the side keeps one of the module's orders this turn takes no other
+        (``sector``: its label), with what to do instead; ``None``: the shared words."""
+        return None
+
     def result_notes(self, data: JsonValue, sides: Mapping[str, str]) -> Sequence[str]:
         """What a battle result's module ``data`` adds to the result in words, each a phrase
         after it («warlord slain: Blue»); ``sides``: the sides' names by id."""

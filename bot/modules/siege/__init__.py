@@ -84,3 +84,8 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege.texts import shuffle_words
 
         return shuffle_words(label, rolls)
+
+    def describe_sector_taken(self, sector: str) -> str | None:
+        from bot.modules.siege.texts import sector_taken
+
+        return sector_taken(sector)

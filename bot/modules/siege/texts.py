@@ -513,3 +513,11 @@ def shuffle_words(parts: Sequence[str], rolls: int) -> str | None:
         "🎲 Lots for the order of assaults of equal strength: {n} rolls, in the export",
         rolls,
     ).format(n=rolls)
+
+
+def sector_taken(sector: str) -> str:
+    """Why a sector with a siege order this turn takes no other (``sector``: its label)."""
+    return _(
+        "{sector} already has a siege order this turn (an assault or steering); "
+        "fortify {sector} first to give it another order."
+    ).format(sector=sector)

@@ -39,7 +39,6 @@ import aiohttp
 from aiogram.utils.i18n import gettext as _
 
 from bot import demo_modules
-from bot.demo_modules import MODULES
 from bot.i18n import build_i18n
 from tests.e2e import scenario as s
 from tests.e2e.harness import Chat, ScriptedTelegram, User, install_emulator, run_emulator
@@ -101,6 +100,7 @@ class DemoResult:
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    stories = demo_modules.stories()
     parser = argparse.ArgumentParser(
         prog="python -m bot.demo",
         description=_(
@@ -127,12 +127,10 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--module",
-        choices=MODULES,
+        choices=list(stories),
         default=None,
-        help=_(
-            "play a campaign of one rule module instead of the core one: siege (an assault "
-            "with its roll, the wind rose), contact (a chain of battles, a retreat, ruined "
-            "defences), watch (a duel of spells step by step, a hero falls)"
+        help=_("play a campaign of one rule module instead of the core one: {modules}").format(
+            modules=", ".join(f"{name} ({story.about()})" for name, story in stories.items())
         ),
     )
     parser.add_argument(

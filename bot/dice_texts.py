@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.modules.siege.texts import token_label
+from bot.modules import BOT_MODULES
 from bot.services.dice import RollDone, RollRefusal
 from rules import CampaignMap, Roll
 from rules.table import DiceExpression, DiceExpressionError, DiceProblemCode
@@ -88,9 +88,10 @@ def describe_rolls(
     sides: Mapping[str, str],
     language: str,
 ) -> list[str]:
-    """The rules' rolls in words, in the order drawn: an assault's die by its token and side; a
-    shuffle (the siege's lots, contact's zombie deck) on one line with its count of rolls. The
-    export lists each roll by its label, to check against the seed revealed on Monday."""
+    """The rules' rolls in words, in the order drawn: a roll a module words by itself (an
+    assault's die by its token and side, :meth:`bot.modules.BotModule.roll_words`); a shuffle
+    on one line with its count of rolls. The export lists each roll by its label, to check
+    against the seed revealed on Monday."""
     lines: list[str] = []
     shuffle: str | None = None
     drawn: list[int] = []  # the open shuffle's draws
@@ -100,18 +101,17 @@ def describe_rolls(
             lines.append(_shuffle_words(shuffle, len(drawn)))
 
     for roll in rolls:
-        parts = roll.label.split("/")
-        if parts[1:3] == ["siege", "assault"] and len(parts) == 5:
+        parts = roll.label.split("/")  # the turn, the module, what the module rolled
+        module = BOT_MODULES.get(parts[1]) if len(parts) > 2 else None
+        words = (
+            None
+            if module is None
+            else module.roll_words(parts[2:], roll, campaign_map, sides, language)
+        )
+        if words is not None:
             close_shuffle()
             shuffle, drawn = None, []
-            lines.append(
-                _("🎲 Assault on {token} by side «{side}»: d{sides} = {value}").format(
-                    token=token_label(campaign_map, parts[3], language),
-                    side=sides.get(parts[4], parts[4]),
-                    sides=roll.sides,
-                    value=roll.value,
-                )
-            )
+            lines.append(words)
             continue
         prefix = "/".join(parts[:-1])  # a shuffle's draw: the shuffle's label, then /i
         if prefix != shuffle:
@@ -125,19 +125,9 @@ def describe_rolls(
 def _shuffle_words(label: str, rolls: int) -> str:
     """The line of a shuffle labelled ``label``: what it shuffled and how many rolls it took
     (its draws are not the order it made, so the export has them, by label)."""
-    kind = label.split("/")[1:3]
-    if kind == ["siege", "lots"]:
-        text = _(
-            "🎲 Lots for the order of assaults of equal strength: {n} roll, in the export",
-            "🎲 Lots for the order of assaults of equal strength: {n} rolls, in the export",
-            rolls,
-        )
-    elif kind == ["contact", "zombies"]:
-        text = _(
-            "🎲 The zombie deck shuffled: {n} roll, in the export",
-            "🎲 The zombie deck shuffled: {n} rolls, in the export",
-            rolls,
-        )
-    else:
-        text = _("🎲 {n} roll, in the export", "🎲 {n} rolls, in the export", rolls)
-    return text.format(n=rolls)
+    parts = label.split("/")
+    module = BOT_MODULES.get(parts[1]) if len(parts) > 2 else None
+    text = None if module is None else module.shuffle_words(parts[2:], rolls)
+    if text is None:
+        text = _("🎲 {n} roll, in the export", "🎲 {n} rolls, in the export", rolls).format(n=rolls)
+    return text

@@ -17,35 +17,25 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import BaseModel
 
-from bot.handlers.group.setup import (
+from bot.modules import BOT_MODULES
+from bot.moments import zone_label
+from bot.sectors import sector_label
+from bot.texts import (
+    describe_foc,
     joining_label,
+    no_show_label,
+    outcome_label,
+    phase_name,
     policy_label,
     schedule_label,
 )
-from bot.modules.contact import setup as contact_setup
-from bot.modules.contact.handlers.wizard import defences_words
-from bot.modules.siege import setup as siege_setup
-from bot.modules.siege.handlers.wizard import holder_words, token_kind_name
-from bot.modules.siege.texts import token_label
-from bot.modules.watch.texts import deck_words, duel_mode_words
-from bot.moments import zone_label
-from bot.posts.group import colour_mark
-from bot.sectors import sector_label
-from bot.services import setup_map
-from bot.texts import describe_foc, no_show_label, outcome_label, phase_name
 from rules import Game, Ruleset
-from rules.modules.contact import NAME as CONTACT
-from rules.modules.contact import ContactSettings
-from rules.modules.siege import NAME as SIEGE
-from rules.modules.siege import SiegeSettings
-from rules.modules.watch import NAME as WATCH
-from rules.modules.watch import WatchSettings
 from rules.ruleset import Outcome
 from storage import Campaign, Side
 
-MODULES = (SIEGE, CONTACT, WATCH)
-SECTIONS = ("campaign", "orders", "battles", "monday", *MODULES)
-"""Every section, in the order of the buttons; a module's only when it is enabled."""
+CORE_SECTIONS = ("campaign", "orders", "battles", "monday")
+"""The core's sections, in the order of the buttons; the enabled modules' follow, each from its
+package (:meth:`bot.modules.BotModule.rules_button` and ``rules_lines``)."""
 NEIGHBOURS_SHOWN = 12
 """Maps up to this many sectors list each sector's neighbours; larger ones point to /map."""
 SettingsT = TypeVar("SettingsT", bound=BaseModel)
@@ -77,9 +67,15 @@ class RulesView:
 
 
 def sections_of(game: Game) -> tuple[str, ...]:
-    """The sections this campaign's rules have: the core's four, then each enabled module's."""
+    """The sections this campaign's rules have: the core's four, then each enabled module's
+    that has one, in the registry's order."""
     enabled = game.ruleset.modules
-    return tuple(name for name in SECTIONS if name not in MODULES or name in enabled)
+    modules = tuple(
+        name
+        for name, module in BOT_MODULES.items()
+        if name in enabled and module.rules_button() is not None
+    )
+    return CORE_SECTIONS + modules
 
 
 def section_button(section: str) -> str:
@@ -89,11 +85,12 @@ def section_button(section: str) -> str:
         "orders": _("📝 Orders"),
         "battles": _("⚔️ Battles"),
         "monday": _("🏁 Monday and victory"),
-        SIEGE: _("🏰 Midnight Siege"),
-        CONTACT: _("🧟 Contact"),
-        WATCH: _("🌃 Watches"),
     }
-    return labels[section]
+    if section in labels:
+        return labels[section]
+    label = BOT_MODULES[section].rules_button()
+    assert label is not None, section  # sections_of names only modules with a section
+    return label
 
 
 def section_text(view: RulesView, section: str) -> str:
@@ -107,11 +104,10 @@ def section_text(view: RulesView, section: str) -> str:
         "orders": orders_lines,
         "battles": battles_lines,
         "monday": monday_lines,
-        SIEGE: siege_lines,
-        CONTACT: contact_lines,
-        WATCH: watch_lines,
     }
-    return "\n".join([head, "", *writers[section](view)])
+    writer = writers.get(section)
+    lines = writer(view) if writer is not None else BOT_MODULES[section].rules_lines(view)
+    return "\n".join([head, "", *lines])
 
 
 def armies(n: int) -> str:
@@ -125,6 +121,10 @@ def armies(n: int) -> str:
 def campaign_lines(view: RulesView) -> list[str]:
     """The map and its sectors, the sides, where the campaign stands, the schedule with its
     coming dates, and the policies for silence."""
+    # Imported here: ``bot.posts`` imports every post, some of them the handlers, and the
+    # handlers this module; so ``import bot.rules_text`` works first (tests/test_imports.py).
+    from bot.posts.group import colour_mark  # noqa: PLC0415
+
     campaign, game = view.campaign, view.game
     count = len(game.map.sectors)
     shown = _("{name} ({n} sector)", "{name} ({n} sectors)", count).format(
@@ -135,7 +135,7 @@ def campaign_lines(view: RulesView) -> list[str]:
     if len(sectors) <= NEIGHBOURS_SHOWN:
         lines.append(_("Sectors and their neighbours:"))
         for sector in sectors:
-            near = ", ".join(view.sector(n) for n in sorted(sector.neighbours, key=_sector_order))
+            near = ", ".join(view.sector(n) for n in sorted(sector.neighbours, key=sector_order))
             lines.append(
                 _("• {sector}: {neighbours}").format(
                     sector=view.sector(sector.id), neighbours=near or _("none")
@@ -177,7 +177,7 @@ def campaign_lines(view: RulesView) -> list[str]:
         )
     )
     lines.append(_("Joining: {joining}.").format(joining=joining_label(campaign.joining)))
-    modules = [section_button(name) for name in sections_of(game) if name in MODULES]
+    modules = [section_button(name) for name in sections_of(game) if name not in CORE_SECTIONS]
     lines.append(
         _("Rule modules: {modules}.").format(modules=", ".join(modules))
         if modules
@@ -186,7 +186,7 @@ def campaign_lines(view: RulesView) -> list[str]:
     return lines
 
 
-def _sector_order(sector: str) -> tuple[int, int, str]:
+def sector_order(sector: str) -> tuple[int, int, str]:
     return (0, int(sector), "") if sector.isdigit() else (1, 0, sector)
 
 
@@ -340,17 +340,9 @@ def monday_lines(view: RulesView) -> list[str]:
             )
         ),
     ]
-    contact = _module_settings(view.game, CONTACT, ContactSettings)
-    if contact is not None and contact.vp_to_win is not None:
-        lines.append(
-            _(
-                "Contact: a side with {vp} VP or more wins (the most VP; ties: captured "
-                "sectors, then armies)."
-            ).format(vp=contact.vp_to_win)
-        )
-    watch = _module_settings(view.game, WATCH, WatchSettings)
-    if watch is not None and watch.hero_victory:
-        lines.append(_("Watches: a side whose heroes are the only ones alive wins."))
+    for name, module in BOT_MODULES.items():
+        if name in ruleset.modules:
+            lines += module.rules_victory_lines(view)
     lines += [
         "",
         _(
@@ -361,253 +353,11 @@ def monday_lines(view: RulesView) -> list[str]:
     return lines
 
 
-def _module_settings(game: Game, name: str, model: type[SettingsT]) -> SettingsT | None:
+def module_settings(game: Game, name: str, model: type[SettingsT]) -> SettingsT | None:
     """A module's settings in force, or ``None`` when the campaign does not enable it."""
     return game.settings_of(name, model) if name in game.ruleset.modules else None
 
 
-# ---- the modules ---------------------------------------------------------------------------
-
-
-def siege_lines(view: RulesView) -> list[str]:
-    """Midnight Siege: the tokens at the start, assaults, guards, the weather rose, cards and
-    the rewards, with this campaign's numbers."""
-    settings = _module_settings(view.game, SIEGE, SiegeSettings)
-    if settings is None:
-        return []
-    campaign, language = view.campaign, view.language
-    shown = view.game.map
-    names = view.side_names
-    pairs = list(names.items())
-    tokens = [
-        token.model_copy(update={"controller": _holder(token.controller, pairs)})
-        for token in siege_setup.start_of(campaign)
-    ]
-    lines = [_("Tokens at the start:") if tokens else _("No tokens on the map.")]
-    for token in tokens[:LISTED]:
-        words = _("{kind} in {sector}, strength {strength}").format(
-            kind=token_kind_name(token.kind),
-            sector=view.sector(token.sector),
-            strength=token.strength,
-        )
-        if token.kind == "occult":
-            words += ", " + holder_words(token, names)
-        lines.append(
-            _("• {token}: {words}").format(
-                token=token_label(shown, token.id, language), words=words
-            )
-        )
-    if len(tokens) > LISTED:
-        lines.append(_("…and {n} more (/map shows them).").format(n=len(tokens) - LISTED))
-    per, die = settings.strength_per_army, settings.die
-    lines += [
-        "",
-        _(
-            "Assault (the sector's order, instead of a move or attacks there): strength = "
-            "{per} × armies in the sector + a d{die}; the token falls if the total beats its "
-            "strength (a tie holds). {loss} A fallen fortification gives 1 VP or one step of "
-            "the weather, as ordered; a taken occult token gives its card."
-        ).format(
-            per=per,
-            die=die,
-            loss=_(
-                "A failed unguarded assault costs {n} army.",
-                "A failed unguarded assault costs {n} armies.",
-                settings.assault_loss,
-            ).format(n=settings.assault_loss),
-        ),
-        _(
-            "Guard: a side with armies {distance} may guard a token. A guarded "
-            "assault is a chain of battles, one per guard, nearest first; the stormer must win "
-            "each. The guard's force organisation counts its armies plus the token's strength "
-            "divided by {per} (rounded up); the stormer's units use no abilities."
-        ).format(distance=_away(settings.guard_range), per=per),
-    ]
-    control = siege_setup.weather_control(campaign)
-    steps = _("{n} step", "{n} steps", settings.weather_steps_per_turn).format(
-        n=settings.weather_steps_per_turn
-    )
-    steering = (
-        _("It is steered from {sectors} (the sector's order).").format(
-            sectors=", ".join(view.sector(sector) for sector in control)
-        )
-        if control
-        else _("No sector steers it: only won assaults move it.")
-    )
-    lines += [
-        _(
-            "Weather: a wind rose of 8 states, a step moves it one state clockwise. {steering} "
-            "Each side moves it at most {steps} a turn, and a won step beyond that becomes "
-            "1 VP. The last side picks the starting state."
-        ).format(steering=steering, steps=steps),
-        _("The states:"),
-    ]
-    for number, state in enumerate(settings.weather_states):
-        name = state.names.get(language, state.name)
-        text = state.texts.get(language, state.text)
-        lines.append(f"{number}. {name}" + (f": {text}" if text else ""))
-    lines += [
-        _(
-            "Cards: the holder of an occult token plays its card with the orders or after the "
-            "battle list, one card per side in each; weakest token first. The GM carries out "
-            "its text."
-        ),
-    ]
-    roles = settings.roles.items()
-    stormers = [names.get(side, side) for side, played in roles if "defender" not in played]
-    defenders = [names.get(side, side) for side, played in roles if "stormer" not in played]
-    if stormers or defenders:
-        lines.append(
-            _("Only assault: {sides}. Only guard: {others}. Every other side does both.").format(
-                sides=", ".join(stormers) or _("nobody"), others=", ".join(defenders) or _("nobody")
-            )
-        )
-    lines += ["", _("When the campaign ends, a side's VP buy rewards:")]
-    for item in settings.rewards[:LISTED]:
-        lines.append(
-            _("• {price} VP: {text}").format(
-                price=item.price, text=item.texts.get(language, item.text)
-            )
-        )
-    return lines
-
-
-def _away(n: int) -> str:
+def away(n: int) -> str:
     """ "up to 2 sectors away": how far a guard or a transport reaches."""
     return _("up to {n} sector away", "up to {n} sectors away", n).format(n=n)
-
-
-def _holder(owner: str | None, sides: Sequence[tuple[str, str]]) -> str | None:
-    """An occult token's holder by side id (a map may name the side), as the map says when
-    it names no side here."""
-    return setup_map.holder_of(owner, sides) or owner
-
-
-def contact_lines(view: RulesView) -> list[str]:
-    """Contact: the defences at the start, moves into contact, zombies, chains, retreats and
-    victory points, with this campaign's numbers."""
-    settings = _module_settings(view.game, CONTACT, ContactSettings)
-    if settings is None:
-        return []
-    found = contact_setup.defences(view.campaign)
-    names = view.side_names
-    lines = [_("Defences at the start:") if found else _("No defences on the map.")]
-    for sector in sorted(found, key=_sector_order)[:LISTED]:
-        level, owner = found[sector]
-        lines.append(
-            _("• {sector}: {defences}").format(
-                sector=view.sector(sector), defences=defences_words(level, owner, names)
-            )
-        )
-    lines += [
-        _(
-            "A sector with a side's defences is its ground while no other side holds it. The "
-            "defender of a chain adds the defences' level to its armies for its force "
-            "organisation."
-        ),
-        "",
-        _(
-            "Moves: a sector may send several groups, each to its own neighbour (at least 1 "
-            "army stays); the groups of all sides move in turn order, and a group stops in the "
-            "first hostile sector. Transport: {n} a turn, {capacity}, {distance}."
-        ).format(
-            n=settings.transports_per_turn,
-            capacity=_("up to {n} army", "up to {n} armies", settings.transport_capacity).format(
-                n=settings.transport_capacity
-            ),
-            distance=_away(settings.transport_range),
-        ),
-        _(
-            "Zombies: a group that stops outside its own ground draws a zombie card; it wins "
-            "when {per} × its armies reach the card (+1 for intact defences not its own). "
-            "The deck: {deck}."
-        ).format(
-            per=settings.strength_per_army,
-            deck=", ".join(str(card) for card in settings.zombie_deck),
-        ),
-        _(
-            "Chains: where groups of several sides meet, the sector's holder defends battle 1, "
-            "the arrivals attack in the order they came, and the winner of each battle defends "
-            "the next one (on a draw, its defender)."
-        ),
-        _(
-            "Retreats: a loser retreats to a neighbouring sector of its own, exhausted (it "
-            "moves one sector next turn); an exhausted army that must retreat again, or has "
-            "nowhere to go, is destroyed. A side may yield a sector before its chain."
-        ),
-        _(
-            "Defences are ruined when their first defender is beaten. VP: {warlord} for each "
-            "enemy warlord slain, {defences} for ruining another side's defences."
-        ).format(warlord=settings.warlord_vp, defences=settings.defences_vp),
-        _("A side with {vp} VP wins.").format(vp=settings.vp_to_win)
-        if settings.vp_to_win is not None
-        else _("VP win nothing by themselves in this campaign."),
-    ]
-    return lines
-
-
-def watch_lines(view: RulesView) -> list[str]:
-    """The Watches: the heroes, the NPC marker, hands, duels and wounds, with this campaign's
-    numbers."""
-    settings = _module_settings(view.game, WATCH, WatchSettings)
-    if settings is None:
-        return []
-    names = view.side_names
-    lines = [_("Heroes:") if settings.heroes else _("No heroes yet.")]
-    for hero in settings.heroes[:LISTED]:
-        line = _("• {hero} (side «{side}»), initiative {initiative}, starts in {sector}").format(
-            hero=hero.name,
-            side=names.get(hero.side, hero.side),
-            initiative=hero.initiative,
-            sector=view.sector(hero.start),
-        )
-        if hero.enters_turn > 1:
-            line += _(", enters on turn {turn}").format(turn=hero.enters_turn)
-        lines.append(line)
-    if settings.npc is not None:
-        lines.append(
-            _("NPC marker: {name}, starts in {sector}; the GM moves it.").format(
-                name=settings.npc.name, sector=view.sector(settings.npc.start)
-            )
-        )
-    hours = settings.duel_step_hours
-    lines += [
-        "",
-        _(
-            "Moves: each hero moves to one neighbouring location a turn (a secret order); "
-            "the Metro joins the locations."
-        ),
-        _(
-            "Hands: as the orders open each hero is dealt up to {n} from a fresh deck: {deck}. "
-            "A hand is seen only by its side."
-        ).format(
-            n=_("{n} spell", "{n} spells", settings.hand_size).format(n=settings.hand_size),
-            deck=deck_words(settings.spell_deck),
-        ),
-        _(
-            "Duels: where heroes of two sides stand after the moves, they lay spells from "
-            "their hands on the heroes there, lowest initiative first: {mode}."
-        ).format(mode=duel_mode_words(settings.duel_mode)),
-    ]
-    if settings.duel_mode == "initiative":
-        lines.append(
-            _(
-                "A step lasts at most {n} hour; then it closes with nothing played.",
-                "A step lasts at most {n} hours; then it closes with nothing played.",
-                hours,
-            ).format(n=hours)
-        )
-    lines += [
-        _(
-            "Wounds: the attacks on a hero minus the defences on it, never below 0; {n} kill. "
-            "Played spells are gone; wounds do not heal."
-        ).format(
-            n=_("{n} wound", "{n} wounds", settings.wounds_to_kill).format(
-                n=settings.wounds_to_kill
-            )
-        ),
-        _("Victory by heroes: a side whose heroes are the only ones alive wins.")
-        if settings.hero_victory
-        else _("Heroes alone do not win the campaign."),
-    ]
-    return lines

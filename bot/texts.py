@@ -14,8 +14,7 @@ from aiogram.utils.i18n import gettext as _
 from babel.dates import format_date
 
 from bot.modules import BOT_MODULES
-from bot.modules.contact.texts import describe_contact_order, describe_contact_rejection
-from bot.modules.siege.texts import describe_siege_order, describe_siege_rejection
+from bot.moments import format_moment
 from bot.sectors import sector_label
 from bot.services.orders import ResultSource, SourceKind
 from rules import (
@@ -38,8 +37,7 @@ from rules import (
 )
 from rules.deployment import DeploymentProblem
 from rules.maps import MapProblem, MapProblemCode
-from rules.modules.contact import NAME as CONTACT
-from storage import NoShowPolicy, Phase, Role
+from storage import Campaign, JoiningPolicy, NoShowPolicy, Phase, Role, UnreportedPolicy
 
 SideNames = Mapping[str, str]
 
@@ -130,23 +128,16 @@ def result_words(result: BattleResult, sides: SideNames) -> str:
     )
 
 
-def slain_warlords(result: BattleResult) -> list[str]:
-    """The sides whose warlord a result says was slain (contact's ``warlord_slain``)."""
-    data = result.modules.get(CONTACT)
-    slain = data.get("warlord_slain") if isinstance(data, dict) else None
-    return [str(side) for side in slain] if isinstance(slain, list) else []
-
-
 def full_result_words(result: BattleResult, sides: SideNames) -> str:
-    """A result in words with the warlords slain in it: "Red: solid victory; warlord slain:
-    Blue"."""
-    words = result_words(result, sides)
-    slain = slain_warlords(result)
-    if not slain:
-        return words
-    return _("{result}; warlord slain: {sides}").format(
-        result=words, sides=", ".join(sides.get(side, side) for side in slain)
-    )
+    """A result in words with what the modules add to it: "Red: solid victory; warlord slain:
+    Blue" (:meth:`bot.modules.BotModule.result_notes`)."""
+    notes = [
+        note
+        for name, data in result.modules.items()
+        if (module := BOT_MODULES.get(name)) is not None
+        for note in module.result_notes(data, sides)
+    ]
+    return "; ".join([result_words(result, sides), *notes])
 
 
 def describe_order(
@@ -180,14 +171,12 @@ def describe_order(
             return _("orbital reinforcement to {sector}").format(
                 sector=sector_label(campaign_map, order.sector, language)
             )
-        case ModuleOrder(module="contact"):
-            return describe_contact_order(order, campaign_map, language)
         case ModuleOrder() if (
             words := _module_order_words(order, campaign_map, sides, language)
         ) is not None:
             return words
         case ModuleOrder():
-            return describe_siege_order(order, campaign_map, language)
+            return _("{module} order").format(module=order.module)
 
 
 def _module_order_words(
@@ -277,18 +266,18 @@ def describe_rejection(
             return _("Reinforcements land only where you have armies; {sector} is not one.").format(
                 sector=sector
             )
-        case OrderRule.MODULE_RULE if p.get("module") == "contact":
-            return describe_contact_rejection(p, campaign_map, language)
         case OrderRule.MODULE_RULE if (
             words := _module_rejection_words(p, campaign_map, sides, language)
         ) is not None:
             return words
-        case OrderRule.MODULE_RULE if p.get("module") == "siege":
-            return describe_siege_rejection(p, campaign_map, language)
+        case OrderRule.SECTOR_HAS_MODULE_ORDER if (
+            module := BOT_MODULES.get(str(p.get("module", "")))
+        ) is not None and (words := module.describe_sector_taken(sector)) is not None:
+            return words
         case OrderRule.SECTOR_HAS_MODULE_ORDER:
             return _(
-                "{sector} already has a siege order this turn (an assault or steering); "
-                "fortify {sector} first to give it another order."
+                "{sector} already has a rule module's order this turn; fortify {sector} first "
+                "to give it another order."
             ).format(sector=sector)
         case OrderRule.UNKNOWN_MODULE | OrderRule.MODULE_RULE:
             return _("This order is not part of this campaign's rules.")
@@ -786,6 +775,47 @@ def no_show_label(policy: NoShowPolicy) -> str:
             return _("the orders wait for the GM")
         case _:
             return _("it holds: every sector fortifies")
+
+
+def schedule_label(campaign: Campaign) -> str:
+    """The schedule in one line, with the end of deployment."""
+    schedule = campaign.schedule
+    if schedule.mode == "manual":
+        return _("manual: the GM moves every phase with /gm")
+    weekly = _("weekly: orders Tue 00:00 to Thu 23:59, battle list Fri 12:00, resolution Mon 12:00")
+    placed = schedule.deployment_ends_when_placed
+    if schedule.deployment_deadline is None and placed:
+        deployment = _(
+            "deployment ends once every side has confirmed its placement, or when the GM ends it"
+        )
+    elif schedule.deployment_deadline is None:
+        deployment = _("deployment ends only when the GM ends it")
+    else:
+        moment = format_moment(schedule.deployment_deadline, campaign.time_zone, campaign.language)
+        deployment = (
+            _("deployment ends {moment}, or earlier once every side has confirmed its placement")
+            if placed
+            else _("deployment ends {moment}")
+        ).format(moment=moment)
+    return f"{weekly}; {deployment}"
+
+
+def policy_label(policy: UnreportedPolicy) -> str:
+    """The unreported-battle policy in words."""
+    if policy is UnreportedPolicy.WAIT_FOR_GM:
+        return _("resolution waits for the GM")
+    return _("counted as a draw without losses")
+
+
+def joining_label(policy: JoiningPolicy) -> str:
+    """The joining setting in words."""
+    match policy:
+        case JoiningPolicy.APPROVAL:
+            return _("every new player needs a GM's approval")
+        case JoiningPolicy.OPEN_THEN_CLOSED:
+            return _("open until deployment ends, then closed")
+        case _:
+            return _("open until deployment ends, then with a GM's approval")
 
 
 def day_label(day: date, language: str) -> str:

@@ -23,9 +23,11 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
     from bot.clock import Clock
+    from bot.demo_modules import DemoStory
     from bot.handlers.group.gm import GmScreen
     from bot.handlers.group.gm_state import GmStateScreen
     from bot.posts import Renderer
+    from bot.rules_text import RulesView
     from rules import (
         Battle,
         CampaignMap,
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
         Game,
         ModuleOrder,
         Move,
+        Roll,
         SideOrders,
         TurnReport,
     )
@@ -530,6 +533,53 @@ class BotModule:
         """The GMs' alarm, in the current language, when the orders deadline passed but the
         module's deployment choice is not made (``{campaign}`` stands for the campaign's
         title); ``None``: the module makes no such choice."""
+        return None
+
+    def rules_button(self) -> str | None:
+        """The label of the button of the module's section of ``/rules`` (``bot.rules_text``),
+        in the reader's language; ``None``: the module has no section there."""
+        return None
+
+    def rules_lines(self, view: RulesView) -> Sequence[str]:
+        """The module's section of ``/rules``, with the campaign's numbers (``view``: the
+        campaign as stored, the module enabled)."""
+        return ()
+
+    def rules_victory_lines(self, view: RulesView) -> Sequence[str]:
+        """Lines ``/rules``' Monday section adds on how the module wins the campaign, when it
+        is enabled."""
+        return ()
+
+    def describe_sector_taken(self, sector: str) -> str | None:
+        """Why a sector where the side keeps one of the module's orders this turn takes no other
+        (``sector``: its label), with what to do instead; ``None``: the shared words."""
+        return None
+
+    def result_notes(self, data: JsonValue, sides: Mapping[str, str]) -> Sequence[str]:
+        """What a battle result's module ``data`` adds to the result in words, each a phrase
+        after it («warlord slain: Blue»); ``sides``: the sides' names by id."""
+        return ()
+
+    def roll_words(
+        self,
+        label: Sequence[str],
+        roll: Roll,
+        campaign_map: CampaignMap,
+        sides: Mapping[str, str],
+        language: str,
+    ) -> str | None:
+        """One of the module's rolls of a turn in words, a line by itself on the battle list
+        and the Monday post (``label``: the roll's label after the turn and the module's
+        name); ``None``: a draw of a shuffle, counted by :meth:`shuffle_words`."""
+        return None
+
+    def shuffle_words(self, label: Sequence[str], rolls: int) -> str | None:
+        """The line of one of the module's shuffles (``label`` as for :meth:`roll_words`, the
+        draw's index left off) and its count of ``rolls``; ``None``: the shared words."""
+        return None
+
+    def demo_story(self) -> DemoStory | None:
+        """The module's offline demo (``python -m bot.demo --module NAME``); ``None``: none."""
         return None
 
     def __repr__(self) -> str:

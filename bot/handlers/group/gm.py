@@ -38,7 +38,6 @@ from bot.handlers.group.guards import (
     whole_number,
 )
 from bot.handlers.group.reopen import reopen_button
-from bot.handlers.group.setup import joining_label, policy_label
 from bot.handlers.private.gm_prompts import (
     GM_END,
     GM_PLACEMENT,
@@ -61,9 +60,11 @@ from bot.services.window import position_mark
 from bot.texts import (
     chain_words,
     describe_deployment_problem,
+    joining_label,
     language_name,
     no_show_label,
     outcome_label,
+    policy_label,
     result_words,
     role_name,
 )

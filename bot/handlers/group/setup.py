@@ -47,11 +47,19 @@ from bot.middlewares import display_name
 from bot.modules import BOT_MODULES, BotModule
 from bot.modules.protocol import WizardChange
 from bot.modules.watch import setup as watch_setup
-from bot.moments import format_moment, zone_label
+from bot.moments import zone_label
 from bot.posts.group import colour_mark, colour_name
 from bot.services import campaigns, setup_map
 from bot.services.clockwork import AdvanceOutcome, advance
-from bot.texts import describe_map_problem, language_name, phase_name, rule_name
+from bot.texts import (
+    describe_map_problem,
+    joining_label,
+    language_name,
+    phase_name,
+    policy_label,
+    rule_name,
+    schedule_label,
+)
 from rules import (
     BUILTIN_MAPS,
     CampaignMap,
@@ -139,47 +147,6 @@ def map_words(shown: CampaignMap, language: str) -> str:
     name = shown.names.get(language, shown.name)
     count = len(shown.sectors)
     return _("{name} ({n} sector)", "{name} ({n} sectors)", count).format(name=name, n=count)
-
-
-def schedule_label(campaign: Campaign) -> str:
-    """The schedule in one line, with the end of deployment."""
-    schedule = campaign.schedule
-    if schedule.mode == "manual":
-        return _("manual: the GM moves every phase with /gm")
-    weekly = _("weekly: orders Tue 00:00 to Thu 23:59, battle list Fri 12:00, resolution Mon 12:00")
-    placed = schedule.deployment_ends_when_placed
-    if schedule.deployment_deadline is None and placed:
-        deployment = _(
-            "deployment ends once every side has confirmed its placement, or when the GM ends it"
-        )
-    elif schedule.deployment_deadline is None:
-        deployment = _("deployment ends only when the GM ends it")
-    else:
-        moment = format_moment(schedule.deployment_deadline, campaign.time_zone, campaign.language)
-        deployment = (
-            _("deployment ends {moment}, or earlier once every side has confirmed its placement")
-            if placed
-            else _("deployment ends {moment}")
-        ).format(moment=moment)
-    return f"{weekly}; {deployment}"
-
-
-def policy_label(policy: UnreportedPolicy) -> str:
-    """The unreported-battle policy in words."""
-    if policy is UnreportedPolicy.WAIT_FOR_GM:
-        return _("resolution waits for the GM")
-    return _("counted as a draw without losses")
-
-
-def joining_label(policy: JoiningPolicy) -> str:
-    """The joining setting in words."""
-    match policy:
-        case JoiningPolicy.APPROVAL:
-            return _("every new player needs a GM's approval")
-        case JoiningPolicy.OPEN_THEN_CLOSED:
-            return _("open until deployment ends, then closed")
-        case _:
-            return _("open until deployment ends, then with a GM's approval")
 
 
 MODULE_KEYS = ("modules", "module_settings")

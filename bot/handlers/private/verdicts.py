@@ -24,6 +24,7 @@ from bot.handlers.private.battles import (
     warlord_question,
 )
 from bot.handlers.private.callbacks import BATTLES_PHASE, VerdictButton
+from bot.modules.contact.texts import slain_warlords
 from bot.services.orders import (
     BattleDesk,
     Refusal,
@@ -34,7 +35,7 @@ from bot.services.orders import (
     side_names,
 )
 from bot.services.turns import game_for
-from bot.texts import full_result_words, slain_warlords
+from bot.texts import full_result_words
 from rules import Battle, BattleResult
 from rules.modules.contact import NAME as CONTACT
 from storage import Store

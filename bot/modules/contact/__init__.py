@@ -21,7 +21,9 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
     from bot.clock import Clock
+    from bot.demo_modules import DemoStory
     from bot.handlers.group.gm_state import GmStateScreen
+    from bot.rules_text import RulesView
     from rules import CampaignMap, CampaignState, ModuleOrder, Move, SideOrders, TurnReport
     from rules.maps import Feature
     from rules.render import SectorMark
@@ -201,3 +203,55 @@ class ContactBotModule(BotModule):
         from bot.modules.contact.orders import listed
 
         return listed(orders)
+
+    def rules_button(self) -> str | None:
+        from bot.modules.contact import rules_text
+
+        return rules_text.button()
+
+    def rules_lines(self, view: RulesView) -> Sequence[str]:
+        from bot.modules.contact import rules_text
+
+        return rules_text.rules_lines(view)
+
+    def rules_victory_lines(self, view: RulesView) -> Sequence[str]:
+        from bot.modules.contact import rules_text
+
+        return rules_text.victory_lines(view)
+
+    def demo_story(self) -> DemoStory | None:
+        from bot.modules.contact.demo import STORY
+
+        return STORY
+
+    def describe_order(
+        self,
+        order: ModuleOrder,
+        campaign_map: CampaignMap,
+        sides: Mapping[str, str],
+        language: str,
+    ) -> str | None:
+        from bot.modules.contact.texts import describe_contact_order
+
+        return describe_contact_order(order, campaign_map, language)
+
+    def describe_rejection(
+        self,
+        params: Mapping[str, str | int],
+        campaign_map: CampaignMap,
+        sides: Mapping[str, str],
+        language: str,
+    ) -> str | None:
+        from bot.modules.contact.texts import describe_contact_rejection
+
+        return describe_contact_rejection(params, campaign_map, language)
+
+    def result_notes(self, data: JsonValue, sides: Mapping[str, str]) -> Sequence[str]:
+        from bot.modules.contact.texts import result_notes
+
+        return result_notes(data, sides)
+
+    def shuffle_words(self, label: Sequence[str], rolls: int) -> str | None:
+        from bot.modules.contact.texts import shuffle_words
+
+        return shuffle_words(label, rolls)

@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
 from bot.sectors import sector_label
-from rules import CampaignMap, ModuleOrder
+from rules import BattleResult, CampaignMap, ModuleOrder
 from rules.modules.contact import (
+    NAME,
     Chain,
     ContactPlan,
     ContactReport,
@@ -428,3 +429,34 @@ def describe_contact_report(
             )
         )
     return lines
+
+
+def slain_warlords(result: BattleResult) -> list[str]:
+    """The sides whose warlord a result says was slain (its ``warlord_slain``)."""
+    return _slain(result.modules.get(NAME))
+
+
+def _slain(data: JsonValue) -> list[str]:
+    slain = data.get("warlord_slain") if isinstance(data, dict) else None
+    return [str(side) for side in slain] if isinstance(slain, list) else []
+
+
+def result_notes(data: JsonValue, sides: Mapping[str, str]) -> list[str]:
+    """A result's contact data in words, after the result: «warlord slain: Blue»."""
+    slain = _slain(data)
+    if not slain:
+        return []
+    return [
+        _("warlord slain: {sides}").format(sides=", ".join(sides.get(side, side) for side in slain))
+    ]
+
+
+def shuffle_words(parts: Sequence[str], rolls: int) -> str | None:
+    """The line of the zombie deck's shuffle."""
+    if parts[:1] != ["zombies"]:
+        return None
+    return _(
+        "🎲 The zombie deck shuffled: {n} roll, in the export",
+        "🎲 The zombie deck shuffled: {n} rolls, in the export",
+        rolls,
+    ).format(n=rolls)

@@ -21,9 +21,11 @@ from bot.modules.protocol import BotModule, WizardButton, WizardChange, WizardRo
 if TYPE_CHECKING:
     from pydantic import JsonValue
 
+    from bot.demo_modules import DemoStory
     from bot.handlers.group.gm import GmScreen
     from bot.posts import Renderer
-    from rules import Battle, CampaignMap, CampaignState, Game, TurnReport
+    from bot.rules_text import RulesView
+    from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, Roll, TurnReport
     from rules.maps import Feature
     from rules.render import DialView, SectorMark
     from storage import Campaign, NewOutboxMessage, Store
@@ -282,3 +284,62 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege.posts import choice_alarm
 
         return choice_alarm()
+
+    def rules_button(self) -> str | None:
+        from bot.modules.siege import rules_text
+
+        return rules_text.button()
+
+    def rules_lines(self, view: RulesView) -> Sequence[str]:
+        from bot.modules.siege import rules_text
+
+        return rules_text.rules_lines(view)
+
+    def demo_story(self) -> DemoStory | None:
+        from bot.modules.siege.demo import STORY
+
+        return STORY
+
+    def describe_order(
+        self,
+        order: ModuleOrder,
+        campaign_map: CampaignMap,
+        sides: Mapping[str, str],
+        language: str,
+    ) -> str | None:
+        from bot.modules.siege.texts import describe_siege_order
+
+        return describe_siege_order(order, campaign_map, language)
+
+    def describe_rejection(
+        self,
+        params: Mapping[str, str | int],
+        campaign_map: CampaignMap,
+        sides: Mapping[str, str],
+        language: str,
+    ) -> str | None:
+        from bot.modules.siege.texts import describe_siege_rejection
+
+        return describe_siege_rejection(params, campaign_map, language)
+
+    def roll_words(
+        self,
+        label: Sequence[str],
+        roll: Roll,
+        campaign_map: CampaignMap,
+        sides: Mapping[str, str],
+        language: str,
+    ) -> str | None:
+        from bot.modules.siege.texts import roll_words
+
+        return roll_words(label, roll, campaign_map, sides, language)
+
+    def shuffle_words(self, label: Sequence[str], rolls: int) -> str | None:
+        from bot.modules.siege.texts import shuffle_words
+
+        return shuffle_words(label, rolls)
+
+    def describe_sector_taken(self, sector: str) -> str | None:
+        from bot.modules.siege.texts import sector_taken
+
+        return sector_taken(sector)

@@ -9,7 +9,7 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
 from bot.sectors import sector_label
-from rules import Battle, CampaignMap, ModuleOrder
+from rules import Battle, CampaignMap, ModuleOrder, Roll
 from rules.modules.siege import (
     NAME,
     Adjustment,
@@ -471,3 +471,40 @@ def describe_adjustment(
     if adjustment.reason:
         lines.append(_("Reason: {reason}").format(reason=adjustment.reason))
     return lines
+
+
+def roll_words(
+    parts: Sequence[str],
+    roll: Roll,
+    campaign_map: CampaignMap,
+    sides: Mapping[str, str],
+    language: str,
+) -> str | None:
+    """An assault's die by its token and side (label ``…/siege/assault/<token>/<side>``)."""
+    if len(parts) != 3 or parts[0] != "assault":
+        return None
+    return _("🎲 Assault on {token} by side «{side}»: d{sides} = {value}").format(
+        token=token_label(campaign_map, parts[1], language),
+        side=sides.get(parts[2], parts[2]),
+        sides=roll.sides,
+        value=roll.value,
+    )
+
+
+def shuffle_words(parts: Sequence[str], rolls: int) -> str | None:
+    """The line of the siege's lots (the order of assaults of equal strength)."""
+    if parts[:1] != ["lots"]:
+        return None
+    return _(
+        "🎲 Lots for the order of assaults of equal strength: {n} roll, in the export",
+        "🎲 Lots for the order of assaults of equal strength: {n} rolls, in the export",
+        rolls,
+    ).format(n=rolls)
+
+
+def sector_taken(sector: str) -> str:
+    """Why a sector with a siege order this turn takes no other (``sector``: its label)."""
+    return _(
+        "{sector} already has a siege order this turn (an assault or steering); "
+        "fortify {sector} first to give it another order."
+    ).format(sector=sector)

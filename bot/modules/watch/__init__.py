@@ -28,8 +28,10 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
     from bot.clock import Clock
+    from bot.demo_modules import DemoStory
     from bot.handlers.group.gm_state import GmStateScreen
     from bot.posts import Renderer
+    from bot.rules_text import RulesView
     from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, TurnReport
     from rules.render import MapFigures
     from storage import Campaign, Person, Store
@@ -376,6 +378,26 @@ class WatchBotModule(BotModule):
         if not is_change(data):
             return None
         return apply_change(game, state, WatchChange.model_validate(data))
+
+    def rules_button(self) -> str | None:
+        from bot.modules.watch import rules_text
+
+        return rules_text.button()
+
+    def rules_lines(self, view: RulesView) -> Sequence[str]:
+        from bot.modules.watch import rules_text
+
+        return rules_text.rules_lines(view)
+
+    def rules_victory_lines(self, view: RulesView) -> Sequence[str]:
+        from bot.modules.watch import rules_text
+
+        return rules_text.victory_lines(view)
+
+    def demo_story(self) -> DemoStory | None:
+        from bot.modules.watch.demo import STORY
+
+        return STORY
 
 
 __all__ = ["WatchBotModule"]

@@ -10,10 +10,50 @@ through :class:`SiegeBotModule`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from aiogram.types import InlineKeyboardButton
+
 from bot.modules.protocol import BotModule
+
+if TYPE_CHECKING:
+    from bot.handlers.private.callbacks import OrdersButton
+    from bot.modules.protocol import DeskPress, Screen
+    from bot.services.orders import Desk
+    from rules import ModuleOrder, Order
+
+# The hooks import the package's screens when called (bot/modules/protocol.py).
+# ruff: noqa: PLC0415
 
 
 class SiegeBotModule(BotModule):
     """The Midnight Siege behind the bot's extension point."""
 
     name = "siege"
+
+    # hooks: horders
+
+    def orders_desk_rows(self, desk: Desk) -> Sequence[list[InlineKeyboardButton]]:
+        from bot.modules.siege.order_screens import home_rows
+
+        return home_rows(desk)
+
+    def orders_desk_press(
+        self, desk: Desk, data: OrdersButton, names: Mapping[str, str]
+    ) -> DeskPress | None:
+        from bot.modules.siege.order_screens import press
+
+        return press(desk, data, names)
+
+    def orders_desk_after(
+        self, before: Desk, after: Desk, order: Order | ModuleOrder, names: Mapping[str, str]
+    ) -> Screen | None:
+        from bot.modules.siege.order_screens import after as screen_after
+
+        return screen_after(before, after, order, names)
+
+    def orders_sector_short(self, desk: Desk, sector: str) -> str | None:
+        from bot.modules.siege.order_screens import sector_short
+
+        return sector_short(desk, sector)

@@ -19,8 +19,11 @@ from bot.modules.protocol import AdjustmentWords, BotModule
 if TYPE_CHECKING:
     from pydantic import JsonValue
 
+    from bot.handlers.private.callbacks import OrdersButton
+    from bot.modules.protocol import DeskPress, Screen
     from bot.posts import Renderer
-    from rules import CampaignMap, CampaignState, ModuleOrder, TurnReport
+    from bot.services.orders import Desk
+    from rules import CampaignMap, CampaignState, ModuleOrder, Order, TurnReport
     from storage import Campaign, Store
 
 # The hooks import the package's handlers and posts when called (bot/modules/protocol.py).
@@ -185,6 +188,27 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.handlers.gm import cards_button
 
         return [row for row in (duels_button(campaign), cards_button(campaign)) if row]
+
+    # hooks: horders
+
+    def orders_desk_rows(self, desk: Desk) -> Sequence[list[InlineKeyboardButton]]:
+        from bot.modules.watch.order_screens import home_rows
+
+        return home_rows(desk)
+
+    def orders_desk_press(
+        self, desk: Desk, data: OrdersButton, names: Mapping[str, str]
+    ) -> DeskPress | None:
+        from bot.modules.watch.order_screens import press
+
+        return press(desk, data, names)
+
+    def orders_desk_after(
+        self, before: Desk, after: Desk, order: Order | ModuleOrder, names: Mapping[str, str]
+    ) -> Screen | None:
+        from bot.modules.watch.order_screens import after as screen_after
+
+        return screen_after(before, after, order, names)
 
 
 __all__ = ["WatchBotModule"]

@@ -92,12 +92,14 @@ def language() -> str:
 
 
 def button(text: str, data: str) -> InlineKeyboardButton:
+    """A button that sends ``data`` back (the modules' screens use it too)."""
     return InlineKeyboardButton(text=text, callback_data=data)
 
 
 def button_rows(
     buttons: Sequence[InlineKeyboardButton], width: int
 ) -> list[list[InlineKeyboardButton]]:
+    """``buttons`` ``width`` a row, in order."""
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
@@ -279,6 +281,7 @@ def not_open_yet_words(campaign: Campaign | None, opens_at: datetime | None) -> 
 
 
 def orders_button(desk: Desk, action: str, sector: str | None = None, **extra: int) -> str:
+    """The data of a desk button: ``action`` on ``sector`` (a map index; ``-1``: none)."""
     index = -1 if sector is None else desk.game.map.order[sector]
     return OrdersButton(
         campaign=desk.campaign.id,
@@ -1110,7 +1113,7 @@ def verdict_keyboard(
     report = desk.reports.get(battle.id)
     disputed = report is not None and report.disputed
 
-    def button(action: str, result: BattleResult | None = None) -> str:
+    def verdict_data(action: str, result: BattleResult | None = None) -> str:
         return verdict_button(campaign, battle, action, result, disputed)
 
     rows: list[list[InlineKeyboardButton]] = []
@@ -1119,7 +1122,7 @@ def verdict_keyboard(
             [
                 button(
                     outcome_label(outcome),
-                    button("set", BattleResult(battle=battle.id, outcome=outcome)),
+                    verdict_data("set", BattleResult(battle=battle.id, outcome=outcome)),
                 )
                 for outcome in (Outcome.DRAW, Outcome.BLOODY_DRAW)
             ]
@@ -1129,14 +1132,14 @@ def verdict_keyboard(
                 [
                     button(
                         result_words(outcome, winner, names),
-                        button(
+                        verdict_data(
                             "set", BattleResult(battle=battle.id, outcome=outcome, winner=winner)
                         ),
                     )
                     for winner in battle.participants()
                 ]
             )
-        rows.append([button(_("« Back"), button("show"))])
+        rows.append([button(_("« Back"), verdict_data("show"))])
         return Keyboard(inline_keyboard=rows)
     accounts: list[tuple[str, BattleResult]] = []
     if report is not None and report.reported is not None and report.override is None:
@@ -1148,12 +1151,12 @@ def verdict_keyboard(
         label = _("As {side} says: {result}").format(
             side=who, result=result_words(result.outcome, result.winner, names)
         )
-        rows.append([button(label, button("set", result))])
+        rows.append([button(label, verdict_data("set", result))])
     draw = BattleResult(battle=battle.id, outcome=Outcome.DRAW)
     rows.append(
         [
-            button(_("Draw without losses"), button("set", draw)),
-            button(_("Another outcome…"), button("more")),
+            button(_("Draw without losses"), verdict_data("set", draw)),
+            button(_("Another outcome…"), verdict_data("more")),
         ]
     )
     return Keyboard(inline_keyboard=rows)

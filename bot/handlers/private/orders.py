@@ -24,7 +24,6 @@ from bot.modules import BOT_MODULES
 from bot.modules.protocol import DeskPress, Screen
 from bot.modules.watch import duels
 from bot.modules.watch import orders as watch_orders
-from bot.modules.watch import texts as watch_texts
 from bot.order_text import Vocabulary, parse_orders_text, siege_tokens
 from bot.rendering import MapDrawer
 from bot.services.orders import (
@@ -594,50 +593,10 @@ async def show_map(
     )
 
 
-async def show_hand(message: Message, store: Store, person: Person, clock: Clock) -> None:
-    """``/hand``: the heroes of the sender's side with their spells (the GM: every side's),
-    from this turn's start (once the battle list is public: where it put them, without the
-    spells their closed duel steps played, which are listed); secret, so in private only."""
-    seat = await seat_or_answer(message, store, person)
-    if seat is None:
-        return
-    campaign = seat.campaign
-    game = game_for(campaign)
-    if not watch_orders.is_on(game):
-        await message.answer(_("This campaign plays without the Watches: it has no heroes."))
-        return
-    state = await store.turn_start(campaign.id, campaign.turn) if campaign.turn >= 1 else None
-    if state is None:
-        await message.answer(
-            _("The heroes take the field and are dealt their spells when turn 1 begins.")
-        )
-        return
-    sides = await store.sides(campaign.id)
-    names = {side.id: side.name for side in sides} | watch_orders.hero_names(state)
-    to_kill = watch_orders.settings(game).wounds_to_kill
-    shown = [seat.side] if seat.side is not None else [s.id for s in sides] if seat.is_gm else []
-    standing = await duels.heroes_now(store, campaign, state, clock.now())
-    parts = [
-        watch_texts.hand_text(
-            watch_orders.side_view(standing.modules, side),
-            game.map,
-            names,
-            screens.language(),
-            to_kill,
-            side,
-            campaign.turn,
-            played=standing.played,
-        )
-        for side in shown
-    ]
-    await answer_text(message, "\n\n".join(parts) or screens.phase_words(campaign))
-
-
 def build() -> Router:
     """This module's router (a new one per dispatcher)."""
     router = Router(name=__name__)
     router.message.register(show_orders, Command("orders"))
     router.message.register(show_map, Command("map"))
-    router.message.register(show_hand, Command("hand"))
     router.callback_query.register(press, OrdersButton.filter())
     return router

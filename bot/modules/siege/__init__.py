@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from aiogram import Router
 from aiogram.types import InlineKeyboardButton
 
 from bot.modules.protocol import BotModule
@@ -33,6 +34,11 @@ class SiegeBotModule(BotModule):
     name = "siege"
 
     # hooks: horders
+
+    def private_routers(self) -> Sequence[Router]:
+        from bot.modules.siege.handlers import late, private
+
+        return (private.build(), late.build())
 
     def orders_desk_rows(self, desk: Desk) -> Sequence[list[InlineKeyboardButton]]:
         from bot.modules.siege.order_screens import home_rows

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from aiogram import Router
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 if TYPE_CHECKING:
     from pydantic import JsonValue
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from bot.posts import Renderer
     from bot.services.orders import Desk
     from rules import CampaignMap, CampaignState, ModuleOrder, Move, Order, SideOrders, TurnReport
-    from storage import Campaign, Store
+    from storage import Campaign, Person, Store
 
 
 @dataclass(frozen=True)
@@ -254,6 +254,11 @@ class BotModule:
         """The module's orders that send a group out of ``sector`` besides moves (counted on
         the sector's button)."""
         return ()
+
+    async def read_typed(self, message: Message, store: Store, person: Person) -> bool:
+        """Plain text in private, before the campaign's phase reads it: true when it was the
+        module's (siege: a typed reward claim once its campaign is over) and answered."""
+        return False
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

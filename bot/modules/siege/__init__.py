@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from aiogram import Router
-from aiogram.types import InlineKeyboardButton
+from aiogram.types import InlineKeyboardButton, Message
 
 from bot.modules.protocol import BotModule
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from bot.modules.protocol import DeskPress, Screen
     from bot.services.orders import Desk
     from rules import ModuleOrder, Order
+    from storage import Person, Store
 
 # The hooks import the package's screens when called (bot/modules/protocol.py).
 # ruff: noqa: PLC0415
@@ -58,6 +59,11 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege.order_screens import after as screen_after
 
         return screen_after(before, after, order, names)
+
+    async def read_typed(self, message: Message, store: Store, person: Person) -> bool:
+        from bot.modules.siege.handlers.private import typed_claim
+
+        return await typed_claim(message, store, person)
 
     def orders_sector_short(self, desk: Desk, sector: str) -> str | None:
         from bot.modules.siege.order_screens import sector_short

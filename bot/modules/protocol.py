@@ -260,5 +260,10 @@ class BotModule:
         module's (siege: a typed reward claim once its campaign is over) and answered."""
         return False
 
+    def late_orders_final(self) -> bool:
+        """Whether the module's late orders stay once given (a watch duel step is closed and its
+        cards are on the table), so ``bot.services.late`` refuses to take them back."""
+        return False
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

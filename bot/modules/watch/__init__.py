@@ -210,5 +210,8 @@ class WatchBotModule(BotModule):
 
         return screen_after(before, after, order, names)
 
+    def late_orders_final(self) -> bool:
+        return True
+
 
 __all__ = ["WatchBotModule"]

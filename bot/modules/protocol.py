@@ -16,18 +16,19 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from aiogram import Router
-from aiogram.types import InlineKeyboardButton
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 if TYPE_CHECKING:
-    from aiogram.types import Message
     from pydantic import JsonValue
 
     from bot.clock import Clock
     from bot.demo_modules import DemoStory
     from bot.handlers.group.gm import GmScreen
     from bot.handlers.group.gm_state import GmStateScreen
+    from bot.handlers.private.callbacks import OrdersButton
     from bot.posts import Renderer
     from bot.rules_text import RulesView
+    from bot.services.orders import Desk
     from rules import (
         Battle,
         CampaignMap,
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
         Game,
         ModuleOrder,
         Move,
+        Order,
         Roll,
         SideOrders,
         TurnReport,
@@ -49,6 +51,35 @@ WizardButton = Callable[[str, "Campaign", str, str], InlineKeyboardButton]
 """The setup wizard's button factory (text, campaign, action, value): every button a module's
 wizard screen shows is one of the wizard's (``su`` callbacks, re-checked for the GM on press)."""
 WizardRows = list[list[InlineKeyboardButton]]
+
+
+Screen = tuple[str, InlineKeyboardMarkup]
+
+
+@dataclass(frozen=True)
+class DeskPress:
+    """What one of a module's buttons on the orders desk asks for, which the shared handler
+    (``bot.handlers.private.orders``) carries out; nothing set: the button no longer fits the
+    set (nothing is done, the player is told)."""
+
+    give: ModuleOrder | None = None
+    """Give this order (the rules check it as any other); the screen after it comes from
+    :meth:`BotModule.orders_desk_after`."""
+    show: Screen | None = None
+    """Show this screen of the module's."""
+    home: bool = False
+    """Show the desk's home screen (the screen asked for does not apply any more)."""
+    drop: int | None = None
+    """Take back the set's module order at this index, then show ``then``."""
+    rewrite: Callable[[Desk], SideOrders | None] | None = None
+    """Rewrite the set as this does with the desk as saved (``None``: it no longer fits), then
+    show ``then``."""
+    stale: bool = False
+    """The set changed since the screen was drawn: nothing is done, the player is told and
+    shown ``then``."""
+    then: Callable[[Desk, Mapping[str, str]], Screen] | None = None
+    """The module's screen after a ``drop``, ``rewrite`` or ``stale`` press, from the desk as
+    saved and the names."""
 
 
 @dataclass(frozen=True)
@@ -581,6 +612,56 @@ class BotModule:
     def demo_story(self) -> DemoStory | None:
         """The module's offline demo (``python -m bot.demo --module NAME``); ``None``: none."""
         return None
+
+    def orders_desk_rows(self, desk: Desk) -> Sequence[list[InlineKeyboardButton]]:
+        """Rows the orders desk's home screen adds for the module (buttons to its own screens),
+        below the reinforcement; none when it is not played or has nothing to offer."""
+        return ()
+
+    def orders_desk_press(
+        self, desk: Desk, data: OrdersButton, names: Mapping[str, str]
+    ) -> DeskPress | None:
+        """What the desk's button ``data`` asks for if it is one of the module's; ``None``
+        otherwise."""
+        return None
+
+    def orders_desk_after(
+        self, before: Desk, after: Desk, order: Order | ModuleOrder, names: Mapping[str, str]
+    ) -> Screen | None:
+        """The module's screen to show once ``order`` was given or taken back on ``before``
+        (``after``: the desk now); ``None``: not the module's to show."""
+        return None
+
+    def orders_groups(self, desk: Desk) -> Sequence[Move | ModuleOrder] | None:
+        """The side's groups in the order they move, when the module makes moves groups added
+        to a list (a sector sends several) instead of the sector's one order; ``None``
+        otherwise."""
+        return None
+
+    def orders_sector_buttons(self, desk: Desk, sector: str) -> Sequence[InlineKeyboardButton]:
+        """Buttons the desk's screen of ``sector`` adds for the module's orders there, after the
+        move's."""
+        return ()
+
+    def orders_sector_short(self, desk: Desk, sector: str) -> str | None:
+        """``sector``'s order in a few characters on its home-screen button when it is one of
+        the module's; ``None`` otherwise."""
+        return None
+
+    def orders_leaving(self, desk: Desk, sector: str) -> Sequence[ModuleOrder]:
+        """The module's orders that send a group out of ``sector`` besides moves (counted on
+        the sector's button)."""
+        return ()
+
+    async def read_typed(self, message: Message, store: Store, person: Person) -> bool:
+        """Plain text in private, before the campaign's phase reads it: true when it was the
+        module's (siege: a typed reward claim once its campaign is over) and answered."""
+        return False
+
+    def late_orders_final(self) -> bool:
+        """Whether the module's late orders stay once given (a watch duel step is closed and its
+        cards are on the table), so ``bot.services.late`` refuses to take them back."""
+        return False
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

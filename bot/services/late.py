@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from bot.modules import BOT_MODULES
 from bot.services.turns import game_for
 from rules import (
     BattlePlan,
@@ -24,7 +25,6 @@ from rules import (
     legal_late_orders,
     plan_battles,
 )
-from rules.modules.watch.state import NAME as WATCH
 from storage import Campaign, Phase, Store, WriteOutcome
 from storage.models import SideId, UserId
 
@@ -38,12 +38,13 @@ class LateRefusal(StrEnum):
     CLOSED = "closed"  # not between the battle list and the resolution (or a stale button)
     NOT_STRATEGIST = "not_strategist"
     BUSY = "busy"
-    FINAL = "final"  # a duel step's plays (module ``watch``): played cards stay played
+    FINAL = "final"  # a module's final late orders (a duel step's plays): they stay played
 
 
-FINAL_MODULES = frozenset({WATCH})
-"""Modules whose late orders cannot be taken back: a watch duel step is closed and its cards
-are on the table (or sealed) once it is a late order."""
+FINAL_MODULES = frozenset(
+    name for name, module in BOT_MODULES.items() if module.late_orders_final()
+)
+"""Modules whose late orders cannot be taken back (:meth:`BotModule.late_orders_final`)."""
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,13 @@ says which rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import TypeVar
 
 from pydantic import JsonValue
 
@@ -593,7 +594,9 @@ async def _save_retrying(
     if refused is not None:
         return refused
     opened = await open_desk(store, seat)
-    for _attempt in range(SAVE_ATTEMPTS):
+
+    async def attempt() -> EntryResult | None:
+        nonlocal opened
         if opened.desk is None:
             return EntryResult(refusal=opened.refusal)
         desk = opened.desk
@@ -607,12 +610,27 @@ async def _save_retrying(
             if written.desk is None:  # or refused: the campaign ended, the seat moved
                 return EntryResult(refusal=written.refusal)
             opened = written
-            continue
+            return None
         after, notices = written
         if after is None:
             return EntryResult(refusal=Refusal.WRONG_PHASE, lines=decided.lines)
         return EntryResult(desk=after, lines=decided.lines, changed=True, notices=notices)
-    return EntryResult(refusal=Refusal.BUSY)
+
+    return await _until_saved(attempt, EntryResult(refusal=Refusal.BUSY))
+
+
+Answer = TypeVar("Answer")
+
+
+async def _until_saved(attempt: Callable[[], Awaitable[Answer | None]], busy: Answer) -> Answer:
+    """Run ``attempt`` (read, decide, save) until it answers; ``None``: another strategist
+    saved in between, so it reads their set and tries again, :data:`SAVE_ATTEMPTS` times at
+    most (then ``busy``). The one save-and-retry loop of the orders and the placement."""
+    for _attempt in range(SAVE_ATTEMPTS):
+        answer = await attempt()
+        if answer is not None:
+            return answer
+    return busy
 
 
 def _refusal_of(outcome: WriteOutcome) -> Refusal | None:
@@ -867,7 +885,8 @@ async def _update_placement(
     happening)."""
     if seat.side is not None and not seat.gives_orders:
         return DeploymentResult(refusal=Refusal.NOT_STRATEGIST)
-    for _attempt in range(SAVE_ATTEMPTS):
+
+    async def attempt() -> DeploymentResult | None:
         opened = await open_deployment(store, seat)
         if opened.deployment is None:
             return opened
@@ -875,10 +894,9 @@ async def _update_placement(
         if isinstance(decided, DeploymentResult):
             return decided
         placement, ready = decided
-        written = await _write_placement(store, seat, opened.deployment, placement, ready, now)
-        if written is not None:
-            return written
-    return DeploymentResult(refusal=Refusal.BUSY)
+        return await _write_placement(store, seat, opened.deployment, placement, ready, now)
+
+    return await _until_saved(attempt, DeploymentResult(refusal=Refusal.BUSY))
 
 
 async def change_placement(

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.clock import ManualClock
-from bot.handlers.private import screens
+from bot.modules.contact import order_screens as contact_order_screens
 from bot.modules.contact import orders as contact_orders
 from bot.services import campaigns
 from bot.services.clockwork import advance
@@ -265,7 +265,7 @@ async def test_retreat_buttons_are_paged_on_the_contact_screen(
 ) -> None:
     """Red holds 4, 1 and 2; two retreat buttons a page make two pages (eight in play), and
     «Back» from a retreat screen returns to its page."""
-    monkeypatch.setattr(screens, "RETREATS_A_PAGE", 2)
+    monkeypatch.setattr(contact_order_screens, "RETREATS_A_PAGE", 2)
     table = await open_table(telegram, store, clock, CONTACT_RULES)
     now = clock.now()
     for side, placement in PLACEMENTS.items():

@@ -16,8 +16,6 @@ from bot.handlers.private import (
     vacation,
     verdicts,
 )
-from bot.modules.siege.handlers import late
-from bot.modules.siege.handlers import private as siege
 
 
 def build(modules: Sequence[Router] = ()) -> list[Router]:
@@ -33,8 +31,6 @@ def build(modules: Sequence[Router] = ()) -> list[Router]:
         battles.build(),
         verdicts.build(),
         campaigns.build(),
-        siege.build(),
-        late.build(),
         *modules,
         typed.build(),
     ]

@@ -8,6 +8,7 @@ reinforcement. Every change is saved as a draft and echoed in words; "Ready" con
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from aiogram import Bot, Router
@@ -19,10 +20,10 @@ from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import answer_text, pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
-from bot.modules.contact import orders as contact_orders
+from bot.modules import BOT_MODULES
+from bot.modules.protocol import DeskPress, Screen
 from bot.modules.watch import duels
 from bot.modules.watch import orders as watch_orders
-from bot.modules.watch import texts as watch_texts
 from bot.order_text import Vocabulary, parse_orders_text, siege_tokens
 from bot.rendering import MapDrawer
 from bot.services.orders import (
@@ -42,17 +43,37 @@ from bot.services.orders import (
 )
 from bot.services.turns import game_for
 from bot.texts import describe_rejection
-from rules import Attack, CampaignState, Fortify, ModuleOrder, Move, Reinforce, SideOrders
-from rules.modules import contact, siege, watch
+from rules import (
+    Attack,
+    CampaignState,
+    Fortify,
+    ModuleOrder,
+    Move,
+    Order,
+    Reinforce,
+    SideOrders,
+)
 from rules.render import MapView
 from storage import Person, Phase, Store
 
 KIND = "orders"
 
+CORE_ACTIONS = frozenset(
+    ("n", "at", "fo", "rs", "rep", "ok", "no", "sec", "mv", "to", "rf", "rev", "map", "home")
+)
+"""The desk's own buttons; the others are the modules' (:meth:`BotModule.orders_desk_press`)."""
+
+
+def module_names(state: CampaignState) -> dict[str, str]:
+    """The names of the modules' pieces in ``state`` (a watch's heroes ...)."""
+    return {
+        key: name for module in BOT_MODULES.values() for key, name in module.names(state).items()
+    }
+
 
 def _words(desk: Desk) -> tuple[dict[str, str], str, str | None]:
     """Side names, this side's name, and who changed the orders last."""
-    names = desk.side_names() | watch_orders.hero_names(desk.state)
+    names = desk.side_names() | module_names(desk.state)
     return names, names.get(desk.side, desk.side), desk.editor_name()
 
 
@@ -141,7 +162,7 @@ async def typed_orders(
             )
         )
         return
-    names = {side.id: side.name for side in sides} | watch_orders.hero_names(desk.state)
+    names = {side.id: side.name for side in sides} | module_names(desk.state)
     report = screens.text_results(parsed, result, result.desk, names)
     text, keyboard = home_screen(result.desk)
     heading = _("Saved as a draft.") if result.changed else _("Nothing changed.")
@@ -155,171 +176,6 @@ async def typed_orders(
 def _sector(desk: Desk, index: int) -> str | None:
     sectors = desk.game.map.sector_ids()
     return sectors[index] if 0 <= index < len(sectors) else None
-
-
-def _siege_order_of(desk: Desk, data: OrdersButton) -> ModuleOrder | None:
-    """The siege order a siege button gives (:data:`screens.SIEGE_ACTIONS`), or ``None``."""
-    tokens = screens.siege_token_ids(desk)
-    token = tokens[data.arg] if 0 <= data.arg < len(tokens) else None
-    sector = _sector(desk, data.sector)
-    match data.action:
-        case "sa" if token is not None and sector is not None and data.to in (0, 1):
-            return siege.assault(sector, token, "weather" if data.to == 1 else "vp")
-        case "sd" if token is not None and sector is not None:
-            return siege.guard(token, sector)
-        case "ss" if sector is not None:
-            return siege.steer(sector)
-        case "sc" if token is not None and data.to in (0, 1):
-            return siege.play_card(token, "after" if data.to == 1 else "before")
-    return None
-
-
-def _contact_order_of(desk: Desk, data: OrdersButton) -> ModuleOrder | None:
-    """The contact order a button gives (:data:`screens.CONTACT_GIVES`), or ``None``."""
-    sector = _sector(desk, data.sector)
-    if sector is None:
-        return None
-    match data.action:
-        case "tg":
-            paths = screens.transport_paths(desk, sector)
-            if not 0 <= data.to < len(paths) or data.arg not in paths[data.to][1]:
-                return None
-            return contact.transport(sector, paths[data.to][0], data.arg)
-        case "cg":
-            to = _sector(desk, data.to)
-            if to is None or to not in screens.retreat_choices(desk, sector):
-                return None
-            return contact.retreat_to(sector, (to,))
-        case "cn" | "cw" if data.arg == desk.edits:
-            return _retreat_step(desk, data, sector)
-        case "cy" if data.arg != 1:
-            return contact.yield_sector(sector)
-    return None
-
-
-def _retreat_step(desk: Desk, data: OrdersButton, sector: str) -> ModuleOrder | None:
-    """The retreat preference for ``sector`` with «then» sector ``data.to`` added (``cn``) or
-    its last sector taken back (``cw``); ``None`` when the button no longer fits it."""
-    current = contact_orders.standing_retreats(desk.state, desk.side, desk.orders).get(sector, ())
-    if not current:
-        return None
-    if data.action == "cw":
-        return contact.retreat_to(sector, current[:-1])
-    to = _sector(desk, data.to)
-    if to is None or to in current or to not in screens.retreat_choices(desk, sector):
-        return None
-    return contact.retreat_to(sector, (*current, to))
-
-
-def _contact_change(desk: Desk, data: OrdersButton) -> SideOrders | None:
-    """The set after a list button (:data:`screens.CONTACT_EDITS`), or ``None`` if it does not
-    fit the set any more (another strategist changed it since the screen was drawn)."""
-    if data.to != desk.edits:
-        return None
-    if data.action == "cy":
-        sector = _sector(desk, data.sector)
-        kept = tuple(
-            order
-            for order in desk.orders.extra
-            if not (contact_orders.kind_of(order) == "yield" and order.sector == sector)
-        )
-        return desk.orders.model_copy(update={"extra": kept})
-    listed = contact_orders.groups(desk.game, desk.state, desk.side, desk.orders)
-    match data.action:
-        case "cu":
-            changed = contact_orders.shifted(listed, data.arg, -1)
-        case "cd":
-            changed = contact_orders.shifted(listed, data.arg, 1)
-        case _:
-            changed = contact_orders.without_group(listed, data.arg)
-    return None if changed is None else contact_orders.with_groups(desk.orders, changed)
-
-
-async def _contact_press(
-    query: CallbackQuery,
-    store: Store,
-    clock: Clock,
-    bot: Bot,
-    seat: Seat,
-    desk: Desk,
-    data: OrdersButton,
-) -> None:
-    """A contact button: give a transport, yield or retreat preference; or move a group up or
-    down the list, take it back, take a yield back."""
-    if data.action in screens.CONTACT_GIVES and not (data.action == "cy" and data.arg == 1):
-        order = _contact_order_of(desk, data)
-        if order is None:
-            await query.answer(_("That button is not valid any more."), show_alert=True)
-            return
-        await _give(query, store, clock, bot, seat, desk, order)
-        return
-    if data.to != desk.edits:
-        names, _side, _editor = _words(desk)
-        await query.answer(
-            _(
-                "The orders changed since this screen was drawn (here, or by another "
-                "strategist of your side), so nothing was changed. Here they are as they are now."
-            ),
-            show_alert=True,
-        )
-        await _edit(query, store, clock, bot, seat, *screens.contact_screen(desk, names))
-        return
-    result = await rewrite_orders(
-        store, seat, lambda now_desk: _contact_change(now_desk, data), clock.now(), desk.turn
-    )
-    if result.desk is None:
-        await query.answer(
-            screens.refusal_words(result.refusal or Refusal.STALE, seat.campaign),
-            show_alert=True,
-        )
-        return
-    names, _side, _editor = _words(result.desk)
-    rejection = result.lines[0].rejection if result.lines else None
-    if rejection is not None:
-        words = describe_rejection(rejection, desk.game.map, names, screens.language())
-        await query.answer(words, show_alert=True)
-    elif result.changed:
-        await query.answer(_("Changed."))
-    else:
-        await query.answer(_("That button is not valid any more."), show_alert=True)
-    await _edit(query, store, clock, bot, seat, *screens.contact_screen(result.desk, names))
-
-
-def _hero_of(desk: Desk, data: OrdersButton) -> str | None:
-    heroes = watch_orders.hero_ids(desk.state)
-    return heroes[data.arg] if 0 <= data.arg < len(heroes) else None
-
-
-async def _watch_press(
-    query: CallbackQuery,
-    store: Store,
-    clock: Clock,
-    bot: Bot,
-    seat: Seat,
-    desk: Desk,
-    data: OrdersButton,
-) -> None:
-    """A Night Watch button: move a hero (``wm``), or take its move back (``wx``)."""
-    hero = _hero_of(desk, data)
-    to = _sector(desk, data.to)
-    if data.action == "wm" and hero is not None and to is not None:
-        await _give(query, store, clock, bot, seat, desk, watch.hero_move(hero, to))
-        return
-    given = None if hero is None else watch_orders.move_of(desk.orders, hero)
-    if data.action != "wx" or given is None:
-        await query.answer(_("That button is not valid any more."), show_alert=True)
-        return
-    result = await drop_module_order(
-        store, seat, desk.orders.extra.index(given), given, clock.now(), desk.turn
-    )
-    if result.desk is None:
-        await query.answer(
-            screens.refusal_words(result.refusal or Refusal.STALE, seat.campaign), show_alert=True
-        )
-        return
-    await query.answer(_("Taken back.") if result.changed else _("Nothing changed."))
-    names, _side, _editor = _words(result.desk)
-    await _edit(query, store, clock, bot, seat, *screens.watch_screen(result.desk, names))
 
 
 def _order_of(desk: Desk, data: OrdersButton) -> Move | Attack | Fortify | Reinforce | None:
@@ -369,22 +225,13 @@ async def press(
         return
     desk = opened.desk
     action = callback_data.action
-    if action in screens.SIEGE_ACTIONS:
-        siege_order = _siege_order_of(desk, callback_data)
-        if siege_order is None:
-            await query.answer(_("That button is not valid any more."), show_alert=True)
-            return
-        await _give(query, store, clock, bot, seat, desk, siege_order)
-        return
-    if action == "sx":
-        await _drop(query, store, clock, bot, seat, desk, callback_data.arg)
-        return
-    if action in screens.WATCH_ACTIONS:
-        await _watch_press(query, store, clock, bot, seat, desk, callback_data)
-        return
-    if action in screens.CONTACT_GIVES or action in screens.CONTACT_EDITS:
-        await _contact_press(query, store, clock, bot, seat, desk, callback_data)
-        return
+    if action not in CORE_ACTIONS:
+        names, _side, _editor = _words(desk)
+        for module in BOT_MODULES.values():
+            asked = module.orders_desk_press(desk, callback_data, names)
+            if asked is not None:
+                await _module_press(query, store, clock, bot, seat, desk, asked)
+                return
     order = _order_of(desk, callback_data) if action in ("n", "at", "fo", "rs") else None
     if action in ("n", "at", "fo", "rs"):
         if order is None:
@@ -467,18 +314,6 @@ async def _navigate(
             view = screens.move_count_screen(desk, sector, to)
         case "rf":
             view = screens.reinforce_screen(desk)
-        case "sg":
-            view = screens.siege_screen(desk, names)
-        case "wh":
-            view = screens.watch_screen(desk, names)
-        case "ct":
-            view = screens.contact_screen(desk, names, max(data.arg, 0))
-        case "tp" if sector is not None:
-            view = screens.transport_path_screen(desk, sector, max(data.arg, 0))
-        case "tq" if sector is not None:
-            view = screens.transport_count_screen(desk, sector, data.to)
-        case "cr" if sector is not None:
-            view = screens.retreat_screen(desk, sector)
         case "rev":
             await _show_review(query, store, clock, bot, seat, desk)
             await send_side_map(bot, maps, query.from_user.id, desk)
@@ -531,34 +366,94 @@ async def _give(
     await query.answer(screens.change_toast(order, result.desk, names))
     after = result.desk
     sector = order.sector
-    if contact_orders.is_on(desk.game) and (
-        isinstance(order, Move)
-        or (isinstance(order, ModuleOrder) and contact_orders.kind_of(order) is not None)
-    ):
-        retreat = (
-            screens.retreat_screen(after, sector)
-            if isinstance(order, ModuleOrder)
-            and contact_orders.kind_of(order) == "retreat_to"
-            and sector is not None
-            else None
-        )
-        view = retreat or screens.contact_screen(after, names)
-    elif isinstance(order, ModuleOrder) and watch_orders.is_hero_move(order):
-        view = screens.watch_screen(after, names)
-    elif isinstance(order, ModuleOrder) or (
-        isinstance(order, Fortify) and desk.orders.module_order_in(order.sector) is not None
-    ):
-        view = screens.siege_screen(after, names)
-    elif (
-        isinstance(order, Attack)
-        and sector is not None
-        and (options := after.attack_options(sector))
-        and options.attack
-    ):
-        view = screens.sector_screen(after, sector, names)
-    else:
-        view = home_screen(after)
+    view = _module_screen_after(desk, after, order, names)
+    if view is None:
+        options = after.attack_options(sector) if sector is not None else None
+        if isinstance(order, Attack) and sector is not None and options and options.attack:
+            view = screens.sector_screen(after, sector, names)
+        else:
+            view = home_screen(after)
     await _edit(query, store, clock, bot, seat, *view)
+
+
+def _module_screen_after(
+    before: Desk, after: Desk, order: Order | ModuleOrder, names: Mapping[str, str]
+) -> Screen | None:
+    """The screen of the module whose order ``order`` is (or whose orders it changes)."""
+    for module in BOT_MODULES.values():
+        view = module.orders_desk_after(before, after, order, names)
+        if view is not None:
+            return view
+    return None
+
+
+async def _module_press(
+    query: CallbackQuery,
+    store: Store,
+    clock: Clock,
+    bot: Bot,
+    seat: Seat,
+    desk: Desk,
+    asked: DeskPress,
+) -> None:
+    """Carry out what a module's button on the desk asked for (:class:`DeskPress`)."""
+    if asked.give is not None:
+        await _give(query, store, clock, bot, seat, desk, asked.give)
+        return
+    if asked.show is not None or asked.home:
+        await query.answer()
+        await _edit(query, store, clock, bot, seat, *(asked.show or home_screen(desk)))
+        return
+    then = asked.then
+    if then is None or not (asked.stale or asked.drop is not None or asked.rewrite is not None):
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+        return
+    if asked.stale:
+        await query.answer(
+            _(
+                "The orders changed since this screen was drawn (here, or by another "
+                "strategist of your side), so nothing was changed. Here they are as they are now."
+            ),
+            show_alert=True,
+        )
+        await _edit(query, store, clock, bot, seat, *then(desk, _words(desk)[0]))
+        return
+    if asked.drop is not None:
+        await _drop(query, store, clock, bot, seat, desk, asked.drop, then)
+        return
+    if asked.rewrite is not None:
+        await _rewrite(query, store, clock, bot, seat, desk, asked.rewrite, then)
+
+
+async def _rewrite(
+    query: CallbackQuery,
+    store: Store,
+    clock: Clock,
+    bot: Bot,
+    seat: Seat,
+    desk: Desk,
+    change: Callable[[Desk], SideOrders | None],
+    then: Callable[[Desk, Mapping[str, str]], Screen],
+) -> None:
+    """Rewrite the set as a module's button asks (a change checked as the rules check the set),
+    then show the module's screen ``then``."""
+    result = await rewrite_orders(store, seat, change, clock.now(), desk.turn)
+    if result.desk is None:
+        await query.answer(
+            screens.refusal_words(result.refusal or Refusal.STALE, seat.campaign),
+            show_alert=True,
+        )
+        return
+    names, _side, _editor = _words(result.desk)
+    rejection = result.lines[0].rejection if result.lines else None
+    if rejection is not None:
+        words = describe_rejection(rejection, desk.game.map, names, screens.language())
+        await query.answer(words, show_alert=True)
+    elif result.changed:
+        await query.answer(_("Changed."))
+    else:
+        await query.answer(_("That button is not valid any more."), show_alert=True)
+    await _edit(query, store, clock, bot, seat, *then(result.desk, names))
 
 
 async def _drop(
@@ -569,8 +464,10 @@ async def _drop(
     seat: Seat,
     desk: Desk,
     index: int,
+    then: Callable[[Desk, Mapping[str, str]], Screen],
 ) -> None:
-    """Take back a siege guard or card (``index`` in the set's module orders)."""
+    """Take back the set's module order at ``index`` (a siege guard or card, a hero's move),
+    then show the module's screen ``then``."""
     extra = desk.orders.extra
     if not 0 <= index < len(extra):
         await query.answer(_("That button is not valid any more."), show_alert=True)
@@ -583,7 +480,7 @@ async def _drop(
         return
     await query.answer(_("Taken back.") if result.changed else _("Nothing changed."))
     names, _side, _editor = _words(result.desk)
-    await _edit(query, store, clock, bot, seat, *screens.siege_screen(result.desk, names))
+    await _edit(query, store, clock, bot, seat, *then(result.desk, names))
 
 
 async def _show_review(
@@ -696,50 +593,10 @@ async def show_map(
     )
 
 
-async def show_hand(message: Message, store: Store, person: Person, clock: Clock) -> None:
-    """``/hand``: the heroes of the sender's side with their spells (the GM: every side's),
-    from this turn's start (once the battle list is public: where it put them, without the
-    spells their closed duel steps played, which are listed); secret, so in private only."""
-    seat = await seat_or_answer(message, store, person)
-    if seat is None:
-        return
-    campaign = seat.campaign
-    game = game_for(campaign)
-    if not watch_orders.is_on(game):
-        await message.answer(_("This campaign plays without the Watches: it has no heroes."))
-        return
-    state = await store.turn_start(campaign.id, campaign.turn) if campaign.turn >= 1 else None
-    if state is None:
-        await message.answer(
-            _("The heroes take the field and are dealt their spells when turn 1 begins.")
-        )
-        return
-    sides = await store.sides(campaign.id)
-    names = {side.id: side.name for side in sides} | watch_orders.hero_names(state)
-    to_kill = watch_orders.settings(game).wounds_to_kill
-    shown = [seat.side] if seat.side is not None else [s.id for s in sides] if seat.is_gm else []
-    standing = await duels.heroes_now(store, campaign, state, clock.now())
-    parts = [
-        watch_texts.hand_text(
-            watch_orders.side_view(standing.modules, side),
-            game.map,
-            names,
-            screens.language(),
-            to_kill,
-            side,
-            campaign.turn,
-            played=standing.played,
-        )
-        for side in shown
-    ]
-    await answer_text(message, "\n\n".join(parts) or screens.phase_words(campaign))
-
-
 def build() -> Router:
     """This module's router (a new one per dispatcher)."""
     router = Router(name=__name__)
     router.message.register(show_orders, Command("orders"))
     router.message.register(show_map, Command("map"))
-    router.message.register(show_hand, Command("hand"))
     router.callback_query.register(press, OrdersButton.filter())
     return router

@@ -23,8 +23,8 @@ from bot.handlers.private.callbacks import (
     VerdictButton,
 )
 from bot.map_views import map_labels, side_views
-from bot.message_limits import BUTTON_ROW, button_label
-from bot.modules.contact import orders as contact_orders
+from bot.message_limits import BUTTON_ROW
+from bot.modules import BOT_MODULES
 from bot.modules.siege.texts import describe_assault_abilities, token_label
 from bot.modules.watch import orders as watch_orders
 from bot.modules.watch import texts as watch_texts
@@ -71,10 +71,6 @@ from rules import (
     SectorOptions,
     SideOrders,
 )
-from rules.legal import legal_orders
-from rules.modules.contact import NAME as CONTACT
-from rules.modules.siege import NAME as SIEGE
-from rules.modules.watch import NAME as WATCH
 from rules.render import MapView, PrivateOrders
 from storage import BattleReport, Campaign, CampaignStatus, Phase, Side, UnreportedPolicy
 
@@ -96,15 +92,19 @@ def language() -> str:
     return get_i18n().current_locale
 
 
-def _button(text: str, data: str) -> InlineKeyboardButton:
+def button(text: str, data: str) -> InlineKeyboardButton:
+    """A button that sends ``data`` back (the modules' screens use it too)."""
     return InlineKeyboardButton(text=text, callback_data=data)
 
 
-def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+def button_rows(
+    buttons: Sequence[InlineKeyboardButton], width: int
+) -> list[list[InlineKeyboardButton]]:
+    """``buttons`` ``width`` a row, in order."""
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
-def _phone_rows(
+def phone_rows(
     buttons: Sequence[InlineKeyboardButton], most: int
 ) -> list[list[InlineKeyboardButton]]:
     """Up to ``most`` buttons a row, in order, as long as the row's labels fit a phone's
@@ -121,19 +121,6 @@ def _phone_rows(
         else:
             rows.append([button])
     return rows
-
-
-def _named_label(template: str, name: str) -> str:
-    """``template`` with ``{hero}`` filled so that the label fits a row: a long name is cut,
-    never the words around it."""
-    room = BUTTON_ROW - len(template.format(hero=""))
-    return template.format(hero=button_label(name, max(room, 8)))
-
-
-def _hero_move_label(name: str, place: str) -> str:
-    """«Андрей → «Кафе»»: a long name is cut, never the destination."""
-    arrow = f" → {place}"
-    return button_label(name, max(BUTTON_ROW - len(arrow), 8)) + arrow
 
 
 # ---- refusals and phases --------------------------------------------------------------------
@@ -294,7 +281,8 @@ def not_open_yet_words(campaign: Campaign | None, opens_at: datetime | None) -> 
 # ---- orders ---------------------------------------------------------------------------------
 
 
-def _orders_button(desk: Desk, action: str, sector: str | None = None, **extra: int) -> str:
+def orders_button(desk: Desk, action: str, sector: str | None = None, **extra: int) -> str:
+    """The data of a desk button: ``action`` on ``sector`` (a map index; ``-1``: none)."""
     index = -1 if sector is None else desk.game.map.order[sector]
     return OrdersButton(
         campaign=desk.campaign.id,
@@ -318,15 +306,21 @@ def status_line(desk: Desk, editor: str | None) -> str:
     return status
 
 
+def module_groups(desk: Desk) -> list[Move | ModuleOrder] | None:
+    """The side's groups in the order they move, when a module makes moves groups added to a
+    list; ``None`` otherwise."""
+    for module in BOT_MODULES.values():
+        listed = module.orders_groups(desk)
+        if listed is not None:
+            return list(listed)
+    return None
+
+
 def orders_lines(desk: Desk, names: Names) -> list[str]:
-    """The whole recorded set in words (with contact, its groups in the order they move)."""
-    groups = (
-        contact_orders.groups(desk.game, desk.state, desk.side, desk.orders)
-        if contact_orders.is_on(desk.game)
-        else None
-    )
+    """The whole recorded set in words (where a module makes moves groups, in the order they
+    move)."""
     return describe_orders(
-        desk.orders, desk.holdings, desk.game.map, names, language(), groups=groups
+        desk.orders, desk.holdings, desk.game.map, names, language(), groups=module_groups(desk)
     )
 
 
@@ -340,25 +334,18 @@ def orders_text(desk: Desk, names: Names, side_name: str, editor: str | None) ->
 
 def _short_order(desk: Desk, sector: str, names: Names) -> str:
     moves = [move for move in desk.orders.moves if move.source == sector]
-    carried = [
-        order
-        for order in desk.orders.extra
-        if contact_orders.is_transport(order) and order.sector == sector
-    ]
-    if len(moves) + len(carried) > 1:
-        leaving = len(moves) + len(carried)
+    leaving = len(moves) + sum(
+        len(module.orders_leaving(desk, sector)) for module in BOT_MODULES.values()
+    )
+    if leaving > 1:
         return _("{n} group leaves", "{n} groups leave", leaving).format(n=leaving)
-    if carried:
-        path = carried[0].data.get("path")
-        last = path[-1] if isinstance(path, list) and path else "?"
-        return f"🚚 {last} ×{carried[0].data.get('count')}"
     move = desk.orders.move_from(sector)
     if move is not None:
         return f"→ {move.to} ×{move.count}"
-    claim = desk.orders.module_order_in(sector)
-    if claim is not None and not desk.orders.attacks_in(sector):
-        token = claim.data.get("token")
-        return f"🏰 {token}" if token is not None else "🌬"
+    for module in BOT_MODULES.values():
+        short = module.orders_sector_short(desk, sector)
+        if short is not None:
+            return short
     attacks = desk.orders.attacks_in(sector)
     if attacks:
         targets = ", ".join(dict.fromkeys(names.get(a.target, a.target) for a in attacks))
@@ -370,38 +357,30 @@ def orders_keyboard(desk: Desk, names: Names) -> Keyboard:
     """Home: a button per held sector, the reinforcement, review and map."""
     map_ = desk.game.map
     sectors = [
-        _button(
+        button(
             f"{sector_label(map_, options.sector, language())}: "
             f"{_short_order(desk, options.sector, names)}",
-            _orders_button(desk, "sec", options.sector),
+            orders_button(desk, "sec", options.sector),
         )
         for options in desk.listing().sectors
     ]
-    rows = _rows(sectors, 1)
+    rows = button_rows(sectors, 1)
     reinforce = (
         sector_label(map_, desk.orders.reinforce, language())
         if desk.orders.reinforce
         else _("not chosen")
     )
     rows.append(
-        [
-            _button(
-                _("🛰 Reinforcement: {sector}").format(sector=reinforce), _orders_button(desk, "rf")
-            )
-        ]
+        [button(_("🛰 Reinforcement: {sector}").format(sector=reinforce), orders_button(desk, "rf"))]
     )
-    if contact_orders.is_on(desk.game):
-        rows.append([_button(_("🧟 Groups, yields, retreats"), _orders_button(desk, "ct"))])
-    if desk.listing().modules.get(SIEGE) or any(o.module == SIEGE for o in desk.orders.extra):
-        rows.append([_button(_("🏰 Siege orders"), _orders_button(desk, "sg"))])
-    if watch_orders.is_on(desk.game):
-        rows.append([_button(_("🧙 Heroes and spells"), _orders_button(desk, "wh"))])
+    for module in BOT_MODULES.values():
+        rows.extend(module.orders_desk_rows(desk))
     if desk.turn > 1:
-        rows.append([_button(_("🔁 Repeat last turn's orders"), _orders_button(desk, "rep"))])
+        rows.append([button(_("🔁 Repeat last turn's orders"), orders_button(desk, "rep"))])
     rows.append(
         [
-            _button(_("📋 Review and confirm"), _orders_button(desk, "rev")),
-            _button(_("🗺 Map"), _orders_button(desk, "map")),
+            button(_("📋 Review and confirm"), orders_button(desk, "rev")),
+            button(_("🗺 Map"), orders_button(desk, "map")),
         ]
     )
     return Keyboard(inline_keyboard=rows)
@@ -418,422 +397,6 @@ def with_miniapp_button(keyboard: Keyboard, url: str, campaign_id: int) -> Keybo
 def miniapp_link(url: str, campaign_id: int) -> str:
     """The Mini App's address opened on ``campaign_id``."""
     return f"{url.rstrip('/')}/?campaign={campaign_id}"
-
-
-SIEGE_ACTIONS = ("sa", "sd", "ss", "sc")
-"""Siege buttons: assault (``arg`` token, ``to`` 1 for the weather reward), guard (``sector``
-the guarding sector, ``arg`` token), steer (``sector``), card (``arg`` token, ``to`` 1 after)."""
-
-
-def siege_token_ids(desk: Desk) -> list[str]:
-    """The siege tokens of the turn start, in state order (buttons name them by index)."""
-    return list(siege_tokens(desk.state.modules))
-
-
-def siege_button(desk: Desk, order: ModuleOrder) -> str | None:
-    """The button data that gives ``order``; ``None`` if it is not a siege order."""
-    data = order.data
-    tokens = siege_token_ids(desk)
-    token = tokens.index(str(data["token"])) if data.get("token") in tokens else -1
-    match data.get("order"):
-        case "assault":
-            weather = 1 if data.get("reward") == "weather" else 0
-            return _orders_button(desk, "sa", str(data["sector"]), arg=token, to=weather)
-        case "guard":
-            return _orders_button(desk, "sd", str(data["from"]), arg=token)
-        case "steer":
-            return _orders_button(desk, "ss", str(data["sector"]))
-        case "play_card":
-            return _orders_button(
-                desk, "sc", arg=token, to=1 if data.get("window") == "after" else 0
-            )
-    return None
-
-
-def siege_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
-    """The side's siege orders now, a button for every siege order it may add, and one to take
-    back each it gave."""
-    map_ = desk.game.map
-    given = [
-        describe_order(order, map_, names, language())
-        for order in desk.orders.extra
-        if order.module == SIEGE
-    ]
-    lines = [
-        _("🏰 Siege orders for turn {turn}.").format(turn=desk.turn),
-        *(f"• {line}" for line in given),
-    ]
-    if not given:
-        lines.append(_("None given yet."))
-    offered = desk.listing().modules.get(SIEGE, ())
-    lines.append(
-        _("Add one below; an assault or steering is its sector's order for the turn.")
-        if offered
-        else _("No other siege order is possible now.")
-    )
-    rows: list[list[InlineKeyboardButton]] = []
-    for order in offered:
-        data = siege_button(desk, order)
-        if data is not None:
-            rows.append([_button(describe_order(order, map_, names, language()), data)])
-    for index, order in enumerate(desk.orders.extra):
-        if order.module != SIEGE:
-            continue
-        words = describe_order(order, map_, names, language())
-        if order.claims_sector and order.sector is not None:
-            data = _orders_button(desk, "fo", order.sector)
-        else:
-            data = _orders_button(desk, "sx", arg=index)
-        rows.append([_button(_("✖ {order}").format(order=words), data)])
-    rows.append([_button(_("◀ Back"), _orders_button(desk, "home"))])
-    return "\n".join(lines), Keyboard(inline_keyboard=rows)
-
-
-WATCH_ACTIONS = ("wm", "wx")
-"""Night Watch buttons: move hero ``arg`` (index in the turn-start heroes) to ``to`` (map
-index), take hero ``arg``'s move back."""
-
-
-def watch_screen(desk: Desk, names: Names) -> tuple[str, Keyboard]:
-    """The side's heroes (with their hands: this is the side's private chat), each one's move
-    this turn, a button for every legal destination (the engine's list) and one to stay."""
-    map_ = desk.game.map
-    heroes = watch_orders.hero_ids(desk.state)
-    view = watch_orders.side_view(desk.state.modules, desk.side)
-    to_kill = watch_orders.settings(desk.game).wounds_to_kill
-    lines = [
-        watch_texts.hand_text(view, map_, names, language(), to_kill, desk.side, desk.turn),
-        "",
-    ]
-    offered: dict[str, list[ModuleOrder]] = {}
-    for order in desk.listing().modules.get(WATCH, ()):
-        if watch_orders.is_hero_move(order):
-            offered.setdefault(str(order.data.get("hero")), []).append(order)
-    rows: list[list[InlineKeyboardButton]] = []
-    for hero in heroes:
-        given = watch_orders.move_of(desk.orders, hero)
-        if hero not in offered and given is None:
-            continue
-        name = names.get(hero, hero)
-        if given is not None:
-            lines.append("• " + watch_texts.describe_hero_move(given, map_, names, language()))
-            rows.append(
-                [
-                    _button(
-                        _named_label(_("✖ {hero} stays"), name),
-                        _orders_button(desk, "wx", arg=heroes.index(hero)),
-                    )
-                ]
-            )
-        else:
-            lines.append(_("• {hero} stays where it is.").format(hero=name))
-        buttons = [
-            _button(
-                _hero_move_label(name, sector_label(map_, str(order.data.get("to")), language())),
-                _orders_button(
-                    desk,
-                    "wm",
-                    arg=heroes.index(hero),
-                    to=map_.order[str(order.data.get("to"))],
-                ),
-            )
-            for order in offered.get(hero, ())
-            if given is None or order.data.get("to") != given.data.get("to")
-        ]
-        rows.extend(_phone_rows(buttons, 2))
-    if not offered:
-        lines.append(_("None of your heroes can move this turn."))
-    else:
-        lines.append(
-            _("A hero moves one location a turn; a new move replaces the hero's last one.")
-        )
-    rows.append([_button(_("◀ Back"), _orders_button(desk, "home"))])
-    return "\n".join(lines), Keyboard(inline_keyboard=rows)
-
-
-CONTACT_EDITS = ("cu", "cd", "cx", "cy")
-"""Contact buttons that rewrite the list: group ``arg`` up, down or taken back, the yield of
-``sector`` taken back (``to``: the set's edit count the screen showed)."""
-CONTACT_GIVES = ("tg", "cg", "cn", "cw", "cy")
-"""Contact buttons that give an order: transport from ``sector`` along path ``to`` with ``arg``
-armies; retreat preference from ``sector`` to sector ``to``, «then» sector ``to`` added to it,
-its last sector taken back (``arg``: the set's edit count the screen showed); yield
-``sector``."""
-MAX_RETREAT_STEPS = 10
-"""The most sectors a retreat preference names (the rules' limit)."""
-
-
-def transport_paths(desk: Desk, sector: str) -> list[tuple[list[str], list[int]]]:
-    """The transports ``sector`` may send now: each path with its possible counts, as the
-    rules list them."""
-    found: dict[tuple[str, ...], list[int]] = {}
-    for order in desk.listing().modules.get(CONTACT, ()):
-        if contact_orders.kind_of(order) != "transport" or order.sector != sector:
-            continue
-        path, count = order.data.get("path"), order.data.get("count")
-        if isinstance(path, list) and isinstance(count, int):
-            found.setdefault(tuple(str(step) for step in path), []).append(count)
-    return [(list(path), sorted(counts)) for path, counts in found.items()]
-
-
-def retreat_choices(desk: Desk, sector: str) -> list[str]:
-    """The neighbours of ``sector`` a retreat preference may name (as the rules list them; this
-    turn's preference for ``sector`` aside, as a new one replaces it)."""
-    orders = contact_orders.without_retreat(desk.orders, sector)
-    listing = (
-        desk.listing()
-        if orders == desk.orders
-        else legal_orders(desk.game, desk.state, desk.side, orders)
-    )
-    found: list[str] = []
-    for order in listing.modules.get(CONTACT, ()):
-        to = order.data.get("to")
-        if (
-            contact_orders.kind_of(order) == "retreat_to"
-            and order.sector == sector
-            and isinstance(to, list)
-            and to
-        ):
-            found.append(str(to[0]))
-    return found
-
-
-def _group_end(group: Move | ModuleOrder) -> str:
-    """Where a group is heading: a move's destination, a transport's last sector."""
-    if isinstance(group, Move):
-        return group.to
-    path = group.data.get("path")
-    return str(path[-1]) if isinstance(path, list) and path else "?"
-
-
-RETREATS_A_PAGE = 8
-"""Retreat-preference buttons on one page of the contact screen (two a row)."""
-
-
-def retreat_sectors(desk: Desk) -> list[str]:
-    """The sectors the contact screen offers a retreat preference for, in map order: those the
-    side holds or has a preference for, with a neighbour to name."""
-    retreats = contact_orders.standing_retreats(desk.state, desk.side, desk.orders)
-    return [
-        sector
-        for sector in desk.game.map.sector_ids()
-        if (sector in desk.holdings or sector in retreats) and retreat_choices(desk, sector)
-    ]
-
-
-def contact_screen(desk: Desk, names: Names, page: int = 0) -> tuple[str, Keyboard]:
-    """Contact: the side's groups in the order they move (each up, down or taken back), the
-    sectors it yields, and where its armies retreat from each sector (standing preferences);
-    the retreat buttons :data:`RETREATS_A_PAGE` a page, page ``page`` shown."""
-    map_ = desk.game.map
-    listed = contact_orders.groups(desk.game, desk.state, desk.side, desk.orders)
-    lines = [_("🧟 Groups of turn {turn}, in the order they move:").format(turn=desk.turn)]
-    lines += [
-        f"{place}. {describe_order(group, map_, names, language())}"
-        for place, group in enumerate(listed, start=1)
-    ]
-    if not listed:
-        lines.append(_("No group moves yet: pick a sector to move or transport a group."))
-    yielded = contact_orders.yielded(desk.orders)
-    if yielded:
-        lines.append(
-            _("You yield: {sectors}.").format(
-                sectors=", ".join(sector_label(map_, s, language()) for s in yielded)
-            )
-        )
-    retreats = contact_orders.standing_retreats(desk.state, desk.side, desk.orders)
-    if retreats:
-        lines.append(_("Retreats go first (kept until you change them):"))
-        lines += [
-            "• " + describe_order(contact_orders.retreat_order(sector, to), map_, names, language())
-            for sector, to in retreats.items()
-        ]
-    lines.append(
-        _(
-            "A group stops in the first hostile sector; outside your ground it meets zombies "
-            "first. Yield a sector to retreat from it instead of defending it."
-        )
-    )
-    rows: list[list[InlineKeyboardButton]] = []
-    for index, group in enumerate(listed):
-        short = f"{index + 1}. {group.sector} → {_group_end(group)}"
-        rows.append(
-            [
-                _button(f"⬆ {short}", _orders_button(desk, "cu", arg=index, to=desk.edits)),
-                _button("⬇", _orders_button(desk, "cd", arg=index, to=desk.edits)),
-                _button("✖", _orders_button(desk, "cx", arg=index, to=desk.edits)),
-            ]
-        )
-    rows.append([_button(_("➕ New group: choose its sector"), _orders_button(desk, "home"))])
-    offered = desk.listing().modules.get(CONTACT, ())
-    threatened = contact_orders.reachable_by_others(desk.game, desk.state, desk.side)
-    yieldable = [
-        order.sector
-        for order in offered
-        if contact_orders.kind_of(order) == "yield"
-        and order.sector is not None
-        and order.sector in threatened
-    ]
-    buttons = [
-        _button(
-            _("🏳 Yield {sector}").format(sector=sector_label(map_, sector, language())),
-            _orders_button(desk, "cy", sector),
-        )
-        for sector in yieldable
-    ]
-    buttons += [
-        _button(
-            _("✖ 🏳 {sector}").format(sector=sector_label(map_, sector, language())),
-            _orders_button(desk, "cy", sector, arg=1, to=desk.edits),
-        )
-        for sector in yielded
-    ]
-    rows += _rows(buttons, 2)
-    retreating = retreat_sectors(desk)
-    pages = max(1, -(-len(retreating) // RETREATS_A_PAGE))
-    page = min(max(page, 0), pages - 1)
-    first = page * RETREATS_A_PAGE
-    rows += _rows(
-        [
-            _button(
-                _("↩ Retreat from {sector}…").format(sector=sector_label(map_, sector, language())),
-                _orders_button(desk, "cr", sector),
-            )
-            for sector in retreating[first : first + RETREATS_A_PAGE]
-        ],
-        2,
-    )
-    paging: list[InlineKeyboardButton] = []
-    if page > 0:
-        paging.append(_button(_("◀ Earlier"), _orders_button(desk, "ct", arg=page - 1)))
-    if page < pages - 1:
-        paging.append(_button(_("More ▶"), _orders_button(desk, "ct", arg=page + 1)))
-    if paging:
-        rows.append(paging)
-        lines.append(
-            _("Retreat buttons: page {page} of {pages}.").format(page=page + 1, pages=pages)
-        )
-    rows.append([_button(_("« All sectors"), _orders_button(desk, "home"))])
-    return "\n".join(lines), Keyboard(inline_keyboard=rows)
-
-
-PATHS_A_PAGE = 8
-"""Transport paths on one page: a button a row, so a phone shows the page whole."""
-
-
-def transport_path_screen(desk: Desk, sector: str, page: int = 0) -> tuple[str, Keyboard] | None:
-    """Where a transport from ``sector`` may go (``None`` if it may not), :data:`PATHS_A_PAGE`
-    paths on page ``page``, with buttons to the other pages."""
-    paths = transport_paths(desk, sector)
-    if not paths:
-        return None
-    map_ = desk.game.map
-    pages = -(-len(paths) // PATHS_A_PAGE)
-    page = min(max(page, 0), pages - 1)
-    first = page * PATHS_A_PAGE
-    buttons = [
-        _button(
-            " → ".join(sector_label(map_, step, language()) for step in path),
-            _orders_button(desk, "tq", sector, to=index),
-        )
-        for index, (path, _counts) in enumerate(paths)
-        if first <= index < first + PATHS_A_PAGE
-    ]
-    rows = _rows(buttons, 1)
-    paging: list[InlineKeyboardButton] = []
-    if page > 0:
-        paging.append(_button(_("◀ Earlier"), _orders_button(desk, "tp", sector, arg=page - 1)))
-    if page < pages - 1:
-        paging.append(_button(_("More ▶"), _orders_button(desk, "tp", sector, arg=page + 1)))
-    if paging:
-        rows.append(paging)
-    rows.append([_button(_("« Back"), _orders_button(desk, "sec", sector))])
-    text = _(
-        "Transport from {sector}: which way? It carries fresh armies up to {range} sectors and "
-        "stops in the first hostile one."
-    ).format(
-        sector=sector_label(map_, sector, language()),
-        range=max(len(path) for path, _counts in paths),
-    )
-    if pages > 1:
-        text += "\n" + _("Page {page} of {pages}.").format(page=page + 1, pages=pages)
-    return text, Keyboard(inline_keyboard=rows)
-
-
-def transport_count_screen(desk: Desk, sector: str, index: int) -> tuple[str, Keyboard] | None:
-    """How many armies the transport along path ``index`` carries."""
-    paths = transport_paths(desk, sector)
-    if not 0 <= index < len(paths):
-        return None
-    path, counts = paths[index]
-    map_ = desk.game.map
-    buttons = [_button(str(n), _orders_button(desk, "tg", sector, to=index, arg=n)) for n in counts]
-    rows = _rows(buttons, 5)
-    back = _orders_button(desk, "tp", sector, arg=index // PATHS_A_PAGE)
-    rows.append([_button(_("« Back"), back)])
-    text = _("Transport from {sector} to {to}: how many armies?").format(
-        sector=sector_label(map_, sector, language()),
-        to=" → ".join(sector_label(map_, step, language()) for step in path),
-    )
-    return text, Keyboard(inline_keyboard=rows)
-
-
-def retreat_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | None:
-    """Where armies retreating out of ``sector`` go first: the preference now, in order; with
-    none, the first sector to pick; with one, «then …» the next ones and ✖ the last taken
-    back (the buttons carry the set's edit count: a stale screen changes nothing)."""
-    choices = retreat_choices(desk, sector)
-    current = contact_orders.standing_retreats(desk.state, desk.side, desk.orders).get(sector, ())
-    if not choices and not current:
-        return None
-    map_ = desk.game.map
-    label = sector_label(map_, sector, language())
-    if not current:
-        buttons = [
-            _button(
-                sector_label(map_, to, language()),
-                _orders_button(desk, "cg", sector, to=map_.order[to]),
-            )
-            for to in choices
-        ]
-        text = _(
-            "Armies retreating out of {sector} go first to (if it is yours and free of other "
-            "sides; otherwise to your sector with most armies):"
-        ).format(sector=label)
-    else:
-        joiner = ", " + _("then") + " "
-        buttons = [
-            _button(
-                _("then {sector}").format(sector=sector_label(map_, to, language())),
-                _orders_button(desk, "cn", sector, to=map_.order[to], arg=desk.edits),
-            )
-            for to in choices
-            if to not in current and len(current) < MAX_RETREAT_STEPS
-        ]
-        buttons.append(
-            _button(
-                _("✖ {sector}").format(sector=sector_label(map_, current[-1], language())),
-                _orders_button(desk, "cw", sector, arg=desk.edits),
-            )
-        )
-        text = "\n".join(
-            [
-                _("Armies retreating out of {sector} go to {to}.").format(
-                    sector=label,
-                    to=joiner.join(sector_label(map_, to, language()) for to in current),
-                ),
-                _(
-                    "The first of these that is yours and free of other sides takes them; if "
-                    "none is, your sector with most armies. Add the next one, or take the "
-                    "last one back."
-                ),
-            ]
-        )
-    rows = _rows(buttons, 2)
-    listed = retreat_sectors(desk)
-    page = listed.index(sector) // RETREATS_A_PAGE if sector in listed else 0
-    rows.append([_button(_("« Back"), _orders_button(desk, "ct", arg=page))])
-    return text, Keyboard(inline_keyboard=rows)
 
 
 def sector_screen(desk: Desk, sector: str, names: Names) -> tuple[str, Keyboard]:
@@ -854,14 +417,14 @@ def sector_screen(desk: Desk, sector: str, names: Names) -> tuple[str, Keyboard]
     )
     buttons: list[InlineKeyboardButton] = []
     change = desk.change_options(sector)
-    if contact_orders.is_on(desk.game):
+    if module_groups(desk) is not None:
         adding = desk.listing().for_sector(sector)
         if adding is not None and adding.move is not None:
-            buttons.append(_button(_("➡ Move a group…"), _orders_button(desk, "mv", sector)))
-        if transport_paths(desk, sector):
-            buttons.append(_button(_("🚚 Transport a group…"), _orders_button(desk, "tp", sector)))
+            buttons.append(button(_("➡ Move a group…"), orders_button(desk, "mv", sector)))
     elif change is not None and change.move is not None:
-        buttons.append(_button(_("➡ Move armies…"), _orders_button(desk, "mv", sector)))
+        buttons.append(button(_("➡ Move armies…"), orders_button(desk, "mv", sector)))
+    for module in BOT_MODULES.values():
+        buttons.extend(module.orders_sector_buttons(desk, sector))
     adding = desk.attack_options(sector)
     if adding is not None and adding.attack is not None:
         attack = adding.attack
@@ -874,24 +437,22 @@ def sector_screen(desk: Desk, sector: str, names: Names) -> tuple[str, Keyboard]
                 else _("⚔ Attack {side} (limit {limit})")
             )
             buttons.append(
-                _button(
+                button(
                     word.format(side=names.get(target, target), n=declared + 1, limit=attack.limit),
-                    _orders_button(desk, "at", sector, arg=index),
+                    orders_button(desk, "at", sector, arg=index),
                 )
             )
     if not desk.orders.is_fortifying(sector):
-        buttons.append(
-            _button(_("🛡 Fortify (clear this order)"), _orders_button(desk, "fo", sector))
-        )
-    rows = _rows(buttons, 1)
-    rows.append([_button(_("« All sectors"), _orders_button(desk, "home"))])
+        buttons.append(button(_("🛡 Fortify (clear this order)"), orders_button(desk, "fo", sector)))
+    rows = button_rows(buttons, 1)
+    rows.append([button(_("« All sectors"), orders_button(desk, "home"))])
     return text, Keyboard(inline_keyboard=rows)
 
 
 def _move_options(desk: Desk, sector: str) -> SectorOptions | None:
-    """What a move out of ``sector`` may be: with contact, one more group added to the list;
-    otherwise a move replacing the sector's order."""
-    if contact_orders.is_on(desk.game):
+    """What a move out of ``sector`` may be: where a module makes moves groups, one more group
+    added to the list; otherwise a move replacing the sector's order."""
+    if module_groups(desk) is not None:
         return desk.listing().for_sector(sector)
     return desk.change_options(sector)
 
@@ -903,14 +464,14 @@ def move_destination_screen(desk: Desk, sector: str) -> tuple[str, Keyboard] | N
         return None
     map_ = desk.game.map
     buttons = [
-        _button(
+        button(
             sector_label(map_, to, language()),
-            _orders_button(desk, "to", sector, to=map_.order[to]),
+            orders_button(desk, "to", sector, to=map_.order[to]),
         )
         for to in change.move.destinations
     ]
-    rows = _rows(buttons, 2)
-    rows.append([_button(_("« Back"), _orders_button(desk, "sec", sector))])
+    rows = button_rows(buttons, 2)
+    rows.append([button(_("« Back"), orders_button(desk, "sec", sector))])
     text = _("Move from {sector}: where to?").format(sector=sector_label(map_, sector, language()))
     return text, Keyboard(inline_keyboard=rows)
 
@@ -923,10 +484,10 @@ def move_count_screen(desk: Desk, sector: str, to: str) -> tuple[str, Keyboard] 
     map_ = desk.game.map
     counts = range(change.move.min_count, change.move.max_count + 1)
     buttons = [
-        _button(str(n), _orders_button(desk, "n", sector, to=map_.order[to], arg=n)) for n in counts
+        button(str(n), orders_button(desk, "n", sector, to=map_.order[to], arg=n)) for n in counts
     ]
-    rows = _rows(buttons, 5)
-    rows.append([_button(_("« Back"), _orders_button(desk, "mv", sector))])
+    rows = button_rows(buttons, 5)
+    rows.append([button(_("« Back"), orders_button(desk, "mv", sector))])
     text = _("Move from {sector} to {to}: how many armies? (at least one stays)").format(
         sector=sector_label(map_, sector, language()), to=sector_label(map_, to, language())
     )
@@ -937,15 +498,15 @@ def reinforce_screen(desk: Desk) -> tuple[str, Keyboard]:
     """Where the turn's orbital reinforcement may land."""
     map_ = desk.game.map
     buttons = [
-        _button(
+        button(
             ("• " if sector == desk.orders.reinforce else "")
             + sector_label(map_, sector, language()),
-            _orders_button(desk, "rs", sector),
+            orders_button(desk, "rs", sector),
         )
         for sector in desk.listing().reinforce
     ]
-    rows = _rows(buttons, 2)
-    rows.append([_button(_("« All sectors"), _orders_button(desk, "home"))])
+    rows = button_rows(buttons, 2)
+    rows.append([button(_("« All sectors"), orders_button(desk, "home"))])
     text = _(
         "Orbital reinforcement: +1 army in a sector where you have armies now. Without a "
         "choice it goes to your smallest sector."
@@ -971,13 +532,13 @@ def review_screen(
         ]
     )
     ready = (
-        _button(_("↩ Not ready (keep editing)"), _orders_button(desk, "no"))
+        button(_("↩ Not ready (keep editing)"), orders_button(desk, "no"))
         if desk.ready
-        else _button(_("✅ Ready"), _orders_button(desk, "ok", arg=desk.edits))
+        else button(_("✅ Ready"), orders_button(desk, "ok", arg=desk.edits))
     )
     rows = [
-        [ready, _button(_("✏️ Edit"), _orders_button(desk, "home"))],
-        [_button(_("🗺 Map"), _orders_button(desk, "map"))],
+        [ready, button(_("✏️ Edit"), orders_button(desk, "home"))],
+        [button(_("🗺 Map"), orders_button(desk, "map"))],
     ]
     return text, Keyboard(inline_keyboard=rows)
 
@@ -1267,21 +828,21 @@ def deployment_screen(deployment: Deployment, side_name: str) -> tuple[str, Keyb
                 campaign=campaign.id, action=action, sector=at, side=deployment.side
             ).pack()
 
-        row = [_button(f"{sector_label(map_, sector, language())}: {count}", data("home"))]
+        row = [button(f"{sector_label(map_, sector, language())}: {count}", data("home"))]
         if count > 0:
-            row.append(_button("−", data("-")))
+            row.append(button("−", data("-")))
         room = deployment.room(sector)
         if room > 0:
-            row.append(_button("+1", data("+")))
+            row.append(button("+1", data("+")))
         if room > 3:
-            row.append(_button("+3", data("+3")))
+            row.append(button("+3", data("+3")))
         if room > 1:
-            row.append(_button(_("+{n} (all)").format(n=room), data("+all")))
+            row.append(button(_("+{n} (all)").format(n=room), data("+all")))
         rows.append(row)
     if not deployment.ready and not deployment.problems():
         rows.append(
             [
-                _button(
+                button(
                     _("✅ Confirm deployment"),
                     DeployButton(campaign=campaign.id, action="ok", side=deployment.side).pack(),
                 )
@@ -1408,7 +969,7 @@ def roll_buttons(desk: BattleDesk, battle: Battle) -> list[InlineKeyboardButton]
     sent to both sides' players (``/roll`` takes any dice)."""
     campaign = desk.campaign
     return [
-        _button(
+        button(
             _("🎲 {dice} · battle {id}").format(dice=f"{count}d6", id=battle.id),
             BattleRollButton(
                 campaign=campaign.id, turn=campaign.turn, battle=battle.id, dice=count
@@ -1434,39 +995,39 @@ def battle_buttons(
         disputer = desk.disputers.get(battle.id)
         if reported is None:
             label = _("✍ Report battle {id}").format(id=battle.id)
-            rows.append([_button(label, _result_button(campaign, battle, "pick"))])
+            rows.append([button(label, _result_button(campaign, battle, "pick"))])
         elif report.disputed and report.counter is not None:
             if fighting == disputer:
                 accept = _("👍 Accept the report of {side}").format(
                     side=side_words(reporter, names)
                 )
                 change = _("✍ Change your account")
-                rows.append([_button(accept, _result_button(campaign, battle, "yes", reported))])
-                rows.append([_button(change, _result_button(campaign, battle, "dis"))])
+                rows.append([button(accept, _result_button(campaign, battle, "yes", reported))])
+                rows.append([button(change, _result_button(campaign, battle, "dis"))])
             else:
                 accept = _("👍 Accept the account of {side}").format(
                     side=side_words(disputer, names)
                 )
                 rows.append(
-                    [_button(accept, _result_button(campaign, battle, "yes", report.counter))]
+                    [button(accept, _result_button(campaign, battle, "yes", report.counter))]
                 )
         elif report.confirmed_by is None and fighting == reporter:
             label = _("✍ Change the report of battle {id}").format(id=battle.id)
-            rows.append([_button(label, _result_button(campaign, battle, "pick"))])
+            rows.append([button(label, _result_button(campaign, battle, "pick"))])
         elif report.confirmed_by is None:
             confirm = _("👍 Confirm battle {id}").format(id=battle.id)
             rows.append(
                 [
-                    _button(confirm, _result_button(campaign, battle, "yes", reported)),
-                    _button(_("⚠ Dispute"), _result_button(campaign, battle, "dis")),
+                    button(confirm, _result_button(campaign, battle, "yes", reported)),
+                    button(_("⚠ Dispute"), _result_button(campaign, battle, "dis")),
                 ]
             )
     elif fighting is not None and report is None:
         label = _("✍ Report battle {id}").format(id=battle.id)
-        rows.append([_button(label, _result_button(campaign, battle, "pick"))])
+        rows.append([button(label, _result_button(campaign, battle, "pick"))])
     if is_gm and desk.playable(battle):
         label = _("⚖ Decide battle {id}").format(id=battle.id)
-        rows.append([_button(label, verdict_button(campaign, battle, "show"))])
+        rows.append([button(label, verdict_button(campaign, battle, "show"))])
     return rows
 
 
@@ -1553,16 +1114,16 @@ def verdict_keyboard(
     report = desk.reports.get(battle.id)
     disputed = report is not None and report.disputed
 
-    def button(action: str, result: BattleResult | None = None) -> str:
+    def verdict_data(action: str, result: BattleResult | None = None) -> str:
         return verdict_button(campaign, battle, action, result, disputed)
 
     rows: list[list[InlineKeyboardButton]] = []
     if every_outcome:
         rows.append(
             [
-                _button(
+                button(
                     outcome_label(outcome),
-                    button("set", BattleResult(battle=battle.id, outcome=outcome)),
+                    verdict_data("set", BattleResult(battle=battle.id, outcome=outcome)),
                 )
                 for outcome in (Outcome.DRAW, Outcome.BLOODY_DRAW)
             ]
@@ -1570,16 +1131,16 @@ def verdict_keyboard(
         for outcome in (Outcome.SOLID, Outcome.CRUSHING, Outcome.SLAUGHTER):
             rows.append(
                 [
-                    _button(
+                    button(
                         result_words(outcome, winner, names),
-                        button(
+                        verdict_data(
                             "set", BattleResult(battle=battle.id, outcome=outcome, winner=winner)
                         ),
                     )
                     for winner in battle.participants()
                 ]
             )
-        rows.append([_button(_("« Back"), button("show"))])
+        rows.append([button(_("« Back"), verdict_data("show"))])
         return Keyboard(inline_keyboard=rows)
     accounts: list[tuple[str, BattleResult]] = []
     if report is not None and report.reported is not None and report.override is None:
@@ -1591,12 +1152,12 @@ def verdict_keyboard(
         label = _("As {side} says: {result}").format(
             side=who, result=result_words(result.outcome, result.winner, names)
         )
-        rows.append([_button(label, button("set", result))])
+        rows.append([button(label, verdict_data("set", result))])
     draw = BattleResult(battle=battle.id, outcome=Outcome.DRAW)
     rows.append(
         [
-            _button(_("Draw without losses"), button("set", draw)),
-            _button(_("Another outcome…"), button("more")),
+            button(_("Draw without losses"), verdict_data("set", draw)),
+            button(_("Another outcome…"), verdict_data("more")),
         ]
     )
     return Keyboard(inline_keyboard=rows)

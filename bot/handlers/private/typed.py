@@ -13,7 +13,7 @@ from bot.handlers.private.base import seat_or_answer
 from bot.handlers.private.battles import typed_scores
 from bot.handlers.private.deployment import repeated_placement, typed_placement
 from bot.handlers.private.orders import typed_orders
-from bot.modules.siege.handlers.private import typed_claim
+from bot.modules import BOT_MODULES
 from bot.services.orders import Refusal, Seat
 from storage import Person, Phase, Store
 
@@ -26,10 +26,11 @@ async def no_prompt_waiting(message: Message, store: Store) -> bool:
 
 
 async def typed(message: Message, store: Store, clock: Clock, person: Person) -> None:
-    """Read the text as what the campaign's phase takes (or a siege's typed reward claim once
-    its campaign is over)."""
-    if await typed_claim(message, store, person):
-        return
+    """Read the text as what the campaign's phase takes, unless a module reads it first (a
+    siege's typed reward claim once its campaign is over)."""
+    for module in BOT_MODULES.values():
+        if await module.read_typed(message, store, person):
+            return
     seat = await seat_or_answer(message, store, person)
     if seat is None:
         return

@@ -23,8 +23,11 @@ if TYPE_CHECKING:
     from bot.clock import Clock
     from bot.demo_modules import DemoStory
     from bot.handlers.group.gm_state import GmStateScreen
+    from bot.handlers.private.callbacks import OrdersButton
+    from bot.modules.protocol import DeskPress, Screen
     from bot.rules_text import RulesView
-    from rules import CampaignMap, CampaignState, ModuleOrder, Move, SideOrders, TurnReport
+    from bot.services.orders import Desk
+    from rules import CampaignMap, CampaignState, ModuleOrder, Move, Order, SideOrders, TurnReport
     from rules.maps import Feature
     from rules.render import SectorMark
     from rules.resolution import Arrival
@@ -255,3 +258,42 @@ class ContactBotModule(BotModule):
         from bot.modules.contact.texts import shuffle_words
 
         return shuffle_words(label, rolls)
+
+    def orders_desk_rows(self, desk: Desk) -> Sequence[list[InlineKeyboardButton]]:
+        from bot.modules.contact.order_screens import home_rows
+
+        return home_rows(desk)
+
+    def orders_desk_press(
+        self, desk: Desk, data: OrdersButton, names: Mapping[str, str]
+    ) -> DeskPress | None:
+        from bot.modules.contact.order_screens import press
+
+        return press(desk, data, names)
+
+    def orders_desk_after(
+        self, before: Desk, after: Desk, order: Order | ModuleOrder, names: Mapping[str, str]
+    ) -> Screen | None:
+        from bot.modules.contact.order_screens import after as screen_after
+
+        return screen_after(before, after, order, names)
+
+    def orders_groups(self, desk: Desk) -> Sequence[Move | ModuleOrder] | None:
+        from bot.modules.contact.order_screens import desk_groups
+
+        return desk_groups(desk)
+
+    def orders_sector_buttons(self, desk: Desk, sector: str) -> Sequence[InlineKeyboardButton]:
+        from bot.modules.contact.order_screens import sector_buttons
+
+        return sector_buttons(desk, sector)
+
+    def orders_sector_short(self, desk: Desk, sector: str) -> str | None:
+        from bot.modules.contact.order_screens import sector_short
+
+        return sector_short(desk, sector)
+
+    def orders_leaving(self, desk: Desk, sector: str) -> Sequence[ModuleOrder]:
+        from bot.modules.contact.order_screens import leaving
+
+        return leaving(desk, sector)

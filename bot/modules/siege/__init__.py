@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aiogram import Router
-from aiogram.types import InlineKeyboardButton
+from aiogram.types import InlineKeyboardButton, Message
 
 from bot.modules.protocol import BotModule, WizardButton, WizardChange, WizardRows
 
@@ -23,12 +23,15 @@ if TYPE_CHECKING:
 
     from bot.demo_modules import DemoStory
     from bot.handlers.group.gm import GmScreen
+    from bot.handlers.private.callbacks import OrdersButton
+    from bot.modules.protocol import DeskPress, Screen
     from bot.posts import Renderer
     from bot.rules_text import RulesView
-    from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, Roll, TurnReport
+    from bot.services.orders import Desk
+    from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, Order, Roll, TurnReport
     from rules.maps import Feature
     from rules.render import DialView, SectorMark
-    from storage import Campaign, NewOutboxMessage, Store
+    from storage import Campaign, NewOutboxMessage, Person, Store
 
 # The hooks import the package's handlers when called (bot/modules/protocol.py).
 # ruff: noqa: PLC0415
@@ -343,3 +346,37 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege.texts import sector_taken
 
         return sector_taken(sector)
+
+    def private_routers(self) -> Sequence[Router]:
+        from bot.modules.siege.handlers import late, private
+
+        return (private.build(), late.build())
+
+    def orders_desk_rows(self, desk: Desk) -> Sequence[list[InlineKeyboardButton]]:
+        from bot.modules.siege.order_screens import home_rows
+
+        return home_rows(desk)
+
+    def orders_desk_press(
+        self, desk: Desk, data: OrdersButton, names: Mapping[str, str]
+    ) -> DeskPress | None:
+        from bot.modules.siege.order_screens import press
+
+        return press(desk, data, names)
+
+    def orders_desk_after(
+        self, before: Desk, after: Desk, order: Order | ModuleOrder, names: Mapping[str, str]
+    ) -> Screen | None:
+        from bot.modules.siege.order_screens import after as screen_after
+
+        return screen_after(before, after, order, names)
+
+    async def read_typed(self, message: Message, store: Store, person: Person) -> bool:
+        from bot.modules.siege.handlers.private import typed_claim
+
+        return await typed_claim(message, store, person)
+
+    def orders_sector_short(self, desk: Desk, sector: str) -> str | None:
+        from bot.modules.siege.order_screens import sector_short
+
+        return sector_short(desk, sector)

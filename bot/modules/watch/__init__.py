@@ -30,9 +30,12 @@ if TYPE_CHECKING:
     from bot.clock import Clock
     from bot.demo_modules import DemoStory
     from bot.handlers.group.gm_state import GmStateScreen
+    from bot.handlers.private.callbacks import OrdersButton
+    from bot.modules.protocol import DeskPress, Screen
     from bot.posts import Renderer
     from bot.rules_text import RulesView
-    from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, TurnReport
+    from bot.services.orders import Desk
+    from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, Order, TurnReport
     from rules.render import MapFigures
     from storage import Campaign, Person, Store
 
@@ -398,6 +401,28 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.demo import STORY
 
         return STORY
+
+    def orders_desk_rows(self, desk: Desk) -> Sequence[list[InlineKeyboardButton]]:
+        from bot.modules.watch.order_screens import home_rows
+
+        return home_rows(desk)
+
+    def orders_desk_press(
+        self, desk: Desk, data: OrdersButton, names: Mapping[str, str]
+    ) -> DeskPress | None:
+        from bot.modules.watch.order_screens import press
+
+        return press(desk, data, names)
+
+    def orders_desk_after(
+        self, before: Desk, after: Desk, order: Order | ModuleOrder, names: Mapping[str, str]
+    ) -> Screen | None:
+        from bot.modules.watch.order_screens import after as screen_after
+
+        return screen_after(before, after, order, names)
+
+    def late_orders_final(self) -> bool:
+        return True
 
 
 __all__ = ["WatchBotModule"]

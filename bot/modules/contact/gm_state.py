@@ -22,7 +22,7 @@ from bot.handlers.group.gm_state import (
     state_button,
 )
 from bot.handlers.group.guards import whole_number
-from bot.map_views import defences_button, defences_words
+from bot.modules.contact.map_view import defences_button, defences_words
 from bot.posts.group import colour_mark
 from bot.sectors import sector_label
 from bot.services.turns import game_for

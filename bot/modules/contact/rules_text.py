@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.handlers.group.setup import defences_words
 from bot.modules.contact import setup as contact_setup
+from bot.modules.contact.handlers.wizard import defences_words
 from bot.rules_text import LISTED, RulesView, away, module_settings, sector_order
 from rules.modules.contact import NAME, ContactSettings
 

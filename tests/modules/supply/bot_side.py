@@ -80,8 +80,10 @@ class SupplyBotModule(BotModule):
 
     def summary_lines(
         self,
+        campaign: Campaign,
         data: JsonValue,
         report: TurnReport,
+        state: CampaignState,
         campaign_map: CampaignMap,
         names: Mapping[str, str],
         language: str,

@@ -510,9 +510,12 @@ def _bound(value: Any, bot: Bot) -> Any:
     ``Update.model_validate(update.model_dump(), context={"bot": bot})`` does, in place)."""
     if isinstance(value, TelegramObject):
         value.as_(bot)
-        for name in type(value).model_fields:
-            _bound(getattr(value, name), bot)
+        for name in value.model_fields_set:  # a field left unset holds no object (None)
+            item = getattr(value, name)
+            if isinstance(item, TelegramObject | list | tuple):
+                _bound(item, bot)
     elif isinstance(value, list | tuple):
         for item in value:
-            _bound(item, bot)
+            if isinstance(item, TelegramObject | list | tuple):
+                _bound(item, bot)
     return value

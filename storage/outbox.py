@@ -199,6 +199,17 @@ class OutboxRecords(SharedRecords):
             )
         return [_outbox(row) for row in rows]
 
+    async def outbox_chats(self, campaign_id: CampaignId, kind: str) -> set[int]:
+        """Every chat the campaign queued a message of ``kind`` for, whatever its state: what
+        :meth:`outbox_messages` tells of them, without reading the whole outbox."""
+        async with self._db.snapshot() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT DISTINCT chat_id FROM outbox WHERE campaign_id = ? AND kind = ?",
+                (campaign_id, kind),
+            )
+        return {int(row["chat_id"]) for row in rows}
+
     async def unsent_outbox_messages(
         self, campaign_id: CampaignId, kind: str
     ) -> list[OutboxMessage]:

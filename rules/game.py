@@ -30,6 +30,7 @@ caller hands the implementations (``rules.modules.BUILTIN_MODULES``) to :meth:`G
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -338,6 +339,32 @@ class ModuleContractError(RuntimeError):
     """A module broke the extension point's contract (a bug in the module, not bad input)."""
 
 
+_SETTINGS_KEPT = 256
+_settings_cache: dict[tuple[type[BaseModel], str], BaseModel] = {}
+
+
+def _validated_settings(model: type[BaseModel], raw: Mapping[str, JsonValue]) -> BaseModel:
+    """``raw`` validated as ``model``, the same object for the same input: the bot makes a
+    :class:`Game` for almost every update and post, and validating a module's settings (its
+    defaults deep-copied, a hero roster checked) was most of that. Shared only when the model
+    is frozen (every built-in module's is) and nothing changes a validated one; the key is the
+    canonical JSON of the input, so equal input gets the equal answer it got before. A failed
+    validation is not kept (it raises again)."""
+    if not model.model_config.get("frozen"):  # a mutable model is not shared
+        return model.model_validate(raw)
+    try:
+        key = (model, json.dumps(raw, sort_keys=True, separators=(",", ":")))
+    except (TypeError, ValueError):  # not JSON: validate it every time
+        return model.model_validate(raw)
+    found = _settings_cache.get(key)
+    if found is None:
+        found = model.model_validate(raw)
+        if len(_settings_cache) >= _SETTINGS_KEPT:
+            _settings_cache.clear()
+        _settings_cache[key] = found
+    return found
+
+
 @dataclass(frozen=True)
 class Game:
     """Map, ruleset and module implementations: everything fixed for a campaign's life.
@@ -388,8 +415,8 @@ class Game:
         settings: dict[str, BaseModel] = {}
         for module in modules:
             try:
-                settings[module.name] = module.Settings.model_validate(
-                    ruleset.module_settings.get(module.name, {})
+                settings[module.name] = _validated_settings(
+                    module.Settings, ruleset.module_settings.get(module.name, {})
                 )
             except ValidationError as error:
                 raise ModuleSettingsError(module.name, error) from error

@@ -198,3 +198,29 @@ class OutboxRecords(SharedRecords):
                 conn, "SELECT * FROM outbox WHERE campaign_id = ? ORDER BY id", (campaign_id,)
             )
         return [_outbox(row) for row in rows]
+
+    async def outbox_chats(self, campaign_id: CampaignId, kind: str) -> set[int]:
+        """Every chat the campaign queued a message of ``kind`` for, whatever its state: what
+        :meth:`outbox_messages` tells of them, without reading the whole outbox."""
+        async with self._db.snapshot() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT DISTINCT chat_id FROM outbox WHERE campaign_id = ? AND kind = ?",
+                (campaign_id, kind),
+            )
+        return {int(row["chat_id"]) for row in rows}
+
+    async def unsent_outbox_messages(
+        self, campaign_id: CampaignId, kind: str
+    ) -> list[OutboxMessage]:
+        """The campaign's messages of ``kind`` not sent nor given up yet (pending or being
+        sent), in queue order: what :meth:`outbox_messages` holds of them, without reading the
+        whole outbox (the board and the battle list ask at every post and press)."""
+        async with self._db.snapshot() as conn:
+            rows = await fetch_all(
+                conn,
+                "SELECT * FROM outbox WHERE campaign_id = ? AND kind = ?"
+                " AND state IN ('pending', 'sending') ORDER BY id",
+                (campaign_id, kind),
+            )
+        return [_outbox(row) for row in rows]

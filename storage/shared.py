@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -97,11 +98,24 @@ def _position(campaign: Campaign) -> dict[str, Any]:
     return {"turn": campaign.turn, "phase": campaign.phase.value, "status": campaign.status.value}
 
 
+@lru_cache(maxsize=64)
+def _map_of(map_json: str) -> CampaignMap:
+    """A campaign's own map from its stored JSON, parsed once per text: the campaign is read
+    for nearly every update and post, and a map of 30 sectors is most of that read. Safe to
+    share: a map is frozen (tuples inside), so no reader can change another's; the same text
+    gives an equal map, as parsing it again did."""
+    return CampaignMap.model_validate_json(map_json)
+
+
+@lru_cache(maxsize=256)
+def _schedule_of(schedule_json: str) -> Schedule:
+    """A campaign's schedule from its stored JSON, parsed once per text (frozen, as the map)."""
+    return Schedule.model_validate_json(schedule_json)
+
+
 def _campaign(row: Row) -> Campaign:
     campaign_map: str | CampaignMap = (
-        row["map_name"]
-        if row["map_name"] is not None
-        else CampaignMap.model_validate_json(row["map_json"])
+        row["map_name"] if row["map_name"] is not None else _map_of(row["map_json"])
     )
     return Campaign(
         id=row["id"],
@@ -109,7 +123,7 @@ def _campaign(row: Row) -> Campaign:
         thread_id=row["thread_id"],
         title=row["title"],
         time_zone=row["time_zone"],
-        schedule=Schedule.model_validate_json(row["schedule_json"]),
+        schedule=_schedule_of(row["schedule_json"]),
         ruleset_overrides=json.loads(row["ruleset_json"]),
         map=campaign_map,
         unreported_policy=UnreportedPolicy(row["unreported_policy"]),

@@ -187,9 +187,9 @@ async def render_status_board(context: PostContext, message: OutboxMessage) -> P
     # Only a board never known to be sent is not skipped on a retry: Telegram may have taken
     # it (a crash before it was marked sent), and only sending it again tells its message id.
     if message.attempts <= 1 or campaign.status_message_id is not None:
-        for other in await context.store.outbox_messages(campaign_id):
+        for other in await context.store.unsent_outbox_messages(campaign_id, "status_board"):
             held = other.not_before > max(other.created_at, message.not_before)
-            newer = other.kind == "status_board" and other.id > message.id
+            newer = other.id > message.id
             if newer and other.state in waiting and not held:
                 return None
     store = context.store

@@ -41,5 +41,5 @@ def calendar_post(campaign: Campaign, chat_id: int, key: str) -> NewOutboxMessag
 async def calendar_updates(store: Store, campaign: Campaign, key: str) -> list[NewOutboxMessage]:
     """A fresh calendar for every chat that was sent one of this campaign before (``key``: the
     change that moved the dates)."""
-    chats = {m.chat_id for m in await store.outbox_messages(campaign.id) if m.kind == KIND}
+    chats = await store.outbox_chats(campaign.id, KIND)
     return [calendar_post(campaign, chat, key) for chat in sorted(chats)]

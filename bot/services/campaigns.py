@@ -671,9 +671,8 @@ async def battle_list_public_at(store: Store, campaign: Campaign, now: datetime)
     public already (or was never held). Until then nobody but the GM may see the battles."""
     held = [
         message.not_before
-        for message in await store.outbox_messages(campaign.id)
-        if message.kind == "battle_list"
-        and message.payload.get("turn") == campaign.turn
+        for message in await store.unsent_outbox_messages(campaign.id, "battle_list")
+        if message.payload.get("turn") == campaign.turn
         and message.state is OutboxState.PENDING
         and message.not_before > now
     ]

@@ -55,7 +55,7 @@ from rules import (
 from rules.cli import resolve_answer, start_answer, verify_rolls_answer
 from rules.modules.watch.state import public_view
 from storage import Campaign, CampaignStatus, OutboxState, Phase
-from storage.models import BattleReport, Member
+from storage.models import BattleReport, Member, Side
 from tests.campaigns.script import Script
 from tests.campaigns.world import LogLines, Request, World
 from tests.secrecy import printed_forms
@@ -193,6 +193,7 @@ class Checks:
         self._changed_language: set[int] = set()
         self._game: tuple[tuple[Any, Any], Game] | None = None
         self._outbox_read_at: tuple[int, Phase, CampaignStatus] | None = None
+        self._wordings: dict[tuple[Any, ...], tuple[CampaignMap, object]] = {}
 
     def _game_of(self, campaign: Campaign) -> Game:
         """``game_for(campaign)``, made again only when the campaign's map or rules changed
@@ -249,7 +250,7 @@ class Checks:
         self.resolved_turns = resolved
         if campaign.turn >= 1:
             self._placements_public = True
-        await self.secrets(campaign, members, requests, kind)
+        await self.secrets(campaign, members, sides, requests, kind)
         await self.who_may_report(campaign, members, requests)
         await self.numbers_in_posts(campaign, requests)
         await self.phases_pass_rightly(campaign)
@@ -274,9 +275,8 @@ class Checks:
 
     # ---- 1. secrets ----------------------------------------------------------------------------
 
-    async def _current_secrets(self, campaign: Campaign) -> list[Secret]:
+    async def _current_secrets(self, campaign: Campaign, sides: list[Side]) -> list[Secret]:
         store = self.world.store
-        sides = await store.sides(campaign.id)
         names = {side.id: side.name for side in sides}
         game = self._game_of(campaign)
         found: list[Secret] = []
@@ -350,13 +350,37 @@ class Checks:
     def _worded(
         self, order: Any, campaign_map: CampaignMap, names: Mapping[str, str], language: str
     ) -> str:
+        """The order as the bot words it in ``language`` (kept per order, map, names and
+        language: the same orders are worded again at every step while they are secret)."""
+        try:
+            key = (id(campaign_map), order, tuple(sorted(names.items())), language)
+            kept = self._wordings.get(key)
+        except TypeError:  # a module's order is not hashable: worded every time
+            key, kept = None, None
+        if kept is not None and kept[0] is campaign_map:
+            return cast(str, kept[1])
         with self.world.i18n.context(), self.world.i18n.use_locale(language):
             try:
-                return describe_order(order, campaign_map, names, language)
+                worded = describe_order(order, campaign_map, names, language)
             except (KeyError, ValueError, TypeError):
-                return ""
+                worded = ""
+        if key is not None:
+            self._wordings[key] = (campaign_map, worded)
+        return worded
 
     def _worded_placement(
+        self, campaign_map: CampaignMap, placement: Mapping[str, int]
+    ) -> dict[str, list[str]]:
+        """The placement's lines in each language (kept per map and placement, as orders)."""
+        key = (id(campaign_map), tuple(placement.items()))
+        kept = self._wordings.get(key)
+        if kept is not None and kept[0] is campaign_map:
+            return cast(dict[str, list[str]], kept[1])
+        worded = self._word_placement(campaign_map, placement)
+        self._wordings[key] = (campaign_map, worded)
+        return worded
+
+    def _word_placement(
         self, campaign_map: CampaignMap, placement: Mapping[str, int]
     ) -> dict[str, list[str]]:
         from bot.sectors import sector_label  # noqa: PLC0415
@@ -373,12 +397,17 @@ class Checks:
         return worded
 
     async def secrets(
-        self, campaign: Campaign, members: list[Member], requests: list[Request], kind: str
+        self,
+        campaign: Campaign,
+        members: list[Member],
+        sides: list[Side],
+        requests: list[Request],
+        kind: str,
     ) -> None:
         """1: no secret where its side cannot read; each new one shows in its maker's chat."""
         self.count += 1
         before = self._secrets
-        now = await self._current_secrets(campaign)
+        now = await self._current_secrets(campaign, sides)
         self._secrets, self._secrets_before = now, before
         in_force = [
             s
@@ -393,7 +422,9 @@ class Checks:
             sides_of.setdefault(user, set()).add(side)
         self._gms_before = {m.user_id for m in members if m.is_gm}
         self._sides_before = dict(side_of)
-        own = await self._own_forms(campaign, {side for ss in sides_of.values() for side in ss})
+        own = await self._own_forms(
+            campaign, sides, {side for ss in sides_of.values() for side in ss}
+        )
         # What each person typed in this step: the bot reads it back to them (a refused line
         # quoted), and the same words as another side's order are their own.
         typed: dict[int, str] = {}
@@ -447,13 +478,15 @@ class Checks:
                         )
         await self._secrets_are_seen(before, now, requests, side_of, gms)
 
-    async def _own_forms(self, campaign: Campaign, sides: set[str | None]) -> dict[str, set[str]]:
+    async def _own_forms(
+        self, campaign: Campaign, every_side: list[Side], sides: set[str | None]
+    ) -> dict[str, set[str]]:
         """Every form of what each side itself had in this step (its orders or placement now,
         and each state it saved during the step): two sides may give the same order, or place
         armies alike, and each may read its own."""
         store = self.world.store
         game = self._game_of(campaign)
-        names = {side.id: side.name for side in await store.sides(campaign.id)}
+        names = {side.id: side.name for side in every_side}
         own: dict[str, set[str]] = {}
         since = self._step_started
         for side in sides:

@@ -280,3 +280,37 @@ async def test_a_post_waiting_for_a_retry_still_holds_back_the_chat(store: Store
     retried = await store.claim_due(now + timedelta(minutes=5), 10, 60)
     assert [m.id for m in retried] == [first.id]
     assert second.id not in [m.id for m in retried]
+
+
+async def test_a_kinds_unsent_posts_and_its_chats_are_what_the_whole_outbox_says(
+    store: Store,
+) -> None:
+    """``unsent_outbox_messages`` and ``outbox_chats`` (the board, the battle list and the
+    calendars ask them instead of reading the whole outbox) answer what filtering
+    ``outbox_messages`` answers: one kind, this campaign, pending or being sent; every chat."""
+    campaign = await new_campaign(store)
+    other = await new_campaign(store, chat_id=-1002)
+
+    def post(campaign_id: int, chat: int, kind: str, key: str) -> NewOutboxMessage:
+        return NewOutboxMessage(
+            campaign_id=campaign_id, chat_id=chat, kind=kind, payload={}, dedup_key=key
+        )
+
+    sent = await store.enqueue(post(campaign.id, -1001, "status_board", "b1"), at(0))
+    failed = await store.enqueue(post(campaign.id, 7, "status_board", "b2"), at(0))
+    sending = await store.enqueue(post(campaign.id, 8, "status_board", "b3"), at(0))
+    pending = await store.enqueue(post(campaign.id, -1001, "status_board", "b4"), at(0, 1))
+    await store.enqueue(post(campaign.id, 9, "calendar", "c1"), at(0))
+    await store.enqueue(post(other.id, 10, "status_board", "o1"), at(0))
+    claimed = {m.id for m in await store.claim_due(at(0), 10, 60)}
+    assert {sent.id, failed.id, sending.id} <= claimed
+    assert await store.mark_sent(sent.id, 1, at(0))
+    assert await store.mark_failed(failed.id, "400 chat not found", None, at(0))
+    waiting = (OutboxState.PENDING, OutboxState.SENDING)
+    every = await store.outbox_messages(campaign.id)
+    expected = [m for m in every if m.kind == "status_board" and m.state in waiting]
+    assert await store.unsent_outbox_messages(campaign.id, "status_board") == expected
+    assert [m.id for m in expected] == [sending.id, pending.id]
+    assert await store.outbox_chats(campaign.id, "status_board") == {-1001, 7, 8}
+    assert await store.outbox_chats(campaign.id, "calendar") == {9}
+    assert await store.outbox_chats(campaign.id, "map") == set()

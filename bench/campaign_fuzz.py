@@ -83,6 +83,7 @@ async def _run(arguments: argparse.Namespace) -> int:
     screens: set[str] = set()
     broken: Counter[str] = Counter()
     modules: Counter[str] = Counter()
+    chains: Counter[str] = Counter()
     seed = first
     try:
         while played < arguments.campaigns and time.monotonic() < deadline:
@@ -95,6 +96,7 @@ async def _run(arguments: argparse.Namespace) -> int:
             finished += outcome.finished
             screens |= outcome.screens
             modules["+".join(script.setup.modules) or "none"] += 1
+            chains.update(outcome.chains)
             if outcome.broken is not None:
                 broken[outcome.broken.name] += 1
                 print(outcome.report(), flush=True)
@@ -110,6 +112,7 @@ async def _run(arguments: argparse.Namespace) -> int:
         f" slowest answer {slowest[0] * 1000:.0f} ms"
     )
     print("modules:", dict(sorted(modules.items())))
+    print("contact chains (2+ battles):", dict(chains))
     print("broken:", dict(broken) or "none")
     return 1 if broken else 0
 

@@ -38,7 +38,7 @@ async def _main(arguments: argparse.Namespace) -> int:
         print(
             f"seed {script.seed}: {status}; {outcome.steps} steps, {outcome.turns} turns"
             f" resolved, {outcome.checks} checks, {len(outcome.screens)} screens, kinds"
-            f" {dict(sorted(outcome.kinds.items()))}"
+            f" {dict(sorted(outcome.kinds.items()))}, contact chains {outcome.chains}"
         )
         if printing:
             print("phases (step, turn, phase, status):", outcome.phases)

@@ -30,7 +30,7 @@ import json
 import logging
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
@@ -62,6 +62,27 @@ from tests.secrecy import printed_forms
 
 if TYPE_CHECKING:
     from tests.campaigns.player import Player
+
+
+@dataclass
+class ChainFigures:
+    """How far a campaign took the contact chains (MODULES.md C6), so a run shows whether the
+    chain rule was put to the test at all: chains of 2+ battles listed, chain battles whose
+    earlier battle had a result that counts (the rule checked against it), and of those the
+    ones where that result handed the battle to another side than the list planned (only
+    there does a ``battle_sides`` that keeps the planned defender show)."""
+
+    chains: set[tuple[int, int]] = field(default_factory=set)  # (turn, first battle)
+    checked: set[tuple[int, int]] = field(default_factory=set)  # (turn, battle k+1)
+    handed: set[tuple[int, int]] = field(default_factory=set)
+
+    def as_dict(self) -> dict[str, int]:
+        """The three counts by name."""
+        return {
+            "chains": len(self.chains),
+            "chain battles checked": len(self.checked),
+            "handed to the winner": len(self.handed),
+        }
 
 
 @dataclass
@@ -194,6 +215,8 @@ class Checks:
         self._game: tuple[tuple[Any, Any], Game] | None = None
         self._outbox_read_at: tuple[int, Phase, CampaignStatus] | None = None
         self._wordings: dict[tuple[Any, ...], tuple[CampaignMap, object]] = {}
+        self.chain = ChainFigures()
+        self._turn = 0
 
     def _game_of(self, campaign: Campaign) -> Game:
         """``game_for(campaign)``, made again only when the campaign's map or rules changed
@@ -656,6 +679,7 @@ class Checks:
                     )
         self._reports = reports
         self._oracle = _sides_now(listed.battles, reports)
+        self._turn = campaign.turn
         self._chain_rule(listed.battles, reports, self._oracle)
 
     def _chain_rule(
@@ -675,6 +699,7 @@ class Checks:
             earlier_id = battle.defender_from
             if earlier_id is None or battle.after is not None:
                 continue
+            self.chain.chains.add((self._turn, _chain_start(battles, battle)))
             earlier, now = sides.get(earlier_id), sides.get(battle.id)
             report = reports.get(earlier_id)
             result = report.effective() if report is not None else None
@@ -691,6 +716,9 @@ class Checks:
             if made_for is not None and made_for != earlier.defender:
                 continue  # given against an earlier defender: it does not count (stale)
             expected = result.winner if result.winner is not None else earlier.defender
+            self.chain.checked.add((self._turn, battle.id))
+            if expected != battle.defender:
+                self.chain.handed.add((self._turn, battle.id))
             if now.defender != expected:
                 self.fail(
                     "who may report",
@@ -1307,6 +1335,15 @@ def _sides_now(battles: Iterable[Battle], reports: Mapping[int, BattleReport]) -
             if made_for is not None:
                 against[battle_id] = made_for
     return battle_sides(battles, results, against=against)
+
+
+def _chain_start(battles: Iterable[Battle], battle: Battle) -> int:
+    """The first battle of ``battle``'s chain (following ``defender_from`` back)."""
+    by_id = {b.id: b for b in battles}
+    first = battle
+    while first.defender_from is not None and first.defender_from in by_id:
+        first = by_id[first.defender_from]
+    return first.id
 
 
 def _screen_name(buttons: list[tuple[str, str]], text: str) -> str:

@@ -86,6 +86,7 @@ class Outcome:
     broken: Broken | None = None
     transcript: list[str] = field(default_factory=list)
     phases: list[tuple[int, int, str, str]] = field(default_factory=list)
+    chains: dict[str, int] = field(default_factory=dict)
 
     def report(self) -> str:
         """The failure as the test prints it: the invariant, where, and how to replay."""
@@ -154,6 +155,7 @@ async def _play_on(
                     outcome.checks = checks.count
                     outcome.screens = checks.screens
                     outcome.phases = checks.phases
+                    outcome.chains = checks.chain.as_dict()
                     if transcript:
                         outcome.transcript = [
                             f"[{line.step} {line.at:%a %d %b %H:%M}] {line.text}"

@@ -26,13 +26,16 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 from aiogram.types import User
 
+from bot.services.deadlines import orders_open_at
 from bot.services.turns import game_for
 from bot.texts import describe_order
 from rules import (
     Attack,
+    Battle,
     CampaignMap,
     CampaignState,
     Move,
@@ -405,12 +408,15 @@ class Player:
             or (phase is Phase.DEPLOYMENT and campaign.schedule.deployment_deadline is None)
         )
         waiting = self._waiting_buttons(anyone)
+        due = await self._unreported(campaign) if phase is Phase.BATTLES else []
+        contact_orders = orders_phase and "contact" in self.setup.modules
+        missing = await self._without_orders(strategists) if contact_orders else []
         action = weighted(
             rng,
             [
                 (
-                    (0.6 if manual else 1.2 if phase is Phase.BATTLES else 2.5),
-                    chose("tick", lambda: self.tick(rng, campaign)),
+                    (0.6 if manual else 2.0 if phase is Phase.BATTLES else 2.5),
+                    chose("tick", lambda: self.tick(rng, campaign, due, bool(missing))),
                 ),
                 (2.0 if gm_ends_it else 0.15, chose("advance", lambda: self.advance(rng, gms))),
                 (
@@ -429,6 +435,7 @@ class Player:
                     4.0 if phase in (Phase.BATTLES, Phase.RESOLUTION) else 0.2,
                     chose("battles", lambda: self.battles(rng, players)),
                 ),
+                (5.0 if due else 0.0, chose("report", lambda: self.report(rng, due, players))),
                 (
                     3.0 if waiting else 0.3,
                     chose("inbox", lambda: self.inbox(rng, waiting or anyone)),
@@ -466,12 +473,24 @@ class Player:
 
     # ---- actions ------------------------------------------------------------------------------
 
-    async def tick(self, rng: random.Random, campaign: Campaign) -> None:
+    async def tick(
+        self, rng: random.Random, campaign: Campaign, due: list[Battle], missing: bool
+    ) -> None:
         """Time passes: to the next moment the bot planned (a reminder, a deadline), to the
-        phase's deadline, or some hours."""
+        phase's deadline, or some hours; while battles wait for results, some hours at most."""
         now = self.world.clock.now()
         roll = rng.random()
         clock = await self.world.store.clock_state(campaign.id)
+        if campaign.phase is Phase.ORDERS and clock is not None:
+            opening = orders_open_at(
+                clock.anchor, clock.deadline, campaign.schedule, ZoneInfo(campaign.time_zone)
+            )
+            if opening is not None and opening > now:
+                # To the orders' opening (Tuesday): typed before it, nothing is saved.
+                self.world.move_clock(opening)
+                return
+            if "contact" in self.setup.modules and roll < 0.4 and missing:
+                roll = 0.4  # not over the window while a side's orders are missing
         if (
             roll < 0.4
             and campaign.phase is not Phase.BATTLES
@@ -484,7 +503,12 @@ class Player:
             self.world.move_clock(clock.deadline)
             return
         planned = await self.world.scheduler.next_due(now)
-        if planned is not None and roll < 0.85:
+        if due:
+            # The battles' weekend in steps of hours while results are missing, so they come
+            # in before the Monday (a chain's battle 2 after its battle 1), as a club plays.
+            later = now + timedelta(hours=rng.choice((3, 6, 10, 16, 24)))
+            self.world.move_clock(later if planned is None else min(planned, later))
+        elif planned is not None and roll < 0.85:
             self.world.move_clock(planned)
         else:
             self.world.move_clock(now + timedelta(hours=rng.choice((1, 3, 7, 20, 30))))
@@ -623,8 +647,12 @@ class Player:
         await self.walk(rng, someone, (chat,), rng.randrange(0, 4))
 
     async def typed_orders(self, rng: random.Random, strategists: list[Someone]) -> None:
-        """A strategist types orders, one a line, in their language; some are nearly valid."""
+        """A strategist types orders, one a line, in their language; some are nearly valid.
+        In a contact campaign, mostly one of a side that has given none yet this turn: its
+        chains need two sides' moves into a third's sector in the same turn."""
         someone = rng.choice(strategists)
+        if "contact" in self.setup.modules and rng.random() < 0.8:
+            someone = rng.choice(await self._without_orders(strategists) or [someone])
         lines = await self.order_lines(rng, someone)
         if not lines:
             await self._do(someone, someone.user_id, "/orders")
@@ -633,6 +661,15 @@ class Player:
         await self._do(someone, someone.user_id, "\n".join(lines))
         if rng.random() < 0.3:
             await self.walk(rng, someone, (someone.user_id,), rng.randrange(1, 4), _orders_bias)
+
+    async def _without_orders(self, strategists: list[Someone]) -> list[Someone]:
+        """The ``strategists`` whose side has saved no orders this turn."""
+        campaign = await self._campaign()
+        if campaign is None:
+            return []
+        given = await self.world.store.orders_for_turn(campaign.id, campaign.turn)
+        members = {m.user_id: m.side_id for m in await self.world.store.members(campaign.id)}
+        return [p for p in strategists if members.get(p.user_id) not in given]
 
     async def order_lines(self, rng: random.Random, someone: Someone) -> list[str]:
         campaign = await self._campaign()
@@ -648,7 +685,8 @@ class Player:
         options = legal_orders(game, state, member.side_id)
         names = {side.id: side.name for side in await self.world.store.sides(campaign.id)}
         focus = sorted(game.map.order)[(campaign.turn * 7 + self.script.seed) % len(game.map.order)]
-        chain_at = _chain_focus(game.map, state) if "contact" in self.setup.modules else None
+        contact = "contact" in self.setup.modules
+        chain_at = _chain_focus(game.map, state) if contact else None
         focus = chain_at or focus
         orders: list[Move | Attack | Reinforce] = []
         for sector in options.sectors:
@@ -662,6 +700,15 @@ class Player:
                 # Into contact, with all it can: two sides arriving where a third stands make a
                 # chain (MODULES.md C6), the seam random orders seldom reach.
                 orders.append(Move(source=sector.sector, to=chain_at, count=sector.move.max_count))
+            elif (
+                contact
+                and sector.move is not None
+                and (enemy := _enemy_next_door(state, member.side_id, sector.move.destinations))
+                and roll < 0.7
+            ):
+                # A group that borders an enemy moves into contact with it.
+                to = rng.choice(enemy)
+                orders.append(Move(source=sector.sector, to=to, count=sector.move.max_count))
             elif sector.attack is not None and sector.attack.targets and roll < 0.5:
                 for _ in range(rng.randint(1, sector.attack.limit)):
                     orders.append(
@@ -703,9 +750,10 @@ class Player:
         if campaign is None:
             return
         ruleset = game_for(campaign).ruleset
-        sectors = rng.sample(
-            sorted(self.map.order), min(ruleset.start_sectors, len(self.map.order))
-        )
+        wanted = min(ruleset.start_sectors, len(self.map.order))
+        sectors = rng.sample(sorted(self.map.order), wanted)
+        if "contact" in self.setup.modules and rng.random() < 0.8:
+            sectors = await self._own_ground(someone, wanted, rng) or sectors
         armies = [1] * len(sectors)
         for _ in range(ruleset.start_armies - len(sectors)):
             armies[rng.randrange(len(armies))] += 1
@@ -720,6 +768,23 @@ class Player:
         if rng.random() < 0.15:
             line = _nearly(line, rng)
         await self._do(someone, someone.user_id, line)
+
+    async def _own_ground(self, someone: Someone, wanted: int, rng: random.Random) -> list[str]:
+        """``wanted`` sectors for ``someone``'s side apart from the other sides' (the map's
+        sectors dealt round the sides in map order), as a contact campaign's sides start: a
+        side that shares a sector is bound by combat there and cannot move into contact."""
+        member = (
+            None
+            if self.campaign_id is None
+            else await self.world.store.member(self.campaign_id, someone.user_id)
+        )
+        if member is None or member.side_id not in self.side_ids:
+            return []
+        index, count = self.side_ids.index(member.side_id), len(self.side_ids)
+        ground = [s for i, s in enumerate(self.map.order) if i % count == index]
+        if len(ground) < wanted:
+            return []
+        return rng.sample(ground, wanted)
 
     async def ready(self, rng: random.Random, strategists: list[Someone]) -> None:
         """A strategist reviews the orders and marks them ready."""
@@ -749,6 +814,62 @@ class Player:
         await self._do(someone, someone.user_id, "/battles")
         # A report takes four presses (the battle, the outcome, the winner, a slain warlord?).
         await self.walk(rng, someone, (someone.user_id,), rng.randrange(2, 8), _battles_bias)
+
+    async def _unreported(self, campaign: Campaign) -> list[Battle]:
+        """The listed battles of the turn with no result that counts yet, in battle order (a
+        chain's battle 1 before its battle 2)."""
+        listed = await self.world.store.battle_list(campaign.id, campaign.turn)
+        if listed is None:
+            return []
+        reports = {
+            r.battle: r for r in await self.world.store.battle_reports(campaign.id, campaign.turn)
+        }
+        sources = {b.defender_from for b in listed.battles}
+        return [
+            battle
+            for battle in listed.battles
+            if (battle.id not in reports or reports[battle.id].effective() is None)
+            # A quarter of the battles that no chain depends on are left to silence (a draw
+            # without a result, which the end summary counts), as in a club.
+            and (battle.id in sources or (self.script.seed + 7 * campaign.turn + battle.id) % 4)
+        ]
+
+    async def report(self, rng: random.Random, due: list[Battle], players: list[Someone]) -> None:
+        """A player of a battle still without a result reports it: /battles, the battle's
+        «Report» (only as the screen offers it: the bot decides who may), an outcome (the
+        attacker's win as likely as the rest, as it hands a chain's next battle to another
+        defender, MODULES.md C6), the winner, the warlords. The earliest such battle mostly,
+        as a club plays a chain in order."""
+        battle = due[0] if rng.random() < 0.75 else rng.choice(due)
+        campaign = await self._campaign()
+        if campaign is None:
+            return
+        members = await self.world.store.members(campaign.id)
+        side_of = {m.user_id: m.side_id for m in members}
+        concerned = [p for p in [*players, self.gm] if side_of.get(p.user_id) in battle.armies]
+        if not concerned:
+            return
+        someone = rng.choice(concerned)
+        await self._do(someone, someone.user_id, "/battles")
+        attacker_wins = rng.random() < 0.5
+        for press in range(5):
+            screens = [s for s in self.world.screens_in(someone.user_id) if _has(s, "pr:")]
+            if not screens:
+                return
+            screen = screens[-1]
+            options = [
+                (label, data)
+                for label, data in screen.buttons()
+                if data.startswith("pr:") and data.split(":")[4:5] == [str(battle.id)]
+            ]
+            if press and not any(data.split(":")[5] in ("out", "win", "wl") for _, data in options):
+                return  # reported: the list again
+            chosen = _report_choice(options, attacker_wins, rng)
+            if chosen is None:
+                return
+            label, data = chosen
+            await self.world.press(someone.user, screen, data, label)
+            self.world.take_requests()
 
     def _all_buttons(self, but: int) -> list[tuple[Screen, str, str]]:
         return [
@@ -908,6 +1029,11 @@ def _chain_focus(campaign_map: CampaignMap, state: CampaignState) -> str | None:
     return chosen
 
 
+def _enemy_next_door(state: CampaignState, side: str, destinations: Sequence[str]) -> list[str]:
+    """The ``destinations`` another side holds armies in."""
+    return [to for to in destinations if any(o != side for o in state.occupants(to))]
+
+
 def _has(screen: Screen, prefix: str) -> bool:
     return any(data.startswith(prefix) for _, data in screen.buttons())
 
@@ -959,6 +1085,38 @@ def _battles_bias(_label: str, data: str) -> float:
             # defender (MODULES.md C6): as likely as the other results together.
             return 8.0
     return 4.0
+
+
+def _report_choice(
+    options: list[tuple[str, str]], attacker_wins: bool, rng: random.Random
+) -> tuple[str, str] | None:
+    """The next press of a report of one battle: «Report» (``pick``), an outcome (a victory
+    when ``attacker_wins``), the winner (the attacker, index 0, when ``attacker_wins``), no
+    slain warlord mostly; ``None`` when the screen offers none of them."""
+
+    def action(data: str) -> str:
+        return data.split(":")[5]
+
+    for wanted in ("wl", "win", "out", "pick"):
+        found = [(label, data) for label, data in options if action(data) == wanted]
+        if not found:
+            continue
+        if wanted == "wl":
+            plain = [o for o in found if o[1].split(":")[6].endswith(".0")]
+            return plain[0] if plain and rng.random() < 0.7 else rng.choice(found)
+        if wanted == "win":
+            if attacker_wins:
+                first = [o for o in found if o[1].split(":")[7] == "0"]
+                if first:
+                    return first[0]
+            return rng.choice(found)
+        if wanted == "out" and attacker_wins:
+            # A victory outcome leads to the winner's buttons; a suggested result
+            # («✅ Report: ...», an ``out`` or ``win``) counts too.
+            victories = [o for o in found if o[1].split(":")[6] not in ("d", "b", "")]
+            return rng.choice(victories or found)
+        return rng.choice(found)
+    return None
 
 
 def _nearly(line: str, rng: random.Random) -> str:

@@ -217,6 +217,11 @@ def script_for(seed: int) -> Script:
         gm_plays=gm_plays,
         turns=_turns(rng, modules, side_count),
     )
+    if "contact" in modules and side_count >= 3 and map_kind == "planet-5":
+        # Three sides on planet-5's five sectors share every sector from the deployment on,
+        # and a group bound by combat does not move: no chain (MODULES.md C6) is ever made.
+        # (Set after the draws, so every other seed's campaign stays as it was.)
+        setup = replace(setup, map_kind="generated", map_sectors=max(setup.map_sectors, 12))
     steps = tuple(rng.getrandbits(32) for _ in range(28 * setup.turns + 24))
     return Script(seed=seed, setup=setup, steps=steps)
 

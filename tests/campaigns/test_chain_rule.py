@@ -14,7 +14,7 @@ import pytest
 
 from rules import Battle, BattleResult, Outcome, battle_sides
 from tests.campaigns import invariants
-from tests.campaigns.invariants import Broken, Checks, _sides_now
+from tests.campaigns.invariants import Broken, ChainFigures, Checks, _sides_now
 
 KW: dict[str, Any] = {"sector": "3", "points": 1000, "foc": {}, "fortified": None}
 FIRST = Battle(id=1, attacker="red", defender="blue", armies={"red": 4, "blue": 4}, **KW)
@@ -44,6 +44,8 @@ class Reported:
 def _checks() -> Checks:
     checks = Checks.__new__(Checks)
     checks.count = 0
+    checks.chain = ChainFigures()
+    checks._turn = 1
     clock = SimpleNamespace(now=lambda: datetime(2026, 11, 6, tzinfo=UTC))
     checks.world = SimpleNamespace(step=1, clock=clock)  # type: ignore[assignment]
     return checks
@@ -61,6 +63,11 @@ def test_the_chain_rule_holds_for_the_rules_battle_sides() -> None:
     checks._chain_rule([FIRST, SECOND], reports, sides)
     assert sides[2].defender == "red"
     assert checks.count == 1
+    assert checks.chain.as_dict() == {
+        "chains": 1,
+        "chain battles checked": 1,
+        "handed to the winner": 1,
+    }
 
 
 def test_the_chain_rule_catches_a_battle_sides_that_keeps_the_planned_defender(

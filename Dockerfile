@@ -35,5 +35,5 @@ WORKDIR /data
 VOLUME ["/data"]
 # The bot stops cleanly on SIGTERM (docker stop), within a second or two.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 \
-    CMD ["python", "-m", "bot.health"]
+    CMD ["python", "-m", "bot.runtime.health"]
 CMD ["python", "-m", "bot"]

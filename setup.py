@@ -1,7 +1,7 @@
 """The build: setuptools reads everything from pyproject.toml; this adds one step to
-``build_py``, the gettext catalogs compiled into the package (:mod:`bot.catalogs`), so a wheel
-(and so the image, and any ``pip install``) carries each ``.mo`` beside its ``.po`` and the bot
-never writes into its installed package. ``pip install -e .`` compiles them in the checkout."""
+``build_py``, the gettext catalogs compiled into the package (:mod:`bot.runtime.catalogs`), so a
+wheel (and so the image, and any ``pip install``) carries each ``.mo`` beside its ``.po`` and the
+bot never writes into its installed package. ``pip install -e .`` compiles them in the checkout."""
 
 from __future__ import annotations
 
@@ -16,11 +16,13 @@ HERE = Path(__file__).resolve().parent
 
 
 def _catalogs() -> ModuleType:
-    """``bot/catalogs.py`` alone (Babel is installed for the build; the bot's other
+    """``bot/runtime/catalogs.py`` alone (Babel is installed for the build; the bot's other
     dependencies are not)."""
-    spec = importlib.util.spec_from_file_location("strategium_catalogs", HERE / "bot/catalogs.py")
+    spec = importlib.util.spec_from_file_location(
+        "strategium_catalogs", HERE / "bot/runtime/catalogs.py"
+    )
     if spec is None or spec.loader is None:
-        raise RuntimeError("bot/catalogs.py cannot be loaded")
+        raise RuntimeError("bot/runtime/catalogs.py cannot be loaded")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -40,9 +40,9 @@ if str(ROOT) not in sys.path:
 from aiogram.methods import EditMessageText, SendMessage  # noqa: E402
 from aiogram.types import Update, User  # noqa: E402
 
-from bot.clock import ManualClock  # noqa: E402
 from bot.handlers.private.callbacks import OrdersButton  # noqa: E402
-from bot.logs import LogfmtFormatter  # noqa: E402
+from bot.runtime.clock import ManualClock  # noqa: E402
+from bot.runtime.logs import LogfmtFormatter  # noqa: E402
 from bot.services.campaigns import PlaceOutcome, place_side  # noqa: E402
 from bot.services.clockwork import advance  # noqa: E402
 from storage import NewCampaign, NewSide, Phase, Role, Store  # noqa: E402

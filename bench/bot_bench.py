@@ -70,9 +70,9 @@ from aiogram.methods import AnswerCallbackQuery, SendMessage
 from aiogram.types import Update
 from aiogram.utils.i18n import I18n
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
-from bot.i18n import build_i18n
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
+from bot.texts.i18n import build_i18n
 from storage import PostgresCampaignStore, SqliteCampaignStore, Store
 from tests.bot.telegram import FakeTelegram
 from tests.postgres_server import PostgresServer

@@ -56,10 +56,10 @@ from _setup import (
 from aiogram.types import Update
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
-from bot.i18n import build_i18n
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
 from bot.services.schedule import CampaignScheduler
+from bot.texts.i18n import build_i18n
 from storage import SqliteCampaignStore, Store
 from tests.bot.telegram import FakeTelegram
 

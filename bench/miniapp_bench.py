@@ -32,9 +32,9 @@ import _setup
 from aiohttp import web
 from playwright.async_api import Page
 
-from bot.clock import ManualClock
-from bot.i18n import build_i18n
 from bot.miniapp.server import build_miniapp
+from bot.runtime.clock import ManualClock
+from bot.texts.i18n import build_i18n
 from storage import SqliteCampaignStore
 from tests.e2e.miniapp_browser import chromium, open_app
 

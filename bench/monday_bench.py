@@ -15,8 +15,8 @@ with each group's pinned status board remembered, as the sender would have left 
 Each pass runs in a fresh process on a copy of that file, so its CPU time and peak memory are
 the Monday's own: the real ``CampaignScheduler.run_due`` at the deadline (Monday 9 March, 12:00
 in Moscow, every campaign due at once; ``--at-once`` campaigns at a time) while the real
-``OutboxSender.run`` sends, woken by the scheduler as in ``bot/runner.py``, its maps drawn by a
-``MapDrawer`` of ``--map-workers`` processes (0: threads; default as the bot's ``MAP_WORKERS``;
+``OutboxSender.run`` sends, woken by the scheduler as in ``bot/runtime/runner.py``, its maps drawn
+by a ``MapDrawer`` of ``--map-workers`` processes (0: threads; default as the bot's ``MAP_WORKERS``;
 started and warmed before the deadline, as the bot does when it starts; the pass "old" draws with
 the renderer before issue 20, ``bench/old_drawing.py``, for the side-by-side figures),
 with the production ``Limits`` (30 requests a second per bot, 20 a minute per group, 1 a second
@@ -81,15 +81,15 @@ from aiogram.methods.base import TelegramType  # noqa: E402
 from aiogram.types import Chat, Message, PhotoSize, User  # noqa: E402
 from old_drawing import OLD_COMMIT, draw_old  # noqa: E402
 
-from bot.clock import ManualClock  # noqa: E402
-from bot.i18n import build_i18n  # noqa: E402
-from bot.rendering import MapDrawer, default_workers  # noqa: E402
+from bot.runtime.clock import ManualClock  # noqa: E402
+from bot.screens.rendering import MapDrawer, default_workers  # noqa: E402
 from bot.services.campaigns import PALETTE  # noqa: E402
 from bot.services.clockwork import advance  # noqa: E402
 from bot.services.outbox_sender import Limits, OutboxSender  # noqa: E402
 from bot.services.schedule import RUNS_AT_ONCE, CampaignScheduler  # noqa: E402
 from bot.services.turns import game_for  # noqa: E402
 from bot.testing.clock_control import NO_LIMITS  # noqa: E402
+from bot.texts.i18n import build_i18n  # noqa: E402
 from rules.render import RUSSIAN_LABELS, MapLabels, MapView, SideView  # noqa: E402
 from storage import (  # noqa: E402
     NewCampaign,

@@ -60,7 +60,7 @@ SAVED = '    await query.answer(_("Saved.") if result.changed else _("Nothing ch
 MUTATIONS = (
     Mutation(
         "log a hand",
-        "bot/handlers/private/orders.py",
+        "bot/modules/watch/handlers/hand.py",
         "    standing = await duels.heroes_now(store, campaign, state, clock.now())\n",
         "    standing = await duels.heroes_now(store, campaign, state, clock.now())\n"
         + LOGGING
@@ -71,7 +71,7 @@ MUTATIONS = (
     ),
     Mutation(
         "show every hand to a player",
-        "bot/handlers/private/orders.py",
+        "bot/modules/watch/handlers/hand.py",
         "    shown = [seat.side] if seat.side is not None else [s.id for s in sides] if seat.is_gm"
         " else []\n",
         "    shown = [s.id for s in sides]\n",

@@ -13,15 +13,15 @@ import logging
 import signal
 import sys
 
-from bot.config import Settings
-from bot.logs import configure_logging
-from bot.runner import AnotherProcessError, serve
+from bot.runtime.config import Settings
+from bot.runtime.logs import configure_logging
+from bot.runtime.runner import AnotherProcessError, serve
 
 log = logging.getLogger("bot")
 
 
 async def serve_until_stopped(settings: Settings) -> None:
-    """:func:`bot.runner.serve` until SIGTERM or SIGINT, which cancel it."""
+    """:func:`bot.runtime.runner.serve` until SIGTERM or SIGINT, which cancel it."""
     serving = asyncio.current_task()
     if serving is None:
         raise RuntimeError("serve_until_stopped runs in a task")

@@ -11,7 +11,7 @@ import sys
 
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import DOMAIN, LANGUAGES, catalog_path, compile_catalogs, extract_messages
+from bot.texts.i18n import DOMAIN, LANGUAGES, catalog_path, compile_catalogs, extract_messages
 
 
 def main() -> int:

@@ -16,14 +16,14 @@ from collections.abc import Iterable, Mapping, Sequence
 import pytest
 from pydantic import BaseModel
 
-from bot.logs import LogfmtFormatter, NoStatements
+from bot.runtime.logs import LogfmtFormatter, NoStatements
 from rules import Attack, Move, Reinforce
 from rules.cli import load_turn_document
 
 
 def read_the_log(caplog: pytest.LogCaptureFixture) -> None:
     """From now on capture every line the bot would write with ``LOG_LEVEL=DEBUG``, through
-    the same filter (``bot.logs.NoStatements``)."""
+    the same filter (``bot.runtime.logs.NoStatements``)."""
     caplog.set_level(logging.DEBUG)
     caplog.handler.addFilter(NoStatements())
 
@@ -80,8 +80,8 @@ def turn_order_forms(document: Mapping[str, object]) -> set[str]:
 
 
 def logfmt(records: Iterable[logging.LogRecord]) -> str:
-    """Captured records as the bot writes them (``bot.logs``): one logfmt line each, with the
-    traceback of an exception."""
+    """Captured records as the bot writes them (``bot.runtime.logs``): one logfmt line each, with
+    the traceback of an exception."""
     formatter = LogfmtFormatter()
     return "\n".join(formatter.format(record) for record in records)
 

@@ -1,5 +1,5 @@
 """Modules that must import first, in a fresh interpreter: a circular import shows only when
-its first module is the one imported (``import bot.rules_text`` failed so, issue 35), and in
+its first module is the one imported (``import bot.texts.rules`` failed so, issue 35), and in
 the suite something else has always been imported before."""
 
 import subprocess
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-FIRST = ("bot.rules_text",)
+FIRST = ("bot.texts.rules",)
 """Modules that one handler imports, and the handlers import them back (each costs a fresh
 interpreter: aiogram's types take seconds to import)."""
 

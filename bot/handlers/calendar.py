@@ -11,10 +11,10 @@ from aiogram.filters import Command
 from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_words
 from bot.handlers.private.base import seat_or_answer
 from bot.posts.turns import no_deadline_reason
+from bot.runtime.clock import Clock
 from bot.services.calendars import calendar_plan, calendar_post
 from storage import Campaign, CampaignStatus, Person, Store
 

@@ -9,14 +9,14 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import LanguageChoice
-from bot.clock import Clock
 from bot.handlers.editing import edit_in_place
 from bot.handlers.filters import PRIVATE
 from bot.handlers.group.clock import EXTENSIONS
-from bot.i18n import LANGUAGES, language_of
 from bot.modules import BOT_MODULES
-from bot.texts import language_name
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import LanguageChoice
+from bot.texts.core import language_name
+from bot.texts.i18n import LANGUAGES, language_of
 from storage import CampaignStatus, Language, Person, Store
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}

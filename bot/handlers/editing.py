@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import InlineKeyboardMarkup, Message
 
-from bot.message_limits import shorten
+from bot.texts.limits import shorten
 
 
 def unchanged(error: TelegramBadRequest) -> bool:

@@ -4,7 +4,7 @@ calm message, so the bot never goes silent on a person and never crashes its pol
 The answer is true about what was kept: :class:`CommitWatch` counts the update's saves, and
 "nothing was changed" is said only when none went through before the error. A database that
 cannot save (:class:`~storage.db.StorageUnavailableError`) gets its own answer, and the
-campaign's GMs are told (:class:`~bot.storage_faults.StorageAlarm`).
+campaign's GMs are told (:class:`~bot.runtime.storage_faults.StorageAlarm`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from aiogram.types import Chat, ErrorEvent, TelegramObject, Update
 from aiogram.types.update import UpdateTypeLookupError
 from aiogram.utils.i18n import gettext as _
 
-from bot.logs import log_context
-from bot.middlewares import GROUP_CHATS, UpdateHeldError
+from bot.runtime.logs import log_context
+from bot.runtime.middlewares import GROUP_CHATS, UpdateHeldError
+from bot.runtime.storage_faults import Notice, StorageAlarm
 from bot.services.orders import is_active, pick_campaign
-from bot.storage_faults import Notice, StorageAlarm
 from storage import Campaign, Person, Store
 from storage.db import CommitCount, StorageUnavailableError, counting_commits
 
@@ -198,7 +198,7 @@ async def unchanged_edit(event: ErrorEvent) -> bool:
 
 async def held_elsewhere(event: ErrorEvent) -> bool:
     """Not an error of the update: another process is handling it. It goes on up to the webhook,
-    which asks Telegram to send it again later (:class:`bot.runner.WebhookUpdates`)."""
+    which asks Telegram to send it again later (:class:`bot.runtime.runner.WebhookUpdates`)."""
     raise event.exception
 
 

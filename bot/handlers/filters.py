@@ -16,7 +16,7 @@ from aiogram.filters import Filter
 from aiogram.types import CallbackQuery, Message, TelegramObject
 from magic_filter import MagicFilter
 
-from bot.middlewares import GROUP_CHATS
+from bot.runtime.middlewares import GROUP_CHATS
 
 
 class InChats(Filter):

@@ -18,15 +18,15 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt
-from bot.clock import Clock
 from bot.handlers.editing import edit_in_place
 from bot.handlers.filters import Awaited
-from bot.moments import format_day
 from bot.posts.history import DEPLOYMENT, tally_words
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import ButtonInt
 from bot.services.posting import group_post, private_post
 from bot.services.records import ArchiveEntry, archive_entry, player_stats, summary_post
-from bot.texts import role_name
+from bot.texts.core import role_name
+from bot.texts.moments import format_day
 from storage import Campaign, CampaignStatus, Person, Store
 from storage.names import clean_name
 

@@ -27,15 +27,15 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt, JoinPress, JoinVerdict
-from bot.clock import Clock
 from bot.handlers.filters import GROUPS, PRIVATE
 from bot.handlers.group.guards import campaign_here, no_campaign_words
-from bot.i18n import language_of
 from bot.posts.group import colour_mark
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import ButtonInt, JoinPress, JoinVerdict
 from bot.services import campaigns
 from bot.services.posting import private_post
-from bot.texts import role_name
+from bot.texts.core import role_name
+from bot.texts.i18n import language_of
 from storage import Campaign, CampaignStatus, NewOutboxMessage, Person, Phase, Role, Store
 
 JOIN_PAYLOAD = r"^join-(\d{1,12})$"

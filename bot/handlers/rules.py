@@ -1,6 +1,6 @@
 """``/rules``: the campaign's rules with its own numbers, in the group (the group's campaign)
 or in private (the person's current campaign), one section at a time with a button for each
-(``bot/rules_text.py`` words them). The rules are public: anyone in the group may turn the
+(``bot/texts/rules.py`` words them). The rules are public: anyone in the group may turn the
 group's pages; in private, the campaign's members."""
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt
-from bot.clock import Clock
 from bot.handlers.calendar import campaign_or_answer
 from bot.handlers.editing import edit_in_place
-from bot.message_limits import shorten
-from bot.moments import format_moment
 from bot.posts.turns import plan_lines
-from bot.rules_text import RulesView, section_button, section_text, sections_of
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import ButtonInt
 from bot.services.calendars import calendar_plan
 from bot.services.turns import game_for
 from bot.services.window import current_deadline
+from bot.texts.limits import shorten
+from bot.texts.moments import format_moment
+from bot.texts.rules import RulesView, section_button, section_text, sections_of
 from storage import Campaign, Person, Phase, Store
 
 PLAN_SHOWN = 5

@@ -20,19 +20,19 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.callbacks import JoinPress, SeatPress, gm_menu_data
-from bot.clock import Clock
 from bot.handlers.filters import TYPED
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting, cancel
-from bot.i18n import language_of
-from bot.message_limits import button_label
 from bot.posts.group import colour_mark
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import JoinPress, SeatPress, gm_menu_data
 from bot.services import seats
 from bot.services.campaigns import group_notice
 from bot.services.orders import is_active
 from bot.services.posting import group_post, private_post
-from bot.texts import role_name
+from bot.texts.core import role_name
+from bot.texts.i18n import language_of
+from bot.texts.limits import button_label
 from storage import Campaign, Member, NewOutboxMessage, Person, Role, Side, Store, Vacancy
 
 GM_VACATE = "gm_vacate"

@@ -32,15 +32,15 @@ from aiogram.utils.i18n import gettext as _
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
-from bot.clock import Clock
 from bot.handlers.group.guards import whole_number
 from bot.handlers.private.orders import seat_map_view
-from bot.i18n import language_of
 from bot.miniapp import views
 from bot.miniapp.auth import verified_user
 from bot.miniapp.words import page_words
+from bot.runtime.clock import Clock
+from bot.runtime.web_input import BadJsonError, read_json
 from bot.services.orders import Seat, one_update, seat_in
-from bot.web_input import BadJsonError, read_json
+from bot.texts.i18n import language_of
 from rules.svg import map_svg
 from storage import Store
 
@@ -138,7 +138,7 @@ async def _authorised(request: web.Request, handler: Handler) -> web.StreamRespo
         else language_of(user.language_code)
     )
     request[USER_ID] = user.id
-    # One request is one unit of reading, as one update is (bot.middlewares.UpdateReads).
+    # One request is one unit of reading, as one update is (bot.runtime.middlewares.UpdateReads).
     with i18n.context(), i18n.use_locale(language), one_update():
         request[LANGUAGE] = language
         try:

@@ -18,9 +18,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.handlers.private import screens
 from bot.handlers.private.orders import seat_map_view
-from bot.moments import format_moment
 from bot.posts.group import board_text, deadline_line
-from bot.sectors import sector_label
 from bot.services.campaigns import board
 from bot.services.orders import (
     EntryResult,
@@ -39,8 +37,10 @@ from bot.services.orders import (
 )
 from bot.services.turns import game_for
 from bot.services.window import current_deadline, orders_opening
-from bot.texts import armies as army_words
-from bot.texts import describe_battle, describe_rejection, foc_legend
+from bot.texts.core import armies as army_words
+from bot.texts.core import describe_battle, describe_rejection, foc_legend
+from bot.texts.moments import format_moment
+from bot.texts.sectors import sector_label
 from rules import Attack, Fortify, Move, Outcome, Reinforce
 from rules.svg import map_svg
 from storage import Phase, Role, Store

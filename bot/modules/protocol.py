@@ -21,14 +21,14 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 if TYPE_CHECKING:
     from pydantic import JsonValue
 
-    from bot.clock import Clock
-    from bot.demo_modules import DemoStory
+    from bot.demo.modules import DemoStory
     from bot.handlers.group.gm import GmScreen
     from bot.handlers.group.gm_state import GmStateScreen
     from bot.handlers.private.callbacks import OrdersButton
     from bot.posts import Renderer
-    from bot.rules_text import RulesView
+    from bot.runtime.clock import Clock
     from bot.services.orders import Desk
+    from bot.texts.rules import RulesView
     from rules import (
         Battle,
         CampaignMap,
@@ -150,8 +150,8 @@ class BotModule:
         sides: Mapping[str, str],
         language: str,
     ) -> str | None:
-        """One of the module's orders in words that read back as it (``bot.order_text``), for
-        ``bot.texts.describe_order``; ``None``: not worded here."""
+        """One of the module's orders in words that read back as it (``bot.texts.orders``), for
+        ``bot.texts.core.describe_order``; ``None``: not worded here."""
         return None
 
     def describe_rejection(
@@ -567,7 +567,7 @@ class BotModule:
         return None
 
     def rules_button(self) -> str | None:
-        """The label of the button of the module's section of ``/rules`` (``bot.rules_text``),
+        """The label of the button of the module's section of ``/rules`` (``bot.texts.rules``),
         in the reader's language; ``None``: the module has no section there."""
         return None
 

@@ -23,8 +23,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import I18n
 from pydantic import JsonValue
 
-from bot.i18n import language_of
-from bot.rendering import MapDrawer
+from bot.screens.rendering import MapDrawer
+from bot.texts.i18n import language_of
 from storage import OutboxMessage, Store
 
 OnSent = Callable[[int], Awaitable[None]]

@@ -7,11 +7,11 @@ import re
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.calendar_file import calendar_file
-from bot.moments import zone_label
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import milestone_name
+from bot.screens.calendar_file import calendar_file
 from bot.services.calendars import calendar_plan
+from bot.texts.moments import zone_label
 from storage import CampaignStatus, OutboxMessage
 
 _UNSAFE = re.compile(r"[^\w-]+")

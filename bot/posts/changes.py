@@ -15,11 +15,11 @@ from datetime import date, datetime, timedelta
 from aiogram.utils.i18n import gettext as _
 from babel.dates import format_date
 
-from bot.moments import format_moment, zone_label
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import change_lines, deadline_of, window_lines
 from bot.services.deadlines import Milestone, Planned, WindowChange
-from bot.texts import day_label, language_name
+from bot.texts.core import day_label, language_name
+from bot.texts.moments import format_moment, zone_label
 from storage import Campaign, OutboxMessage, Phase, Schedule, Weekday, WeeklyTime
 
 _A_MONDAY = date(2024, 1, 1)

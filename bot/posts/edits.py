@@ -13,14 +13,14 @@ from collections.abc import Mapping, Sequence
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.map_views import turn_map
 from bot.modules import BOT_MODULES
 from bot.modules.protocol import AdjustmentWords
 from bot.posts import Post, PostContext, Renderer
-from bot.sectors import sector_label
+from bot.screens.map_views import turn_map
 from bot.services.orders import seat_in, side_names
 from bot.services.turns import game_for
-from bot.texts import describe_order, describe_rejection
+from bot.texts.core import describe_order, describe_rejection
+from bot.texts.sectors import sector_label
 from rules import CampaignState, accept_orders
 from rules.edits import StateEdit, holder_changes
 from rules.game import Game

@@ -10,12 +10,12 @@ from datetime import datetime
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.moments import format_moment
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import deadline_of, deadline_words
 from bot.services.campaigns import PALETTE, Board, Readiness, board
 from bot.services.window import orders_opening
-from bot.texts import held_words, phase_name
+from bot.texts.core import held_words, phase_name
+from bot.texts.moments import format_moment
 from rules.colours import Rgb, nearest, parse_hex
 from storage import Campaign, CampaignStatus, OutboxMessage, OutboxState, Phase, Store
 

@@ -12,15 +12,15 @@ from collections.abc import Mapping
 
 from aiogram.utils.i18n import gettext as _
 
-from bot import texts
-from bot.charts import ChartSide, ChartWords, held_chart
-from bot.map_views import side_views
 from bot.modules import BOT_MODULES
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import _campaign, _int, _map_of, _names, _picture
+from bot.screens.charts import ChartSide, ChartWords, held_chart
+from bot.screens.map_views import side_views
 from bot.services.orders import result_sources
 from bot.services.records import CampaignRecord, Tally, campaign_record
 from bot.services.turns import game_for
+from bot.texts import core as texts
 from rules.render import side_tags
 from storage import Campaign, CampaignStatus, OutboxMessage, Side
 

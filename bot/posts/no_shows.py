@@ -18,12 +18,12 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import TypeAdapter, ValidationError
 
 from bot.handlers.private import screens
-from bot.moments import format_moment
 from bot.posts import Post, PostContext, Renderer
 from bot.services.orders import side_names
 from bot.services.turns import game_for
 from bot.services.vacations import away_of_sides
-from bot.texts import away_lines, describe_order, describe_rejection
+from bot.texts.core import away_lines, describe_order, describe_rejection
+from bot.texts.moments import format_moment
 from rules import Attack, Move, Reinforce, Rejection
 from storage import Campaign, OutboxMessage
 

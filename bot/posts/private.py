@@ -22,11 +22,10 @@ from collections.abc import Callable
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import join_verdict_keyboard
 from bot.handlers.private import screens
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import results_deadline
-from bot.sectors import sector_label
+from bot.screens.callbacks import join_verdict_keyboard
 from bot.services.orders import (
     BattleDesk,
     Seat,
@@ -39,7 +38,7 @@ from bot.services.orders import (
 )
 from bot.services.records import fought_battles
 from bot.services.turns import game_for
-from bot.texts import (
+from bot.texts.core import (
     armies,
     describe_battle,
     describe_order,
@@ -48,6 +47,7 @@ from bot.texts import (
     result_words,
     role_name,
 )
+from bot.texts.sectors import sector_label
 from rules import Battle, TurnReport
 from storage import OutboxMessage, Phase, Role
 

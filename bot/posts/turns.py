@@ -15,14 +15,10 @@ from zoneinfo import ZoneInfo
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot import texts
-from bot.callbacks import join_keyboard
-from bot.dice_texts import describe_rolls
-from bot.map_views import turn_map
-from bot.message_limits import CAPTION_LIMIT, telegram_length
 from bot.modules import BOT_MODULES
-from bot.moments import format_moment, format_wall, zone_label
 from bot.posts import Post, PostContext, Renderer
+from bot.screens.callbacks import join_keyboard
+from bot.screens.map_views import turn_map
 from bot.services.deadlines import (
     Milestone,
     Planned,
@@ -35,7 +31,11 @@ from bot.services.orders import battle_duties, result_sources, standing_list
 from bot.services.turns import game_for
 from bot.services.vacations import away_of_sides
 from bot.services.window import current_deadline, orders_opening, week_plan
-from bot.texts import away_lines, describe_unplayed, phase_name
+from bot.texts import core as texts
+from bot.texts.core import away_lines, describe_unplayed, phase_name
+from bot.texts.dice import describe_rolls
+from bot.texts.limits import CAPTION_LIMIT, telegram_length
+from bot.texts.moments import format_moment, format_wall, zone_label
 from rules import Battle, CampaignMap, CampaignState, Roll, TurnReport
 from storage import Campaign, CampaignStatus, OutboxMessage, Phase, Side, Store
 
@@ -276,7 +276,7 @@ def battle_lines(battle: Battle, names: Mapping[str, str], language: str) -> lis
 
 def describe_chain(battle: Battle) -> list[str]:
     """A module battle's place in a chain: when it is played (who defends a battle taking its
-    defender from another is said by ``bot.texts.describe_battle``)."""
+    defender from another is said by ``bot.texts.core.describe_battle``)."""
     if battle.module is None:
         return []
     lines = []

@@ -18,11 +18,11 @@ from zoneinfo import ZoneInfo, available_timezones
 from pydantic import JsonValue, ValidationError
 
 from bot.modules import BOT_MODULES
-from bot.moments import find_zone_by_city
 from bot.services.deployment import sides_to_place
 from bot.services.posting import board_post, group_post, private_post
 from bot.services.records import held_at, summary_post
 from bot.services.turns import game_for, private_summaries
+from bot.texts.moments import find_zone_by_city
 from rules import (
     BattleResult,
     BattleStatus,

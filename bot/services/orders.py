@@ -112,8 +112,8 @@ _UPDATE: ContextVar[object | None] = ContextVar("seat_snapshots", default=None)
 
 @contextmanager
 def one_update() -> Iterator[None]:
-    """The block handles one update (the dispatcher's :class:`bot.middlewares.UpdateReads`): a
-    seat's snapshot read in it serves the rest of it (:func:`snapshot_of`). Outside such a
+    """The block handles one update (the dispatcher's :class:`bot.runtime.middlewares.UpdateReads`):
+    a seat's snapshot read in it serves the rest of it (:func:`snapshot_of`). Outside such a
     block every service call reads the database anew."""
     token = _UPDATE.set(object())
     try:

@@ -62,11 +62,10 @@ from aiogram.exceptions import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import I18n
 
-from bot.clock import Clock
-from bot.logs import log_context
-from bot.message_limits import CAPTION_LIMIT, TEXT_LIMIT, shorten, split_text
 from bot.posts import OnSent, Post, PostContext, render
-from bot.rendering import MapDrawer
+from bot.runtime.clock import Clock
+from bot.runtime.logs import log_context
+from bot.screens.rendering import MapDrawer
 from bot.services.rate_limits import (
     Precedence,
     Reserve,
@@ -74,6 +73,7 @@ from bot.services.rate_limits import (
     acquire,
     acquire_shared,
 )
+from bot.texts.limits import CAPTION_LIMIT, TEXT_LIMIT, shorten, split_text
 from storage import OutboxMessage, SendWindow, Store
 from storage.db import StorageUnavailableError
 

@@ -10,7 +10,7 @@ APScheduler is the production clock: per campaign, cron jobs at the weekly momen
 campaign's own time zone and a date job at its next computed moment (reminder, extended
 deadline), plus a sweep every minute that finds anything overdue. Every job carries only the
 campaign id and calls :meth:`CampaignScheduler.run_campaign`; tests call :meth:`run_due` after
-moving a :class:`~bot.clock.ManualClock` and never sleep.
+moving a :class:`~bot.runtime.clock.ManualClock` and never sleep.
 
 Several processes on one PostgreSQL database (webhook mode) each run this scheduler: a
 campaign's run is one process's at a time (``Store.scheduled_run``), so each step is computed
@@ -37,9 +37,9 @@ from apscheduler.triggers.date import DateTrigger  # type: ignore[import-untyped
 from apscheduler.triggers.interval import IntervalTrigger  # type: ignore[import-untyped]
 from pydantic import JsonValue
 
-from bot.clock import Clock
-from bot.logs import log_context
 from bot.modules import BOT_MODULES
+from bot.runtime.clock import Clock
+from bot.runtime.logs import log_context
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, advance
 from bot.services.deadlines import battle_list_time, phase_deadline, reminder_times, wall_shift
 from bot.services.orders import battle_duties

@@ -10,7 +10,7 @@ from typing import Any
 
 import rules.modules
 from bot.modules import BOT_MODULES
-from bot.order_text import normalise
+from bot.texts.orders import normalise
 from rules import CampaignMap, Game, MapError, Ruleset, builtin_map, overrides_in_force
 from rules.game import ModuleConflictError, ModuleSettingsError, UnknownModuleError
 from rules.maps import Feature

@@ -1,6 +1,6 @@
 """The test clock: end-to-end tests move a real bot process through its week over HTTP.
 
-With ``TEST_CLOCK_CONTROL=true`` the process runs on a :class:`~bot.clock.ManualClock` that
+With ``TEST_CLOCK_CONTROL=true`` the process runs on a :class:`~bot.runtime.clock.ManualClock` that
 starts at ``TEST_CLOCK_START`` (ISO 8601; default: the real now) and serves, on 127.0.0.1 only
 (``TEST_CLOCK_PORT``), two requests:
 
@@ -32,11 +32,11 @@ from datetime import UTC, datetime
 
 from aiohttp import web
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
+from bot.runtime.web_input import BadJsonError, read_json
 from bot.services.clockwork import AdvanceResult
 from bot.services.outbox_sender import Limits, OutboxSender
 from bot.services.schedule import CampaignScheduler
-from bot.web_input import BadJsonError, read_json
 from storage import Store
 
 log = logging.getLogger(__name__)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
-from bot.i18n import build_i18n
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
+from bot.texts.i18n import build_i18n
 from storage import SqliteCampaignStore, Store, open_store
 from tests.bot.telegram import FakeTelegram
 from tests.postgres_server import PostgresServer, new_schema_url

@@ -12,8 +12,8 @@ from typing import Any
 from aiogram.utils.i18n import I18n
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.clock import ManualClock
 from bot.miniapp.server import INIT_HEADER, build_miniapp
+from bot.runtime.clock import ManualClock
 from storage import Store
 from tests.bot.private_campaign import PEOPLE
 from tests.miniapp_init import signed_init_data

@@ -11,8 +11,8 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, S
 from aiogram.types import User
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.posts import PostContext, render
+from bot.runtime.clock import ManualClock
 from bot.services.clockwork import advance
 from storage import (
     Campaign,

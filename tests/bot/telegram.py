@@ -41,9 +41,9 @@ from aiogram.types import (
 )
 from aiogram.utils.i18n import I18n
 
-from bot.i18n import build_i18n
-from bot.message_limits import TEXT_LIMIT, telegram_length
 from bot.services.outbox_sender import OutboxSender
+from bot.texts.i18n import build_i18n
+from bot.texts.limits import TEXT_LIMIT, telegram_length
 
 BOT_USER = User(id=4242, is_bot=True, first_name="Strategium", username="strategium_bot")
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)

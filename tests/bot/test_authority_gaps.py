@@ -7,9 +7,9 @@ from datetime import UTC, date, datetime
 from aiogram.methods import AnswerCallbackQuery
 from aiogram.utils.i18n import I18n
 
-from bot.app import build_dispatcher
-from bot.callbacks import GmPress
-from bot.clock import ManualClock
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
+from bot.screens.callbacks import GmPress
 from storage import Phase, Role, Store
 from tests.bot.group_helpers import say, tap
 from tests.bot.telegram import FakeTelegram, Sent

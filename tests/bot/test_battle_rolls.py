@@ -5,7 +5,7 @@ in their languages; anyone else is refused without learning about the battle."""
 
 from __future__ import annotations
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from rules import Attack, SideOrders

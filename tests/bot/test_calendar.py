@@ -9,8 +9,8 @@ from aiogram.types import BufferedInputFile
 from aiogram.utils.i18n import I18n
 from icalendar import Calendar, Event
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
 from bot.services.timekeeping import extend
 from storage import CampaignSettings, CampaignStatus, ExtendOutcome, Schedule, Store
 from tests.bot.telegram import FakeTelegram, Sent

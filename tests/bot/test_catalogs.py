@@ -8,7 +8,14 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import DOMAIN, LANGUAGES, build_i18n, catalog_path, compile_catalogs, extract_messages
+from bot.texts.i18n import (
+    DOMAIN,
+    LANGUAGES,
+    build_i18n,
+    catalog_path,
+    compile_catalogs,
+    extract_messages,
+)
 
 CODE = extract_messages()
 

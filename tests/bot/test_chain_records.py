@@ -9,8 +9,8 @@ import pytest
 from aiogram.methods import SendPhoto
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
-from bot.map_views import turn_map
+from bot.runtime.clock import ManualClock
+from bot.screens.map_views import turn_map
 from bot.services import campaigns
 from bot.services.campaigns import end_campaign
 from bot.services.clockwork import advance

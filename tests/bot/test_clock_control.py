@@ -6,9 +6,9 @@ import aiohttp
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
-from bot.config import Settings
-from bot.runner import serve
+from bot.runtime.clock import ManualClock
+from bot.runtime.config import Settings
+from bot.runtime.runner import serve
 from bot.services.outbox_sender import OutboxSender
 from bot.services.schedule import CampaignScheduler
 from bot.testing.clock_control import (

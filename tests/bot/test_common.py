@@ -6,8 +6,8 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, S
 from aiogram.types import Message
 from aiogram.utils.i18n import I18n
 
-from bot.callbacks import LanguageChoice
-from bot.commands import set_command_menus
+from bot.runtime.commands import set_command_menus
+from bot.screens.callbacks import LanguageChoice
 from storage import Store
 from tests.bot.telegram import FakeTelegram
 

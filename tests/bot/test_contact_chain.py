@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
-from bot.i18n import build_i18n
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
-from bot.texts import outcome_label
+from bot.texts.core import outcome_label
+from bot.texts.i18n import build_i18n
 from rules import Outcome
 from rules.cli import resolve_answer
 from rules.modules.contact import NAME as CONTACT

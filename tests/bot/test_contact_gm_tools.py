@@ -8,10 +8,10 @@ import pytest
 from aiogram.methods import SendPhoto
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.handlers.group.gm_state import describe_edit_problem
 from bot.handlers.private import screens
 from bot.handlers.private.callbacks import ResultButton
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.orders import Refusal, report_result, seat_in

@@ -10,7 +10,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.modules.contact.map_view import contact_moves
 from bot.modules.contact.texts import describe_contact_plan, describe_contact_report
-from bot.texts import describe_unplayed
+from bot.texts.core import describe_unplayed
 from rules import (
     BattleResult,
     Move,

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
-from bot.map_views import turn_map
+from bot.runtime.clock import ManualClock
+from bot.screens.map_views import turn_map
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from rules.modules.contact import NAME as CONTACT

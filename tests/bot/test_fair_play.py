@@ -8,7 +8,7 @@ import unicodedata
 
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services.clockwork import AdvanceOutcome, BlockReason, advance
 from bot.services.posting import private_post
 from rules import Attack, BattleResult, Outcome, SideOrders

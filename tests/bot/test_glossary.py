@@ -11,9 +11,9 @@ from babel.messages.pofile import read_po
 
 from bot.handlers.private.battles import margins_words
 from bot.handlers.private.screens import result_words
-from bot.i18n import DOMAIN, catalog_path
-from bot.map_views import map_labels
-from bot.texts import outcome_name
+from bot.screens.map_views import map_labels
+from bot.texts.core import outcome_name
+from bot.texts.i18n import DOMAIN, catalog_path
 from rules import Outcome
 from rules.table import ScoreMargins
 

@@ -5,9 +5,9 @@ from datetime import UTC, datetime, timedelta
 
 from aiogram.methods import AnswerCallbackQuery
 
-from bot.callbacks import GmPress
-from bot.clock import ManualClock
 from bot.handlers.group.reopen import ReopenPress
+from bot.runtime.clock import ManualClock
+from bot.screens.callbacks import GmPress
 from bot.services.clockwork import advance
 from bot.services.orders import Refusal, enter_orders, seat_in
 from bot.services.schedule import CampaignScheduler

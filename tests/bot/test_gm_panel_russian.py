@@ -8,10 +8,10 @@ from __future__ import annotations
 from aiogram.methods import AnswerCallbackQuery, EditMessageText
 from aiogram.types import User
 
-from bot.clock import ManualClock
-from bot.message_limits import BUTTON_ROW, button_label
+from bot.runtime.clock import ManualClock
 from bot.services.campaigns import ask_to_join, join_side
 from bot.services.clockwork import advance
+from bot.texts.limits import BUTTON_ROW, button_label
 from rules import Attack, SideOrders
 from storage import Campaign, CampaignSettings, JoiningPolicy, Phase, Role, Store
 from tests.bot.group_helpers import say, set_up_campaign, tap, to_orders

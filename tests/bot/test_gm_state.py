@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from aiogram.methods import AnswerCallbackQuery, SendPhoto
 
-from bot.callbacks import GmEdit
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
+from bot.screens.callbacks import GmEdit
 from bot.services.campaigns import join_side
 from rules import Attack, SideOrders
 from storage import AuditAction, AuditEntry, Campaign, CampaignSettings, Phase, Role, Store

@@ -7,7 +7,7 @@ import pytest
 from aiogram.methods import AnswerCallbackQuery, SendMessage
 from aiogram.types import Chat, User
 
-from bot.callbacks import GmPress, JoinPress
+from bot.screens.callbacks import GmPress, JoinPress
 from storage import Store
 from tests.bot.group_helpers import say, set_up_campaign
 from tests.bot.telegram import FakeTelegram

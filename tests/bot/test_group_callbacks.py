@@ -3,9 +3,9 @@
 
 from aiogram.filters.callback_data import CallbackData
 
-import bot.app  # noqa: F401 - imports every handler module, so every factory is defined
-from bot.callbacks import GmPress
+import bot.runtime.app  # noqa: F401 - imports every handler module, so every factory is defined
 from bot.handlers.group.setup import ZONES, SetupPress
+from bot.screens.callbacks import GmPress
 
 
 def _factories() -> list[type[CallbackData]]:

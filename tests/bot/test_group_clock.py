@@ -7,8 +7,8 @@ from aiogram.methods import AnswerCallbackQuery
 from aiogram.types import Chat, User
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.handlers.group.clock import clock_buttons
+from bot.runtime.clock import ManualClock
 from bot.services import turns
 from bot.services.clockwork import advance
 from bot.services.schedule import CampaignScheduler

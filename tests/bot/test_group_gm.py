@@ -6,8 +6,8 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText
 from aiogram.types import Chat, User
 from aiogram.utils.i18n import I18n
 
-from bot.callbacks import GmPress
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
+from bot.screens.callbacks import GmPress
 from bot.services.campaigns import join_side
 from bot.services.clockwork import advance
 from rules import BattleResult, Game, Outcome, Ruleset, builtin_map, default_deployment

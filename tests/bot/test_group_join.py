@@ -4,8 +4,8 @@ shows readiness and unfinished joins but never what anyone ordered."""
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, PinChatMessage, SendMessage
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.posts import PostContext, render
+from bot.runtime.clock import ManualClock
 from bot.services.campaigns import board_refresh
 from bot.services.outbox_sender import OutboxSender
 from rules import Attack, Move, SideOrders

@@ -4,7 +4,7 @@ Telegram's service message arrives (in the old chat or in the new one)."""
 import pytest
 from aiogram.types import Chat
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from storage import NewCampaign, NewOutboxMessage, OutboxState, Store
 from tests.bot.telegram import FakeTelegram
 

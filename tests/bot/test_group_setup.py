@@ -7,9 +7,9 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage
 from aiogram.types import Chat, ForceReply, User
 from aiogram.utils.i18n import I18n
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
 from bot.handlers.group.setup import SetupPress
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
 from bot.services.campaigns import PALETTE
 from bot.services.window import current_deadline
 from storage import CampaignStatus, Phase, Store, UnreportedPolicy

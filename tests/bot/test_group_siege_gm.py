@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.modules.siege.gm import AdjustmentInputError, parse_adjustment
-from bot.order_text import Vocabulary
+from bot.texts.orders import Vocabulary
 from rules import builtin_map
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import load

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.clock import ManualClock
 from bot.handlers.group.setup import SetupPress
+from bot.runtime.clock import ManualClock
 from bot.services.turns import game_for
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegeSettings, load

@@ -7,8 +7,8 @@ import pytest
 from aiogram.methods import AnswerCallbackQuery, SendPhoto
 from aiogram.utils.i18n import I18n
 
-from bot import rendering
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
+from bot.screens import rendering
 from bot.services.clockwork import advance
 from bot.services.outbox_sender import OutboxSender
 from rules import Attack, SideOrders

@@ -10,9 +10,9 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.clock import ManualClock
-from bot.config import Settings
-from bot.health import beat, check, heartbeat_path
+from bot.runtime.clock import ManualClock
+from bot.runtime.config import Settings
+from bot.runtime.health import beat, check, heartbeat_path
 from storage import open_store
 from tests.postgres_server import PostgresServer, new_schema_url
 
@@ -87,7 +87,7 @@ async def test_health_follows_the_heartbeat_and_the_database(
     settings, take_the_database_away = database
 
     async def checked(now: datetime) -> str:
-        # check() runs its own event loop for PostgreSQL, as `python -m bot.health` does.
+        # check() runs its own event loop for PostgreSQL, as `python -m bot.runtime.health` does.
         return await asyncio.to_thread(check, settings, now) or ""
 
     assert "no heartbeat" in await checked(NOW)

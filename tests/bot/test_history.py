@@ -13,13 +13,13 @@ from aiogram.utils.i18n import I18n
 from PIL import Image
 
 import bot.posts.history
-from bot.app import build_dispatcher
-from bot.charts import ChartSide, ChartWords, held_chart
-from bot.clock import ManualClock
 from bot.handlers.history import HistoryList, HistoryPress
-from bot.map_views import turn_map
 from bot.posts import PostContext, render
 from bot.posts.history import summary_text
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
+from bot.screens.charts import ChartSide, ChartWords, held_chart
+from bot.screens.map_views import turn_map
 from bot.services.campaigns import end_campaign
 from bot.services.records import CampaignRecord, Tally, campaign_record
 from rules import BattleResult, TurnReport

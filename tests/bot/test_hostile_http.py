@@ -31,11 +31,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from yarl import URL
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
-from bot.i18n import build_i18n
 from bot.miniapp.server import INIT_HEADER, build_miniapp
-from bot.runner import WebhookUpdates
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
+from bot.runtime.runner import WebhookUpdates
+from bot.texts.i18n import build_i18n
 from storage import Store, open_store
 from tests.bot.conftest import START
 from tests.bot.miniapp_client import MAX_AGE, TOKEN

@@ -9,8 +9,8 @@ import unicodedata
 from aiogram.methods import AnswerCallbackQuery
 from aiogram.types import Chat, User
 
-from bot.clock import ManualClock
 from bot.handlers.private.callbacks import OrdersButton
+from bot.runtime.clock import ManualClock
 from storage import AuditAction, Campaign, CampaignSettings, JoiningPolicy, Role, Store
 from storage.names import JOINERS
 from tests.bot.group_helpers import button, join_post, say, set_up_campaign, tap, to_orders

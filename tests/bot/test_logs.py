@@ -8,8 +8,8 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.clock import ManualClock
-from bot.logs import LogfmtFormatter, NoStatements, configure_logging, log_context
+from bot.runtime.clock import ManualClock
+from bot.runtime.logs import LogfmtFormatter, NoStatements, configure_logging, log_context
 from storage import NewCampaign, Store
 from tests.bot.telegram import FakeTelegram
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.map_views import turn_map
+from bot.screens.map_views import turn_map
 from rules.render import held_sectors
 from storage import Store
 from tests.storage.campaign_script import deploy, new_campaign, play_turn

@@ -14,9 +14,9 @@ from aiogram.utils.i18n import I18n
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
 from bot.miniapp.server import INIT_HEADER, RouteAccessLogger, build_miniapp
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
 from rules import Attack, Move
 from storage import Store
 from tests.bot.miniapp_client import MAX_AGE, TOKEN, miniapp
@@ -294,7 +294,9 @@ async def test_the_log_names_routes_never_a_tapped_sector_or_an_order(
     read_the_log(caplog)
     app = build_miniapp(store, clock, i18n, TOKEN, MAX_AGE)
     server = TestServer(app)
-    await server.start_server(access_log_class=RouteAccessLogger)  # as bot/runner.py serves it
+    await server.start_server(
+        access_log_class=RouteAccessLogger
+    )  # as bot/runtime/runner.py serves it
     async with TestClient(server) as client:
         headers = {INIT_HEADER: signed_init_data(TOKEN, ANNA, "Anna", clock.now())}
         tapped = await client.get(base(table) + "/sectors/2", headers=headers)

@@ -15,7 +15,7 @@ from typing import Any
 
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from rules import Attack, Move, Reinforce
 from storage import Phase, Store
 from tests.bot.miniapp_client import MiniApp, Reply, miniapp

@@ -16,7 +16,7 @@ import pytest
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, SendPhoto
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services import dice
 from storage import SqliteCampaignStore, Store
 from tests.bot.private_campaign import GM, GROUP

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.dice_texts import describe_rolls
 from bot.modules import BOT_MODULES, BotModule
-from bot.texts import describe_order, describe_rejection, full_result_words
+from bot.texts.core import describe_order, describe_rejection, full_result_words
+from bot.texts.dice import describe_rolls
 from rules import BattleResult, ModuleOrder, OrderRule, Outcome, Rejection, Roll, builtin_map
 
 PLANET = builtin_map("planet-5")

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.moments import find_zone_by_city, format_moment, format_offset, zone_label
 from bot.services.campaigns import find_time_zone
+from bot.texts.moments import find_zone_by_city, format_moment, format_offset, zone_label
 
 
 @pytest.mark.parametrize(

@@ -9,12 +9,12 @@ from aiogram import Bot
 from aiogram.methods import SendPhoto
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
-from bot.message_limits import CAPTION_LIMIT, telegram_length
 from bot.posts.turns import fitting_caption
-from bot.rendering import MapDrawer
+from bot.runtime.clock import ManualClock
+from bot.screens.rendering import MapDrawer
 from bot.services.outbox_sender import Limits, OutboxSender
-from bot.texts import brief_report
+from bot.texts.core import brief_report
+from bot.texts.limits import CAPTION_LIMIT, telegram_length
 from rules import BattleResult, resolve_turn
 from rules.cli import load_turn_document
 from tests.bot.telegram import FakeSession

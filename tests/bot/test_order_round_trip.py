@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.modules.contact import orders as contact_orders
-from bot.order_text import Vocabulary, parse_line
 from bot.services.orders import apply_lines, repeat_lines
-from bot.texts import describe_order, describe_order_line, describe_orders
+from bot.texts.core import describe_order, describe_order_line, describe_orders
+from bot.texts.orders import Vocabulary, parse_line
 from rules import (
     Attack,
     CampaignMap,

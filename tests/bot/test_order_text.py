@@ -5,7 +5,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from bot.order_text import (
+from bot.texts.orders import (
     MAX_LINES,
     LineProblem,
     ParsedLine,

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from rules import Attack, Move, SideOrders

@@ -10,7 +10,7 @@ from aiogram.methods import SendMessage, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services.outbox_sender import Limits, OutboxSender
 from storage import NewOutboxMessage, OutboxState, Store
 from tests.bot.telegram import FakeSession

@@ -28,10 +28,10 @@ from aiogram.methods.base import TelegramType
 from aiogram.utils.i18n import I18n
 
 from bot import posts
-from bot.clock import ManualClock
-from bot.message_limits import split_text
 from bot.posts import Post
+from bot.runtime.clock import ManualClock
 from bot.services.outbox_sender import Limits, OutboxSender, backoff
+from bot.texts.limits import split_text
 from storage import NewCampaign, NewOutboxMessage, OutboxMessage, OutboxState, Store
 from tests.bot.telegram import FakeSession
 

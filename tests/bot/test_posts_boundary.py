@@ -1,8 +1,8 @@
 """The posts and the maps know the rule modules only through the registry (issue 35): the files
-of ``bot/posts/``, ``bot/map_views.py``, ``bot/services/turns.py``, ``bot/rendering.py`` and
-``bot/charts.py`` import no module's package, bot side (``bot.modules.<name>``) or rules side
-(``rules.modules.<name>``); what a module adds comes from its ``BotModule`` hooks. (A test may
-name a module: it checks that the hooks carry its part.)"""
+of ``bot/posts/``, ``bot/screens/map_views.py``, ``bot/services/turns.py``,
+``bot/screens/rendering.py`` and ``bot/screens/charts.py`` import no module's package, bot side
+(``bot.modules.<name>``) or rules side (``rules.modules.<name>``); what a module adds comes from its
+``BotModule`` hooks. (A test may name a module: it checks that the hooks carry its part.)"""
 
 import ast
 from pathlib import Path

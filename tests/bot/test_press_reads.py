@@ -10,8 +10,8 @@ import pytest
 from aiogram.methods import EditMessageText
 from aiogram.types import CallbackQuery, Chat, Message, User
 
-from bot.clock import ManualClock
 from bot.handlers.filters import GROUPS, PRIVATE
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.orders import Refusal, Seat, enter_orders, one_update, open_desk, seat_in

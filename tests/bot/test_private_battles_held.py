@@ -4,8 +4,8 @@ sees the list at once."""
 
 from datetime import timedelta
 
-from bot.clock import ManualClock
 from bot.handlers.private.callbacks import ResultButton
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from rules import Attack, SideOrders

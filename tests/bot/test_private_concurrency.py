@@ -5,9 +5,9 @@ import asyncio
 
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.handlers.private import screens
 from bot.handlers.private.callbacks import OrdersButton
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.orders import (

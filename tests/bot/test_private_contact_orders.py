@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.modules.contact import order_screens as contact_order_screens
 from bot.modules.contact import orders as contact_orders
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.state_edits import EditOutcome, edit_state

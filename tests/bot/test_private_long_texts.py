@@ -3,12 +3,12 @@ answered (refused lines counted, not all worded), and a long screen is split at 
 
 from aiogram.methods import EditMessageText, SendMessage
 
-from bot.clock import ManualClock
 from bot.handlers.private.base import show_screen
-from bot.message_limits import TEXT_LIMIT, shorten, split_text, telegram_length
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.orders import seat_in
+from bot.texts.limits import TEXT_LIMIT, shorten, split_text, telegram_length
 from storage import Phase, Store
 from tests.bot.private_campaign import GM, open_table, screen
 from tests.bot.telegram import FakeTelegram, Sent

@@ -5,8 +5,8 @@ from datetime import timedelta
 
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.posts import PostContext, render
+from bot.runtime.clock import ManualClock
 from bot.services.clockwork import AdvanceOutcome, BlockReason, advance
 from bot.services.orders import (
     Seat,

@@ -3,7 +3,7 @@ the outcome by the campaign's table and reports it with one tap; the GM's own ta
 
 from __future__ import annotations
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from rules import Attack, Outcome, SideOrders

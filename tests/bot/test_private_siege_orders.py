@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.turns import ChoiceOutcome, make_choice

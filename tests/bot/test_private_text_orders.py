@@ -4,8 +4,8 @@ accepts is a set of orders the rules engine accepts whole."""
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from bot.order_text import Vocabulary, parse_orders_text
 from bot.services.orders import LineOutcome, apply_lines
+from bot.texts.orders import Vocabulary, parse_orders_text
 from rules import (
     CampaignState,
     Game,

@@ -11,8 +11,8 @@ from typing import Any
 from aiogram.methods import AnswerCallbackQuery
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.modules.watch import orders as watch_orders
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from rules.modules.watch import NAME as WATCH

@@ -20,12 +20,12 @@ from aiogram.methods import (
 from aiogram.types import BufferedInputFile
 from aiogram.utils.i18n import I18n
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
 from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton
 from bot.handlers.private.screens import map_view
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
 from bot.services.outbox_sender import Limits, OutboxSender
-from bot.texts import describe_order
+from bot.texts.core import describe_order
 from rules import Attack, Move, Outcome, Reinforce, SideOrders, builtin_map
 from rules.render import render_map
 from storage import NewCampaign, NewSide, Phase, Role, Store

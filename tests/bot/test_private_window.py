@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.handlers.private.callbacks import OrdersButton
+from bot.runtime.clock import ManualClock
 from bot.services import timekeeping
 from bot.services.clockwork import advance
 from bot.services.schedule import CampaignScheduler

@@ -21,8 +21,8 @@ from aiogram import Bot
 from aiogram.methods import TelegramMethod
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
-from bot.rendering import MapDrawer
+from bot.runtime.clock import ManualClock
+from bot.screens.rendering import MapDrawer
 from bot.services.outbox_sender import Limits, OutboxSender
 from bot.services.rate_limits import Precedence, SlidingWindow, acquire
 from storage import NewCampaign, NewSide, Role, SqliteCampaignStore, Store

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
-from bot.rendering import MOST_WORKERS, MapDrawer, default_workers
+from bot.runtime.config import Settings
+from bot.screens.rendering import MOST_WORKERS, MapDrawer, default_workers
 from rules.render import render_map
 from tests.render.views import campaign_views, russian_custom_view, worked_example
 
@@ -58,7 +58,7 @@ async def test_a_pool_whose_worker_died_is_replaced() -> None:
 # A bot process: draws one map in a pool, prints its worker's pid, then waits to be killed.
 OWNER = """
 import asyncio
-from bot.rendering import MapDrawer
+from bot.screens.rendering import MapDrawer
 from tests.render.views import worked_example
 
 async def main():

@@ -11,8 +11,8 @@ from aiogram.filters import Command
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import LanguageChoice
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
+from bot.screens.callbacks import LanguageChoice
 from storage import Store
 from tests.bot.private_campaign import open_table, screen
 from tests.bot.telegram import FakeTelegram, Sent

@@ -19,11 +19,11 @@ from aiogram.utils.i18n import I18n
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
-from bot.middlewares import UPDATE_LEASE, UpdateHeldError
-from bot.rendering import MapDrawer
-from bot.runner import WebhookUpdates
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
+from bot.runtime.middlewares import UPDATE_LEASE, UpdateHeldError
+from bot.runtime.runner import WebhookUpdates
+from bot.screens.rendering import MapDrawer
 from bot.services.clockwork import AdvanceResult
 from bot.services.outbox_sender import SHARED_LEASE_SECONDS, Limits, OutboxSender
 from bot.services.schedule import CampaignScheduler

@@ -10,10 +10,10 @@ from typing import Any
 
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage
 
-from bot.clock import ManualClock
 from bot.handlers.rules import RulesPress
-from bot.message_limits import TEXT_LIMIT
+from bot.runtime.clock import ManualClock
 from bot.services.turns import game_for
+from bot.texts.limits import TEXT_LIMIT
 from rules import Ruleset
 from rules.modules.contact import ContactSettings
 from rules.modules.siege import SiegeSettings

@@ -13,8 +13,8 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import GetMe, TelegramMethod
 
-from bot.config import Settings
-from bot.runner import (
+from bot.runtime.config import Settings
+from bot.runtime.runner import (
     AnotherProcessError,
     _open_store,
     only_process,
@@ -58,7 +58,7 @@ class FlakySession(FakeSession):
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 # A process that holds the database's lock until it is killed.
 HOLD = (
-    "import sys, time; from pathlib import Path; from bot.runner import only_process\n"
+    "import sys, time; from pathlib import Path; from bot.runtime.runner import only_process\n"
     "with only_process(Path(sys.argv[1])):\n"
     "    print('holding', flush=True); time.sleep(600)"
 )

@@ -9,8 +9,8 @@ from zoneinfo import ZoneInfo
 from aiogram.methods import AnswerCallbackQuery
 from aiogram.utils.i18n import I18n
 
-from bot.callbacks import ChangePress
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
+from bot.screens.callbacks import ChangePress
 from storage import AuditAction, Role, Store, Weekday, WeeklyTime
 from tests.bot.group_helpers import say, tap, to_orders
 from tests.bot.private_campaign import rendered_outbox

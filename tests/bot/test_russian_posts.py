@@ -19,8 +19,8 @@ from aiogram.methods import SendDocument, SendMessage, SendPhoto
 from aiogram.utils.i18n import I18n
 from pydantic import JsonValue
 
-from bot.clock import ManualClock
 from bot.posts import Post, PostContext, render
+from bot.runtime.clock import ManualClock
 from bot.services.calendars import calendar_post
 from bot.services.campaigns import (
     JoinDecision,
@@ -35,7 +35,7 @@ from bot.services.outbox_sender import Limits, OutboxSender
 from bot.services.posting import group_post
 from bot.services.timekeeping import extend, pause, resume
 from bot.services.turns import correct_result, undo_last_step
-from bot.texts import armies, describe_battle, describe_order_line, describe_report
+from bot.texts.core import armies, describe_battle, describe_order_line, describe_report
 from rules import BattleResult, Move, Outcome, resolve_turn
 from rules.cli import load_turn_document
 from storage import (

@@ -9,9 +9,9 @@ import pytest
 from aiogram.methods import AnswerCallbackQuery
 from aiogram.types import Chat, User
 
-from bot.callbacks import SeatPress
-from bot.clock import ManualClock
 from bot.handlers.private.callbacks import OrdersButton
+from bot.runtime.clock import ManualClock
+from bot.screens.callbacks import SeatPress
 from bot.services.campaigns import JoinOutcome, join_side
 from rules import Attack, Move, SideOrders
 from storage import AuditAction, Campaign, CampaignSettings, JoiningPolicy, Phase, Role, Store

@@ -1,5 +1,5 @@
-"""Sector labels (bot/sectors.py): a sector's id is left out only when it adds nothing (it says
-the sector's name and no other sector has that name in the language); letter ids of an uploaded
+"""Sector labels (bot/texts/sectors.py): a sector's id is left out only when it adds nothing (it
+says the sector's name and no other sector has that name in the language); letter ids of an uploaded
 map and the ids of same-named sectors stay, as players type them. And a line that could mean
 more than one thing is answered with an order worded by this map, not with sector numbers."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.sectors import sector_label
+from bot.runtime.clock import ManualClock
+from bot.texts.sectors import sector_label
 from rules.maps import CampaignMap, builtin_map, parse_map
 from storage import Store
 from tests.bot.telegram import FakeTelegram

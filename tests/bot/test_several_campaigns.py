@@ -9,8 +9,8 @@ from datetime import datetime
 
 from aiogram.methods import SendMessage
 
-from bot.callbacks import GmPress
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
+from bot.screens.callbacks import GmPress
 from bot.services.campaigns import join_side
 from bot.services.clockwork import advance
 from storage import (

@@ -10,12 +10,12 @@ from itertools import combinations
 from aiogram.utils.i18n import I18n
 from PIL import Image
 
-from bot.charts import PAPER, ChartSide, ChartWords, held_chart
-from bot.clock import ManualClock
-from bot.map_views import turn_map
 from bot.miniapp import views
 from bot.posts.group import COLOUR_MARKS, board_text, colour_mark
 from bot.posts.history import summary_chart
+from bot.runtime.clock import ManualClock
+from bot.screens.charts import PAPER, ChartSide, ChartWords, held_chart
+from bot.screens.map_views import turn_map
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.orders import seat_in

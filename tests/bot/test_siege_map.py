@@ -3,7 +3,7 @@ force, each stormer's VP in the legend, in the reader's language."""
 
 from aiogram.utils.i18n import I18n
 
-from bot.map_views import turn_map
+from bot.screens.map_views import turn_map
 from rules.render import SectorMark, render_map
 from storage import Store
 from tests.storage.siege_script import deploy, siege_campaign

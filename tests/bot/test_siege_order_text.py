@@ -9,9 +9,9 @@ from collections.abc import Callable
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.order_text import LineProblem, Vocabulary, parse_line, siege_tokens
 from bot.services.orders import apply_lines
-from bot.texts import describe_order, describe_orders
+from bot.texts.core import describe_order, describe_orders
+from bot.texts.orders import LineProblem, Vocabulary, parse_line, siege_tokens
 from rules import (
     CampaignState,
     Game,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.clock import ManualClock
 from bot.modules.siege.gm import AdjustOutcome, adjust_turn_start
+from bot.runtime.clock import ManualClock
 from bot.services.campaigns import end_campaign
 from rules.modules.siege import Adjustment, VpChange
 from storage import AuditAction, Language, Store

@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.dice_texts import describe_rolls
 from bot.modules.siege.texts import (
     describe_adjustment,
     describe_siege_plan,
     describe_siege_rejection,
     describe_siege_report,
 )
+from bot.texts.dice import describe_rolls
 from rules import Roll, builtin_map
 from rules.maps import Feature
 from rules.modules.siege import SiegePlan, SiegeReport, SiegeState

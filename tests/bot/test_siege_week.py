@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.schedule import CampaignScheduler

@@ -14,7 +14,7 @@ from aiogram.methods import EditMessageText, SendMessage, SendPhoto, TelegramMet
 from aiogram.methods.base import TelegramType
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services.campaigns import board_refresh
 from bot.services.outbox_sender import Limits, OutboxSender
 from storage import CampaignSettings, Language, OutboxState, Store

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from storage import CampaignSettings, Language, Phase, Role, Store

@@ -10,9 +10,9 @@ from aiogram import Bot
 from aiogram.methods import SendMessage, SendPhoto
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.posts.turns import shared_advantages
-from bot.rendering import MapDrawer
+from bot.runtime.clock import ManualClock
+from bot.screens.rendering import MapDrawer
 from bot.services import timekeeping, turns
 from bot.services.outbox_sender import Limits, OutboxSender
 from rules import Battle, BattleResult, FocLimits, Outcome

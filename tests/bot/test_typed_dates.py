@@ -1,4 +1,4 @@
-"""Days and moments as people type them (bot/typed_dates.py): the forms both languages use,
+"""Days and moments as people type them (bot/texts/dates.py): the forms both languages use,
 and what is no day at all (refused with ``None``, never an exception)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.typed_dates import parse_day, parse_moment
+from bot.texts.dates import parse_day, parse_moment
 
 TODAY = date(2026, 12, 20)
 MOSCOW = ZoneInfo("Europe/Moscow")

@@ -5,8 +5,8 @@ from datetime import timedelta
 
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.handlers.private.vacation import VacationPress
+from bot.runtime.clock import ManualClock
 from storage import Store
 from tests.bot.private_campaign import GM, alert, open_table, rendered_outbox, screen
 from tests.bot.telegram import FakeTelegram

@@ -10,9 +10,9 @@ from datetime import timedelta
 from aiogram.methods import SendPhoto
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.handlers.private.orders import seat_map_view
-from bot.map_views import turn_map
+from bot.runtime.clock import ManualClock
+from bot.screens.map_views import turn_map
 from bot.services.clockwork import advance
 from bot.services.orders import seat_in
 from rules.render import MapView

@@ -19,13 +19,13 @@ import pytest
 from aiogram.types import User
 from aiogram.utils.i18n import I18n
 
-from bot.callbacks import LatePress
-from bot.clock import ManualClock
 from bot.modules.siege.screens import late_screen
 from bot.modules.watch import duels as duels_service
 from bot.modules.watch.duel_screens import DuelPress
 from bot.modules.watch.handlers.duels_gm import DuelGmPress
 from bot.modules.watch.handlers.gm import WatchCardPress
+from bot.runtime.clock import ManualClock
+from bot.screens.callbacks import LatePress
 from bot.services import campaigns, running_changes, timekeeping
 from bot.services import late as late_service
 from bot.services.clockwork import advance

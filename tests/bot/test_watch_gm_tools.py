@@ -12,11 +12,11 @@ from typing import Any
 from aiogram.methods import SendPhoto
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.modules.watch import gm as watch_gm
 from bot.modules.watch.duels import draft_play, run_duel_steps, submit_step
 from bot.modules.watch.gm import laid_cards, lower_card
 from bot.modules.watch.handlers.gm import WatchCardPress
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from bot.services.posting import group_post

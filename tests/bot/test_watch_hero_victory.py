@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from aiogram.types import User
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from rules.modules.watch.state import load

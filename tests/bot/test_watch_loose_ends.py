@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
 from bot.handlers.private import screens
 from bot.modules.watch.setup import HeroInputError, HeroInputProblem, Names, parse_heroes
 from bot.modules.watch.texts import ambiguous_location
-from bot.order_text import LineProblem, Vocabulary, parse_line
+from bot.runtime.clock import ManualClock
 from bot.services.campaigns import end_campaign
 from bot.services.turns import apply_adjustments, game_for
+from bot.texts.orders import LineProblem, Vocabulary, parse_line
 from rules import builtin_map
 from rules.maps import parse_map
 from rules.modules.watch import NAME as WATCH

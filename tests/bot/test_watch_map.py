@@ -10,7 +10,7 @@ from pathlib import Path
 
 from aiogram.utils.i18n import I18n
 
-from bot.map_views import turn_map
+from bot.screens.map_views import turn_map
 from rules import CampaignState
 from rules.render import render_map
 from rules.svg import map_svg

@@ -11,7 +11,7 @@ import re
 
 from aiogram.methods import EditMessageText
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services.clockwork import advance
 from storage import Phase, Store
 from tests.bot.group_helpers import say, set_up_campaign, tap

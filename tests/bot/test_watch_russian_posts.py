@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from aiogram.methods import SendMessage, SendPhoto
 
-from bot.clock import ManualClock
 from bot.modules.watch.duels import draft_play, run_duel_steps, submit_step
+from bot.runtime.clock import ManualClock
 from bot.services import dice
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import load

@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 from aiogram.methods import AnswerCallbackQuery
 from aiogram.utils.i18n import I18n
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
 from bot.services.window import orders_opening
 from storage import CampaignSettings, CampaignStatus, Phase, ProposalOutcome, Store
 from tests.bot.group_helpers import button

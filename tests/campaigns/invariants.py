@@ -36,12 +36,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.charts import ChartSide
 from bot.handlers.private.callbacks import ResultButton
 from bot.modules.watch.texts import hero_names, spell_words
-from bot.moments import format_moment
+from bot.screens.charts import ChartSide
 from bot.services.turns import game_for
-from bot.texts import describe_order
+from bot.texts.core import describe_order
+from bot.texts.moments import format_moment
 from rules import (
     Battle,
     BattleResult,
@@ -406,8 +406,8 @@ class Checks:
     def _word_placement(
         self, campaign_map: CampaignMap, placement: Mapping[str, int]
     ) -> dict[str, list[str]]:
-        from bot.sectors import sector_label  # noqa: PLC0415
-        from bot.texts import armies  # noqa: PLC0415
+        from bot.texts.core import armies  # noqa: PLC0415
+        from bot.texts.sectors import sector_label  # noqa: PLC0415
 
         worded: dict[str, list[str]] = {}
         for language in ("en", "ru"):

@@ -28,9 +28,9 @@ from unittest import mock
 
 from aiogram.utils.i18n import I18n
 
-from bot.clock import ManualClock
-from bot.i18n import build_i18n
+from bot.runtime.clock import ManualClock
 from bot.services import dice
+from bot.texts.i18n import build_i18n
 from storage import SqliteCampaignStore, Store
 from tests.campaigns.inline_sqlite import statements_in_the_loop
 from tests.campaigns.invariants import Broken, Checks

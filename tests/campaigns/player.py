@@ -32,7 +32,7 @@ from aiogram.types import User
 
 from bot.services.deadlines import orders_open_at
 from bot.services.turns import game_for
-from bot.texts import describe_order
+from bot.texts.core import describe_order
 from rules import (
     Attack,
     Battle,

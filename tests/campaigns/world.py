@@ -2,7 +2,7 @@
 
 :class:`World` holds the real dispatcher on :class:`tests.bot.telegram.FakeTelegram` (its
 session swapped for one that also notes each request's message id and the outbox post it
-belongs to), a store, the :class:`~bot.clock.ManualClock`, the scheduler (``run_due``, never
+belongs to), a store, the :class:`~bot.runtime.clock.ManualClock`, the scheduler (``run_due``, never
 APScheduler's own clock) and the outbox sender (no send limits, no sleeping). Maps are drawn by
 a stand-in that keeps each :class:`~rules.render.MapView` (what the picture shows, checked by
 the invariants) and draws a real PNG only when asked to.
@@ -46,10 +46,10 @@ from aiogram.types import (
 )
 from aiogram.utils.i18n import I18n
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
-from bot.logs import LogfmtFormatter, NoStatements
-from bot.rendering import MapDrawer
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
+from bot.runtime.logs import LogfmtFormatter, NoStatements
+from bot.screens.rendering import MapDrawer
 from bot.services.outbox_sender import Limits, OutboxSender, SendReport
 from bot.services.schedule import CampaignScheduler
 from rules.render import MapView, render_map
@@ -190,8 +190,8 @@ class MapRecorder(MapDrawer):
 
 
 class LogLines(logging.Handler):
-    """Every log line at DEBUG, through the bot's filter (``bot.logs.NoStatements``), with the
-    step it was written at."""
+    """Every log line at DEBUG, through the bot's filter (``bot.runtime.logs.NoStatements``), with
+    the step it was written at."""
 
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)

@@ -57,7 +57,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.callbacks import LanguageChoice
+from bot.screens.callbacks import LanguageChoice
 from tests.e2e.greeting import PEOPLE, expected_greeting, greetings, say_start
 from tests.e2e.harness import (
     EmulatorError,

@@ -4,7 +4,7 @@ be the greeting in the person's language, read from the catalogs the bot was ins
 
 from __future__ import annotations
 
-from bot.i18n import build_i18n
+from bot.texts.i18n import build_i18n
 from tests.e2e.harness import EmulatorError, ScriptedTelegram, User
 
 GREETING = "Hello! I run map campaigns for tabletop wargames."

@@ -45,7 +45,6 @@ from zoneinfo import ZoneInfo
 
 import aiohttp
 
-from bot.callbacks import GmPress, JoinPress, JoinVerdict
 from bot.handlers.group.clock import ClockPress
 from bot.handlers.group.setup import ZONES
 from bot.handlers.joining import JoinChoice
@@ -55,6 +54,7 @@ from bot.handlers.private.callbacks import (
     ResultButton,
     VerdictButton,
 )
+from bot.screens.callbacks import GmPress, JoinPress, JoinVerdict
 from rules import builtin_map
 from tests.e2e.harness import Chat, EmulatorError, JsonObject, ScriptedTelegram, User
 

@@ -121,7 +121,7 @@ async def test_the_bot_on_postgresql_alone_keeps_a_heartbeat_its_health_check_re
 ) -> None:
     """Only ``DATABASE_URL`` set (no ``DATABASE_PATH``), from a folder with no ``data/`` (an
     image's working directory): the heartbeat goes to the temporary directory and
-    ``python -m bot.health``, run as a container's HEALTHCHECK is, passes."""
+    ``python -m bot.runtime.health``, run as a container's HEALTHCHECK is, passes."""
     anna = User(id=503, first_name="Anna")
     workdir = tmp_path / "workdir"
     temporary = tmp_path / "tmp"
@@ -135,7 +135,7 @@ async def test_the_bot_on_postgresql_alone_keeps_a_heartbeat_its_health_check_re
     async def health() -> "subprocess.CompletedProcess[str]":
         return await asyncio.to_thread(
             subprocess.run,
-            [sys.executable, "-m", "bot.health"],
+            [sys.executable, "-m", "bot.runtime.health"],
             cwd=workdir,
             env=env,
             capture_output=True,

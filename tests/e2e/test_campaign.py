@@ -37,10 +37,10 @@ from typing import Any
 import aiohttp
 from aiogram.utils.i18n import I18n
 
-from bot.i18n import build_i18n
-from bot.sectors import sector_label
 from bot.services.turns import game_for
-from bot.texts import armies, describe_order
+from bot.texts.core import armies, describe_order
+from bot.texts.i18n import build_i18n
+from bot.texts.sectors import sector_label
 from rules import Attack, Move, Reinforce, SideOrders
 from rules.render import held_sectors
 from storage import (

@@ -170,7 +170,7 @@ async def test_the_installed_package_runs_from_a_read_only_site_packages(
                 process, log, greetings(telegram, PEOPLE, timeout=START_TIMEOUT)
             )
             healthy = await telegram.wait_for(
-                lambda: asyncio.to_thread(run, "-m", "bot.health"),
+                lambda: asyncio.to_thread(run, "-m", "bot.runtime.health"),
                 lambda done: done.returncode == 0,
                 timeout=START_TIMEOUT,
                 what="a passing health check",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.callbacks import SeatPress
+from bot.screens.callbacks import SeatPress
 from storage import AuditAction, SqliteCampaignStore
 from tests.e2e.conftest import BotService
 from tests.e2e.harness import Chat, ScriptedTelegram, User

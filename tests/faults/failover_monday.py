@@ -47,10 +47,9 @@ from aiogram import Bot
 from aiogram.methods import TelegramMethod
 from aiogram.methods.base import TelegramType
 
-from bot.clock import ManualClock
-from bot.i18n import build_i18n
 from bot.posts import PostContext
-from bot.rendering import MapDrawer
+from bot.runtime.clock import ManualClock
+from bot.screens.rendering import MapDrawer
 from bot.services.clockwork import advance
 from bot.services.outbox_sender import (
     SHARED_LEASE_SECONDS,
@@ -60,6 +59,7 @@ from bot.services.outbox_sender import (
 )
 from bot.services.schedule import CampaignScheduler
 from bot.testing.clock_control import NO_LIMITS
+from bot.texts.i18n import build_i18n
 from storage import (
     CampaignSettings,
     OutboxMessage,

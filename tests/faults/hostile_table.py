@@ -28,12 +28,12 @@ from aiogram.methods import AnswerCallbackQuery, SendPhoto
 from aiogram.types import BufferedInputFile, Chat, User
 from aiogram.utils.i18n import I18n
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
-from bot.i18n import build_i18n
-from bot.sectors import sector_label
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
 from bot.services.turns import game_for
-from bot.texts import armies, describe_order
+from bot.texts.core import armies, describe_order
+from bot.texts.i18n import build_i18n
+from bot.texts.sectors import sector_label
 from rules import Attack, Move, Reinforce
 from storage import Campaign, Phase, SqliteCampaignStore, Store
 from tests.bot.group_helpers import button, say, set_up_campaign, tap
@@ -125,7 +125,8 @@ class HostileTable:
 
 
 def callback_factories() -> list[type[CallbackData]]:
-    """Every callback data class the bot defines (``bot.app`` imports every handler module)."""
+    """Every callback data class the bot defines (``bot.runtime.app`` imports every handler
+    module)."""
     found: list[type[CallbackData]] = []
     pending = list(CallbackData.__subclasses__())
     while pending:

@@ -4,8 +4,8 @@ grammar, the date formats), so a restart costs milliseconds instead of seconds."
 
 from datetime import UTC, datetime
 
-from bot.moments import format_moment
-from bot.order_text import Vocabulary, parse_orders_text
+from bot.texts.moments import format_moment
+from bot.texts.orders import Vocabulary, parse_orders_text
 from rules import builtin_map
 from tests.faults import sigkill_week
 

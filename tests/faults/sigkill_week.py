@@ -6,7 +6,7 @@ undisturbed in ``DIR``). Everything but Telegram is the real bot: the store on a
 dispatcher with every handler and middleware, the weekly
 :class:`~bot.services.schedule.CampaignScheduler` and the
 :class:`~bot.services.outbox_sender.OutboxSender`, driven as ``TEST_CLOCK_CONTROL`` drives them
-(:class:`~bot.testing.clock_control.ClockControl` on a :class:`~bot.clock.ManualClock`: at
+(:class:`~bot.testing.clock_control.ClockControl` on a :class:`~bot.runtime.clock.ManualClock`: at
 start ``rebuild``, then after every step what is due, sending until nothing is left). Telegram
 is :class:`~tests.faults.sigkill_world.JournaledTelegram`.
 
@@ -52,15 +52,15 @@ from aiogram.types import (
 )
 from aiogram.utils.i18n import I18n
 
-from bot.app import build_dispatcher
-from bot.clock import ManualClock
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import OrdersButton, ResultButton
-from bot.i18n import build_i18n
 from bot.posts import PostContext
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
 from bot.services.outbox_sender import OutboxSender, SendReport
 from bot.services.schedule import CampaignScheduler
 from bot.testing.clock_control import NO_LIMITS, ClockControl
+from bot.texts.i18n import build_i18n
 from storage import OutboxMessage, OutboxState, SqliteCampaignStore, Store
 from tests.faults.sigkill_world import (
     BOT_USER,
@@ -279,7 +279,7 @@ class TracedSender(OutboxSender):
 @cache
 def catalogs() -> I18n:
     """The bot's catalogs, loaded once (the fork server loads them before it forks, so no two
-    bot processes compile the same ``.mo`` at once: bot/i18n.py uses one temporary name)."""
+    bot processes compile the same ``.mo`` at once: bot/texts/i18n.py uses one temporary name)."""
     return build_i18n()
 
 

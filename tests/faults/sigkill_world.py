@@ -50,7 +50,7 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 from aiogram.types import BufferedInputFile, Chat, InlineKeyboardMarkup, Message, User
 
-from bot.message_limits import TEXT_LIMIT, telegram_length
+from bot.texts.limits import TEXT_LIMIT, telegram_length
 from storage.db import Database
 
 BOT_USER = User(id=4242, is_bot=True, first_name="Strategium", username="strategium_bot")

@@ -25,14 +25,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import SecretStr
 
-from bot.callbacks import GmPress, JoinPress
-from bot.config import Settings
 from bot.handlers.group.clock import ClockPress
 from bot.handlers.group.gm import GroupLanguage
 from bot.handlers.group.setup import SetupPress
 from bot.handlers.joining import JoinChoice
 from bot.handlers.private.callbacks import CampaignButton, DeployButton, OrdersButton, ResultButton
-from bot.runner import make_bot
+from bot.runtime.config import Settings
+from bot.runtime.runner import make_bot
+from bot.screens.callbacks import GmPress, JoinPress
 from storage import CampaignStatus
 from storage.names import clean_name
 from tests.bot.group_helpers import button

@@ -26,22 +26,7 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.methods import SendMessage, SendPhoto
 
-import bot.app  # noqa: F401 - imports every handler module, so every factory is defined
-from bot.app import build_dispatcher
-from bot.callbacks import (
-    ChangePress,
-    GmEdit,
-    GmPress,
-    JoinPress,
-    JoinVerdict,
-    LanguageChoice,
-    LatePress,
-    RewardPick,
-    RewardPress,
-    SeatPress,
-    WeatherPick,
-)
-from bot.clock import ManualClock
+import bot.runtime.app  # noqa: F401 - imports every handler module, so every factory is defined
 from bot.handlers.group.clock import ClockConfirm, ClockPress
 from bot.handlers.group.gm import GroupLanguage
 from bot.handlers.group.reopen import ReopenPress
@@ -62,6 +47,21 @@ from bot.handlers.rules import RulesPress
 from bot.modules.watch.duel_screens import DuelPress
 from bot.modules.watch.handlers.duels_gm import DuelGmPress
 from bot.modules.watch.handlers.gm import WatchCardPress
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
+from bot.screens.callbacks import (
+    ChangePress,
+    GmEdit,
+    GmPress,
+    JoinPress,
+    JoinVerdict,
+    LanguageChoice,
+    LatePress,
+    RewardPick,
+    RewardPress,
+    SeatPress,
+    WeatherPick,
+)
 from storage import Campaign, Store
 from tests.faults.hostile_table import (
     BELLA,

@@ -11,7 +11,8 @@ Every fault is a real SQLite error on the bot's own connection (:class:`Disk`):
   a megabyte more, so SQLite fails the commit with ``SQLITE_FULL`` and rolls it back. A cap
   alone is not enough: a small write fits into the free space of the pages the file has.
 
-No test sleeps: the clock is a :class:`~bot.clock.ManualClock`, the sender's waits are recorded.
+No test sleeps: the clock is a :class:`~bot.runtime.clock.ManualClock`, the sender's waits are
+recorded.
 """
 
 from __future__ import annotations
@@ -33,15 +34,15 @@ from aiogram.methods.base import TelegramType
 from aiogram.utils.i18n import I18n
 
 import storage.db
-from bot.app import build_dispatcher
-from bot.callbacks import GmPress
-from bot.clock import ManualClock
-from bot.health import beat
-from bot.i18n import build_i18n
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import ManualClock
+from bot.runtime.health import beat
+from bot.runtime.storage_faults import StorageAlarm, StorageAwareScheduler
+from bot.screens.callbacks import GmPress
 from bot.services.clockwork import advance
 from bot.services.outbox_sender import Limits, OutboxSender
 from bot.services.window import position_mark
-from bot.storage_faults import StorageAlarm, StorageAwareScheduler
+from bot.texts.i18n import build_i18n
 from storage import NewOutboxMessage, OutboxState, Phase, SqliteCampaignStore, Store
 from storage.db import StorageFault, StorageUnavailableError, database_problem
 from tests.bot.conftest import START

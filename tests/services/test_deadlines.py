@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services.deadlines import (
     battle_list_time,
     local_moment,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services.no_shows import BOT_ACTOR
 from bot.services.reopening import ReopenOutcome, reopen_side_orders
 from rules import SideOrders

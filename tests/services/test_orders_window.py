@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services.campaigns import end_campaign
 from bot.services.orders import Refusal, enter_orders, report_result, seat_in, set_ready
 from bot.services.timekeeping import advance_now, pause, resume

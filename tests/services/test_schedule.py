@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services import timekeeping
 from bot.services.clockwork import AdvanceResult, advance
 from bot.services.schedule import CampaignScheduler, clock_basis, sync_clock

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.i18n import build_i18n
+from bot.runtime.clock import ManualClock
 from bot.services import vacations
 from bot.services.vacations import VacationRefusal
+from bot.texts.i18n import build_i18n
 from storage import CampaignSettings, NoShowPolicy, Phase, SqliteCampaignStore, Store
 from tests.bot.private_campaign import rendered_outbox
 from tests.services.week import Week, start_week

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.clock import ManualClock
+from bot.runtime.clock import ManualClock
 from bot.services.clockwork import advance
 from bot.services.schedule import CampaignScheduler
 from bot.services.turns import game_for

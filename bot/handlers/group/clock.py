@@ -28,8 +28,6 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n, get_i18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt
-from bot.clock import Clock
 from bot.handlers.group.guards import (
     ask_in_private,
     button_belongs,
@@ -44,13 +42,15 @@ from bot.handlers.group.guards import (
     whole_number,
 )
 from bot.modules import BOT_MODULES
-from bot.moments import format_moment, zone_label
 from bot.posts.turns import change_lines, plan_lines, window_lines
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import ButtonInt
 from bot.services import timekeeping
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, BlockReason
 from bot.services.deadlines import battles_length
 from bot.services.timekeeping import AdvanceQuestion, ConfirmOutcome, ProposalRefusal, Proposed
 from bot.services.window import position_mark
+from bot.texts.moments import format_moment, zone_label
 from storage import (
     Campaign,
     CampaignStatus,

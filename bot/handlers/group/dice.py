@@ -12,11 +12,11 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
-from bot.dice_texts import dice_problem, roll_reply, split_battle
 from bot.handlers.group.guards import campaign_here, no_campaign_words
+from bot.runtime.clock import Clock
 from bot.services.battle_rolls import roll_for_battle
 from bot.services.dice import RollDone, roll_dice
+from bot.texts.dice import dice_problem, roll_reply, split_battle
 from rules.table import DiceExpression, DiceExpressionError, parse_dice
 from storage import Person, Store
 

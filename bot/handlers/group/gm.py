@@ -22,8 +22,6 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import I18n, get_i18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt, ChangePress, GmEdit, GmPress, SeatPress
-from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.group.clock import clock_buttons
 from bot.handlers.group.guards import (
@@ -47,17 +45,15 @@ from bot.handlers.private.gm_prompts import (
     rename_question,
 )
 from bot.handlers.private.screens import refusal_words
-from bot.i18n import language_of
-from bot.message_limits import BUTTON_ROW, button_label
 from bot.modules import BOT_MODULES
-from bot.moments import format_moment
 from bot.posts.group import colour_mark, position_line
-from bot.sectors import sector_label
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import ButtonInt, ChangePress, GmEdit, GmPress, SeatPress
 from bot.services import campaigns, running_changes, turns
 from bot.services.orders import Refusal, Seat, decide_result, defender_mark, listed_battles
 from bot.services.state_edits import may_edit
 from bot.services.window import position_mark
-from bot.texts import (
+from bot.texts.core import (
     chain_words,
     describe_deployment_problem,
     joining_label,
@@ -68,6 +64,10 @@ from bot.texts import (
     result_words,
     role_name,
 )
+from bot.texts.i18n import language_of
+from bot.texts.limits import BUTTON_ROW, button_label
+from bot.texts.moments import format_moment
+from bot.texts.sectors import sector_label
 from rules import (
     Battle,
     BattleResult,

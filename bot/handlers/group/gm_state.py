@@ -20,16 +20,14 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import GmEdit, gm_menu_data
-from bot.clock import Clock
 from bot.handlers.filters import TYPED
 from bot.handlers.group.gm import edit_button
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting
-from bot.message_limits import button_label
 from bot.modules import BOT_MODULES
 from bot.posts.group import colour_mark
-from bot.sectors import sector_label
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import GmEdit, gm_menu_data
 from bot.services import campaigns
 from bot.services.state_edits import (
     EditOutcome,
@@ -41,7 +39,9 @@ from bot.services.state_edits import (
     undoable,
 )
 from bot.services.turns import game_for
-from bot.texts import armies
+from bot.texts.core import armies
+from bot.texts.limits import button_label
+from bot.texts.sectors import sector_label
 from rules import CampaignState
 from rules.edits import (
     MAX_ARMIES,

@@ -19,8 +19,8 @@ from aiogram.types import (
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.i18n import language_of
-from bot.middlewares import display_name
+from bot.runtime.middlewares import display_name
+from bot.texts.i18n import language_of
 from storage import Campaign, CampaignStatus, Member, Person, Phase, Store
 
 

@@ -9,8 +9,8 @@ import logging
 from aiogram import F, Router
 from aiogram.types import Message
 
-from bot.clock import Clock
 from bot.handlers.filters import Awaited
+from bot.runtime.clock import Clock
 from storage import Store
 
 log = logging.getLogger(__name__)

@@ -14,12 +14,10 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt, gm_menu_data
-from bot.clock import Clock
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
-from bot.message_limits import button_label
-from bot.moments import format_moment
 from bot.posts.group import colour_mark
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import ButtonInt, gm_menu_data
 from bot.services.reopening import (
     REOPEN_HOURS,
     ReopenOutcome,
@@ -27,6 +25,8 @@ from bot.services.reopening import (
     reopen_side_orders,
     reopenable_sides,
 )
+from bot.texts.limits import button_label
+from bot.texts.moments import format_moment
 from storage import Campaign, Phase, Store
 
 

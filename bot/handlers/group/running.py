@@ -21,21 +21,21 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ChangePress, gm_menu_data
-from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.filters import TYPED
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
 from bot.handlers.private.gm_prompts import GmPromptWaiting
-from bot.moments import format_moment, zone_label
 from bot.posts.changes import week_text
 from bot.posts.turns import change_lines, no_deadline_reason, window_lines
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import ChangePress, gm_menu_data
 from bot.services import running_changes
 from bot.services.deadlines import local_moment
 from bot.services.running_changes import ChangeRefusal, Preview, pack_week, unpack_week
 from bot.services.window import current_deadline
-from bot.texts import language_name
-from bot.typed_dates import FIRST_YEAR, LAST_YEAR, parse_moment, parse_week
+from bot.texts.core import language_name
+from bot.texts.dates import FIRST_YEAR, LAST_YEAR, parse_moment, parse_week
+from bot.texts.moments import format_moment, zone_label
 from storage import Campaign, CampaignStatus, Person, Prompt, Schedule, Store
 from storage.models import Language
 

@@ -28,8 +28,6 @@ from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue, ValidationError
 
-from bot.callbacks import ButtonInt
-from bot.clock import Clock
 from bot.handlers.common import LANGUAGE_NAMES
 from bot.handlers.filters import Awaited
 from bot.handlers.group import victory_check
@@ -43,15 +41,16 @@ from bot.handlers.group.guards import (
     pressed_campaign,
     thread_of,
 )
-from bot.middlewares import display_name
 from bot.modules import BOT_MODULES, BotModule
 from bot.modules.protocol import WizardChange
 from bot.modules.watch import setup as watch_setup
-from bot.moments import zone_label
 from bot.posts.group import colour_mark, colour_name
+from bot.runtime.clock import Clock
+from bot.runtime.middlewares import display_name
+from bot.screens.callbacks import ButtonInt
 from bot.services import campaigns, setup_map
 from bot.services.clockwork import AdvanceOutcome, advance
-from bot.texts import (
+from bot.texts.core import (
     describe_map_problem,
     joining_label,
     language_name,
@@ -60,6 +59,7 @@ from bot.texts import (
     rule_name,
     schedule_label,
 )
+from bot.texts.moments import zone_label
 from rules import (
     BUILTIN_MAPS,
     CampaignMap,

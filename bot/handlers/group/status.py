@@ -8,18 +8,18 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
 from bot.handlers.group.guards import campaign_here, no_campaign_words
-from bot.map_views import turn_map
 from bot.modules import BOT_MODULES
-from bot.moments import format_moment
 from bot.posts.group import board_text, deadline_line
 from bot.posts.turns import deadline_of
-from bot.rendering import MapDrawer
+from bot.runtime.clock import Clock
+from bot.screens.map_views import turn_map
+from bot.screens.rendering import MapDrawer
 from bot.services import campaigns
 from bot.services.orders import listed_battles
 from bot.services.turns import game_for
-from bot.texts import chain_words, describe_battle, foc_legend
+from bot.texts.core import chain_words, describe_battle, foc_legend
+from bot.texts.moments import format_moment
 from storage import Campaign, Phase, Store
 
 

@@ -25,7 +25,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.modules import BOT_MODULES
 from bot.modules.protocol import VictoryFix
 from bot.services import setup_map
-from bot.texts import armies
+from bot.texts.core import armies
 from rules import Ruleset, captures_at_once, overrides_in_force
 from storage import Campaign
 

@@ -10,9 +10,8 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
 from bot.handlers.private import screens
-from bot.message_limits import shorten, split_text
+from bot.runtime.clock import Clock
 from bot.services.orders import (
     CampaignPick,
     Refusal,
@@ -23,6 +22,7 @@ from bot.services.orders import (
     seat_in,
     snapshot_of,
 )
+from bot.texts.limits import shorten, split_text
 from storage import CampaignStatus, Membership, Person, Store
 
 

@@ -14,14 +14,12 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.clock import Clock
-from bot.dice_texts import dice_problem, roll_reply, split_battle
 from bot.handlers.group.dice import log_roll
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import BATTLES_PHASE, BattleRollButton, ResultButton
-from bot.moments import format_moment
 from bot.posts.turns import results_deadline
+from bot.runtime.clock import Clock
 from bot.services.battle_rolls import roll_for_battle
 from bot.services.campaigns import battle_list_public_at
 from bot.services.orders import (
@@ -37,7 +35,9 @@ from bot.services.orders import (
     side_names,
 )
 from bot.services.turns import game_for
-from bot.texts import describe_battle, outcome_label, outcome_name
+from bot.texts.core import describe_battle, outcome_label, outcome_name
+from bot.texts.dice import dice_problem, roll_reply, split_battle
+from bot.texts.moments import format_moment
 from rules import Battle, BattleResult, Outcome
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactSettings

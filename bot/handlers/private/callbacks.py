@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from aiogram.filters.callback_data import CallbackData
 
-from bot.callbacks import ButtonInt
+from bot.screens.callbacks import ButtonInt
 
 ORDERS_PHASE = "o"
 DEPLOYMENT_PHASE = "d"

@@ -9,14 +9,14 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
 from bot.handlers.editing import edit_in_place
 from bot.handlers.private import screens
 from bot.handlers.private.base import answer_text, no_campaign_words
 from bot.handlers.private.callbacks import CampaignButton
+from bot.runtime.clock import Clock
 from bot.services.agenda import Awaited, Duty, awaiting
 from bot.services.orders import CampaignPick, Refusal, Seat, is_active, pick_campaign, seat_in
-from bot.texts import role_name
+from bot.texts.core import role_name
 from storage import CampaignStatus, Membership, Person, Store
 
 

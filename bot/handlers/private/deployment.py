@@ -13,12 +13,11 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
 from bot.handlers.group.guards import whole_number
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import DEPLOYMENT_PHASE, DeployButton
-from bot.order_text import Vocabulary, parse_placement
+from bot.runtime.clock import Clock
 from bot.services.orders import (
     Deployment,
     DeploymentResult,
@@ -31,6 +30,7 @@ from bot.services.orders import (
     replace_placement,
 )
 from bot.services.turns import game_for
+from bot.texts.orders import Vocabulary, parse_placement
 from storage import Person, Phase, Store
 
 KIND = "deploy"

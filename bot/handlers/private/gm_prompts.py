@@ -17,11 +17,11 @@ from aiogram.types import Message
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
 from bot.handlers.filters import TYPED
+from bot.runtime.clock import Clock
 from bot.services import campaigns, seats
 from bot.services.turns import game_for
-from bot.texts import armies, describe_deployment_problem
+from bot.texts.core import armies, describe_deployment_problem
 from storage import Campaign, CampaignStatus, Person, Phase, Prompt, Store
 
 GM_PLACEMENT = "gm_placement"

@@ -16,7 +16,6 @@ from aiogram.filters import Command
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import answer_text, pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
@@ -24,8 +23,8 @@ from bot.modules import BOT_MODULES
 from bot.modules.protocol import DeskPress, Screen
 from bot.modules.watch import duels
 from bot.modules.watch import orders as watch_orders
-from bot.order_text import Vocabulary, parse_orders_text, siege_tokens
-from bot.rendering import MapDrawer
+from bot.runtime.clock import Clock
+from bot.screens.rendering import MapDrawer
 from bot.services.orders import (
     Desk,
     EntryResult,
@@ -42,7 +41,8 @@ from bot.services.orders import (
     set_ready,
 )
 from bot.services.turns import game_for
-from bot.texts import describe_rejection
+from bot.texts.core import describe_rejection
+from bot.texts.orders import Vocabulary, parse_orders_text, siege_tokens
 from rules import (
     Attack,
     CampaignState,

@@ -14,7 +14,6 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot import texts
 from bot.handlers.private.callbacks import (
     BattleRollButton,
     DeployButton,
@@ -22,16 +21,12 @@ from bot.handlers.private.callbacks import (
     ResultButton,
     VerdictButton,
 )
-from bot.map_views import map_labels, side_views
-from bot.message_limits import BUTTON_ROW
 from bot.modules import BOT_MODULES
 from bot.modules.siege.texts import describe_assault_abilities, token_label
 from bot.modules.watch import orders as watch_orders
 from bot.modules.watch import texts as watch_texts
 from bot.modules.watch.map_view import listed_figures
-from bot.moments import format_moment
-from bot.order_text import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
-from bot.sectors import sector_label
+from bot.screens.map_views import map_labels, side_views
 from bot.services.orders import (
     BattleDesk,
     Deployment,
@@ -41,7 +36,8 @@ from bot.services.orders import (
     Refusal,
     defender_mark,
 )
-from bot.texts import (
+from bot.texts import core as texts
+from bot.texts.core import (
     armies,
     chain_words,
     describe_battle,
@@ -54,6 +50,10 @@ from bot.texts import (
     full_result_words,
     outcome_label,
 )
+from bot.texts.limits import BUTTON_ROW
+from bot.texts.moments import format_moment
+from bot.texts.orders import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
+from bot.texts.sectors import sector_label
 from rules import (
     Attack,
     Battle,

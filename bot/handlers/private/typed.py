@@ -6,7 +6,6 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.types import Message
 
-from bot.clock import Clock
 from bot.handlers.filters import TYPED
 from bot.handlers.private import screens
 from bot.handlers.private.base import seat_or_answer
@@ -14,6 +13,7 @@ from bot.handlers.private.battles import typed_scores
 from bot.handlers.private.deployment import repeated_placement, typed_placement
 from bot.handlers.private.orders import typed_orders
 from bot.modules import BOT_MODULES
+from bot.runtime.clock import Clock
 from bot.services.orders import Refusal, Seat
 from storage import Person, Phase, Store
 

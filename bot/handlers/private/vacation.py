@@ -20,16 +20,16 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.callbacks import ButtonInt
-from bot.clock import Clock
 from bot.handlers.filters import TYPED
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, seat_or_answer
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import ButtonInt
 from bot.services import vacations
 from bot.services.orders import Seat, seat_in
 from bot.services.vacations import VacationRefusal, VacationResult
-from bot.texts import day_label
-from bot.typed_dates import parse_day
+from bot.texts.core import day_label
+from bot.texts.dates import parse_day
 from storage import Person, Prompt, Store
 
 VACATION = "vacation"

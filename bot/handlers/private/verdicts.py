@@ -12,7 +12,6 @@ from aiogram import Bot, Router
 from aiogram.types import CallbackQuery, InlineKeyboardButton
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, show_screen
 from bot.handlers.private.battles import (
@@ -25,6 +24,7 @@ from bot.handlers.private.battles import (
 )
 from bot.handlers.private.callbacks import BATTLES_PHASE, VerdictButton
 from bot.modules.contact.texts import slain_warlords
+from bot.runtime.clock import Clock
 from bot.services.orders import (
     BattleDesk,
     Refusal,
@@ -35,7 +35,7 @@ from bot.services.orders import (
     side_names,
 )
 from bot.services.turns import game_for
-from bot.texts import full_result_words
+from bot.texts.core import full_result_words
 from rules import Battle, BattleResult
 from rules.modules.contact import NAME as CONTACT
 from storage import Store

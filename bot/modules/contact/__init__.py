@@ -20,13 +20,13 @@ if TYPE_CHECKING:
     from aiogram.types import Message
     from pydantic import JsonValue
 
-    from bot.clock import Clock
-    from bot.demo_modules import DemoStory
+    from bot.demo.modules import DemoStory
     from bot.handlers.group.gm_state import GmStateScreen
     from bot.handlers.private.callbacks import OrdersButton
     from bot.modules.protocol import DeskPress, Screen
-    from bot.rules_text import RulesView
+    from bot.runtime.clock import Clock
     from bot.services.orders import Desk
+    from bot.texts.rules import RulesView
     from rules import CampaignMap, CampaignState, ModuleOrder, Move, Order, SideOrders, TurnReport
     from rules.maps import Feature
     from rules.render import SectorMark

@@ -1,4 +1,4 @@
-"""Contact's offline demo (``python -m bot.demo --module contact``, :mod:`bot.demo_modules`):
+"""Contact's offline demo (``python -m bot.demo --module contact``, :mod:`bot.demo.modules`):
 three sides, defences picked by owner in the wizard, 4 VP to win; in turn 1 Red's and Green's
 groups move into Blue's East: zombie cards, a chain of two battles (the winner of battle 1
 defends battle 2), Blue and Green retreat exhausted and East's defences are ruined (+1 VP); in
@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.demo_modules import (
+from bot.demo.modules import (
     DemoStory,
     People,
     Section,

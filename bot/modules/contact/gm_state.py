@@ -12,7 +12,6 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.clock import Clock
 from bot.handlers.group.gm_state import (
     MAX_REASON,
     GmStateScreen,
@@ -24,8 +23,9 @@ from bot.handlers.group.gm_state import (
 from bot.handlers.group.guards import whole_number
 from bot.modules.contact.map_view import defences_button, defences_words
 from bot.posts.group import colour_mark
-from bot.sectors import sector_label
+from bot.runtime.clock import Clock
 from bot.services.turns import game_for
+from bot.texts.sectors import sector_label
 from rules import CampaignState
 from rules.edits import StateEdit
 from rules.game import Game

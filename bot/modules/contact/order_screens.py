@@ -24,9 +24,9 @@ from bot.modules.contact.orders import (
     without_group,
 )
 from bot.modules.protocol import DeskPress, Screen
-from bot.sectors import sector_label
 from bot.services.orders import Desk
-from bot.texts import describe_order
+from bot.texts.core import describe_order
+from bot.texts.sectors import sector_label
 from rules import ModuleOrder, Move, Order, SideOrders
 from rules.legal import legal_orders
 from rules.modules import contact

@@ -10,7 +10,7 @@ from pydantic import JsonValue
 
 from bot.modules.contact.map_view import defences_words
 from bot.modules.contact.texts import describe_contact_report
-from bot.sectors import sector_label
+from bot.texts.sectors import sector_label
 from rules import CampaignMap, CampaignState, TurnReport
 from rules.modules.contact import NAME, ContactReport
 from rules.modules.contact import load as load_contact

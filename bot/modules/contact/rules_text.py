@@ -1,4 +1,4 @@
-"""Contact's part of ``/rules`` (``bot.rules_text``), with the campaign's numbers: its
+"""Contact's part of ``/rules`` (``bot.texts.rules``), with the campaign's numbers: its
 section (defences, moves, zombies, chains, retreats, VP) and the VP that win on Monday."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.modules.contact import setup as contact_setup
 from bot.modules.contact.handlers.wizard import defences_words
-from bot.rules_text import LISTED, RulesView, away, module_settings, sector_order
+from bot.texts.rules import LISTED, RulesView, away, module_settings, sector_order
 from rules.modules.contact import NAME, ContactSettings
 
 

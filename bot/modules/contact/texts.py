@@ -1,5 +1,5 @@
 """Contact in words (MODULES.md C): its orders as typed orders read them back
-(``bot.order_text``), and why the rules refuse one, with what to do instead."""
+(``bot.texts.orders``), and why the rules refuse one, with what to do instead."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.sectors import sector_label
+from bot.texts.sectors import sector_label
 from rules import BattleResult, CampaignMap, ModuleOrder
 from rules.modules.contact import (
     NAME,
@@ -22,7 +22,8 @@ from rules.modules.contact import (
 
 
 def _sector(campaign_map: CampaignMap, sector: str, language: str) -> str:
-    """The sector as every other text says it (:func:`bot.sectors.sector_label`): «3 «Восток»»."""
+    """The sector as every other text says it (:func:`bot.texts.sectors.sector_label`): «3
+    «Восток»»."""
     return sector_label(campaign_map, sector, language)
 
 

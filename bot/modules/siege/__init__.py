@@ -21,13 +21,13 @@ from bot.modules.protocol import BotModule, WizardButton, WizardChange, WizardRo
 if TYPE_CHECKING:
     from pydantic import JsonValue
 
-    from bot.demo_modules import DemoStory
+    from bot.demo.modules import DemoStory
     from bot.handlers.group.gm import GmScreen
     from bot.handlers.private.callbacks import OrdersButton
     from bot.modules.protocol import DeskPress, Screen
     from bot.posts import Renderer
-    from bot.rules_text import RulesView
     from bot.services.orders import Desk
+    from bot.texts.rules import RulesView
     from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, Order, Roll, TurnReport
     from rules.maps import Feature
     from rules.render import DialView, SectorMark

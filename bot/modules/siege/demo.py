@@ -1,5 +1,5 @@
 """The Midnight Siege's offline demo (``python -m bot.demo --module siege``,
-:mod:`bot.demo_modules`): the GM switches the Midnight Siege on in the wizard (two
+:mod:`bot.demo.modules`): the GM switches the Midnight Siege on in the wizard (two
 fortifications, the weather steered from the Equator); the last side picks the starting
 weather; Red assaults a fortification for a step of the weather (its roll on the battle list)
 and steers the weather, Blue attacks; the wind rose turns on Monday; in turn 2 Red wins on
@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import WeatherPick
-from bot.demo_modules import (
+from bot.demo.modules import (
     DemoStory,
     People,
     Section,
@@ -21,6 +20,7 @@ from bot.demo_modules import (
     setup_press,
     week,
 )
+from bot.screens.callbacks import WeatherPick
 from tests.e2e import scenario as s
 
 TITLES = {"en": "Midnight Siege", "ru": "Полуночная осада"}

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bot.order_text import Vocabulary, normalise
 from bot.services.posting import board_post, group_post
 from bot.services.turns import game_for
+from bot.texts.orders import Vocabulary, normalise
 from rules.modules.siege import (
     NAME as SIEGE,
 )

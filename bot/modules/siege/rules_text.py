@@ -1,4 +1,4 @@
-"""The Midnight Siege's section of ``/rules`` (``bot.rules_text``), with the campaign's numbers:
+"""The Midnight Siege's section of ``/rules`` (``bot.texts.rules``), with the campaign's numbers:
 its tokens, assaults, guards, the weather rose, cards and rewards."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from aiogram.utils.i18n import gettext as _
 from bot.modules.siege import setup as siege_setup
 from bot.modules.siege.handlers.wizard import holder_words, token_kind_name
 from bot.modules.siege.texts import token_label
-from bot.rules_text import LISTED, RulesView, away, module_settings
 from bot.services import setup_map
+from bot.texts.rules import LISTED, RulesView, away, module_settings
 from rules.modules.siege import NAME, SiegeSettings
 
 

@@ -1,5 +1,5 @@
 """The Midnight Siege in words (MODULES.md S): its orders as typed orders read them back
-(``bot.order_text``), and why the rules refuse one, with what to do instead."""
+(``bot.texts.orders``), and why the rules refuse one, with what to do instead."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.sectors import sector_label
+from bot.texts.sectors import sector_label
 from rules import Battle, CampaignMap, ModuleOrder, Roll
 from rules.modules.siege import (
     NAME,

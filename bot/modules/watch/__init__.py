@@ -27,14 +27,14 @@ if TYPE_CHECKING:
     from aiogram.types import Message
     from pydantic import JsonValue
 
-    from bot.clock import Clock
-    from bot.demo_modules import DemoStory
+    from bot.demo.modules import DemoStory
     from bot.handlers.group.gm_state import GmStateScreen
     from bot.handlers.private.callbacks import OrdersButton
     from bot.modules.protocol import DeskPress, Screen
     from bot.posts import Renderer
-    from bot.rules_text import RulesView
+    from bot.runtime.clock import Clock
     from bot.services.orders import Desk
+    from bot.texts.rules import RulesView
     from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, Order, TurnReport
     from rules.render import MapFigures
     from storage import Campaign, Person, Store

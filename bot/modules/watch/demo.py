@@ -1,4 +1,4 @@
-"""The Watches' offline demo (``python -m bot.demo --module watch``, :mod:`bot.demo_modules`):
+"""The Watches' offline demo (``python -m bot.demo --module watch``, :mod:`bot.demo.modules`):
 the Watches on the night-demo map with four heroes and the NPC marker; the heroes go to the
 Metro, hands are dealt, and the duel is played step by step with buttons until a hero falls;
 Red wins on sectors. The duel's spells are chosen from the hands as dealt (the GM's /hand shows
@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.demo_modules import (
+from bot.demo.modules import (
     DemoStory,
     People,
     Section,

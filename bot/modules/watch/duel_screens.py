@@ -11,10 +11,10 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt
-from bot.message_limits import button_label
 from bot.modules.watch.duel_texts import card_name, closed_step_text, screen_text, target_text
 from bot.modules.watch.duels import StepDesk
+from bot.screens.callbacks import ButtonInt
+from bot.texts.limits import button_label
 from storage import DuelStepState
 
 CARDS_PER_ROW = 3

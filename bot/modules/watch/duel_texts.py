@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.message_limits import BUTTON_ROW, button_label
-from bot.moments import format_moment
+from bot.texts.limits import BUTTON_ROW, button_label
+from bot.texts.moments import format_moment
 from rules import CampaignMap, Rejection
 from rules.modules.watch.orders import WatchRule
 from rules.modules.watch.state import parse_card

@@ -13,7 +13,6 @@ from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.clock import Clock
 from bot.handlers.filters import TYPED
 from bot.handlers.group.gm_state import (
     MAX_REASON,
@@ -33,9 +32,10 @@ from bot.modules.watch import setup as watch_setup
 from bot.modules.watch import texts as watch_texts
 from bot.modules.watch.gm_texts import describe_change_problem
 from bot.modules.watch.setup import Names
-from bot.sectors import sector_label
+from bot.runtime.clock import Clock
 from bot.services.state_edits import EditOutcome, EditResult
 from bot.services.turns import game_for
+from bot.texts.sectors import sector_label
 from rules import CampaignState
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import public_view

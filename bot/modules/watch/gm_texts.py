@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from aiogram.utils.i18n import gettext as _
 
 from bot.modules.watch.texts import hero_name, spell_words
-from bot.sectors import sector_label
+from bot.texts.sectors import sector_label
 from rules import CampaignMap
 from rules.modules.watch import WatchAdjustCode, WatchAdjustmentError, WatchChange
 

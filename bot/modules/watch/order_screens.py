@@ -11,12 +11,12 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.handlers.private.callbacks import OrdersButton
 from bot.handlers.private.screens import button, language, orders_button, phone_rows
-from bot.message_limits import BUTTON_ROW, button_label
 from bot.modules.protocol import DeskPress, Screen
 from bot.modules.watch import texts
 from bot.modules.watch.orders import hero_ids, is_hero_move, is_on, move_of, settings, side_view
-from bot.sectors import sector_label
 from bot.services.orders import Desk
+from bot.texts.limits import BUTTON_ROW, button_label
+from bot.texts.sectors import sector_label
 from rules import ModuleOrder, Order
 from rules.modules import watch
 from rules.modules.watch import NAME as WATCH

@@ -1,4 +1,4 @@
-"""The Watches' part of ``/rules`` (``bot.rules_text``), with the campaign's numbers: their
+"""The Watches' part of ``/rules`` (``bot.texts.rules``), with the campaign's numbers: their
 section (heroes, the NPC marker, hands, duels, wounds) and the heroes' victory on Monday."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from aiogram.utils.i18n import gettext as _
 
 from bot.modules.watch.texts import deck_words, duel_mode_words
-from bot.rules_text import LISTED, RulesView, module_settings
+from bot.texts.rules import LISTED, RulesView, module_settings
 from rules.modules.watch import NAME, WatchSettings
 
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bot.order_text import normalise, partial_matches
 from bot.services import module_settings
+from bot.texts.orders import normalise, partial_matches
 from rules import CampaignMap
 from rules.modules.watch import DEFAULT_SPELL_DECK, WatchSettings
 from rules.modules.watch import NAME as WATCH

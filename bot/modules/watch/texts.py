@@ -1,5 +1,5 @@
 """The Watches (module ``watch``) in words (MODULES.md W): the map's passages, hero moves as
-typed orders read them back (``bot.order_text``), why the rules refuse one and what to do
+typed orders read them back (``bot.texts.orders``), why the rules refuse one and what to do
 instead, the heroes' positions and a side's hands, the battle list's moves and duels and the
 Monday summary's wounds and kills.
 
@@ -16,8 +16,8 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
 from bot.modules.watch.setup import DeckInputProblem, HeroInputProblem, Names, deck_groups
-from bot.order_text import normalise, partial_matches
-from bot.sectors import sector_label
+from bot.texts.orders import normalise, partial_matches
+from bot.texts.sectors import sector_label
 from rules import CampaignMap, ModuleOrder, TurnReport
 
 

@@ -11,8 +11,8 @@ from typing import Any
 from pydantic import JsonValue
 
 from bot.modules.protocol import BotModule, WizardButton, WizardChange, WizardRows
-from bot.sectors import sector_label
 from bot.services import module_settings
+from bot.texts.sectors import sector_label
 from rules import CampaignMap, CampaignState, TurnReport
 from storage import Campaign, Store
 from tests.modules.supply.rules_side import NAME

@@ -8,10 +8,8 @@ from aiogram import F, Router
 from aiogram.types import Message, User
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
 from bot.handlers.filters import Awaited
 from bot.handlers.group.guards import AwaitedAnswer, ask_again, gm_member, not_gm_text
-from bot.middlewares import display_name
 from bot.modules.siege.gm import (
     AdjustmentInputError,
     AdjustOutcome,
@@ -19,8 +17,10 @@ from bot.modules.siege.gm import (
     parse_adjustment,
 )
 from bot.modules.siege.texts import describe_adjustment_problem
-from bot.order_text import Vocabulary
+from bot.runtime.clock import Clock
+from bot.runtime.middlewares import display_name
 from bot.services.turns import game_for
+from bot.texts.orders import Vocabulary
 from storage import Person, Prompt, Store
 
 GM_ADJUST = "gm.adjust"

@@ -9,8 +9,6 @@ from aiogram import Router
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import RewardPick, RewardPress, WeatherPick
-from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.modules.siege.reward_screens import (
     MAX_COUNT,
@@ -32,6 +30,8 @@ from bot.modules.siege.rewards import (
     reward_settings,
 )
 from bot.modules.siege.screens import weather_name
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import RewardPick, RewardPress, WeatherPick
 from bot.services.turns import ChoiceOutcome, make_choice
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import ClaimProblem, ClaimProblemCode

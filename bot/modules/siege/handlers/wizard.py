@@ -16,11 +16,11 @@ from aiogram.types import InlineKeyboardButton
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.message_limits import BUTTON_ROW, button_label
 from bot.modules.siege import setup as siege_setup
 from bot.modules.siege.texts import token_label
-from bot.sectors import sector_label
 from bot.services import setup_map
+from bot.texts.limits import BUTTON_ROW, button_label
+from bot.texts.sectors import sector_label
 from rules.modules.siege import Token
 from storage import Campaign
 

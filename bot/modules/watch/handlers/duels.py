@@ -13,7 +13,6 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 from pydantic import ValidationError
 
-from bot.clock import Clock
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat
 from bot.modules.watch.duel_screens import DuelPress, step_screen, target_screen
@@ -25,6 +24,7 @@ from bot.modules.watch.duels import (
     step_desk,
     submit_step,
 )
+from bot.runtime.clock import Clock
 from storage import DuelPlay, Store
 
 

@@ -13,14 +13,14 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt, gm_menu_data
-from bot.clock import Clock
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
-from bot.message_limits import button_label
 from bot.modules.watch.duel_texts import gm_step_label, gm_steps_text, refusal_text
 from bot.modules.watch.duels import duel_mode, gm_close_step, hero_names, open_steps, watch_settings
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import ButtonInt, gm_menu_data
 from bot.services.late import LATE_PHASES
 from bot.services.turns import game_for
+from bot.texts.limits import button_label
 from storage import Campaign, Store
 
 

@@ -14,10 +14,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.callbacks import ButtonInt, gm_menu_data
-from bot.clock import Clock
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
-from bot.message_limits import button_label
 from bot.modules.watch.duels import hero_names
 from bot.modules.watch.gm import (
     LaidCard,
@@ -28,8 +25,11 @@ from bot.modules.watch.gm import (
 )
 from bot.modules.watch.gm_texts import describe_change_problem, laid_card_words
 from bot.modules.watch.texts import hero_name, spell_words
+from bot.runtime.clock import Clock
+from bot.screens.callbacks import ButtonInt, gm_menu_data
 from bot.services.state_edits import EditOutcome
 from bot.services.turns import game_for
+from bot.texts.limits import button_label
 from storage import Campaign, Store
 
 MOST_TOKENS = 9

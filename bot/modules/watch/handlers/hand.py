@@ -8,11 +8,11 @@ from aiogram.filters import Command
 from aiogram.types import Message
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
 from bot.handlers.private.base import answer_text, seat_or_answer
 from bot.handlers.private.screens import language, phase_words
 from bot.modules.watch import duels, texts
 from bot.modules.watch.orders import hero_names, is_on, settings, side_view
+from bot.runtime.clock import Clock
 from bot.services.turns import game_for
 from storage import Person, Store
 

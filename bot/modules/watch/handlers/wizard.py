@@ -12,7 +12,6 @@ from aiogram.types import InlineKeyboardButton
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.message_limits import BUTTON_ROW, button_label
 from bot.modules.watch import setup as watch_setup
 from bot.modules.watch.texts import (
     deck_input_help,
@@ -21,8 +20,9 @@ from bot.modules.watch.texts import (
     hero_input_help,
     passages,
 )
-from bot.sectors import sector_label
 from bot.services import setup_map
+from bot.texts.limits import BUTTON_ROW, button_label
+from bot.texts.sectors import sector_label
 from rules.modules.watch import DEFAULT_SPELL_DECK, WatchSettings
 from storage import Campaign
 

@@ -18,9 +18,7 @@ from aiogram.utils.i18n import gettext as _
 from pydantic import BaseModel
 
 from bot.modules import BOT_MODULES
-from bot.moments import zone_label
-from bot.sectors import sector_label
-from bot.texts import (
+from bot.texts.core import (
     describe_foc,
     joining_label,
     no_show_label,
@@ -29,6 +27,8 @@ from bot.texts import (
     policy_label,
     schedule_label,
 )
+from bot.texts.moments import zone_label
+from bot.texts.sectors import sector_label
 from rules import Game, Ruleset
 from rules.ruleset import Outcome
 from storage import Campaign, Side
@@ -122,7 +122,7 @@ def campaign_lines(view: RulesView) -> list[str]:
     """The map and its sectors, the sides, where the campaign stands, the schedule with its
     coming dates, and the policies for silence."""
     # Imported here: ``bot.posts`` imports every post, some of them the handlers, and the
-    # handlers this module; so ``import bot.rules_text`` works first (tests/test_imports.py).
+    # handlers this module; so ``import bot.texts.rules`` works first (tests/test_imports.py).
     from bot.posts.group import colour_mark  # noqa: PLC0415
 
     campaign, game = view.campaign, view.game

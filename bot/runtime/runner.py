@@ -4,9 +4,9 @@ Two workers always run beside the dispatcher: the campaign scheduler (catches up
 database at start, then APScheduler fires each campaign's deadlines and reminders) and the
 outbox sender (takes queued posts to Telegram); the scheduler wakes the sender when it queued
 something. The sender and the handlers draw maps in a pool of ``MAP_WORKERS`` processes
-(:mod:`bot.rendering`). Further ``workers`` may be passed in. When the database cannot save, neither
-stops: they wait and go on when it can, and the campaigns' GMs are told
-(:mod:`bot.storage_faults`), as are people whose action was not saved.
+(:mod:`bot.screens.rendering`). Further ``workers`` may be passed in. When the database cannot save,
+neither stops: they wait and go on when it can, and the campaigns' GMs are told
+(:mod:`bot.runtime.storage_faults`), as are people whose action was not saved.
 
 With ``TEST_CLOCK_CONTROL=true`` (end-to-end tests and the offline demo only) the process runs
 on a manual clock that moves only by ``POST /clock`` on 127.0.0.1
@@ -39,29 +39,29 @@ from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_applicati
 from aiohttp import web
 from pydantic import ValidationError
 
-from bot.app import build_dispatcher
-from bot.clock import Clock, ManualClock, SystemClock
-from bot.commands import set_command_menus
-from bot.config import Settings
-from bot.health import beat, heartbeat_path
-from bot.i18n import build_i18n
-from bot.middlewares import UpdateHeldError
 from bot.miniapp.server import RouteAccessLogger, build_miniapp
-from bot.rendering import MapDrawer
+from bot.runtime.app import build_dispatcher
+from bot.runtime.clock import Clock, ManualClock, SystemClock
+from bot.runtime.commands import set_command_menus
+from bot.runtime.config import Settings
+from bot.runtime.health import beat, heartbeat_path
+from bot.runtime.middlewares import UpdateHeldError
+from bot.runtime.storage_faults import StorageAlarm, StorageAwareScheduler
+from bot.runtime.web_input import BadJsonError, read_json
+from bot.screens.rendering import MapDrawer
 from bot.services.outbox_sender import (
     SHARED_LEASE_SECONDS,
     SHARED_RENEW_SECONDS,
     SOLE_LEASE_SECONDS,
     OutboxSender,
 )
-from bot.storage_faults import StorageAlarm, StorageAwareScheduler
 from bot.testing.clock_control import (
     NO_LIMITS,
     ClockControl,
     require_loopback,
     starting_clock,
 )
-from bot.web_input import BadJsonError, read_json
+from bot.texts.i18n import build_i18n
 from storage import PostgresCampaignStore, SqlCampaignStore, SqliteCampaignStore, Store
 from storage.postgres import AnotherProcessError as PostgresTakenError
 
@@ -326,7 +326,7 @@ class WebhookUpdates(SimpleRequestHandler):
     """Telegram's webhook requests, answered when the update was handled (not at once, as
     aiogram does by default): an update whose process dies while handling it gets no answer, so
     Telegram sends it again and another process (or this one, restarted) handles it
-    (:class:`~bot.middlewares.UpdateOnce`). An update another process is handling now is
+    (:class:`~bot.runtime.middlewares.UpdateOnce`). An update another process is handling now is
     answered 503, so Telegram sends it again later."""
 
     def __init__(self, dispatcher: Dispatcher, bot: Bot, secret_token: str | None) -> None:
@@ -374,7 +374,7 @@ class NotAnUpdateError(ValueError):
 
 LARGEST_UPDATE_ID = 2**53
 """Telegram's update ids are positive and far below 2**31; one past 64 bits would not even
-reach the database's record of updates handled (:class:`~bot.middlewares.UpdateOnce`)."""
+reach the database's record of updates handled (:class:`~bot.runtime.middlewares.UpdateOnce`)."""
 
 
 def _update_from(body: object, bot: Bot) -> Update:

@@ -11,7 +11,7 @@ from aiogram.types import (
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import lazy_gettext as __
 
-from bot.i18n import LANGUAGES
+from bot.texts.i18n import LANGUAGES
 
 GROUP_COMMANDS = (
     ("newcampaign", __("create a campaign in this group (GM)")),

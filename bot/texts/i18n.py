@@ -1,8 +1,8 @@
 """Languages: gettext catalogs (Babel) wired through aiogram's ``I18n``.
 
 The catalogs are ``bot/locales/<lang>/LC_MESSAGES/strategium.po``; message ids are the English
-text. The build compiles them into ``.mo`` files in the package (:mod:`bot.catalogs`), and so do
-``pip install -e`` and ``scripts/i18n.py`` in a checkout; the bot reads them and never writes
+text. The build compiles them into ``.mo`` files in the package (:mod:`bot.runtime.catalogs`), and
+so do ``pip install -e`` and ``scripts/i18n.py`` in a checkout; the bot reads them and never writes
 (a package is often read-only: containers, distributions). A ``.po`` changed since its ``.mo``
 was compiled is compiled in memory at start, so a checkout needs no build step.
 ``scripts/i18n.py`` extracts new message ids from the code into both catalogs; a test fails if a
@@ -21,7 +21,7 @@ from aiogram.utils.i18n import I18n
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 
-from bot.catalogs import (
+from bot.runtime.catalogs import (
     DOMAIN,
     LANGUAGES,
     LOCALES_DIR,
@@ -32,7 +32,7 @@ from bot.catalogs import (
     source_digest,
 )
 
-SOURCE_DIR = Path(__file__).resolve().parent
+SOURCE_DIR = Path(__file__).resolve().parents[1]
 DEFAULT_LANGUAGE = "en"
 
 __all__ = [

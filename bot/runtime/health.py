@@ -1,6 +1,6 @@
-"""Liveness for containers: the running bot touches a heartbeat file; ``python -m bot.health``
-exits 0 while that file is fresh and the database answers and can take a write, 1 otherwise
-(with the reason: e.g. the file is read-only or the disk is full)."""
+"""Liveness for containers: the running bot touches a heartbeat file; ``python -m
+bot.runtime.health`` exits 0 while that file is fresh and the database answers and can take a write,
+1 otherwise (with the reason: e.g. the file is read-only or the disk is full)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.clock import Clock
-from bot.config import Settings
+from bot.runtime.clock import Clock
+from bot.runtime.config import Settings
 from storage.db import database_problem
 from storage.postgres import database_problem as postgresql_problem
 

@@ -21,11 +21,11 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.utils.i18n import I18n
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
-from bot.i18n import language_of
-from bot.logs import log_context
+from bot.runtime.clock import Clock
+from bot.runtime.logs import log_context
 from bot.services.clockwork import AdvanceResult
 from bot.services.schedule import CampaignScheduler
+from bot.texts.i18n import language_of
 from storage import Campaign, Store
 from storage.db import StorageFault, StorageUnavailableError
 

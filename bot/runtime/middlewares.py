@@ -13,10 +13,10 @@ from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, 
 from aiogram.utils.i18n import I18n, I18nMiddleware
 from aiogram.utils.i18n import gettext as _
 
-from bot.clock import Clock
-from bot.i18n import language_of
-from bot.logs import log_context
+from bot.runtime.clock import Clock
+from bot.runtime.logs import log_context
 from bot.services.orders import one_update
+from bot.texts.i18n import language_of
 from storage import Campaign, Person, Store, UpdateTake
 from storage.names import clean_name
 
@@ -40,7 +40,7 @@ still being handled comes only when that answer was lost."""
 
 class UpdateHeldError(RuntimeError):
     """Another process is handling this update now: Telegram should send it again later (the
-    webhook answers 503, :class:`bot.runner.WebhookUpdates`)."""
+    webhook answers 503, :class:`bot.runtime.runner.WebhookUpdates`)."""
 
     def __init__(self, update_id: int) -> None:
         super().__init__(f"update {update_id} is being handled by another process")

@@ -14,9 +14,9 @@ from aiogram.utils.i18n import gettext as _
 from babel.dates import format_date
 
 from bot.modules import BOT_MODULES
-from bot.moments import format_moment
-from bot.sectors import sector_label
 from bot.services.orders import ResultSource, SourceKind
+from bot.texts.moments import format_moment
+from bot.texts.sectors import sector_label
 from rules import (
     Attack,
     Battle,
@@ -192,7 +192,7 @@ def describe_order_line(
     sides: SideNames,
     language: str,
 ) -> str:
-    """Orders given together, as one line that reads back as them (``bot.order_text``): the
+    """Orders given together, as one line that reads back as them (``bot.texts.orders``): the
     same attack declared N times in a row once with "×N", "; " between the others."""
     groups: list[tuple[Move | Attack | Fortify | Reinforce | ModuleOrder, int]] = []
     for order in orders:

@@ -3,9 +3,9 @@
 
 The build (``setup.py``) loads this file by itself, where nothing but Babel and setuptools is
 installed, and writes the ``.mo`` files into the wheel: an installed bot finds them compiled and
-never writes into its package (:mod:`bot.i18n`). Each ``.mo`` carries the SHA-256 of the ``.po``
-it was compiled from (a message of its own context, :data:`SOURCE_CONTEXT`), so a reader can tell
-a ``.mo`` left behind by an older ``.po`` whatever the files' times say (an installer does not
+never writes into its package (:mod:`bot.texts.i18n`). Each ``.mo`` carries the SHA-256 of the
+``.po`` it was compiled from (a message of its own context, :data:`SOURCE_CONTEXT`), so a reader can
+tell a ``.mo`` left behind by an older ``.po`` whatever the files' times say (an installer does not
 keep them).
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+LOCALES_DIR = Path(__file__).resolve().parents[1] / "locales"
 DOMAIN = "strategium"
 LANGUAGES = ("en", "ru")
 SOURCE_CONTEXT = "strategium-catalog"

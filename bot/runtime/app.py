@@ -5,18 +5,18 @@ from __future__ import annotations
 from aiogram import Dispatcher
 from aiogram.utils.i18n import I18n
 
-from bot.clock import Clock
 from bot.handlers import build_router
 from bot.handlers.errors import CommitWatch
-from bot.middlewares import (
+from bot.runtime.clock import Clock
+from bot.runtime.middlewares import (
     LocaleMiddleware,
     PersonMiddleware,
     UnhandledAnswer,
     UpdateOnce,
     UpdateReads,
 )
-from bot.rendering import MapDrawer
-from bot.storage_faults import StorageAlarm
+from bot.runtime.storage_faults import StorageAlarm
+from bot.screens.rendering import MapDrawer
 from storage import Store
 
 

@@ -38,8 +38,8 @@ from pathlib import Path
 import aiohttp
 from aiogram.utils.i18n import gettext as _
 
-from bot import demo_modules
-from bot.i18n import build_i18n
+from bot.demo import modules as demo_modules
+from bot.texts.i18n import build_i18n
 from tests.e2e import scenario as s
 from tests.e2e.harness import Chat, ScriptedTelegram, User, install_emulator, run_emulator
 from tests.e2e.miniapp_browser import chromium, emoji_font_installed, open_app, shoot
@@ -192,7 +192,7 @@ async def run_demo(
     width: int = WIDTH,
 ) -> DemoResult:
     """The whole demo: emulator, bot, players; the files are written to ``out``; ``module``:
-    the story of that rule module (:mod:`bot.demo_modules`) instead of the core one."""
+    the story of that rule module (:mod:`bot.demo.modules`) instead of the core one."""
     began = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
     for old in (*out.glob("map-*.png"), *out.glob("private-*.png"), *out.glob("miniapp-*.png")):

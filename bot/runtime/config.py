@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.rendering import default_workers
+from bot.screens.rendering import default_workers
 from storage.repository import is_postgresql, sqlite_path
 
 
@@ -27,8 +27,8 @@ class Settings(BaseSettings):
     )
     heartbeat_path: Path | None = Field(
         default=None,
-        description="the liveness file `python -m bot.health` reads (default: beside the SQLite"
-        " file; on PostgreSQL, a file of this database's own in the temporary directory)",
+        description="the liveness file `python -m bot.runtime.health` reads (default: beside the"
+        " SQLite file; on PostgreSQL, a file of this database's own in the temporary directory)",
     )
     bot_api_base: str | None = Field(
         default=None, description="a local Bot API server, e.g. http://127.0.0.1:8081"

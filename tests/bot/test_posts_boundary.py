@@ -19,7 +19,10 @@ ROOT = Path(__file__).parents[2]
 FILES = sorted(
     [
         *(ROOT / "bot" / "posts").glob("*.py"),
-        *(ROOT / "bot" / name for name in ("map_views.py", "rendering.py", "charts.py")),
+        *(
+            ROOT / "bot" / "screens" / name
+            for name in ("map_views.py", "rendering.py", "charts.py")
+        ),
         ROOT / "bot" / "services" / "turns.py",
     ]
 )

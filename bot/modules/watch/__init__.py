@@ -60,9 +60,9 @@ class WatchBotModule(BotModule):
         return (duels_gm.build(), gm.build(), gm_state.build())
 
     def private_routers(self) -> Sequence[Router]:
-        from bot.modules.watch.handlers import duels
+        from bot.modules.watch.handlers import duels, hand
 
-        return (duels.build(),)
+        return (duels.build(), hand.build())
 
     def renderers(self) -> Mapping[str, Renderer]:
         from bot.modules.watch import posts

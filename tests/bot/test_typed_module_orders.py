@@ -21,7 +21,7 @@ from bot.texts.orders import (
 )
 from rules import CampaignState, ModuleOrder, Ruleset, builtin_map, deployed_state
 from rules import Game as RulesGame
-from rules.modules import BUILTIN_MODULES
+from rules.modules import BUILTIN_MODULES, contact
 
 PLANET = builtin_map("planet-5")
 SIDES = {"red": ["Red", "Красные"], "blue": ["Blue", "Синие"]}
@@ -112,4 +112,4 @@ def test_the_parse_cache_follows_the_registered_modules() -> None:
         del BOT_MODULES["forage"]
     assert parse_line("forage 2", words) == before
     # the built-in modules' orders are still read
-    assert parse_line("yield 2", words).orders[0].module == "contact"
+    assert parse_line("yield 2", words).orders == (contact.yield_sector("2"),)

@@ -686,7 +686,7 @@ class BotModule:
         names: Mapping[str, str],
     ) -> ReportQuestion | None:
         """The module's question before the result ``outcome``/``winner`` of ``battle`` is
-        reported by a side or decided by a GM (contact: was a warlord slain?); ``None``: it asks
+        reported by a side or decided by a GM (was a warlord slain?); ``None``: it asks
         nothing. The first module of the campaign that asks is asked."""
         return None
 
@@ -704,13 +704,13 @@ class BotModule:
         self, orders: SideOrders, order: ModuleOrder
     ) -> tuple[ModuleOrder, SideOrders]:
         """One of the module's orders as entered on ``orders`` (typed, pressed or repeated) and
-        the set ready for it, before the rules check it (contact: a transport at the end of the
-        list, a retreat preference replacing the sector's earlier one)."""
+        the set ready for it, before the rules check it (a transport put at the end of the list,
+        a preference replacing the sector's earlier one)."""
         return order, orders
 
     def repeat_lines(self, orders: SideOrders) -> list[tuple[Order, ...]] | None:
         """The set ``orders`` as lines to enter again, one order a line, when the module orders
-        it its own way (contact: its groups in their order, yields instead of moves); ``None``:
+        it its own way (groups in their order, yields instead of moves); ``None``:
         the shared lines (moves, attacks, reinforcement)."""
         return None
 

@@ -35,7 +35,16 @@ if TYPE_CHECKING:
     from bot.runtime.clock import Clock
     from bot.services.orders import Desk
     from bot.texts.rules import RulesView
-    from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, Order, TurnReport
+    from rules import (
+        Battle,
+        CampaignMap,
+        CampaignState,
+        Game,
+        ModuleOrder,
+        Order,
+        SideOrders,
+        TurnReport,
+    )
     from rules.render import MapFigures
     from storage import Campaign, Person, Store
 
@@ -423,6 +432,14 @@ class WatchBotModule(BotModule):
 
     def late_orders_final(self) -> bool:
         return True
+
+    # hooks: r2battles
+    def entering_order(
+        self, orders: SideOrders, order: ModuleOrder
+    ) -> tuple[ModuleOrder, SideOrders]:
+        from bot.modules.watch.orders import replacing_move
+
+        return order, replacing_move(orders, order)
 
 
 __all__ = ["WatchBotModule"]

@@ -10,8 +10,8 @@ each side's ``modules`` and ``late`` orders (``[{module, data}]``), ``seeds`` (`
 deal}``) and results' ``modules``; the answers then add ``state.modules``, ``rolls``,
 ``modules`` (and ``late_rejected`` for ``resolve``). With no module enabled, answers are
 byte-identical to those before modules existed. ``start`` answers the state when the turn's
-orders window opens (``rules.start_turn``: watch's heroes enter and hands are dealt from
-``seeds.deal``) and the values it drew (``rolls``).
+orders window opens (``rules.start_turn``: a module's pieces enter and its cards are dealt
+from ``seeds.deal``) and the values it drew (``rolls``).
 """
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ def captures_at_once(ruleset: Ruleset, campaign_map: CampaignMap) -> int:
     is out of reach at the first resolution unless a battle takes sectors from an enemy.
 
     The wizard warns a GM whose campaign the core's victory could end at once (a small map
-    with few sides, e.g. night-demo's six locations for two sides of three sectors each)."""
+    with few sides, e.g. six sectors for two sides of three sectors each)."""
     free = len(campaign_map.sectors) - ruleset.start_sectors
     most = 0
     for captured in range(1, min(free, 2 * ruleset.start_sectors) + 1):
@@ -125,8 +125,8 @@ def deployed_state(
 ) -> CampaignState:
     """The state at the start of turn 1 from every side's placement (sides in the given order).
 
-    ``choices`` are rule modules' deployment choices by module name (siege: the starting
-    weather, picked once the board is known); a module whose choice is not given yet starts
+    ``choices`` are rule modules' deployment choices by module name (a starting setting
+    picked once the board is known, say); a module whose choice is not given yet starts
     with it pending (:meth:`rules.game.Game.pending_choices`), and the bot calls this again with
     it. Raises :class:`DeploymentError` for the first side whose placement is invalid, and
     :class:`DeploymentChoiceError` for a refused choice.
@@ -168,7 +168,7 @@ class TurnStart(BaseModel):
 
 def start_turn(game: Game, state: CampaignState, seeds: TurnSeeds | None = None) -> TurnStart:
     """The state when the orders window of ``state.turn`` opens: every module's ``begin_turn``
-    (a hand dealt, a hero entering), drawn from ``seeds``; the bot calls it whenever it stores a
+    (cards dealt, pieces entering), drawn from ``seeds``; the bot calls it whenever it stores a
     turn start. Module states are brought to their current version. Raises
     :class:`rules.game.ModuleStateError` while a deployment choice is pending.
     """

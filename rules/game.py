@@ -90,7 +90,8 @@ class NoSettings(BaseModel):
 
 
 class DeploymentChoice(BaseModel):
-    """A choice a module needs after deployment, before turn 1 (siege: the starting weather).
+    """A choice a module needs after deployment, before turn 1 (a starting setting picked
+    once the board is known, say).
 
     ``side`` makes it (``None``: the GM); ``options`` are the values it may pick.
     """
@@ -183,7 +184,7 @@ class RulesModule:
         return data
 
     def begin_turn(self, game: Game, state: CampaignState, dice: Dice) -> JsonValue:
-        """The module's state when a turn's orders window opens (dealt hands, new heroes)."""
+        """The module's state when a turn's orders window opens (cards dealt, pieces entering)."""
         return state.modules.get(self.name)
 
     def parse_order(self, data: dict[str, JsonValue]) -> ModuleOrder:
@@ -346,7 +347,7 @@ _settings_cache: dict[tuple[type[BaseModel], str], BaseModel] = {}
 def _validated_settings(model: type[BaseModel], raw: Mapping[str, JsonValue]) -> BaseModel:
     """``raw`` validated as ``model``, the same object for the same input: the bot makes a
     :class:`Game` for almost every update and post, and validating a module's settings (its
-    defaults deep-copied, a hero roster checked) was most of that. Shared only when the model
+    defaults deep-copied, its lists checked) was most of that. Shared only when the model
     is frozen (every built-in module's is) and nothing changes a validated one; the key is the
     canonical JSON of the input, so equal input gets the equal answer it got before. A failed
     validation is not kept (it raises again)."""

@@ -1,6 +1,7 @@
 """Late orders: rule-module orders given after the battle list, before resolution (MODULES.md
-A2.9), such as siege's "after" cards. They are checked against the turn-start state and the
-list, one at a time against the side's late orders accepted before, like the orders window's.
+A2.9), such as a card played once the list is out. They are checked against the turn-start
+state and the list, one at a time against the side's late orders accepted before, like the
+orders window's.
 """
 
 from __future__ import annotations

@@ -167,9 +167,9 @@ def enter_order(
 
     A move, or a module order that claims its sector, replaces the sector's orders; an attack
     replaces the sector's move (or claiming module order) and keeps its attacks. Where a module
-    allows several moves from one sector (contact), a move is added after the sector's moves and
-    replaces only its attacks. Returns the side's orders afterwards and the rejection, if any; on
-    rejection the orders are ``current`` unchanged.
+    allows several moves from one sector (``several_moves_per_sector``), a move is added after
+    the sector's moves and replaces only its attacks. Returns the side's orders afterwards and
+    the rejection, if any; on rejection the orders are ``current`` unchanged.
     """
     match order:
         case Move() if game.several_moves():

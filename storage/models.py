@@ -375,7 +375,8 @@ class PlacementRecord(BaseModel):
 
 class LateOrdersRecord(BaseModel):
     """A side's late orders for a turn: rule-module orders given between the battle list and
-    the resolution (siege's "after" cards). ``edits`` counts every save so far."""
+    the resolution (a card played once the list is out, say). ``edits`` counts every save so
+    far."""
 
     model_config = _RECORD
 
@@ -659,8 +660,8 @@ class AuditAction(StrEnum):
     PLACEMENT_SET_BY_GM = "placement_set_by_gm"
     UNDONE = "undone"
     CHAT_MIGRATED = "chat_migrated"  # the group became a supergroup with a new chat id
-    DEPLOYMENT_CHOICE = "deployment_choice"  # a module's choice after deployment (siege weather)
-    STATE_ADJUSTED = "state_adjusted"  # a GM carried out a card's effect (siege, S7)
+    DEPLOYMENT_CHOICE = "deployment_choice"  # a module's choice after deployment
+    STATE_ADJUSTED = "state_adjusted"  # a GM carried out a module's effect on the state
     REWARDS_CLAIMED = "rewards_claimed"  # a side claimed rewards with its siege VP
     ORDERS_REOPENED = "orders_reopened"  # a GM reopened one side's orders with a short deadline
     SEAT_VACATED = "seat_vacated"  # a GM took a vanished player's place on a side from them

@@ -250,8 +250,8 @@ class OrderRecords(SharedRecords):
         outbox: Sequence[NewOutboxMessage] = (),
     ) -> OrdersWrite:
         """Replace a side's late orders for ``turn`` (rule-module orders given after the battle
-        list, such as siege's "after" cards), taken only while the campaign is at (turn,
-        battles) or (turn, resolution); validation is the caller's. A compare-and-set on
+        list, such as a card played once the list is out), taken only while the campaign is at
+        (turn, battles) or (turn, resolution); validation is the caller's. A compare-and-set on
         ``expected_edits`` as :meth:`save_orders`."""
         outcome, row = await self._save_order_set(
             campaign_id,

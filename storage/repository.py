@@ -535,7 +535,7 @@ class SqlCampaignStore(
 
         def shown(state: CampaignState) -> dict[str, Any]:
             """The state as exported: until the deal seed is revealed (the campaign finished),
-            each module's state as anyone may see it (watch's hands, dealt from it, left out)."""
+            each module's state as anyone may see it (what was dealt from it left out)."""
             data = _appendix_state(state)
             if not finished and state.modules:
                 data["modules"] = {

@@ -1,7 +1,7 @@
 """How ``tests/conftest.py`` deals the bot-process tests between pytest-xdist's bot lanes."""
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 import pytest
 
@@ -27,12 +27,11 @@ def test_a_shared_fixtures_file_goes_whole_to_one_lane_and_each_test_once() -> N
 
 
 def test_the_lanes_carry_about_equal_seconds_the_longest_first() -> None:
-    long = "tests/faults/test_failover_monday.py::test_killed"
     campaign = "tests/e2e/test_campaign.py::test_a_campaign_from_newcampaign_to_a_winner"
+    demo = "tests/e2e/test_demo.py::test_the_demo_plays_a_campaign_to_its_end"
     short = [f"tests/e2e/test_y.py::test_{n}" for n in range(6)]  # 30 s each (no figure)
-    dealt = _lanes([*short, campaign, long], 2)
-    seconds: dict[str, Any] = {long: 190, campaign: 145}
+    dealt = _lanes([*short, demo, campaign], 2)
+    seconds = {campaign: SECONDS[campaign], demo: SECONDS["tests/e2e/test_demo.py"]}
     loads = [sum(seconds.get(nodeid, 30) for nodeid in lane) for lane in dealt]
-    assert SECONDS["tests/faults/test_failover_monday.py"] == 190
-    assert sorted(loads) == [250, 265]  # not 190 + 145 in one lane
-    assert {dealt[0][0], dealt[1][0]} == {long, campaign}
+    assert abs(loads[0] - loads[1]) <= 30  # no better split is possible with 30 s units
+    assert {dealt[0][0], dealt[1][0]} == {campaign, demo}  # each lane starts with a long one

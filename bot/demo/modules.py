@@ -1,9 +1,9 @@
 """The offline demo of each rule module: ``python -m bot.demo --module NAME``
-(``./run -- --module siege``), played like the core demo (:mod:`bot.demo`) by scripted people
+(``./run -- --module NAME``), played like the core demo (:mod:`bot.demo`) by scripted people
 against the real bot process on the test clock, with the module's own moments. Each module's
-story is in its package (``bot/modules/<name>/demo.py``: ``siege``, ``contact``, ``watch``) and
-reaches the runner through :meth:`bot.modules.BotModule.demo_story`; here are what the stories
-share: the people, their words, the wizard's buttons and the week's steps.
+story is in its package (``bot/modules/<name>/demo.py``) and reaches the runner through
+:meth:`bot.modules.BotModule.demo_story`; here are what the stories share: the people, their
+words, the wizard's buttons and the week's steps.
 
 Each story is short (one or two turns) and does not depend on the seeds."""
 
@@ -21,7 +21,7 @@ from tests.e2e import scenario as s
 
 @dataclass(frozen=True)
 class Words:
-    """A module demo's words in one language: sides, heroes, typed orders."""
+    """A module demo's words in one language: the sides' names."""
 
     language: str
     red: str

@@ -33,12 +33,14 @@ if TYPE_CHECKING:
     from bot.texts.rules import RulesView
     from rules import (
         Battle,
+        BattleResult,
         CampaignMap,
         CampaignState,
         Game,
         ModuleOrder,
         Move,
         Order,
+        Outcome,
         Roll,
         SideOrders,
         TurnReport,
@@ -102,6 +104,17 @@ class AdjustmentWords:
 
     reason: str
     lines: Sequence[str]
+
+
+@dataclass(frozen=True)
+class ReportQuestion:
+    """A module's question before a battle result is reported or decided
+    (:meth:`BotModule.report_question`): its ``text`` and its answers' button labels by code, a
+    character or two (the code rides in the button, then :meth:`BotModule.report_data` reads
+    it)."""
+
+    text: str
+    answers: Mapping[str, str]
 
 
 @dataclass(frozen=True)
@@ -680,6 +693,44 @@ class BotModule:
     def typed_vocabulary(self, state: CampaignState) -> Sequence[TypedNames]:
         """The names of the module's pieces a player may type in ``state`` (a turn start)."""
         return ()
+
+    # hooks: r2battles
+    def report_question(
+        self,
+        campaign: Campaign,
+        battle: Battle,
+        outcome: Outcome,
+        winner: str | None,
+        names: Mapping[str, str],
+    ) -> ReportQuestion | None:
+        """The module's question before the result ``outcome``/``winner`` of ``battle`` is
+        reported by a side or decided by a GM (was a warlord slain?); ``None``: it asks
+        nothing. The first module of the campaign that asks is asked."""
+        return None
+
+    def report_data(self, battle: Battle, answer: str) -> JsonValue | None:
+        """The module's data stored with a result (under its name) for the ``answer`` (one of
+        its question's codes); ``None``: nothing to store."""
+        return None
+
+    def report_answer(self, battle: Battle, result: BattleResult) -> str | None:
+        """The answer code the module data of a stored ``result`` stands for (the GM's choices
+        mark a side's account with it); ``None``: none of the module's."""
+        return None
+
+    def entering_order(
+        self, orders: SideOrders, order: ModuleOrder
+    ) -> tuple[ModuleOrder, SideOrders]:
+        """One of the module's orders as entered on ``orders`` (typed, pressed or repeated) and
+        the set ready for it, before the rules check it (a transport put at the end of the list,
+        a preference replacing the sector's earlier one)."""
+        return order, orders
+
+    def repeat_lines(self, orders: SideOrders) -> list[tuple[Order, ...]] | None:
+        """The set ``orders`` as lines to enter again, one order a line, when the module orders
+        it its own way (groups in their order, yields instead of moves); ``None``:
+        the shared lines (moves, attacks, reinforcement)."""
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

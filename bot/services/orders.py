@@ -23,8 +23,7 @@ from typing import TypeVar
 
 from pydantic import JsonValue
 
-from bot.modules.contact import orders as contact_orders
-from bot.modules.watch import orders as watch_orders
+from bot.modules import BOT_MODULES
 from bot.services.campaigns import battle_list_public_at, board_refresh
 from bot.services.posting import group_post
 from bot.services.turns import game_for
@@ -443,18 +442,16 @@ def apply_lines(
     current: SideOrders,
     lines: Sequence[Sequence[Order]],
 ) -> tuple[SideOrders, list[LineOutcome]]:
-    """Enter lines of orders with :func:`rules.enter_order`, each line whole or not at all."""
+    """Enter lines of orders with :func:`rules.enter_order`, each line whole or not at all; a
+    module's order as its module enters it (``BotModule.entering_order``)."""
     orders = current
     outcomes: list[LineOutcome] = []
     for line in lines:
         attempt, rejection = orders, None
         for given in line:
             order = given
-            if isinstance(order, ModuleOrder) and contact_orders.kind_of(order) is not None:
-                order = contact_orders.at_the_end(order, attempt)
-                attempt = contact_orders.replacing_retreat(attempt, order)
-            if isinstance(order, ModuleOrder):
-                attempt = watch_orders.replacing_move(attempt, order)
+            if isinstance(order, ModuleOrder) and order.module in BOT_MODULES:
+                order, attempt = BOT_MODULES[order.module].entering_order(attempt, order)
             attempt, rejection = enter_order(game, state, side, attempt, order)
             if rejection is not None:
                 break
@@ -466,19 +463,13 @@ def apply_lines(
 
 def repeat_lines(orders: SideOrders) -> list[tuple[Order, ...]]:
     """A set of orders as lines to enter again, one order per line (each kept or refused on
-    its own): the moves, the attacks, the reinforcement; with contact, its groups in their
-    order (transports at their place) and yields instead of the moves."""
-    if any(contact_orders.kind_of(order) for order in orders.extra):
-        lines: list[tuple[Order, ...]] = [
-            (contact_orders.unranked(group) if isinstance(group, ModuleOrder) else group,)
-            for group in contact_orders.listed(orders)
-        ]
-        lines += [(attack,) for attack in orders.attacks]
-        lines += [(order,) for order in orders.extra if contact_orders.kind_of(order) == "yield"]
-        if orders.reinforce is not None:
-            lines.append((Reinforce(sector=orders.reinforce),))
-        return lines
-    lines = [(move,) for move in orders.moves]
+    its own): the moves, the attacks, the reinforcement; a module that orders the set its own
+    way gives the lines instead (``BotModule.repeat_lines``)."""
+    for module in BOT_MODULES.values():
+        own = module.repeat_lines(orders)
+        if own is not None:
+            return own
+    lines: list[tuple[Order, ...]] = [(move,) for move in orders.moves]
     lines += [(attack,) for attack in orders.attacks]
     if orders.reinforce is not None:
         lines.append((Reinforce(sector=orders.reinforce),))
@@ -529,8 +520,8 @@ async def drop_module_order(
     now: datetime,
     expected_turn: int | None = None,
 ) -> EntryResult:
-    """Take back the side's module order ``index`` (a siege guard or card, which no sector
-    order replaces), if it is still ``expected``; saved as a draft like :func:`enter_orders`.
+    """Take back the side's module order ``index`` (a guard or a card, which no sector order
+    replaces), if it is still ``expected``; saved as a draft like :func:`enter_orders`.
     An order no longer there changes nothing."""
 
     def dropped(desk: Desk) -> _Save | EntryResult:
@@ -551,7 +542,7 @@ async def rewrite_orders(
     now: datetime,
     expected_turn: int | None = None,
 ) -> EntryResult:
-    """Replace the side's set by ``change(desk)`` (contact's list moved up or down, a group
+    """Replace the side's set by ``change(desk)`` (a module's list of groups reordered, a group
     taken back), if the rules accept the whole new set; saved as a draft like
     :func:`enter_orders`. ``change`` returning ``None`` (the button no longer fits) changes
     nothing; a set the rules refuse changes nothing and names the first rejection."""
@@ -1316,7 +1307,7 @@ async def report_result(
     defender: SideId | None = None,
 ) -> ResultWrite:
     """A participant (or the GM) reports how a battle ended (RULES.md 3.4), with rule modules'
-    data (contact: ``{"contact": {"warlord_slain": [side]}}``), which the rules check;
+    data by module name (``BotModule.report_data``: a slain warlord), which the rules check;
     ``defender``: the defender the reporter saw (refused if the battle has another now).
 
     The first report stands unless the other side disputes it by the deadline; the other side

@@ -175,8 +175,8 @@ async def next_turn_start(
     it applied again, then every module's ``begin_turn`` drawn from the turn's seeds (made now
     if a module draws dice). Returns the state, what was drawn, and whether seeds were made for
     it (their commitment is to be posted: the orders open with it, so before any order
-    exists). A module choice still pending (siege's starting weather) leaves the state as it
-    is: the turn starts when it is made (:func:`make_choice`), from the same seeds."""
+    exists). A module's choice still pending after deployment leaves the state as it is: the
+    turn starts when it is made (:func:`make_choice`), from the same seeds."""
     state, _dropped = apply_adjustments(game, state, adjustments)
     if not game.modules:
         return state, (), False
@@ -220,8 +220,8 @@ async def begin_first_turn(
     A stored placement that breaks the deployment rules raises ``rules.DeploymentError``.
     ``notices`` (the strategists' "orders are open") are queued in the same transaction.
     With rule modules, turn 1 begins through ``rules.start_turn`` and the seeds' commitment is
-    posted; a module choice still to make (siege's starting weather, MODULES.md S8) is asked of
-    the side that makes it, and the GMs are told.
+    posted; a module's choice still to make after deployment is asked of the side that makes
+    it, and the GMs are told.
     """
     campaign = await store.campaign(campaign_id)
     if campaign is None:
@@ -354,8 +354,8 @@ async def publish_battle_list(
 
 
 async def pending_choices(store: Store, campaign: Campaign) -> tuple[DeploymentChoice, ...]:
-    """The rule-module choices the current turn's start still waits for (siege: the starting
-    weather, after deployment); none without modules or before turn 1."""
+    """The rule-module choices the current turn's start still waits for (made after
+    deployment); none without modules or before turn 1."""
     game = game_for(campaign)
     if not game.modules or campaign.turn < 1:
         return ()
@@ -377,7 +377,7 @@ async def _reachable(store: Store, campaign: Campaign, members: Iterable[UserId]
 async def choice_posts(
     store: Store, game: Game, campaign: Campaign, state: CampaignState, key: str
 ) -> list[NewOutboxMessage]:
-    """For each rule-module choice ``state`` still waits for (siege: the starting weather): the
+    """For each rule-module choice ``state`` still waits for: the
     question to the choosing side's strategists (with the options as buttons), a note to the
     GMs (they choose if the side has not by the time orders open), and the group's news."""
     pending = game.pending_choices(game.upgraded(state)) if game.modules else ()
@@ -433,7 +433,7 @@ async def make_choice(
     actor: UserId,
     now: datetime,
 ) -> ChoiceOutcome:
-    """Make a rule module's deployment choice (siege: ``{"weather": 0..7}``) for turn 1.
+    """Make a rule module's deployment choice (a JSON value the module checks) for turn 1.
 
     The choosing side's strategist makes it, or a GM; turn 1's start is built again from the
     stored placements with the choice, begun from the turn's seeds (made when the orders

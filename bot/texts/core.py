@@ -129,8 +129,8 @@ def result_words(result: BattleResult, sides: SideNames) -> str:
 
 
 def full_result_words(result: BattleResult, sides: SideNames) -> str:
-    """A result in words with what the modules add to it: "Red: solid victory; warlord slain:
-    Blue" (:meth:`bot.modules.BotModule.result_notes`)."""
+    """A result in words with what the modules add to it, each a phrase after it ("Red: solid
+    victory; ...", :meth:`bot.modules.BotModule.result_notes`)."""
     notes = [
         note
         for name, data in result.modules.items()
@@ -376,7 +376,7 @@ def describe_orders(
 ) -> list[str]:
     """The whole order set, one line per held sector (map order), then the reinforcement.
 
-    With contact's ``groups`` (the side's moves and transports in the order they move), a
+    With a module's ``groups`` (the side's moves and transports in the order they move), a
     sector line shows only what stays (fortify, or its attacks; none where only groups leave),
     and the groups follow one a line in their order, so the lines read back as the same list."""
     lines = []
@@ -523,7 +523,7 @@ def chain_words(
 
 def foc_row(battle: Battle, side: str) -> int:
     """The army count whose row of the FOC table gives ``side``'s limits in ``battle``: its
-    armies, or what a module counts instead (siege's guard, contact's chain defender)."""
+    armies, or what a module counts instead (a guard, a chain battle's defender)."""
     return battle.foc_armies.get(side, battle.armies.get(side, 0))
 
 

@@ -18,6 +18,8 @@ from bot.handlers.group.dice import log_roll
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, seat_or_answer, show_screen
 from bot.handlers.private.callbacks import BATTLES_PHASE, BattleRollButton, ResultButton
+from bot.modules import BOT_MODULES
+from bot.modules.protocol import BotModule, ReportQuestion
 from bot.posts.turns import results_deadline
 from bot.runtime.clock import Clock
 from bot.services.battle_rolls import roll_for_battle
@@ -39,8 +41,6 @@ from bot.texts.core import describe_battle, outcome_label, outcome_name
 from bot.texts.dice import dice_problem, roll_reply, split_battle
 from bot.texts.moments import format_moment
 from rules import Battle, BattleResult, Outcome
-from rules.modules.contact import NAME as CONTACT
-from rules.modules.contact import ContactSettings
 from rules.table import (
     DiceExpression,
     DiceExpressionError,
@@ -205,10 +205,6 @@ def _outcome_keyboard(data: ResultButton) -> screens.Keyboard:
     return screens.Keyboard(inline_keyboard=[[b] for b in buttons] + [[back]])
 
 
-WARLORD_MASKS = ("0", "1", "2", "3")
-"""Warlords slain in a contact battle: bit 0 the attacker's, bit 1 the defender's."""
-
-
 def _with_module_data(
     expected: BattleResult | None, report: BattleReport | None
 ) -> BattleResult | None:
@@ -225,56 +221,53 @@ def _with_module_data(
     return expected
 
 
-def warlord_question(
+def report_question(
     campaign: Campaign,
     battle: Battle,
     outcome: Outcome,
     winner: str | None,
     names: dict[str, str],
-) -> str:
-    """Contact: before a result is reported (or decided), whether a warlord was slain."""
-    return _(
-        "Battle {id}, {result}. Was a warlord slain? A slain warlord gives the other side {vp} VP."
-    ).format(
-        id=battle.id,
-        result=screens.result_words(outcome, winner, names),
-        vp=game_for(campaign).settings_of(CONTACT, ContactSettings).warlord_vp,
-    )
+) -> tuple[BotModule, ReportQuestion] | None:
+    """The question asked before ``battle``'s result ``outcome``/``winner`` is reported (or
+    decided): the first of the campaign's modules that asks one
+    (``BotModule.report_question``), with that module; ``None``: none asks, or the result
+    cannot be (a victory without a winner)."""
+    try:
+        BattleResult(battle=battle.id, outcome=outcome, winner=winner)
+    except ValueError:
+        return None
+    game = game_for(campaign)
+    for module in BOT_MODULES.values():
+        if game.module(module.name) is None:
+            continue
+        question = module.report_question(campaign, battle, outcome, winner, names)
+        if question is not None:
+            return module, question
+    return None
 
 
-def warlord_labels(battle: Battle, names: dict[str, str]) -> dict[str, str]:
-    """The warlord buttons' words by their mask (:data:`WARLORD_MASKS`)."""
-    attacker, defender = battle.participants()[0], battle.participants()[-1]
-    return {
-        "0": _("No warlord was slain"),
-        "1": _("☠ The warlord of {side} was slain").format(side=names.get(attacker, attacker)),
-        "2": _("☠ The warlord of {side} was slain").format(side=names.get(defender, defender)),
-        "3": _("☠ Both warlords were slain"),
-    }
+def answered(
+    asked: tuple[BotModule, ReportQuestion] | None, battle: Battle, answer: str
+) -> tuple[bool, dict[str, JsonValue] | None]:
+    """Whether a ``wl`` button's ``answer`` stands, and the modules' data to store with the
+    result (by module name; ``None``: nothing): an answer to the question ``asked``. With no
+    question asked (a forged button, or one of a module the campaign does not play), the data
+    the first module makes of the answer, which the rules then refuse in their own words."""
+    if asked is not None:
+        module, question = asked
+        if answer not in question.answers:
+            return False, None
+        data = module.report_data(battle, answer)
+        return True, None if data is None else {module.name: data}
+    for module in BOT_MODULES.values():
+        data = module.report_data(battle, answer)
+        if data is not None:
+            return True, {module.name: data}
+    return False, None
 
 
-def slain_by_mask(battle: Battle, mask: str) -> list[JsonValue]:
-    """The sides whose warlord a button's mask names as slain."""
-    return [side for bit, side in enumerate(battle.participants()) if int(mask or 0) & (1 << bit)]
-
-
-def _warlord_question(
-    campaign: Campaign,
-    data: ResultButton,
-    battle: Battle,
-    outcome: Outcome,
-    names: dict[str, str],
-) -> tuple[str, screens.Keyboard]:
-    """Contact: before a result is reported, whether a warlord was slain in the battle."""
-    winner = battle.participants()[data.winner] if data.winner in (0, 1) else None
-    text = warlord_question(campaign, battle, outcome, winner, names)
-    return text, _warlord_keyboard(data, battle, names)
-
-
-def _warlord_keyboard(
-    data: ResultButton, battle: Battle, names: dict[str, str]
-) -> screens.Keyboard:
-    labels = warlord_labels(battle, names)
+def _question_keyboard(data: ResultButton, question: ReportQuestion) -> screens.Keyboard:
+    """The answers to a module's question (``wl``, the answer after the outcome's code)."""
     rows = [
         [
             InlineKeyboardButton(
@@ -284,13 +277,13 @@ def _warlord_keyboard(
                     turn=data.turn,
                     battle=data.battle,
                     action="wl",
-                    outcome=f"{data.outcome}.{mask}",
+                    outcome=f"{data.outcome}.{code}",
                     winner=data.winner,
                     vs=data.vs,
                 ).pack(),
             )
         ]
-        for mask, label in labels.items()
+        for code, label in question.answers.items()
     ]
     rows.append(
         [
@@ -436,14 +429,27 @@ async def press(
             message_id,
         )
         return
-    if action in ("out", "win") and game_for(desk.campaign).module(CONTACT) is not None:
+    winner = battle.participants()[callback_data.winner] if callback_data.winner in (0, 1) else None
+    asked = (
+        report_question(desk.campaign, battle, outcome, winner, names)
+        if action in ("out", "win", "wl")
+        else None
+    )
+    if action in ("out", "win") and asked is not None:
         await query.answer()
-        text, keyboard = _warlord_question(desk.campaign, callback_data, battle, outcome, names)
         await show_screen(
-            bot, store, clock, seat, KIND, query.from_user.id, text, keyboard, message_id
+            bot,
+            store,
+            clock,
+            seat,
+            KIND,
+            query.from_user.id,
+            asked[1].text,
+            _question_keyboard(callback_data, asked[1]),
+            message_id,
         )
         return
-    written = await _write(store, seat, callback_data, desk, battle, outcome, clock.now())
+    written = await _write(store, seat, callback_data, desk, battle, outcome, asked, clock.now())
     if written is None:
         await _refuse(query, store, clock, bot, seat, Refusal.STALE, message_id, callback_data.turn)
         return
@@ -461,14 +467,14 @@ async def _write(
     desk: BattleDesk,
     battle: Battle,
     outcome: Outcome,
+    asked: tuple[BotModule, ReportQuestion] | None,
     now: datetime,
 ) -> ResultWrite | None:
-    """Report (with the warlords slain, ``wl``) or confirm a result; ``None`` for a button that
-    does neither."""
+    """Report (with a module's answer, ``wl``, to the question ``asked``) or confirm a result;
+    ``None`` for a button that does neither."""
     winner = battle.participants()[data.winner] if data.winner in (0, 1) else None
-    mask = data.outcome.partition(".")[2]
-    if data.action in ("out", "win") or (data.action == "wl" and mask in WARLORD_MASKS):
-        slain = slain_by_mask(battle, mask)
+    stands, modules = answered(asked, battle, data.outcome.partition(".")[2])
+    if data.action in ("out", "win") or (data.action == "wl" and stands):
         return await report_result(
             store,
             seat,
@@ -477,7 +483,7 @@ async def _write(
             outcome,
             winner,
             now,
-            {CONTACT: {"warlord_slain": slain}} if slain else None,
+            modules if data.action == "wl" else None,
         )
     if data.action == "yes":
         try:

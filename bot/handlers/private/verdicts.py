@@ -14,16 +14,9 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, show_screen
-from bot.handlers.private.battles import (
-    KIND,
-    WARLORD_MASKS,
-    battles_view,
-    slain_by_mask,
-    warlord_labels,
-    warlord_question,
-)
+from bot.handlers.private.battles import KIND, answered, battles_view, report_question
 from bot.handlers.private.callbacks import BATTLES_PHASE, VerdictButton
-from bot.modules.contact.texts import slain_warlords
+from bot.modules.protocol import BotModule, ReportQuestion
 from bot.runtime.clock import Clock
 from bot.services.orders import (
     BattleDesk,
@@ -37,7 +30,6 @@ from bot.services.orders import (
 from bot.services.turns import game_for
 from bot.texts.core import full_result_words
 from rules import Battle, BattleResult
-from rules.modules.contact import NAME as CONTACT
 from storage import Store
 
 
@@ -90,35 +82,32 @@ async def press(
             bot, store, clock, seat, KIND, query.from_user.id, text, keyboard, message_id
         )
         return
-    code, _dot, mask = callback_data.outcome.partition(".")
+    code, _dot, answer = callback_data.outcome.partition(".")
     outcome = screens.OUTCOME_CODES.get(code)
     participants = battle.participants()
     winner = participants[callback_data.winner] if callback_data.winner in (0, 1) else None
-    contact = game_for(desk.campaign).module(CONTACT) is not None
-    marked = callback_data.action == "wl" and mask in WARLORD_MASKS
-    slain = slain_by_mask(battle, mask) if marked else []
+    asked = (
+        None if outcome is None else report_question(desk.campaign, battle, outcome, winner, names)
+    )
+    stands, data = answered(asked, battle, answer)
+    marked = callback_data.action == "wl" and stands
+    modules = data if marked and data is not None else {}
     try:
         result = (
             None
             if outcome is None
-            else BattleResult(
-                battle=battle.id,
-                outcome=outcome,
-                winner=winner,
-                modules={CONTACT: {"warlord_slain": slain}} if slain else {},
-            )
+            else BattleResult(battle=battle.id, outcome=outcome, winner=winner, modules=modules)
         )
     except ValueError:
         result = None
     if not (callback_data.action == "set" or marked) or result is None:
         await query.answer(_("That button is not valid any more."), show_alert=True)
         return
-    if callback_data.action == "set" and contact:
+    if callback_data.action == "set" and asked is not None:
         await query.answer()
-        text = warlord_question(desk.campaign, battle, result.outcome, result.winner, names)
-        keyboard = _warlord_keyboard(desk, battle, callback_data, names)
+        keyboard = _question_keyboard(desk, battle, callback_data, asked)
         await show_screen(
-            bot, store, clock, seat, KIND, query.from_user.id, text, keyboard, message_id
+            bot, store, clock, seat, KIND, query.from_user.id, asked[1].text, keyboard, message_id
         )
         return
     report = desk.reports.get(battle.id)
@@ -148,45 +137,44 @@ async def press(
     await _show_battles(store, clock, bot, seat, query.from_user.id, message_id)
 
 
-def _warlord_keyboard(
-    desk: BattleDesk, battle: Battle, data: VerdictButton, names: dict[str, str]
+def _question_keyboard(
+    desk: BattleDesk,
+    battle: Battle,
+    data: VerdictButton,
+    asked: tuple[BotModule, ReportQuestion],
 ) -> screens.Keyboard:
-    """The GM's warlord marks for the result ``data`` names; the mark of a side's account of
-    the same result is shown with «•»."""
+    """The GM's answers to a module's question on the result ``data`` names; the answer of a
+    side's account of the same result is shown with «•»."""
+    module, question = asked
     report = desk.reports.get(battle.id)
-    said: set[str] = set()
-    for account in (report.reported, report.counter) if report is not None else ():
-        if account is not None and screens.result_codes(battle, account) == (
-            data.outcome,
-            data.winner,
-        ):
-            said.add(_mask_of(battle, slain_warlords(account)))
+    accounts = (report.reported, report.counter) if report is not None else ()
+    said = {
+        module.report_answer(battle, account)
+        for account in accounts
+        if account is not None
+        and screens.result_codes(battle, account) == (data.outcome, data.winner)
+    }
     rows = [
         [
             InlineKeyboardButton(
-                text=f"• {label}" if mask in said else label,
+                text=f"• {label}" if code in said else label,
                 callback_data=VerdictButton(
                     campaign=data.campaign,
                     turn=data.turn,
                     battle=data.battle,
                     action="wl",
-                    outcome=f"{data.outcome}.{mask}",
+                    outcome=f"{data.outcome}.{code}",
                     winner=data.winner,
                     dispute=data.dispute,
                     vs=data.vs,
                 ).pack(),
             )
         ]
-        for mask, label in warlord_labels(battle, names).items()
+        for code, label in question.answers.items()
     ]
     back = screens.verdict_button(desk.campaign, battle, "show", dispute=bool(data.dispute))
     rows.append([InlineKeyboardButton(text=_("« Back"), callback_data=back)])
     return screens.Keyboard(inline_keyboard=rows)
-
-
-def _mask_of(battle: Battle, slain: list[str]) -> str:
-    """The warlord mask of the sides in ``slain``."""
-    return str(sum(1 << bit for bit, side in enumerate(battle.participants()) if side in slain))
 
 
 async def _show_battles(

@@ -24,12 +24,23 @@ if TYPE_CHECKING:
     from bot.demo.modules import DemoStory
     from bot.handlers.group.gm_state import GmStateScreen
     from bot.handlers.private.callbacks import OrdersButton
-    from bot.modules.protocol import DeskPress, Screen
+    from bot.modules.protocol import DeskPress, ReportQuestion, Screen
     from bot.runtime.clock import Clock
     from bot.services.orders import Desk
     from bot.texts.orders import Reader, TypedGrammar
     from bot.texts.rules import RulesView
-    from rules import CampaignMap, CampaignState, ModuleOrder, Move, Order, SideOrders, TurnReport
+    from rules import (
+        Battle,
+        BattleResult,
+        CampaignMap,
+        CampaignState,
+        ModuleOrder,
+        Move,
+        Order,
+        Outcome,
+        SideOrders,
+        TurnReport,
+    )
     from rules.maps import Feature
     from rules.render import SectorMark
     from rules.resolution import Arrival
@@ -310,3 +321,39 @@ class ContactBotModule(BotModule):
         from bot.modules.contact.typed import order
 
         return order(tree, reader)
+
+    # hooks: r2battles
+    def report_question(
+        self,
+        campaign: Campaign,
+        battle: Battle,
+        outcome: Outcome,
+        winner: str | None,
+        names: Mapping[str, str],
+    ) -> ReportQuestion | None:
+        from bot.modules.contact.battle_screens import question
+
+        return question(campaign, battle, outcome, winner, names)
+
+    def report_data(self, battle: Battle, answer: str) -> JsonValue | None:
+        from bot.modules.contact.battle_screens import data
+
+        return data(battle, answer)
+
+    def report_answer(self, battle: Battle, result: BattleResult) -> str | None:
+        from bot.modules.contact.battle_screens import answer
+
+        return answer(battle, result)
+
+    def entering_order(
+        self, orders: SideOrders, order: ModuleOrder
+    ) -> tuple[ModuleOrder, SideOrders]:
+        from bot.modules.contact.orders import at_the_end, replacing_retreat
+
+        order = at_the_end(order, orders)
+        return order, replacing_retreat(orders, order)
+
+    def repeat_lines(self, orders: SideOrders) -> list[tuple[Order, ...]] | None:
+        from bot.modules.contact.orders import repeat_lines
+
+        return repeat_lines(orders)

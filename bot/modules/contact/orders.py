@@ -9,7 +9,7 @@ equal to its place in the list, so typed lines and buttons add a group at the en
 
 from __future__ import annotations
 
-from rules import Game, ModuleOrder, Move, SideOrders
+from rules import Game, ModuleOrder, Move, Order, Reinforce, SideOrders
 from rules.modules.contact import NAME as CONTACT
 from rules.modules.contact import ContactSettings, load, retreat_to
 from rules.modules.contact.plan import side_groups
@@ -116,6 +116,22 @@ def without_group(listed: list[Group], index: int) -> list[Group] | None:
     if not 0 <= index < len(listed):
         return None
     return [group for place, group in enumerate(listed) if place != index]
+
+
+def repeat_lines(orders: SideOrders) -> list[tuple[Order, ...]] | None:
+    """A set with contact orders as lines to enter again, one order a line: its groups in their
+    order (transports at their place), the attacks, the yields, the reinforcement; ``None`` for
+    a set without contact orders."""
+    if not any(kind_of(order) for order in orders.extra):
+        return None
+    lines: list[tuple[Order, ...]] = [
+        (unranked(group) if isinstance(group, ModuleOrder) else group,) for group in listed(orders)
+    ]
+    lines += [(attack,) for attack in orders.attacks]
+    lines += [(order,) for order in orders.extra if kind_of(order) == "yield"]
+    if orders.reinforce is not None:
+        lines.append((Reinforce(sector=orders.reinforce),))
+    return lines
 
 
 def replacing_retreat(orders: SideOrders, order: ModuleOrder) -> SideOrders:

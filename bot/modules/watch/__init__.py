@@ -37,7 +37,16 @@ if TYPE_CHECKING:
     from bot.services.orders import Desk
     from bot.texts.orders import Reader, TypedGrammar, TypedNames
     from bot.texts.rules import RulesView
-    from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, Order, TurnReport
+    from rules import (
+        Battle,
+        CampaignMap,
+        CampaignState,
+        Game,
+        ModuleOrder,
+        Order,
+        SideOrders,
+        TurnReport,
+    )
     from rules.render import MapFigures
     from storage import Campaign, Person, Store
 
@@ -442,6 +451,14 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.typed import hero_names
 
         return (hero_names({hero: [name] for hero, name in named(state).items()}),)
+
+    # hooks: r2battles
+    def entering_order(
+        self, orders: SideOrders, order: ModuleOrder
+    ) -> tuple[ModuleOrder, SideOrders]:
+        from bot.modules.watch.orders import replacing_move
+
+        return order, replacing_move(orders, order)
 
 
 __all__ = ["WatchBotModule"]

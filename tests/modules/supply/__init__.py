@@ -3,9 +3,10 @@ after the capture check (RULES.md 3.4, step 3), a side loses one army in each se
 has armies but does not hold it (fewer than ``capture_min_armies`` there, or an opponent there
 too): its outposts are out of supply. Replenishment (step 4) follows as usual.
 
-``rules_side`` is its rules side (:class:`SupplyModule`: a resolution step and the report's
-notes), ``bot_side`` its bot side (:class:`SupplyBotModule`: the wizard's screen, the Monday
-summary's lines, ``/map``'s caption). :func:`registered` adds both to the registries, where a
+``rules_side`` is its rules side (:class:`SupplyModule`: a resolution step, the report's notes
+and the same list as its state), ``bot_side`` its bot side (:class:`SupplyBotModule`: the
+wizard's screen, the Monday summary's lines, the map's marks, ``/map``'s caption, the orders
+desk's line). :func:`registered` adds both to the registries, where a
 built-in module is listed, and takes them out again."""
 
 from __future__ import annotations

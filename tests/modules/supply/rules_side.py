@@ -1,5 +1,7 @@
 """Supply's rules side: one resolution step after the capture check, reported in the notes as
-``{"cut_off": [{"side": ..., "sector": ...}, ...]}`` (one army lost in each)."""
+``{"cut_off": [{"side": ..., "sector": ...}, ...]}`` (one army lost in each). The same list is
+its state at the start of the next turn (``{"v": 1, "cut_off": [...]}``, nothing secret), where
+the bot's map reads it: a map's marks come from the state (``BotModule.map_marks``)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ def out_of_supply(work: TurnWork) -> None:
                 cut_off.append((side, sector))
     notes: list[JsonValue] = [{"side": side, "sector": sector} for side, sector in cut_off]
     work.notes[NAME] = {"cut_off": notes}
+    work.modules[NAME] = {"v": 1, "cut_off": list(notes)}
     work.log.append(
         "3a. Supply: "
         + ("; ".join(f"{side} loses 1 in {sector}" for side, sector in cut_off) or "none")
@@ -33,7 +36,8 @@ def out_of_supply(work: TurnWork) -> None:
 
 
 class SupplyModule(RulesModule):
-    """Supply behind the rules' extension point: no settings, no state, no orders."""
+    """Supply behind the rules' extension point: no settings, no orders; its state is what the
+    last resolution cost (none before the first)."""
 
     name = NAME
 

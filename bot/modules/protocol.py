@@ -19,6 +19,7 @@ from aiogram import Router
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 if TYPE_CHECKING:
+    from lark import Token, Tree
     from pydantic import JsonValue
 
     from bot.demo.modules import DemoStory
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from bot.posts import Renderer
     from bot.runtime.clock import Clock
     from bot.services.orders import Desk
+    from bot.texts.orders import Reader, TypedGrammar, TypedNames
     from bot.texts.rules import RulesView
     from rules import (
         Battle,
@@ -675,6 +677,22 @@ class BotModule:
         """Whether the module's late orders stay once given (a watch duel step is closed and its
         cards are on the table), so ``bot.services.late`` refuses to take them back."""
         return False
+
+    # hooks: r2typed
+    def typed_grammar(self) -> TypedGrammar | None:
+        """The module's part of the typed orders' grammar (``bot.texts.orders``): its rules
+        and terminals, which of them are orders, the words that begin them. The same object
+        on every call (the parse's cache is keyed by the grammar they make)."""
+        return None
+
+    def typed_order(self, tree: Tree[Token], reader: Reader) -> ModuleOrder | None:
+        """The order a parse of one of the module's order rules (``tree.data``) gives, names
+        looked up through ``reader`` (which raises when one names nothing)."""
+        return None
+
+    def typed_vocabulary(self, state: CampaignState) -> Sequence[TypedNames]:
+        """The names of the module's pieces a player may type in ``state`` (a turn start)."""
+        return ()
 
     # hooks: r2battles
     def report_question(

@@ -14,38 +14,25 @@ Each kind of order is taken as a noun or a verb (imperative or infinitive), in a
     подкрепление с орбиты в 4           orbital reinforcement to 4
     подкрепить Северный полюс           reinforce North Pole
 
-and, in a campaign with the Midnight Siege, its orders (tokens by id or name)::
-
-    штурм F1 в 2 за ПО / за погоду      assault F1 in 2 for VP / for weather
-    охрана F1 из 1                      guard F1 from 1
-    поворот погоды из 1                 steer weather from 1
-    сыграть карту O1 до боёв / после    play card O1 before battles / after battles
-
-and, in a campaign with contact, its orders (a move is the core's, several from one sector)::
-
-    перевезти 3 из 1 через 2 в 4        transport 3 from 1 via 2 to 4
-    уступить 2                          yield 2
-    отступление из 2 в 3, затем 1       retreat from 2 to 3, then 1
-    отступление из 2: нет               retreat from 2: none  (the standing one forgotten)
-
-and, in a campaign with the Night Watch, a hero's move (heroes by name)::
-
-    герой Лариса в Метро                hero Larisa to Metro
-    Иной Лариса → метро                 hero larisa metro
+and the rule modules' orders: each registered module gives its part of the grammar (read in
+every campaign: the rules refuse a module's order where the module is off), reads its orders'
+parse trees and names the pieces a player may type (``BotModule.typed_grammar``,
+``typed_order``, ``typed_vocabulary``; the built-in modules' are in
+``bot/modules/<name>/typed.py``, with their examples).
 
 Every line the bot prints as an order reads back as that order: the echo of a typed line
 ("attack Red in 2 West ×2"), the review screen's sector lines ("2 West (3 armies): fortify",
 with ``;`` between the attacks of one sector) and its reinforcement line
 ("Reinforcement: 4 North Pole").
 
-Why lark: the grammar below is the whole syntax in one readable place, and its Earley parser
-returns *every* reading of an ambiguous line ("атака на Орки на байках в 2": where does the
-side's name end?). The parser keeps the readings whose names resolve to one sector and one
-side, so multi-word and hyphenated names (``Северо-восток``, ``Северный полюс``) work without
-quotes. Names match sector ids, names in every language of the map and "id name" labels
-(``2 Запад``), side ids and names, ignoring case, ``ё``/``е``, quotes and Russian endings
-(``синих`` finds "Синие"); a line typed in the wrong keyboard layout (``fnfrf cbybt 1``) is
-read again in the other one.
+Why lark: the grammar below (and the modules' parts) is the whole syntax in readable pieces, and
+its Earley parser returns *every* reading of an ambiguous line ("атака на Орки на байках в 2":
+where does the side's name end?). The parser keeps the readings whose names resolve to one
+sector and one side, so multi-word and hyphenated names (``Северо-восток``, ``Северный полюс``)
+work without quotes. Names match sector ids, names in every language of the map and "id name"
+labels (``2 Запад``), side ids and names, ignoring case, ``ё``/``е``, quotes and Russian endings
+(``синих`` finds "Синие"); a line typed in the wrong keyboard layout (``fnfrf cbybt 1``) is read
+again in the other one.
 
 The parser only turns text into orders; the rules engine decides whether each is legal.
 """
@@ -56,15 +43,14 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import islice, product
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters
 
-from rules import Attack, CampaignMap, Fortify, ModuleOrder, Move, Reinforce, SideId
+from rules import Attack, CampaignMap, CampaignState, Fortify, ModuleOrder, Move, Reinforce, SideId
 from rules.maps import SectorId
-from rules.modules import contact, siege, watch
 
 MAX_LINE_LENGTH = 120
 """A typed placement's length, and how much of a refused line a reply shows."""
@@ -80,7 +66,8 @@ MAX_READINGS = 64
 MAX_ATTACKS_IN_LINE = 10
 """The most "×N" one attack may say."""
 
-_END = r"(?![\w'’-])"
+END = r"(?![\w'’-])"
+"""The end of an order word: no letter, digit, apostrophe or hyphen follows."""
 _MOVE = (
     r"move[sd]?|moving|movement|mv|go|march"
     r"|перемест\w*|перемещ\w*|перевод\w*|перевест\w*|перевед\w*|двин\w*|двига\w*|иди|идти"
@@ -91,22 +78,12 @@ _REINFORCE = r"reinforc\w*|reinf|подкреп\w*"
 _ORBITAL = r"orbital|орбитальн\w*"
 _ORBIT = r"orbit|орбит[аыуе]?"
 _FROM = r"from|из|изо|с|со"
-_ASSAULT = r"assault\w*|storm\w*|штурм\w*"
-_GUARD = r"guard\w*|охран\w*|сторож\w*"
-_STEER = r"steer\w*|поворот\w*|поверн\w*|поворач\w*"
-_WEATHER = r"weather|погод\w*"
-_CARD = r"cards?|карт[аыуео]\w*"
-_PLAY = r"play\w*|сыгра\w*|разыгра\w*|игра\w*"
-_TRANSPORT = r"transport\w*|carry|перевез\w*|перевоз\w*|перевози"
-_YIELD = r"yield\w*|cede|уступ\w*|сда[тюе]\w*|сдай"
-_RETREAT = r"retreat\w*|отступ\w*"
-_HERO = r"hero\w*|геро\w*|ин(ой|ого|ому|ым|ые|ых|ая|ую)"
-GRAMMAR = rf"""
+_HEAD = r"""
 start: holding? _order
 holding: place LPAR amount RPAR
-_order: move | attack | fortify | reinforce | assault | guard | steer | card | transport
-      | cede | retreat | hero
-
+_order: {orders}
+"""
+_CORE_RULES = r"""
 move: MOVE? amount? place ARROW place amount?
     | MOVE? amount? FROM place TO place amount?
     | MOVE amount? place TO place amount?
@@ -117,68 +94,34 @@ attack: times? ATTACK ON? target IN place times?
 fortify: FORTIFY (IN? place)?
 reinforce: ORBITAL? REINFORCE (FROM ORBIT)? (TO | IN)? place
          | FROM? ORBIT (TO | IN)? place
-
-assault: ASSAULT token (IN | ON)? place reward?
-       | ASSAULT (IN | ON)? place token reward?
-guard: GUARD token FROM place
-steer: STEER WEATHER? (FROM | IN)? place
-     | WEATHER (FROM | IN) place
-card: PLAY? CARD token WINDOW BATTLES?
-reward: FOR (VP | WEATHER)
-
-transport: TRANSPORT amount? FROM place via* TO place amount?
-via: VIA place
-cede: YIELD place
-retreat: RETREAT FROM place TO place then*
-       | RETREAT FROM place NONE NOTE?
-then: THEN place
-hero: MOVE? HERO who (TO | ARROW)? place
-
-who: name
-
-token: name
+"""
+_CORE_ORDERS = ("move", "attack", "fortify", "reinforce")
+_SHARED = r"""
 place: SECTOR? name
 target: SIDE? name
 name: (WORD | NUMBER | MIXED)+
 amount: NUMBER ARMY? | COUNT | TIMES NUMBER
 times: NUMBER TIMES_WORD? | COUNT | TIMES NUMBER
-
-ASSAULT: /({_ASSAULT}){_END}/i
-GUARD: /({_GUARD}){_END}/i
-STEER: /({_STEER}){_END}/i
-WEATHER: /({_WEATHER}){_END}/i
-CARD: /({_CARD}){_END}/i
-PLAY: /({_PLAY}){_END}/i
-WINDOW: /(before|after|до|после){_END}/i
-BATTLES: /(battles?|бо[её]в|боя|битв\w*){_END}/i
-FOR: /(for|за){_END}/i
-TRANSPORT: /({_TRANSPORT}){_END}/i
-YIELD: /({_YIELD}){_END}/i
-RETREAT: /({_RETREAT}){_END}/i
-HERO: /({_HERO}){_END}/i
-VIA: /(via|through|через){_END}/i
-THEN: /(then|затем|потом){_END}/i
-NONE: /(none|nowhere|no\s+preference|нет|никуда|без\s+предпочтени\w*){_END}/i
-NOTE: /\([^()]*\)/
-VP: /(vp|points?|victory\s+points|по|очк\w*|победн\w*\s+очк\w*){_END}/i
-MOVE: /({_MOVE}){_END}/i
-ATTACK: /({_ATTACK}){_END}/i
-FORTIFY: /({_FORTIFY}){_END}/i
-REINFORCE: /({_REINFORCE}){_END}/i
-ORBITAL: /({_ORBITAL}){_END}/i
-ORBIT: /({_ORBIT}){_END}/i
-FROM: /({_FROM}){_END}/i
-TO: /(to|into|в|во|на){_END}/i
-IN: /(in|at|в|во|на){_END}/i
-ON: /(on|на|против){_END}/i
-SECTOR: /(sector|сектор\w*){_END}/i
-SIDE: /(side|сторон\w*){_END}/i
-ARMY: /(arm(y|ies)|арми[яиюйе]\w*){_END}/i
-TIMES_WORD: /(times|раза?){_END}/i
+"""
+_TERMINALS = rf"""
+MOVE: /({_MOVE}){END}/i
+ATTACK: /({_ATTACK}){END}/i
+FORTIFY: /({_FORTIFY}){END}/i
+REINFORCE: /({_REINFORCE}){END}/i
+ORBITAL: /({_ORBITAL}){END}/i
+ORBIT: /({_ORBIT}){END}/i
+FROM: /({_FROM}){END}/i
+TO: /(to|into|в|во|на){END}/i
+IN: /(in|at|в|во|на){END}/i
+ON: /(on|на|против){END}/i
+SECTOR: /(sector|сектор\w*){END}/i
+SIDE: /(side|сторон\w*){END}/i
+ARMY: /(arm(y|ies)|арми[яиюйе]\w*){END}/i
+TIMES_WORD: /(times|раза?){END}/i
 ARROW: /-+>|→|⟶|=>|>|—>?|–>/
-COUNT: /[xх×*]\d+{_END}/i
+COUNT: /[xх×*]\d+{END}/i
 TIMES: /[xх×*]/i
-NUMBER: /\d+{_END}/
+NUMBER: /\d+{END}/
 MIXED: /\d[\w'’]*[^\W\d_][\w'’]*(-[\w'’]+)*|\d+(-[\w'’]+)+/
 WORD: /[^\W\d_][\w'’]*(-[\w'’]+)*/
 LPAR: "("
@@ -188,6 +131,62 @@ RPAR: ")"
 %ignore WS
 %ignore /[,.:!?«»"“”„]+/
 """
+
+
+@dataclass(frozen=True)
+class TypedGrammar:
+    """A module's part of the typed orders' grammar (:meth:`BotModule.typed_grammar`)."""
+
+    rules: str
+    """Lark rules and terminals, joined to the shared grammar: they may use its rules
+    (``place``, ``target``, ``name``, ``amount``) and terminals (``MOVE``, ``FROM``, ``TO``,
+    ``IN``, ``ON``, ``ARROW``) and end each terminal's pattern with :data:`END`."""
+    orders: tuple[str, ...]
+    """The rules that are whole orders (the tree :meth:`BotModule.typed_order` reads)."""
+    order_words: tuple[str, ...] = ()
+    """Patterns of the words that begin its orders, so that a line with one of them later on
+    («привет, штурм ...») is reported at its first word."""
+
+
+@dataclass(frozen=True)
+class _Grammar:
+    text: str
+    owners: Mapping[str, str]
+    """Order rule -> the module that reads it."""
+    order_word: re.Pattern[str]
+
+
+@lru_cache(maxsize=8)
+def _assembled(pieces: tuple[tuple[str, TypedGrammar], ...]) -> _Grammar:
+    """The whole grammar: the core's orders and every module's, from the registered modules'
+    pieces (the same pieces give the same object, so the parse's cache key stays cheap)."""
+    orders = [*_CORE_ORDERS, *(order for _, piece in pieces for order in piece.orders)]
+    text = "".join(
+        [
+            _HEAD.format(orders=" | ".join(orders)),
+            _CORE_RULES,
+            *(piece.rules for _, piece in pieces),
+            _SHARED,
+            _TERMINALS,
+        ]
+    )
+    owners = {order: name for name, piece in pieces for order in piece.orders}
+    words = [_MOVE, _ATTACK, _FORTIFY, _REINFORCE, _ORBITAL, _ORBIT, _FROM]
+    words += [word for _, piece in pieces for word in piece.order_words]
+    pattern = re.compile("|".join(f"^(?:{word})$" for word in words), re.IGNORECASE)
+    return _Grammar(text=text, owners=owners, order_word=pattern)
+
+
+def _grammar() -> _Grammar:
+    """The grammar of the modules registered now (``bot.modules.BOT_MODULES``)."""
+    from bot.modules import BOT_MODULES  # noqa: PLC0415 (the registry imports the modules)
+
+    pieces = tuple(
+        (name, piece)
+        for name, module in BOT_MODULES.items()
+        if (piece := module.typed_grammar()) is not None
+    )
+    return _assembled(pieces)
 
 
 class LineProblem(StrEnum):
@@ -224,30 +223,42 @@ class ParsedLine:
 
 
 @dataclass(frozen=True)
+class TypedNames:
+    """Names of a module's pieces a player may type (:meth:`BotModule.typed_vocabulary`)."""
+
+    kind: str
+    """What the pieces are, as the module's reading asks for them (:meth:`Reader.piece`)."""
+    names: Mapping[str, Iterable[str]]
+    """Piece id -> its names in every language."""
+    labels: bool = False
+    """"id name" labels too, as the bot writes the pieces in its lists."""
+    sized: bool = False
+    """An order names one where a side's name may stand: it counts in an order's length."""
+
+
+@dataclass(frozen=True)
 class Vocabulary:
-    """Names a player may use: normalised name -> sector id, and -> side id."""
+    """Names a player may use: normalised name -> sector id, and -> side id; modules' pieces
+    by kind, normalised name -> piece id."""
 
     sectors: Mapping[str, SectorId]
     sides: Mapping[str, SideId]
     order_chars: int = MAX_ORDER_CHARS
     order_words: int = MAX_ORDER_WORDS
-    tokens: Mapping[str, str] = field(default_factory=dict)
-    heroes: Mapping[str, str] = field(default_factory=dict)
+    pieces: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @classmethod
     def build(
         cls,
         campaign_map: CampaignMap,
         sides: Mapping[SideId, Iterable[str]],
-        tokens: Mapping[str, Iterable[str]] | None = None,
-        heroes: Mapping[str, Iterable[str]] | None = None,
+        pieces: Iterable[TypedNames] = (),
     ) -> Vocabulary:
         """Sector ids, names in every language of the map and "id name" labels; side ids and
-        the given names; siege tokens' ids, names and "id name" labels (``tokens``: id ->
-        names); the Night
-        Watch's heroes' ids and names (``heroes``: id -> names). An order may be
-        as long as the bot's own wording of one with the longest names (a sector label twice
-        and a side), and never shorter than the defaults."""
+        the given names; the modules' pieces' ids and names (and "id name" labels where the
+        module writes them so). An order may be as long as the bot's own wording of one with
+        the longest names (a sector label twice and a side, or a piece said where a side may
+        stand), and never shorter than the defaults."""
         sectors: dict[str, SectorId] = {}
         for sector in campaign_map.sectors:
             spelled = [sector.name, *sector.names.values()]
@@ -258,38 +269,40 @@ class Vocabulary:
         for side, given in sides.items():
             for name in (side, *given):
                 side_names.setdefault(normalise(name), side)
-        token_names: dict[str, str] = {}
-        for token, given in (tokens or {}).items():
-            spelled = list(given)
-            for name in (token, *spelled, *(f"{token} {name}" for name in spelled)):
-                token_names.setdefault(normalise(name), token)
-        hero_names: dict[str, str] = {}
-        for hero, given in (heroes or {}).items():
-            for name in (hero, *given):
-                hero_names.setdefault(normalise(name), hero)
+        tables: dict[str, dict[str, str]] = {}
+        sized: list[str] = []
+        for typed in pieces:
+            table = tables.setdefault(typed.kind, {})
+            for piece, given in typed.names.items():
+                spelled = list(given)
+                named = (piece, *spelled)
+                if typed.labels:
+                    named = (*named, *(f"{piece} {name}" for name in spelled))
+                for name in named:
+                    table.setdefault(normalise(name), piece)
+            if typed.sized:
+                sized.extend(table)
         sector_chars, sector_words = _longest(sectors)
-        side_chars, side_words = _longest([*side_names, *token_names])
+        side_chars, side_words = _longest([*side_names, *sized])
         return cls(
             sectors=sectors,
             sides=side_names,
-            tokens=token_names,
-            heroes=hero_names,
+            pieces=tables,
             order_chars=max(MAX_ORDER_CHARS, 2 * sector_chars + side_chars + 60),
             order_words=max(MAX_ORDER_WORDS, 2 * sector_words + side_words + 12),
         )
 
+    @classmethod
+    def of_state(
+        cls, campaign_map: CampaignMap, sides: Mapping[SideId, Iterable[str]], state: CampaignState
+    ) -> Vocabulary:
+        """:meth:`build` with the pieces every registered module names in ``state``."""
+        from bot.modules import BOT_MODULES  # noqa: PLC0415 (the registry imports the modules)
 
-def siege_tokens(state_modules: Mapping[str, object]) -> dict[str, list[str]]:
-    """The siege tokens of a turn-start state's modules (``CampaignState.modules``) with their
-    names in every language, for :meth:`Vocabulary.build`; none without a siege."""
-    raw = state_modules.get(siege.NAME)
-    if raw is None:
-        return {}
-    found = siege.load(raw)  # type: ignore[arg-type]
-    return {
-        token.id: [name for name in (token.name, *token.names.values()) if name]
-        for token in found.tokens
-    }
+        pieces = [
+            typed for module in BOT_MODULES.values() for typed in module.typed_vocabulary(state)
+        ]
+        return cls.build(campaign_map, sides, pieces)
 
 
 def _longest(names: Iterable[str]) -> tuple[int, int]:
@@ -324,19 +337,21 @@ def normalise(name: str) -> str:
     return " ".join(words)
 
 
-@cache
-def _parser() -> Lark:
-    return Lark(GRAMMAR, parser="earley", lexer="dynamic", ambiguity="explicit")
+@lru_cache(maxsize=8)
+def _parser(grammar: str) -> Lark:
+    return Lark(grammar, parser="earley", lexer="dynamic", ambiguity="explicit")
 
 
 @lru_cache(maxsize=4096)
-def _parse(folded: str) -> Tree[Token] | LarkError:
-    """The parse of a folded line, or the parser's error. The Earley parse is most of the cost
-    of a typed order (0.1-0.3 s a line on a busy machine) and a strategist resends the same
-    lines as they edit their orders, so the last few thousand are kept; the tree is only read
-    (:func:`_expand` builds new trees), never changed."""
+def _parse(grammar: str, folded: str) -> Tree[Token] | LarkError:
+    """The parse of a folded line by ``grammar`` (the registered modules' grammar: one object
+    while they stay, so the key hashes fast), or the parser's error. The Earley parse is most
+    of the cost of a typed order (0.1-0.3 s a line on a busy machine) and a strategist resends
+    the same lines as they edit their orders, so the last few thousand are kept; the tree is
+    only read (:func:`_expand` builds new trees), never changed. Names are looked up after the
+    parse, so the vocabulary is no part of the key."""
     try:
-        return _parser().parse(folded)
+        return _parser(grammar).parse(folded)
     except LarkError as error:
         return error
 
@@ -400,7 +415,7 @@ class _Reading:
     name_words: int = 0
 
 
-class _ReadingError(Exception):
+class ReadingError(Exception):
     """Why one reading of a line gives no order (raised and caught inside this module)."""
 
     def __init__(self, problem: LineProblem, word: str | None = None) -> None:
@@ -409,45 +424,65 @@ class _ReadingError(Exception):
         self.word = word
 
 
-def _subtrees(tree: Tree[Token], kind: str) -> list[Tree[Token]]:
+def subtrees(tree: Tree[Token], kind: str) -> list[Tree[Token]]:
     return [child for child in tree.children if isinstance(child, Tree) and child.data == kind]
 
 
-def _tokens(tree: Tree[Token]) -> list[Token]:
+def tree_tokens(tree: Tree[Token]) -> list[Token]:
     return list(tree.scan_values(lambda value: isinstance(value, Token)))
 
 
 def _amount(tree: Tree[Token]) -> int:
     return int(
         "".join(
-            ch for token in _tokens(tree) if token.type != "ARMY" for ch in token if ch.isdigit()
+            ch
+            for token in tree_tokens(tree)
+            if token.type != "ARMY"
+            for ch in token
+            if ch.isdigit()
         )
     )
 
 
-class _Reader:
-    """Turns one parse tree of a line into orders, looking names up in the vocabulary."""
+class Reader:
+    """Turns one parse tree of a line into orders, looking names up in the vocabulary; a
+    module's :meth:`BotModule.typed_order` reads its own orders' trees with it."""
 
-    def __init__(self, vocabulary: Vocabulary, line: str) -> None:
+    def __init__(self, vocabulary: Vocabulary, line: str, grammar: _Grammar) -> None:
         self.vocabulary = vocabulary
         self.line = line
+        self.grammar = grammar
+        self.held: SectorId | None = None
+        """The sector of the line's holding ("2 (3): ..."), which a module's order must be
+        given for."""
+
+    @staticmethod
+    def subtrees(tree: Tree[Token], kind: str) -> list[Tree[Token]]:
+        """The children of ``tree`` that are ``kind`` rules."""
+        return subtrees(tree, kind)
+
+    @staticmethod
+    def tokens(tree: Tree[Token]) -> list[Token]:
+        """Every token under ``tree``, in order."""
+        return tree_tokens(tree)
 
     def text(self, tree: Tree[Token]) -> str:
         """The words of ``tree`` as typed."""
-        tokens = _tokens(tree)
+        tokens = tree_tokens(tree)
         start, end = tokens[0].start_pos, tokens[-1].end_pos
         if start is None or end is None:
             return " ".join(tokens)
         return self.line[start:end]
 
     def name(self, tree: Tree[Token]) -> str:
-        return self.text(_subtrees(tree, "name")[0])
+        return self.text(subtrees(tree, "name")[0])
 
     def sector(self, tree: Tree[Token]) -> SectorId:
+        """The sector a ``place`` names."""
         words = self.name(tree)
         found, ambiguous = _lookup(normalise(words), self.vocabulary.sectors)
         if found is None:
-            raise _ReadingError(
+            raise ReadingError(
                 LineProblem.AMBIGUOUS if ambiguous else LineProblem.UNKNOWN_SECTOR, words
             )
         return found
@@ -456,26 +491,26 @@ class _Reader:
         words = self.name(tree)
         found, ambiguous = _lookup(normalise(words), self.vocabulary.sides)
         if found is None:
-            raise _ReadingError(
+            raise ReadingError(
                 LineProblem.AMBIGUOUS if ambiguous else LineProblem.UNKNOWN_SIDE, words
             )
         return found
 
-    def token(self, tree: Tree[Token]) -> str:
+    def piece(self, tree: Tree[Token], kind: str, unknown: LineProblem) -> str:
+        """The id of the module's piece of ``kind`` (:class:`TypedNames`) that ``tree``'s name
+        names; ``unknown`` when none does."""
         words = self.name(tree)
-        found, ambiguous = _lookup(normalise(words), self.vocabulary.tokens)
+        found, ambiguous = _lookup(normalise(words), self.vocabulary.pieces.get(kind, {}))
         if found is None:
-            raise _ReadingError(
-                LineProblem.AMBIGUOUS if ambiguous else LineProblem.UNKNOWN_TOKEN, words
-            )
+            raise ReadingError(LineProblem.AMBIGUOUS if ambiguous else unknown, words)
         return found
 
     def location(self, tree: Tree[Token]) -> SectorId:
-        """A hero's destination: a sector's name, or an unambiguous beginning of a name or of
-        one of its words (locations have long names: «Квартира» for «Квартира Егора»)."""
+        """A place by a sector's name, or an unambiguous beginning of a name or of one of its
+        words (locations have long names: «Квартира» for «Квартира Егора»)."""
         try:
             return self.sector(tree)
-        except _ReadingError as unknown:
+        except ReadingError as unknown:
             if unknown.problem is not LineProblem.UNKNOWN_SECTOR:
                 raise
             words = self.name(tree)
@@ -483,117 +518,68 @@ class _Reader:
             if len(found) == 1:
                 return found[0]
             if found:
-                raise _ReadingError(LineProblem.AMBIGUOUS_LOCATION, words) from unknown
+                raise ReadingError(LineProblem.AMBIGUOUS_LOCATION, words) from unknown
             raise
-
-    def hero(self, tree: Tree[Token]) -> str:
-        words = self.name(tree)
-        found, ambiguous = _lookup(normalise(words), self.vocabulary.heroes)
-        if found is None:
-            raise _ReadingError(
-                LineProblem.AMBIGUOUS if ambiguous else LineProblem.UNKNOWN_HERO, words
-            )
-        return found
-
-    def siege_order(self, order_tree: Tree[Token]) -> ModuleOrder:
-        """An assault, guard, steer or card order of the Midnight Siege."""
-        places = _subtrees(order_tree, "place")
-        tokens = _subtrees(order_tree, "token")
-        match order_tree.data:
-            case "assault":
-                rewards = _subtrees(order_tree, "reward")
-                weather = bool(rewards) and any(
-                    token.type == "WEATHER" for token in _tokens(rewards[0])
-                )
-                return siege.assault(
-                    self.sector(places[0]), self.token(tokens[0]), "weather" if weather else "vp"
-                )
-            case "guard":
-                return siege.guard(self.token(tokens[0]), self.sector(places[0]))
-            case "steer":
-                return siege.steer(self.sector(places[0]))
-            case _:
-                window = next(t for t in _tokens(order_tree) if t.type == "WINDOW")
-                after = normalise(str(window)) in ("after", "после")
-                return siege.play_card(self.token(tokens[0]), "after" if after else "before")
-
-    def contact_order(self, order_tree: Tree[Token]) -> ModuleOrder:
-        """A transport, a yield or a retreat preference of contact."""
-        places = [self.sector(place) for place in _subtrees(order_tree, "place")]
-        match order_tree.data:
-            case "transport":
-                passed = [
-                    self.sector(_subtrees(via, "place")[0]) for via in _subtrees(order_tree, "via")
-                ]
-                count = self.count(_subtrees(order_tree, "amount"))
-                if count is None:
-                    raise _ReadingError(LineProblem.MISSING_COUNT)
-                if count < 1:
-                    raise _ReadingError(LineProblem.BAD_COUNT, str(count))
-                return contact.transport(places[0], [*passed, places[1]], count)
-            case "cede":
-                return contact.yield_sector(places[0])
-            case _:
-                later = [
-                    self.sector(_subtrees(then, "place")[0])
-                    for then in _subtrees(order_tree, "then")
-                ]
-                return contact.retreat_to(places[0], [*places[1:2], *later])
 
     def count(self, trees: list[Tree[Token]]) -> int | None:
         """The one number the amounts (or times) of an order give; ``None`` if none."""
         values = {_amount(tree) for tree in trees}
         if len(values) > 1:
-            raise _ReadingError(LineProblem.AMBIGUOUS)
+            raise ReadingError(LineProblem.AMBIGUOUS)
         return values.pop() if values else None
 
+    def armies(self, order_tree: Tree[Token]) -> int:
+        """How many armies an order's ``amount`` moves: one number, at least 1."""
+        count = self.count(subtrees(order_tree, "amount"))
+        if count is None:
+            raise ReadingError(LineProblem.MISSING_COUNT)
+        if count < 1:
+            raise ReadingError(LineProblem.BAD_COUNT, str(count))
+        return count
+
+    def module_order(self, order_tree: Tree[Token]) -> ModuleOrder:
+        """The order a module's rule gives, by the module that owns the rule."""
+        from bot.modules import BOT_MODULES  # noqa: PLC0415 (the registry imports the modules)
+
+        module = BOT_MODULES.get(self.grammar.owners.get(order_tree.data, ""))
+        given = module.typed_order(order_tree, self) if module is not None else None
+        if given is None:
+            raise ReadingError(LineProblem.NOT_UNDERSTOOD)
+        if self.held is not None and given.sector != self.held:
+            raise ReadingError(LineProblem.AMBIGUOUS)
+        return given
+
     def read(self, tree: Tree[Token]) -> tuple[TextOrder, ...]:
-        holdings = _subtrees(tree, "holding")
-        held = self.sector(_subtrees(holdings[0], "place")[0]) if holdings else None
+        holdings = subtrees(tree, "holding")
+        held = self.sector(subtrees(holdings[0], "place")[0]) if holdings else None
+        self.held = held
         order_tree = tree.children[-1]
         if not isinstance(order_tree, Tree):
-            raise _ReadingError(LineProblem.NOT_UNDERSTOOD)
-        places = _subtrees(order_tree, "place")
+            raise ReadingError(LineProblem.NOT_UNDERSTOOD)
+        if order_tree.data not in _CORE_ORDERS:
+            return (self.module_order(order_tree),)
+        places = subtrees(order_tree, "place")
         orders: tuple[TextOrder, ...]
-        if order_tree.data == "hero":
-            if held is not None:
-                raise _ReadingError(LineProblem.AMBIGUOUS)
-            who = self.hero(_subtrees(order_tree, "who")[0])
-            return (watch.hero_move(who, self.location(places[0])),)
-        if order_tree.data in ("assault", "guard", "steer", "card", "transport", "cede", "retreat"):
-            given = (
-                self.siege_order(order_tree)
-                if order_tree.data in ("assault", "guard", "steer", "card")
-                else self.contact_order(order_tree)
-            )
-            if held is not None and given.sector != held:
-                raise _ReadingError(LineProblem.AMBIGUOUS)
-            return (given,)
         match order_tree.data:
             case "fortify":
                 where = self.sector(places[0]) if places else held
                 if where is None:
-                    raise _ReadingError(LineProblem.INCOMPLETE, self.text(order_tree))
+                    raise ReadingError(LineProblem.INCOMPLETE, self.text(order_tree))
                 orders = (Fortify(sector=where),)
             case "reinforce":
                 return (Reinforce(sector=self.sector(places[0])),)
             case "move":
                 source, to = self.sector(places[0]), self.sector(places[1])
-                count = self.count(_subtrees(order_tree, "amount"))
-                if count is None:
-                    raise _ReadingError(LineProblem.MISSING_COUNT)
-                if count < 1:
-                    raise _ReadingError(LineProblem.BAD_COUNT, str(count))
-                orders = (Move(source=source, to=to, count=count),)
+                orders = (Move(source=source, to=to, count=self.armies(order_tree)),)
             case _:
                 place = self.sector(places[0])
-                target = self.side(_subtrees(order_tree, "target")[0])
-                times = self.count(_subtrees(order_tree, "times"))
+                target = self.side(subtrees(order_tree, "target")[0])
+                times = self.count(subtrees(order_tree, "times"))
                 if times is not None and not 1 <= times <= MAX_ATTACKS_IN_LINE:
-                    raise _ReadingError(LineProblem.BAD_COUNT, str(times))
+                    raise ReadingError(LineProblem.BAD_COUNT, str(times))
                 orders = (Attack(sector=place, target=target),) * (times or 1)
         if held is not None and orders[0].sector != held:
-            raise _ReadingError(LineProblem.AMBIGUOUS)
+            raise ReadingError(LineProblem.AMBIGUOUS)
         if held is not None and isinstance(orders[0], Attack):
             return (Fortify(sector=held), *orders)  # the sector's whole order, as listed
         return orders
@@ -626,17 +612,18 @@ def _expand(node: Tree[Token] | Token, cache: dict[int, list[object]]) -> list[o
 
 def _readings(line: str, vocabulary: Vocabulary) -> list[_Reading] | LarkError:
     """Every reading of a line, or the parser's error when none parses."""
-    tree = _parse(_fold(line))
+    grammar = _grammar()
+    tree = _parse(grammar.text, _fold(line))
     if isinstance(tree, LarkError):
         return tree
-    reader = _Reader(vocabulary, line)
+    reader = Reader(vocabulary, line, grammar)
     readings: list[_Reading] = []
     for candidate in _expand(tree, {}):
         assert isinstance(candidate, Tree)
-        words = sum(len(_tokens(name)) for name in candidate.find_data("name"))
+        words = sum(len(tree_tokens(name)) for name in candidate.find_data("name"))
         try:
             readings.append(_Reading(orders=reader.read(candidate), name_words=words))
-        except _ReadingError as failed:
+        except ReadingError as failed:
             readings.append(_Reading(problem=failed.problem, word=failed.word, name_words=words))
     return readings
 
@@ -655,30 +642,6 @@ def _best(readings: list[_Reading]) -> _Reading:
     return min(readings, key=lambda reading: reading.name_words)
 
 
-_ORDER_WORD = re.compile(
-    "|".join(
-        f"^(?:{pattern})$"
-        for pattern in (
-            _MOVE,
-            _ATTACK,
-            _FORTIFY,
-            _REINFORCE,
-            _ORBITAL,
-            _ORBIT,
-            _FROM,
-            _ASSAULT,
-            _GUARD,
-            _STEER,
-            _WEATHER,
-            _CARD,
-            _PLAY,
-            _TRANSPORT,
-            _YIELD,
-            _RETREAT,
-        )
-    ),
-    re.IGNORECASE,
-)
 _ARROW_IN_TEXT = re.compile(r"->|→|⟶|=>|>|—|–>")
 
 _PUNCTUATION = ',.:;!?«»"“”„()'
@@ -697,10 +660,13 @@ def _unreadable(line: str, error: LarkError) -> tuple[LineProblem, str | None]:
     if not words:
         return LineProblem.NOT_UNDERSTOOD, None
     first = _word(line.split(maxsplit=1)[0])
-    starts = [i for i, word in enumerate(words) if _ORDER_WORD.match(word.strip(_PUNCTUATION))]
+    grammar = _grammar()
+    starts = [
+        i for i, word in enumerate(words) if grammar.order_word.match(word.strip(_PUNCTUATION))
+    ]
     if not starts and not _ARROW_IN_TEXT.search(line):
         return LineProblem.NOT_UNDERSTOOD, first
-    if starts and starts[0] > 0 and _parses(" ".join(words[starts[0] :])):
+    if starts and starts[0] > 0 and _parses(grammar, " ".join(words[starts[0] :])):
         return LineProblem.NOT_UNDERSTOOD, first
     return LineProblem.INCOMPLETE, _word(line.rsplit(maxsplit=1)[-1])
 
@@ -710,8 +676,8 @@ def _word(chunk: str) -> str:
     return chunk.strip(_PUNCTUATION) or chunk
 
 
-def _parses(text: str) -> bool:
-    return not isinstance(_parse(text), LarkError)
+def _parses(grammar: _Grammar, text: str) -> bool:
+    return not isinstance(_parse(grammar.text, text), LarkError)
 
 
 def _reading(text: str, vocabulary: Vocabulary) -> _Reading | LarkError:

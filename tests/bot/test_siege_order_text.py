@@ -11,7 +11,7 @@ from aiogram.utils.i18n import I18n
 
 from bot.services.orders import apply_lines
 from bot.texts.core import describe_order, describe_orders
-from bot.texts.orders import LineProblem, Vocabulary, parse_line, siege_tokens
+from bot.texts.orders import LineProblem, Vocabulary, parse_line
 from rules import (
     CampaignState,
     Game,
@@ -66,9 +66,7 @@ def _position() -> tuple[Game, CampaignState]:
 
 
 def _vocabulary(game: Game, state: CampaignState) -> Vocabulary:
-    return Vocabulary.build(
-        game.map, {side: [NAMES[side]] for side in state.armies}, siege_tokens(state.modules)
-    )
+    return Vocabulary.of_state(game.map, {side: [NAMES[side]] for side in state.armies}, state)
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])

@@ -14,6 +14,7 @@ from aiogram.utils.i18n import I18n
 from bot.handlers.private import screens
 from bot.modules.watch.setup import HeroInputError, HeroInputProblem, Names, parse_heroes
 from bot.modules.watch.texts import ambiguous_location
+from bot.modules.watch.typed import hero_names
 from bot.runtime.clock import ManualClock
 from bot.services.campaigns import end_campaign
 from bot.services.turns import apply_adjustments, game_for
@@ -145,13 +146,13 @@ HIVE = parse_map(
     ],
 )
 def test_a_location_is_named_by_the_beginning_of_its_name(text: str, to: str) -> None:
-    words = Vocabulary.build(builtin_map("night-demo"), {}, heroes={"h1": ["Лариса"]})
+    words = Vocabulary.build(builtin_map("night-demo"), {}, [hero_names({"h1": ["Лариса"]})])
     line = parse_line(text, words)
     assert (line.orders, line.problem) == ((hero_move("h1", to),), None)
 
 
 def test_an_ambiguous_beginning_is_refused_with_the_candidates(i18n: I18n) -> None:
-    words = Vocabulary.build(HIVE, {}, heroes={"h1": ["Лариса"]})
+    words = Vocabulary.build(HIVE, {}, [hero_names({"h1": ["Лариса"]})])
     line = parse_line("hero Лариса north", words)
     assert (line.problem, line.word) == (LineProblem.AMBIGUOUS_LOCATION, "north")
     with i18n.context(), i18n.use_locale("en"):

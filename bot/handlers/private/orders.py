@@ -22,7 +22,6 @@ from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
 from bot.modules import BOT_MODULES
 from bot.modules.protocol import DeskPress, Screen
 from bot.modules.watch import duels
-from bot.modules.watch import orders as watch_orders
 from bot.runtime.clock import Clock
 from bot.screens.rendering import MapDrawer
 from bot.services.orders import (
@@ -42,7 +41,7 @@ from bot.services.orders import (
 )
 from bot.services.turns import game_for
 from bot.texts.core import describe_rejection
-from bot.texts.orders import Vocabulary, parse_orders_text, siege_tokens
+from bot.texts.orders import Vocabulary, parse_orders_text
 from rules import (
     Attack,
     CampaignState,
@@ -146,11 +145,10 @@ async def typed_orders(
         return
     desk = opened.desk
     sides = desk.snapshot.sides
-    vocabulary = Vocabulary.build(
+    vocabulary = Vocabulary.of_state(
         desk.game.map,
         {side.id: [side.name] for side in sides if side.id in desk.state.armies},
-        siege_tokens(desk.state.modules),
-        {hero: [name] for hero, name in watch_orders.hero_names(desk.state).items()},
+        desk.state,
     )
     parsed = parse_orders_text(message.text or "", vocabulary)
     readable = [line.orders for line in parsed if line.problem is None]

@@ -23,6 +23,7 @@ from bot.handlers.private.callbacks import (
 )
 from bot.modules import BOT_MODULES
 from bot.modules.siege.texts import describe_assault_abilities, token_label
+from bot.modules.siege.typed import siege_tokens
 from bot.modules.watch import orders as watch_orders
 from bot.modules.watch import texts as watch_texts
 from bot.modules.watch.map_view import listed_figures
@@ -52,7 +53,7 @@ from bot.texts.core import (
 )
 from bot.texts.limits import BUTTON_ROW
 from bot.texts.moments import format_moment
-from bot.texts.orders import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement, siege_tokens
+from bot.texts.orders import MAX_LINES, LineProblem, ParsedLine, ParsedPlacement
 from bot.texts.sectors import sector_label
 from rules import (
     Attack,

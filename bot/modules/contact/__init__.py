@@ -18,6 +18,7 @@ from bot.modules.protocol import BotModule, VictoryFix, WizardButton, WizardChan
 
 if TYPE_CHECKING:
     from aiogram.types import Message
+    from lark import Token, Tree
     from pydantic import JsonValue
 
     from bot.demo.modules import DemoStory
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from bot.modules.protocol import DeskPress, ReportQuestion, Screen
     from bot.runtime.clock import Clock
     from bot.services.orders import Desk
+    from bot.texts.orders import Reader, TypedGrammar
     from bot.texts.rules import RulesView
     from rules import (
         Battle,
@@ -308,6 +310,17 @@ class ContactBotModule(BotModule):
         from bot.modules.contact.order_screens import leaving
 
         return leaving(desk, sector)
+
+    # hooks: r2typed
+    def typed_grammar(self) -> TypedGrammar | None:
+        from bot.modules.contact.typed import GRAMMAR
+
+        return GRAMMAR
+
+    def typed_order(self, tree: Tree[Token], reader: Reader) -> ModuleOrder | None:
+        from bot.modules.contact.typed import order
+
+        return order(tree, reader)
 
     # hooks: r2battles
     def report_question(

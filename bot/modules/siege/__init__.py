@@ -19,6 +19,7 @@ from aiogram.types import InlineKeyboardButton, Message
 from bot.modules.protocol import BotModule, WizardButton, WizardChange, WizardRows
 
 if TYPE_CHECKING:
+    from lark import Token, Tree
     from pydantic import JsonValue
 
     from bot.demo.modules import DemoStory
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from bot.modules.protocol import DeskPress, Screen
     from bot.posts import Renderer
     from bot.services.orders import Desk
+    from bot.texts.orders import Reader, TypedGrammar, TypedNames
     from bot.texts.rules import RulesView
     from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, Order, Roll, TurnReport
     from rules.maps import Feature
@@ -380,3 +382,19 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege.order_screens import sector_short
 
         return sector_short(desk, sector)
+
+    # hooks: r2typed
+    def typed_grammar(self) -> TypedGrammar | None:
+        from bot.modules.siege.typed import GRAMMAR
+
+        return GRAMMAR
+
+    def typed_order(self, tree: Tree[Token], reader: Reader) -> ModuleOrder | None:
+        from bot.modules.siege.typed import order
+
+        return order(tree, reader)
+
+    def typed_vocabulary(self, state: CampaignState) -> Sequence[TypedNames]:
+        from bot.modules.siege.typed import siege_tokens, token_names
+
+        return (token_names(siege_tokens(state.modules)),)

@@ -13,9 +13,9 @@ from aiogram.utils.i18n import gettext as _
 from bot.handlers.private.callbacks import OrdersButton
 from bot.handlers.private.screens import button, language, orders_button
 from bot.modules.protocol import DeskPress, Screen
+from bot.modules.siege.typed import siege_tokens
 from bot.services.orders import Desk
 from bot.texts.core import describe_order
-from bot.texts.orders import siege_tokens
 from rules import Fortify, ModuleOrder, Order
 from rules.modules import siege
 from rules.modules.siege import NAME as SIEGE

@@ -25,6 +25,7 @@ from bot.modules.protocol import (
 
 if TYPE_CHECKING:
     from aiogram.types import Message
+    from lark import Token, Tree
     from pydantic import JsonValue
 
     from bot.demo.modules import DemoStory
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from bot.posts import Renderer
     from bot.runtime.clock import Clock
     from bot.services.orders import Desk
+    from bot.texts.orders import Reader, TypedGrammar, TypedNames
     from bot.texts.rules import RulesView
     from rules import (
         Battle,
@@ -432,6 +434,23 @@ class WatchBotModule(BotModule):
 
     def late_orders_final(self) -> bool:
         return True
+
+    # hooks: r2typed
+    def typed_grammar(self) -> TypedGrammar | None:
+        from bot.modules.watch.typed import GRAMMAR
+
+        return GRAMMAR
+
+    def typed_order(self, tree: Tree[Token], reader: Reader) -> ModuleOrder | None:
+        from bot.modules.watch.typed import order
+
+        return order(tree, reader)
+
+    def typed_vocabulary(self, state: CampaignState) -> Sequence[TypedNames]:
+        from bot.modules.watch.orders import hero_names as named
+        from bot.modules.watch.typed import hero_names
+
+        return (hero_names({hero: [name] for hero, name in named(state).items()}),)
 
     # hooks: r2battles
     def entering_order(

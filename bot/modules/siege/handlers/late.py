@@ -10,11 +10,11 @@ from aiogram.utils.i18n import gettext as _
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat
 from bot.modules.siege.screens import late_screen
+from bot.modules.siege.typed import siege_tokens
 from bot.runtime.clock import Clock
 from bot.screens.callbacks import LatePress
 from bot.services.late import give_late_order, late_desk, take_back_late_order
 from bot.texts.core import describe_rejection
-from bot.texts.orders import siege_tokens
 from rules.modules import siege
 from storage import Store
 

@@ -80,16 +80,9 @@ class JoinPress(CallbackData, prefix="jn"):
     s: str = ""
 
 
-class WeatherPick(CallbackData, prefix="wx"):
-    """The choosing side's strategist (or a GM) picks siege's starting weather ``w``."""
-
-    c: ButtonInt
-    w: ButtonInt
-
-
 class LatePress(CallbackData, prefix="lt"):
-    """A late order (siege: an "after" card) of turn ``t``: ``a`` is ``p`` (play the card of
-    token ``k``) or ``x`` (take back late order ``k``)."""
+    """A late order of turn ``t`` (one given between the battle list and the resolution): ``a``
+    is ``p`` (play the piece ``k`` the screen offers) or ``x`` (take back late order ``k``)."""
 
     c: ButtonInt
     t: ButtonInt
@@ -127,24 +120,3 @@ def join_keyboard(campaign: Campaign) -> InlineKeyboardMarkup:
     """The «Join» button for a group post (a callback: it records the request, then links)."""
     button = InlineKeyboardButton(text=_("🙋 Join"), callback_data=JoinPress(c=campaign.id).pack())
     return InlineKeyboardMarkup(inline_keyboard=[[button]])
-
-
-class RewardPress(CallbackData, prefix="rw"):
-    """A strategist's reward claim (siege, MODULES.md S8): ``a`` is ``+`` / ``-`` (one more or
-    one less of item ``k``) or ``ok`` (send the claim); ``n`` holds the counts picked so far,
-    one base-36 digit per item of the price list, so the screen needs no memory."""
-
-    c: ButtonInt
-    a: str
-    k: ButtonInt = -1
-    n: str = ""
-
-
-class RewardPick(CallbackData, prefix="rc"):
-    """A GM's choice for a claimed reward: side ``s`` (index in side order), place ``p`` of its
-    claim, variant ``v`` (-1: the curator's choice made, for an item that lists no variants)."""
-
-    c: ButtonInt
-    s: ButtonInt
-    p: ButtonInt
-    v: ButtonInt

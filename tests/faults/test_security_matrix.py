@@ -44,6 +44,7 @@ from bot.handlers.private.callbacks import (
 from bot.handlers.private.screens import OUTCOME_CODES
 from bot.handlers.private.vacation import VacationPress
 from bot.handlers.rules import RulesPress
+from bot.modules.siege.callbacks import RewardPick, RewardPress, WeatherPick
 from bot.modules.watch.duel_screens import DuelPress
 from bot.modules.watch.handlers.duels_gm import DuelGmPress
 from bot.modules.watch.handlers.gm import WatchCardPress
@@ -57,10 +58,7 @@ from bot.screens.callbacks import (
     JoinVerdict,
     LanguageChoice,
     LatePress,
-    RewardPick,
-    RewardPress,
     SeatPress,
-    WeatherPick,
 )
 from storage import Campaign, Store
 from tests.faults.hostile_table import (

@@ -1,7 +1,8 @@
 """The Midnight Siege's bot side (MODULES.md S; the rules are ``rules.modules.siege``):
 ``setup`` (the wizard's settings: tokens, weather-control sectors, weather states, cards and
 rewards), ``texts`` (its orders, refusals, battle list, Monday summary and adjustments in words),
-``screens`` (the weather's buttons, the late window's cards), ``reward_screens`` and ``rewards``
+``screens`` (the weather's buttons, the late window's cards), ``callbacks`` (the weather's and
+the rewards' callback data), ``reward_screens`` and ``rewards``
 (the VP spent on rewards when the campaign finishes), ``gm`` (a GM carries out a card's
 effect), ``cards`` (the GMs' notes on the cards played) and ``handlers/``: ``wizard`` (the
 wizard's siege step), ``gm`` (the typed card effect), ``private`` (the starting weather, the

@@ -20,7 +20,7 @@ from bot.demo.modules import (
     setup_press,
     week,
 )
-from bot.screens.callbacks import WeatherPick
+from bot.modules.siege.callbacks import WeatherPick
 from tests.e2e import scenario as s
 
 TITLES = {"en": "Midnight Siege", "ru": "Полуночная осада"}

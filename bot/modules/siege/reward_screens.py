@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
-from bot.screens.callbacks import RewardPick, RewardPress
+from bot.modules.siege.callbacks import RewardPick, RewardPress
 from rules.modules.siege import CHOSEN_WITHOUT_VARIANTS, RewardItem, SiegeSettings
 from storage import Campaign, RewardClaimRecord
 

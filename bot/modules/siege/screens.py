@@ -6,8 +6,9 @@ from __future__ import annotations
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.i18n import gettext as _
 
+from bot.modules.siege.callbacks import WeatherPick
 from bot.modules.siege.typed import siege_tokens
-from bot.screens.callbacks import LatePress, WeatherPick
+from bot.screens.callbacks import LatePress
 from bot.services.late import LateDesk
 from bot.services.turns import game_for
 from bot.texts.core import describe_order

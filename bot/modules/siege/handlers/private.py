@@ -10,6 +10,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.i18n import gettext as _
 
 from bot.handlers.private import screens
+from bot.modules.siege.callbacks import RewardPick, RewardPress, WeatherPick
 from bot.modules.siege.reward_screens import (
     MAX_COUNT,
     choice_screen,
@@ -31,7 +32,6 @@ from bot.modules.siege.rewards import (
 )
 from bot.modules.siege.screens import weather_name
 from bot.runtime.clock import Clock
-from bot.screens.callbacks import RewardPick, RewardPress, WeatherPick
 from bot.services.turns import ChoiceOutcome, make_choice
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import ClaimProblem, ClaimProblemCode

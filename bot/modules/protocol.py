@@ -449,13 +449,6 @@ class BotModule:
         button's label and what it does."""
         return ()
 
-    async def finished_posts(
-        self, store: Store, campaign: Campaign, state: CampaignState, key: str
-    ) -> Sequence[NewOutboxMessage]:
-        """Posts queued with the step that finishes the campaign (``state``: its last state;
-        ``key``: the step's dedup key)."""
-        return ()
-
     def pending_choice_words(self) -> str | None:
         """Why the orders cannot close yet while the module's choice after deployment waits,
         for the GM's «advance now» (``None``: the shared words)."""

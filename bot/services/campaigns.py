@@ -888,7 +888,7 @@ async def end_campaign(
         else [
             post
             for module in BOT_MODULES.values()
-            for post in await module.finished_posts(store, campaign, state, "ended")
+            for post in await module.campaign_over_posts(store, campaign, state, "ended")
         ]
     )
     async with store.atomic():

@@ -166,13 +166,6 @@ class SiegeBotModule(BotModule):
 
         return help_tools()
 
-    async def finished_posts(
-        self, store: Store, campaign: Campaign, state: CampaignState, key: str
-    ) -> Sequence[NewOutboxMessage]:
-        from bot.modules.siege.rewards import reward_posts
-
-        return await reward_posts(store, campaign, state, key)
-
     def pending_choice_words(self) -> str | None:
         from bot.modules.siege.gm_panel import weather_pending
 

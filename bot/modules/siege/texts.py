@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
-from bot.modules.siege.typed import siege_tokens
+from bot.modules.siege.typed import TOKEN, siege_tokens
 from bot.texts.orders import LineProblem, ParsedLine
 from bot.texts.sectors import sector_label
 from rules import Battle, CampaignMap, ModuleOrder, Roll
@@ -46,7 +46,7 @@ def typed_problem(
     line: ParsedLine, desk: Desk, names: Mapping[str, str], language: str
 ) -> str | None:
     """A typed order's token that names none of the siege's: the tokens there are."""
-    if line.problem is not LineProblem.UNKNOWN_TOKEN:
+    if line.problem is not LineProblem.UNKNOWN_PIECE or line.piece != TOKEN:
         return None
     campaign_map = desk.game.map
     tokens = ", ".join(

@@ -18,6 +18,7 @@ from pydantic import JsonValue
 
 from bot.modules.watch.orders import hero_ids, side_heroes
 from bot.modules.watch.setup import DeckInputProblem, HeroInputProblem, Names, deck_groups
+from bot.modules.watch.typed import HEROES
 from bot.texts.orders import LineProblem, ParsedLine, normalise, partial_matches
 from bot.texts.sectors import sector_label
 from rules import CampaignMap, ModuleOrder, TurnReport
@@ -64,7 +65,7 @@ def typed_problem(
     """A typed hero's move whose hero is none of the side's (its heroes listed), or whose place
     begins the names of several locations (which of them)."""
     match line.problem:
-        case LineProblem.UNKNOWN_HERO:
+        case LineProblem.UNKNOWN_PIECE if line.piece == HEROES:
             own = [
                 names.get(hero, hero)
                 for hero in hero_ids(desk.state)

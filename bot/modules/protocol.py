@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from bot.posts import Renderer
     from bot.runtime.clock import Clock
     from bot.services.orders import Desk
-    from bot.texts.orders import Reader, TypedGrammar, TypedNames
+    from bot.texts.orders import ParsedLine, Reader, TypedGrammar, TypedNames
     from bot.texts.rules import RulesView
     from rules import (
         Battle,
@@ -723,6 +723,16 @@ class BotModule:
         """The set ``orders`` as lines to enter again, one order a line, when the module orders
         it its own way (groups in their order, yields instead of moves); ``None``:
         the shared lines (moves, attacks, reinforcement)."""
+        return None
+
+    # hooks: p35screens
+    def typed_problem(
+        self, line: ParsedLine, desk: Desk, names: Mapping[str, str], language: str
+    ) -> str | None:
+        """Why the typed ``line`` gave no order (``line.problem``, ``line.word``), with what to
+        type instead, when the problem is the module's to word (a piece of its that nothing is
+        called, a place of its that several names begin); ``None``: not the module's. The
+        first module that answers is shown, else the shared words."""
         return None
 
     def __repr__(self) -> str:

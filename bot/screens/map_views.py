@@ -120,14 +120,9 @@ async def turn_map(
                 )
                 if moves is not None:
                     week_view = week_view.model_copy(update={"moves": tuple(moves)})
-    figures = MapFigures()
-    for module in BOT_MODULES.values():
-        figures = (
-            await module.map_figures(
-                store, campaign, state, week=week_view is not None, battles=battles, now=now
-            )
-            or figures
-        )
+    figures = await module_figures(
+        store, campaign, state, week=week_view is not None, battles=battles, now=now
+    )
     names = {side.id: side.name for side in sides}
     title += "".join(module.map_title(state, names) for module in BOT_MODULES.values())
     return MapView(
@@ -154,6 +149,27 @@ async def turn_map(
         },
         **figures.view_fields(),
     )
+
+
+async def module_figures(
+    store: Store,
+    campaign: Campaign,
+    state: CampaignState,
+    *,
+    week: bool = False,
+    battles: tuple[Battle, ...] | None = None,
+    now: datetime | None = None,
+) -> MapFigures:
+    """The rule modules' named figures on the map of ``state`` (``BotModule.map_figures``:
+    Monday's with ``week``, Friday's with ``battles``, at ``now`` where this turn's public
+    battle list put them; none of these: where they stand at the turn's start)."""
+    figures = MapFigures()
+    for module in BOT_MODULES.values():
+        figures = (
+            await module.map_figures(store, campaign, state, week=week, battles=battles, now=now)
+            or figures
+        )
+    return figures
 
 
 async def taken_before(

@@ -197,8 +197,7 @@ class LineProblem(StrEnum):
     MISSING_COUNT = "missing_count"
     UNKNOWN_SECTOR = "unknown_sector"
     UNKNOWN_SIDE = "unknown_side"
-    UNKNOWN_TOKEN = "unknown_token"
-    UNKNOWN_HERO = "unknown_hero"
+    UNKNOWN_PIECE = "unknown_piece"  # a module's piece (ParsedLine.piece: which kind)
     AMBIGUOUS = "ambiguous"
     AMBIGUOUS_LOCATION = "ambiguous_location"  # the word begins the names of several locations
     BAD_COUNT = "bad_count"
@@ -220,6 +219,10 @@ class ParsedLine:
     orders: tuple[TextOrder, ...] = ()
     problem: LineProblem | None = None
     word: str | None = None
+    piece: str | None = None
+    """``UNKNOWN_PIECE``: the kind of the module's pieces (:attr:`TypedNames.kind`) none of
+    which ``word`` names; the module owning that kind words the problem
+    (:meth:`BotModule.typed_problem`)."""
 
 
 @dataclass(frozen=True)
@@ -412,16 +415,20 @@ class _Reading:
     orders: tuple[TextOrder, ...] = ()
     problem: LineProblem | None = None
     word: str | None = None
+    piece: str | None = None
     name_words: int = 0
 
 
 class ReadingError(Exception):
     """Why one reading of a line gives no order (raised and caught inside this module)."""
 
-    def __init__(self, problem: LineProblem, word: str | None = None) -> None:
+    def __init__(
+        self, problem: LineProblem, word: str | None = None, piece: str | None = None
+    ) -> None:
         super().__init__(problem)
         self.problem = problem
         self.word = word
+        self.piece = piece
 
 
 def subtrees(tree: Tree[Token], kind: str) -> list[Tree[Token]]:
@@ -496,13 +503,15 @@ class Reader:
             )
         return found
 
-    def piece(self, tree: Tree[Token], kind: str, unknown: LineProblem) -> str:
+    def piece(self, tree: Tree[Token], kind: str) -> str:
         """The id of the module's piece of ``kind`` (:class:`TypedNames`) that ``tree``'s name
-        names; ``unknown`` when none does."""
+        names; ``UNKNOWN_PIECE`` of ``kind`` when none does."""
         words = self.name(tree)
         found, ambiguous = _lookup(normalise(words), self.vocabulary.pieces.get(kind, {}))
         if found is None:
-            raise ReadingError(LineProblem.AMBIGUOUS if ambiguous else unknown, words)
+            if ambiguous:
+                raise ReadingError(LineProblem.AMBIGUOUS, words)
+            raise ReadingError(LineProblem.UNKNOWN_PIECE, words, kind)
         return found
 
     def location(self, tree: Tree[Token]) -> SectorId:
@@ -624,7 +633,11 @@ def _readings(line: str, vocabulary: Vocabulary) -> list[_Reading] | LarkError:
         try:
             readings.append(_Reading(orders=reader.read(candidate), name_words=words))
         except ReadingError as failed:
-            readings.append(_Reading(problem=failed.problem, word=failed.word, name_words=words))
+            readings.append(
+                _Reading(
+                    problem=failed.problem, word=failed.word, piece=failed.piece, name_words=words
+                )
+            )
     return readings
 
 
@@ -738,7 +751,11 @@ def parse_line(line: str, vocabulary: Vocabulary, number: int = 1) -> ParsedLine
         reading = _read_part(part, vocabulary)
         if reading.problem is not None:
             return ParsedLine(
-                number=number, text=_shown(text), problem=reading.problem, word=reading.word
+                number=number,
+                text=_shown(text),
+                problem=reading.problem,
+                word=reading.word,
+                piece=reading.piece,
             )
         orders.extend(reading.orders)
     return ParsedLine(number=number, text=text, orders=tuple(orders))

@@ -122,17 +122,19 @@ def test_the_review_of_a_siege_set_reads_back_as_the_same_set(i18n: I18n, langua
 
 
 @pytest.mark.parametrize(
-    ("text", "problem", "word"),
+    ("text", "problem", "word", "piece"),
     [
-        ("assault F9 in 2", LineProblem.UNKNOWN_TOKEN, "F9"),
-        ("штурм Ф1 в 2", LineProblem.UNKNOWN_TOKEN, "Ф1"),
-        ("guard F1 from Mars", LineProblem.UNKNOWN_SECTOR, "Mars"),
+        ("assault F9 in 2", LineProblem.UNKNOWN_PIECE, "F9", "token"),
+        ("штурм Ф1 в 2", LineProblem.UNKNOWN_PIECE, "Ф1", "token"),
+        ("guard F1 from Mars", LineProblem.UNKNOWN_SECTOR, "Mars", None),
     ],
 )
-def test_a_wrong_token_or_sector_is_named(text: str, problem: LineProblem, word: str) -> None:
+def test_a_wrong_token_or_sector_is_named(
+    text: str, problem: LineProblem, word: str, piece: str | None
+) -> None:
     game, state = _position()
     parsed = parse_line(text, _vocabulary(game, state))
-    assert (parsed.problem, parsed.word) == (problem, word)
+    assert (parsed.problem, parsed.word, parsed.piece) == (problem, word, piece)
 
 
 def test_token_names_are_read_in_both_languages() -> None:

@@ -47,7 +47,7 @@ class ForageModule(BotModule):
 
     def typed_order(self, tree: Tree[Token], reader: Reader) -> ModuleOrder | None:
         carts = reader.subtrees(tree, "cart")
-        cart = reader.piece(carts[0], "cart", LineProblem.UNKNOWN_TOKEN) if carts else None
+        cart = reader.piece(carts[0], "cart") if carts else None
         sector = reader.sector(reader.subtrees(tree, "place")[0])
         return ModuleOrder(module="forage", data={"cart": cart}, sector=sector)
 
@@ -88,7 +88,8 @@ def test_a_module_registered_later_reads_its_own_typed_order(forage: None) -> No
 
 def test_a_module_order_is_refused_with_the_word_at_fault(forage: None) -> None:
     words = Vocabulary.of_state(PLANET, SIDES, _state())
-    assert parse_line("forage cart 9 3", words).problem is LineProblem.UNKNOWN_TOKEN
+    line = parse_line("forage cart 9 3", words)
+    assert (line.problem, line.word, line.piece) == (LineProblem.UNKNOWN_PIECE, "cart 9", "cart")
     line = parse_line("forage 9", words)
     assert (line.problem, line.word) == (LineProblem.UNKNOWN_SECTOR, "9")
     # given with another sector's holding: which sector's order is it?

@@ -16,6 +16,7 @@ from bot.modules.watch.setup import HeroInputError, HeroInputProblem, Names, par
 from bot.modules.watch.texts import ambiguous_location
 from bot.modules.watch.typed import hero_names
 from bot.runtime.clock import ManualClock
+from bot.screens.map_views import module_figures
 from bot.services.campaigns import end_campaign
 from bot.services.turns import apply_adjustments, game_for
 from bot.texts.orders import LineProblem, Vocabulary, parse_line
@@ -37,8 +38,9 @@ async def test_the_private_map_draws_heroes_and_the_npc_without_hands(
     assert state is not None
     sides = await store.sides(table.campaign.id)
     game = game_for(table.campaign)
+    figures = await module_figures(store, table.campaign, state)
     with i18n.context(), i18n.use_locale("en"):
-        view = screens.map_view(table.campaign, game.map, state, sides, None)
+        view = screens.map_view(table.campaign, game.map, state, sides, None, figures)
     assert [(hero.name, hero.sector, hero.wounds_to_kill) for hero in view.heroes] == [
         ("Лариса", "metro", 4),
         ("Андрей", "metro", 4),

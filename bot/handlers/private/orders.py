@@ -21,8 +21,8 @@ from bot.handlers.private.base import answer_text, pressed_seat, seat_or_answer,
 from bot.handlers.private.callbacks import ORDERS_PHASE, OrdersButton
 from bot.modules import BOT_MODULES
 from bot.modules.protocol import DeskPress, Screen
-from bot.modules.watch import duels
 from bot.runtime.clock import Clock
+from bot.screens.map_views import module_figures
 from bot.screens.rendering import MapDrawer
 from bot.services.orders import (
     Desk,
@@ -64,7 +64,7 @@ CORE_ACTIONS = frozenset(
 
 
 def module_names(state: CampaignState) -> dict[str, str]:
-    """The names of the modules' pieces in ``state`` (a watch's heroes ...)."""
+    """The names of the rule modules' pieces in ``state`` (``BotModule.names``)."""
     return {
         key: name for module in BOT_MODULES.values() for key, name in module.names(state).items()
     }
@@ -314,10 +314,10 @@ async def _navigate(
             view = screens.reinforce_screen(desk)
         case "rev":
             await _show_review(query, store, clock, bot, seat, desk)
-            await send_side_map(bot, maps, query.from_user.id, desk)
+            await send_side_map(bot, maps, store, query.from_user.id, desk)
             return
         case "map":
-            await send_side_map(bot, maps, query.from_user.id, desk)
+            await send_side_map(bot, maps, store, query.from_user.id, desk)
             return
     if view is None:
         view = home_screen(desk)
@@ -464,8 +464,8 @@ async def _drop(
     index: int,
     then: Callable[[Desk, Mapping[str, str]], Screen],
 ) -> None:
-    """Take back the set's module order at ``index`` (a siege guard or card, a hero's move),
-    then show the module's screen ``then``."""
+    """Take back the set's module order at ``index`` (one of a rule module's orders), then show
+    the module's screen ``then``."""
     extra = desk.orders.extra
     if not 0 <= index < len(extra):
         await query.answer(_("That button is not valid any more."), show_alert=True)
@@ -517,7 +517,7 @@ async def _stale(
     )
 
 
-async def send_side_map(bot: Bot, maps: MapDrawer, chat_id: int, desk: Desk) -> None:
+async def send_side_map(bot: Bot, maps: MapDrawer, store: Store, chat_id: int, desk: Desk) -> None:
     """The side's private map: the turn-start map with its own orders drawn."""
     view = screens.map_view(
         desk.campaign,
@@ -525,6 +525,7 @@ async def send_side_map(bot: Bot, maps: MapDrawer, chat_id: int, desk: Desk) -> 
         desk.state,
         list(desk.snapshot.sides),
         (desk.side, desk.orders),
+        await module_figures(store, desk.campaign, desk.state),
     )
     png = await maps.draw(view)
     caption = _("«{title}», secret: your side's orders for turn {turn}, as now recorded.").format(
@@ -538,8 +539,9 @@ async def seat_map_view(
 ) -> tuple[MapView, Desk | None] | None:
     """The map a seat may see at ``now``: while its side's orders are open, the turn-start map
     with them drawn (and the desk they come from); in deployment, the side's own placement;
-    else the turn-start map everyone sees, with watch's heroes where the battle list put them
-    once it is public. ``None`` when the phase has no map yet."""
+    else the turn-start map everyone sees, with the rule modules' figures where the battle list
+    put them once it is public (``BotModule.map_figures``). ``None`` when the phase has no map
+    yet."""
     campaign = seat.campaign
     if seat.side is not None:
         opened = await open_desk(store, seat)
@@ -551,6 +553,7 @@ async def seat_map_view(
                 desk.state,
                 list(desk.snapshot.sides),
                 (desk.side, desk.orders),
+                await module_figures(store, desk.campaign, desk.state),
             )
             return view, desk
     sides = await store.sides(campaign.id)
@@ -561,8 +564,8 @@ async def seat_map_view(
         state = CampaignState(turn=0, armies=armies)
     if state is None:
         return None
-    plan = await duels.public_watch_plan(store, campaign, state, now)
-    return screens.map_view(campaign, game_for(campaign).map, state, sides, None, plan), None
+    figures = await module_figures(store, campaign, state, now=now)
+    return screens.map_view(campaign, game_for(campaign).map, state, sides, None, figures), None
 
 
 async def show_map(

@@ -12,7 +12,6 @@ from datetime import datetime
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
-from pydantic import JsonValue
 
 from bot.handlers.private.callbacks import (
     BattleRollButton,
@@ -22,11 +21,6 @@ from bot.handlers.private.callbacks import (
     VerdictButton,
 )
 from bot.modules import BOT_MODULES
-from bot.modules.siege.texts import describe_assault_abilities, token_label
-from bot.modules.siege.typed import siege_tokens
-from bot.modules.watch import orders as watch_orders
-from bot.modules.watch import texts as watch_texts
-from bot.modules.watch.map_view import listed_figures
 from bot.screens.map_views import map_labels, side_views
 from bot.services.orders import (
     BattleDesk,
@@ -72,7 +66,7 @@ from rules import (
     SectorOptions,
     SideOrders,
 )
-from rules.render import MapView, PrivateOrders
+from rules.render import MapFigures, MapView, PrivateOrders
 from storage import BattleReport, Campaign, CampaignStatus, Phase, Side, UnreportedPolicy
 
 Keyboard = InlineKeyboardMarkup
@@ -607,8 +601,13 @@ def order_examples(desk: Desk, names: Names) -> tuple[str, str]:
 
 
 def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
-    """Why a typed line was not understood, and what to type instead."""
+    """Why a typed line was not understood, and what to type instead (a module's words for a
+    problem of its own: :meth:`BotModule.typed_problem`)."""
     map_ = desk.game.map
+    for module in BOT_MODULES.values():
+        words = module.typed_problem(line, desk, names, language())
+        if words is not None:
+            return words
     match line.problem:
         case LineProblem.UNKNOWN_SECTOR:
             sectors = ", ".join(sector_label(map_, s, language()) for s in map_.sector_ids())
@@ -620,23 +619,6 @@ def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
             return _("There is no side «{word}». Sides: {sides}.").format(
                 word=line.word, sides=sides
             )
-        case LineProblem.UNKNOWN_TOKEN:
-            tokens = ", ".join(
-                token_label(map_, token, language()) for token in siege_tokens(desk.state.modules)
-            )
-            tokens = tokens or _("none")
-            return _("There is no token «{word}». Tokens: {tokens}.").format(
-                word=line.word, tokens=tokens
-            )
-        case LineProblem.UNKNOWN_HERO:
-            own = [
-                names.get(hero, hero)
-                for hero in watch_orders.hero_ids(desk.state)
-                if hero in watch_orders.side_heroes(desk.state, desk.side)
-            ]
-            return _("There is no hero «{word}». Your heroes: {heroes}.").format(
-                word=line.word, heroes=", ".join(own) or _("none")
-            )
         case LineProblem.MISSING_COUNT:
             return _("How many armies move? Add the count, e.g. 2 -> 1 x2.")
         case LineProblem.BAD_COUNT:
@@ -647,8 +629,6 @@ def parse_problem_words(line: ParsedLine, desk: Desk, names: Names) -> str:
                 "This could mean more than one thing; write one order per line, sectors as the "
                 "map shows them, e.g. «{example}»."
             ).format(example=example)
-        case LineProblem.AMBIGUOUS_LOCATION:
-            return watch_texts.ambiguous_location(map_, line.word or "", language())
         case LineProblem.TOO_LONG:
             return _("The line is too long; one order per line.")
         case LineProblem.TOO_MANY_LINES:
@@ -755,13 +735,11 @@ def map_view(
     state: CampaignState,
     sides: Sequence[Side],
     private: tuple[str, SideOrders] | None,
-    watch_plan: JsonValue = None,
+    figures: MapFigures | None = None,
 ) -> MapView:
     """The current map in the current language, with one side's orders drawn when ``private``
-    is given; with watch, the heroes and the NPC where they stand (the public view: no hand):
-    with ``watch_plan`` (the public battle list's watch data), where the list put them, with
-    this turn's hero moves."""
-    figures = listed_figures(campaign, state, watch_plan)
+    is given and the rule modules' ``figures`` (``bot.screens.map_views.module_figures``: the
+    public view, where they stand or where this turn's public battle list put them)."""
     return MapView(
         map=map_,
         state=state,
@@ -770,7 +748,7 @@ def map_view(
         language=language(),
         labels=map_labels(),
         private=None if private is None else PrivateOrders(side=private[0], orders=private[1]),
-        **figures.view_fields(),
+        **(figures or MapFigures()).view_fields(),
     )
 
 
@@ -1038,6 +1016,12 @@ def chain_status(desk: BattleDesk, battle: Battle, names: Names) -> list[str]:
     return chain_words(battle, desk.status.get(battle.id), names, stale=battle.id in desk.stale)
 
 
+def _module_battle_lines(battle: Battle, names: Names) -> list[str]:
+    """The lines its rule module puts under a module's battle (``BotModule.battle_lines``)."""
+    module = None if battle.module is None else BOT_MODULES.get(battle.module)
+    return [] if module is None else list(module.battle_lines(battle, names, language()))
+
+
 def battles_screen(
     desk: BattleDesk,
     map_: CampaignMap,
@@ -1059,7 +1043,7 @@ def battles_screen(
     for battle in desk.battles:
         lines.append("")
         lines.extend(describe_battle(battle, map_, names, language(), desk.status.get(battle.id)))
-        lines.extend(describe_assault_abilities(battle, names))
+        lines.extend(_module_battle_lines(battle, names))
         lines.extend(chain_status(desk, battle, names))
         lines.append(
             report_status(

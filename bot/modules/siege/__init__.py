@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from bot.modules.protocol import DeskPress, Screen
     from bot.posts import Renderer
     from bot.services.orders import Desk
-    from bot.texts.orders import Reader, TypedGrammar, TypedNames
+    from bot.texts.orders import ParsedLine, Reader, TypedGrammar, TypedNames
     from bot.texts.rules import RulesView
     from rules import Battle, CampaignMap, CampaignState, Game, ModuleOrder, Order, Roll, TurnReport
     from rules.maps import Feature
@@ -392,3 +392,11 @@ class SiegeBotModule(BotModule):
         from bot.modules.siege.typed import siege_tokens, token_names
 
         return (token_names(siege_tokens(state.modules)),)
+
+    # hooks: p35screens
+    def typed_problem(
+        self, line: ParsedLine, desk: Desk, names: Mapping[str, str], language: str
+    ) -> str | None:
+        from bot.modules.siege.texts import typed_problem
+
+        return typed_problem(line, desk, names, language)

@@ -4,10 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
+from bot.modules.siege.typed import TOKEN, siege_tokens
+from bot.texts.orders import LineProblem, ParsedLine
 from bot.texts.sectors import sector_label
 from rules import Battle, CampaignMap, ModuleOrder, Roll
 from rules.modules.siege import (
@@ -24,6 +27,9 @@ from rules.modules.siege import (
 )
 from rules.modules.siege.settings import TOKEN_KINDS
 
+if TYPE_CHECKING:
+    from bot.services.orders import Desk
+
 
 def token_label(campaign_map: CampaignMap, token: str, language: str) -> str:
     """ "O1 «Dark Market»", in Russian «O1 «Тёмный рынок»»: a token's id (what buttons and typed
@@ -34,6 +40,20 @@ def token_label(campaign_map: CampaignMap, token: str, language: str) -> str:
     if feature is None or (feature.name is None and not feature.names):
         return token
     return f"{token} «{feature.display_name(language)}»"
+
+
+def typed_problem(
+    line: ParsedLine, desk: Desk, names: Mapping[str, str], language: str
+) -> str | None:
+    """A typed order's token that names none of the siege's: the tokens there are."""
+    if line.problem is not LineProblem.UNKNOWN_PIECE or line.piece != TOKEN:
+        return None
+    campaign_map = desk.game.map
+    tokens = ", ".join(
+        token_label(campaign_map, token, language) for token in siege_tokens(desk.state.modules)
+    )
+    tokens = tokens or _("none")
+    return _("There is no token «{word}». Tokens: {tokens}.").format(word=line.word, tokens=tokens)
 
 
 def _text(data: Mapping[str, JsonValue], key: str) -> str:

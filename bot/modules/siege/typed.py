@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from lark import Token, Tree
 
-from bot.texts.orders import END, LineProblem, Reader, TypedGrammar, TypedNames, normalise
+from bot.texts.orders import END, Reader, TypedGrammar, TypedNames, normalise
 from rules import ModuleOrder
 from rules.modules import siege
 
@@ -78,7 +78,7 @@ def order(tree: Tree[Token], reader: Reader) -> ModuleOrder:
     tokens = reader.subtrees(tree, "token")
 
     def token(at: int) -> str:
-        return reader.piece(tokens[at], TOKEN, LineProblem.UNKNOWN_TOKEN)
+        return reader.piece(tokens[at], TOKEN)
 
     match tree.data:
         case "assault":

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from bot.posts import Renderer
     from bot.runtime.clock import Clock
     from bot.services.orders import Desk
-    from bot.texts.orders import Reader, TypedGrammar, TypedNames
+    from bot.texts.orders import ParsedLine, Reader, TypedGrammar, TypedNames
     from bot.texts.rules import RulesView
     from rules import (
         Battle,
@@ -459,6 +459,14 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.orders import replacing_move
 
         return order, replacing_move(orders, order)
+
+    # hooks: p35screens
+    def typed_problem(
+        self, line: ParsedLine, desk: Desk, names: Mapping[str, str], language: str
+    ) -> str | None:
+        from bot.modules.watch.texts import typed_problem
+
+        return typed_problem(line, desk, names, language)
 
 
 __all__ = ["WatchBotModule"]

@@ -11,14 +11,20 @@ for the side whose private chat it is: nothing here reads a hand from anything e
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from aiogram.utils.i18n import gettext as _
 from pydantic import JsonValue
 
+from bot.modules.watch.orders import hero_ids, side_heroes
 from bot.modules.watch.setup import DeckInputProblem, HeroInputProblem, Names, deck_groups
-from bot.texts.orders import normalise, partial_matches
+from bot.modules.watch.typed import HEROES
+from bot.texts.orders import LineProblem, ParsedLine, normalise, partial_matches
 from bot.texts.sectors import sector_label
 from rules import CampaignMap, ModuleOrder, TurnReport
+
+if TYPE_CHECKING:
+    from bot.services.orders import Desk
 
 
 def _text(data: Mapping[str, JsonValue], key: str) -> str:
@@ -51,6 +57,27 @@ def ambiguous_location(campaign_map: CampaignMap, word: str, language: str) -> s
     return _(
         "«{word}» could be any of these locations: {candidates}. Type more of the name."
     ).format(word=word, candidates=candidates)
+
+
+def typed_problem(
+    line: ParsedLine, desk: Desk, names: Mapping[str, str], language: str
+) -> str | None:
+    """A typed hero's move whose hero is none of the side's (its heroes listed), or whose place
+    begins the names of several locations (which of them)."""
+    match line.problem:
+        case LineProblem.UNKNOWN_PIECE if line.piece == HEROES:
+            own = [
+                names.get(hero, hero)
+                for hero in hero_ids(desk.state)
+                if hero in side_heroes(desk.state, desk.side)
+            ]
+            return _("There is no hero «{word}». Your heroes: {heroes}.").format(
+                word=line.word, heroes=", ".join(own) or _("none")
+            )
+        case LineProblem.AMBIGUOUS_LOCATION:
+            return ambiguous_location(desk.game.map, line.word or "", language)
+        case _:
+            return None
 
 
 MOST_PASSAGES_LISTED = 12

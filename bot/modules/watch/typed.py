@@ -40,5 +40,5 @@ def order(tree: Tree[Token], reader: Reader) -> ModuleOrder:
     sector's order, so a sector's holding before it makes the line ambiguous."""
     if reader.held is not None:
         raise ReadingError(LineProblem.AMBIGUOUS)
-    who = reader.piece(reader.subtrees(tree, "who")[0], HEROES, LineProblem.UNKNOWN_HERO)
+    who = reader.piece(reader.subtrees(tree, "who")[0], HEROES)
     return watch.hero_move(who, reader.location(reader.subtrees(tree, "place")[0]))

@@ -13,7 +13,7 @@ from bot.services import dice
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import load
 from storage import Phase, Store
-from storage.duels import DuelPlay
+from storage.modules.watch import DuelPlay
 from tests.bot.private_campaign import GROUP, Table
 from tests.bot.telegram import FakeTelegram
 from tests.bot.test_watch_gm_tools import _watch_table

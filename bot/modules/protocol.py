@@ -129,6 +129,19 @@ class VictoryFix:
     overrides: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class OfferedMap:
+    """A built-in map a module offers at the setup wizard's map step
+    (:meth:`BotModule.wizard_maps`): its ``map`` id (``rules/data/<map>.toml``, listed in the
+    module's ``RulesModule.maps``), the ``button``'s text with ``{map}`` where the map's name and
+    size go, and the ``phrase`` naming it in the step's sentence after the rules' planet («the
+    night map «…» made for …»; in Russian the object of «Возьмите …», so in the accusative)."""
+
+    map: str
+    button: str
+    phrase: str
+
+
 class BotModule:
     """Base of a rule module's bot side. Subclasses set ``name`` (the rules module's) and
     override the hooks they use; each call builds new routers (a router belongs to one
@@ -724,6 +737,13 @@ class BotModule:
         it its own way (groups in their order, yields instead of moves); ``None``:
         the shared lines (moves, attacks, reinforcement)."""
         return None
+
+    # hooks: p35store
+    def wizard_maps(self, language: str) -> Sequence[OfferedMap]:
+        """The built-in maps the module offers at the setup wizard's map step, in ``language``
+        (the map's own name in it), listed after the rules' planet and before the upload, in
+        the registry's order."""
+        return ()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

@@ -310,7 +310,7 @@ class BotModule:
 
     def wizard_owns_step(self, step: str) -> bool:
         """Whether the wizard ``step`` is one of the module's screens: its name, or its name and
-        a dot and more (``siege.tokens``)."""
+        a dot and more (``<name>.<screen>``)."""
         return step == self.name or step.startswith(f"{self.name}.")
 
     def wizard_screen(
@@ -676,12 +676,12 @@ class BotModule:
 
     async def read_typed(self, message: Message, store: Store, person: Person) -> bool:
         """Plain text in private, before the campaign's phase reads it: true when it was the
-        module's (siege: a typed reward claim once its campaign is over) and answered."""
+        module's (a typed claim once the campaign is over, say) and answered."""
         return False
 
     def late_orders_final(self) -> bool:
-        """Whether the module's late orders stay once given (a watch duel step is closed and its
-        cards are on the table), so ``bot.services.late`` refuses to take them back."""
+        """Whether the module's late orders stay once given (cards played in a closed step lie on
+        the table for everyone to see, say), so ``bot.services.late`` refuses to take them back."""
         return False
 
     # hooks: r2typed

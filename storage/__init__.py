@@ -63,16 +63,17 @@ from storage.models import (
     WriteOutcome,
     standing_results,
 )
-from storage.modules import ModuleStore
-from storage.modules.siege import RewardClaimRecord, RewardStore
-from storage.modules.watch import (
+from storage.modules import (
     DuelCloser,
     DuelMode,
     DuelPlay,
     DuelStep,
     DuelStepState,
     DuelStore,
+    ModuleStore,
     NewDuelStep,
+    RewardClaimRecord,
+    RewardStore,
 )
 from storage.people import PeopleStore
 from storage.repository import (

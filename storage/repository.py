@@ -77,9 +77,14 @@ from storage.models import (
     TurnRecord,
     UserId,
 )
-from storage.modules import ModuleRecords, ModuleStore
-from storage.modules.siege import RewardRecords, RewardStore
-from storage.modules.watch import DuelRecords, DuelStore
+from storage.modules import (
+    DuelRecords,
+    DuelStore,
+    ModuleRecords,
+    ModuleStore,
+    RewardRecords,
+    RewardStore,
+)
 from storage.orders import OrderRecords
 from storage.outbox import OutboxRecords
 from storage.people import PeopleRecords, PeopleStore

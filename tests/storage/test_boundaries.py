@@ -166,9 +166,9 @@ async def test_naive_times_are_refused(store: Store) -> None:
 
 MODULE_NAMES = {"siege", "contact", "watch", "supply"}
 """The rule modules' names as words (the built-in three and the tests' "supply")."""
-# Where storage may name a module: its own file, and the two places that compose the store
-# from the files (as ``bot/modules/__init__.py`` and ``rules/modules/__init__.py`` do).
-STORAGE_NAMING_MODULES = {"storage/__init__.py", "storage/repository.py"}
+# Where storage may name a module beside its own file: the registry of the modules' storage
+# (as ``bot/modules/__init__.py`` and ``rules/modules/__init__.py`` are the others').
+STORAGE_NAMING_MODULES = {"storage/modules/__init__.py"}
 
 
 def _named_modules(path: Path) -> set[str]:
@@ -177,7 +177,8 @@ def _named_modules(path: Path) -> set[str]:
 
 
 def test_a_modules_records_live_in_its_own_file() -> None:
-    owned = {path.stem for path in (ROOT / "storage" / "modules").glob("*.py")} - {"__init__"}
+    files = {path.stem for path in (ROOT / "storage" / "modules").glob("*.py")}
+    owned = files - {"__init__", "shared"}
     assert owned, "storage/modules/ holds the modules' own records"
     assert owned <= {module.name for module in BUILTIN_MODULES}
     for path in _python_files("storage"):

@@ -8,15 +8,6 @@ The only place SQL lives. Handlers and services depend on :class:`CampaignStore`
 from storage.absences import AbsenceStore, OrdersReopening, Vacation
 from storage.chats import ChatStore
 from storage.db import Database, MigrationError, latest_version, load_migrations, migrate
-from storage.duels import (
-    DuelCloser,
-    DuelMode,
-    DuelPlay,
-    DuelStep,
-    DuelStepState,
-    DuelStore,
-    NewDuelStep,
-)
 from storage.models import (
     GM_ROLES,
     AuditAction,
@@ -53,7 +44,6 @@ from storage.models import (
     ReportWrite,
     ResolutionRecord,
     RetiredReason,
-    RewardClaimRecord,
     Role,
     Schedule,
     Side,
@@ -73,7 +63,18 @@ from storage.models import (
     WriteOutcome,
     standing_results,
 )
-from storage.modules import ModuleStore
+from storage.modules import (
+    DuelCloser,
+    DuelMode,
+    DuelPlay,
+    DuelStep,
+    DuelStepState,
+    DuelStore,
+    ModuleStore,
+    NewDuelStep,
+    RewardClaimRecord,
+    RewardStore,
+)
 from storage.people import PeopleStore
 from storage.repository import (
     CampaignStore,
@@ -170,6 +171,7 @@ __all__ = [
     "ResolutionRecord",
     "RetiredReason",
     "RewardClaimRecord",
+    "RewardStore",
     "Role",
     "Schedule",
     "ScheduleStore",

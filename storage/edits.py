@@ -28,7 +28,7 @@ from storage.models import (
     WriteOutcome,
     story_order,
 )
-from storage.modules import adjustment_record
+from storage.modules.shared import adjustment_record
 from storage.shared import SharedRecords
 from storage.sql import Conn, Transactions, dump_json, fetch_all, fetch_one, insert_row, ts
 

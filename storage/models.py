@@ -662,7 +662,7 @@ class AuditAction(StrEnum):
     CHAT_MIGRATED = "chat_migrated"  # the group became a supergroup with a new chat id
     DEPLOYMENT_CHOICE = "deployment_choice"  # a module's choice after deployment
     STATE_ADJUSTED = "state_adjusted"  # a GM carried out a module's effect on the state
-    REWARDS_CLAIMED = "rewards_claimed"  # a side claimed rewards with its siege VP
+    REWARDS_CLAIMED = "rewards_claimed"  # a side claimed rewards with its VP (MODULES.md S8)
     ORDERS_REOPENED = "orders_reopened"  # a GM reopened one side's orders with a short deadline
     SEAT_VACATED = "seat_vacated"  # a GM took a vanished player's place on a side from them
     SEAT_FILLED = "seat_filled"  # a GM gave a vacant seat to a newcomer
@@ -670,8 +670,8 @@ class AuditAction(StrEnum):
     STATE_EDITED = "state_edited"  # a GM edited the state directly (issue 23)
     STATE_EDIT_UNDONE = "state_edit_undone"  # a GM undid their edit of the state
     DEADLINE_SET = "deadline_set"  # a GM set the current deadline to a moment of their choice
-    REWARD_CHOSEN = "reward_chosen"  # a GM chose the variant of a claimed reward (siege, S8)
-    DUEL_STEP_CLOSED = "duel_step_closed"  # a GM closed a watch duel step now (issue 19)
+    REWARD_CHOSEN = "reward_chosen"  # a GM chose a claimed reward's variant (MODULES.md S8)
+    DUEL_STEP_CLOSED = "duel_step_closed"  # a GM closed a duel step now (MODULES.md W6)
 
 
 class TurnSeedsRecord(BaseModel):
@@ -724,23 +724,6 @@ class StateAdjustmentRecord(BaseModel):
     made_at: AwareDatetime
     before: CampaignState | None = None
     after: CampaignState | None = None
-
-
-class RewardClaimRecord(BaseModel):
-    """A side's claim of rewards (item ids, repeats allowed) with its siege VP."""
-
-    model_config = _RECORD
-
-    campaign_id: CampaignId
-    side_id: SideId
-    items: tuple[str, ...]
-    total: int
-    vp: int
-    claimed_by: UserId
-    claimed_at: AwareDatetime
-    choices: dict[int, int] = Field(default_factory=dict)
-    """The GM's choice at each place of ``items`` that needed one (S8): a variant's index, or
-    -1 for an item that lists none."""
 
 
 class AuditEntry(BaseModel):

@@ -40,7 +40,6 @@ from storage.battles import BattleRecords
 from storage.campaigns import CampaignRecords
 from storage.chats import ChatRecords, ChatStore
 from storage.db import Database
-from storage.duels import DuelRecords, DuelStore
 from storage.edits import EditRecords, EditStore
 from storage.errors import ChatHasActiveCampaignError, NotFoundError, SettingsLockedError
 from storage.models import (
@@ -78,7 +77,14 @@ from storage.models import (
     TurnRecord,
     UserId,
 )
-from storage.modules import ModuleRecords, ModuleStore
+from storage.modules import (
+    DuelRecords,
+    DuelStore,
+    ModuleRecords,
+    ModuleStore,
+    RewardRecords,
+    RewardStore,
+)
 from storage.orders import OrderRecords
 from storage.outbox import OutboxRecords
 from storage.people import PeopleRecords, PeopleStore
@@ -391,6 +397,7 @@ class Store(
     SeatStore,
     EditStore,
     SharingStore,
+    RewardStore,
     DuelStore,
     SnapshotStore,
     Protocol,
@@ -414,6 +421,7 @@ class SqlCampaignStore(
     SeatRecords,
     EditRecords,
     SharingRecords,
+    RewardRecords,
     DuelRecords,
 ):
     """:class:`Store` in SQL, on either engine: the same queries, the engine's few differences

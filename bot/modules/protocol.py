@@ -129,6 +129,19 @@ class VictoryFix:
     overrides: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class OfferedMap:
+    """A built-in map a module offers at the setup wizard's map step
+    (:meth:`BotModule.wizard_maps`): its ``map`` id (``rules/data/<map>.toml``, listed in the
+    module's ``RulesModule.maps``), the ``button``'s text with ``{map}`` where the map's name and
+    size go, and the ``phrase`` naming it in the step's sentence after the rules' planet («the
+    night map «…» made for …»; in Russian the object of «Возьмите …», so in the accusative)."""
+
+    map: str
+    button: str
+    phrase: str
+
+
 class BotModule:
     """Base of a rule module's bot side. Subclasses set ``name`` (the rules module's) and
     override the hooks they use; each call builds new routers (a router belongs to one
@@ -297,7 +310,7 @@ class BotModule:
 
     def wizard_owns_step(self, step: str) -> bool:
         """Whether the wizard ``step`` is one of the module's screens: its name, or its name and
-        a dot and more (``siege.tokens``)."""
+        a dot and more (``<name>.<screen>``)."""
         return step == self.name or step.startswith(f"{self.name}.")
 
     def wizard_screen(
@@ -663,12 +676,12 @@ class BotModule:
 
     async def read_typed(self, message: Message, store: Store, person: Person) -> bool:
         """Plain text in private, before the campaign's phase reads it: true when it was the
-        module's (siege: a typed reward claim once its campaign is over) and answered."""
+        module's (a typed claim once the campaign is over, say) and answered."""
         return False
 
     def late_orders_final(self) -> bool:
-        """Whether the module's late orders stay once given (a watch duel step is closed and its
-        cards are on the table), so ``bot.services.late`` refuses to take them back."""
+        """Whether the module's late orders stay once given (cards played in a closed step lie on
+        the table for everyone to see, say), so ``bot.services.late`` refuses to take them back."""
         return False
 
     # hooks: r2typed
@@ -734,6 +747,13 @@ class BotModule:
         called, a place of its that several names begin); ``None``: not the module's. The
         first module that answers is shown, else the shared words."""
         return None
+
+    # hooks: p35store
+    def wizard_maps(self, language: str) -> Sequence[OfferedMap]:
+        """The built-in maps the module offers at the setup wizard's map step, in ``language``
+        (the map's own name in it), listed after the rules' planet and before the upload, in
+        the registry's order."""
+        return ()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

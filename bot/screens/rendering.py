@@ -139,10 +139,13 @@ def _end_with_the_bot() -> None:
     """A worker's start: a thread that ends the worker once the bot's process is gone."""
     bot = multiprocessing.parent_process()
     if bot is not None and bot.pid is not None:
-        threading.Thread(target=_watch, args=(bot.pid,), name="watch-the-bot", daemon=True).start()
+        threading.Thread(
+            target=_watchdog, args=(bot.pid,), name="bot-watchdog", daemon=True
+        ).start()
 
 
-def _watch(pid: int) -> None:
+def _watchdog(pid: int) -> None:
+    """Every second: end this worker if the bot's process ``pid`` is gone."""
     while True:
         time.sleep(1)
         try:

@@ -1,5 +1,5 @@
 """Late orders (MODULES.md A2.9): rule-module orders a side gives after the battle list and
-before the resolution, such as siege's "after" cards.
+before the resolution, such as cards played after the battles.
 
 The window is the battles phase (and a resolution that waits for results). Each order is
 checked by the rules core against the turn's start, the battle list's plan (planned again from

@@ -11,7 +11,7 @@ from bot.handlers.group.clock import advanced_text
 from bot.modules import BOT_MODULES, BotModule
 from bot.posts import REGISTRY
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, BlockReason
-from rules.modules import BUILTIN_MODULES
+from rules.modules import BUILTIN_MODULES, MODULE_MAPS
 
 
 def _names(router: Router) -> list[str]:
@@ -107,3 +107,22 @@ def test_advance_while_a_modules_choice_waits_is_worded_by_that_module(i18n: I18
     with i18n.context(), i18n.use_locale("ru"):
         assert words("siege").startswith("Ещё нельзя: начальная погода осады не выбрана.")
         assert words().startswith("Ещё нельзя: выбор по правилам этой кампании ещё не сделан.")
+
+
+def test_the_maps_a_module_offers_in_the_wizard_are_its_own(i18n: I18n) -> None:
+    """``wizard_maps``: a module offers only built-in maps its rules side lists (the wizard
+    takes a press on no other), each button with the place of the map's name; a module that
+    ships no map offers none."""
+    assert BotModule("bare").wizard_maps("en") == ()
+    offered: dict[tuple[str, str], str] = {}
+    for language in ("en", "ru"):
+        with i18n.context(), i18n.use_locale(language):
+            for name, module in BOT_MODULES.items():
+                for shown in module.wizard_maps(language):
+                    assert MODULE_MAPS.get(shown.map) == name, shown
+                    assert "{map}" in shown.button, shown
+                    offered[language, shown.map] = shown.phrase
+    assert offered == {
+        ("en", "night-demo"): "the night map «Night Moscow» made for the Watches",
+        ("ru", "night-demo"): "ночную карту «Ночная Москва» для Дозоров",
+    }

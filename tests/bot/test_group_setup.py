@@ -3,11 +3,13 @@ Russian; bad input is refused with a way forward; a restart loses nothing."""
 
 from datetime import UTC, datetime
 
+import pytest
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage
 from aiogram.types import Chat, ForceReply, User
 from aiogram.utils.i18n import I18n
 
 from bot.handlers.group.setup import SetupPress
+from bot.modules import BOT_MODULES
 from bot.runtime.app import build_dispatcher
 from bot.runtime.clock import ManualClock
 from bot.services.campaigns import PALETTE
@@ -635,3 +637,68 @@ async def test_a_campaign_the_core_would_end_at_the_first_resolution_is_warned(
     stored = await store.campaign(campaign.id)
     assert stored is not None
     assert stored.ruleset_overrides["sectors_to_win"] == 4
+
+
+MAP_STEP = {
+    "en": (
+        "Step 3 of 6: map. Now: Planet (5 sectors).\nUse the rules' planet of five sectors, the "
+        "night map «Night Moscow» made for the Watches, or upload your own map as a TOML file."
+    ),
+    "ru": (
+        "Шаг 3 из 6: карта. Сейчас: Планета (5 секторов).\nВозьмите планету из пяти секторов, "
+        "как в правилах, ночную карту «Ночная Москва» для Дозоров или загрузите свою карту "
+        "файлом TOML."
+    ),
+}
+MAP_BUTTONS = {
+    "en": ["🪐 Planet (5 sectors)", "🌃 Night Moscow (6 sectors)", "📎 Upload a map file"],
+    "ru": ["🪐 Планета (5 секторов)", "🌃 Ночная Москва (6 секторов)", "📎 Загрузить файл карты"],
+}
+
+
+async def _map_step(telegram: FakeTelegram, language: str) -> Sent:
+    gm = telegram.user(1, "Anna", language=language)
+    group = telegram.group(-100, "Wargamers")
+    zone = await say(telegram, gm, group, "/newcampaign Hive War")
+    assert zone is not None
+    map_step = await tap(telegram, gm, zone, {"en": "Moscow", "ru": "Москва"}[language])
+    assert map_step is not None
+    return map_step
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+async def test_the_map_step_offers_the_planet_each_modules_maps_and_the_upload(
+    telegram: FakeTelegram, store: Store, language: str
+) -> None:
+    map_step = await _map_step(telegram, language)
+    assert map_step.text.endswith(MAP_STEP[language])
+    assert [text for text, _ in map_step.buttons()][:3] == MAP_BUTTONS[language]
+    picked = await tap(telegram, telegram.user(1, "Anna"), map_step, "🌃")
+    assert picked is not None
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    assert campaign.map == "night-demo"
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "Use the rules' planet of five sectors or upload your own map as a TOML file."),
+        (
+            "ru",
+            "Возьмите планету из пяти секторов, как в правилах, или загрузите свою карту "
+            "файлом TOML.",
+        ),
+    ],
+)
+async def test_without_a_modules_map_the_step_offers_the_planet_and_the_upload(
+    telegram: FakeTelegram, monkeypatch: pytest.MonkeyPatch, language: str, sentence: str
+) -> None:
+    for module in BOT_MODULES.values():
+        monkeypatch.setattr(module, "wizard_maps", lambda language: ())
+    map_step = await _map_step(telegram, language)
+    assert map_step.text.endswith(sentence)
+    assert [text for text, _ in map_step.buttons()][:2] == [
+        MAP_BUTTONS[language][0],
+        MAP_BUTTONS[language][2],
+    ]

@@ -23,8 +23,7 @@ from bot.services.posting import group_post
 from bot.services.state_edits import EditOutcome
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import load
-from storage import AuditAction, CampaignSettings, Phase, Store
-from storage.duels import DuelPlay
+from storage import AuditAction, CampaignSettings, DuelPlay, Phase, Store
 from tests.bot.private_campaign import GM, GROUP, Table, alert, open_table, screen
 from tests.bot.telegram import FakeTelegram, Sent
 

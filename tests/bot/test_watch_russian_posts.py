@@ -12,8 +12,7 @@ from bot.runtime.clock import ManualClock
 from bot.services import dice
 from rules.modules.watch import NAME as WATCH
 from rules.modules.watch import load
-from storage import Phase, Store
-from storage.duels import DuelPlay
+from storage import DuelPlay, Phase, Store
 from tests.bot.private_campaign import GROUP, Table
 from tests.bot.telegram import FakeTelegram
 from tests.bot.test_watch_gm_tools import _watch_table

@@ -3,6 +3,7 @@ rule, ruff's banned-api, for storage and the rules core alike)."""
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from datetime import datetime
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from rules.modules import BUILTIN_MODULES
 from storage import NewOutboxMessage, Store
 
 ROOT = Path(__file__).parents[2]
@@ -160,3 +162,31 @@ async def test_naive_times_are_refused(store: Store) -> None:
     )
     with pytest.raises(ValueError, match="naive"):
         await store.enqueue(message, datetime(2026, 1, 1, 12, 0))
+
+
+MODULE_NAMES = {"siege", "contact", "watch", "supply"}
+"""The rule modules' names as words (the built-in three and the tests' "supply")."""
+# Where storage may name a module beside its own file: the registry of the modules' storage
+# (as ``bot/modules/__init__.py`` and ``rules/modules/__init__.py`` are the others').
+STORAGE_NAMING_MODULES = {"storage/modules/__init__.py"}
+
+
+def _named_modules(path: Path) -> set[str]:
+    words = set(re.findall(r"[a-z]+", path.read_text(encoding="utf-8").lower()))
+    return words & MODULE_NAMES
+
+
+def test_a_modules_records_live_in_its_own_file() -> None:
+    files = {path.stem for path in (ROOT / "storage" / "modules").glob("*.py")}
+    owned = files - {"__init__", "shared"}
+    assert owned, "storage/modules/ holds the modules' own records"
+    assert owned <= {module.name for module in BUILTIN_MODULES}
+    for path in _python_files("storage"):
+        where = path.relative_to(ROOT).as_posix()
+        named = _named_modules(path)
+        if where in STORAGE_NAMING_MODULES:
+            continue
+        if path.parent.name == "modules" and path.stem in owned:
+            assert named <= {path.stem}, (where, named)
+        else:
+            assert not named, (where, named)

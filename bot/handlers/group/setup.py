@@ -43,7 +43,6 @@ from bot.handlers.group.guards import (
 )
 from bot.modules import BOT_MODULES, BotModule
 from bot.modules.protocol import WizardChange
-from bot.modules.watch import setup as watch_setup
 from bot.posts.group import colour_mark, colour_name
 from bot.runtime.clock import Clock
 from bot.runtime.middlewares import display_name
@@ -243,21 +242,36 @@ async def screen(store: Store, campaign: Campaign, step: str) -> tuple[str, Inli
         rows = [zone_buttons[i : i + 3] for i in range(0, len(zone_buttons), 3)]
         rows.append([_button(_("⌨️ Type another"), campaign, "ask", "zone")])
     elif step == "map":
-        night = builtin_map(watch_setup.DEMO_MAP)
-        text = _(
-            "Step 3 of 6: map. Now: {map}.\nUse the rules' planet of five sectors, the night "
-            "map «{night}» made for the Watches, or upload your own map as a TOML file."
-        ).format(map=map_label(campaign), night=night.names.get(campaign.language, night.name))
+        offered = [
+            shown
+            for module in BOT_MODULES.values()
+            for shown in module.wizard_maps(campaign.language)
+        ]
+        if offered:
+            text = _(
+                "Step 3 of 6: map. Now: {map}.\nUse the rules' planet of five sectors, {maps}, or "
+                "upload your own map as a TOML file."
+            ).format(map=map_label(campaign), maps=", ".join(shown.phrase for shown in offered))
+        else:
+            text = _(
+                "Step 3 of 6: map. Now: {map}.\nUse the rules' planet of five sectors or upload "
+                "your own map as a TOML file."
+            ).format(map=map_label(campaign))
         rows = [
             [_button(_("🪐 Planet (5 sectors)"), campaign, "map", "planet-5")],
-            [
-                _button(
-                    _("🌃 {map}").format(map=map_words(night, campaign.language)),
-                    campaign,
-                    "map",
-                    watch_setup.DEMO_MAP,
-                )
-            ],
+            *(
+                [
+                    _button(
+                        shown.button.format(
+                            map=map_words(builtin_map(shown.map), campaign.language)
+                        ),
+                        campaign,
+                        "map",
+                        shown.map,
+                    )
+                ]
+                for shown in offered
+            ),
             [_button(_("📎 Upload a map file"), campaign, "ask", "map")],
         ]
     elif step == "sides":

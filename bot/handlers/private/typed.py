@@ -27,7 +27,7 @@ async def no_prompt_waiting(message: Message, store: Store) -> bool:
 
 async def typed(message: Message, store: Store, clock: Clock, person: Person) -> None:
     """Read the text as what the campaign's phase takes, unless a module reads it first (a
-    siege's typed reward claim once its campaign is over)."""
+    typed claim once the campaign is over, say)."""
     for module in BOT_MODULES.values():
         if await module.read_typed(message, store, person):
             return

@@ -3,7 +3,7 @@ the defences of each sector (none, a barricade or a blockpost, neutral or a side
 sector is then that side's ground), the transports a turn and the VP that win.
 
 Settings live in the campaign's ruleset overrides (``modules`` and ``module_settings.contact``)
-like the siege's; :func:`bot.services.setup_map.problem` checks them against the map, so a
+as every module's do; :func:`bot.services.setup_map.problem` checks them against the map, so a
 campaign never stores settings its game cannot be built from.
 """
 

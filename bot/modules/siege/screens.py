@@ -47,7 +47,7 @@ def late_screen(
     desk: LateDesk, names: dict[str, str], language: str
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The side's siege cards after the battles, a button per card it may still play, one to
-    take back each (a watch duel step is played on its own screen and stays played)."""
+    take back each (another module's late orders are played on that module's own screens)."""
     map_ = desk.game.map
     lines = [
         _(

@@ -17,6 +17,7 @@ from aiogram.types import InlineKeyboardButton
 from bot.modules.protocol import (
     AdjustmentWords,
     BotModule,
+    OfferedMap,
     VictoryFix,
     WizardButton,
     WizardChange,
@@ -467,6 +468,12 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.texts import typed_problem
 
         return typed_problem(line, desk, names, language)
+
+    # hooks: p35store
+    def wizard_maps(self, language: str) -> Sequence[OfferedMap]:
+        from bot.modules.watch.handlers.wizard import night_map
+
+        return (night_map(language),)
 
 
 __all__ = ["WatchBotModule"]

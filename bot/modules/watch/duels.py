@@ -7,7 +7,7 @@ every step opens at once. A step's deadline is ``duel_step_hours`` after it open
 the results deadline. A step closes when its side plays (or chooses to play nothing), when its
 deadline passes (nothing played), when a GM closes it, or at the resolution (nothing played).
 What a closed step played becomes the side's late order ``duel_step`` (checked by the rules
-core like siege's after-cards) that the resolution uses.
+core like every late order, MODULES.md A2.9) that the resolution uses.
 
 Posts: the side's screen when its step opens, a reminder an hour before a long enough step's
 deadline, then in ``initiative`` mode each step's plays in the group as it closes (cards on the

@@ -4,7 +4,7 @@ marker, the duel mode and the hours of a duel step; the heroes' victory, the wou
 the spells in hand and the spell deck.
 
 Settings live in the campaign's ruleset overrides (``modules`` and ``module_settings.watch``)
-like the siege's and contact's; :func:`bot.services.setup_map.problem` checks them against the
+as every module's do; :func:`bot.services.setup_map.problem` checks them against the
 map, so a campaign never stores settings its game cannot be built from. Heroes get the ids
 ``h01``, ``h02``, … in the order the GM lists them (names are the GM's and may repeat letters of
 any alphabet), so heroes of equal initiative, ordered by id (W1), step in that order; a list

@@ -12,6 +12,7 @@ from aiogram.types import InlineKeyboardButton
 from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
+from bot.modules.protocol import OfferedMap
 from bot.modules.watch import setup as watch_setup
 from bot.modules.watch.texts import (
     deck_input_help,
@@ -23,6 +24,7 @@ from bot.modules.watch.texts import (
 from bot.services import setup_map
 from bot.texts.limits import BUTTON_ROW, button_label
 from bot.texts.sectors import sector_label
+from rules import builtin_map
 from rules.modules.watch import DEFAULT_SPELL_DECK, WatchSettings
 from storage import Campaign
 
@@ -34,6 +36,18 @@ step hours ``+``/``-``, the night-demo map, the heroes' victory on/off, the woun
 TYPED_FIELDS = ("setup.heroes", "setup.npc", "setup.deck")
 """The wizard's typed answers this screen reads."""
 _STEPS = {"-": -1, "+": 1, "0": 0}
+
+
+def night_map(language: str) -> OfferedMap:
+    """The night-demo map as the wizard's map step offers it (its name in ``language``)."""
+    night = builtin_map(watch_setup.DEMO_MAP)
+    return OfferedMap(
+        map=watch_setup.DEMO_MAP,
+        button=_("🌃 {map}"),
+        phrase=_("the night map «{night}» made for the Watches").format(
+            night=night.names.get(language, night.name)
+        ),
+    )
 
 
 def watch_label(campaign: Campaign) -> str:

@@ -1,9 +1,13 @@
-"""What rule modules and auditable dice keep (MODULES.md A2.14, G4, S7-S8, "002"): each turn's
-seeds, dice rolled at the table, a GM's adjustments of a turn's start, reward claims.
+"""What every rule module and the auditable dice keep (MODULES.md G4, A2, "002"): each turn's
+seeds, dice rolled at the table, a GM's adjustments of a turn's start and a module's choice after
+deployment.
 
-Storage computes nothing of the rules: the services draw the values, check the adjustments and
-claims with the rules core, and storage records them with the same compare-and-set habits as the
-rest of the store.
+A module's own records live beside these, one file per module (``storage/modules/<name>.py``,
+listed in :mod:`storage.modules`), as its rules live in ``rules/modules/<name>/``.
+
+Storage computes nothing of the rules: the services draw the values, check the adjustments with
+the rules core, and storage records them with the same compare-and-set habits as the rest of the
+store.
 """
 
 from __future__ import annotations
@@ -24,8 +28,6 @@ from storage.models import (
     CampaignStatus,
     NewOutboxMessage,
     Phase,
-    RewardClaimRecord,
-    SideId,
     StateAdjustmentRecord,
     TableRollRecord,
     TurnSeedsRecord,
@@ -101,19 +103,6 @@ def _optional_state(text: str | None) -> CampaignState | None:
     return None if text is None else CampaignState.model_validate_json(text)
 
 
-def _claim_record(row: Row) -> RewardClaimRecord:
-    return RewardClaimRecord(
-        campaign_id=row["campaign_id"],
-        side_id=row["side_id"],
-        items=tuple(json.loads(row["items_json"])),
-        total=row["total"],
-        vp=row["vp"],
-        claimed_by=row["claimed_by"],
-        claimed_at=dt(row["claimed_at"]),
-        choices={int(place): int(v) for place, v in json.loads(row["choices_json"]).items()},
-    )
-
-
 class ModuleStore(Protocol):
     """The rule modules' and dice's part of the store."""
 
@@ -159,29 +148,6 @@ class ModuleStore(Protocol):
     async def adjustments(
         self, campaign_id: CampaignId, turn: int
     ) -> list[StateAdjustmentRecord]: ...
-    async def claim_rewards(
-        self,
-        campaign_id: CampaignId,
-        side_id: SideId,
-        items: Sequence[str],
-        total: int,
-        vp: int,
-        actor: UserId,
-        now: datetime,
-        outbox: Sequence[NewOutboxMessage] = (),
-    ) -> WriteOutcome: ...
-    async def reward_claims(self, campaign_id: CampaignId) -> dict[SideId, RewardClaimRecord]: ...
-    async def choose_reward(
-        self,
-        campaign_id: CampaignId,
-        side_id: SideId,
-        place: int,
-        variant: int,
-        needed: Sequence[int],
-        actor: UserId,
-        now: datetime,
-        outbox: Sequence[NewOutboxMessage] = (),
-    ) -> WriteOutcome: ...
 
 
 class ModuleRecords(SharedRecords):
@@ -403,114 +369,6 @@ class ModuleRecords(SharedRecords):
                 (campaign_id, turn),
             )
         return [adjustment_record(row) for row in rows]
-
-    # ---- rewards (siege S8) -------------------------------------------------------------------
-
-    async def claim_rewards(
-        self,
-        campaign_id: CampaignId,
-        side_id: SideId,
-        items: Sequence[str],
-        total: int,
-        vp: int,
-        actor: UserId,
-        now: datetime,
-        outbox: Sequence[NewOutboxMessage] = (),
-    ) -> WriteOutcome:
-        """Record a side's reward claim (checked by the caller) once the campaign has finished;
-        a side claims once (``CONFLICT`` for a second claim). Audited."""
-        async with self._db.transaction() as conn:
-            campaign = await self._campaign_in(conn, campaign_id)
-            if campaign is None:
-                return WriteOutcome.NOT_FOUND
-            if campaign.status is not CampaignStatus.FINISHED:
-                return WriteOutcome.PHASE_CLOSED
-            side = await fetch_one(
-                conn, "SELECT 1 FROM sides WHERE campaign_id = ? AND id = ?", (campaign_id, side_id)
-            )
-            if side is None:
-                return WriteOutcome.UNKNOWN_SIDE
-            try:
-                async with may_violate(conn):
-                    await conn.execute(
-                        "INSERT INTO reward_claims (campaign_id, side_id, items_json, total, vp,"
-                        " claimed_by, claimed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (campaign_id, side_id, dump_json(list(items)), total, vp, actor, ts(now)),
-                    )
-            except INTEGRITY_ERRORS:
-                return WriteOutcome.CONFLICT
-            await self._audit(
-                conn,
-                campaign,
-                actor,
-                AuditAction.REWARDS_CLAIMED,
-                None,
-                {"side": side_id, "items": list(items), "total": total, "vp": vp},
-                now,
-            )
-            for message in story_order(outbox):
-                await self._enqueue_in(conn, message, now)
-        return WriteOutcome.SAVED
-
-    async def reward_claims(self, campaign_id: CampaignId) -> dict[SideId, RewardClaimRecord]:
-        """Every side's reward claim."""
-        async with self._db.snapshot() as conn:
-            rows = await fetch_all(
-                conn, "SELECT * FROM reward_claims WHERE campaign_id = ?", (campaign_id,)
-            )
-        return {row["side_id"]: _claim_record(row) for row in rows}
-
-    async def choose_reward(
-        self,
-        campaign_id: CampaignId,
-        side_id: SideId,
-        place: int,
-        variant: int,
-        needed: Sequence[int],
-        actor: UserId,
-        now: datetime,
-        outbox: Sequence[NewOutboxMessage] = (),
-    ) -> WriteOutcome:
-        """Record the GM's choice ``variant`` (checked by the caller) at ``place`` of a side's
-        claim: ``NOT_FOUND`` without a claim, ``CONFLICT`` when that place is chosen already (a
-        choice is final). ``outbox`` is queued only once every place of ``needed`` has its
-        choice, in the same transaction (two GMs choosing at once announce it once). Audited."""
-        async with self._db.transaction() as conn:
-            campaign = await self._campaign_in(conn, campaign_id)
-            row = await fetch_one(
-                conn,
-                "SELECT * FROM reward_claims WHERE campaign_id = ? AND side_id = ?",
-                (campaign_id, side_id),
-            )
-            if campaign is None or row is None:
-                return WriteOutcome.NOT_FOUND
-            claim = _claim_record(row)
-            if not 0 <= place < len(claim.items):
-                return WriteOutcome.NOT_FOUND
-            if place in claim.choices:
-                return WriteOutcome.CONFLICT
-            choices = {**claim.choices, place: variant}
-            await conn.execute(
-                "UPDATE reward_claims SET choices_json = ? WHERE campaign_id = ? AND side_id = ?",
-                (
-                    dump_json({str(key): value for key, value in sorted(choices.items())}),
-                    campaign_id,
-                    side_id,
-                ),
-            )
-            await self._audit(
-                conn,
-                campaign,
-                actor,
-                AuditAction.REWARD_CHOSEN,
-                None,
-                {"side": side_id, "place": place, "item": claim.items[place], "variant": variant},
-                now,
-            )
-            if set(needed) <= set(choices):
-                for message in story_order(outbox):
-                    await self._enqueue_in(conn, message, now)
-        return WriteOutcome.SAVED
 
 
 def _state_data(state: CampaignState) -> dict[str, Any]:

@@ -775,8 +775,8 @@ class Player:
             orders.append(Reinforce(sector=rng.choice(options.reinforce)))
         rng.shuffle(orders)
         orders.sort(
-            key=lambda order: not (
-                isinstance(order, Move) and (order.to == chain_at or gather is not None)
+            key=lambda order: (
+                not (isinstance(order, Move) and (order.to == chain_at or gather is not None))
             )
         )
         orders = orders[: rng.randint(1, max(1, len(orders)))]

@@ -658,7 +658,8 @@ async def test_a_gm_question_left_open_ends_with_the_gms_next_command(
     # orders: they became the other side's name, and the group read them in the notice.
     table = Table(telegram)
     campaign = await table.start(store, clock)
-    await store.set_language(table.anna.id, language, clock.now())  # the GM reads it so
+    # The GM reads the bot in this language.
+    await store.set_language(table.anna.id, "ru" if language == "ru" else "en", clock.now())
     action, value = ("rename", "s1") if question == "rename" else ("end!", "")
     press = GmPress(c=campaign.id, t=0, p="deployment", a=action, v=value).pack()
     asked = await telegram.feed(telegram.forged_press(table.anna, table.anna.id, press))
@@ -693,7 +694,8 @@ async def test_a_gm_question_lapses_when_the_campaign_moves_on(
 ) -> None:
     table = Table(telegram)
     campaign = await table.start(store, clock)
-    await store.set_language(table.anna.id, language, clock.now())  # the GM reads it so
+    # The GM reads the bot in this language.
+    await store.set_language(table.anna.id, "ru" if language == "ru" else "en", clock.now())
     press = GmPress(c=campaign.id, t=0, p="deployment", a="rename", v="s1").pack()
     asked = await telegram.feed(telegram.forged_press(table.anna, table.anna.id, press))
     assert asked is not None

@@ -745,7 +745,7 @@ class Player:
             elif gather is not None and closer is not None and roll < 0.8:
                 # No two sides can reach a third's sector yet: they close on one over the turns
                 # (a group next to it waits there for the second), so that they arrive together.
-                if closer != gather:
+                if closer != gather and sector.move is not None:
                     orders.append(
                         Move(source=sector.sector, to=closer, count=sector.move.max_count)
                     )

@@ -9,6 +9,7 @@ from bot.handlers import build_router
 from bot.handlers.errors import CommitWatch
 from bot.runtime.clock import Clock
 from bot.runtime.middlewares import (
+    CommandEndsQuestion,
     LocaleMiddleware,
     PersonMiddleware,
     UnhandledAnswer,
@@ -52,6 +53,7 @@ def build_dispatcher(
     dispatcher.update.outer_middleware(CommitWatch())
     dispatcher.update.outer_middleware(UpdateReads())
     LocaleMiddleware(i18n).setup(dispatcher)
+    CommandEndsQuestion().setup(dispatcher)
     UnhandledAnswer().setup(dispatcher)
     dispatcher.include_router(build_router())
     return dispatcher

@@ -196,6 +196,38 @@ NOT_TEXT = frozenset(
 """Messages that carry something other than text: orders and placements are typed."""
 
 
+class CommandEndsQuestion(BaseMiddleware):
+    """Outer middleware on messages: a command other than ``/cancel`` ends the sender's wait
+    for a typed answer in that chat (a GM's rename, reason or deadline, a wizard step, a
+    vacation's dates). A question left open is not answered later by text meant for something
+    else: orders typed after ``/advance`` do not become a side's name, announced to the group.
+    One read per command; a write only when an answer was awaited."""
+
+    def setup(self, router: Router) -> None:
+        """Wrap ``router``'s message observer."""
+        router.message.outer_middleware(self)
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if isinstance(event, Message) and event.from_user is not None and _ends_waits(event.text):
+            store: Store = data["store"]
+            if await store.prompt(event.chat.id, event.from_user.id) is not None:
+                await store.clear_prompt(event.chat.id, event.from_user.id)
+        return await handler(event, data)
+
+
+def _ends_waits(text: str | None) -> bool:
+    """A command (``/word``, ``/word@bot``), and not ``/cancel``, which answers the wait."""
+    if not text or not text.startswith("/"):
+        return False
+    command = text[1:].split(maxsplit=1)[0].split("@", 1)[0] if len(text) > 1 else ""
+    return bool(command) and command.casefold() != "cancel"
+
+
 class UnhandledAnswer(BaseMiddleware):
     """Answers what no handler took, where an answer makes sense: a press of a button no screen
     recognises (forged, malformed, or from an older version of the bot), and in a private chat

@@ -1,6 +1,8 @@
 """GM tools from the ``/gm`` panel: each one works, is audited and announced; each is refused to a
 non-member, a player and a GM of another campaign; stale buttons change nothing."""
 
+from datetime import timedelta
+
 import pytest
 from aiogram.methods import AnswerCallbackQuery, EditMessageText
 from aiogram.types import Chat, User
@@ -635,3 +637,78 @@ async def test_the_gm_changes_a_running_campaigns_policies_and_renames_a_side(
     still = await store.campaign(campaign.id)
     assert still is not None
     assert still.unreported_policy is UnreportedPolicy.WAIT_FOR_GM
+
+
+ASKED = {
+    "rename": {
+        "en": "type the new name of side «Red»",
+        "ru": "напишите новое название стороны «Red»",
+    },
+    "end": {"en": "why does the campaign end?", "ru": "почему кампания завершается?"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize("question", ["rename", "end"])
+async def test_a_gm_question_left_open_ends_with_the_gms_next_command(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, language: str, question: str
+) -> None:
+    # Found by the random campaigns (issue 31, seed 58): a co-GM who also gave orders asked to
+    # rename a side, left the question, used /advance hours later, then typed the side's
+    # orders: they became the other side's name, and the group read them in the notice.
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    # The GM reads the bot in this language.
+    await store.set_language(table.anna.id, "ru" if language == "ru" else "en", clock.now())
+    action, value = ("rename", "s1") if question == "rename" else ("end!", "")
+    press = GmPress(c=campaign.id, t=0, p="deployment", a=action, v=value).pack()
+    asked = await telegram.feed(telegram.forged_press(table.anna, table.anna.id, press))
+    assert asked is not None
+    assert ASKED[question][language] in asked.text
+    await say(telegram, table.anna, table.anna.id, "/status")
+    await say(telegram, table.anna, table.anna.id, "attack Blue in 1")
+    assert {side.id: side.name for side in await store.sides(campaign.id)} == {
+        "s1": "Red",
+        "s2": "Blue",
+    }
+    stored = await store.campaign(campaign.id)
+    assert stored is not None
+    assert stored.status is CampaignStatus.DEPLOYMENT
+    assert not any("attack Blue" in notice for notice in await notices(store, campaign.id))
+    assert await store.prompt(table.anna.id, table.anna.id) is None
+    # Asked again, the question is answered as before.
+    await telegram.feed(telegram.forged_press(table.anna, table.anna.id, press))
+    done = await say(telegram, table.anna, table.anna.id, "Red Legion")
+    assert done is not None
+    if question == "rename":
+        assert (await store.sides(campaign.id))[0].name == "Red Legion"
+    else:
+        ended = await store.campaign(campaign.id)
+        assert ended is not None
+        assert ended.status is CampaignStatus.FINISHED
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+async def test_a_gm_question_lapses_when_the_campaign_moves_on(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, language: str
+) -> None:
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    # The GM reads the bot in this language.
+    await store.set_language(table.anna.id, "ru" if language == "ru" else "en", clock.now())
+    press = GmPress(c=campaign.id, t=0, p="deployment", a="rename", v="s1").pack()
+    asked = await telegram.feed(telegram.forged_press(table.anna, table.anna.id, press))
+    assert asked is not None
+    assert ASKED["rename"][language] in asked.text
+    clock.advance(timedelta(hours=8))
+    campaign = await to_orders(store, campaign, clock.now())
+    # Turn 1's orders are open: the text is not the name the deployment's question waited for.
+    await say(telegram, table.anna, table.anna.id, "Red Legion")
+    assert (await store.sides(campaign.id))[0].name == "Red"
+    assert not any("Red Legion" in notice for notice in await notices(store, campaign.id))
+    assert await store.prompt(table.anna.id, table.anna.id) is None
+    # Asked in this phase, it is answered.
+    press = GmPress(c=campaign.id, t=1, p="orders", a="rename", v="s1").pack()
+    await telegram.feed(telegram.forged_press(table.anna, table.anna.id, press))
+    await say(telegram, table.anna, table.anna.id, "Red Legion")
+    assert (await store.sides(campaign.id))[0].name == "Red Legion"

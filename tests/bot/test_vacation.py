@@ -11,7 +11,7 @@ from storage import Store
 from tests.bot.private_campaign import GM, alert, open_table, rendered_outbox, screen
 from tests.bot.telegram import FakeTelegram
 
-ANNA, BORIS, CARL, VERA = 201, 203, 202, 301
+ANNA, BORIS, CARL, VERA, DORA = 201, 203, 202, 301, 401
 
 
 async def test_a_player_sets_an_absence_by_buttons_and_the_team_and_gm_are_told(
@@ -109,3 +109,49 @@ async def test_a_first_day_that_passed_while_typing_the_last_is_chosen_again(
     assert "From which day are you away?" in again.text
     assert await store.vacations(table.campaign.id) == []
     assert await store.prompt(ANNA, ANNA) is None
+
+
+async def test_a_command_ends_the_wait_for_a_typed_day(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    # The player asked to type a day, then went on with deployment: the placement they type
+    # after /deploy is their placement, not an unreadable day (both languages).
+    table = await open_table(telegram, store, clock)
+    for player, label, placement, confirmed in (
+        (VERA, "🏖", "экватор:3 восток=5, 5:2", "Расстановка подтверждена."),
+        (DORA, "Set an absence", "West=4 East=3 South Pole=3", "Deployment confirmed."),
+    ):
+        shown = screen(await table.say(player, "/vacation"))
+        first = screen(await table.tap(player, shown, label))
+        asked = screen(await table.tap(player, first, "⌨️"))
+        assert "/cancel" in asked.text
+        screen(await table.say(player, "/deploy"))
+        placed = screen(await table.say(player, placement))
+        assert placed.text.startswith(confirmed), placed.text
+    assert await store.vacations(table.campaign.id) == []
+    ready = {side for side, p in (await store.placements(table.campaign.id)).items() if p.ready}
+    assert ready == {"blue", "green"}
+
+
+async def test_a_typed_day_is_no_longer_awaited_once_the_campaign_moves_on(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    table = await open_table(telegram, store, clock)
+    shown = screen(await table.say(BORIS, "/vacation"))
+    first = screen(await table.tap(BORIS, shown, "🏖"))
+    screen(await table.tap(BORIS, first, "⌨️"))
+    for side, placement in (
+        ("red", {"1": 4, "2": 3, "4": 3}),
+        ("blue", {"1": 3, "3": 5, "5": 2}),
+        ("green", {"2": 4, "3": 3, "5": 3}),
+    ):
+        await store.save_placement(table.campaign.id, side, placement, True, GM, clock.now())
+    await table.step()  # turn 1's orders open
+    # What Борис types now is his side's orders, not the day the deployment's question asked.
+    read = screen(await table.say(BORIS, "2 -> 1 x2"))
+    assert not read.text.startswith("Отъезд"), read.text
+    record = await store.orders(table.campaign.id, 1, "red")
+    assert record is not None
+    assert [(m.source, m.to, m.count) for m in record.orders.moves] == [("2", "1", 2)]
+    assert await store.vacations(table.campaign.id) == []
+    assert await store.prompt(BORIS, BORIS) is None

@@ -851,7 +851,11 @@ class Checks:
                         tally[2] += 1
             for side, counts in held.items():
                 counts.append(len(report.captured.get(side, ())))
-        text = summaries[-1].text
+        # A summary longer than a photo's caption goes out as the caption and the rest in
+        # messages after it: the post is all of them.
+        last = summaries[-1].post
+        assert last is not None
+        text = "\n".join(r.text for r in summaries if r.post is not None and r.post.id == last.id)
         lines = text.splitlines()
         counted = [int(n) for n in re.findall(r"\d+", lines[1])] if len(lines) > 1 else []
         if counted and counted[0] != played:

@@ -30,6 +30,7 @@ from zoneinfo import ZoneInfo
 
 from aiogram.types import User
 
+from bot.services.campaigns import missing_placements
 from bot.services.deadlines import orders_open_at
 from bot.services.turns import game_for
 from bot.texts.core import describe_order
@@ -43,6 +44,7 @@ from rules import (
     builtin_map,
     legal_orders,
 )
+from rules.legal import MoveOption
 from storage import Campaign, CampaignStatus, Phase
 from tests.campaigns.maps import random_map_toml
 from tests.campaigns.script import GM_ID, PersonPlan, Script, zone_of
@@ -489,8 +491,13 @@ class Player:
                 # To the orders' opening (Tuesday): typed before it, nothing is saved.
                 self.world.move_clock(opening)
                 return
-            if "contact" in self.setup.modules and roll < 0.4 and missing:
-                roll = 0.4  # not over the window while a side's orders are missing
+            if "contact" in self.setup.modules and missing and roll < 0.75:
+                # Not over the window while a side's orders are missing: a contact chain
+                # needs two sides' moves in the same turn.
+                later = now + timedelta(hours=rng.choice((1, 3, 6, 10)))
+                if clock.deadline is None or later < clock.deadline:
+                    self.world.move_clock(later)
+                    return
         if (
             roll < 0.4
             and campaign.phase is not Phase.BATTLES
@@ -525,6 +532,19 @@ class Player:
             # Undone back to the setup: the wizard's summary, then «Open deployment».
             await self._do(self.gm, GROUP_ID, "/newcampaign")
             await self._setup_press("ok")
+            return
+        if (
+            campaign is not None
+            and campaign.phase is Phase.DEPLOYMENT
+            and rng.random() < 0.7
+            and await missing_placements(self.world.store, campaign)
+        ):
+            # Deployment ends only once every side is placed: a side nobody placed is placed
+            # by the GM (its default placement), as the advance question tells.
+            await self._do(gm, gm.user_id, "/gm")
+            for ending in (":place", ":placeside", ":placedef"):
+                if not await self._press_in(gm, gm.user_id, ending):
+                    break
             return
         if rng.random() < 0.6:
             await self._do(gm, rng.choice((GROUP_ID, gm.user_id)), "/advance")
@@ -653,6 +673,7 @@ class Player:
         someone = rng.choice(strategists)
         if "contact" in self.setup.modules and rng.random() < 0.8:
             someone = rng.choice(await self._without_orders(strategists) or [someone])
+            await self._until_orders_open()
         lines = await self.order_lines(rng, someone)
         if not lines:
             await self._do(someone, someone.user_id, "/orders")
@@ -661,6 +682,21 @@ class Player:
         await self._do(someone, someone.user_id, "\n".join(lines))
         if rng.random() < 0.3:
             await self.walk(rng, someone, (someone.user_id,), rng.randrange(1, 4), _orders_bias)
+
+    async def _until_orders_open(self) -> None:
+        """The clock to the orders' opening when they are not open yet (typed before it,
+        nothing is saved)."""
+        campaign = await self._campaign()
+        if campaign is None or campaign.phase is not Phase.ORDERS:
+            return
+        clock = await self.world.store.clock_state(campaign.id)
+        if clock is None:
+            return
+        opening = orders_open_at(
+            clock.anchor, clock.deadline, campaign.schedule, ZoneInfo(campaign.time_zone)
+        )
+        if opening is not None and opening > self.world.clock.now():
+            self.world.move_clock(opening)
 
     async def _without_orders(self, strategists: list[Someone]) -> list[Someone]:
         """The ``strategists`` whose side has saved no orders this turn."""
@@ -688,9 +724,15 @@ class Player:
         contact = "contact" in self.setup.modules
         chain_at = _chain_focus(game.map, state) if contact else None
         focus = chain_at or focus
+        gather = None if chain_at is not None or not contact else _chain_target(game.map, state)
         orders: list[Move | Attack | Reinforce] = []
         for sector in options.sectors:
             roll = rng.random()
+            closer = (
+                None
+                if gather is None or sector.move is None
+                else _closer(game.map, state, member.side_id, sector.sector, gather, sector.move)
+            )
             if (
                 chain_at is not None
                 and sector.move is not None
@@ -700,6 +742,13 @@ class Player:
                 # Into contact, with all it can: two sides arriving where a third stands make a
                 # chain (MODULES.md C6), the seam random orders seldom reach.
                 orders.append(Move(source=sector.sector, to=chain_at, count=sector.move.max_count))
+            elif gather is not None and closer is not None and roll < 0.8:
+                # No two sides can reach a third's sector yet: they close on one over the turns
+                # (a group next to it waits there for the second), so that they arrive together.
+                if closer != gather and sector.move is not None:
+                    orders.append(
+                        Move(source=sector.sector, to=closer, count=sector.move.max_count)
+                    )
             elif (
                 contact
                 and sector.move is not None
@@ -725,7 +774,11 @@ class Player:
         if options.reinforce:
             orders.append(Reinforce(sector=rng.choice(options.reinforce)))
         rng.shuffle(orders)
-        orders.sort(key=lambda order: not (isinstance(order, Move) and order.to == chain_at))
+        orders.sort(
+            key=lambda order: (
+                not (isinstance(order, Move) and (order.to == chain_at or gather is not None))
+            )
+        )
         orders = orders[: rng.randint(1, max(1, len(orders)))]
         language = someone.plan.language
         lines = []
@@ -851,7 +904,9 @@ class Player:
             return
         someone = rng.choice(concerned)
         await self._do(someone, someone.user_id, "/battles")
-        attacker_wins = rng.random() < 0.5
+        # In a contact campaign more often: the attacker's win is what hands a chain's next
+        # battle to another defender, the seam a chain has.
+        attacker_wins = rng.random() < (0.65 if "contact" in self.setup.modules else 0.5)
         for press in range(5):
             screens = [s for s in self.world.screens_in(someone.user_id) if _has(s, "pr:")]
             if not screens:
@@ -1027,6 +1082,65 @@ def _chain_focus(campaign_map: CampaignMap, state: CampaignState) -> str | None:
         if best is None or score > best:
             best, chosen = score, sector
     return chosen
+
+
+def _chain_target(campaign_map: CampaignMap, state: CampaignState) -> str | None:
+    """Where a contact campaign's sides close in over the next turns when :func:`_chain_focus`
+    finds no sector two can reach now: the held sector whose second-nearest other side (by its
+    groups that can move) is nearest, then the nearer first, ties by map order; ``None`` where
+    fewer than two other sides have a group that can move."""
+    best: tuple[int, int, int] | None = None
+    chosen = None
+    for index, sector in enumerate(campaign_map.ids):
+        held = set(state.occupants(sector))
+        if not held:
+            continue
+        near = sorted(
+            min(
+                _steps(campaign_map, source, sector)
+                for source, count in state.armies.get(side, {}).items()
+                if count > 1
+            )
+            for side in state.sides()
+            if side not in held and any(count > 1 for count in state.armies.get(side, {}).values())
+        )
+        if len(near) < 2:
+            continue
+        score = (near[1], near[0], index)
+        if best is None or score < best:
+            best, chosen = score, sector
+    return chosen
+
+
+def _closer(
+    campaign_map: CampaignMap,
+    state: CampaignState,
+    side: str,
+    source: str,
+    target: str,
+    move: MoveOption,
+) -> str | None:
+    """Where the group in ``source`` steps to close on ``target``: a destination nearer to it
+    that no other side holds (a battle on the way would stop it); ``target`` itself for a
+    group already next to it, which waits there; ``None`` when it cannot close in."""
+    here = _steps(campaign_map, source, target)
+    if here <= 1 or not move.destinations:
+        return target
+    steps = [
+        to
+        for to in move.destinations
+        if _steps(campaign_map, to, target) < here
+        and all(other == side for other in state.occupants(to))
+    ]
+    return min(steps, key=lambda to: campaign_map.order[to]) if steps else None
+
+
+def _steps(campaign_map: CampaignMap, a: str, b: str) -> int:
+    """Neighbour steps from ``a`` to ``b``; many when ``b`` cannot be reached."""
+    try:
+        return campaign_map.distance(a, b)
+    except KeyError:
+        return 99
 
 
 def _enemy_next_door(state: CampaignState, side: str, destinations: Sequence[str]) -> list[str]:

@@ -5,6 +5,10 @@ A placement for a side that did not deploy is secret until turn 1, so the panel 
 here (a stored ``Prompt`` for the GM's private chat) and never in the group. Registered before
 the other private screens: while such a prompt waits, the GM's plain text is the answer, not
 orders or their own side's placement. The group hears only that the GM placed the side.
+
+A question waits only while the campaign stays in the phase it was asked in, and until the
+GM sends another command (:class:`bot.runtime.middlewares.CommandEndsQuestion`): after that
+the GM's text is read as any other (orders, a placement).
 """
 
 from __future__ import annotations
@@ -45,7 +49,24 @@ class GmPromptWaiting(Filter):
         prompt = await store.prompt(message.chat.id, message.from_user.id)
         if prompt is None or prompt.field != self.field:
             return False
+        if await asked_before_the_phase(store, prompt):
+            # The campaign moved on since the question (a phase began or was undone): the
+            # answer it waited for may no longer fit, and the text is likely meant for the
+            # new phase (orders): the question lapses and the text is read as any other.
+            await store.clear_prompt(message.chat.id, message.from_user.id)
+            return False
         return {"prompt": prompt}
+
+
+async def asked_before_the_phase(store: Store, prompt: Prompt) -> bool:
+    """Whether the prompt's campaign entered a phase, or undid one, after it was asked."""
+    if prompt.campaign_id is None:
+        return False
+    return any(
+        entry.entered_at > prompt.created_at
+        or (entry.undone_at is not None and entry.undone_at > prompt.created_at)
+        for entry in await store.phase_history(prompt.campaign_id)
+    )
 
 
 def placement_question(campaign: Campaign, side_name: str) -> str:

@@ -23,6 +23,7 @@ from pydantic import JsonValue
 from bot.handlers.filters import TYPED
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, seat_or_answer
+from bot.handlers.private.gm_prompts import asked_before_the_phase
 from bot.runtime.clock import Clock
 from bot.screens.callbacks import ButtonInt
 from bot.services import vacations
@@ -59,6 +60,10 @@ class VacationWaiting(Filter):
             return False
         prompt = await store.prompt(message.chat.id, message.from_user.id)
         if prompt is None or prompt.field != VACATION:
+            return False
+        if await asked_before_the_phase(store, prompt):
+            # As a GM's question: once the campaign has moved on, text is read as orders.
+            await store.clear_prompt(message.chat.id, message.from_user.id)
             return False
         return {"prompt": prompt}
 

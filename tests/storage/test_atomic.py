@@ -85,13 +85,16 @@ async def test_a_cancelled_unit_is_not_found_after_a_restart(database_url: str) 
     store = await open_store(database_url)
     campaign_id = await _campaign(store)
 
+    added = asyncio.Event()
+
     async def cut() -> None:
         async with store.atomic():
             await store.add_side(campaign_id, RED, GM, MONDAY)
+            added.set()
             await asyncio.sleep(3600)
 
     task = asyncio.create_task(cut())
-    await asyncio.sleep(0.05)
+    await added.wait()  # the side is written inside the unit when it is cut, not before
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import date
 
+from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 from babel.dates import format_date
 
@@ -791,7 +792,10 @@ def schedule_label(campaign: Campaign) -> str:
     elif schedule.deployment_deadline is None:
         deployment = _("deployment ends only when the GM ends it")
     else:
-        moment = format_moment(schedule.deployment_deadline, campaign.time_zone, campaign.language)
+        # The reader's language (a private /rules of a Russian campaign read in English).
+        moment = format_moment(
+            schedule.deployment_deadline, campaign.time_zone, get_i18n().current_locale
+        )
         deployment = (
             _("deployment ends {moment}, or earlier once every side has confirmed its placement")
             if placed

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import timedelta
 from typing import Any
 
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage
@@ -469,3 +470,32 @@ async def test_the_rules_are_true_to_random_settings(
                 assert found, (round_number, expected, text)
             else:
                 assert expected in text, (round_number, expected, text)
+
+
+async def test_the_deployments_end_is_written_in_the_readers_language(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    # Found by the random campaigns (issue 31, seed 229): in a Russian campaign, an English
+    # reader's /rules said «deployment ends вт, 31 марта, 23:59 (Сент-Джонс, UTC-2:30)».
+    table = await open_table(telegram, store, clock)
+    campaign = table.campaign
+    deadline = clock.now() + timedelta(days=6)
+    await store.update_settings(
+        campaign.id,
+        CampaignSettings(
+            language="ru",
+            time_zone="America/St_Johns",
+            schedule=campaign.schedule.model_copy(update={"deployment_deadline": deadline}),
+        ),
+        GM,
+        clock.now(),
+    )
+    english = (await _pages(telegram, 201, 201))["campaign"].text  # Anna reads English
+    [line] = [line for line in english.splitlines() if line.startswith("Schedule")]
+    assert "deployment ends Sun 8 Mar, 06:30 (St. John’s, UTC-2:30)" in line, line
+    assert not re.search("[А-Яа-яЁё]", line), line
+    russian = (await _pages(telegram, 203, 203))["campaign"].text  # Борис reads Russian
+    [line] = [line for line in russian.splitlines() if line.startswith("Расписание")]
+    assert "Сент-Джонс" in line, line
+    group = (await _pages(telegram, GM, GROUP))["campaign"].text  # the group: the campaign's
+    assert "Сент-Джонс" in group

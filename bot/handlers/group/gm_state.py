@@ -124,7 +124,7 @@ def refusal(result: EditResult, campaign: Campaign, sides: list[Side]) -> str:
             names = {side.id: side.name for side in sides}
             game = game_for(campaign)
             reasons = [
-                describe_edit_problem(problem, game.map, names, campaign.language)
+                describe_edit_problem(problem, game.map, names, get_i18n().current_locale)
                 for problem in result.problems
             ]
             return "\n".join([_("Nothing was changed:"), *reasons])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.types import Message, User
+from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.handlers.filters import Awaited
@@ -76,7 +77,7 @@ async def adjust_answer(
     if result.outcome is AdjustOutcome.REFUSED:
         names = {side.id: side.name for side in sides}
         reasons = [
-            describe_adjustment_problem(problem, game.map, names, campaign.language)
+            describe_adjustment_problem(problem, game.map, names, get_i18n().current_locale)
             for problem in result.problems
         ]
         await ask_again(message, "\n".join([_("Nothing was changed:"), *reasons]))

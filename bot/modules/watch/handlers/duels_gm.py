@@ -11,6 +11,7 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
@@ -52,7 +53,9 @@ async def _list(store: Store, campaign: Campaign) -> tuple[str, InlineKeyboardMa
     rows = [
         [
             InlineKeyboardButton(
-                text=button_label(gm_step_label(step, names, campaign_map, campaign.language)),
+                text=button_label(
+                    gm_step_label(step, names, campaign_map, get_i18n().current_locale)
+                ),
                 callback_data=_press(campaign, step.id),
             )
         ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from storage.dialect import INTEGRITY_ERRORS, breaks_one_active_per_chat
@@ -73,16 +74,37 @@ def members_query(campaign_id: CampaignId) -> Query:
 def members_of(campaign_id: CampaignId, rows: Sequence[Row]) -> list[Member]:
     """The members of :func:`members_query`'s rows."""
     return [
-        Member(
-            campaign_id=campaign_id,
-            user_id=row["user_id"],
-            display_name=row["display_name"],
-            side_id=row["side_id"],
-            roles=frozenset(Role(r) for r in (row["roles"] or "").split(",") if r),
-            joined_at=dt(row["joined_at"]),
+        _member(
+            campaign_id,
+            row["user_id"],
+            row["display_name"],
+            row["side_id"],
+            row["roles"],
+            row["joined_at"],
         )
         for row in rows
     ]
+
+
+@lru_cache(maxsize=1024)
+def _member(
+    campaign_id: CampaignId,
+    user_id: UserId,
+    display_name: str,
+    side_id: SideId | None,
+    roles: str | None,
+    joined_at: str,
+) -> Member:
+    """A member from its row's values, made once per distinct row (frozen, as
+    :func:`storage.sql.once_per_row`'s records: members are read at nearly every update)."""
+    return Member(
+        campaign_id=campaign_id,
+        user_id=user_id,
+        display_name=display_name,
+        side_id=side_id,
+        roles=frozenset(Role(r) for r in (roles or "").split(",") if r),
+        joined_at=dt(joined_at),
+    )
 
 
 def running_count_query(user_id: UserId) -> Query:

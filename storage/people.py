@@ -40,6 +40,7 @@ from storage.sql import (
     dump_json,
     fetch_all,
     fetch_one,
+    once_per_row,
     opt_dt,
     ts,
 )
@@ -165,6 +166,7 @@ class PeopleStore(Protocol):
     ) -> UiMessage | None: ...
 
 
+@once_per_row(1024)
 def _person(row: Row) -> Person:
     return Person(
         user_id=row["user_id"],

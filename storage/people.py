@@ -276,8 +276,11 @@ class PeopleRecords(SharedRecords):
         """The people among ``user_ids`` the bot has seen."""
         if not user_ids:
             return {}
-        async with self._db.snapshot() as conn:
-            return await self._people_in(conn, user_ids)
+        marks = ", ".join("?" for _ in user_ids)
+        [rows] = await self._db.read(
+            [(f"SELECT * FROM people WHERE user_id IN ({marks})", tuple(user_ids))]
+        )
+        return people_of(rows)
 
     async def _people_in(self, conn: Conn, user_ids: Sequence[UserId]) -> dict[UserId, Person]:
         if not user_ids:

@@ -342,6 +342,14 @@ def turn_of(campaign_id: CampaignId, turn: int | None) -> Query:
     return "?", (turn,)
 
 
+def current_list_query(campaign_id: CampaignId, turn: int) -> Query:
+    """The turn's current battle list's row, if it has one."""
+    return (
+        "SELECT * FROM battle_lists WHERE campaign_id = ? AND turn = ? AND retired_at IS NULL",
+        (campaign_id, turn),
+    )
+
+
 def turn_start_query(campaign_id: CampaignId, turn: int | None) -> Query:
     """The state at the start of ``turn`` (``None``: the current one; :func:`turn_start_of`)."""
     turn_sql, turn_params = turn_of(campaign_id, turn)
@@ -577,11 +585,7 @@ class SharedRecords:
         await conn.execute(*queue_statement(message, now, phase_seq, resolution_id))
 
     async def _current_list_row(self, conn: Conn, campaign_id: CampaignId, turn: int) -> Row | None:
-        return await fetch_one(
-            conn,
-            "SELECT * FROM battle_lists WHERE campaign_id = ? AND turn = ? AND retired_at IS NULL",
-            (campaign_id, turn),
-        )
+        return await fetch_one(conn, *current_list_query(campaign_id, turn))
 
     async def _state_in(
         self, conn: Conn, campaign_id: CampaignId, turn: int

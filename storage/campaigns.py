@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from storage.dialect import INTEGRITY_ERRORS, breaks_one_active_per_chat
@@ -33,6 +34,10 @@ from storage.shared import (
     _campaign,
     _result,
     _side,
+    campaign_of,
+    campaign_query,
+    member_of,
+    member_query,
 )
 from storage.sql import (
     Conn,
@@ -73,16 +78,37 @@ def members_query(campaign_id: CampaignId) -> Query:
 def members_of(campaign_id: CampaignId, rows: Sequence[Row]) -> list[Member]:
     """The members of :func:`members_query`'s rows."""
     return [
-        Member(
-            campaign_id=campaign_id,
-            user_id=row["user_id"],
-            display_name=row["display_name"],
-            side_id=row["side_id"],
-            roles=frozenset(Role(r) for r in (row["roles"] or "").split(",") if r),
-            joined_at=dt(row["joined_at"]),
+        _member(
+            campaign_id,
+            row["user_id"],
+            row["display_name"],
+            row["side_id"],
+            row["roles"],
+            row["joined_at"],
         )
         for row in rows
     ]
+
+
+@lru_cache(maxsize=1024)
+def _member(
+    campaign_id: CampaignId,
+    user_id: UserId,
+    display_name: str,
+    side_id: SideId | None,
+    roles: str | None,
+    joined_at: str,
+) -> Member:
+    """A member from its row's values, made once per distinct row (frozen, as
+    :func:`storage.sql.once_per_row`'s records: members are read at nearly every update)."""
+    return Member(
+        campaign_id=campaign_id,
+        user_id=user_id,
+        display_name=display_name,
+        side_id=side_id,
+        roles=frozenset(Role(r) for r in (roles or "").split(",") if r),
+        joined_at=dt(joined_at),
+    )
 
 
 def running_count_query(user_id: UserId) -> Query:
@@ -170,19 +196,21 @@ class CampaignRecords(SharedRecords):
 
     async def campaign(self, campaign_id: CampaignId) -> Campaign | None:
         """The campaign, or ``None``."""
-        async with self._db.snapshot() as conn:
-            return await self._campaign_in(conn, campaign_id)
+        [rows] = await self._db.read([campaign_query(campaign_id)])
+        return campaign_of(rows)
 
     async def active_campaign(self, chat_id: ChatId, thread_id: int = 0) -> Campaign | None:
         """The unfinished campaign of a group chat (forum topic ``thread_id``), if any."""
-        async with self._db.snapshot() as conn:
-            row = await fetch_one(
-                conn,
-                "SELECT * FROM campaigns WHERE chat_id = ? AND thread_id = ?"
-                " AND status <> 'finished'",
-                (chat_id, thread_id),
-            )
-        return None if row is None else _campaign(row)
+        [rows] = await self._db.read(
+            [
+                (
+                    "SELECT * FROM campaigns WHERE chat_id = ? AND thread_id = ?"
+                    " AND status <> 'finished'",
+                    (chat_id, thread_id),
+                )
+            ]
+        )
+        return _campaign(rows[0]) if rows else None
 
     async def campaigns_in_chat(self, chat_id: ChatId) -> list[Campaign]:
         """Every campaign a chat has run, oldest first."""
@@ -400,8 +428,8 @@ class CampaignRecords(SharedRecords):
 
     async def sides(self, campaign_id: CampaignId) -> list[Side]:
         """The campaign's sides in the order they were added."""
-        async with self._db.snapshot() as conn:
-            return await self._sides_in(conn, campaign_id)
+        [rows] = await self._db.read([sides_query(campaign_id)])
+        return sides_of(rows)
 
     async def _sides_in(self, conn: Conn, campaign_id: CampaignId) -> list[Side]:
         return sides_of(await fetch_all(conn, *sides_query(campaign_id)))
@@ -465,13 +493,13 @@ class CampaignRecords(SharedRecords):
 
     async def member(self, campaign_id: CampaignId, user_id: UserId) -> Member | None:
         """One person's membership of a campaign."""
-        async with self._db.snapshot() as conn:
-            return await self._member_in(conn, campaign_id, user_id)
+        [rows] = await self._db.read([member_query(campaign_id, user_id)])
+        return member_of(campaign_id, user_id, rows)
 
     async def members(self, campaign_id: CampaignId) -> list[Member]:
         """Everyone in a campaign, by user id."""
-        async with self._db.snapshot() as conn:
-            return await self._members_in(conn, campaign_id)
+        [rows] = await self._db.read([members_query(campaign_id)])
+        return members_of(campaign_id, rows)
 
     async def _members_in(self, conn: Conn, campaign_id: CampaignId) -> list[Member]:
         return members_of(campaign_id, await fetch_all(conn, *members_query(campaign_id)))

@@ -403,7 +403,9 @@ class Database:
     async def read(self, queries: Sequence[Query]) -> list[list[Row]]:
         """The rows of each of ``queries``, read in one read transaction (inside a transaction
         of this task: in that one). ``BEGIN``, the queries and the rollback are one call to
-        the connection's thread, where :meth:`snapshot` makes a round trip of each."""
+        the connection's thread, where :meth:`snapshot` makes a round trip of each; a single
+        query needs neither ``BEGIN`` nor rollback (SQLite reads it in a transaction of its
+        own), so a one-query read is one statement."""
         if self._held_here():
             return await fetch_batch(self._conn, queries)
         async with self._lock, self._faults_told():
@@ -413,6 +415,10 @@ class Database:
             )
 
     def _read_on_thread(self, raw: sqlite3.Connection, queries: Sequence[Query]) -> list[list[Row]]:
+        if len(queries) == 1:
+            # One statement is a read transaction of its own (SQLite's autocommit): it sees one
+            # committed state without a BEGIN and a ROLLBACK around it.
+            return run_statements(raw, queries)
         raw.execute("BEGIN")
         try:
             return run_statements(raw, queries)

@@ -354,14 +354,16 @@ class OrderRecords(SharedRecords):
         self, campaign_id: CampaignId, turn: int, side_id: SideId
     ) -> list[OrderEdit]:
         """Every save of a side's orders (turn 0: placement) for a turn, retired sets included."""
-        async with self._db.snapshot() as conn:
-            rows = await fetch_all(
-                conn,
-                "SELECT e.*, o.kind, o.retired_at FROM order_edits e JOIN order_sets o"
-                " ON o.id = e.order_set_id WHERE o.campaign_id = ? AND o.turn = ?"
-                " AND o.side_id = ? ORDER BY o.id, e.seq",
-                (campaign_id, turn, side_id),
-            )
+        [rows] = await self._db.read(
+            [
+                (
+                    "SELECT e.*, o.kind, o.retired_at FROM order_edits e JOIN order_sets o"
+                    " ON o.id = e.order_set_id WHERE o.campaign_id = ? AND o.turn = ?"
+                    " AND o.side_id = ? ORDER BY o.id, e.seq",
+                    (campaign_id, turn, side_id),
+                )
+            ]
+        )
         return [
             OrderEdit(
                 seq=row["seq"],

@@ -193,10 +193,9 @@ class OutboxRecords(SharedRecords):
 
     async def outbox_messages(self, campaign_id: CampaignId) -> list[OutboxMessage]:
         """Every message a campaign queued, in queue order, whatever its state."""
-        async with self._db.snapshot() as conn:
-            rows = await fetch_all(
-                conn, "SELECT * FROM outbox WHERE campaign_id = ? ORDER BY id", (campaign_id,)
-            )
+        [rows] = await self._db.read(
+            [("SELECT * FROM outbox WHERE campaign_id = ? ORDER BY id", (campaign_id,))]
+        )
         return [_outbox(row) for row in rows]
 
     async def outbox_chats(self, campaign_id: CampaignId, kind: str) -> set[int]:
@@ -216,11 +215,13 @@ class OutboxRecords(SharedRecords):
         """The campaign's messages of ``kind`` not sent nor given up yet (pending or being
         sent), in queue order: what :meth:`outbox_messages` holds of them, without reading the
         whole outbox (the board and the battle list ask at every post and press)."""
-        async with self._db.snapshot() as conn:
-            rows = await fetch_all(
-                conn,
-                "SELECT * FROM outbox WHERE campaign_id = ? AND kind = ?"
-                " AND state IN ('pending', 'sending') ORDER BY id",
-                (campaign_id, kind),
-            )
+        [rows] = await self._db.read(
+            [
+                (
+                    "SELECT * FROM outbox WHERE campaign_id = ? AND kind = ?"
+                    " AND state IN ('pending', 'sending') ORDER BY id",
+                    (campaign_id, kind),
+                )
+            ]
+        )
         return [_outbox(row) for row in rows]

@@ -40,6 +40,7 @@ from storage.sql import (
     dump_json,
     fetch_all,
     fetch_one,
+    once_per_row,
     opt_dt,
     ts,
 )
@@ -165,6 +166,7 @@ class PeopleStore(Protocol):
     ) -> UiMessage | None: ...
 
 
+@once_per_row(1024)
 def _person(row: Row) -> Person:
     return Person(
         user_id=row["user_id"],
@@ -274,8 +276,11 @@ class PeopleRecords(SharedRecords):
         """The people among ``user_ids`` the bot has seen."""
         if not user_ids:
             return {}
-        async with self._db.snapshot() as conn:
-            return await self._people_in(conn, user_ids)
+        marks = ", ".join("?" for _ in user_ids)
+        [rows] = await self._db.read(
+            [(f"SELECT * FROM people WHERE user_id IN ({marks})", tuple(user_ids))]
+        )
+        return people_of(rows)
 
     async def _people_in(self, conn: Conn, user_ids: Sequence[UserId]) -> dict[UserId, Person]:
         if not user_ids:

@@ -398,8 +398,8 @@ class ScheduleRecords(SharedRecords):
 
     async def clock_state(self, campaign_id: CampaignId) -> ClockState | None:
         """The campaign's clock row, if the scheduler has seen the campaign."""
-        async with self._db.snapshot() as conn:
-            return await self._clock_in(conn, campaign_id)
+        [rows] = await self._db.read([clock_query(campaign_id)])
+        return clock_of(rows)
 
     async def set_clock(
         self,

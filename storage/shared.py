@@ -68,6 +68,7 @@ from storage.sql import (
     fetch_all,
     fetch_one,
     may_violate,
+    once_per_row,
     opt_dt,
     ts,
 )
@@ -113,6 +114,7 @@ def _schedule_of(schedule_json: str) -> Schedule:
     return Schedule.model_validate_json(schedule_json)
 
 
+@once_per_row(256)
 def _campaign(row: Row) -> Campaign:
     campaign_map: str | CampaignMap = (
         row["map_name"] if row["map_name"] is not None else _map_of(row["map_json"])
@@ -145,6 +147,7 @@ def _campaign(row: Row) -> Campaign:
     )
 
 
+@once_per_row(1024)
 def _side(row: Row) -> Side:
     return Side(
         campaign_id=row["campaign_id"],
@@ -156,6 +159,7 @@ def _side(row: Row) -> Side:
     )
 
 
+@once_per_row(1024)
 def _phase_entry(row: Row) -> PhaseEntry:
     return PhaseEntry(
         campaign_id=row["campaign_id"],
@@ -292,6 +296,7 @@ def _battle_report(
     )
 
 
+@once_per_row(4096)
 def _outbox(row: Row) -> OutboxMessage:
     return OutboxMessage(
         id=row["id"],
@@ -335,6 +340,14 @@ def turn_of(campaign_id: CampaignId, turn: int | None) -> Query:
     if turn is None:
         return "(SELECT turn FROM campaigns WHERE id = ?)", (campaign_id,)
     return "?", (turn,)
+
+
+def current_list_query(campaign_id: CampaignId, turn: int) -> Query:
+    """The turn's current battle list's row, if it has one."""
+    return (
+        "SELECT * FROM battle_lists WHERE campaign_id = ? AND turn = ? AND retired_at IS NULL",
+        (campaign_id, turn),
+    )
 
 
 def turn_start_query(campaign_id: CampaignId, turn: int | None) -> Query:
@@ -572,11 +585,7 @@ class SharedRecords:
         await conn.execute(*queue_statement(message, now, phase_seq, resolution_id))
 
     async def _current_list_row(self, conn: Conn, campaign_id: CampaignId, turn: int) -> Row | None:
-        return await fetch_one(
-            conn,
-            "SELECT * FROM battle_lists WHERE campaign_id = ? AND turn = ? AND retired_at IS NULL",
-            (campaign_id, turn),
-        )
+        return await fetch_one(conn, *current_list_query(campaign_id, turn))
 
     async def _state_in(
         self, conn: Conn, campaign_id: CampaignId, turn: int

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
+from functools import lru_cache, wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeGuard, TypeVar, cast
 
@@ -51,6 +52,34 @@ Conn: TypeAlias = "aiosqlite.Connection | PgConnection"
 
 
 T = TypeVar("T")
+
+
+def once_per_row(size: int) -> Callable[[Callable[[Row], T]], Callable[[Row], T]]:
+    """A record's builder made to build once per distinct row (its columns and values), kept
+    for the last ``size`` rows: the campaign, its members, sides and people are read for
+    nearly every update and post, and validating the same row into the same model again was
+    a tenth of a random campaign's time. Only for frozen records whose fields nobody changes
+    in place, as every reader of an unchanged row then shares one. A row holding a value that
+    cannot be hashed (a PostgreSQL array) is built anew each time."""
+
+    def wrap(build: Callable[[Row], T]) -> Callable[[Row], T]:
+        @lru_cache(maxsize=size)
+        def cached(names: tuple[str, ...], values: tuple[Any, ...]) -> T:
+            return build(cast(Row, dict(zip(names, values, strict=True))))
+
+        @wraps(build)
+        def built(row: Row) -> T:
+            values: tuple[Any, ...] = tuple(cast(Iterable[Any], row))
+            try:
+                hash(values)
+            except TypeError:
+                return build(row)
+            return cached(tuple(row.keys()), values)
+
+        return built
+
+    return wrap
+
 
 Query: TypeAlias = tuple[str, Sequence[Any]]
 """A statement and its parameters."""

@@ -59,6 +59,9 @@ from storage.shared import (
     _resolution,
     _result,
     _state_json,
+    current_list_query,
+    turn_start_of,
+    turn_start_query,
 )
 from storage.sql import (
     Conn,
@@ -732,8 +735,10 @@ class TurnRecords(SharedRecords):
 
     async def phase_history(self, campaign_id: CampaignId) -> list[PhaseEntry]:
         """Every phase entry of a campaign, undone ones included, in order."""
-        async with self._db.snapshot() as conn:
-            return await self._phase_history_in(conn, campaign_id)
+        [rows] = await self._db.read(
+            [("SELECT * FROM phase_history WHERE campaign_id = ? ORDER BY seq", (campaign_id,))]
+        )
+        return [_phase_entry(row) for row in rows]
 
     async def _current_entries_in(self, conn: Conn, campaign_id: CampaignId) -> list[PhaseEntry]:
         """The phase entry the campaign is in (its last entry not undone) and the undone
@@ -751,8 +756,8 @@ class TurnRecords(SharedRecords):
 
     async def turn_start(self, campaign_id: CampaignId, turn: int) -> CampaignState | None:
         """The current state at the start of ``turn``."""
-        async with self._db.snapshot() as conn:
-            return await self._state_in(conn, campaign_id, turn)
+        [rows] = await self._db.read([turn_start_query(campaign_id, turn)])
+        return turn_start_of(rows)
 
     async def turn_record(self, campaign_id: CampaignId, turn: int) -> TurnRecord | None:
         """A turn's start state, current battle list and current resolution."""
@@ -805,21 +810,22 @@ class TurnRecords(SharedRecords):
 
     async def battle_list(self, campaign_id: CampaignId, turn: int) -> BattleListRecord | None:
         """The current battle list of a turn, if published."""
-        async with self._db.snapshot() as conn:
-            row = await self._current_list_row(conn, campaign_id, turn)
-        return None if row is None else _battle_list(row)
+        [rows] = await self._db.read([current_list_query(campaign_id, turn)])
+        return _battle_list(rows[0]) if rows else None
 
     async def resolutions(
         self, campaign_id: CampaignId, turn: int, *, include_retired: bool = False
     ) -> list[ResolutionRecord]:
         """A turn's resolution revisions, oldest first (only the current one by default)."""
         only_current = "" if include_retired else " AND retired_at IS NULL"
-        async with self._db.snapshot() as conn:
-            rows = await fetch_all(
-                conn,
-                "SELECT * FROM resolutions WHERE campaign_id = ? AND turn = ?"
-                + only_current
-                + " ORDER BY revision",
-                (campaign_id, turn),
-            )
+        [rows] = await self._db.read(
+            [
+                (
+                    "SELECT * FROM resolutions WHERE campaign_id = ? AND turn = ?"
+                    + only_current
+                    + " ORDER BY revision",
+                    (campaign_id, turn),
+                )
+            ]
+        )
         return [_resolution(row) for row in rows]

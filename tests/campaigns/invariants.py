@@ -258,18 +258,21 @@ class Checks:
         members = await store.members(campaign.id)
         sides = await store.sides(campaign.id)
         self._changed_language = set()
+        people = await store.people(list(self.world.telegram.users))
         for user in self.world.telegram.users:
-            person = await store.person(user)
+            person = people.get(user)
             language = None if person is None else person.language or person.telegram_language
             if user in self._languages and self._languages[user] != language:
                 self._changed_language.add(user)
             self._languages[user] = language
         self.names |= {side.name for side in sides} | {m.display_name for m in members}
         resolved = 0
+        revisions: dict[int, int] = {}  # each resolved turn's current revision
         for turn in range(1, campaign.turn + 1):
-            if await store.resolutions(campaign.id, turn):
+            if resolutions := await store.resolutions(campaign.id, turn):
                 resolved = turn
                 self._public_turns.add(turn)
+                revisions[turn] = resolutions[-1].revision
         self.resolved_turns = resolved
         if campaign.turn >= 1:
             self._placements_public = True
@@ -278,7 +281,7 @@ class Checks:
         await self.numbers_in_posts(campaign, requests)
         await self.phases_pass_rightly(campaign)
         await self.posts_once_in_order(campaign, requests)
-        await self.replay(campaign)
+        await self.replay(campaign, revisions=revisions)
         self.colours_and_words(campaign, sides, requests)
         self._before = campaign
         self._clock_before = await store.clock_state(campaign.id)
@@ -1054,16 +1057,25 @@ class Checks:
 
     # ---- 6. replay ------------------------------------------------------------------------------
 
-    async def replay(self, campaign: Campaign, *, final: bool = False) -> None:
+    async def replay(
+        self,
+        campaign: Campaign,
+        *,
+        final: bool = False,
+        revisions: dict[int, int] | None = None,
+    ) -> None:
         """6: each resolved turn (each revision) replays to its stored state; at the end each
-        turn's start and every roll too."""
+        turn's start and every roll too. ``revisions``: each resolved turn's current revision,
+        as the step's checks read them (``None``: read them now)."""
         self.count += 1
         store = self.world.store
-        current = {
-            turn: resolutions[-1].revision
-            for turn in range(1, campaign.turn + 1)
-            if (resolutions := await store.resolutions(campaign.id, turn))
-        }
+        current = revisions
+        if current is None:
+            current = {
+                turn: resolutions[-1].revision
+                for turn in range(1, campaign.turn + 1)
+                if (resolutions := await store.resolutions(campaign.id, turn))
+            }
         done = self._replayed | self._deferred
         if not final and all((t, r) in done for t, r in current.items()):
             return

@@ -281,6 +281,7 @@ class World:
     scheduler: CampaignScheduler = field(init=False)
     maps: MapRecorder = field(init=False)
     screens: dict[tuple[int, int], Screen] = field(default_factory=dict)
+    chat_screens: dict[int, dict[int, Screen]] = field(default_factory=dict)  # by chat, message
     transcript: list[Line] = field(default_factory=list)
     step: int = 0
     seen_requests: int = 0
@@ -477,32 +478,35 @@ class World:
         markup = request.sent.markup
         force = type(getattr(method, "reply_markup", None)).__name__ == "ForceReply"
         if isinstance(method, SendMessage | SendPhoto | SendDocument):
-            self.screens[key] = Screen(
-                chat_id, request.message_id, request.text, markup, self.step, force
-            )
+            self._keep(Screen(chat_id, request.message_id, request.text, markup, self.step, force))
         elif isinstance(method, EditMessageText | EditMessageCaption):
             old = self.screens.get(key)
-            self.screens[key] = Screen(
-                chat_id,
-                request.message_id,
-                request.text,
-                markup,
-                self.step,
-                old.force_reply if old else False,
+            self._keep(
+                Screen(
+                    chat_id,
+                    request.message_id,
+                    request.text,
+                    markup,
+                    self.step,
+                    old.force_reply if old else False,
+                )
             )
         elif isinstance(method, EditMessageReplyMarkup):
             old = self.screens.get(key)
             if old is not None:
-                self.screens[key] = Screen(
-                    chat_id, request.message_id, old.text, markup, self.step, old.force_reply
+                self._keep(
+                    Screen(
+                        chat_id, request.message_id, old.text, markup, self.step, old.force_reply
+                    )
                 )
+
+    def _keep(self, screen: Screen) -> None:
+        self.screens[(screen.chat_id, screen.message_id)] = screen
+        self.chat_screens.setdefault(screen.chat_id, {})[screen.message_id] = screen
 
     def screens_in(self, chat_id: int) -> list[Screen]:
         """The chat's messages, oldest first."""
-        return sorted(
-            (s for (chat, _), s in self.screens.items() if chat == chat_id),
-            key=lambda s: s.message_id,
-        )
+        return sorted(self.chat_screens.get(chat_id, {}).values(), key=lambda s: s.message_id)
 
 
 def _bound(value: Any, bot: Bot) -> Any:

@@ -8,15 +8,18 @@ in the shared bot names it: the registries are the only place it is added."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
 
 import pytest
 
+from bot.modules import BOT_MODULES, BotModule
 from bot.runtime.clock import ManualClock
 from bot.screens.rendering import MapDrawer
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from rules.render import MapView
-from storage import CampaignSettings, Language, Phase, Role, Store
+from rules.state import CampaignState
+from storage import Campaign, CampaignSettings, Language, Phase, Role, Store
 from tests.bot.group_helpers import say, set_up_campaign, tap
 from tests.bot.private_campaign import GM, GROUP, Table
 from tests.bot.telegram import FakeTelegram, Sent
@@ -41,6 +44,17 @@ CAPTION = {
     "en": "📦 Supply cost last turn: 3.",
     "ru": "📦 Снабжение стоило в прошлый ход: 3.",
 }
+
+
+class _Lantern(BotModule):
+    """A test-only bot side whose only hook is a line of ``/map``'s caption (the turn)."""
+
+    name = "lantern"
+
+    async def map_caption(
+        self, store: Store, campaign: Campaign, state: CampaignState, now: datetime
+    ) -> str | None:
+        return f"🏮 {state.turn}"
 
 
 @pytest.fixture
@@ -77,6 +91,7 @@ async def test_supply_is_set_up_in_the_wizard_and_costs_armies_at_resolution(
     clock: ManualClock,
     language: Language,
     drawn: list[MapView],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gm, group = telegram.user(GM, "Game Master"), telegram.group(GROUP, "Wargamers")
     campaign = await set_up_campaign(
@@ -181,4 +196,14 @@ async def test_supply_is_set_up_in_the_wizard_and_costs_armies_at_resolution(
     telegram.take()
     shown = await say(telegram, gm, group, "/map")
     assert shown is not None
-    assert CAPTION[language] in shown.text
+    head, *lines = shown.text.split("\n")
+    assert lines == [CAPTION[language]]
+
+    # A module before supply in the registry adds its own line: both show, in the registry's
+    # order, after the same shared sentence.
+    supply_side = BOT_MODULES.pop(NAME)
+    monkeypatch.setitem(BOT_MODULES, "lantern", _Lantern())
+    BOT_MODULES[NAME] = supply_side
+    shown = await say(telegram, gm, group, "/map")
+    assert shown is not None
+    assert shown.text.split("\n") == [head, "🏮 2", CAPTION[language]]

@@ -46,7 +46,7 @@ WORDS = {
         "back": "◀ Back",
         "cost": "📦 Out of supply, 1 army lost: {list}.",
         "none": "📦 Supply cost nothing this turn.",
-        "caption": "{title}: the map at the start of turn {turn}.\n📦 Supply cost last turn: {n}.",
+        "caption": "📦 Supply cost last turn: {n}.",
         "mark": "out of supply last turn: 1 army of {side} lost",
         "desk": "📦 Out of supply: {list}",
         "desk about": "📦 Supply: at resolution, after the capture check, your side loses 1 army "
@@ -67,7 +67,7 @@ WORDS = {
         "back": "◀ Назад",
         "cost": "📦 Без снабжения, потеряно по 1 армии: {list}.",
         "none": "📦 Снабжение ничего не стоило в этот ход.",
-        "caption": "{title}: карта в начале хода {turn}.\n📦 Снабжение стоило в прошлый ход: {n}.",
+        "caption": "📦 Снабжение стоило в прошлый ход: {n}.",
         "mark": "без снабжения в прошлый ход: {side} теряет 1 армию",
         "desk": "📦 Без снабжения: {list}",
         "desk about": "📦 Снабжение: при подведении итогов, после проверки захвата, ваша "

@@ -764,5 +764,11 @@ class BotModule:
         ``None``: the shared sentence."""
         return None
 
+    def orders_desk_lines(self, desk: Desk) -> Sequence[str]:
+        """Lines the orders desk's home text adds for the module, after the side's whole set of
+        orders (in the registry's order, the desk's language); none when it is not played or
+        has nothing to say."""
+        return ()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

@@ -32,6 +32,7 @@ MONDAY = {
     "Blue — 3 «Восток».",
 }
 DESK = {"en": "📦 Out of supply: 3 East", "ru": "📦 Без снабжения: 3 «Восток»"}
+ENTRY = {"en": "📦 Supply", "ru": "📦 Снабжение"}
 DESK_NOW = {
     "en": "If your armies stay where they are, it costs you 1 army in each of: 3 East.",
     "ru": "Если ваши армии останутся на месте, вы потеряете по 1 армии в секторах: 3 «Восток».",
@@ -151,15 +152,16 @@ async def test_supply_is_set_up_in_the_wizard_and_costs_armies_at_resolution(
     assert (await advance(store, campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
     await telegram.deliver()
 
-    # Blue's desk names the sector its armies do not hold (2 in 3 East, fewer than 3), and its
-    # button tells what supply will cost there; Red's names 2 West.
+    # Blue's desk ends with a line naming the sector its armies do not hold (2 in 3 East, fewer
+    # than 3), and its supply button tells what it will cost there; Red's names 2 West.
     table = Table(campaign, telegram, store, clock, users)
     desk = next(s for s in await table.say(BLUE, "/orders") if s.buttons())
-    assert DESK[language] in _labels(desk)
-    about = "\n".join(s.text for s in await table.tap(BLUE, desk, DESK[language]))
+    assert desk.text.endswith("\n\n" + DESK[language]), desk.text
+    about = "\n".join(s.text for s in await table.tap(BLUE, desk, ENTRY[language]))
     assert DESK_NOW[language] in about, about
     red_desk = next(s for s in await table.say(RED, "/orders") if s.buttons())
-    assert "📦 Out of supply: 2 West" in _labels(red_desk)
+    assert red_desk.text.endswith("\n\n📦 Out of supply: 2 West"), red_desk.text
+    assert "📦 Supply" in _labels(red_desk)
 
     # Red sends one army to the empty Equator: alone there with 1, it does not hold it.
     typed = "\n".join(s.text for s in await table.say(RED, "move 1 from 4 to 1"))

@@ -23,6 +23,7 @@ from typing import IO, Any, NoReturn
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+import rules.modules
 from rules.battles import BattleResult, SeedsRequiredError, plan_battles
 from rules.deployment import start_turn
 from rules.dice import SeedMissingError, TurnSeeds
@@ -34,7 +35,6 @@ from rules.game import (
     UnknownModuleError,
 )
 from rules.maps import BUILTIN_MAPS, CampaignMap, MapError, builtin_map, parse_map
-from rules.modules import BUILTIN_MODULES, MODULE_MAPS
 from rules.orders import Attack, ModuleOrder, Move, OrderRule, Rejection, SideOrders, order_json
 from rules.resolution import ResultsError, resolve_turn
 from rules.ruleset import Outcome, Ruleset
@@ -123,9 +123,9 @@ def _module_order(game: Game, given: _ModuleOrderDoc) -> ModuleOrder:
 
 def _create_game(campaign_map: CampaignMap, ruleset: Ruleset) -> Game:
     try:
-        return Game.create(campaign_map, ruleset, BUILTIN_MODULES)
+        return Game.create(campaign_map, ruleset, rules.modules.BUILTIN_MODULES)
     except UnknownModuleError as error:
-        known = ", ".join(module.name for module in BUILTIN_MODULES)
+        known = ", ".join(module.name for module in rules.modules.BUILTIN_MODULES)
         raise DocumentError(
             f"ruleset.modules: unknown rule module {error.args[0]!r} (built-in: {known})"
         ) from error
@@ -175,7 +175,7 @@ def load_turn_document(text: str) -> TurnDocument:
 
 def _load_map(value: str | dict[str, Any]) -> CampaignMap:
     if isinstance(value, str):
-        if value not in BUILTIN_MAPS and value not in MODULE_MAPS:
+        if value not in BUILTIN_MAPS and value not in rules.modules.module_maps():
             raise DocumentError(
                 f"map: unknown built-in map {value!r} (built-in: {', '.join(BUILTIN_MAPS)}); "
                 "or give the map itself as an object"

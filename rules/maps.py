@@ -373,7 +373,7 @@ def load_map_file(path: Path) -> CampaignMap:
 
 BUILTIN_MAPS = ("planet-5",)
 """The core's maps (the command's message for an unknown map lists these); a module's own maps
-are listed by the module (``RulesModule.maps``, gathered in ``rules.modules.MODULE_MAPS``)."""
+are listed by the module (``RulesModule.maps``, gathered in ``rules.modules.module_maps()``)."""
 
 _SHIPPED_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from pydantic import JsonValue
 
+import rules.modules
 from rules import (
     Battle,
     BattleResult,
@@ -34,7 +35,6 @@ from rules import (
     TurnResolution,
     commitment,
 )
-from rules.modules import BUILTIN_MODULES
 from storage.absences import AbsenceRecords, AbsenceStore
 from storage.battles import BattleRecords
 from storage.campaigns import CampaignRecords
@@ -648,13 +648,14 @@ class SqlCampaignStore(
         }
 
 
-_MODULES = {module.name: module for module in BUILTIN_MODULES}
-
-
 def _public_state(name: str, value: JsonValue) -> JsonValue:
-    """A module's stored state as anyone may see it (a module not built in: as it is)."""
-    module = _MODULES.get(name)
-    return value if module is None else module.public_state(value, None)
+    """A module's stored state as anyone may see it (a module not registered: as it is); the
+    registry (``rules.modules.BUILTIN_MODULES``) is read when called, so a module registered
+    later (a module the tests add) keeps its secrets too."""
+    for module in rules.modules.BUILTIN_MODULES:
+        if module.name == name:
+            return module.public_state(value, None)
+    return value
 
 
 def _exported_battles(report: TurnReport) -> list[dict[str, Any]]:

@@ -203,8 +203,8 @@ class BotModule:
     async def map_caption(
         self, store: Store, campaign: Campaign, state: CampaignState, now: datetime
     ) -> str | None:
-        """``/map``'s caption when the module changes what the map shows; ``None``: the shared
-        one."""
+        """The line ``/map``'s caption adds for the module (after the shared sentence and the
+        lines of the modules before it in the registry); ``None``: none."""
         return None
 
     def describe_adjustment(
@@ -753,6 +753,21 @@ class BotModule:
         """The built-in maps the module offers at the setup wizard's map step, in ``language``
         (the map's own name in it), listed after the rules' planet and before the upload, in
         the registry's order."""
+        return ()
+
+    # hooks: p35last
+    async def map_caption_head(
+        self, store: Store, campaign: Campaign, state: CampaignState, now: datetime
+    ) -> str | None:
+        """The sentence that opens ``/map``'s caption in the shared one's place, when the module
+        changes what the whole map shows (the first module in the registry that gives one);
+        ``None``: the shared sentence."""
+        return None
+
+    def orders_desk_lines(self, desk: Desk) -> Sequence[str]:
+        """Lines the orders desk's home text adds for the module, after the side's whole set of
+        orders (in the registry's order, the desk's language); none when it is not played or
+        has nothing to say."""
         return ()
 
     def __repr__(self) -> str:

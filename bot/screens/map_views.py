@@ -17,9 +17,12 @@ from bot.services.turns import game_for
 from rules import Battle, CampaignState
 from rules.render import (
     DialView,
+    HeroMark,
+    HeroMove,
     MapFigures,
     MapLabels,
     MapView,
+    NpcMark,
     SideView,
     WeekView,
     held_sectors,
@@ -162,14 +165,22 @@ async def module_figures(
 ) -> MapFigures:
     """The rule modules' named figures on the map of ``state`` (``BotModule.map_figures``:
     Monday's with ``week``, Friday's with ``battles``, at ``now`` where this turn's public
-    battle list put them; none of these: where they stand at the turn's start)."""
-    figures = MapFigures()
+    battle list put them; none of these: where they stand at the turn's start): every module's
+    heroes and hero moves, in the registry's order, and the NPC of the first module that gives
+    one."""
+    heroes: list[HeroMark] = []
+    moves: list[HeroMove] = []
+    npc: NpcMark | None = None
     for module in BOT_MODULES.values():
-        figures = (
-            await module.map_figures(store, campaign, state, week=week, battles=battles, now=now)
-            or figures
+        given = await module.map_figures(
+            store, campaign, state, week=week, battles=battles, now=now
         )
-    return figures
+        if given is None:
+            continue
+        heroes.extend(given.heroes)
+        moves.extend(given.hero_moves)
+        npc = given.npc if npc is None else npc
+    return MapFigures(heroes=tuple(heroes), hero_moves=tuple(moves), npc=npc)
 
 
 async def taken_before(

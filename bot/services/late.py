@@ -41,10 +41,11 @@ class LateRefusal(StrEnum):
     FINAL = "final"  # a module's final late orders (a duel step's plays): they stay played
 
 
-FINAL_MODULES = frozenset(
-    name for name, module in BOT_MODULES.items() if module.late_orders_final()
-)
-"""Modules whose late orders cannot be taken back (:meth:`BotModule.late_orders_final`)."""
+def _final(module: str) -> bool:
+    """Whether ``module``'s late orders cannot be taken back (:meth:`BotModule.late_orders_final`),
+    read from the registry when asked (a module registered later counts too)."""
+    found = BOT_MODULES.get(module)
+    return found is not None and found.late_orders_final()
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ async def take_back_late_order(
 ) -> LateResult:
     """Take back the side's late order ``index`` if it is still ``expected`` (else nothing
     changes); never a duel step's (``FINAL``)."""
-    if expected.module in FINAL_MODULES:
+    if _final(expected.module):
         return LateResult(await late_desk(store, campaign_id, side, turn), LateRefusal.FINAL)
     for _attempt in range(SAVE_ATTEMPTS):
         desk = await late_desk(store, campaign_id, side, turn)
@@ -169,7 +170,7 @@ async def take_back_late_order(
             return LateResult(None, LateRefusal.CLOSED)
         if not 0 <= index < len(desk.current) or desk.current[index] != expected:
             return LateResult(desk)
-        if desk.current[index].module in FINAL_MODULES:
+        if _final(desk.current[index].module):
             return LateResult(desk, LateRefusal.FINAL)
         after = desk.current[:index] + desk.current[index + 1 :]
         saved = await store.save_late_orders(

@@ -8,10 +8,12 @@ from rules.modules.watch import WatchModule
 
 BUILTIN_MODULES: tuple[RulesModule, ...] = (SiegeModule(), ContactModule(), WatchModule())
 
-MODULE_MAPS: dict[str, str] = {
-    shipped: module.name for module in BUILTIN_MODULES for shipped in module.maps
-}
-"""Maps made for a built-in module (map name: module), shipped like the core's and usable by any
-campaign (``night-demo``: the Watches' hub map)."""
 
-__all__ = ["BUILTIN_MODULES", "MODULE_MAPS"]
+def module_maps() -> dict[str, str]:
+    """Maps made for a registered module (map name: module), shipped like the core's and usable
+    by any campaign (``night-demo``: the Watches' hub map); read from :data:`BUILTIN_MODULES`
+    when called, so a module registered later (one the tests add) is in it."""
+    return {shipped: module.name for module in BUILTIN_MODULES for shipped in module.maps}
+
+
+__all__ = ["BUILTIN_MODULES", "module_maps"]

@@ -11,7 +11,7 @@ from bot.handlers.group.clock import advanced_text
 from bot.modules import BOT_MODULES, BotModule
 from bot.posts import REGISTRY
 from bot.services.clockwork import AdvanceOutcome, AdvanceResult, BlockReason
-from rules.modules import BUILTIN_MODULES, MODULE_MAPS
+from rules.modules import BUILTIN_MODULES, module_maps
 
 
 def _names(router: Router) -> list[str]:
@@ -119,7 +119,7 @@ def test_the_maps_a_module_offers_in_the_wizard_are_its_own(i18n: I18n) -> None:
         with i18n.context(), i18n.use_locale(language):
             for name, module in BOT_MODULES.items():
                 for shown in module.wizard_maps(language):
-                    assert MODULE_MAPS.get(shown.map) == name, shown
+                    assert module_maps().get(shown.map) == name, shown
                     assert "{map}" in shown.button, shown
                     offered[language, shown.map] = shown.phrase
     assert offered == {

@@ -1,6 +1,7 @@
 """The setup wizard in the group: a GM creates a campaign step by step, in English and in
 Russian; bad input is refused with a way forward; a restart loses nothing."""
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import pytest
@@ -8,12 +9,15 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage
 from aiogram.types import Chat, ForceReply, User
 from aiogram.utils.i18n import I18n
 
+import rules.modules
 from bot.handlers.group.setup import SetupPress
-from bot.modules import BOT_MODULES
+from bot.modules import BOT_MODULES, BotModule
+from bot.modules.protocol import OfferedMap
 from bot.runtime.app import build_dispatcher
 from bot.runtime.clock import ManualClock
 from bot.services.campaigns import PALETTE
 from bot.services.window import current_deadline
+from rules.game import RulesModule
 from storage import CampaignStatus, Phase, Store, UnreportedPolicy
 from tests.bot.group_helpers import button, join_post, say, set_up_campaign, tap
 from tests.bot.telegram import FakeTelegram, Sent
@@ -674,6 +678,51 @@ async def test_the_map_step_offers_the_planet_each_modules_maps_and_the_upload(
     assert map_step.text.endswith(MAP_STEP[language])
     assert [text for text, _ in map_step.buttons()][:3] == MAP_BUTTONS[language]
     picked = await tap(telegram, telegram.user(1, "Anna"), map_step, "🌃")
+    assert picked is not None
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    assert campaign.map == "night-demo"
+
+
+class _NightfallRules(RulesModule):
+    """A module registered only in a test, offering the night map in the Watches' place."""
+
+    name = "nightfall"
+    maps = ("night-demo",)
+
+
+class _NightfallBot(BotModule):
+    name = "nightfall"
+
+    def wizard_maps(self, language: str) -> Sequence[OfferedMap]:
+        return (OfferedMap("night-demo", "🌙 {map}", "the night map"),)
+
+
+async def test_the_map_step_takes_the_maps_of_the_modules_registered_when_pressed(
+    telegram: FakeTelegram, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wizard reads the registry when a map is pressed: a map a module registered later
+    offers is taken, and a map no registered module offers any more is refused."""
+    without_watch = tuple(m for m in rules.modules.BUILTIN_MODULES if m.name != "watch")
+    monkeypatch.setattr(rules.modules, "BUILTIN_MODULES", (*without_watch, _NightfallRules()))
+    monkeypatch.delitem(BOT_MODULES, "watch")
+    monkeypatch.setitem(BOT_MODULES, "nightfall", _NightfallBot())
+    anna = telegram.user(1, "Anna")
+    map_step = await _map_step(telegram, "en")
+    assert "🌙 Night Moscow (6 sectors)" in [text for text, _ in map_step.buttons()]
+
+    # Nightfall taken out again: its button, pressed now, changes nothing.
+    monkeypatch.setattr(rules.modules, "BUILTIN_MODULES", without_watch)
+    monkeypatch.delitem(BOT_MODULES, "nightfall")
+    await tap(telegram, anna, map_step, "🌙 Night Moscow (6 sectors)")
+    campaign = await store.active_campaign(-100)
+    assert campaign is not None
+    assert campaign.map == "planet-5"
+
+    # Registered again: the same press takes the night map.
+    monkeypatch.setattr(rules.modules, "BUILTIN_MODULES", (*without_watch, _NightfallRules()))
+    monkeypatch.setitem(BOT_MODULES, "nightfall", _NightfallBot())
+    picked = await tap(telegram, anna, map_step, "🌙 Night Moscow (6 sectors)")
     assert picked is not None
     campaign = await store.active_campaign(-100)
     assert campaign is not None

@@ -8,9 +8,12 @@ from typing import Any
 
 import pytest
 
+from bot.modules import BOT_MODULES
+from bot.modules.siege import SiegeBotModule
 from bot.runtime.clock import ManualClock
 from bot.services import campaigns
 from bot.services.clockwork import advance
+from bot.services.late import LateRefusal, take_back_late_order
 from bot.services.turns import ChoiceOutcome, make_choice
 from storage import Phase, Store
 from tests.bot.private_campaign import GM, alert, open_table, screen
@@ -139,3 +142,37 @@ async def test_a_card_after_the_battles_is_played_in_the_late_window(
     assert [order.data["token"] for order in resolution.late["blue"]] == ["O1"]
     closed = await table.forged(301, window.buttons()[0][1])
     assert "больше нельзя" in alert(closed)
+
+
+class _FinalSiege(SiegeBotModule):
+    """The siege's bot side, registered in a test with late orders that stay played."""
+
+    def late_orders_final(self) -> bool:
+        return True
+
+
+async def test_a_module_registered_later_keeps_its_final_late_orders(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether a late order can be taken back is read from the registry when asked, so a bot
+    side registered after import whose late orders are final keeps them."""
+    table = await open_table(telegram, store, clock, SIEGE)
+    campaign_id = table.campaign.id
+    now = clock.now()
+    for side, placement in PLACEMENTS.items():
+        await campaigns.place_side(store, table.campaign, side, placement, GM, now)
+    assert (await advance(store, campaign_id, 0, Phase.DEPLOYMENT, GM, now)).advanced
+    assert await make_choice(store, campaign_id, "siege", {"weather": 0}, GM, now) is (
+        ChoiceOutcome.MADE
+    )
+    assert (await advance(store, campaign_id, 1, Phase.ORDERS, GM, now)).advanced
+    sent = await telegram.deliver()
+    [window] = [s for s in sent if "lt:" in str(s.buttons())]
+    assert alert(await table.tap(301, window, "сыграть карту O1 после боёв")) == "Сохранено."
+    [card] = (await store.late_orders(campaign_id, 1))["blue"].orders
+
+    monkeypatch.setitem(BOT_MODULES, "siege", _FinalSiege())
+    taken = await take_back_late_order(store, campaign_id, "blue", 0, card, 301, now, 1)
+    assert taken.refusal is LateRefusal.FINAL
+    assert not taken.changed
+    assert (await store.late_orders(campaign_id, 1))["blue"].orders == (card,)

@@ -8,15 +8,18 @@ in the shared bot names it: the registries are the only place it is added."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
 
 import pytest
 
+from bot.modules import BOT_MODULES, BotModule
 from bot.runtime.clock import ManualClock
 from bot.screens.rendering import MapDrawer
 from bot.services import campaigns
 from bot.services.clockwork import advance
 from rules.render import MapView
-from storage import CampaignSettings, Language, Phase, Role, Store
+from rules.state import CampaignState
+from storage import Campaign, CampaignSettings, Language, Phase, Role, Store
 from tests.bot.group_helpers import say, set_up_campaign, tap
 from tests.bot.private_campaign import GM, GROUP, Table
 from tests.bot.telegram import FakeTelegram, Sent
@@ -29,6 +32,7 @@ MONDAY = {
     "Blue — 3 «Восток».",
 }
 DESK = {"en": "📦 Out of supply: 3 East", "ru": "📦 Без снабжения: 3 «Восток»"}
+ENTRY = {"en": "📦 Supply", "ru": "📦 Снабжение"}
 DESK_NOW = {
     "en": "If your armies stay where they are, it costs you 1 army in each of: 3 East.",
     "ru": "Если ваши армии останутся на месте, вы потеряете по 1 армии в секторах: 3 «Восток».",
@@ -41,6 +45,17 @@ CAPTION = {
     "en": "📦 Supply cost last turn: 3.",
     "ru": "📦 Снабжение стоило в прошлый ход: 3.",
 }
+
+
+class _Lantern(BotModule):
+    """A test-only bot side whose only hook is a line of ``/map``'s caption (the turn)."""
+
+    name = "lantern"
+
+    async def map_caption(
+        self, store: Store, campaign: Campaign, state: CampaignState, now: datetime
+    ) -> str | None:
+        return f"🏮 {state.turn}"
 
 
 @pytest.fixture
@@ -77,6 +92,7 @@ async def test_supply_is_set_up_in_the_wizard_and_costs_armies_at_resolution(
     clock: ManualClock,
     language: Language,
     drawn: list[MapView],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gm, group = telegram.user(GM, "Game Master"), telegram.group(GROUP, "Wargamers")
     campaign = await set_up_campaign(
@@ -136,15 +152,16 @@ async def test_supply_is_set_up_in_the_wizard_and_costs_armies_at_resolution(
     assert (await advance(store, campaign.id, 0, Phase.DEPLOYMENT, GM, now)).advanced
     await telegram.deliver()
 
-    # Blue's desk names the sector its armies do not hold (2 in 3 East, fewer than 3), and its
-    # button tells what supply will cost there; Red's names 2 West.
+    # Blue's desk ends with a line naming the sector its armies do not hold (2 in 3 East, fewer
+    # than 3), and its supply button tells what it will cost there; Red's names 2 West.
     table = Table(campaign, telegram, store, clock, users)
     desk = next(s for s in await table.say(BLUE, "/orders") if s.buttons())
-    assert DESK[language] in _labels(desk)
-    about = "\n".join(s.text for s in await table.tap(BLUE, desk, DESK[language]))
+    assert desk.text.endswith("\n\n" + DESK[language]), desk.text
+    about = "\n".join(s.text for s in await table.tap(BLUE, desk, ENTRY[language]))
     assert DESK_NOW[language] in about, about
     red_desk = next(s for s in await table.say(RED, "/orders") if s.buttons())
-    assert "📦 Out of supply: 2 West" in _labels(red_desk)
+    assert red_desk.text.endswith("\n\n📦 Out of supply: 2 West"), red_desk.text
+    assert "📦 Supply" in _labels(red_desk)
 
     # Red sends one army to the empty Equator: alone there with 1, it does not hold it.
     typed = "\n".join(s.text for s in await table.say(RED, "move 1 from 4 to 1"))
@@ -181,4 +198,14 @@ async def test_supply_is_set_up_in_the_wizard_and_costs_armies_at_resolution(
     telegram.take()
     shown = await say(telegram, gm, group, "/map")
     assert shown is not None
-    assert CAPTION[language] in shown.text
+    head, *lines = shown.text.split("\n")
+    assert lines == [CAPTION[language]]
+
+    # A module before supply in the registry adds its own line: both show, in the registry's
+    # order, after the same shared sentence.
+    supply_side = BOT_MODULES.pop(NAME)
+    monkeypatch.setitem(BOT_MODULES, "lantern", _Lantern())
+    BOT_MODULES[NAME] = supply_side
+    shown = await say(telegram, gm, group, "/map")
+    assert shown is not None
+    assert shown.text.split("\n") == [head, "🏮 2", CAPTION[language]]

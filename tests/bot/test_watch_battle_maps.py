@@ -5,17 +5,20 @@ the list put them, with this turn's hero moves as arrows, as /status and /hand d
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+import pytest
 from aiogram.methods import SendPhoto
 from aiogram.utils.i18n import I18n
 
 from bot.handlers.private.orders import seat_map_view
+from bot.modules import BOT_MODULES, BotModule
 from bot.runtime.clock import ManualClock
 from bot.screens.map_views import turn_map
 from bot.services.clockwork import advance
 from bot.services.orders import seat_in
-from rules.render import MapView
+from rules import Battle, CampaignState
+from rules.render import HeroMark, MapFigures, MapView, NpcMark
 from storage import Campaign, Phase, Store
 from tests.bot.private_campaign import GM, GROUP, Table
 from tests.bot.telegram import FakeTelegram
@@ -111,3 +114,51 @@ async def test_the_maps_show_the_heroes_where_the_public_list_put_them(
         )
     assert _olga(friday) == "metro"
     assert _moves(friday) == [("olga", "hairdresser", "metro")]
+
+
+class _Beacon(BotModule):
+    """A test-only bot side that puts one figure and an NPC of its own on every map."""
+
+    name = "beacon"
+
+    async def map_figures(
+        self,
+        store: Store,
+        campaign: Campaign,
+        state: CampaignState,
+        *,
+        week: bool,
+        battles: tuple[Battle, ...] | None,
+        now: datetime | None,
+    ) -> MapFigures | None:
+        beacon = HeroMark(
+            id="beacon",
+            name="Beacon",
+            side="night",
+            sector="cafe",
+            initiative=0,
+            wounds=0,
+            wounds_to_kill=1,
+        )
+        return MapFigures(heroes=(beacon,), npc=NpcMark(name="Keeper", sector="metro"))
+
+
+async def test_every_modules_figures_are_drawn_beside_the_watches(
+    telegram: FakeTelegram,
+    store: Store,
+    clock: ManualClock,
+    i18n: I18n,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A module registered after the Watches adds its figure beside their heroes on every map
+    (the group's and each side's); the NPC is the first module's that gives one."""
+    table = await _watch_table(telegram, store, clock, "initiative", "en", [*HEROES, OLGA])
+    campaign = await table.now_campaign()
+    alone = await _maps(table, campaign, i18n, late=False)
+    monkeypatch.setitem(BOT_MODULES, "beacon", _Beacon())
+    for before, view in zip(alone, await _maps(table, campaign, i18n, late=False), strict=True):
+        assert before.heroes
+        assert view.heroes[:-1] == before.heroes
+        assert (view.heroes[-1].id, view.heroes[-1].sector) == ("beacon", "cafe")
+        assert view.hero_moves == before.hero_moves
+        assert view.npc == (before.npc or NpcMark(name="Keeper", sector="metro"))

@@ -1,11 +1,11 @@
 """The rules core and storage know the rule modules only through the registry
-(``rules.modules``: ``BUILTIN_MODULES``, ``MODULE_MAPS``) and the ``RulesModule`` protocol: no
+(``rules.modules``: ``BUILTIN_MODULES``, ``module_maps()``) and the ``RulesModule`` protocol: no
 file outside ``rules/modules/<name>/`` imports a module's package."""
 
 import ast
 from pathlib import Path
 
-from rules.modules import BUILTIN_MODULES, MODULE_MAPS
+from rules.modules import BUILTIN_MODULES, module_maps
 
 ROOT = Path(__file__).parents[2]
 MODULES = sorted(module.name for module in BUILTIN_MODULES)
@@ -55,4 +55,4 @@ def test_the_probe_sees_a_modules_import(tmp_path: Path) -> None:
 
 
 def test_a_modules_map_is_shipped_and_listed_by_its_module() -> None:
-    assert MODULE_MAPS == {"night-demo": "watch"}
+    assert module_maps() == {"night-demo": "watch"}

@@ -39,9 +39,10 @@ STORAGE_FROM_RULES = {
     "rules.battle_sides",
     "rules.counted_results",
     "rules.commitment",
-    # the registry: the export shows each module's state as anyone may see it (its
-    # ``public_state``: watch removes every hand, W4), never a module's own code
-    "rules.modules.BUILTIN_MODULES",
+    # the registry, read when an export is written (``rules.modules.BUILTIN_MODULES``, so a
+    # module registered later counts): the export shows each module's state as anyone may see
+    # it (its ``public_state``: watch removes every hand, W4), never a module's own code
+    "rules.modules",
 }
 # The packages storage may import at all, beside the standard library.
 STORAGE_PACKAGES = {"storage", "rules", "aiosqlite", "asyncpg", "pydantic"}

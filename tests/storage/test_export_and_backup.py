@@ -8,9 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from pydantic import JsonValue
 
+import rules.modules
 from rules import ModuleOrder, SideOrders
-from storage import Phase, SqliteCampaignStore, Store, latest_version, open_store
+from rules.game import RulesModule
+from storage import Phase, SqliteCampaignStore, Store, latest_version, open_store, repository
 from tests.storage.campaign_script import at, deploy, new_campaign, play_turn, strategist
 
 ROOT = Path(__file__).parents[2]
@@ -141,3 +144,24 @@ async def test_export_lists_members_removed_people_and_join_requests(database_ur
         (901, "Newcomer")
     ]
     assert [(r["user_id"], r["removed_by"]) for r in people["removed"]] == [(902, 1)]
+
+
+class _Hidden(RulesModule):
+    """A module registered only in a test, whose state keeps a secret until the end."""
+
+    name = "hidden"
+
+    def public_state(self, data: JsonValue, side: str | None) -> JsonValue:
+        assert isinstance(data, dict)
+        return {key: value for key, value in data.items() if key != "secret"}
+
+
+def test_an_export_hides_the_secrets_of_a_module_registered_later(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An export's public state reads the registry when it is written, not at import."""
+    registered = (*rules.modules.BUILTIN_MODULES, _Hidden())
+    monkeypatch.setattr(rules.modules, "BUILTIN_MODULES", registered)
+    state: JsonValue = {"v": 1, "secret": ["3", "5"], "open": 2}
+    assert repository._public_state("hidden", state) == {"v": 1, "open": 2}
+    assert repository._public_state("unknown", state) == state

@@ -67,7 +67,7 @@ from rules import (
     builtin_map,
     overrides_in_force,
 )
-from rules.modules import MODULE_MAPS
+from rules.modules import module_maps
 from rules.table import ScoreMargins
 from storage import (
     Campaign,
@@ -1010,7 +1010,7 @@ async def _change(
         settings, note = _checked(campaign, fixed)
     elif action == "tz" and value in ZONES:
         settings, step = campaigns.zone_change(campaign, value), "map"
-    elif action == "map" and (value in BUILTIN_MAPS or value in MODULE_MAPS):
+    elif action == "map" and (value in BUILTIN_MAPS or value in module_maps()):
         chosen = builtin_map(value)
         sides = [side.id for side in await store.sides(campaign.id)]
         overrides = _fitted(campaign.ruleset_overrides, chosen, sides)

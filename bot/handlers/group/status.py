@@ -61,7 +61,8 @@ async def _deadline_in(store: Store, campaign: Campaign, asked: str, line: str |
 
 async def show_map(message: Message, store: Store, maps: MapDrawer, clock: Clock) -> None:
     """``/map``: the map as it stood at the start of the current turn, with what the modules
-    add to it (``turn_map``) and their caption for it."""
+    add to it (``turn_map``); its caption is the shared sentence (or the first module's
+    ``map_caption_head``) and then each module's ``map_caption`` line, in the registry's order."""
     campaign = await campaign_here(store, message)
     if campaign is None:
         await message.answer(await no_campaign_words(store, message))
@@ -77,14 +78,19 @@ async def show_map(message: Message, store: Store, maps: MapDrawer, clock: Clock
     now = clock.now()
     view = await turn_map(store, campaign, state, sides, title, week=True, now=now)
     picture = await maps.draw(view)
-    caption = _("{title}: the map at the start of turn {turn}.").format(
-        title=campaign.title, turn=campaign.turn
-    )
+    head: str | None = None
+    lines: list[str] = []
     for module in BOT_MODULES.values():
-        module_caption = await module.map_caption(store, campaign, state, now)
-        if module_caption is not None:
-            caption = module_caption
-            break
+        if head is None:
+            head = await module.map_caption_head(store, campaign, state, now)
+        line = await module.map_caption(store, campaign, state, now)
+        if line is not None:
+            lines.append(line)
+    if head is None:
+        head = _("{title}: the map at the start of turn {turn}.").format(
+            title=campaign.title, turn=campaign.turn
+        )
+    caption = "\n".join([head, *lines])
     await message.answer_photo(
         BufferedInputFile(picture, filename=f"map-{campaign.id}-{campaign.turn}.png"),
         caption=caption,

@@ -77,9 +77,10 @@ def _words(desk: Desk) -> tuple[dict[str, str], str, str | None]:
 
 
 def home_screen(desk: Desk) -> tuple[str, screens.Keyboard]:
-    """The orders screen's home view."""
+    """The orders screen's home view (the modules' lines at the end of its text)."""
     names, side_name, editor = _words(desk)
-    return screens.orders_text(desk, names, side_name, editor), screens.orders_keyboard(desk, names)
+    text = screens.orders_home_text(desk, names, side_name, editor)
+    return text, screens.orders_keyboard(desk, names)
 
 
 async def show_orders(

@@ -327,6 +327,14 @@ def orders_text(desk: Desk, names: Names, side_name: str, editor: str | None) ->
     return "\n".join([header, status_line(desk, editor), "", *orders_lines(desk, names)])
 
 
+def orders_home_text(desk: Desk, names: Names, side_name: str, editor: str | None) -> str:
+    """The desk's home text: :func:`orders_text`, then the modules' lines
+    (``BotModule.orders_desk_lines``) after a blank line, when they have any."""
+    lines = [line for module in BOT_MODULES.values() for line in module.orders_desk_lines(desk)]
+    text = orders_text(desk, names, side_name, editor)
+    return "\n\n".join([text, "\n".join(lines)]) if lines else text
+
+
 def _short_order(desk: Desk, sector: str, names: Names) -> str:
     moves = [move for move in desk.orders.moves if move.source == sector]
     leaving = len(moves) + sum(

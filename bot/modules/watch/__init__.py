@@ -110,13 +110,6 @@ class WatchBotModule(BotModule):
 
         return await hero_status(store, campaign, now)
 
-    async def map_caption(
-        self, store: Store, campaign: Campaign, state: CampaignState, now: datetime
-    ) -> str | None:
-        from bot.modules.watch.status import map_caption
-
-        return await map_caption(store, campaign, state, now)
-
     def describe_adjustment(
         self,
         adjustment: Mapping[str, JsonValue],
@@ -474,6 +467,14 @@ class WatchBotModule(BotModule):
         from bot.modules.watch.handlers.wizard import night_map
 
         return (night_map(language),)
+
+    # hooks: p35last
+    async def map_caption_head(
+        self, store: Store, campaign: Campaign, state: CampaignState, now: datetime
+    ) -> str | None:
+        from bot.modules.watch.status import map_caption
+
+        return await map_caption(store, campaign, state, now)
 
 
 __all__ = ["WatchBotModule"]

@@ -23,7 +23,6 @@ from bot.modules.protocol import (
     WizardRows,
 )
 from bot.services import module_settings
-from bot.texts.limits import button_label
 from bot.texts.sectors import sector_label
 from rules import CampaignMap, CampaignState, TurnReport
 from rules.render import SectorMark, held_sectors
@@ -46,7 +45,7 @@ WORDS = {
         "back": "◀ Back",
         "cost": "📦 Out of supply, 1 army lost: {list}.",
         "none": "📦 Supply cost nothing this turn.",
-        "caption": "{title}: the map at the start of turn {turn}.\n📦 Supply cost last turn: {n}.",
+        "caption": "📦 Supply cost last turn: {n}.",
         "mark": "out of supply last turn: 1 army of {side} lost",
         "desk": "📦 Out of supply: {list}",
         "desk about": "📦 Supply: at resolution, after the capture check, your side loses 1 army "
@@ -67,7 +66,7 @@ WORDS = {
         "back": "◀ Назад",
         "cost": "📦 Без снабжения, потеряно по 1 армии: {list}.",
         "none": "📦 Снабжение ничего не стоило в этот ход.",
-        "caption": "{title}: карта в начале хода {turn}.\n📦 Снабжение стоило в прошлый ход: {n}.",
+        "caption": "📦 Снабжение стоило в прошлый ход: {n}.",
         "mark": "без снабжения в прошлый ход: {side} теряет 1 армию",
         "desk": "📦 Без снабжения: {list}",
         "desk about": "📦 Снабжение: при подведении итогов, после проверки захвата, ваша "
@@ -146,17 +145,25 @@ def _listed(desk: Desk, sectors: Sequence[str], language: str) -> str:
     return ", ".join(sector_label(desk.game.map, sector, language) for sector in sectors)
 
 
-def desk_rows(desk: Desk) -> list[list[InlineKeyboardButton]]:
-    """The desk's supply line: a button naming the sectors that will cost an army, which opens
-    :func:`desk_screen`; none when supply is off or costs nothing."""
-    from bot.handlers.private.screens import button, orders_button  # noqa: PLC0415
-
+def desk_lines(desk: Desk) -> list[str]:
+    """The desk's supply line, at the end of its home text: the sectors that will cost an
+    army; none when supply is off or costs nothing."""
     sectors = unsupplied(desk)
     if not sectors or not is_on(desk.campaign.ruleset_overrides):
         return []
     language = get_i18n().current_locale
-    text = words(language)["desk"].format(list=_listed(desk, sectors, language))
-    return [[button(button_label(text), orders_button(desk, "su"))]]
+    return [words(language)["desk"].format(list=_listed(desk, sectors, language))]
+
+
+def desk_rows(desk: Desk) -> list[list[InlineKeyboardButton]]:
+    """The desk's supply button under that line, which opens :func:`desk_screen` (what supply
+    costs, in full); none when the line is not shown."""
+    from bot.handlers.private.screens import button, orders_button  # noqa: PLC0415
+
+    if not desk_lines(desk):
+        return []
+    label = words(get_i18n().current_locale)["entry"]
+    return [[button(label, orders_button(desk, "su"))]]
 
 
 def desk_screen(desk: Desk) -> Screen:
@@ -214,6 +221,9 @@ class SupplyBotModule(BotModule):
 
     def orders_desk_rows(self, desk: Desk) -> Sequence[list[InlineKeyboardButton]]:
         return desk_rows(desk)
+
+    def orders_desk_lines(self, desk: Desk) -> Sequence[str]:
+        return desk_lines(desk)
 
     def orders_desk_press(
         self, desk: Desk, data: OrdersButton, names: Mapping[str, str]

@@ -97,9 +97,120 @@ SEED_58 = """
 }
 """
 
+# Seed 229 (issue 31), «colours and words»: an English /rules in a Russian campaign wrote the
+# end of deployment in Russian («вт, 31 марта, 23:59 (Сент-Джонс, UTC-2:30)»). Fixed:
+# bot/texts/core.py schedule_label writes it in the reader's language. Seeds 226 and 292 broke
+# the same way. Shrunk from 77 steps to 1 in 55 runs.
+SEED_229 = """
+{
+ "note": "shrunk from seed 229 in 55 runs",
+ "seed": 229,
+ "setup": {
+  "co_gm": false,
+  "deployment_days": 7,
+  "gm_language": "en",
+  "gm_plays": null,
+  "joining": "",
+  "language": "en",
+  "map_kind": "planet-5",
+  "map_sectors": 16,
+  "map_seed": 298162388,
+  "modules": [],
+  "people": [
+   {
+    "kind": "player",
+    "language": "en",
+    "name": "Carl 200",
+    "role": "strategist",
+    "side": 0,
+    "user_id": 200
+   },
+   {
+    "kind": "player",
+    "language": "ru",
+    "name": "Борис 201",
+    "role": "strategist",
+    "side": 1,
+    "user_id": 201
+   },
+   {
+    "kind": "player",
+    "language": "en",
+    "name": "Eve 202",
+    "role": "tactician",
+    "side": 1,
+    "user_id": 202
+   },
+   {
+    "kind": "player",
+    "language": "en",
+    "name": "Frank 203",
+    "role": "strategist",
+    "side": 2,
+    "user_id": 203
+   },
+   {
+    "kind": "player",
+    "language": "ru",
+    "name": "Дарья 204",
+    "role": "tactician",
+    "side": 2,
+    "user_id": 204
+   },
+   {
+    "kind": "player",
+    "language": "ru",
+    "name": "Илья 205",
+    "role": "strategist",
+    "side": 2,
+    "user_id": 205
+   },
+   {
+    "kind": "outsider",
+    "language": "en",
+    "name": "Otto 901",
+    "role": "strategist",
+    "side": null,
+    "user_id": 901
+   },
+   {
+    "kind": "removed",
+    "language": "en",
+    "name": "Fred 902",
+    "role": "strategist",
+    "side": 2,
+    "user_id": 902
+   }
+  ],
+  "policy": "draw",
+  "schedule": "weekly",
+  "sides": [
+   "Night Lords",
+   "Ultramarines",
+   "Iron Hands"
+  ],
+  "start": "2026-03-24T23:00:00+00:00",
+  "title": "Armageddon",
+  "turns": 1,
+  "zone": "UTC",
+  "zone_typed": false
+ },
+ "steps": [
+  3574933783
+ ]
+}
+"""
+
 
 async def test_a_gms_open_question_does_not_take_orders_typed_later() -> None:
     outcome = await play(Script.from_json(SEED_58))
     assert outcome.broken is None, outcome.report()
     assert outcome.steps == 8
+    assert outcome.checks > outcome.steps
+
+
+async def test_the_rules_write_dates_in_the_readers_language() -> None:
+    outcome = await play(Script.from_json(SEED_229))
+    assert outcome.broken is None, outcome.report()
+    assert outcome.steps == 1
     assert outcome.checks > outcome.steps

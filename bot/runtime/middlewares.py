@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
-from aiogram import BaseMiddleware, Router
+from aiogram import BaseMiddleware, Bot, Router
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 from aiogram.utils.i18n import I18n, I18nMiddleware
@@ -213,19 +213,29 @@ class CommandEndsQuestion(BaseMiddleware):
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
-        if isinstance(event, Message) and event.from_user is not None and _ends_waits(event.text):
+        if (
+            isinstance(event, Message)
+            and event.from_user is not None
+            and await _ends_waits(event.text, data["bot"])
+        ):
             store: Store = data["store"]
             if await store.prompt(event.chat.id, event.from_user.id) is not None:
                 await store.clear_prompt(event.chat.id, event.from_user.id)
         return await handler(event, data)
 
 
-def _ends_waits(text: str | None) -> bool:
-    """A command (``/word``, ``/word@bot``), and not ``/cancel``, which answers the wait."""
-    if not text or not text.startswith("/"):
+async def _ends_waits(text: str | None, bot: Bot) -> bool:
+    """A command for this bot (``/word``, ``/word@thisbot``; not one for another bot), and not
+    ``/cancel``, which answers the wait."""
+    if not text or not text.startswith("/") or len(text) < 2 or text[1].isspace():
         return False
-    command = text[1:].split(maxsplit=1)[0].split("@", 1)[0] if len(text) > 1 else ""
-    return bool(command) and command.casefold() != "cancel"
+    command, _at, mention = text[1:].split(maxsplit=1)[0].partition("@")
+    if not command or command.casefold() == "cancel":
+        return False
+    if mention:
+        me = await bot.me()  # cached by aiogram after the first call, as its Command filter does
+        return mention.casefold() == (me.username or "").casefold()
+    return True
 
 
 class UnhandledAnswer(BaseMiddleware):

@@ -78,11 +78,11 @@ async def test_a_sector_press_and_the_orders_command_read_once(
     assert "Move" in " ".join(text for text, _data in sector.buttons())
     assert (counted.reads, counted.writes) == (2, 0)
     counted.reads = counted.writes = 0
-    # /orders: the sender, their campaigns (which one is current), the snapshot; the new
-    # screen message is remembered.
+    # /orders: the sender, whether a question waits for them (a command ends it), their
+    # campaigns (which one is current), the snapshot; the new screen message is remembered.
     shown = screen(await table.say(201, "/orders"))
     assert "orders of Red Legion" in shown.text
-    assert (counted.reads, counted.writes) == (3, 1)
+    assert (counted.reads, counted.writes) == (4, 1)
 
 
 async def test_a_press_racing_another_strategists_save_keeps_both_changes(

@@ -3,12 +3,14 @@ to what no handler took."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
-from aiogram import BaseMiddleware, Bot, Router
+from aiogram import BaseMiddleware, Router
 from aiogram.dispatcher.event.bases import UNHANDLED
+from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 from aiogram.utils.i18n import I18n, I18nMiddleware
 from aiogram.utils.i18n import gettext as _
@@ -216,7 +218,7 @@ class CommandEndsQuestion(BaseMiddleware):
         if (
             isinstance(event, Message)
             and event.from_user is not None
-            and await _ends_waits(event.text, data["bot"])
+            and await _ENDS_WAITS(event, data["bot"])
         ):
             store: Store = data["store"]
             if await store.prompt(event.chat.id, event.from_user.id) is not None:
@@ -224,18 +226,9 @@ class CommandEndsQuestion(BaseMiddleware):
         return await handler(event, data)
 
 
-async def _ends_waits(text: str | None, bot: Bot) -> bool:
-    """A command for this bot (``/word``, ``/word@thisbot``; not one for another bot), and not
-    ``/cancel``, which answers the wait."""
-    if not text or not text.startswith("/") or len(text) < 2 or text[1].isspace():
-        return False
-    command, _at, mention = text[1:].split(maxsplit=1)[0].partition("@")
-    if not command or command.casefold() == "cancel":
-        return False
-    if mention:
-        me = await bot.me()  # cached by aiogram after the first call, as its Command filter does
-        return mention.casefold() == (me.username or "").casefold()
-    return True
+_ENDS_WAITS = Command(re.compile(r"(?!cancel$).+", re.IGNORECASE))
+"""A command for this bot (aiogram's own reading: ``/word``, ``/word@thisbot``, not one for
+another bot), other than ``/cancel``, which answers the wait."""
 
 
 class UnhandledAnswer(BaseMiddleware):

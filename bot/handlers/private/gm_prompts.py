@@ -25,6 +25,7 @@ from bot.handlers.filters import TYPED
 from bot.runtime.clock import Clock
 from bot.services import campaigns, seats
 from bot.services.turns import game_for
+from bot.services.window import current_entry
 from bot.texts.core import armies, describe_deployment_problem
 from storage import Campaign, CampaignStatus, Person, Phase, Prompt, Store
 
@@ -59,14 +60,12 @@ class GmPromptWaiting(Filter):
 
 
 async def asked_before_the_phase(store: Store, prompt: Prompt) -> bool:
-    """Whether the prompt's campaign entered a phase, or undid one, after it was asked."""
-    if prompt.campaign_id is None:
+    """Whether the prompt's campaign is in a phase that began (or an undo brought it back to)
+    after the prompt was asked."""
+    campaign = None if prompt.campaign_id is None else await store.campaign(prompt.campaign_id)
+    if campaign is None:
         return False
-    return any(
-        entry.entered_at > prompt.created_at
-        or (entry.undone_at is not None and entry.undone_at > prompt.created_at)
-        for entry in await store.phase_history(prompt.campaign_id)
-    )
+    return (await current_entry(store, campaign)).began > prompt.created_at
 
 
 def placement_question(campaign: Campaign, side_name: str) -> str:

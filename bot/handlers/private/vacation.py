@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from aiogram import Router
-from aiogram.filters import Command, Filter
+from aiogram.filters import Command
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.i18n import gettext as _
@@ -23,7 +23,7 @@ from pydantic import JsonValue
 from bot.handlers.filters import TYPED
 from bot.handlers.private import screens
 from bot.handlers.private.base import pressed_seat, seat_or_answer
-from bot.handlers.private.gm_prompts import asked_before_the_phase
+from bot.handlers.private.gm_prompts import GmPromptWaiting
 from bot.runtime.clock import Clock
 from bot.screens.callbacks import ButtonInt
 from bot.services import vacations
@@ -52,20 +52,12 @@ class VacationPress(CallbackData, prefix="vac"):
     d: ButtonInt = 0
 
 
-class VacationWaiting(Filter):
-    """Passes while the bot waits for this person's typed vacation day in this chat."""
+class VacationWaiting(GmPromptWaiting):
+    """Passes while the bot waits for this person's typed vacation day in this chat; the wait
+    lapses as a GM's question does."""
 
-    async def __call__(self, message: Message, store: Store) -> bool | dict[str, object]:
-        if message.from_user is None:
-            return False
-        prompt = await store.prompt(message.chat.id, message.from_user.id)
-        if prompt is None or prompt.field != VACATION:
-            return False
-        if await asked_before_the_phase(store, prompt):
-            # As a GM's question: once the campaign has moved on, text is read as orders.
-            await store.clear_prompt(message.chat.id, message.from_user.id)
-            return False
-        return {"prompt": prompt}
+    def __init__(self) -> None:
+        super().__init__(VACATION)
 
 
 def _press(seat: Seat, action: str, first: int = 0, value: int = 0) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from aiogram.types import User
@@ -45,7 +45,7 @@ from rules import (
     legal_orders,
 )
 from rules.legal import MoveOption
-from storage import Campaign, CampaignStatus, Phase
+from storage import Campaign, CampaignStatus, ClockState, Phase
 from tests.campaigns.maps import random_map_toml
 from tests.campaigns.script import GM_ID, PersonPlan, Script, zone_of
 from tests.campaigns.world import Screen, World
@@ -484,10 +484,8 @@ class Player:
         roll = rng.random()
         clock = await self.world.store.clock_state(campaign.id)
         if campaign.phase is Phase.ORDERS and clock is not None:
-            opening = orders_open_at(
-                clock.anchor, clock.deadline, campaign.schedule, ZoneInfo(campaign.time_zone)
-            )
-            if opening is not None and opening > now:
+            opening = _orders_opening(campaign, clock, now)
+            if opening is not None:
                 # To the orders' opening (Tuesday): typed before it, nothing is saved.
                 self.world.move_clock(opening)
                 return
@@ -690,12 +688,8 @@ class Player:
         if campaign is None or campaign.phase is not Phase.ORDERS:
             return
         clock = await self.world.store.clock_state(campaign.id)
-        if clock is None:
-            return
-        opening = orders_open_at(
-            clock.anchor, clock.deadline, campaign.schedule, ZoneInfo(campaign.time_zone)
-        )
-        if opening is not None and opening > self.world.clock.now():
+        opening = _orders_opening(campaign, clock, self.world.clock.now())
+        if opening is not None:
             self.world.move_clock(opening)
 
     async def _without_orders(self, strategists: list[Someone]) -> list[Someone]:
@@ -1054,6 +1048,17 @@ class Player:
             if any(word in text for word in words):
                 return rng.choice(answers)
         return rng.choice((*REASONS, *DATES, "1:4 2:3 3:3", "/cancel"))
+
+
+def _orders_opening(campaign: Campaign, clock: ClockState | None, now: datetime) -> datetime | None:
+    """When the orders of the campaign's orders phase open, if they are not open yet at
+    ``now``."""
+    if clock is None:
+        return None
+    opening = orders_open_at(
+        clock.anchor, clock.deadline, campaign.schedule, ZoneInfo(campaign.time_zone)
+    )
+    return opening if opening is not None and opening > now else None
 
 
 def _chain_focus(campaign_map: CampaignMap, state: CampaignState) -> str | None:

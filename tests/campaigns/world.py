@@ -167,6 +167,9 @@ class DrawnMap:
     post: OutboxMessage | None
 
 
+# The most planned moments one move of the clock stops at (a week holds a dozen or so).
+_PLANNED_ON_THE_WAY = 64
+
 PNG_STAND_IN = b"\x89PNG\r\n\x1a\n campaign player: a map not drawn"
 
 
@@ -288,6 +291,7 @@ class World:
     swept_at: datetime | None = None
     presses: list[Press] = field(default_factory=list)
     inputs: list[tuple[int, int, int, str]] = field(default_factory=list)  # step, user, chat, text
+    stalls: list[tuple[datetime, datetime]] = field(default_factory=list)  # the bot was down
 
     def __post_init__(self) -> None:
         self.maps = MapRecorder()
@@ -439,11 +443,31 @@ class World:
         else:
             await self.deliver()
 
-    def move_clock(self, moment: datetime) -> None:
-        """The clock moves to ``moment`` (never back)."""
-        if moment > self.clock.now():
-            self.say_line(f"the clock moves to {moment.astimezone(UTC):%a %d %b %Y %H:%M} UTC")
+    async def move_clock(self, moment: datetime, *, bot_down: bool = False) -> None:
+        """The clock moves to ``moment`` (never back). The minute's sweep runs at every moment
+        the bot planned on the way, as it does when the bot is up; with ``bot_down`` nothing
+        runs until the bot is back at ``moment``, and then it catches up (an overdue step)."""
+        now = self.clock.now()
+        if moment <= now:
+            return
+        if bot_down:
+            self.stalls.append((now, moment))
+            self.say_line(
+                f"the bot is down from {now.astimezone(UTC):%a %d %b %Y %H:%M} to"
+                f" {moment.astimezone(UTC):%a %d %b %Y %H:%M} UTC"
+            )
             self.clock.set(moment)
+            return
+        for _ in range(_PLANNED_ON_THE_WAY):
+            planned = await self.scheduler.next_due(now)
+            if planned is None or not now < planned < moment:
+                break
+            self.say_line(f"the clock moves to {planned.astimezone(UTC):%a %d %b %Y %H:%M} UTC")
+            self.clock.set(planned)
+            await self.sweep()
+            now = planned
+        self.say_line(f"the clock moves to {moment.astimezone(UTC):%a %d %b %Y %H:%M} UTC")
+        self.clock.set(moment)
 
     # ---- what the chats show ------------------------------------------------------------------
 

@@ -50,7 +50,7 @@ from bot.services.posting import group_post, private_post
 from bot.services.reopening import active_reopening
 from bot.services.turns import holding_battles
 from bot.services.vacations import away_users
-from bot.services.window import current_entry
+from bot.services.window import current_entry, held_by
 from storage import (
     Campaign,
     CampaignStatus,
@@ -388,7 +388,7 @@ class CampaignScheduler:
         late = due and deadline is not None and now - deadline > self.grace
         # A step that waited for the sides (placements, results, a choice) starts the next
         # phase now: counted from the missed deadline, its window would be over at once.
-        held = late and await self._was_blocked(before, clock)
+        held = late and await held_by(self.store, before, clock.entry_seq) is not None
         await sync_clock(self.store, after, now, anchor=deadline if due and not held else now)
         if not due and before.phase is Phase.RESOLUTION:
             return
@@ -468,16 +468,6 @@ class CampaignScheduler:
                 dedup=f"campaign:{before.id}:{key}",
                 outbox=await gm_posts(self.store, before, "overdue_alarm", key, **payload),
             )
-
-    async def _was_blocked(self, campaign: Campaign, clock: ClockState) -> bool:
-        """Whether this phase entry's step was blocked at its deadline (noted by
-        :meth:`_blocked`)."""
-        return any(
-            note.kind is ClockNoteKind.BLOCKED
-            and (note.turn, note.phase) == (campaign.turn, campaign.phase)
-            and note.detail.get("entry") == clock.entry_seq
-            for note in await self.store.clock_log(campaign.id)
-        )
 
     async def _blocked(
         self, campaign: Campaign, clock: ClockState, result: AdvanceResult, now: datetime

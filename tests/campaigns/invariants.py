@@ -827,6 +827,16 @@ class Checks:
                     f"the board says «{line}»; the stored deadline is «{expected}»",
                     "group",
                 )
+            # The sweep runs the deadline's step within the minute: a deadline shown later than
+            # that has passed, and the board must say so (and what the campaign waits for).
+            shown_at = board.at or self.world.clock.now()
+            if line.startswith(prefix) and clock.deadline < shown_at - timedelta(minutes=1):
+                self.fail(
+                    "numbers in posts",
+                    f"the board shows «{line}» at {shown_at:%a %d %b %H:%M} UTC, a deadline that"
+                    " has passed, as if it were still ahead",
+                    "group",
+                )
 
     async def end_summary(self, campaign: Campaign) -> None:
         """3: the end summary's counts and its chart are the sum of the Mondays."""

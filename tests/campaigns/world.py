@@ -76,6 +76,7 @@ class Request:
     refused: bool = False
     error: str = ""
     pressed_in: int | None = None
+    at: datetime | None = None  # the test clock when it was made
 
     @property
     def text(self) -> str:
@@ -98,6 +99,7 @@ class WatchedSession(FakeSession):
         self.refuse_repeats = True
         self.answer_to: int | None = None
         self.pressed_in: int | None = None
+        self.clock: ManualClock | None = None
 
     def next_message_id(self) -> int:
         """A new message id in the sequence the bot's messages use (one per chat would do, as
@@ -134,6 +136,7 @@ class WatchedSession(FakeSession):
                 refused,
                 error,
                 self.pressed_in if isinstance(sent.method, AnswerCallbackQuery) else None,
+                None if self.clock is None else self.clock.now(),
             )
         )
 
@@ -299,6 +302,7 @@ class World:
             build_dispatcher(self.store, self.clock, self.i18n, maps=self.maps)
         )
         self.session = WatchedSession(self.telegram.chats)
+        self.session.clock = self.clock
         self.telegram.session = self.session
         self.telegram.bot = Bot("42:TEST", session=self.session)
         self.sender = WatchedSender(
@@ -444,9 +448,10 @@ class World:
             await self.deliver()
 
     async def move_clock(self, moment: datetime, *, bot_down: bool = False) -> None:
-        """The clock moves to ``moment`` (never back). The minute's sweep runs at every moment
-        the bot planned on the way, as it does when the bot is up; with ``bot_down`` nothing
-        runs until the bot is back at ``moment``, and then it catches up (an overdue step)."""
+        """The clock moves to ``moment`` (never back). The sweep runs a minute after the last
+        one and at every moment the bot planned on the way, as it does when the bot is up; with
+        ``bot_down`` nothing runs until the bot is back at ``moment``, and then it catches up
+        (an overdue step)."""
         now = self.clock.now()
         if moment <= now:
             return
@@ -458,6 +463,14 @@ class World:
             )
             self.clock.set(moment)
             return
+        minute = None if self.swept_at is None else self.swept_at + timedelta(minutes=1)
+        if minute is not None and now < minute <= moment:
+            # The minute's sweep after the last inputs (a placement that ends a wait, a GM's
+            # decision) runs before the clock goes further.
+            self.say_line(f"the clock moves to {minute.astimezone(UTC):%a %d %b %Y %H:%M} UTC")
+            self.clock.set(minute)
+            await self.sweep()
+            now = minute
         for _ in range(_PLANNED_ON_THE_WAY):
             planned = await self.scheduler.next_due(now)
             if planned is None or not now < planned < moment:

@@ -120,6 +120,7 @@ class ExtendOutcome(StrEnum):
     EXTENDED = "extended"
     OVER_LIMIT = "over_limit"  # the phase's extensions would pass ``max_extension_hours``
     NO_DEADLINE = "no_deadline"  # manual mode, or a phase without a deadline
+    PASSED = "passed"  # the deadline has passed and its step waits (blocked): nothing to gain
     STALE = "stale"  # the campaign moved on since the deadline was read
 
 

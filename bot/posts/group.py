@@ -11,9 +11,9 @@ from datetime import datetime
 from aiogram.utils.i18n import gettext as _
 
 from bot.posts import Post, PostContext, Renderer
-from bot.posts.turns import deadline_of, deadline_words
+from bot.posts.turns import deadline_of, deadline_words, passed_deadline_words
 from bot.services.campaigns import PALETTE, Board, Readiness, board
-from bot.services.window import orders_opening
+from bot.services.window import current_entry, held_by, orders_opening
 from bot.texts.core import held_words, phase_name
 from bot.texts.moments import format_moment
 from rules.colours import Rgb, nearest, parse_hex
@@ -79,14 +79,20 @@ async def deadline_line(
     store: Store, campaign: Campaign, language: str, at: datetime | None = None
 ) -> str | None:
     """ "Deadline: Thu 5 Mar, 23:59 (Moscow, UTC+3)." in the campaign's time zone, after "Orders
-    open ..." when the orders window opens after ``at``; ``None`` outside the phases that have
-    one, or while paused (the schedule moves it on resume)."""
+    open ..." when the orders window opens after ``at``; once it has passed with its step
+    blocked, that it passed and what the campaign waits for; ``None`` outside the phases that
+    have one, or while paused (the schedule moves it on resume)."""
     if campaign.status is CampaignStatus.PAUSED or campaign.phase in (Phase.SETUP, Phase.FINISHED):
         return None
     deadline = await deadline_of(store, campaign, campaign.turn, campaign.phase)
     line = deadline_words(campaign, campaign.phase, deadline, language)
     if deadline is None:
         return line
+    if at is not None and deadline < at:
+        entry = await current_entry(store, campaign)
+        reason = await held_by(store, campaign, entry.seq)
+        if reason is not None:
+            return passed_deadline_words(campaign, deadline, reason, language)
     opening = None if at is None else await orders_opening(store, campaign, at)
     if opening is None:
         return line

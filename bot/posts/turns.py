@@ -176,6 +176,22 @@ def deadline_words(
     return _("Deadline: {moment}.").format(moment=moment)
 
 
+def passed_deadline_words(
+    campaign: Campaign, deadline: datetime, reason: str, language: str
+) -> str:
+    """The line for a deadline that has passed while its step waits (``reason``, a
+    :class:`~bot.services.clockwork.BlockReason` value): when it passed and what comes next."""
+    moment = format_moment(deadline, campaign.time_zone, language)
+    waits = {
+        "sides_not_deployed": _("the first turn starts as soon as every side is placed"),
+        "results_missing": _("the turn is resolved once the GM sets the missing results"),
+        "results_disputed": _("the turn is resolved once the GM decides the disputed results"),
+        "choice_pending": _("the orders close once the choice they wait for is made"),
+        "orders_missing": _("the GM decides what the sides without orders do"),
+    }.get(reason, _("the next step starts once what it waits for is settled"))
+    return _("The deadline ({moment}) has passed: {waits}.").format(moment=moment, waits=waits)
+
+
 async def _deadline_line(context: PostContext, campaign: Campaign, turn: int, phase: Phase) -> str:
     deadline = await deadline_of(context.store, campaign, turn, phase)
     return deadline_words(campaign, phase, deadline, _language(context))

@@ -19,7 +19,10 @@ and stored once, whichever process's job fires first.
 Lateness: a deadline run more than ``grace`` after it passed ran late. At start (catch-up) the
 group is told; while the bot runs (a stuck job) the GMs get an overdue alarm and the log a
 warning. Either way it runs, once, and the next phase's deadline is counted from the missed
-deadline, so further missed deadlines run too, in order.
+deadline, so further missed deadlines run too, in order. A step blocked at its deadline (sides
+not placed, results missing) is neither: the GMs were told then, it runs at the first sweep
+once what held it is settled, and the next phase counts from then (from the missed deadline,
+a week's orders window would be over at once).
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from bot.services.posting import group_post, private_post
 from bot.services.reopening import active_reopening
 from bot.services.turns import holding_battles
 from bot.services.vacations import away_users
-from bot.services.window import current_entry
+from bot.services.window import current_entry, held_by
 from storage import (
     Campaign,
     CampaignStatus,
@@ -382,7 +385,11 @@ class CampaignScheduler:
         if after is None:
             return
         deadline = clock.deadline
-        await sync_clock(self.store, after, now, anchor=deadline if due else now)
+        late = due and deadline is not None and now - deadline > self.grace
+        # A step that waited for the sides (placements, results, a choice) starts the next
+        # phase now: counted from the missed deadline, its window would be over at once.
+        held = late and await held_by(self.store, before, clock.entry_seq) is not None
+        await sync_clock(self.store, after, now, anchor=deadline if due and not held else now)
         if not due and before.phase is Phase.RESOLUTION:
             return
         if not due:
@@ -398,7 +405,18 @@ class CampaignScheduler:
                 dedup=f"campaign:{before.id}:entry:{clock.entry_seq}:early",
             )
             return
-        if deadline is None or now - deadline <= self.grace:
+        if deadline is None or not late:
+            return
+        if held:
+            # Late because it waited, as the GMs were told at the deadline: not a stuck job
+            # and not a bot that was down.
+            log.info(
+                "campaign %s: %s of turn %s ran once what held it since %s was settled",
+                before.id,
+                before.phase.value,
+                before.turn,
+                deadline.isoformat(),
+            )
             return
         key = f"entry:{clock.entry_seq}:late"
         detail: dict[str, JsonValue] = {"ran_at": now.isoformat()}
@@ -471,7 +489,7 @@ class CampaignScheduler:
             campaign.phase,
             clock.deadline,
             None,
-            {"reason": reason},
+            {"reason": reason, "entry": clock.entry_seq},
             now,
             dedup=f"campaign:{campaign.id}:{key}",
             outbox=await gm_posts(self.store, campaign, "blocked_alarm", key, **payload),

@@ -43,7 +43,7 @@ from bot.services.deployment import sides_to_place
 from bot.services.no_shows import no_show_sides
 from bot.services.posting import board_post, group_post
 from bot.services.schedule import sides_in_play, sync_clock
-from bot.services.window import orders_opening, position_mark
+from bot.services.window import held_by, orders_opening, position_mark
 from storage import (
     Campaign,
     CampaignStatus,
@@ -164,6 +164,8 @@ async def extend(
         return ExtendResult(outcome=ExtendOutcome.STALE, clock=None)
     zone = ZoneInfo(campaign.time_zone)
     clock = await sync_clock(store, campaign, now)
+    if await _passed_and_held(store, campaign, clock, now):
+        return ExtendResult(outcome=ExtendOutcome.PASSED, clock=clock)
     after = (
         None if clock.deadline is None else wall_shift(clock.deadline, timedelta(hours=hours), zone)
     )
@@ -198,6 +200,16 @@ async def extend(
                     store, campaign, timedelta(hours=hours), _results(clock, after), now
                 )
     return extended
+
+
+async def _passed_and_held(
+    store: Store, campaign: Campaign, clock: ClockState, now: datetime
+) -> bool:
+    """The deadline has passed and its step is blocked (sides not placed, results missing):
+    moved later from the past, it would still be past, and the phase waits either way."""
+    if clock.deadline is None or clock.deadline >= now:
+        return False
+    return await held_by(store, campaign, clock.entry_seq) is not None
 
 
 async def advance_now(
@@ -336,6 +348,7 @@ class ProposalRefusal(StrEnum):
 
     GONE = "gone"  # no such campaign
     NO_DEADLINE = "no_deadline"  # manual mode, or a phase without a deadline
+    PASSED = "passed"  # the deadline has passed and its step waits: an extension gives no time
     OVER_LIMIT = "over_limit"  # the phase's extensions would pass ``max_extension_hours``
     PAUSED = "paused"  # an extension while paused: resume first (the dates are not known)
     NOT_RUNNING = "not_running"  # a pause of a campaign that is paused, in setup or over
@@ -373,6 +386,8 @@ async def propose_extension(
     clock = await sync_clock(store, campaign, now)
     if clock.deadline is None or campaign.status not in _PAUSABLE:
         return Proposed(campaign=campaign, refusal=ProposalRefusal.NO_DEADLINE)
+    if await _passed_and_held(store, campaign, clock, now):
+        return Proposed(campaign=campaign, refusal=ProposalRefusal.PASSED)
     if clock.extension_hours + hours > campaign.schedule.max_extension_hours:
         return Proposed(
             campaign=campaign,

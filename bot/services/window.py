@@ -23,7 +23,7 @@ from bot.services.deadlines import (
     wall_between,
     wall_shift,
 )
-from storage import Campaign, ClockState, Phase, PhaseEntry, Store
+from storage import Campaign, ClockNoteKind, ClockState, Phase, PhaseEntry, Store
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,20 @@ def entry_in(history: Sequence[PhaseEntry], campaign: Campaign) -> EntryMoment:
     return EntryMoment(
         entry.seq, max([entry.entered_at, *undone]), entry.actor is not None or bool(undone)
     )
+
+
+async def held_by(store: Store, campaign: Campaign, entry_seq: int) -> str | None:
+    """Why the step of phase entry ``entry_seq`` could not happen at its deadline (the last
+    :class:`~bot.services.clockwork.BlockReason` the scheduler noted for it), or ``None`` if it
+    was never blocked."""
+    reasons = [
+        note.detail.get("reason")
+        for note in await store.clock_log(campaign.id)
+        if note.kind is ClockNoteKind.BLOCKED
+        and (note.turn, note.phase) == (campaign.turn, campaign.phase)
+        and note.detail.get("entry") == entry_seq
+    ]
+    return str(reasons[-1]) if reasons else None
 
 
 async def orders_opening(store: Store, campaign: Campaign, now: datetime) -> datetime | None:

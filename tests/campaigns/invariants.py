@@ -6,12 +6,14 @@ broken one says where (step, time, chat) and what it saw.
    scan is not looking for words the bot never writes).
 2. ``who may report``: a result is reported, confirmed or disputed only by the sides the
    battle has now (a chain battle's defender is battle k's winner, MODULES.md C6), a decision
-   only by a GM; a /battles screen offers result buttons only for its reader's battles.
+   only by a GM (a report an undo carries to the republished list is checked once, when
+   made); a /battles screen offers result buttons only for its reader's battles.
 3. ``numbers in posts``: every map drawn shows the stored armies and held sectors of its turn;
    the end summary and its chart count what the Monday posts counted; the board's deadline is
    the stored one, in the campaign's zone and language.
 4. ``phases``: a phase passes only at its deadline (or when everyone is ready, where the
-   schedule says so) or by a GM's confirmation that named the phase it ends.
+   schedule says so) or by a GM's confirmation that named the phase it ends; a step is noted
+   late (an overdue alarm, «ran late») only if its deadline passed while the bot was down.
 5. ``posts``: each post goes out once, none is left behind, and each chat reads them in the
    story's order (a turn's opening, its list, its Monday; an undo starts the story again).
 6. ``replay``: every resolved turn replays through ``python -m rules`` (its ``resolve``, and at
@@ -31,14 +33,16 @@ import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
+from zoneinfo import ZoneInfo
 
 from aiogram.utils.i18n import gettext as _
 
 from bot.handlers.private.callbacks import ResultButton
 from bot.modules.watch.texts import hero_names, spell_words
 from bot.screens.charts import ChartSide
+from bot.services.deadlines import orders_length, orders_window
 from bot.services.turns import game_for
 from bot.texts.core import describe_order
 from bot.texts.moments import format_moment
@@ -54,8 +58,8 @@ from rules import (
 )
 from rules.cli import resolve_answer, start_answer, verify_rolls_answer
 from rules.modules.watch.state import public_view
-from storage import Campaign, CampaignStatus, OutboxState, Phase
-from storage.models import BattleReport, Member, Side
+from storage import Campaign, CampaignStatus, ClockNoteKind, OutboxState, Phase
+from storage.models import BattleReport, Member, PhaseEntry, Side
 from tests.campaigns.script import Script
 from tests.campaigns.world import LogLines, Request, World
 from tests.secrecy import printed_forms
@@ -199,6 +203,10 @@ class Checks:
         self._placements_public = False
         self._reports: dict[int, BattleReport] = {}
         self._oracle: dict[int, Any] = {}
+        # (turn, battle, what, user, when) of every report action checked: an undo and
+        # republish copies a report to the identical battle with its old stamps.
+        self._acted: set[tuple[int, int, str, int, datetime]] = set()
+        self._schedule_changed: datetime | None = None  # the last time a GM changed it
         self._before: Campaign | None = None
         self._clock_before: Any = None
         self._story: dict[int, tuple[int, int]] = {}
@@ -280,9 +288,12 @@ class Checks:
         await self.who_may_report(campaign, members, requests)
         await self.numbers_in_posts(campaign, requests)
         await self.phases_pass_rightly(campaign)
+        await self.late_only_when_down(campaign, requests)
         await self.posts_once_in_order(campaign, requests)
         await self.replay(campaign, revisions=revisions)
         self.colours_and_words(campaign, sides, requests)
+        if self._before is not None and self._before.schedule != campaign.schedule:
+            self._schedule_changed = self.world.clock.now()
         self._before = campaign
         self._clock_before = await store.clock_state(campaign.id)
         self._step_started = self.world.clock.now()
@@ -637,6 +648,10 @@ class Checks:
             ):
                 if user is None or stamp is None or stamp == old_stamp:
                     continue
+                acted = (campaign.turn, battle_id, what, user, stamp)
+                if acted in self._acted:
+                    continue  # carried over from the undone list, checked when it was made
+                self._acted.add(acted)
                 if user in gms:
                     continue
                 if what == "decided":
@@ -812,6 +827,16 @@ class Checks:
                     f"the board says «{line}»; the stored deadline is «{expected}»",
                     "group",
                 )
+            # The sweep runs the deadline's step within the minute: a deadline shown later than
+            # that has passed, and the board must say so (and what the campaign waits for).
+            shown_at = board.at or self.world.clock.now()
+            if line.startswith(prefix) and clock.deadline < shown_at - timedelta(minutes=1):
+                self.fail(
+                    "numbers in posts",
+                    f"the board shows «{line}» at {shown_at:%a %d %b %H:%M} UTC, a deadline that"
+                    " has passed, as if it were still ahead",
+                    "group",
+                )
 
     async def end_summary(self, campaign: Campaign) -> None:
         """3: the end summary's counts and its chart are the sum of the Mondays."""
@@ -950,6 +975,8 @@ class Checks:
                         f" deadline {before_clock.deadline:%a %d %b %H:%M} UTC, with"
                         f" not every side ready ({entry.reason!r})",
                     )
+                if left.phase is Phase.ORDERS and due:
+                    await self._whole_orders_window(campaign, left, entry.entered_at)
                 before_clock = None
                 continue
             presses = [
@@ -980,6 +1007,60 @@ class Checks:
                     self.chat_name(entry.actor),
                 )
             before_clock = None
+
+    async def _whole_orders_window(
+        self, campaign: Campaign, entry: PhaseEntry, closed: datetime
+    ) -> None:
+        """4: an orders window the clock closed was open at least the schedule's least length
+        (``orders_length``, less an hour for a DST night), unless the GM made it shorter (set
+        the deadline, changed the schedule, reopened one side's orders) or the bot was down."""
+        store = self.world.store
+        zone = ZoneInfo(campaign.time_zone)
+        opening = orders_window(entry.entered_at, campaign.schedule, zone)[0]
+        opened = max(entry.entered_at, opening or entry.entered_at)
+        least = orders_length(campaign.schedule)
+        if closed - opened >= least - timedelta(hours=1):
+            return
+        if any(opened <= b and a <= closed for a, b in self.world.stalls):
+            return
+        if self._schedule_changed is not None and entry.entered_at <= self._schedule_changed:
+            return
+        if await store.orders_reopening(campaign.id, entry.seq) is not None:
+            return
+        gm_set = (ClockNoteKind.DEADLINE_SET, ClockNoteKind.ADVANCED)
+        if any(
+            note.kind in gm_set and (note.turn, note.phase) == (entry.turn, entry.phase)
+            for note in await store.clock_log(campaign.id)
+        ):
+            return
+        self.fail(
+            "phases",
+            f"turn {entry.turn}'s orders were open {closed - opened} (from"
+            f" {opened:%a %d %b %H:%M} to {closed:%a %d %b %H:%M} UTC), less than the schedule's"
+            f" {least}, and no GM shortened them",
+        )
+
+    async def late_only_when_down(self, campaign: Campaign, requests: list[Request]) -> None:
+        """4: a step is noted late (the GMs' overdue alarm, the group's «ran late») only when
+        its deadline passed while the bot was down: the sweep runs at every moment it planned,
+        and a step that waited for the sides was blocked, not late."""
+        if not any(r.post is not None and r.post.kind in _LATE_POSTS for r in requests):
+            return
+        self.count += 1
+        for note in await self.world.store.clock_log(campaign.id):
+            if note.kind not in (ClockNoteKind.OVERDUE, ClockNoteKind.RAN_LATE):
+                continue
+            deadline = note.deadline
+            if deadline is not None and any(a <= deadline <= b for a, b in self.world.stalls):
+                continue
+            due = "?" if deadline is None else f"{deadline:%a %d %b %H:%M}"
+            self.fail(
+                "phases",
+                f"turn {note.turn} {note.phase.value} is noted {note.kind.value} (due"
+                f" {due} UTC, ran {note.at:%a %d %b %H:%M} UTC), but the bot"
+                f" was up and swept at its deadline; it was down only over"
+                f" {[(f'{a:%d %b %H:%M}', f'{b:%d %b %H:%M}') for a, b in self.world.stalls]}",
+            )
 
     async def _ready_early(self, campaign: Campaign, turn: int, phase: Phase) -> bool:
         store = self.world.store
@@ -1260,6 +1341,7 @@ class Checks:
         return found
 
 
+_LATE_POSTS = ("overdue_alarm", "ran_late")  # a step noted late: to the GMs, to the group
 _STAGES = ("deployment", "opening", "battle list", "Monday", "end")
 
 

@@ -6,7 +6,9 @@ and the private chat, as people do. After that every step is one word of the scr
 word seeds the step's own choices (:meth:`Player.step`), made against what the chats show at
 that moment:
 
-- time passes (to the next moment the bot planned, or some hours), and the sweep runs;
+- time passes (to the next moment the bot planned, or some hours), and the sweep runs at
+  every moment the bot planned on the way; now and then the bot is down over some hours and
+  catches up when it is back;
 - someone opens a screen by a command and presses what it offers, a few times (the GM's
   panel, orders, deployment, battles, /hand, /map, /status, /campaigns, /history, /stats,
   /lang, /vacation, /calendar, /roll ...), typing an answer where a screen asks for one;
@@ -384,7 +386,7 @@ class Player:
         rng = random.Random(word)
         campaign = await self._campaign()
         if campaign is None:  # gone (ended and archived): only time passes
-            self.world.move_clock(self.world.clock.now() + timedelta(hours=1))
+            await self.world.move_clock(self.world.clock.now() + timedelta(hours=1))
             return "tick"
         phase = campaign.phase
         strategists = await self._strategists(campaign)
@@ -453,7 +455,8 @@ class Player:
             ],
         )
         if kind != "tick" and rng.random() < 0.3:
-            self.world.move_clock(self.world.clock.now() + timedelta(minutes=rng.randrange(1, 40)))
+            minutes = timedelta(minutes=rng.randrange(1, 40))
+            await self.world.move_clock(self.world.clock.now() + minutes)
         await action  # type: ignore[misc]
         await self.world.sweep_if_due()
         return kind
@@ -487,14 +490,14 @@ class Player:
             opening = _orders_opening(campaign, clock, now)
             if opening is not None:
                 # To the orders' opening (Tuesday): typed before it, nothing is saved.
-                self.world.move_clock(opening)
+                await self.world.move_clock(opening)
                 return
             if "contact" in self.setup.modules and missing and roll < 0.75:
                 # Not over the window while a side's orders are missing: a contact chain
                 # needs two sides' moves in the same turn.
                 later = now + timedelta(hours=rng.choice((1, 3, 6, 10)))
                 if clock.deadline is None or later < clock.deadline:
-                    self.world.move_clock(later)
+                    await self.world.move_clock(later)
                     return
         if (
             roll < 0.4
@@ -505,18 +508,20 @@ class Player:
         ):
             # Not over the battles' weekend in one jump: results come in over it, between the
             # list and the Monday, and a chain's battle 1 is reported before its battle 2.
-            self.world.move_clock(clock.deadline)
+            await self.world.move_clock(clock.deadline)
             return
         planned = await self.world.scheduler.next_due(now)
         if due:
             # The battles' weekend in steps of hours while results are missing, so they come
             # in before the Monday (a chain's battle 2 after its battle 1), as a club plays.
             later = now + timedelta(hours=rng.choice((3, 6, 10, 16, 24)))
-            self.world.move_clock(later if planned is None else min(planned, later))
+            await self.world.move_clock(later if planned is None else min(planned, later))
         elif planned is not None and roll < 0.85:
-            self.world.move_clock(planned)
+            await self.world.move_clock(planned)
         else:
-            self.world.move_clock(now + timedelta(hours=rng.choice((1, 3, 7, 20, 30))))
+            # Some hours; now and then the bot is down over them and catches up when it is back.
+            hours = rng.choice((1, 3, 7, 20, 30))
+            await self.world.move_clock(now + timedelta(hours=hours), bot_down=rng.random() < 0.1)
 
     async def advance(self, rng: random.Random, gms: list[Someone]) -> None:
         """A GM ends the phase now: /advance (or the panel's button), then «Yes», sometimes
@@ -690,7 +695,7 @@ class Player:
         clock = await self.world.store.clock_state(campaign.id)
         opening = _orders_opening(campaign, clock, self.world.clock.now())
         if opening is not None:
-            self.world.move_clock(opening)
+            await self.world.move_clock(opening)
 
     async def _without_orders(self, strategists: list[Someone]) -> list[Someone]:
         """The ``strategists`` whose side has saved no orders this turn."""

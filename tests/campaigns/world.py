@@ -76,6 +76,7 @@ class Request:
     refused: bool = False
     error: str = ""
     pressed_in: int | None = None
+    at: datetime | None = None  # the test clock when it was made
 
     @property
     def text(self) -> str:
@@ -98,6 +99,7 @@ class WatchedSession(FakeSession):
         self.refuse_repeats = True
         self.answer_to: int | None = None
         self.pressed_in: int | None = None
+        self.clock: ManualClock | None = None
 
     def next_message_id(self) -> int:
         """A new message id in the sequence the bot's messages use (one per chat would do, as
@@ -134,6 +136,7 @@ class WatchedSession(FakeSession):
                 refused,
                 error,
                 self.pressed_in if isinstance(sent.method, AnswerCallbackQuery) else None,
+                None if self.clock is None else self.clock.now(),
             )
         )
 
@@ -166,6 +169,9 @@ class DrawnMap:
     step: int
     post: OutboxMessage | None
 
+
+# The most planned moments one move of the clock stops at (a week holds a dozen or so).
+_PLANNED_ON_THE_WAY = 64
 
 PNG_STAND_IN = b"\x89PNG\r\n\x1a\n campaign player: a map not drawn"
 
@@ -288,6 +294,7 @@ class World:
     swept_at: datetime | None = None
     presses: list[Press] = field(default_factory=list)
     inputs: list[tuple[int, int, int, str]] = field(default_factory=list)  # step, user, chat, text
+    stalls: list[tuple[datetime, datetime]] = field(default_factory=list)  # the bot was down
 
     def __post_init__(self) -> None:
         self.maps = MapRecorder()
@@ -295,6 +302,7 @@ class World:
             build_dispatcher(self.store, self.clock, self.i18n, maps=self.maps)
         )
         self.session = WatchedSession(self.telegram.chats)
+        self.session.clock = self.clock
         self.telegram.session = self.session
         self.telegram.bot = Bot("42:TEST", session=self.session)
         self.sender = WatchedSender(
@@ -439,11 +447,40 @@ class World:
         else:
             await self.deliver()
 
-    def move_clock(self, moment: datetime) -> None:
-        """The clock moves to ``moment`` (never back)."""
-        if moment > self.clock.now():
-            self.say_line(f"the clock moves to {moment.astimezone(UTC):%a %d %b %Y %H:%M} UTC")
+    async def move_clock(self, moment: datetime, *, bot_down: bool = False) -> None:
+        """The clock moves to ``moment`` (never back). The sweep runs a minute after the last
+        one and at every moment the bot planned on the way, as it does when the bot is up; with
+        ``bot_down`` nothing runs until the bot is back at ``moment``, and then it catches up
+        (an overdue step)."""
+        now = self.clock.now()
+        if moment <= now:
+            return
+        if bot_down:
+            self.stalls.append((now, moment))
+            self.say_line(
+                f"the bot is down from {now.astimezone(UTC):%a %d %b %Y %H:%M} to"
+                f" {moment.astimezone(UTC):%a %d %b %Y %H:%M} UTC"
+            )
             self.clock.set(moment)
+            return
+        minute = None if self.swept_at is None else self.swept_at + timedelta(minutes=1)
+        if minute is not None and now < minute <= moment:
+            # The minute's sweep after the last inputs (a placement that ends a wait, a GM's
+            # decision) runs before the clock goes further.
+            self.say_line(f"the clock moves to {minute.astimezone(UTC):%a %d %b %Y %H:%M} UTC")
+            self.clock.set(minute)
+            await self.sweep()
+            now = minute
+        for _ in range(_PLANNED_ON_THE_WAY):
+            planned = await self.scheduler.next_due(now)
+            if planned is None or not now < planned < moment:
+                break
+            self.say_line(f"the clock moves to {planned.astimezone(UTC):%a %d %b %Y %H:%M} UTC")
+            self.clock.set(planned)
+            await self.sweep()
+            now = planned
+        self.say_line(f"the clock moves to {moment.astimezone(UTC):%a %d %b %Y %H:%M} UTC")
+        self.clock.set(moment)
 
     # ---- what the chats show ------------------------------------------------------------------
 

@@ -363,6 +363,33 @@ async def test_a_missing_deployment_at_its_deadline_tells_the_gms_once(
     await week.deploy()
     await week.run_until(week.at(3, 21))
     assert (await week.current()).phase is Phase.ORDERS
+    # Three hours late, but because it waited for the placements, as the GMs were told: no
+    # alarm of a stuck job (found by the random campaigns, seed 4).
+    kinds = {m.kind for m in await store.outbox_messages(week.campaign.id)}
+    assert "overdue_alarm" not in kinds
+    assert "ran_late" not in kinds
+    assert [n.kind for n in await store.clock_log(week.campaign.id)] == [ClockNoteKind.BLOCKED]
+
+
+async def test_a_deployment_placed_days_late_opens_a_whole_orders_window(
+    store: Store, clock: ManualClock
+) -> None:
+    # Found by the random campaigns (seed 17): the last side placed four days after the
+    # deployment deadline, and turn 1's orders, counted from that deadline, closed at once.
+    deadline = datetime(2026, 2, 5, 18, 0, tzinfo=ZoneInfo(BERLIN))
+    week = await start_week(store, clock, BERLIN, MONDAY, Schedule(deployment_deadline=deadline))
+    await week.run_until(week.at(3, 19))
+    assert (await week.current()).phase is Phase.DEPLOYMENT  # blocked: nobody placed
+    clock.set(week.at(7, 10))
+    await week.deploy()
+    await week.run_until(week.at(7, 10, 1))
+    campaign = await week.current()
+    assert (campaign.turn, campaign.phase) == (1, Phase.ORDERS)
+    orders = await store.clock_state(campaign.id)
+    assert orders is not None
+    assert orders.deadline == week.at(10, 23, 59)  # this week's Thursday, not last week's
+    kinds = {m.kind for m in await store.outbox_messages(campaign.id)}
+    assert "overdue_alarm" not in kinds
 
 
 async def test_jobs_carry_only_the_campaign_id(store: Store, clock: ManualClock) -> None:
@@ -531,6 +558,8 @@ async def test_an_open_dispute_holds_the_resolution_and_tells_the_gms_once(
     assert decided.report is not None
     await week.run_until(week.at(7, 14, 2))  # the next sweep finishes the resolution
     assert ((await week.current()).turn, (await week.current()).phase) == (2, Phase.ORDERS)
+    kinds = {m.kind for m in await store.outbox_messages(campaign.id)}
+    assert "overdue_alarm" not in kinds  # it waited for the GM's decision, not a stuck job
     resolved = await store.resolutions(campaign.id, 1)
     assert counter in resolved[-1].results
 

@@ -189,8 +189,19 @@ def extended_text(result: ExtendResult, max_hours: int) -> str:
             ).format(max=max_hours, used=used)
         case ExtendOutcome.NO_DEADLINE:
             return _("This phase has no deadline to extend.")
+        case ExtendOutcome.PASSED:
+            return passed_text()
         case _:
             return _("Nothing done: the campaign has moved on.")
+
+
+def passed_text() -> str:
+    """Why a deadline that has passed while its step waits is not extended, and what to do."""
+    return _(
+        "The deadline has already passed and the campaign is waiting (the board in the group "
+        "says for what): an extension would give nobody more time. Settle what it waits for, or "
+        "set a new date: /gm, «🗓 Schedule, deadline, language», «⏰ Set the current deadline»."
+    )
 
 
 def refusal_text(proposed: Proposed) -> str:
@@ -206,6 +217,8 @@ def refusal_text(proposed: Proposed) -> str:
             ).format(max=limit, used=proposed.used_hours)
         case ProposalRefusal.NO_DEADLINE:
             return _("This phase has no deadline to extend.")
+        case ProposalRefusal.PASSED:
+            return passed_text()
         case ProposalRefusal.PAUSED:
             return _("The campaign is paused: resume it first (/resume), then extend.")
         case ProposalRefusal.NOT_RUNNING:

@@ -55,6 +55,8 @@ class RulesView:
     plan: Sequence[str]
     language: str
     """The reader's language: the names of sectors, tokens and weather states are in it."""
+    passed: str | None = None
+    """Instead of the deadline: it has passed while its step waits, and what comes next."""
 
     @property
     def side_names(self) -> dict[str, str]:
@@ -154,7 +156,9 @@ def campaign_lines(view: RulesView) -> list[str]:
     else:
         now = _("Now: {phase}.").format(phase=phase_name(campaign.phase))
     lines.append(now)
-    if view.deadline is not None:
+    if view.passed is not None:
+        lines.append(view.passed)
+    elif view.deadline is not None:
         lines.append(_("Deadline: {moment}.").format(moment=view.deadline))
     lines.append(
         _("Schedule ({zone} time): {schedule}.").format(

@@ -1,7 +1,7 @@
-"""A deadline that has passed while its step waits (a side not placed): the board says so and
-what comes next, in both languages, and an extension, which would give nobody time, is refused
-with what to do instead. Found by the random campaigns (seed 17): the board showed a deadline
-three days gone, and the GM's «+24 h» announced a new one that was past as well."""
+"""A deadline that has passed while its step waits (a side not placed): the board and /rules
+say so and what comes next, in both languages, and an extension, which would give nobody
+time, is refused with what to do instead. Found by the random campaigns (seed 17): the board
+showed a deadline three days gone, and the GM's «+24 h» announced a new one already past."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ from zoneinfo import ZoneInfo
 from aiogram.utils.i18n import I18n
 
 from bot.handlers.group.clock import extended_text, refusal_text
+from bot.handlers.rules import rules_view
 from bot.posts.group import deadline_line
 from bot.runtime.clock import ManualClock
 from bot.services import timekeeping
 from bot.services.timekeeping import ProposalRefusal
+from bot.texts.rules import campaign_lines
 from storage import ExtendOutcome, Phase, Schedule, Store
 from tests.services.week import start_week
 from tests.storage.campaign_script import GM
@@ -52,6 +54,10 @@ async def test_a_passed_deadline_that_waits_reads_so_and_is_not_extended(
         "Срок (чт, 12 марта, 18:00 (Берлин, UTC+1)) прошёл: первый ход начнётся, как только"
         " все стороны расставят армии."
     )
+    for language in ("en", "ru"):  # /rules, its sibling, says the same
+        with i18n.context(), i18n.use_locale(language):
+            rules = campaign_lines(await rules_view(store, campaign, clock))
+        assert lines[language] in rules
 
     with i18n.context(), i18n.use_locale("ru"):
         proposed = await timekeeping.propose_extension(store, campaign.id, 24, GM, clock.now())

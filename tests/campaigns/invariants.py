@@ -795,6 +795,7 @@ class Checks:
                     f" before turn {turn} counted {[_held(c) for a, c in allowed if a == armies]}",
                 )
         await self._board_deadline(campaign, requests)
+        await self._no_passed_deadline_ahead(campaign, requests)
 
     async def _board_deadline(self, campaign: Campaign, requests: list[Request]) -> None:
         boards = [
@@ -827,16 +828,37 @@ class Checks:
                     f"the board says «{line}»; the stored deadline is «{expected}»",
                     "group",
                 )
-            # The sweep runs the deadline's step within the minute: a deadline shown later than
-            # that has passed, and the board must say so (and what the campaign waits for).
-            shown_at = board.at or self.world.clock.now()
-            if line.startswith(prefix) and clock.deadline < shown_at - timedelta(minutes=1):
-                self.fail(
-                    "numbers in posts",
-                    f"the board shows «{line}» at {shown_at:%a %d %b %H:%M} UTC, a deadline that"
-                    " has passed, as if it were still ahead",
-                    "group",
-                )
+
+    async def _no_passed_deadline_ahead(self, campaign: Campaign, requests: list[Request]) -> None:
+        """3: the sweep runs a deadline's step within the minute; a deadline shown after that
+        has passed (its step waits), and no screen or post shows it as still ahead («Deadline:
+        …»: the board, /status, /rules, in either language)."""
+        clock = await self.world.store.clock_state(campaign.id)
+        if clock is None or clock.deadline is None or clock.paused_at is not None:
+            return
+        deadline = clock.deadline
+        late = [
+            r
+            for r in requests
+            if not r.refused and r.text and r.at is not None and deadline < r.at - _SWEEP
+        ]
+        if not late:
+            return
+        self.count += 1
+        shown = []
+        for language in ("en", "ru"):
+            with self.world.i18n.context(), self.world.i18n.use_locale(language):
+                moment = format_moment(deadline, campaign.time_zone, language)
+                shown.append(_("Deadline: {moment}.").format(moment=moment).rstrip("."))
+        for request in late:
+            for line in request.text.splitlines():
+                if any(line.startswith(ahead) for ahead in shown):
+                    self.fail(
+                        "numbers in posts",
+                        f"«{line}» is shown at {request.at:%a %d %b %H:%M} UTC, a deadline that"
+                        " has passed, as if it were still ahead",
+                        self.chat_name(request.chat_id),
+                    )
 
     async def end_summary(self, campaign: Campaign) -> None:
         """3: the end summary's counts and its chart are the sum of the Mondays."""
@@ -1341,6 +1363,7 @@ class Checks:
         return found
 
 
+_SWEEP = timedelta(minutes=1)  # the bot's sweep runs a due step within it
 _LATE_POSTS = ("overdue_alarm", "ran_late")  # a step noted late: to the GMs, to the group
 _STAGES = ("deployment", "opening", "battle list", "Monday", "end")
 

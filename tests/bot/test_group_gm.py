@@ -368,6 +368,21 @@ async def test_the_gm_lists_and_sets_battle_results(
     assert AuditAction.RESULT_OVERRIDDEN in [e.action for e in await store.audit_log(campaign.id)]
 
 
+async def test_the_results_tool_names_sectors_in_the_gms_language(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    # Found by the random campaigns (seed 1069): a Russian GM of an English campaign read
+    # «Бой 2, сектор Hairdresser's»: the sectors were named in the campaign's language.
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    campaign = await to_battles(store, campaign, clock.now())
+    await store.set_language(table.anna.id, "ru", clock.now())
+    results = await tap(telegram, table.anna, await table.panel(), "Результаты боёв")
+    assert results is not None
+    assert "Бой 1, сектор 1 «Экватор»: «Red» — «Blue»" in results.text, results.text
+    assert "Equator" not in results.text
+
+
 async def test_the_gm_corrects_a_resolved_turn(
     telegram: FakeTelegram, store: Store, clock: ManualClock
 ) -> None:

@@ -439,6 +439,9 @@ async def test_the_gm_ends_the_campaign_after_confirming(
     asked = await tap(telegram, table.anna, confirm, "Yes, end it: type the reason")
     assert asked is not None
     assert "why does the campaign end?" in asked.text
+    placement = await say(telegram, table.anna, table.anna.id, "1:4 2:3 3:3")
+    assert placement is not None  # not a reason: the group and the players would read it
+    assert placement.text.startswith("That reads like orders or a placement")
     ended = await say(telegram, table.anna, table.anna.id, "too few players")
     assert ended is not None
     assert ended.text == (
@@ -634,6 +637,9 @@ async def test_the_gm_changes_a_running_campaigns_policies_and_renames_a_side(
     taken = await say(telegram, table.anna, table.anna.id, "blue")
     assert taken is not None
     assert "Another side has that name" in taken.text
+    placement = await say(telegram, table.anna, table.anna.id, "1:4 2:3 3:3")
+    assert placement is not None  # a placement is no name: the group would read it
+    assert placement.text.startswith("That reads like orders or a placement")
     done = await say(telegram, table.anna, table.anna.id, "  Red   Legion ")
     assert done is not None
     assert done.text.startswith("Renamed: «Red» is now «Red Legion».")

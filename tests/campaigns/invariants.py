@@ -706,6 +706,7 @@ class Checks:
                         f" {sides.status.value if sides else '?'})",
                         self.chat_name(user),
                     )
+        fresh = _sides_now(listed.battles, reports)
         for request in requests:
             reader = request.chat_id
             if reader is None or reader <= 0 or reader in gms or request.refused:
@@ -720,17 +721,23 @@ class Checks:
                     continue
                 if button.turn != campaign.turn or button.action == "list":
                     continue
-                sides = oracle.get(button.battle)
-                concerned = () if sides is None else sides.concerns()
+                # A screen made after this step's result (a chain's next battle, handed to
+                # battle k's winner) offers the buttons of the sides as they are now.
+                concerned = {
+                    concern
+                    for sides in (oracle.get(button.battle), fresh.get(button.battle))
+                    if sides is not None
+                    for concern in sides.concerns()
+                }
                 if side not in concerned:
                     self.fail(
                         "who may report",
                         f"{self.chat_name(reader)} of side {side} is offered «{_label}» for"
-                        f" battle {button.battle}, whose sides now are {list(concerned)}",
+                        f" battle {button.battle}, whose sides now are {sorted(concerned)}",
                         self.chat_name(reader),
                     )
         self._reports = reports
-        self._oracle = _sides_now(listed.battles, reports)
+        self._oracle = fresh
         self._turn = campaign.turn
         self._chain_rule(listed.battles, reports, self._oracle)
 
@@ -1356,6 +1363,12 @@ class Checks:
             for name in names:
                 if name:
                     text = text.replace(name, " ")
+            # A name cut short to fit a button («(was Гле…»): the start of a known name.
+            text = re.sub(
+                r"(\w+)…",
+                lambda cut: " " if any(n.startswith(cut[1]) for n in names) else cut[0],
+                text,
+            )
             text = re.sub(r"\S*/\S*|#\w+|\b[0-9a-f]{8,}\b|\S+@\S+", " ", text)
             text = text.replace("Русский", " ").replace("English", " ")
             if language == "ru":

@@ -22,7 +22,12 @@ from pydantic import JsonValue
 
 from bot.handlers.filters import TYPED
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign, whole_number
-from bot.handlers.private.gm_prompts import GmPromptWaiting, cancel
+from bot.handlers.private.gm_prompts import (
+    GmPromptWaiting,
+    cancel,
+    orders_not_published,
+    reads_as_orders,
+)
 from bot.posts.group import colour_mark
 from bot.runtime.clock import Clock
 from bot.screens.callbacks import JoinPress, SeatPress, gm_menu_data
@@ -201,6 +206,9 @@ async def typed_reason(
                 n=seats.MAX_REASON
             )
         )
+        return
+    if await reads_as_orders(store, campaign, message.text or ""):
+        await message.answer(orders_not_published())
         return
     user_id = prompt.data.get("user")
     member = await store.member(campaign.id, user_id) if isinstance(user_id, int) else None

@@ -368,6 +368,21 @@ async def test_the_gm_lists_and_sets_battle_results(
     assert AuditAction.RESULT_OVERRIDDEN in [e.action for e in await store.audit_log(campaign.id)]
 
 
+async def test_the_results_tool_names_sectors_in_the_gms_language(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    # Found by the random campaigns (seed 1069): a Russian GM of an English campaign read
+    # «Бой 2, сектор Hairdresser's»: the sectors were named in the campaign's language.
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    campaign = await to_battles(store, campaign, clock.now())
+    await store.set_language(table.anna.id, "ru", clock.now())
+    results = await tap(telegram, table.anna, await table.panel(), "Результаты боёв")
+    assert results is not None
+    assert "Бой 1, сектор 1 «Экватор»: «Red» — «Blue»" in results.text, results.text
+    assert "Equator" not in results.text
+
+
 async def test_the_gm_corrects_a_resolved_turn(
     telegram: FakeTelegram, store: Store, clock: ManualClock
 ) -> None:
@@ -424,6 +439,9 @@ async def test_the_gm_ends_the_campaign_after_confirming(
     asked = await tap(telegram, table.anna, confirm, "Yes, end it: type the reason")
     assert asked is not None
     assert "why does the campaign end?" in asked.text
+    placement = await say(telegram, table.anna, table.anna.id, "1:4 2:3 3:3")
+    assert placement is not None  # not a reason: the group and the players would read it
+    assert placement.text.startswith("That reads like orders or a placement")
     ended = await say(telegram, table.anna, table.anna.id, "too few players")
     assert ended is not None
     assert ended.text == (
@@ -619,6 +637,9 @@ async def test_the_gm_changes_a_running_campaigns_policies_and_renames_a_side(
     taken = await say(telegram, table.anna, table.anna.id, "blue")
     assert taken is not None
     assert "Another side has that name" in taken.text
+    placement = await say(telegram, table.anna, table.anna.id, "1:4 2:3 3:3")
+    assert placement is not None  # a placement is no name: the group would read it
+    assert placement.text.startswith("That reads like orders or a placement")
     done = await say(telegram, table.anna, table.anna.id, "  Red   Legion ")
     assert done is not None
     assert done.text.startswith("Renamed: «Red» is now «Red Legion».")

@@ -146,6 +146,27 @@ async def test_a_typed_reason_is_checked_and_cancel_changes_nothing(
     assert boris.side_id == "s1"
 
 
+async def test_a_reason_that_reads_as_orders_is_not_posted(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    # Found by the random campaigns' bench (seeds 20342, 20353): a GM who plays left the
+    # reason's question open, came back half an hour later and typed the side's orders; they
+    # were posted to the group as the reason.
+    table = Table(telegram)
+    campaign = await table.start(store, clock)
+    for typed in ("attack Blue in 1 Equator", "move 2 armies from 1 Equator to 2 West\nfortify 1"):
+        refused = await table.vacate_boris(typed)
+        assert refused is not None
+        assert refused.text.startswith("That reads like orders or a placement"), refused.text
+        await telegram.deliver()
+        assert not [s for s in telegram.take() if s.chat_id == GROUP]
+        assert await store.vacancies(campaign.id) == []
+        await say(telegram, table.anna, table.anna.id, "/cancel")
+    done = await table.vacate_boris("moved to Omsk")  # a reason that names no order is taken
+    assert done is not None
+    assert done.text.startswith("Done: Boris no longer plays side «Red».")
+
+
 async def test_the_gm_gives_the_seat_to_a_newcomer_who_asked_and_sees_only_their_side(
     telegram: FakeTelegram, store: Store, clock: ManualClock, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -32,14 +32,14 @@ import json
 import logging
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 from zoneinfo import ZoneInfo
 
 from aiogram.utils.i18n import gettext as _
 
-from bot.handlers.private.callbacks import ResultButton
+from bot.handlers.private.callbacks import DeployButton, OrdersButton, ResultButton
 from bot.modules.watch.texts import hero_names, spell_words
 from bot.screens.charts import ChartSide
 from bot.services.deadlines import orders_length, orders_window
@@ -119,6 +119,24 @@ class Secret:
         if self.together:
             return " / ".join(sorted(self.forms)) if all(f in text for f in self.forms) else None
         return next((form for form in self.forms if form in text), None)
+
+
+def _words_beside_own_desk(request: Request, sides: set[str | None]) -> str:
+    """What ``request`` shows its reader (text and button labels), less the labels of the
+    reader's own orders or deployment desk (``po``/``pd`` buttons of one of ``sides``): an order
+    the reader's side may give reads like another side's given one, and is no leak."""
+    labels = []
+    for label, data in request.sent.buttons():
+        prefix = data.split(":", 1)[0]
+        if prefix in (OrdersButton.__prefix__, DeployButton.__prefix__):
+            try:
+                side = (OrdersButton if prefix == "po" else DeployButton).unpack(data).side
+            except (ValueError, TypeError):
+                side = ""
+            if side and side in sides:
+                continue
+        labels.append(label)
+    return "\n".join([request.text, *labels])
 
 
 PHASE_WORDS = {
@@ -206,6 +224,8 @@ class Checks:
         # (turn, battle, what, user, when) of every report action checked: an undo and
         # republish copies a report to the identical battle with its old stamps.
         self._acted: set[tuple[int, int, str, int, datetime]] = set()
+        self._public_forms: set[str] = set()  # the words of orders of turns now public
+        self._side_names: dict[str, str] = {}  # as they were at the last step
         self._schedule_changed: datetime | None = None  # the last time a GM changed it
         self._before: Campaign | None = None
         self._clock_before: Any = None
@@ -446,11 +466,19 @@ class Checks:
         before = self._secrets
         now = await self._current_secrets(campaign, sides)
         self._secrets, self._secrets_before = now, before
+        in_force = []
+        for secret in {*before, *now}:
+            if (
+                secret.what.startswith("order of turn")
+                and int(secret.what.rsplit(" ", 1)[-1]) in self._public_turns
+            ):
+                # Public now (the turn's summary, /history): a later turn's order in the same
+                # words is read there, not leaked.
+                self._public_forms |= secret.forms
+                continue
+            in_force.append(secret)
         in_force = [
-            s
-            for s in {*before, *now}
-            if not s.what.startswith("order of turn")
-            or int(s.what.rsplit(" ", 1)[-1]) not in self._public_turns
+            s if s.together else replace(s, forms=s.forms - self._public_forms) for s in in_force
         ]
         gms = {m.user_id for m in members if m.is_gm} | self._gms_before
         side_of = {m.user_id: m.side_id for m in members}
@@ -472,7 +500,8 @@ class Checks:
             if request.refused:
                 continue
             reader = request.chat_id
-            words = EXAMPLES.sub("«…»", request.words())
+            desk = sides_of.get(reader, set()) if reader is not None else set()
+            words = EXAMPLES.sub("«…»", _words_beside_own_desk(request, desk))
             for secret in in_force:
                 if (
                     reader is not None
@@ -513,7 +542,11 @@ class Checks:
                             f" step {step}: {line[:300]}",
                             "log",
                         )
-        await self._secrets_are_seen(before, now, requests, side_of, gms)
+        names = {side.id: side.name for side in sides}
+        renamed = any(self._side_names.get(side, name) != name for side, name in names.items())
+        self._side_names = names
+        if not renamed:  # a rename words every order naming the side anew: none was made
+            await self._secrets_are_seen(before, now, requests, side_of, gms)
 
     async def _own_forms(
         self, campaign: Campaign, every_side: list[Side], sides: set[str | None]
@@ -533,7 +566,8 @@ class Checks:
             for secret in [*self._secrets, *self._secrets_before]:
                 if secret.side == side:
                     forms |= secret.forms
-            turns = (0,) if campaign.turn == 0 else (campaign.turn,)
+            # The step that ends deployment starts turn 1: a placement made in it is turn 0's.
+            turns = {0: (0,), 1: (0, 1)}.get(campaign.turn, (campaign.turn,))
             for turn in turns:
                 for edit in await store.order_edits(campaign.id, turn, side):
                     if since is not None and edit.edited_at < since:
@@ -672,6 +706,7 @@ class Checks:
                         f" {sides.status.value if sides else '?'})",
                         self.chat_name(user),
                     )
+        fresh = _sides_now(listed.battles, reports)
         for request in requests:
             reader = request.chat_id
             if reader is None or reader <= 0 or reader in gms or request.refused:
@@ -686,17 +721,23 @@ class Checks:
                     continue
                 if button.turn != campaign.turn or button.action == "list":
                     continue
-                sides = oracle.get(button.battle)
-                concerned = () if sides is None else sides.concerns()
+                # A screen made after this step's result (a chain's next battle, handed to
+                # battle k's winner) offers the buttons of the sides as they are now.
+                concerned = {
+                    concern
+                    for sides in (oracle.get(button.battle), fresh.get(button.battle))
+                    if sides is not None
+                    for concern in sides.concerns()
+                }
                 if side not in concerned:
                     self.fail(
                         "who may report",
                         f"{self.chat_name(reader)} of side {side} is offered «{_label}» for"
-                        f" battle {button.battle}, whose sides now are {list(concerned)}",
+                        f" battle {button.battle}, whose sides now are {sorted(concerned)}",
                         self.chat_name(reader),
                     )
         self._reports = reports
-        self._oracle = _sides_now(listed.battles, reports)
+        self._oracle = fresh
         self._turn = campaign.turn
         self._chain_rule(listed.battles, reports, self._oracle)
 
@@ -1322,6 +1363,12 @@ class Checks:
             for name in names:
                 if name:
                     text = text.replace(name, " ")
+            # A name cut short to fit a button («(was Гле…»): the start of a known name.
+            text = re.sub(
+                r"(\w+)…",
+                lambda cut: " " if any(n.startswith(cut[1]) for n in names) else cut[0],
+                text,
+            )
             text = re.sub(r"\S*/\S*|#\w+|\b[0-9a-f]{8,}\b|\S+@\S+", " ", text)
             text = text.replace("Русский", " ").replace("English", " ")
             if language == "ru":

@@ -630,7 +630,7 @@ async def _battles_of(ctx: GmContext, turn: int, correction: bool) -> list[_Pane
     """``turn``'s battles as fought now: a resolved turn's with its results (``correction``),
     else the current list's with the results that stand."""
     game_map = turns.game_for(ctx.campaign).map
-    language = ctx.campaign.language
+    language = get_i18n().current_locale  # the GM's, who reads it in private
     if correction:
         resolved = await ctx.store.resolutions(ctx.campaign.id, turn)
         if not resolved:

@@ -27,6 +27,7 @@ from bot.services import campaigns, seats
 from bot.services.turns import game_for
 from bot.services.window import current_entry
 from bot.texts.core import armies, describe_deployment_problem
+from bot.texts.orders import Vocabulary, parse_orders_text, parse_placement
 from storage import Campaign, CampaignStatus, Person, Phase, Prompt, Store
 
 GM_PLACEMENT = "gm_placement"
@@ -57,6 +58,29 @@ class GmPromptWaiting(Filter):
             await store.clear_prompt(message.chat.id, message.from_user.id)
             return False
         return {"prompt": prompt}
+
+
+async def reads_as_orders(store: Store, campaign: Campaign, text: str) -> bool:
+    """Whether ``text`` reads as orders on this campaign's map (a line of it), or in
+    deployment as a placement: words meant for a side's secret plans, which an answer the group
+    reads (a side's name, a reason) must not take."""
+    game = game_for(campaign)
+    if campaign.phase is Phase.DEPLOYMENT:
+        return parse_placement(text, Vocabulary.build(game.map, {})).placement is not None
+    state = await store.turn_start(campaign.id, campaign.turn) if campaign.turn >= 1 else None
+    if state is None:
+        return False
+    names = {s.id: [s.name] for s in await store.sides(campaign.id) if s.id in state.armies}
+    vocabulary = Vocabulary.of_state(game.map, names, state)
+    return any(line.problem is None for line in parse_orders_text(text, vocabulary))
+
+
+def orders_not_published() -> str:
+    """Why a public answer that reads as orders was not taken, and what to do."""
+    return _(
+        "That reads like orders or a placement, and this answer is posted to the group, so it "
+        "was not taken. Type the answer again, or /cancel; then send your orders."
+    )
 
 
 async def asked_before_the_phase(store: Store, prompt: Prompt) -> bool:
@@ -163,6 +187,9 @@ async def typed_rename(
         await store.clear_prompt(message.chat.id, person.user_id)
         await message.answer(_("That campaign is over or no longer yours; nothing was changed."))
         return
+    if await reads_as_orders(store, campaign, message.text or ""):
+        await message.answer(orders_not_published())
+        return
     now = clock.now()
     side_id = str(prompt.data.get("side", ""))
     outcome, before = await campaigns.rename_side(
@@ -224,6 +251,9 @@ async def typed_end_reason(
                 n=seats.MAX_REASON
             )
         )
+        return
+    if await reads_as_orders(store, campaign, message.text or ""):
+        await message.answer(orders_not_published())
         return
     now = clock.now()
     with i18n.use_locale(campaign.language):

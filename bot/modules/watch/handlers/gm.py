@@ -12,6 +12,7 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.i18n import get_i18n
 from aiogram.utils.i18n import gettext as _
 
 from bot.handlers.group.guards import gm_member, not_gm_text, pressed_campaign
@@ -173,7 +174,7 @@ async def cards_pressed(
         if result.outcome is EditOutcome.REFUSED and result.error is not None:
             sides = {side.id: side.name for side in await store.sides(campaign.id)}
             problem = describe_change_problem(
-                result.error, game_for(campaign).map, sides | names, campaign.language
+                result.error, game_for(campaign).map, sides | names, get_i18n().current_locale
             )
             await query.answer(problem, show_alert=True)
             return

@@ -94,7 +94,8 @@ def phase_deadline(
     """When the phase entered at ``anchor`` ends by itself; ``None``: only a person ends it.
 
     Manual mode has no deadlines. Deployment ends at the schedule's deployment deadline, if one
-    is set; orders at the next orders close, or later so the window stays open its least length
+    is set and still ahead of ``anchor`` (an undo back to deployment after it: none); orders at
+    the next orders close, or later so the window stays open its least length
     (:func:`orders_window`); battles at the next resolution. A resolution that waits for results
     (policy "wait for the GM") and setup have no deadline.
     """
@@ -102,7 +103,10 @@ def phase_deadline(
         return None
     match phase:
         case Phase.DEPLOYMENT:
-            return schedule.deployment_deadline
+            # Entered after its fixed deadline (an undo back to it): no deadline, as a past
+            # one would end it at once and count turn 1 from the missed date.
+            fixed = schedule.deployment_deadline
+            return fixed if fixed is None or fixed > anchor else None
         case Phase.ORDERS:
             return orders_window(anchor, schedule, zone)[1]
         case Phase.BATTLES:

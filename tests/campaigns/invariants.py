@@ -1360,6 +1360,15 @@ class Checks:
             text = re.sub(r"\b[0-9a-f]{8,}\b|python -m rules \S+", " ", text)
             for typed in self._typed:
                 text = text.replace(typed, " ")
+            # A refusal quotes a piece of what the reader typed in this step, in their words.
+            echoed = {
+                word
+                for step, _user, chat, typed_text in self.world.inputs
+                if step == self.world.step and chat == reader
+                for word in re.findall(r"\w+", typed_text)
+            }
+            if echoed:
+                text = "".join(" " if w in echoed else w for w in re.split(r"(\W+)", text))
             for name in names:
                 if name:
                     text = text.replace(name, " ")

@@ -14,6 +14,7 @@ from bot.runtime.clock import ManualClock
 from bot.services import timekeeping
 from bot.services.clockwork import AdvanceResult, advance
 from bot.services.schedule import CampaignScheduler, clock_basis, sync_clock
+from bot.services.turns import undo_last_step
 from rules import BattleResult, Outcome
 from storage import (
     CampaignSettings,
@@ -390,6 +391,33 @@ async def test_a_deployment_placed_days_late_opens_a_whole_orders_window(
     assert orders.deadline == week.at(10, 23, 59)  # this week's Thursday, not last week's
     kinds = {m.kind for m in await store.outbox_messages(campaign.id)}
     assert "overdue_alarm" not in kinds
+
+
+async def test_an_undo_back_to_deployment_after_its_deadline_keeps_a_whole_orders_window(
+    store: Store, clock: ManualClock
+) -> None:
+    # Found by the random campaigns' bench (seed 1557): the GM undid turn 1 back to a
+    # deployment whose fixed deadline was a week gone; the notice showed it as ahead, and the
+    # next sweep ended deployment and counted turn 1's orders from that date: closed at once.
+    deadline = datetime(2026, 2, 5, 18, 0, tzinfo=ZoneInfo(BERLIN))
+    week = await start_week(store, clock, BERLIN, MONDAY, Schedule(deployment_deadline=deadline))
+    await week.deploy()
+    await week.run_until(week.at(3, 19))
+    assert ((await week.current()).turn, (await week.current()).phase) == (1, Phase.ORDERS)
+    clock.set(week.at(9, 10))  # the next Wednesday
+    undone = await undo_last_step(store, week.campaign.id, 1, Phase.ORDERS, GM, "", clock.now())
+    assert undone.applied
+    campaign = await week.current()
+    assert campaign.phase is Phase.DEPLOYMENT
+    clock_row = await sync_clock(store, campaign, clock.now())
+    assert clock_row.deadline is None  # not last week's date, shown as still ahead
+    await week.run_until(week.at(9, 10, 2))  # every side still confirmed: it ends at once
+    campaign = await week.current()
+    assert (campaign.turn, campaign.phase) == (1, Phase.ORDERS)
+    orders = await store.clock_state(campaign.id)
+    assert orders is not None
+    assert orders.deadline is not None
+    assert orders.deadline >= week.at(10, 23, 59)  # a whole window, not last week's close
 
 
 async def test_jobs_carry_only_the_campaign_id(store: Store, clock: ManualClock) -> None:

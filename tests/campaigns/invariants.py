@@ -650,7 +650,8 @@ class Checks:
         reports = {r.battle: r for r in await store.battle_reports(campaign.id, campaign.turn)}
         gms = {m.user_id for m in members if m.is_gm}
         side_of = {m.user_id: m.side_id for m in members}
-        oracle = self._oracle or _sides_now(listed.battles, reports)
+        fresh = _sides_now(listed.battles, reports)
+        oracle = self._oracle or fresh
         for battle_id, report in reports.items():
             old = self._reports.get(battle_id)
             sides = oracle.get(battle_id)
@@ -695,18 +696,22 @@ class Checks:
                         self.chat_name(user),
                     )
                 side = side_of.get(user)
-                allowed = () if sides is None else sides.participants()
-                if sides is not None and sides.status is not BattleStatus.PLAYABLE:
-                    allowed = ()
+                # By the sides before this step, or after its results: a chain's next battle,
+                # handed on by a result given earlier in the step, may be reported in it too.
+                allowed = {
+                    participant
+                    for now in (sides, fresh.get(battle_id))
+                    if now is not None and now.status is BattleStatus.PLAYABLE
+                    for participant in now.participants()
+                }
                 if side not in allowed:
                     self.fail(
                         "who may report",
                         f"battle {battle_id} was {what} by {self.chat_name(user)} of side"
-                        f" {side}, but its sides now are {list(allowed)} (status"
+                        f" {side}, but its sides now are {sorted(allowed)} (status"
                         f" {sides.status.value if sides else '?'})",
                         self.chat_name(user),
                     )
-        fresh = _sides_now(listed.battles, reports)
         for request in requests:
             reader = request.chat_id
             if reader is None or reader <= 0 or reader in gms or request.refused:

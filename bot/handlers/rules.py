@@ -14,12 +14,12 @@ from aiogram.utils.i18n import gettext as _
 
 from bot.handlers.calendar import campaign_or_answer
 from bot.handlers.editing import edit_in_place
-from bot.posts.turns import passed_deadline_words, plan_lines
+from bot.posts.turns import passed_deadline_line, plan_lines
 from bot.runtime.clock import Clock
 from bot.screens.callbacks import ButtonInt
 from bot.services.calendars import calendar_plan
 from bot.services.turns import game_for
-from bot.services.window import current_deadline, current_entry, held_by
+from bot.services.window import current_deadline
 from bot.texts.limits import shorten
 from bot.texts.moments import format_moment
 from bot.texts.rules import RulesView, section_button, section_text, sections_of
@@ -47,10 +47,7 @@ async def rules_view(store: Store, campaign: Campaign, clock: Clock) -> RulesVie
         deadline = await current_deadline(store, campaign)
         if deadline is not None:
             deadline_words = format_moment(deadline, campaign.time_zone, language)
-        if deadline is not None and deadline < now:
-            reason = await held_by(store, campaign, (await current_entry(store, campaign)).seq)
-            if reason is not None:
-                passed = passed_deadline_words(campaign, deadline, reason, language)
+            passed = await passed_deadline_line(store, campaign, deadline, now, language)
         coming = await calendar_plan(store, campaign, now)
         plan = plan_lines(coming[:PLAN_SHOWN], campaign.time_zone, language)
     return RulesView(

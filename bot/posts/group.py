@@ -11,9 +11,9 @@ from datetime import datetime
 from aiogram.utils.i18n import gettext as _
 
 from bot.posts import Post, PostContext, Renderer
-from bot.posts.turns import deadline_of, deadline_words, passed_deadline_words
+from bot.posts.turns import deadline_of, deadline_words, passed_deadline_line
 from bot.services.campaigns import PALETTE, Board, Readiness, board
-from bot.services.window import current_entry, held_by, orders_opening
+from bot.services.window import orders_opening
 from bot.texts.core import held_words, phase_name
 from bot.texts.moments import format_moment
 from rules.colours import Rgb, nearest, parse_hex
@@ -88,11 +88,11 @@ async def deadline_line(
     line = deadline_words(campaign, campaign.phase, deadline, language)
     if deadline is None:
         return line
-    if at is not None and deadline < at:
-        entry = await current_entry(store, campaign)
-        reason = await held_by(store, campaign, entry.seq)
-        if reason is not None:
-            return passed_deadline_words(campaign, deadline, reason, language)
+    passed = (
+        None if at is None else await passed_deadline_line(store, campaign, deadline, at, language)
+    )
+    if passed is not None:
+        return passed
     opening = None if at is None else await orders_opening(store, campaign, at)
     if opening is None:
         return line

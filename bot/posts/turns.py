@@ -30,7 +30,13 @@ from bot.services.deadlines import (
 from bot.services.orders import battle_duties, result_sources, standing_list
 from bot.services.turns import game_for
 from bot.services.vacations import away_of_sides
-from bot.services.window import current_deadline, orders_opening, week_plan
+from bot.services.window import (
+    current_deadline,
+    current_entry,
+    held_by,
+    orders_opening,
+    week_plan,
+)
 from bot.texts import core as texts
 from bot.texts.core import away_lines, describe_unplayed, phase_name
 from bot.texts.dice import describe_rolls
@@ -190,6 +196,17 @@ def passed_deadline_words(
         "orders_missing": _("the GM decides what the sides without orders do"),
     }.get(reason, _("the next step starts once what it waits for is settled"))
     return _("The deadline ({moment}) has passed: {waits}.").format(moment=moment, waits=waits)
+
+
+async def passed_deadline_line(
+    store: Store, campaign: Campaign, deadline: datetime, at: datetime, language: str
+) -> str | None:
+    """If ``deadline`` has passed by ``at`` while its step waits (blocked): the line that says
+    so and what comes next (:func:`passed_deadline_words`); else ``None``."""
+    if deadline >= at:
+        return None
+    reason = await held_by(store, campaign, (await current_entry(store, campaign)).seq)
+    return None if reason is None else passed_deadline_words(campaign, deadline, reason, language)
 
 
 async def _deadline_line(context: PostContext, campaign: Campaign, turn: int, phase: Phase) -> str:

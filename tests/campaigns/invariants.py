@@ -1007,8 +1007,10 @@ class Checks:
     # ---- 4. phases ---------------------------------------------------------------------------
 
     async def phases_pass_rightly(self, campaign: Campaign) -> None:
-        """4: a phase passes by its deadline, everyone ready, or a GM's confirmation naming it."""
+        """4: a phase passes by its deadline, everyone ready, or a GM's confirmation naming it;
+        and the campaign's status agrees with its phase."""
         self.count += 1
+        self._status_fits_phase(campaign)
         history = await self.world.store.phase_history(campaign.id)
         fresh = history[self._entries_seen :]
         earlier = history[self._entries_seen - 1] if self._entries_seen else None
@@ -1075,6 +1077,25 @@ class Checks:
                     self.chat_name(entry.actor),
                 )
             before_clock = None
+
+    def _status_fits_phase(self, campaign: Campaign) -> None:
+        """A campaign being set up is neither paused nor running, one in deployment is not
+        running, and one in a turn is not in deployment: the status a GM pauses, resumes and
+        undoes agrees with the phase (a finished campaign keeps the phase it ended in)."""
+        status, phase = campaign.status, campaign.phase
+        if status is CampaignStatus.FINISHED:
+            return
+        fits = {
+            Phase.SETUP: {CampaignStatus.SETUP},
+            Phase.DEPLOYMENT: {CampaignStatus.DEPLOYMENT, CampaignStatus.PAUSED},
+            Phase.FINISHED: set(),
+        }.get(phase, {CampaignStatus.RUNNING, CampaignStatus.PAUSED})
+        if status not in fits:
+            self.fail(
+                "phases",
+                f"turn {campaign.turn} {phase.value} has the status {status.value}: the GM's"
+                " pause, resume and undo left it where no screen offers a way on",
+            )
 
     async def _whole_orders_window(
         self, campaign: Campaign, entry: PhaseEntry, closed: datetime

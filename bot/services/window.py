@@ -29,11 +29,14 @@ from storage import Campaign, ClockNoteKind, ClockState, Phase, PhaseEntry, Stor
 @dataclass(frozen=True)
 class EntryMoment:
     """The phase-history entry a campaign is in: its ``seq``, when it began (the entry, or the
-    latest undo that brought the campaign back to it), and whether a person made it."""
+    latest undo that brought the campaign back to it), whether a person made it, and whether an
+    undo brought the campaign back to it (``returned``: it then ends only at its deadline or by
+    the GM, not early by itself)."""
 
     seq: int
     began: datetime
     by_person: bool
+    returned: bool = False
 
 
 def position_mark(history: Sequence[PhaseEntry]) -> int:
@@ -57,8 +60,17 @@ def entry_in(history: Sequence[PhaseEntry], campaign: Campaign) -> EntryMoment:
     entry = live[-1]
     undone = [e.undone_at for e in history if e.seq > entry.seq and e.undone_at is not None]
     return EntryMoment(
-        entry.seq, max([entry.entered_at, *undone]), entry.actor is not None or bool(undone)
+        entry.seq,
+        max([entry.entered_at, *undone]),
+        entry.actor is not None or bool(undone),
+        bool(undone),
     )
+
+
+async def undone_back(store: Store, campaign: Campaign) -> bool:
+    """Whether the GM's undo brought the campaign back to the phase it is in (the phase then
+    ends at its deadline or by the GM, never early by itself)."""
+    return (await current_entry(store, campaign)).returned
 
 
 async def held_by(store: Store, campaign: Campaign, entry_seq: int) -> str | None:

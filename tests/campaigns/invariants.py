@@ -58,7 +58,7 @@ from rules import (
 )
 from rules.cli import resolve_answer, start_answer, verify_rolls_answer
 from rules.modules.watch.state import public_view
-from storage import Campaign, CampaignStatus, ClockNoteKind, OutboxState, Phase
+from storage import Campaign, CampaignStatus, ClockNoteKind, ClockState, OutboxState, Phase
 from storage.models import BattleReport, Member, PhaseEntry, Side
 from tests.campaigns.script import Script
 from tests.campaigns.world import LogLines, Request, World
@@ -1027,6 +1027,9 @@ class Checks:
             if not forward or entry.undone_at is not None:
                 continue
             if entry.actor is None:
+                await self._not_ended_by_itself_after_undo(
+                    campaign, history, left, entry, before_clock
+                )
                 due = before_clock is not None and (
                     before_clock.entry_seq != left.seq
                     or before_clock.deadline is None
@@ -1077,6 +1080,45 @@ class Checks:
                     self.chat_name(entry.actor),
                 )
             before_clock = None
+
+    async def _not_ended_by_itself_after_undo(
+        self,
+        campaign: Campaign,
+        history: list[PhaseEntry],
+        left: PhaseEntry,
+        entry: PhaseEntry,
+        before_clock: ClockState | None,
+    ) -> None:
+        """A phase the GM's undo came back to ends at its deadline or by the GM, never early by
+        itself: the placements, orders or results still stored would end it at once, every
+        post of the step sent again and the undo for nothing (bench seed 40242). A side the GM
+        reopened since may still close the orders."""
+        back = [
+            e.undone_at
+            for e in history
+            if left.seq < e.seq < entry.seq
+            and e.undone_at is not None
+            and e.undone_at <= entry.entered_at
+        ]
+        if not back:
+            return
+        deadline_passed = (
+            before_clock is not None
+            and before_clock.entry_seq == left.seq
+            and before_clock.deadline is not None
+            and before_clock.deadline <= entry.entered_at
+        )
+        reopened = left.phase is Phase.ORDERS and (
+            await self.world.store.orders_reopening(campaign.id, left.seq) is not None
+        )
+        if not deadline_passed and not reopened:
+            self.fail(
+                "phases",
+                f"turn {left.turn} {left.phase.value}, which the GM's undo came back to at"
+                f" {max(back):%a %d %b %H:%M} UTC, ended by itself at"
+                f" {entry.entered_at:%a %d %b %H:%M} UTC before its deadline"
+                f" ({entry.reason!r}): it waits for its deadline or the GM",
+            )
 
     def _status_fits_phase(self, campaign: Campaign) -> None:
         """A campaign being set up is neither paused nor running, one in deployment is not

@@ -1440,12 +1440,9 @@ class Checks:
             for name in names:
                 if name:
                     text = text.replace(name, " ")
-            # A name cut short to fit a button («(was Гле…»): the start of a known name.
-            text = re.sub(
-                r"(\w+)…",
-                lambda cut: " " if any(n.startswith(cut[1]) for n in names) else cut[0],
-                text,
-            )
+            # A name cut short to fit a button («(was Гле…», «seat of «Кровавые Ангел…»): the
+            # words before the cut that start a known name.
+            text = re.sub(r"((?:\w+ )*\w+)…", lambda cut: _uncut(cut, names), text)
             text = re.sub(r"\S*/\S*|#\w+|\b[0-9a-f]{8,}\b|\S+@\S+", " ", text)
             text = text.replace("Русский", " ").replace("English", " ")
             if language == "ru":
@@ -1514,6 +1511,16 @@ def _story_stage(kind: str, payload: Mapping[str, Any]) -> tuple[int, int] | Non
     if kind == "map":
         return (turn - 1, 3)
     return (turn, 3)  # turn_result
+
+
+def _uncut(cut: re.Match[str], names: Iterable[str]) -> str:
+    """``cut`` (words before a «…») without its last words that start one of ``names``: a name
+    cut short to fit a button; ``cut`` as it is when none do."""
+    words = cut[1].split(" ")
+    for start in range(len(words)):
+        if any(name.startswith(" ".join(words[start:])) for name in names):
+            return " ".join(words[:start]) + " "
+    return cut[0]
 
 
 def _first_line(text: str) -> str:

@@ -266,6 +266,73 @@ SEED_17 = """
 """
 
 
+# Seed 19 (issue 31), «phases»: the GM paused the campaign in deployment and undid the step back
+# to the setup. It stood «in setup, paused»: /resume sent the GM to the wizard, whose «Open
+# deployment» answered that the campaign had started, so nothing could open it again. Fixed:
+# an undo back to the setup ends the pause, and a resume takes its phase's status
+# (storage/turns.py, storage/schedule.py; migration 17 mends stored ones). Shrunk from 136
+# steps to 1 in 49 runs.
+SEED_19 = """
+{
+ "note": "shrunk from seed 19 in 49 runs",
+ "seed": 19,
+ "setup": {
+  "co_gm": false,
+  "deployment_days": 0,
+  "gm_language": "ru",
+  "gm_plays": null,
+  "joining": "",
+  "language": "en",
+  "map_kind": "planet-5",
+  "map_sectors": 23,
+  "map_seed": 257265834,
+  "modules": [],
+  "people": [
+   {
+    "kind": "player",
+    "language": "en",
+    "name": "Kate 200",
+    "role": "strategist",
+    "side": 0,
+    "user_id": 200
+   },
+   {
+    "kind": "player",
+    "language": "en",
+    "name": "Jack 202",
+    "role": "strategist",
+    "side": 1,
+    "user_id": 202
+   },
+   {
+    "kind": "player",
+    "language": "ru",
+    "name": "Вера 203",
+    "role": "strategist",
+    "side": 2,
+    "user_id": 203
+   }
+  ],
+  "policy": "draw",
+  "schedule": "manual",
+  "sides": [
+   "Синие",
+   "Night Lords",
+   "Кровавые Ангелы"
+  ],
+  "start": "2026-03-02T10:30:00+00:00",
+  "title": "Ночной дозор",
+  "turns": 1,
+  "zone": "UTC",
+  "zone_typed": false
+ },
+ "steps": [
+  2909282274
+ ]
+}
+"""
+
+
 async def test_a_gms_open_question_does_not_take_orders_typed_later() -> None:
     outcome = await play(Script.from_json(SEED_58))
     assert outcome.broken is None, outcome.report()
@@ -284,4 +351,11 @@ async def test_a_step_that_waited_for_a_placement_is_not_late() -> None:
     outcome = await play(Script.from_json(SEED_17))
     assert outcome.broken is None, outcome.report()
     assert outcome.steps == 7
+    assert outcome.checks > outcome.steps
+
+
+async def test_an_undo_back_to_the_setup_leaves_no_pause_behind() -> None:
+    outcome = await play(Script.from_json(SEED_19))
+    assert outcome.broken is None, outcome.report()
+    assert outcome.steps == 1
     assert outcome.checks > outcome.steps

@@ -333,6 +333,104 @@ SEED_19 = """
 """
 
 
+# Bench seed 40242 (issue 31), «posts»: the GM undid turn 2's orders back to turn 1's resolution;
+# every result was still in, so the next sweep resolved the turn again at once, and every
+# side's summary, the map and turn 2's notices went out twice (a turn 1 summary after turn 2's
+# notice in a player's chat). Fixed: a phase the GM's undo came back to ends at its deadline or
+# by the GM (bot/services/schedule.py ``_ready_early``). Shrunk from 136 steps to 17 in 162
+# runs.
+SEED_40242 = """
+{
+ "note": "shrunk from seed 40242 in 162 runs",
+ "seed": 40242,
+ "setup": {
+  "co_gm": true,
+  "deployment_days": 7,
+  "gm_language": "en",
+  "gm_plays": null,
+  "joining": "",
+  "language": "en",
+  "map_kind": "planet-5",
+  "map_sectors": 10,
+  "map_seed": 535926400,
+  "modules": [],
+  "people": [
+   {
+    "kind": "player",
+    "language": "en",
+    "name": "Gwen 200",
+    "role": "strategist",
+    "side": 0,
+    "user_id": 200
+   },
+   {
+    "kind": "player",
+    "language": "ru",
+    "name": "Лев 201",
+    "role": "tactician",
+    "side": 0,
+    "user_id": 201
+   },
+   {
+    "kind": "player",
+    "language": "ru",
+    "name": "Зоя 202",
+    "role": "tactician",
+    "side": 0,
+    "user_id": 202
+   },
+   {
+    "kind": "player",
+    "language": "ru",
+    "name": "Жанна 203",
+    "role": "strategist",
+    "side": 1,
+    "user_id": 203
+   },
+   {
+    "kind": "outsider",
+    "language": "en",
+    "name": "Otto 901",
+    "role": "strategist",
+    "side": null,
+    "user_id": 901
+   }
+  ],
+  "policy": "wait",
+  "schedule": "weekly",
+  "sides": [
+   "Iron Hands",
+   "Кровавые Ангелы"
+  ],
+  "start": "2026-03-23T09:00:00+00:00",
+  "title": "Осада Вракса",
+  "turns": 1,
+  "zone": "UTC",
+  "zone_typed": false
+ },
+ "steps": [
+  308007217,
+  4191575630,
+  4012611671,
+  1263718768,
+  2939921933,
+  2853365245,
+  1987942625,
+  1140096187,
+  3357739761,
+  3362676308,
+  166282449,
+  3369243798,
+  2304623585,
+  3102717206,
+  1857370727,
+  2465139488,
+  499354641
+ ]
+}
+"""
+
+
 async def test_a_gms_open_question_does_not_take_orders_typed_later() -> None:
     outcome = await play(Script.from_json(SEED_58))
     assert outcome.broken is None, outcome.report()
@@ -358,4 +456,11 @@ async def test_an_undo_back_to_the_setup_leaves_no_pause_behind() -> None:
     outcome = await play(Script.from_json(SEED_19))
     assert outcome.broken is None, outcome.report()
     assert outcome.steps == 1
+    assert outcome.checks > outcome.steps
+
+
+async def test_a_resolution_the_gm_went_back_to_is_not_resolved_again_by_itself() -> None:
+    outcome = await play(Script.from_json(SEED_40242))
+    assert outcome.broken is None, outcome.report()
+    assert outcome.steps == 17
     assert outcome.checks > outcome.steps

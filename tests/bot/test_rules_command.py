@@ -12,8 +12,8 @@ from typing import Any
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage
 
 from bot.handlers.rules import RulesPress
-from bot.services.campaigns import end_campaign
 from bot.runtime.clock import ManualClock
+from bot.services.campaigns import end_campaign
 from bot.services.turns import game_for
 from bot.texts.limits import TEXT_LIMIT
 from rules import Ruleset

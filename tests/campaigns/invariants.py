@@ -12,8 +12,11 @@ broken one says where (step, time, chat) and what it saw.
    the end summary and its chart count what the Monday posts counted; the board's deadline is
    the stored one, in the campaign's zone and language.
 4. ``phases``: a phase passes only at its deadline (or when everyone is ready, where the
-   schedule says so) or by a GM's confirmation that named the phase it ends; a step is noted
-   late (an overdue alarm, «ran late») only if its deadline passed while the bot was down.
+   schedule says so) or by a GM's confirmation that named the phase it ends; a phase the GM's
+   undo came back to ends only at its deadline or by the GM; an orders window the clock closed
+   was open the schedule's least length; a step is noted late (an overdue alarm, «ran late»)
+   only if its deadline passed while the bot was down; the status agrees with the phase (a
+   setup is never paused, a deployment never «running»).
 5. ``posts``: each post goes out once, none is left behind, and each chat reads them in the
    story's order (a turn's opening, its list, its Monday; an undo starts the story again).
 6. ``replay``: every resolved turn replays through ``python -m rules`` (its ``resolve``, and at

@@ -50,7 +50,7 @@ from bot.services.posting import group_post, private_post
 from bot.services.reopening import active_reopening
 from bot.services.turns import holding_battles
 from bot.services.vacations import away_users
-from bot.services.window import current_entry, held_by
+from bot.services.window import current_entry, held_by, reopening_of
 from storage import (
     Campaign,
     CampaignStatus,
@@ -130,7 +130,7 @@ async def sync_clock(
     deadline = phase_deadline(campaign.phase, start, campaign.schedule, zone)
     if deadline is not None:
         deadline = wall_shift(deadline, bent, zone)
-    reopening = await store.orders_reopening(campaign.id, seq)
+    reopening = await reopening_of(store, campaign, entry)
     if reopening is not None and campaign.phase is Phase.ORDERS:
         # A GM reopened one side's orders in this entry: its short deadline holds whatever
         # the schedule says (``bot.services.reopening``).
@@ -505,8 +505,8 @@ class CampaignScheduler:
         is finished. None of them once the GM's undo brought the campaign back to the phase:
         the GM went back to change something there, and the placements, orders or results
         still stored would end it again at once, with every post of the step sent again; it
-        ends at its deadline or by the GM. A side the GM reopened since still closes orders
-        early."""
+        ends at its deadline or by the GM. A side the GM reopens after the undo still closes
+        its orders early (a reopening made before it is over: ``window.reopening_of``)."""
         returned = (await current_entry(self.store, campaign)).returned
         if campaign.phase is Phase.DEPLOYMENT:
             if not campaign.schedule.deployment_ends_when_placed or returned:

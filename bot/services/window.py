@@ -23,7 +23,15 @@ from bot.services.deadlines import (
     wall_between,
     wall_shift,
 )
-from storage import Campaign, ClockNoteKind, ClockState, Phase, PhaseEntry, Store
+from storage import (
+    Campaign,
+    ClockNoteKind,
+    ClockState,
+    OrdersReopening,
+    Phase,
+    PhaseEntry,
+    Store,
+)
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,18 @@ def entry_in(history: Sequence[PhaseEntry], campaign: Campaign) -> EntryMoment:
         entry.actor is not None or bool(undone),
         bool(undone),
     )
+
+
+async def reopening_of(
+    store: Store, campaign: Campaign, entry: EntryMoment
+) -> OrdersReopening | None:
+    """The reopening a GM made of ``entry``'s orders, unless an undo came back to the entry
+    after it: its short deadline and its early close belonged to the pass the undo took back
+    (kept, they would close the orders again at once)."""
+    reopening = await store.orders_reopening(campaign.id, entry.seq)
+    if reopening is None or (entry.returned and reopening.reopened_at < entry.began):
+        return None
+    return reopening
 
 
 async def undone_back(store: Store, campaign: Campaign) -> bool:

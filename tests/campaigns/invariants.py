@@ -1095,7 +1095,7 @@ class Checks:
         """A phase the GM's undo came back to ends at its deadline or by the GM, never early by
         itself: the placements, orders or results still stored would end it at once, every
         post of the step sent again and the undo for nothing (bench seed 40242). A side the GM
-        reopened since may still close the orders."""
+        reopened with the last undo may still close the orders."""
         back = [
             e.undone_at
             for e in history
@@ -1111,9 +1111,14 @@ class Checks:
             and before_clock.deadline is not None
             and before_clock.deadline <= entry.entered_at
         )
-        reopened = left.phase is Phase.ORDERS and (
-            await self.world.store.orders_reopening(campaign.id, left.seq) is not None
+        reopening = (
+            await self.world.store.orders_reopening(campaign.id, left.seq)
+            if left.phase is Phase.ORDERS
+            else None
         )
+        # A reopening is itself an undo back to the orders; one made before a later undo came
+        # back again is over (bench seed 60033).
+        reopened = reopening is not None and reopening.reopened_at >= max(back)
         if not deadline_passed and not reopened:
             self.fail(
                 "phases",

@@ -689,6 +689,15 @@ class Checks:
                 acted = (campaign.turn, battle_id, what, user, stamp)
                 if acted in self._acted:
                     continue  # carried over from the undone list, checked when it was made
+                if (
+                    what == "reported"
+                    and old is not None
+                    and (old.disputed_by, old.disputed_at) == (user, stamp)
+                ):
+                    # The other side accepted the disputing account: it becomes the report,
+                    # its author's and time kept, judged when it was given (bench seed 60061:
+                    # its author had left the side since).
+                    continue
                 self._acted.add(acted)
                 if user in gms:
                     continue

@@ -431,6 +431,175 @@ SEED_40242 = """
 """
 
 
+# Bench seed 60033 (issue 31), «numbers in posts»: the GM reopened a side's orders for an hour
+# (a reopening is an undo back to the orders); they closed again, and later the GM undid the
+# battles back to those orders once more. The reopening's hour, long gone, came back as the
+# deadline while the undo's notice showed next Thursday, and the board showed the past date as
+# ahead. Fixed: an undo that comes back to a reopened entry ends the reopening
+# (bot/services/window.py ``reopening_of``). Shrunk from 175 steps to 84 in 200 runs.
+SEED_60033 = """
+{
+ "note": "shrunk from seed 60033 in 200 runs",
+ "seed": 60033,
+ "setup": {
+  "co_gm": false,
+  "deployment_days": 7,
+  "gm_language": "ru",
+  "gm_plays": 2,
+  "joining": "",
+  "language": "en",
+  "map_kind": "generated",
+  "map_sectors": 7,
+  "map_seed": 122569838,
+  "modules": [
+   "contact"
+  ],
+  "people": [
+   {
+    "kind": "player",
+    "language": "en",
+    "name": "Kate 200",
+    "role": "strategist",
+    "side": 0,
+    "user_id": 200
+   },
+   {
+    "kind": "player",
+    "language": "ru",
+    "name": "Зоя 201",
+    "role": "strategist",
+    "side": 0,
+    "user_id": 201
+   },
+   {
+    "kind": "player",
+    "language": "en",
+    "name": "Dora 202",
+    "role": "strategist",
+    "side": 1,
+    "user_id": 202
+   },
+   {
+    "kind": "player",
+    "language": "en",
+    "name": "Ivy 203",
+    "role": "strategist",
+    "side": 2,
+    "user_id": 203
+   },
+   {
+    "kind": "player",
+    "language": "en",
+    "name": "Kate 205",
+    "role": "strategist",
+    "side": 3,
+    "user_id": 205
+   }
+  ],
+  "policy": "wait",
+  "schedule": "weekly",
+  "sides": [
+   "Green Horde",
+   "Red Legion",
+   "Iron Hands",
+   "Sisters"
+  ],
+  "start": "2026-03-23T14:30:00+00:00",
+  "title": "Armageddon",
+  "turns": 2,
+  "zone": "UTC",
+  "zone_typed": false
+ },
+ "steps": [
+  522186079,
+  499356419,
+  40772729,
+  3638784647,
+  3926019164,
+  231525299,
+  3457999120,
+  1499397712,
+  1743786305,
+  1821174396,
+  2711165111,
+  1499436052,
+  3495326491,
+  2253783366,
+  1934755128,
+  498466814,
+  2906859420,
+  2347813198,
+  2575774489,
+  3949345183,
+  3251080758,
+  1332911723,
+  3982914486,
+  3698680912,
+  1040044540,
+  3661090792,
+  1937420801,
+  856798569,
+  1091115002,
+  4151018697,
+  2387528161,
+  3249952978,
+  1216559660,
+  3247219850,
+  4168697928,
+  1322349690,
+  1811248604,
+  2998322479,
+  2101796373,
+  384325173,
+  1577964457,
+  4084018466,
+  295373181,
+  605274008,
+  2627867074,
+  2100629282,
+  3861373575,
+  3272718614,
+  1043894381,
+  257931140,
+  1561693510,
+  716553686,
+  3123551166,
+  834990014,
+  855980972,
+  2956156821,
+  1773349021,
+  2663997566,
+  1453417347,
+  4251908881,
+  4175758771,
+  4131675752,
+  1964912057,
+  1352119591,
+  3043980615,
+  1010930950,
+  2246849739,
+  1249339330,
+  1753547510,
+  2153268092,
+  1469345500,
+  4112429175,
+  1592109418,
+  4122187476,
+  3577067476,
+  3401063611,
+  4242855088,
+  812824039,
+  1245171908,
+  2504310541,
+  880157718,
+  1386707911,
+  1077188249,
+  2407818894
+ ]
+}
+"""
+
+
 async def test_a_gms_open_question_does_not_take_orders_typed_later() -> None:
     outcome = await play(Script.from_json(SEED_58))
     assert outcome.broken is None, outcome.report()
@@ -463,4 +632,11 @@ async def test_a_resolution_the_gm_went_back_to_is_not_resolved_again_by_itself(
     outcome = await play(Script.from_json(SEED_40242))
     assert outcome.broken is None, outcome.report()
     assert outcome.steps == 17
+    assert outcome.checks > outcome.steps
+
+
+async def test_an_undo_back_to_a_reopened_entry_ends_the_reopening() -> None:
+    outcome = await play(Script.from_json(SEED_60033))
+    assert outcome.broken is None, outcome.report()
+    assert outcome.steps == 84
     assert outcome.checks > outcome.steps

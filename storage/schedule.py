@@ -646,14 +646,12 @@ class ScheduleRecords(SharedRecords):
                 moved_elsewhere = move is None or move.before != clock.deadline
                 if clock.paused_at != paused_at or moved_elsewhere:
                     return _status_result(TransitionOutcome.CONFLICT, before, "clock changed")
+            # The phase's status, not the one the pause began in: an undo while paused may
+            # have taken the campaign from a turn back to its deployment.
             status = (
-                clock.paused_status
-                if clock is not None and clock.paused_status is not None
-                else (
-                    CampaignStatus.DEPLOYMENT
-                    if before.phase is Phase.DEPLOYMENT
-                    else CampaignStatus.RUNNING
-                )
+                CampaignStatus.DEPLOYMENT
+                if before.phase is Phase.DEPLOYMENT
+                else CampaignStatus.RUNNING
             )
             await conn.execute(
                 "UPDATE campaigns SET status = ?, updated_at = ?"

@@ -621,8 +621,8 @@ class TurnRecords(SharedRecords):
         to their (now retired) battle list; republishing copies them to identical battles.
         Sides that those later turns' state edits added or retired are as before them.
         Unsent messages queued by the undone step are cancelled. A paused campaign stays
-        paused. Compare-and-set on the expected position: a repeated call returns
-        ``ALREADY_DONE``.
+        paused, unless it goes back to the setup, which has no deadline to hold.
+        Compare-and-set on the expected position: a repeated call returns ``ALREADY_DONE``.
         """
         async with self._db.transaction() as conn:
             campaign = await self._campaign_in(conn, campaign_id)
@@ -653,12 +653,19 @@ class TurnRecords(SharedRecords):
                     TransitionOutcome.NOTHING_TO_UNDO, campaign, "nothing before the setup phase"
                 )
             undone, back_to = live[-1], live[-2]
-            status = (
-                CampaignStatus.PAUSED
-                if campaign.status is CampaignStatus.PAUSED
-                else back_to.status
+            # A pause holds deadlines; a campaign set up again has none, and the wizard opens
+            # it anew, so an undo back to the setup ends the pause.
+            kept_paused = (
+                campaign.status is CampaignStatus.PAUSED and back_to.phase is not Phase.SETUP
             )
+            status = CampaignStatus.PAUSED if kept_paused else back_to.status
             await self._set_position(conn, campaign_id, back_to.turn, back_to.phase, status, now)
+            if campaign.status is CampaignStatus.PAUSED and not kept_paused:
+                await conn.execute(
+                    "UPDATE campaign_clocks SET paused_at = NULL, paused_status = NULL,"
+                    " updated_at = ? WHERE campaign_id = ?",
+                    (ts(now), campaign_id),
+                )
             stamp = (ts(now), actor)
             await conn.execute(
                 "UPDATE phase_history SET undone_at = ?, undone_by = ? WHERE campaign_id = ?"

@@ -16,6 +16,7 @@ from bot.handlers.private.base import seat_or_answer
 from bot.posts.turns import no_deadline_reason
 from bot.runtime.clock import Clock
 from bot.services.calendars import calendar_plan, calendar_post
+from bot.services.window import undone_back
 from storage import Campaign, CampaignStatus, Person, Store
 
 
@@ -45,7 +46,7 @@ async def calendar_command(message: Message, store: Store, clock: Clock, person:
         return
     now = clock.now()
     if not await calendar_plan(store, campaign, now):
-        await message.answer(no_dates_words(campaign))
+        await message.answer(no_dates_words(campaign, await undone_back(store, campaign)))
         return
     key = f"asked:{message.chat.id}:{message.message_id}"
     await store.enqueue(calendar_post(campaign, message.chat.id, key), now)
@@ -54,9 +55,9 @@ async def calendar_command(message: Message, store: Store, clock: Clock, person:
     )
 
 
-def no_dates_words(campaign: Campaign) -> str:
+def no_dates_words(campaign: Campaign, returned: bool = False) -> str:
     """Why there is no calendar to send now, and when there will be one: one answer instead of
-    a promise of a file followed by none."""
+    a promise of a file followed by none (``returned``: the GM's undo came back to the phase)."""
     if campaign.status is CampaignStatus.PAUSED:
         return _(
             "«{title}» is paused: its dates are not known until the GM resumes it. Ask "
@@ -70,7 +71,7 @@ def no_dates_words(campaign: Campaign) -> str:
     return _(
         "«{title}» has no dated deadline now: {reason}. The weekly dates follow from then: ask "
         "/calendar again once this phase has ended."
-    ).format(title=campaign.title, reason=no_deadline_reason(campaign, campaign.phase))
+    ).format(title=campaign.title, reason=no_deadline_reason(campaign, campaign.phase, returned))
 
 
 def build() -> Router:

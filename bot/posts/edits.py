@@ -109,7 +109,12 @@ async def _map(
     context: PostContext, campaign: Campaign, state: CampaignState, sides: Sequence[Side]
 ) -> bytes:
     shown = [side for side in sides if not side.retired or side.id in state.armies]
-    view = await turn_map(context.store, campaign, state, shown, campaign.title)
+    try:
+        view = await turn_map(context.store, campaign, state, shown, campaign.title)
+    except ValueError:
+        # A retired side whose pieces a rule module keeps (a Watches hero, a siege token)
+        # still stands on the map: its key stays (bench seed 60174: the post was lost).
+        view = await turn_map(context.store, campaign, state, sides, campaign.title)
     return await context.maps.draw(view)
 
 

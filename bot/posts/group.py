@@ -13,7 +13,7 @@ from aiogram.utils.i18n import gettext as _
 from bot.posts import Post, PostContext, Renderer
 from bot.posts.turns import deadline_of, deadline_words, passed_deadline_line
 from bot.services.campaigns import PALETTE, Board, Readiness, board
-from bot.services.window import orders_opening
+from bot.services.window import orders_opening, undone_back
 from bot.texts.core import held_words, phase_name
 from bot.texts.moments import format_moment
 from rules.colours import Rgb, nearest, parse_hex
@@ -85,7 +85,8 @@ async def deadline_line(
     if campaign.status is CampaignStatus.PAUSED or campaign.phase in (Phase.SETUP, Phase.FINISHED):
         return None
     deadline = await deadline_of(store, campaign, campaign.turn, campaign.phase)
-    line = deadline_words(campaign, campaign.phase, deadline, language)
+    returned = await undone_back(store, campaign)
+    line = deadline_words(campaign, campaign.phase, deadline, language, returned)
     if deadline is None:
         return line
     passed = (

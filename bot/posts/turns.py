@@ -35,6 +35,7 @@ from bot.services.window import (
     current_entry,
     held_by,
     orders_opening,
+    undone_back,
     week_plan,
 )
 from bot.texts import core as texts
@@ -142,11 +143,15 @@ async def results_deadline(store: Store, campaign: Campaign, language: str) -> s
     return None if deadline is None else format_moment(deadline, campaign.time_zone, language)
 
 
-def no_deadline_reason(campaign: Campaign, phase: Phase) -> str:
+def no_deadline_reason(campaign: Campaign, phase: Phase, returned: bool = False) -> str:
     """How ``phase`` ends when it has no deadline, as the scheduler runs it: deployment once
     every side has confirmed its placement (unless the GM chose to end it alone); a resolution
-    that waits once its battles have results; otherwise (manual mode, a deployment the GM ends)
-    only when the GM advances it."""
+    that waits once its battles have results; otherwise (manual mode, a deployment the GM ends,
+    a phase the GM's undo came back to: ``returned``) only when the GM advances it."""
+    if returned and phase is Phase.RESOLUTION:
+        return _("the GM has gone back to this phase and will resolve the turn again")
+    if returned:
+        return _("the GM has gone back to this phase and will end it")
     if campaign.schedule.mode == "weekly":
         if phase is Phase.DEPLOYMENT and campaign.schedule.deployment_ends_when_placed:
             return _(
@@ -162,15 +167,22 @@ def no_deadline_reason(campaign: Campaign, phase: Phase) -> str:
 
 
 def deadline_words(
-    campaign: Campaign, phase: Phase, deadline: datetime | None, language: str
+    campaign: Campaign,
+    phase: Phase,
+    deadline: datetime | None,
+    language: str,
+    returned: bool = False,
 ) -> str:
     """The line that says how ``phase`` ends: its deadline (and, when the schedule ends it
-    earlier once every side is ready, that too), or why it has none."""
+    earlier once every side is ready, that too, unless the GM's undo came back to it:
+    ``returned``), or why it has none."""
     if deadline is None:
-        return _("No deadline: {reason}.").format(reason=no_deadline_reason(campaign, phase))
+        return _("No deadline: {reason}.").format(
+            reason=no_deadline_reason(campaign, phase, returned)
+        )
     moment = format_moment(deadline, campaign.time_zone, language)
     schedule = campaign.schedule
-    if schedule.mode == "weekly":
+    if schedule.mode == "weekly" and not returned:
         if phase is Phase.DEPLOYMENT and schedule.deployment_ends_when_placed:
             return _(
                 "Deadline: {moment}, or earlier once every side has confirmed its placement."
@@ -211,7 +223,10 @@ async def passed_deadline_line(
 
 async def _deadline_line(context: PostContext, campaign: Campaign, turn: int, phase: Phase) -> str:
     deadline = await deadline_of(context.store, campaign, turn, phase)
-    return deadline_words(campaign, phase, deadline, _language(context))
+    returned = (campaign.turn, campaign.phase) == (turn, phase) and await undone_back(
+        context.store, campaign
+    )
+    return deadline_words(campaign, phase, deadline, _language(context), returned)
 
 
 async def _opening(
@@ -537,7 +552,10 @@ def _phase_started(phase: Phase, turn: int, opening: str | None = None) -> str:
 async def _phase_now(
     context: PostContext, campaign: Campaign, turn: int, phase: Phase, message: OutboxMessage
 ) -> str:
-    """The phase that began (with when orders open) and its deadline: two lines."""
+    """The phase that began (with when orders open) and its deadline: two lines; one, «The
+    campaign is over.», when the GM's advance ended it (no phase, no deadline follows)."""
+    if phase is Phase.FINISHED:
+        return _phase_started(phase, turn)
     opening = await _opening(context, campaign, turn, message)
     deadline = await _deadline_line(context, campaign, turn, phase)
     return f"{_phase_started(phase, turn, opening)}\n{deadline}"

@@ -155,7 +155,9 @@ class UpdateReads(BaseMiddleware):
 
 class LocaleMiddleware(I18nMiddleware):
     """Answers people in their own language: their ``/lang`` choice, else their Telegram app's.
-    In a group with a campaign, the campaign's language (what its group posts use)."""
+    In a group with a campaign, the campaign's language (what its group posts use); in one whose
+    campaigns are over, the latest one's, so its pinned rules and its history do not turn into
+    the language of whoever taps them."""
 
     def __init__(self, i18n: I18n) -> None:
         super().__init__(i18n=i18n)
@@ -169,6 +171,13 @@ class LocaleMiddleware(I18nMiddleware):
             else:
                 store: Store = data["store"]
                 campaign = await store.active_campaign(chat.id, data.get("event_thread_id") or 0)
+            if campaign is None:
+                store = data["store"]
+                thread = data.get("event_thread_id") or 0
+                earlier = [
+                    c for c in await store.campaigns_in_chat(chat.id) if c.thread_id == thread
+                ]
+                campaign = earlier[-1] if earlier else None
             if campaign is not None:
                 return campaign.language
         person: Person | None = data.get("person")

@@ -26,7 +26,7 @@ from pydantic import JsonValue
 from bot.services.orders import apply_lines, last_turn_orders, reachable_gms, repeat_lines
 from bot.services.posting import private_post
 from bot.services.turns import game_for
-from bot.services.window import current_entry
+from bot.services.window import current_entry, reopening_of
 from rules import SideOrders
 from storage import Campaign, NewOutboxMessage, NoShowPolicy, Role, Store, models
 from storage.models import SideId, UserId
@@ -53,8 +53,7 @@ async def waiting_for_gm(store: Store, campaign: Campaign) -> list[SideId]:
     policies, or once a GM reopened this entry's orders)."""
     if campaign.no_show_policy is not NoShowPolicy.WAIT_FOR_GM:
         return []
-    entry = await current_entry(store, campaign)
-    if await store.orders_reopening(campaign.id, entry.seq) is not None:
+    if await reopening_of(store, campaign, await current_entry(store, campaign)) is not None:
         return []
     return await no_show_sides(store, campaign)
 

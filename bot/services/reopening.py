@@ -28,7 +28,7 @@ from zoneinfo import ZoneInfo
 from bot.services.campaigns import battle_list_public_at
 from bot.services.deadlines import battle_list_time
 from bot.services.posting import board_post, group_post, private_post
-from bot.services.window import current_entry
+from bot.services.window import current_entry, reopening_of
 from storage import (
     Campaign,
     CampaignStatus,
@@ -89,8 +89,7 @@ async def active_reopening(store: Store, campaign: Campaign) -> OrdersReopening 
     """The reopening of the orders entry the campaign is in now, if any."""
     if campaign.phase is not Phase.ORDERS:
         return None
-    entry = await current_entry(store, campaign)
-    return await store.orders_reopening(campaign.id, entry.seq)
+    return await reopening_of(store, campaign, await current_entry(store, campaign))
 
 
 async def reopen_side_orders(

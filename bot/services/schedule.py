@@ -50,7 +50,7 @@ from bot.services.posting import group_post, private_post
 from bot.services.reopening import active_reopening
 from bot.services.turns import holding_battles
 from bot.services.vacations import away_users
-from bot.services.window import current_entry, held_by
+from bot.services.window import current_entry, held_by, reopening_of
 from storage import (
     Campaign,
     CampaignStatus,
@@ -130,7 +130,7 @@ async def sync_clock(
     deadline = phase_deadline(campaign.phase, start, campaign.schedule, zone)
     if deadline is not None:
         deadline = wall_shift(deadline, bent, zone)
-    reopening = await store.orders_reopening(campaign.id, seq)
+    reopening = await reopening_of(store, campaign, entry)
     if reopening is not None and campaign.phase is Phase.ORDERS:
         # A GM reopened one side's orders in this entry: its short deadline holds whatever
         # the schedule says (``bot.services.reopening``).
@@ -502,9 +502,14 @@ class CampaignScheduler:
         """Deployment ends when every side has placed (RULES.md 3.1), unless the GM chose to end
         it alone (``deployment_ends_when_placed``); orders close early when
         the campaign asks for it and every side in play is ready; a resolution left half-way
-        is finished."""
+        is finished. None of them once the GM's undo brought the campaign back to the phase:
+        the GM went back to change something there, and the placements, orders or results
+        still stored would end it again at once, with every post of the step sent again; it
+        ends at its deadline or by the GM. A side the GM reopens after the undo still closes
+        its orders early (a reopening made before it is over: ``window.reopening_of``)."""
+        returned = (await current_entry(self.store, campaign)).returned
         if campaign.phase is Phase.DEPLOYMENT:
-            if not campaign.schedule.deployment_ends_when_placed:
+            if not campaign.schedule.deployment_ends_when_placed or returned:
                 return False
             sides = await self.store.sides(campaign.id)
             return bool(sides) and not await unready_sides(self.store, campaign)
@@ -514,6 +519,8 @@ class CampaignScheduler:
             orders = await self.store.orders_for_turn(campaign.id, campaign.turn)
             record = orders.get(reopening.side_id)
             return record is not None and record.ready and record.updated_at > reopening.reopened_at
+        if returned:
+            return False
         if campaign.phase is Phase.ORDERS and campaign.schedule.close_orders_early:
             return not await unready_sides(self.store, campaign)
         if campaign.phase is Phase.RESOLUTION:

@@ -23,17 +23,28 @@ from bot.services.deadlines import (
     wall_between,
     wall_shift,
 )
-from storage import Campaign, ClockNoteKind, ClockState, Phase, PhaseEntry, Store
+from storage import (
+    Campaign,
+    ClockNoteKind,
+    ClockState,
+    OrdersReopening,
+    Phase,
+    PhaseEntry,
+    Store,
+)
 
 
 @dataclass(frozen=True)
 class EntryMoment:
     """The phase-history entry a campaign is in: its ``seq``, when it began (the entry, or the
-    latest undo that brought the campaign back to it), and whether a person made it."""
+    latest undo that brought the campaign back to it), whether a person made it, and whether an
+    undo brought the campaign back to it (``returned``: it then ends only at its deadline or by
+    the GM, not early by itself)."""
 
     seq: int
     began: datetime
     by_person: bool
+    returned: bool = False
 
 
 def position_mark(history: Sequence[PhaseEntry]) -> int:
@@ -57,8 +68,29 @@ def entry_in(history: Sequence[PhaseEntry], campaign: Campaign) -> EntryMoment:
     entry = live[-1]
     undone = [e.undone_at for e in history if e.seq > entry.seq and e.undone_at is not None]
     return EntryMoment(
-        entry.seq, max([entry.entered_at, *undone]), entry.actor is not None or bool(undone)
+        entry.seq,
+        max([entry.entered_at, *undone]),
+        entry.actor is not None or bool(undone),
+        bool(undone),
     )
+
+
+async def reopening_of(
+    store: Store, campaign: Campaign, entry: EntryMoment
+) -> OrdersReopening | None:
+    """The reopening a GM made of ``entry``'s orders, unless an undo came back to the entry
+    after it: its short deadline and its early close belonged to the pass the undo took back
+    (kept, they would close the orders again at once)."""
+    reopening = await store.orders_reopening(campaign.id, entry.seq)
+    if reopening is None or (entry.returned and reopening.reopened_at < entry.began):
+        return None
+    return reopening
+
+
+async def undone_back(store: Store, campaign: Campaign) -> bool:
+    """Whether the GM's undo brought the campaign back to the phase it is in (the phase then
+    ends at its deadline or by the GM, never early by itself)."""
+    return (await current_entry(store, campaign)).returned
 
 
 async def held_by(store: Store, campaign: Campaign, entry_seq: int) -> str | None:

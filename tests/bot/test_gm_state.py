@@ -6,14 +6,20 @@ from __future__ import annotations
 
 import pytest
 from aiogram.methods import AnswerCallbackQuery, SendPhoto
+from aiogram.utils.i18n import I18n
 
+from bot.posts import PostContext, render
 from bot.runtime.clock import ManualClock
 from bot.screens.callbacks import GmEdit
 from bot.services.campaigns import join_side
+from bot.services.state_edits import EditOutcome, edit_state
 from rules import Attack, SideOrders
+from rules.edits import StateEdit
 from storage import AuditAction, AuditEntry, Campaign, CampaignSettings, Phase, Role, Store
 from tests.bot.group_helpers import say, set_up_campaign, tap, to_orders
+from tests.bot.private_campaign import GM, open_table
 from tests.bot.telegram import FakeTelegram, Sent
+from tests.storage.campaign_script import PLACEMENTS
 
 
 class Table:
@@ -258,3 +264,32 @@ async def test_a_second_tap_on_yes_undo_it_does_not_undo_the_edit_before(
         e for e in await store.audit_log(campaign.id) if e.action is AuditAction.STATE_EDIT_UNDONE
     ]
     assert len(undone) == 1
+
+
+async def test_a_retired_side_whose_hero_stays_is_announced_with_its_map(
+    telegram: FakeTelegram, store: Store, clock: ManualClock, i18n: I18n
+) -> None:
+    """Found by the random campaigns' bench (seed 60174): a side of a Watches campaign was
+    retired; its hero stayed on the map, the map refused a side it did not list, and the
+    group's post of the edit was lost (an error in the log)."""
+    heroes = [
+        {"id": "h1", "side": "red", "name": "Лариса", "initiative": 2, "start": "1"},
+        {"id": "h2", "side": "blue", "name": "Андрей", "initiative": 4, "start": "3"},
+    ]
+    overrides = {"modules": ["watch"], "module_settings": {"watch": {"heroes": heroes}}}
+    table = await open_table(telegram, store, clock, overrides)
+    for side, placement in PLACEMENTS.items():
+        await store.save_placement(table.campaign.id, side, placement, True, GM, clock.now())
+    await table.step()
+    campaign = await table.now_campaign()
+    edited = await edit_state(
+        store, campaign, StateEdit(retire="blue", reason="left the club"), GM, clock.now()
+    )
+    assert edited.outcome is EditOutcome.APPLIED, edited
+    context = PostContext(store=store, i18n=i18n, bot_username="strategium_bot")
+    [message] = [m for m in await store.outbox_messages(campaign.id) if m.kind == "state_edited"]
+    with i18n.context(), i18n.use_locale("en"):
+        post = await render(context, message)
+    assert post is not None
+    assert "Side «Синие» is retired" in post.text, post.text
+    assert post.photo is not None

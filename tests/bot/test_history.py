@@ -461,12 +461,15 @@ async def test_history_pages_through_every_campaign_of_the_group_newest_first(
 ) -> None:
     played, _ = await _played(store, 2)
     assert await end_campaign(store, played, GM, at(3)) is not None
-    for week in range(4, 12):  # eight more, each ended by its GM in deployment
+    # Eight more, each ended by its GM in deployment, in the reader's language: a group whose
+    # campaigns are over reads in its latest campaign's language.
+    for week in range(4, 12):
         quick = await store.create_campaign(
             NewCampaign(
                 chat_id=CHAT,
                 title=f"Skirmish {week}",
                 time_zone="Europe/Moscow",
+                language=language,
                 created_by=GM,
                 creator_name="Game Master",
             ),

@@ -13,6 +13,7 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage
 
 from bot.handlers.rules import RulesPress
 from bot.runtime.clock import ManualClock
+from bot.services.campaigns import end_campaign
 from bot.services.turns import game_for
 from bot.texts.limits import TEXT_LIMIT
 from rules import Ruleset
@@ -499,3 +500,29 @@ async def test_the_deployments_end_is_written_in_the_readers_language(
     assert "Сент-Джонс" in line, line
     group = (await _pages(telegram, GM, GROUP))["campaign"].text  # the group: the campaign's
     assert "Сент-Джонс" in group
+
+
+async def test_a_groups_rules_and_history_keep_its_language_after_the_campaign(
+    telegram: FakeTelegram, store: Store, clock: ManualClock
+) -> None:
+    """Found by the random campaigns' bench (seed 45175): after a Russian campaign ended, an
+    English player's tap on the group's rules page turned it into English for everyone; the
+    group reads its last campaign's language, whoever taps."""
+    table = await open_table(telegram, store, clock)
+    settings = CampaignSettings.model_validate({"language": "ru"})
+    campaign = await store.update_settings(table.campaign.id, settings, GM, clock.now())
+    russian = await _pages(telegram, GM, GROUP)
+    assert russian["campaign"].text.startswith("📖 Правила «Siege» (1 из 4)")
+    assert await end_campaign(store, campaign, GM, clock.now(), "конец") is not None
+    anna = telegram.users[201]  # English
+    data = next(data for _label, data in russian["campaign"].buttons() if ":battles" in data)
+    page = await telegram.feed(telegram.press(anna, russian["campaign"], data))
+    assert page is not None
+    assert page.text.startswith("📖 Правила «Siege» (3 из 4)"), page.text[:80]
+    history = await telegram.feed(telegram.message(anna, GROUP, "/history"))
+    assert history is not None
+    assert history.text.startswith("«Siege»: история кампании."), history.text[:80]
+    # In her private chat she still reads English.
+    own = await telegram.feed(telegram.message(anna, anna.id, "/history"))
+    assert own is not None
+    assert own.text.startswith("«Siege»: the history."), own.text[:80]

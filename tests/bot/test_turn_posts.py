@@ -15,12 +15,14 @@ from bot.runtime.clock import ManualClock
 from bot.screens.rendering import MapDrawer
 from bot.services import timekeeping, turns
 from bot.services.outbox_sender import Limits, OutboxSender
+from bot.services.posting import group_post
 from rules import Battle, BattleResult, FocLimits, Outcome
 from rules.render import held_sectors
 from storage import CampaignSettings, OutboxState, Phase, Store
+from tests.bot.private_campaign import rendered_outbox
 from tests.bot.telegram import FakeSession
 from tests.services.week import start_week
-from tests.storage.campaign_script import CO_GM, GM, strategist
+from tests.storage.campaign_script import CO_GM, GM, new_campaign, strategist
 
 FAST = Limits(per_second=1000, group_per_minute=100000, private_per_second=1000)
 CHAT = -1001
@@ -213,3 +215,25 @@ async def test_the_monday_map_shows_its_weeks_moves_battles_and_captures(
     assert monday["week"]["new"] == {s: held for s, held in new.items() if held}
     campaign = await week.current()
     assert monday["sectors_to_win"] == turns.game_for(campaign).ruleset.sectors_to_win
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "The GM advanced the campaign.\nThe campaign is over."),
+        ("ru", "Мастер перевёл кампанию дальше.\nКампания окончена."),
+    ],
+)
+async def test_an_advance_that_ends_the_campaign_names_no_deadline(
+    store: Store, i18n: I18n, language: str, expected: str
+) -> None:
+    # Found by the random campaigns' bench (seed 40242): «The campaign is over. No deadline:
+    # the GM advances this phase.»
+    clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
+    campaign = await new_campaign(store)
+    settings = CampaignSettings.model_validate({"language": language})
+    campaign = await store.update_settings(campaign.id, settings, GM, clock.now())
+    post = group_post(campaign, "gm_advanced", "advance:9", turn=2, phase=Phase.FINISHED.value)
+    await store.enqueue(post, clock.now())
+    [text] = [t for m, t in await rendered_outbox(store, i18n, campaign.id) if m.kind == post.kind]
+    assert text == expected

@@ -12,8 +12,11 @@ broken one says where (step, time, chat) and what it saw.
    the end summary and its chart count what the Monday posts counted; the board's deadline is
    the stored one, in the campaign's zone and language.
 4. ``phases``: a phase passes only at its deadline (or when everyone is ready, where the
-   schedule says so) or by a GM's confirmation that named the phase it ends; a step is noted
-   late (an overdue alarm, «ran late») only if its deadline passed while the bot was down.
+   schedule says so) or by a GM's confirmation that named the phase it ends; a phase the GM's
+   undo came back to ends only at its deadline or by the GM; an orders window the clock closed
+   was open the schedule's least length; a step is noted late (an overdue alarm, «ran late»)
+   only if its deadline passed while the bot was down; the status agrees with the phase (a
+   setup is never paused, a deployment never «running»).
 5. ``posts``: each post goes out once, none is left behind, and each chat reads them in the
    story's order (a turn's opening, its list, its Monday; an undo starts the story again).
 6. ``replay``: every resolved turn replays through ``python -m rules`` (its ``resolve``, and at
@@ -58,7 +61,7 @@ from rules import (
 )
 from rules.cli import resolve_answer, start_answer, verify_rolls_answer
 from rules.modules.watch.state import public_view
-from storage import Campaign, CampaignStatus, ClockNoteKind, OutboxState, Phase
+from storage import Campaign, CampaignStatus, ClockNoteKind, ClockState, OutboxState, Phase
 from storage.models import BattleReport, Member, PhaseEntry, Side
 from tests.campaigns.script import Script
 from tests.campaigns.world import LogLines, Request, World
@@ -686,6 +689,15 @@ class Checks:
                 acted = (campaign.turn, battle_id, what, user, stamp)
                 if acted in self._acted:
                     continue  # carried over from the undone list, checked when it was made
+                if (
+                    what == "reported"
+                    and old is not None
+                    and (old.disputed_by, old.disputed_at) == (user, stamp)
+                ):
+                    # The other side accepted the disputing account: it becomes the report,
+                    # its author's and time kept, judged when it was given (bench seed 60061:
+                    # its author had left the side since).
+                    continue
                 self._acted.add(acted)
                 if user in gms:
                     continue
@@ -1007,8 +1019,10 @@ class Checks:
     # ---- 4. phases ---------------------------------------------------------------------------
 
     async def phases_pass_rightly(self, campaign: Campaign) -> None:
-        """4: a phase passes by its deadline, everyone ready, or a GM's confirmation naming it."""
+        """4: a phase passes by its deadline, everyone ready, or a GM's confirmation naming it;
+        and the campaign's status agrees with its phase."""
         self.count += 1
+        self._status_fits_phase(campaign)
         history = await self.world.store.phase_history(campaign.id)
         fresh = history[self._entries_seen :]
         earlier = history[self._entries_seen - 1] if self._entries_seen else None
@@ -1025,6 +1039,9 @@ class Checks:
             if not forward or entry.undone_at is not None:
                 continue
             if entry.actor is None:
+                await self._not_ended_by_itself_after_undo(
+                    campaign, history, left, entry, before_clock
+                )
                 due = before_clock is not None and (
                     before_clock.entry_seq != left.seq
                     or before_clock.deadline is None
@@ -1075,6 +1092,69 @@ class Checks:
                     self.chat_name(entry.actor),
                 )
             before_clock = None
+
+    async def _not_ended_by_itself_after_undo(
+        self,
+        campaign: Campaign,
+        history: list[PhaseEntry],
+        left: PhaseEntry,
+        entry: PhaseEntry,
+        before_clock: ClockState | None,
+    ) -> None:
+        """A phase the GM's undo came back to ends at its deadline or by the GM, never early by
+        itself: the placements, orders or results still stored would end it at once, every
+        post of the step sent again and the undo for nothing (bench seed 40242). A side the GM
+        reopened with the last undo may still close the orders."""
+        back = [
+            e.undone_at
+            for e in history
+            if left.seq < e.seq < entry.seq
+            and e.undone_at is not None
+            and e.undone_at <= entry.entered_at
+        ]
+        if not back:
+            return
+        deadline_passed = (
+            before_clock is not None
+            and before_clock.entry_seq == left.seq
+            and before_clock.deadline is not None
+            and before_clock.deadline <= entry.entered_at
+        )
+        reopening = (
+            await self.world.store.orders_reopening(campaign.id, left.seq)
+            if left.phase is Phase.ORDERS
+            else None
+        )
+        # A reopening is itself an undo back to the orders; one made before a later undo came
+        # back again is over (bench seed 60033).
+        reopened = reopening is not None and reopening.reopened_at >= max(back)
+        if not deadline_passed and not reopened:
+            self.fail(
+                "phases",
+                f"turn {left.turn} {left.phase.value}, which the GM's undo came back to at"
+                f" {max(back):%a %d %b %H:%M} UTC, ended by itself at"
+                f" {entry.entered_at:%a %d %b %H:%M} UTC before its deadline"
+                f" ({entry.reason!r}): it waits for its deadline or the GM",
+            )
+
+    def _status_fits_phase(self, campaign: Campaign) -> None:
+        """A campaign being set up is neither paused nor running, one in deployment is not
+        running, and one in a turn is not in deployment: the status a GM pauses, resumes and
+        undoes agrees with the phase (a finished campaign keeps the phase it ended in)."""
+        status, phase = campaign.status, campaign.phase
+        if status is CampaignStatus.FINISHED:
+            return
+        fits = {
+            Phase.SETUP: {CampaignStatus.SETUP},
+            Phase.DEPLOYMENT: {CampaignStatus.DEPLOYMENT, CampaignStatus.PAUSED},
+            Phase.FINISHED: set(),
+        }.get(phase, {CampaignStatus.RUNNING, CampaignStatus.PAUSED})
+        if status not in fits:
+            self.fail(
+                "phases",
+                f"turn {campaign.turn} {phase.value} has the status {status.value}: the GM's"
+                " pause, resume and undo left it where no screen offers a way on",
+            )
 
     async def _whole_orders_window(
         self, campaign: Campaign, entry: PhaseEntry, closed: datetime
@@ -1377,12 +1457,9 @@ class Checks:
             for name in names:
                 if name:
                     text = text.replace(name, " ")
-            # A name cut short to fit a button («(was Гле…»): the start of a known name.
-            text = re.sub(
-                r"(\w+)…",
-                lambda cut: " " if any(n.startswith(cut[1]) for n in names) else cut[0],
-                text,
-            )
+            # A name cut short to fit a button («(was Гле…», «seat of «Кровавые Ангел…»): the
+            # words before the cut that start a known name.
+            text = re.sub(r"((?:\w+ )*\w+)…", lambda cut: _uncut(cut, names), text)
             text = re.sub(r"\S*/\S*|#\w+|\b[0-9a-f]{8,}\b|\S+@\S+", " ", text)
             text = text.replace("Русский", " ").replace("English", " ")
             if language == "ru":
@@ -1451,6 +1528,16 @@ def _story_stage(kind: str, payload: Mapping[str, Any]) -> tuple[int, int] | Non
     if kind == "map":
         return (turn - 1, 3)
     return (turn, 3)  # turn_result
+
+
+def _uncut(cut: re.Match[str], names: Iterable[str]) -> str:
+    """``cut`` (words before a «…») without its last words that start one of ``names``: a name
+    cut short to fit a button; ``cut`` as it is when none do."""
+    words = cut[1].split(" ")
+    for start in range(len(words)):
+        if any(name.startswith(" ".join(words[start:])) for name in names):
+            return " ".join(words[:start]) + " "
+    return cut[0]
 
 
 def _first_line(text: str) -> str:

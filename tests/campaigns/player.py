@@ -410,6 +410,9 @@ class Player:
             or phase is Phase.SETUP
             or campaign.status is CampaignStatus.PAUSED
             or (phase is Phase.DEPLOYMENT and campaign.schedule.deployment_deadline is None)
+            # The deployment's deadline passed with a side not placed: the GMs were told to
+            # place it, and a GM does.
+            or (phase is Phase.DEPLOYMENT and await self._deadline_passed(campaign))
         )
         waiting = self._waiting_buttons(anyone)
         due = await self._unreported(campaign) if phase is Phase.BATTLES else []
@@ -422,7 +425,12 @@ class Player:
                     (0.6 if manual else 2.0 if phase is Phase.BATTLES else 2.5),
                     chose("tick", lambda: self.tick(rng, campaign, due, bool(missing))),
                 ),
-                (2.0 if gm_ends_it else 0.15, chose("advance", lambda: self.advance(rng, gms))),
+                (
+                    # A GM of a contact campaign mostly waits for every side's orders: a chain
+                    # needs two sides' moves in the same turn.
+                    (0.4 if missing else 2.0) if gm_ends_it else 0.15,
+                    chose("advance", lambda: self.advance(rng, gms)),
+                ),
                 (
                     2.5 if orders_phase else 0.3,
                     chose("orders", lambda: self.typed_orders(rng, strategists)),
@@ -460,6 +468,15 @@ class Player:
         await action  # type: ignore[misc]
         await self.world.sweep_if_due()
         return kind
+
+    async def _deadline_passed(self, campaign: Campaign) -> bool:
+        """Whether the phase's deadline is behind the clock (the step waits at it)."""
+        clock = await self.world.store.clock_state(campaign.id)
+        return (
+            clock is not None
+            and clock.deadline is not None
+            and clock.deadline < self.world.clock.now()
+        )
 
     async def _strategists(self, campaign: Campaign) -> list[Someone]:
         members = await self.world.store.members(campaign.id)
@@ -532,8 +549,15 @@ class Player:
             await self._do(gm, rng.choice((GROUP_ID, gm.user_id)), "/resume")
             return
         if campaign is not None and campaign.phase is Phase.SETUP:
-            # Undone back to the setup: the wizard's summary, then «Open deployment».
+            # Undone back to the setup: the wizard's summary, then «Open deployment». A fixed end
+            # of deployment has passed by now and the wizard refuses to open with it, so the GM
+            # mostly chooses the deployment's length again first, as that refusal asks.
             await self._do(self.gm, GROUP_ID, "/newcampaign")
+            if rng.random() < 0.8:
+                await self._setup_go("schedule")
+                await self._setup_press("dep", str(rng.choice((0, 3, 7))))
+                await self._setup_press("go", "policy")  # the schedule's «Next ▶»
+                await self._setup_go("summary")
             await self._setup_press("ok")
             return
         if (

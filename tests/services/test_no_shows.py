@@ -8,7 +8,8 @@ import pytest
 
 from bot.runtime.clock import ManualClock
 from bot.services.no_shows import BOT_ACTOR
-from bot.services.reopening import ReopenOutcome, reopen_side_orders
+from bot.services.reopening import ReopenOutcome, active_reopening, reopen_side_orders
+from bot.services.turns import undo_last_step
 from rules import SideOrders
 from storage import CampaignSettings, NoShowPolicy, Phase, SqliteCampaignStore, Store
 from tests.services.week import Week, start_week
@@ -149,6 +150,40 @@ async def test_a_side_reopened_before_the_list_is_posted_closes_early_and_keeps_
     ]
     assert [m.not_before for m in lists] == [week.at(4, 12)]
     assert (await store.clock_state(campaign.id)).deadline == week.at(7, 12)  # type: ignore[union-attr]
+
+
+async def test_an_undo_back_to_a_reopened_orders_phase_gives_a_whole_window(
+    store: Store, clock: ManualClock
+) -> None:
+    # Found by the random campaigns' bench (seed 60033): Blue's orders were reopened for an
+    # hour and closed again; later the GM undid the battles back to those orders. The
+    # reopening's hour, long gone, came back as the deadline (the undo's notice showed next
+    # Thursday), and Blue's confirmed orders closed them again: the undo did nothing.
+    week = await _week(store, clock, NoShowPolicy.HOLD)
+    await week.give_orders()
+    await week.run_until(week.at(4, 8))
+    campaign = await week.current()
+    reopened = await reopen_side_orders(
+        store, campaign.id, 1, Phase.BATTLES, "blue", 1, GM, clock.now()
+    )
+    assert reopened.outcome is ReopenOutcome.REOPENED
+    clock.set(week.at(4, 8, 30))
+    await store.save_orders(
+        campaign.id, 1, "blue", SideOrders(), True, strategist("blue"), clock.now()
+    )
+    await week.run_until(week.at(5, 10))
+    campaign = await week.current()
+    assert (campaign.turn, campaign.phase) == (1, Phase.BATTLES)
+    undone = await undo_last_step(store, campaign.id, 1, Phase.BATTLES, GM, "", clock.now())
+    assert undone.applied
+    await week.run_until(week.at(5, 10, 5))
+    campaign = await week.current()
+    assert (campaign.turn, campaign.phase) == (1, Phase.ORDERS)  # not closed again at once
+    clock_row = await store.clock_state(campaign.id)
+    assert clock_row is not None
+    assert clock_row.deadline is not None
+    assert clock_row.deadline > week.at(7, 0)  # a whole window from the undo, not 9:30 Friday
+    assert await active_reopening(store, campaign) is None  # every side may give orders again
 
 
 async def test_reopening_is_refused_while_the_window_is_open_or_once_the_list_is_public(

@@ -411,13 +411,47 @@ async def test_an_undo_back_to_deployment_after_its_deadline_keeps_a_whole_order
     assert campaign.phase is Phase.DEPLOYMENT
     clock_row = await sync_clock(store, campaign, clock.now())
     assert clock_row.deadline is None  # not last week's date, shown as still ahead
-    await week.run_until(week.at(9, 10, 2))  # every side still confirmed: it ends at once
+    # Every side is still confirmed, but the GM went back here to change something: the sweep
+    # does not end it again at once (turn 1 begun anew, every post sent twice); the GM does.
+    await week.run_until(week.at(11, 10))
+    campaign = await week.current()
+    assert (campaign.turn, campaign.phase) == (0, Phase.DEPLOYMENT)
+    clock.set(week.at(11, 10, 5))
+    assert (await advance(store, campaign.id, 0, Phase.DEPLOYMENT, GM, clock.now())).advanced
+    await week.run_until(week.at(11, 10, 6))
     campaign = await week.current()
     assert (campaign.turn, campaign.phase) == (1, Phase.ORDERS)
     orders = await store.clock_state(campaign.id)
     assert orders is not None
     assert orders.deadline is not None
     assert orders.deadline >= week.at(10, 23, 59)  # a whole window, not last week's close
+
+
+async def test_an_undo_back_to_a_resolution_waits_for_the_gm_to_resolve_it_again(
+    store: Store, clock: ManualClock
+) -> None:
+    # Found by the random campaigns' bench (seed 40242): the GM undid turn 2's orders back to
+    # turn 1's resolution; every result was still in, so the next sweep resolved the turn
+    # again at once: every side's summary, the map and turn 2's notices went out twice, and the
+    # undo's notice, sent after, said «back at turn 2: orders».
+    week = await start_week(store, clock, BERLIN, MONDAY)
+    await _play_weeks(week, 1, restart=False)
+    campaign = await week.current()
+    assert (campaign.turn, campaign.phase) == (2, Phase.ORDERS)
+    summaries = [m for m in await store.outbox_messages(campaign.id) if m.kind == "turn_result"]
+    clock.set(week.at(7, 19))
+    undone = await undo_last_step(store, campaign.id, 2, Phase.ORDERS, GM, "", clock.now())
+    assert undone.applied
+    await week.run_until(week.at(8, 12))
+    campaign = await week.current()
+    assert (campaign.turn, campaign.phase) == (1, Phase.RESOLUTION)
+    again = [m for m in await store.outbox_messages(campaign.id) if m.kind == "turn_result"]
+    assert len(again) == len(summaries)  # nothing sent twice
+    clock.set(week.at(8, 12, 5))
+    resolved = await advance(store, campaign.id, 1, Phase.RESOLUTION, GM, clock.now())
+    assert resolved.advanced
+    campaign = await week.current()
+    assert (campaign.turn, campaign.phase) == (2, Phase.ORDERS)
 
 
 async def test_jobs_carry_only_the_campaign_id(store: Store, clock: ManualClock) -> None:

@@ -527,3 +527,83 @@ async def test_postgresql_version_16_keeps_a_modules_part_of_an_edit_under_modul
     finally:
         await raw.close()
     _assert_module_edits([json.loads(row["adjustment_json"]) for row in rows])
+
+
+_STATUS_ROWS = [
+    # (id, status, phase, turn): stuck in a paused setup; a deployment resumed as «running»;
+    # a paused turn and a finished deployment, which stay as they are.
+    (1, "paused", "setup", 0),
+    (2, "running", "deployment", 0),
+    (3, "paused", "orders", 2),
+    (4, "finished", "deployment", 0),
+]
+_STATUS_INSERT = (
+    "INSERT INTO campaigns (id, chat_id, title, time_zone, schedule_json, map_name,"
+    " unreported_policy, status, phase, turn, created_by, created_at, updated_at)"
+    " VALUES ({id}, {chat}, 'Old', 'UTC', '{{}}', 'planet-5', 'draw', '{status}', '{phase}',"
+    " {turn}, 100, '2026-03-01T00:00:00+00:00', '2026-03-01T00:00:00+00:00')"
+)
+_PAUSED_CLOCK = (
+    "INSERT INTO campaign_clocks (campaign_id, entry_seq, turn, phase, anchor, deadline, basis,"
+    " updated_at, paused_at, paused_status) VALUES ({id}, 2, 0, 'deployment',"
+    " '2026-03-01T00:00:00.000000+00:00', NULL, 'UTC|{{}}', '2026-03-02T00:00:00+00:00',"
+    " '2026-03-02T00:00:00.000000+00:00', 'deployment')"
+)
+_STATUSES_AFTER = [
+    (1, "setup", "setup"),
+    (2, "deployment", "deployment"),
+    (3, "paused", "orders"),
+    (4, "finished", "deployment"),
+]
+
+
+def _status_rows() -> list[str]:
+    rows = [
+        _STATUS_INSERT.format(id=i, chat=-i, status=status, phase=phase, turn=turn)
+        for i, status, phase, turn in _STATUS_ROWS
+    ]
+    return [*rows, _PAUSED_CLOCK.format(id=1), _PAUSED_CLOCK.format(id=3)]
+
+
+async def test_version_17_gives_each_campaign_a_status_its_phase_has(tmp_path: Path) -> None:
+    """A campaign an undo left «in setup, paused» (nothing could open it again) is in setup
+    with no pause; one resumed into a «running» deployment is in deployment; a paused turn
+    keeps its pause (found by the random campaigns, seed 19)."""
+    path = tmp_path / "v16.sqlite3"
+    conn = await connect(path)
+    try:
+        assert await migrate(conn, target=16) == 16
+        for row in _status_rows():
+            await conn.execute(row)
+        await conn.commit()
+    finally:
+        await conn.close()
+    db = await Database.open(path)
+    await db.close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT id, status, phase FROM campaigns ORDER BY id").fetchall() == (
+            _STATUSES_AFTER
+        )
+        paused = raw.execute("SELECT campaign_id, paused_at IS NOT NULL FROM campaign_clocks")
+        assert sorted(paused.fetchall()) == [(1, 0), (3, 1)]
+
+
+async def test_postgresql_version_17_gives_each_campaign_a_status_its_phase_has(
+    postgres_server: PostgresServer,
+) -> None:
+    url = await new_schema_url(postgres_server)
+    raw = await asyncpg.connect(url)
+    try:
+        assert await postgres_migrate(raw, target=16) == 16
+        for row in _status_rows():
+            await raw.execute(row)
+        assert await postgres_migrate(raw) == latest_version()
+        campaigns = await raw.fetch("SELECT id, status, phase FROM campaigns ORDER BY id")
+        clocks = await raw.fetch(
+            "SELECT campaign_id, paused_at IS NOT NULL AS paused FROM campaign_clocks"
+            " ORDER BY campaign_id"
+        )
+    finally:
+        await raw.close()
+    assert [tuple(row) for row in campaigns] == _STATUSES_AFTER
+    assert [tuple(row) for row in clocks] == [(1, False), (3, True)]

@@ -32,7 +32,7 @@ from bot.screens.callbacks import ChangePress, gm_menu_data
 from bot.services import running_changes
 from bot.services.deadlines import local_moment
 from bot.services.running_changes import ChangeRefusal, Preview, pack_week, unpack_week
-from bot.services.window import current_deadline
+from bot.services.window import current_deadline, undone_back
 from bot.texts.core import language_name
 from bot.texts.dates import FIRST_YEAR, LAST_YEAR, parse_moment, parse_week
 from bot.texts.moments import format_moment, zone_label
@@ -156,7 +156,9 @@ async def menu_screen(
     shown = (
         format_moment(deadline, campaign.time_zone, _shown())
         if deadline is not None
-        else _("none ({reason})").format(reason=no_deadline_reason(campaign, campaign.phase))
+        else _("none ({reason})").format(
+            reason=no_deadline_reason(campaign, campaign.phase, await undone_back(store, campaign))
+        )
     )
     text = _(
         "«{title}»: change the running campaign.\n"
@@ -226,7 +228,9 @@ async def _deadline_screen(
     shown = (
         format_moment(deadline, campaign.time_zone, _shown())
         if deadline is not None
-        else _("none ({reason})").format(reason=no_deadline_reason(campaign, campaign.phase))
+        else _("none ({reason})").format(
+            reason=no_deadline_reason(campaign, campaign.phase, await undone_back(store, campaign))
+        )
     )
     text = _(
         "The current deadline: {deadline}.\n"

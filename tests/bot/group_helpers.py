@@ -11,6 +11,16 @@ from rules import Attack, SideOrders
 from storage import Campaign, Phase, Store
 from tests.bot.telegram import FakeTelegram, Sent
 
+RUSSIAN_WIZARD = {
+    "zone": "Москва",
+    "add": "Добавить сторону",
+    "next": "Дальше",
+    "weekly": "Еженедельно",
+    "draw": "Ничья без потерь",
+    "open": "Открыть расстановку",
+}
+"""The wizard's words :func:`set_up_campaign` taps, in Russian (its ``labels``)."""
+
 
 def button(sent: Sent | None, label: str) -> str:
     """The callback data of the button whose text contains ``label``."""

@@ -14,19 +14,12 @@ from bot.services.clockwork import advance
 from bot.texts.limits import BUTTON_ROW, button_label
 from rules import Attack, SideOrders
 from storage import Campaign, CampaignSettings, JoiningPolicy, Phase, Role, Store
-from tests.bot.group_helpers import say, set_up_campaign, tap, to_orders
+from tests.bot.group_helpers import RUSSIAN_WIZARD, say, set_up_campaign, tap, to_orders
 from tests.bot.telegram import FakeTelegram, Sent
 
 ROW_WIDTH = BUTTON_ROW
 
-RUSSIAN = {
-    "zone": "Москва",
-    "add": "Добавить сторону",
-    "next": "Дальше",
-    "weekly": "Еженедельно",
-    "draw": "Ничья без потерь",
-    "open": "Открыть расстановку",
-}
+RUSSIAN = RUSSIAN_WIZARD
 
 
 class RussianTable:

@@ -19,7 +19,7 @@ from bot.services.campaigns import PALETTE
 from bot.services.window import current_deadline
 from rules.game import RulesModule
 from storage import CampaignStatus, Phase, Store, UnreportedPolicy
-from tests.bot.group_helpers import button, join_post, say, set_up_campaign, tap
+from tests.bot.group_helpers import RUSSIAN_WIZARD, button, join_post, say, set_up_campaign, tap
 from tests.bot.telegram import FakeTelegram, Sent
 
 BAD_MAP = b"""
@@ -147,14 +147,7 @@ async def test_a_gm_creates_a_campaign_in_russian(telegram: FakeTelegram, store:
         group,
         title="Осада Вракса",
         sides=("Красные", "Синие"),
-        labels={
-            "zone": "Москва",
-            "add": "Добавить сторону",
-            "next": "Дальше",
-            "weekly": "Еженедельно",
-            "draw": "Ничья без потерь",
-            "open": "Открыть расстановку",
-        },
+        labels=RUSSIAN_WIZARD,
         open_deployment=False,
     )
     summary = telegram.sent[-1]

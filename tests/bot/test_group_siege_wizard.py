@@ -20,7 +20,7 @@ from bot.services.turns import game_for
 from rules.modules.siege import NAME as SIEGE
 from rules.modules.siege import SiegeSettings, load
 from storage import Campaign, CampaignSettings, Phase, Store
-from tests.bot.group_helpers import say, set_up_campaign, tap
+from tests.bot.group_helpers import RUSSIAN_WIZARD, say, set_up_campaign, tap
 from tests.bot.telegram import FakeTelegram, Sent
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -116,14 +116,7 @@ WORDS: dict[str, dict[str, Any]] = {
     "ru": {
         "user": ("Анна", "ru"),
         "sides": ("Эльдары", "Орки"),
-        "labels": {
-            "zone": "Москва",
-            "add": "Добавить сторону",
-            "next": "Дальше",
-            "weekly": "Еженедельно",
-            "draw": "Ничья без потерь",
-            "open": "Открыть расстановку",
-        },
+        "labels": RUSSIAN_WIZARD,
         "map": "Карта",
         "upload": "Загрузить файл карты",
         "siege": "Полуночная осада",

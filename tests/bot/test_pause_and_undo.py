@@ -12,7 +12,14 @@ from aiogram.types import Chat, User
 from bot.runtime.clock import ManualClock
 from bot.services.schedule import CampaignScheduler
 from storage import CampaignStatus, Phase, Store
-from tests.bot.group_helpers import asked_in_private, say, set_up_campaign, tap, to_orders
+from tests.bot.group_helpers import (
+    RUSSIAN_WIZARD,
+    asked_in_private,
+    say,
+    set_up_campaign,
+    tap,
+    to_orders,
+)
 from tests.bot.telegram import FakeTelegram, Sent
 
 
@@ -111,14 +118,7 @@ WORDS = {
         "No deadline: the GM has gone back to this phase and will end it.",
     ),
     "ru": Words(
-        {
-            "zone": "Москва",
-            "add": "Добавить сторону",
-            "next": "Дальше",
-            "weekly": "Еженедельно",
-            "draw": "Ничья без потерь",
-            "open": "Открыть расстановку",
-        },
+        RUSSIAN_WIZARD,
         ("Отменить последний шаг", "Да, отменить"),
         ("Перейти дальше", "Да, закончить расстановку"),
         "Срока нет: мастер вернулся к этой фазе и завершит её сам.",

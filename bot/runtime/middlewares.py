@@ -166,14 +166,13 @@ class LocaleMiddleware(I18nMiddleware):
         """The language for this update."""
         chat: Chat | None = data.get("event_chat")
         if chat is not None and chat.type in GROUP_CHATS:
+            store: Store = data["store"]
+            thread = data.get("event_thread_id") or 0
             if "chat_campaign" in data:
                 campaign: Campaign | None = data["chat_campaign"]
             else:
-                store: Store = data["store"]
-                campaign = await store.active_campaign(chat.id, data.get("event_thread_id") or 0)
+                campaign = await store.active_campaign(chat.id, thread)
             if campaign is None:
-                store = data["store"]
-                thread = data.get("event_thread_id") or 0
                 earlier = [
                     c for c in await store.campaigns_in_chat(chat.id) if c.thread_id == thread
                 ]

@@ -41,8 +41,9 @@ from bot.services.deadlines import (
 )
 from bot.services.deadlines import phase_deadline as scheduled_deadline
 from bot.services.posting import board_post, group_post
+from bot.services.reopening import active_reopening
 from bot.services.schedule import clock_basis, sync_clock
-from bot.services.window import current_entry, orders_opening, reopening_of, week_plan
+from bot.services.window import orders_opening, week_plan
 from storage import (
     Campaign,
     CampaignSettings,
@@ -201,8 +202,8 @@ async def preview_schedule(
     before = await week_plan(store, campaign, now)
     changed = campaign.model_copy(update={"schedule": schedule})
     deadline = _deadline_under(campaign, clock, schedule)
-    reopening = await reopening_of(store, campaign, await current_entry(store, campaign))
-    if reopening is not None and campaign.phase is Phase.ORDERS:
+    reopening = await active_reopening(store, campaign)
+    if reopening is not None:
         deadline = reopening.deadline
     opening = await orders_opening(store, changed, now)
     zone = ZoneInfo(campaign.time_zone)

@@ -600,43 +600,33 @@ SEED_60033 = """
 """
 
 
-async def test_a_gms_open_question_does_not_take_orders_typed_later() -> None:
-    outcome = await play(Script.from_json(SEED_58))
+async def _plays_clean(kept: str, steps: int) -> None:
+    """The kept campaign ``kept`` plays its ``steps`` steps with every invariant checked."""
+    outcome = await play(Script.from_json(kept))
     assert outcome.broken is None, outcome.report()
-    assert outcome.steps == 8
+    assert outcome.steps == steps
     assert outcome.checks > outcome.steps
+
+
+async def test_a_gms_open_question_does_not_take_orders_typed_later() -> None:
+    await _plays_clean(SEED_58, 8)
 
 
 async def test_the_rules_write_dates_in_the_readers_language() -> None:
-    outcome = await play(Script.from_json(SEED_229))
-    assert outcome.broken is None, outcome.report()
-    assert outcome.steps == 1
-    assert outcome.checks > outcome.steps
+    await _plays_clean(SEED_229, 1)
 
 
 async def test_a_step_that_waited_for_a_placement_is_not_late() -> None:
-    outcome = await play(Script.from_json(SEED_17))
-    assert outcome.broken is None, outcome.report()
-    assert outcome.steps == 7
-    assert outcome.checks > outcome.steps
+    await _plays_clean(SEED_17, 7)
 
 
 async def test_an_undo_back_to_the_setup_leaves_no_pause_behind() -> None:
-    outcome = await play(Script.from_json(SEED_19))
-    assert outcome.broken is None, outcome.report()
-    assert outcome.steps == 1
-    assert outcome.checks > outcome.steps
+    await _plays_clean(SEED_19, 1)
 
 
 async def test_a_resolution_the_gm_went_back_to_is_not_resolved_again_by_itself() -> None:
-    outcome = await play(Script.from_json(SEED_40242))
-    assert outcome.broken is None, outcome.report()
-    assert outcome.steps == 17
-    assert outcome.checks > outcome.steps
+    await _plays_clean(SEED_40242, 17)
 
 
 async def test_an_undo_back_to_a_reopened_entry_ends_the_reopening() -> None:
-    outcome = await play(Script.from_json(SEED_60033))
-    assert outcome.broken is None, outcome.report()
-    assert outcome.steps == 84
-    assert outcome.checks > outcome.steps
+    await _plays_clean(SEED_60033, 84)
